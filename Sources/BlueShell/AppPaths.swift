@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where bluelib keeps its files (SPEC §1): everything under `--home DIR` when given,
+/// otherwise the XDG base directories.
+public struct AppPaths: Sendable, Equatable {
+  /// The SQLite library file.
+  public var library: String
+  /// The input history file.
+  public var history: String
+  /// The cover cache directory.
+  public var coverCache: String
+
+  /// Paths under one home directory (`--home`, `BLUELIB_HOME`).
+  public init(home: String) {
+    let base = home.hasSuffix("/") && home.count > 1 ? String(home.dropLast()) : home
+    library = base + "/library.sqlite"
+    history = base + "/history"
+    coverCache = base + "/covers"
+  }
+
+  /// Paths from the XDG variables in `environment`, defaulting under `$HOME`.
+  public init(environment: [String: String]) throws(PathError) {
+    func directory(_ variable: String, _ fallback: String) throws(PathError) -> String {
+      if let value = environment[variable], value.hasPrefix("/") { return value + "/bluelib" }
+      guard let home = environment["HOME"], !home.isEmpty else { throw PathError(variable: variable) }
+      return home + "/" + fallback + "/bluelib"
+    }
+    library = try directory("XDG_DATA_HOME", ".local/share") + "/library.sqlite"
+    history = try directory("XDG_STATE_HOME", ".local/state") + "/history"
+    coverCache = try directory("XDG_CACHE_HOME", ".cache") + "/covers"
+  }
+
+  /// Neither `--home`, `BLUELIB_HOME`, the XDG variable nor `HOME` says where to write.
+  public struct PathError: Error, CustomStringConvertible {
+    /// The XDG variable that was needed.
+    public var variable: String
+    public var description: String {
+      "cannot tell where to keep files: set --home, BLUELIB_HOME, \(variable) or HOME"
+    }
+  }
+}
+
+/// The process environment as a dictionary.
+public func processEnvironment() -> [String: String] {
+  var result: [String: String] = [:]
+  var pointer = environ
+  while let entry = pointer.pointee {
+    let text = String(cString: entry)
+    if let equals = text.firstIndex(of: "=") {
+      result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+    }
+    pointer += 1
+  }
+  return result
+}

@@ -1,0 +1,59 @@
+/// Static description of a verb: how it is typed, what it does, and what its arguments are.
+public struct CommandConfiguration: Sendable {
+  /// Where `help` lists the verb.
+  public enum Group: String, Sendable, CaseIterable {
+    case browse = "Browse"
+    case change = "Change the library"
+    case covers = "Covers"
+    case shell = "Shell"
+  }
+
+  /// What a verb expects at an argument position; drives tab completion.
+  public enum Argument: Sendable, Equatable {
+    /// One of fixed words, such as `left` and `right`.
+    case keyword([String])
+    /// An album index or title.
+    case album
+    /// `FIELD=VALUE` assignments.
+    case assignments
+    /// A file path.
+    case path
+    /// Free text or a number: nothing to complete.
+    case text
+  }
+
+  /// The word that invokes the command.
+  public var verb: String
+  /// Other words that invoke it (`ls` for `list`).
+  public var aliases: [String]
+  /// The group `help` lists it in.
+  public var group: Group
+  /// The argument synopsis, such as `[ALBUM]`.
+  public var synopsis: String
+  /// One line for the verb list.
+  public var summary: String
+  /// More detail for `help VERB`.
+  public var details: String
+  /// Example lines for `help VERB`.
+  public var examples: [String]
+  /// The arguments by position, for completion.
+  public var arguments: [Argument]
+
+  /// Creates a configuration.
+  public init(
+    verb: String, aliases: [String] = [], group: Group, synopsis: String = "",
+    summary: String, details: String = "", examples: [String] = [], arguments: [Argument] = []
+  ) {
+    self.verb = verb
+    self.aliases = aliases
+    self.group = group
+    self.synopsis = synopsis
+    self.summary = summary
+    self.details = details
+    self.examples = examples
+    self.arguments = arguments
+  }
+
+  /// `verb SYNOPSIS`.
+  public var usage: String { synopsis.isEmpty ? verb : verb + " " + synopsis }
+}

@@ -1,0 +1,29 @@
+/// `history [N]`: the last N input lines, numbered.
+public struct HistoryCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "history", group: .shell, synopsis: "[N]",
+    summary: "show the last N input lines (all by default)",
+    details: """
+      Interactive lines are kept across runs (1,000 at most) in the state directory; a line
+      that starts with a space is not kept, and a line repeating the one before is kept once.
+      Piped scripts are not recorded: there, history lists this run's lines only.
+      """,
+    examples: ["history", "history 5"], arguments: [.text])
+
+  let count: Int?
+
+  public init(arguments: [Word]) throws(CommandError) {
+    count = try Self.parseCount(arguments)
+  }
+
+  public func execute(in context: CommandContext) throws(CommandError) {
+    let entries = context.history.last(count)
+    let width = String(entries.last?.number ?? 0).count
+    for (number, line) in entries {
+      let label = String(number)
+      context.output.line(
+        String(repeating: " ", count: 2 + width - label.count) + label + "  "
+          + TextSanitizer.escaped(line))
+    }
+  }
+}

@@ -1,0 +1,15 @@
+/// `quit` / `exit`: leave the shell.
+public struct QuitCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "quit", aliases: ["exit"], group: .shell,
+    summary: "leave the shell (Ctrl-D does the same)",
+    details: "The current album is saved, so the next run opens on it.")
+
+  public init(arguments: [Word]) throws(CommandError) {
+    try Self.expectNoArguments(arguments)
+  }
+
+  public func execute(in context: CommandContext) throws(CommandError) {
+    context.quitRequested = true
+  }
+}

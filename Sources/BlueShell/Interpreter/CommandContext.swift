@@ -1,0 +1,68 @@
+/// Everything a command may touch: output, the library, the undo stack, history.
+///
+/// One context is built at start-up and passed to every command (no global state), so
+/// tests build their own.
+public final class CommandContext {
+  /// Where commands print.
+  public let output: OutputChannel
+  /// The verbs, for `help`.
+  public let registry: CommandRegistry
+  /// The input history, for `history`.
+  public let history: InputHistory
+  /// How output is styled (colour only on a terminal that wants it).
+  public let style: TextStyle
+  /// True when a person is typing at a terminal.
+  public let isInteractive: Bool
+  /// Library changes that `undo` and `redo` step through.
+  public var changes = UndoStack<any UndoableCommand>()
+  /// Set by `quit`; the shell stops reading input.
+  public var quitRequested = false
+
+  /// Creates a context.
+  public init(
+    output: OutputChannel, registry: CommandRegistry, history: InputHistory,
+    style: TextStyle = .plain, isInteractive: Bool = false
+  ) {
+    self.output = output
+    self.registry = registry
+    self.history = history
+    self.style = style
+    self.isInteractive = isInteractive
+  }
+
+  /// Reverts up to `count` changes, newest first; returns their descriptions.
+  public func undo(_ count: Int) throws(CommandError) -> [String] {
+    guard !changes.undoable.isEmpty else { throw CommandError("nothing to undo") }
+    var done: [String] = []
+    for _ in 0..<count {
+      guard let change = changes.popUndoable() else { break }
+      do {
+        try change.undo(in: self)
+      } catch {
+        changes.restoreUndoable(change)
+        throw error
+      }
+      changes.didUndo(change)
+      done.append(change.undoDescription)
+    }
+    return done
+  }
+
+  /// Re-applies up to `count` undone changes; returns their descriptions.
+  public func redo(_ count: Int) throws(CommandError) -> [String] {
+    guard !changes.redoable.isEmpty else { throw CommandError("nothing to redo") }
+    var done: [String] = []
+    for _ in 0..<count {
+      guard var change = changes.popRedoable() else { break }
+      do {
+        try change.execute(in: self)
+      } catch {
+        changes.restoreRedoable(change)
+        throw error
+      }
+      changes.didRedo(change)
+      done.append(change.undoDescription)
+    }
+    return done
+  }
+}

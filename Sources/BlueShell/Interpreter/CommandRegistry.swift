@@ -1,0 +1,68 @@
+/// Maps verbs and aliases to command types; `help` and completion read the same list.
+public struct CommandRegistry {
+  /// The command types in the order `help` lists them.
+  public let commands: [any Command.Type]
+  private let byName: [String: Int]
+
+  /// Creates a registry; a verb or alias claimed twice is a programming error.
+  public init(_ commands: [any Command.Type]) {
+    self.commands = commands
+    var byName: [String: Int] = [:]
+    for (index, command) in commands.enumerated() {
+      let configuration = command.configuration
+      for name in [configuration.verb] + configuration.aliases {
+        precondition(byName[name] == nil, "verb '\(name)' registered twice")
+        byName[name] = index
+      }
+    }
+    self.byName = byName
+  }
+
+  /// The command type for a verb or alias (case-insensitive).
+  public func command(named name: String) -> (any Command.Type)? {
+    byName[name].map { commands[$0] } ?? byName[name.lowercased()].map { commands[$0] }
+  }
+
+  /// Every verb and alias.
+  public var names: [String] { byName.keys.sorted() }
+
+  /// The closest verb to a mistyped one, if any is close enough to suggest.
+  public func suggestion(for typed: String) -> String? {
+    let word = typed.lowercased()
+    guard !word.isEmpty, word.count <= 32 else { return nil }
+    let verbs = commands.map { $0.configuration.verb }
+    let prefixed = verbs.filter { $0.hasPrefix(word) }
+    if prefixed.count == 1 { return prefixed[0] }
+    var best: (name: String, distance: Int)?
+    for name in byName.keys.sorted() {
+      let distance = Self.editDistance(word, name)
+      if distance < (best?.distance ?? Int.max) { best = (name, distance) }
+    }
+    guard let best, best.distance <= max(1, min(2, word.count / 3)) else { return nil }
+    // Suggest the verb, not an alias, so the user learns the main name.
+    return command(named: best.name)?.configuration.verb
+  }
+
+  /// Levenshtein distance over characters, with adjacent transpositions counted as one.
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], previousPrevious[j - 2] + 1)
+        }
+      }
+      (previousPrevious, previous, current) = (previous, current, previousPrevious)
+    }
+    return previous[b.count]
+  }
+}

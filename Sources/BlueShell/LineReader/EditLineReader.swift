@@ -1,0 +1,290 @@
+import CEditLine
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads lines from a person at a terminal through libedit: prompt, emacs bindings,
+/// history on Up/Down and Ctrl-R, Ctrl-C clears the line, Ctrl-D on an empty line quits.
+///
+/// libedit reads characters through our own function, which `poll`s stdin and the
+/// ``WakeUpPipe``: when background work queued lines (``MessageQueue``) they are printed
+/// above the prompt and the half-typed line is redrawn where it was (the LLDB `PrintAsync`
+/// algorithm); when a signal arrived it is handled on this thread, never in signal context.
+///
+/// - Important: Every `el_*` and `history` call happens on the thread that created the
+///   reader, which owns the terminal while it exists.
+public final class EditLineReader: LineReader {
+  /// The prompt's visible text.
+  public static let promptText = "bluelib> "
+
+  public private(set) var lineNumber = 0
+  private let editLine: OpaquePointer
+  private let history: OpaquePointer
+  private let messages: MessageQueue
+  private let pipe: WakeUpPipe
+  private let prompt: UnsafeMutablePointer<CChar>
+  private var interruptedByKey = false
+  private var stopEvent: LineEvent?
+  private var pendingBytes: [UInt8] = []
+  private var isClosed = false
+  /// Called on this thread when the window was resized (the shell re-lays out its view).
+  public var onResize: (() -> Void)?
+
+  /// Starts libedit on stdin/stdout; nil when the terminal cannot be set up.
+  ///
+  /// - Parameters:
+  ///   - colors: draw the prompt in colour.
+  ///   - entries: earlier history, oldest first, reachable with Up.
+  ///   - messages: lines from background work to print above the prompt.
+  public init?(colors: Bool, entries: [String], messages: MessageQueue, pipe: WakeUpPipe = .shared) {
+    TerminalModes.enableUTF8Locale()
+    TerminalModes.saveForExit()
+    guard let editLine = CEditLine_initStandardStreams("bluelib") else { return nil }
+    guard let history = history_init() else {
+      el_end(editLine)
+      return nil
+    }
+    self.editLine = editLine
+    self.history = history
+    self.messages = messages
+    self.pipe = pipe
+    let text =
+      colors
+      ? "\u{1}\u{1B}[1;34m\u{1}bluelib>\u{1}\u{1B}[0m\u{1} " : Self.promptText
+    prompt = strdup(text)
+
+    CEditLine_historySetSize(history, 1000)
+    CEditLine_historySetUnique(history, 1)
+    for entry in entries { CEditLine_historyEnter(history, entry) }
+
+    CEditLine_setClientData(editLine, Unmanaged.passUnretained(self).toOpaque())
+    CEditLine_setEditor(editLine, "emacs")
+    // Signals are ours (flag + wake-up pipe); libedit's handlers re-raise to the whole
+    // process group and leave the tty cooked mid-line.
+    CEditLine_setSignal(editLine, 0)
+    CEditLine_setPrompt(editLine, { el in EditLineReader.reader(el)?.prompt }, 1)
+    CEditLine_setHistory(editLine, history)
+    CEditLine_setReadFunction(editLine) { el, character in
+      guard let reader = EditLineReader.reader(el), let character else { return -1 }
+      return reader.readCharacter(into: character)
+    }
+    // Ctrl-C while editing is a key, not SIGINT: it ends the line with a flag we check
+    // (go-libedit's approach). While a command runs, ^C still raises SIGINT. (EL_SETTY
+    // "-d intr=" does not reach the terminal in libedit 3.1, so readCharacter does it.)
+    CEditLine_addFunction(editLine, "bluelib-interrupt", "Drop the line being typed") { el, _ in
+      guard let reader = EditLineReader.reader(el) else { return UInt8(CC_NEWLINE) }
+      reader.interruptedByKey = true
+      reader.showInterrupt()
+      return UInt8(CC_NEWLINE)
+    }
+    CEditLine_bind(editLine, "^C", "bluelib-interrupt")
+    CEditLine_bind(editLine, "^R", "em-inc-search-prev")
+    for (key, function) in Self.extraBindings { CEditLine_bind(editLine, key, function) }
+  }
+
+  deinit {
+    close()
+    free(prompt)
+  }
+
+  /// Keys terminals send that libedit's emacs map leaves unbound.
+  private static let extraBindings: [(String, String)] = [
+    ("\\e[H", "ed-move-to-beg"), ("\\e[F", "ed-move-to-end"),
+    ("\\e[1~", "ed-move-to-beg"), ("\\e[4~", "ed-move-to-end"),
+    ("\\eOH", "ed-move-to-beg"), ("\\eOF", "ed-move-to-end"),
+    ("\\e[3~", "ed-delete-next-char"),
+    ("\\e[1;5C", "em-next-word"), ("\\e[1;5D", "ed-prev-word"),
+  ]
+
+  public func readLine() -> LineEvent {
+    guard !isClosed else { return .endOfInput }
+    flushQueuedMessages(redraw: false)
+    interruptedByKey = false
+    stopEvent = nil
+    var count: Int32 = 0
+    let raw = el_gets(editLine, &count)
+    // Copy at once: libedit reuses the buffer on the next call.
+    let text = raw.map { String(cString: $0) }
+    if let stopEvent { return stopEvent }
+    if interruptedByKey {
+      interruptedByKey = false
+      return .interrupted
+    }
+    guard var line = text, count > 0 else { return .endOfInput }
+    lineNumber += 1
+    if line.hasSuffix("\n") { line.removeLast() }
+    return .line(line)
+  }
+
+  public func remember(_ line: String) {
+    CEditLine_historyEnter(history, line)
+  }
+
+  public func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    history_end(history)
+    el_end(editLine)
+  }
+
+  // MARK: - Reading characters
+
+  private static func reader(_ el: OpaquePointer?) -> EditLineReader? {
+    guard let el, let data = CEditLine_clientData(el) else { return nil }
+    return Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue()
+  }
+
+  /// libedit's read function: one wide character into `out`; 1 read, 0 EOF, -1 error.
+  private func readCharacter(into out: UnsafeMutablePointer<wchar_t>) -> Int32 {
+    CEditLine_disableInterruptKey(STDIN_FILENO)
+    while true {
+      var fds = [
+        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0),
+      ]
+      let ready = poll(&fds, 2, -1)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        return -1
+      }
+      if fds[1].revents != 0 {
+        pipe.drain()
+        if let event = handleSignals() {
+          stopEvent = event
+          errno = EINTR
+          return -1
+        }
+        flushQueuedMessages(redraw: true)
+      }
+      guard fds[0].revents != 0 else { continue }
+      var byte: UInt8 = 0
+      let n = POSIX.read(STDIN_FILENO, &byte, 1)
+      if n == 0 { return 0 }
+      if n < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        return -1
+      }
+      if let scalar = decode(byte) {
+        out.pointee = wchar_t(bitPattern: scalar.value)
+        return 1
+      }
+    }
+  }
+
+  /// Feeds one byte to the UTF-8 decoder; a scalar when a sequence is complete. Invalid
+  /// bytes are dropped, as libedit's own reader does.
+  private func decode(_ byte: UInt8) -> Unicode.Scalar? {
+    if byte & 0xC0 == 0x80 {
+      guard !pendingBytes.isEmpty else { return nil }
+      pendingBytes.append(byte)
+    } else {
+      pendingBytes = [byte]
+    }
+    let lead = pendingBytes[0]
+    let length =
+      switch lead {
+      case 0x00..<0x80: 1
+      case 0xC2...0xDF: 2
+      case 0xE0...0xEF: 3
+      case 0xF0...0xF4: 4
+      default: 0
+      }
+    guard length > 0 else {
+      pendingBytes = []
+      return nil
+    }
+    guard pendingBytes.count == length else { return nil }
+    defer { pendingBytes = [] }
+    return String(validating: pendingBytes, as: UTF8.self)?.unicodeScalars.first
+  }
+
+  /// What a signal that arrived while editing asks for.
+  private func handleSignals() -> LineEvent? {
+    if SignalMonitor.take(.terminate) || SignalMonitor.take(.hangUp) { return .terminated }
+    if SignalMonitor.take(.windowChange) {
+      el_resize(editLine)
+      onResize?()
+    }
+    if SignalMonitor.take(.interrupt) {
+      showInterrupt()
+      return .interrupted
+    }
+    return nil
+  }
+
+  /// Leaves the dropped line visible with `^C` after it, as bash does, and moves to a new row.
+  private func showInterrupt() {
+    var text = ""
+    if let info = el_wline(editLine) {
+      var columns = 0
+      var pointer = info.pointee.cursor
+      while let current = pointer, current < info.pointee.lastchar {
+        columns += max(0, Int(wcwidth(current.pointee)))
+        pointer = current + 1
+      }
+      if columns > 0 { text += "\u{1B}[\(columns)C" }
+    }
+    text += "^C\r\n"
+    fflush(nil)
+    _ = Array(text.utf8).withUnsafeBytes { POSIX.writeAll(STDOUT_FILENO, $0) }
+  }
+
+  // MARK: - Printing above the prompt
+
+  /// Prints queued background lines. With `redraw`, the prompt and the half-typed line
+  /// are on screen: clear them, print, and let libedit draw them again (cursor included).
+  private func flushQueuedMessages(redraw: Bool) {
+    let lines = messages.drain()
+    guard !lines.isEmpty else { return }
+    var text = ""
+    if redraw {
+      let columns = max(1, Int(CEditLine_terminalColumns(STDOUT_FILENO)))
+      let rowsUp = cursorColumn() / columns
+      text += "\r"
+      if rowsUp > 0 { text += "\u{1B}[\(rowsUp)A" }
+      text += "\u{1B}[J"
+    }
+    for line in lines { text += line + "\n" }
+    fflush(nil)
+    _ = Array(text.utf8).withUnsafeBytes { POSIX.writeAll(STDOUT_FILENO, $0) }
+    if redraw { CEditLine_refresh(editLine) }
+  }
+
+  /// The cursor's column counted from the prompt's start, in display cells.
+  private func cursorColumn() -> Int {
+    var column = Self.promptText.count
+    guard let info = el_wline(editLine) else { return column }
+    var pointer = info.pointee.buffer
+    while let current = pointer, current < info.pointee.cursor {
+      column += max(0, Int(wcwidth(current.pointee)))
+      pointer = current + 1
+    }
+    return column
+  }
+}
+
+/// The terminal's modes at start-up, restored on every exit path (even `exit()` from deep
+/// inside), so a failure never leaves the user's terminal raw.
+enum TerminalModes {
+  nonisolated(unsafe) private static var saved = termios()
+  nonisolated(unsafe) private static var hasSaved = false
+
+  /// Saves the current modes and restores them at exit.
+  static func saveForExit() {
+    guard !hasSaved, tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
+    hasSaved = true
+    atexit {
+      _ = tcsetattr(STDIN_FILENO, TCSADRAIN, &TerminalModes.saved)
+    }
+  }
+
+  /// Makes multibyte input work: the user's locale if it is UTF-8, else C.UTF-8.
+  static func enableUTF8Locale() {
+    setlocale(LC_CTYPE, "")
+    if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) == "UTF-8" { return }
+    if setlocale(LC_CTYPE, "C.UTF-8") == nil { setlocale(LC_CTYPE, "en_US.UTF-8") }
+  }
+}

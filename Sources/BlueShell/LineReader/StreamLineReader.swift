@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads lines from a file descriptor (a pipe, a file, a string) with no prompt and no
+/// escapes: script mode.
+///
+/// Bytes are read in 64 KiB chunks and split on `\n` (a trailing `\r` is dropped). A line
+/// longer than ``maximumLineLength`` is skipped without being held in memory, and lines
+/// that are not UTF-8 or contain NUL are reported as ``LineEvent/malformed(_:)`` — never
+/// a crash.
+public final class StreamLineReader: LineReader {
+  /// The longest line accepted, in bytes.
+  public static let maximumLineLength = 1 << 20
+
+  public private(set) var lineNumber = 0
+  private let fileDescriptor: Int32
+  private let ownsDescriptor: Bool
+  private var buffer: [UInt8] = []
+  private var start = 0
+  private var atEnd = false
+  private let stopRequested: () -> LineEvent?
+
+  /// Reads from `fileDescriptor`; `stopRequested` is asked after an interrupted read
+  /// whether a signal asks the shell to stop (nil means keep reading).
+  public init(
+    fileDescriptor: Int32, closeWhenDone: Bool = false,
+    stopRequested: @escaping () -> LineEvent? = { nil }
+  ) {
+    self.fileDescriptor = fileDescriptor
+    self.ownsDescriptor = closeWhenDone
+    self.stopRequested = stopRequested
+  }
+
+  /// Reads the given text, as for `-c`.
+  public convenience init(text: String) {
+    self.init(fileDescriptor: -1)
+    buffer = Array(text.utf8)
+    atEnd = true
+  }
+
+  public func readLine() -> LineEvent {
+    var tooLong = false
+    var skipped = 0
+    while true {
+      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        let lineStart = start
+        start = newline + 1
+        lineNumber += 1
+        if tooLong || newline - lineStart > Self.maximumLineLength {
+          return tooLongEvent(skipped + newline - lineStart)
+        }
+        return decode(lineStart..<newline)
+      }
+      if atEnd {
+        guard start < buffer.count || tooLong else { return .endOfInput }
+        let lineStart = start
+        start = buffer.count
+        lineNumber += 1
+        if tooLong || buffer.count - lineStart > Self.maximumLineLength {
+          return tooLongEvent(skipped + buffer.count - lineStart)
+        }
+        return decode(lineStart..<buffer.count)
+      }
+      if buffer.count - start > Self.maximumLineLength {
+        tooLong = true
+        skipped += buffer.count - start
+        start = buffer.count
+      }
+      if let stop = fill() { return stop }
+    }
+  }
+
+  public func close() {
+    if ownsDescriptor && fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
+  }
+
+  /// Reads the next chunk; returns an event when a signal asks to stop.
+  private func fill() -> LineEvent? {
+    if start > 0 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+    let chunk = 64 * 1024
+    let old = buffer.count
+    buffer.reserveCapacity(old + chunk)
+    buffer.append(contentsOf: repeatElement(0, count: chunk))
+    while true {
+      let n = buffer.withUnsafeMutableBytes { POSIX.read(fileDescriptor, $0.baseAddress! + old, chunk) }
+      if n >= 0 {
+        buffer.removeLast(chunk - n)
+        if n == 0 { atEnd = true }
+        return nil
+      }
+      if errno == EINTR {
+        if let stop = stopRequested() {
+          buffer.removeLast(chunk)
+          return stop
+        }
+        continue
+      }
+      buffer.removeLast(chunk)
+      atEnd = true
+      return nil
+    }
+  }
+
+  private func tooLongEvent(_ length: Int) -> LineEvent {
+    .malformed("line is too long (\(length) bytes; the limit is \(Self.maximumLineLength) bytes)")
+  }
+
+  private func decode(_ range: Range<Int>) -> LineEvent {
+    var end = range.upperBound
+    if end > range.lowerBound && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+    let bytes = buffer[range.lowerBound..<end]
+    if let nul = bytes.firstIndex(of: 0) {
+      return .malformed("line contains a NUL byte (byte \(nul - range.lowerBound + 1))")
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      return .malformed("line is not valid UTF-8 (byte \(firstInvalidUTF8(bytes) + 1))")
+    }
+    return .line(text)
+  }
+
+  private func firstInvalidUTF8(_ bytes: ArraySlice<UInt8>) -> Int {
+    var decoder = UTF8()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    var scalarStart = 0
+    loop: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar):
+        offset += UTF8.width(scalar)
+        scalarStart = offset
+      case .emptyInput: break loop
+      case .error: return scalarStart
+      }
+    }
+    return scalarStart
+  }
+}

@@ -1,0 +1,106 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The self-pipe that wakes the thread owning the terminal: written by signal handlers and
+/// by background work (``MessageQueue``), polled beside stdin.
+///
+/// - Important: Process-wide by nature (signal handlers cannot carry context). Both ends are
+///   non-blocking and close-on-exec; a full pipe already means "wake up", so writes ignore
+///   EAGAIN.
+public struct WakeUpPipe: Sendable {
+  /// The end to poll.
+  public let readEnd: Int32
+  /// The end to write one byte to.
+  public let writeEnd: Int32
+
+  /// The process's pipe.
+  public static let shared = WakeUpPipe()
+
+  private init() {
+    var fds: [Int32] = [-1, -1]
+    if pipe(&fds) != 0 { fds = [-1, -1] }
+    for fd in fds where fd >= 0 {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    readEnd = fds[0]
+    writeEnd = fds[1]
+  }
+
+  /// Writes one byte; async-signal-safe.
+  public func wake() {
+    var byte: UInt8 = 1
+    _ = POSIX.write(writeEnd, &byte, 1)
+  }
+
+  /// Empties the pipe.
+  public func drain() {
+    var scratch = [UInt8](repeating: 0, count: 256)
+    while scratch.withUnsafeMutableBytes({ POSIX.read(readEnd, $0.baseAddress!, 256) }) > 0 {}
+  }
+}
+
+/// Signals the shell reacts to, recorded by a handler that only sets a bit and wakes the
+/// terminal's owner — no work in signal context.
+public enum ShellSignal: UInt32, Sendable, CaseIterable {
+  case interrupt = 1
+  case terminate = 2
+  case hangUp = 4
+  case windowChange = 8
+
+  var number: Int32 {
+    switch self {
+    case .interrupt: SIGINT
+    case .terminate: SIGTERM
+    case .hangUp: SIGHUP
+    case .windowChange: SIGWINCH
+    }
+  }
+}
+
+private let pendingSignals = Atomic<UInt32>(0)
+
+/// Installs and reads the shell's signal handlers.
+public enum SignalMonitor {
+  /// Installs flag-only handlers (without SA_RESTART, so a blocked read returns EINTR) and
+  /// ignores SIGPIPE, so a closed pipe shows up as a write error instead of killing us.
+  public static func install() {
+    _ = WakeUpPipe.shared  // initialise before any handler can run
+    signal(SIGPIPE, SIG_IGN)
+    for signal in ShellSignal.allCases {
+      var action = sigaction()
+      #if canImport(Glibc)
+        // Async-signal-safe only: no allocation, no locks.
+        action.__sigaction_handler.sa_handler = { number in
+          let bit: UInt32 =
+            switch number {
+            case SIGINT: ShellSignal.interrupt.rawValue
+            case SIGTERM: ShellSignal.terminate.rawValue
+            case SIGHUP: ShellSignal.hangUp.rawValue
+            default: ShellSignal.windowChange.rawValue
+            }
+          pendingSignals.bitwiseOr(bit, ordering: .relaxed)
+          WakeUpPipe.shared.wake()
+        }
+      #endif
+      sigemptyset(&action.sa_mask)
+      action.sa_flags = 0
+      sigaction(signal.number, &action, nil)
+    }
+  }
+
+  /// Returns and clears whether `signal` arrived.
+  public static func take(_ signal: ShellSignal) -> Bool {
+    pendingSignals.bitwiseAnd(~signal.rawValue, ordering: .relaxed).oldValue & signal.rawValue != 0
+  }
+
+  /// Whether `signal` arrived, without clearing it.
+  public static func peek(_ signal: ShellSignal) -> Bool {
+    pendingSignals.load(ordering: .relaxed) & signal.rawValue != 0
+  }
+}

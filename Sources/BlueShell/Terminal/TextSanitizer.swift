@@ -1,0 +1,46 @@
+/// Makes text from the library safe to print on a terminal (SPEC §7).
+///
+/// Control characters (C0, DEL and C1) are shown as escapes — `\e`, `\n`, `\t`, `\x07`,
+/// `\u{9b}` — so an imported title cannot move the cursor, change colours or set the
+/// window title.
+public enum TextSanitizer {
+  /// `text` with every control character escaped.
+  public static func escaped(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var out = ""
+    out.reserveCapacity(text.utf8.count + 8)
+    for scalar in text.unicodeScalars {
+      guard isControl(scalar) else {
+        out.unicodeScalars.append(scalar)
+        continue
+      }
+      switch scalar.value {
+      case 0x1B: out += "\\e"
+      case 0x0A: out += "\\n"
+      case 0x0D: out += "\\r"
+      case 0x09: out += "\\t"
+      case 0x00...0x1F, 0x7F: out += "\\x" + hex(scalar.value, width: 2)
+      default: out += "\\u{" + hex(scalar.value, width: 2) + "}"
+      }
+    }
+    return out
+  }
+
+  /// `text` escaped and cut to at most `limit` characters (with `…`), for error messages
+  /// that quote what the user typed.
+  public static func quotedWord(_ text: String, limit: Int = 40) -> String {
+    let safe = escaped(text)
+    guard safe.count > limit else { return "'" + safe + "'" }
+    return "'" + safe.prefix(limit - 1) + "…'"
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    let v = scalar.value
+    return v < 0x20 || (v >= 0x7F && v < 0xA0)
+  }
+
+  private static func hex(_ value: UInt32, width: Int) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+  }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import BlueShell
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The `bluelib` command line: flags only; everything else lives in BlueShell.
+struct Bluelib: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bluelib",
+    abstract: "An interactive shell for browsing and managing an album library.",
+    discussion: """
+      On a terminal, bluelib is interactive (line editing, history, completion). With \
+      standard input from a pipe or file it runs each line as a command, with no prompt.
+      Exit status: 0 when every command succeeded, 1 when any failed or on a usage \
+      error, 2 when the library cannot be opened.
+      """,
+    version: "bluelib \(bluelibVersion)")
+
+  @Option(
+    name: .long, help: ArgumentHelp("Keep every file (library, state, history, cover cache) under DIR.", valueName: "DIR"),
+    completion: .directory)
+  var home: String?
+
+  @Option(name: .customShort("c"), help: ArgumentHelp("Run COMMANDS (separated by ';' or newlines), then exit.", valueName: "COMMANDS"))
+  var commands: String?
+
+  @Option(name: .long, help: ArgumentHelp("Run the commands in FILE, then exit.", valueName: "FILE"), completion: .file())
+  var script: String?
+
+  @Flag(name: .long, help: "Stop at the first failing command (script mode).")
+  var bail = false
+
+  @Flag(name: .customLong("no-color"), help: "Print no colour (also NO_COLOR, TERM=dumb).")
+  var noColor = false
+
+  func validate() throws {
+    if commands != nil && script != nil {
+      throw ValidationError("-c and --script cannot be used together")
+    }
+    if let home, home.isEmpty { throw ValidationError("--home needs a directory") }
+  }
+
+  func run() throws {
+    var input = ShellOptions.Input.standardInput
+    if let commands { input = .commands(commands) }
+    if let script { input = .script(path: script) }
+    let options = ShellOptions(
+      input: input, home: home, noColor: noColor, bail: bail, environment: processEnvironment())
+    let status = Shell.run(options)
+    if status != 0 { throw ExitCode(status) }
+  }
+}
+
+/// Parses the command line and runs; usage errors exit 1 (SPEC §1), not ArgumentParser's 64.
+@main
+enum Entrypoint {
+  static func main() {
+    do {
+      var command = try Bluelib.parseAsRoot()
+      try command.run()
+    } catch {
+      let code = Bluelib.exitCode(for: error)
+      if code == .success {
+        Bluelib.exit(withError: error)
+      }
+      if error is ExitCode { exit(code.rawValue) }
+      let message = Bluelib.fullMessage(for: error)
+      if !message.isEmpty {
+        let bytes = Array(("bluelib: " + message + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+      }
+      exit(code == .validationFailure ? 1 : code.rawValue)
+    }
+  }
+}
