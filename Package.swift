@@ -10,7 +10,6 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     .systemLibrary(
@@ -19,10 +18,6 @@ let package = Package(
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
     ),
     .target(name: "HorizontalScroller"),
-    .target(
-      name: "BlueLibrary",
-      dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
-    ),
     .target(
       name: "BlueShell",
       dependencies: ["CEditLine"]

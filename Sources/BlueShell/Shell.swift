@@ -149,6 +149,7 @@ public enum Shell {
         if isInteractive { output.line() }
         break loop
       case .terminated:
+        if isInteractive { output.line() }
         status = ExitCode.terminated
         break loop
       }

@@ -17,9 +17,7 @@ public struct UndoCommand: Command {
   }
 
   public func execute(in context: CommandContext) throws(CommandError) {
-    for description in try context.undo(count) {
-      context.output.line("undid " + description)
-    }
+    try context.undo(count) { context.output.line("undid " + $0) }
   }
 }
 
@@ -37,8 +35,6 @@ public struct RedoCommand: Command {
   }
 
   public func execute(in context: CommandContext) throws(CommandError) {
-    for description in try context.redo(count) {
-      context.output.line("redid " + description)
-    }
+    try context.redo(count) { context.output.line("redid " + $0) }
   }
 }

@@ -30,10 +30,10 @@ public final class CommandContext {
     self.isInteractive = isInteractive
   }
 
-  /// Reverts up to `count` changes, newest first; returns their descriptions.
-  public func undo(_ count: Int) throws(CommandError) -> [String] {
+  /// Reverts up to `count` changes, newest first, handing each one's description to
+  /// `reporting` as soon as it is undone (so a later failure does not hide earlier steps).
+  public func undo(_ count: Int, reporting: (String) -> Void) throws(CommandError) {
     guard !changes.undoable.isEmpty else { throw CommandError("nothing to undo") }
-    var done: [String] = []
     for _ in 0..<count {
       guard let change = changes.popUndoable() else { break }
       do {
@@ -43,15 +43,13 @@ public final class CommandContext {
         throw error
       }
       changes.didUndo(change)
-      done.append(change.undoDescription)
+      reporting(change.undoDescription)
     }
-    return done
   }
 
-  /// Re-applies up to `count` undone changes; returns their descriptions.
-  public func redo(_ count: Int) throws(CommandError) -> [String] {
+  /// Re-applies up to `count` undone changes, reporting each as ``undo(_:reporting:)`` does.
+  public func redo(_ count: Int, reporting: (String) -> Void) throws(CommandError) {
     guard !changes.redoable.isEmpty else { throw CommandError("nothing to redo") }
-    var done: [String] = []
     for _ in 0..<count {
       guard var change = changes.popRedoable() else { break }
       do {
@@ -61,8 +59,7 @@ public final class CommandContext {
         throw error
       }
       changes.didRedo(change)
-      done.append(change.undoDescription)
+      reporting(change.undoDescription)
     }
-    return done
   }
 }

@@ -33,8 +33,10 @@ public struct CommandRegistry {
     let verbs = commands.map { $0.configuration.verb }
     let prefixed = verbs.filter { $0.hasPrefix(word) }
     if prefixed.count == 1 { return prefixed[0] }
+    // A single character is one edit from every other one: only a prefix can help there.
+    guard word.count > 1 else { return nil }
     var best: (name: String, distance: Int)?
-    for name in byName.keys.sorted() {
+    for name in byName.keys.sorted() where name.count > 1 {
       let distance = Self.editDistance(word, name)
       if distance < (best?.distance ?? Int.max) { best = (name, distance) }
     }

@@ -18,12 +18,16 @@ public final class InputHistory {
   public let limit: Int
   /// Where entries are persisted; nil keeps them in memory only (script mode).
   public let path: String?
+  private var needsSeparator = false
 
   /// Loads the history at `path` (a missing or unreadable file starts empty).
   public init(path: String?, limit: Int = 1000) {
     self.path = path
     self.limit = max(1, limit)
     guard let path, let data = FileBytes.read(path) else { return }
+    // A file cut short (or edited by hand) may lack its last newline; the next append must
+    // not glue its line onto that one.
+    needsSeparator = data.last.map { $0 != UInt8(ascii: "\n") } ?? false
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
     entries = lines.suffix(self.limit).map(String.init)
     if lines.count > 2 * self.limit { compact() }
@@ -38,13 +42,16 @@ public final class InputHistory {
     guard entries.last != line else { return false }
     entries.append(line)
     if entries.count > limit { entries.removeFirst(entries.count - limit) }
-    if let path { FileBytes.append(Array((line + "\n").utf8), to: path) }
+    if let path {
+      FileBytes.append(Array(((needsSeparator ? "\n" : "") + line + "\n").utf8), to: path)
+      needsSeparator = false
+    }
     return true
   }
 
   /// The last `n` entries (all when nil), numbered from 1 for the oldest kept.
   public func last(_ n: Int?) -> [(number: Int, line: String)] {
-    let count = min(n ?? entries.count, entries.count)
+    let count = max(0, min(n ?? entries.count, entries.count))
     let start = entries.count - count
     return (start..<entries.count).map { ($0 + 1, entries[$0]) }
   }

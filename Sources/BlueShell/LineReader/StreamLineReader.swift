@@ -101,6 +101,15 @@ public final class StreamLineReader: LineReader {
         }
         continue
       }
+      if errno == EAGAIN || errno == EWOULDBLOCK {
+        // A parent left the descriptor non-blocking: wait for data instead of ending.
+        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        if poll(&descriptor, 1, -1) < 0 && errno == EINTR, let stop = stopRequested() {
+          buffer.removeLast(chunk)
+          return stop
+        }
+        continue
+      }
       buffer.removeLast(chunk)
       atEnd = true
       return nil

@@ -92,6 +92,12 @@ public enum SignalMonitor {
       action.sa_flags = 0
       sigaction(signal.number, &action, nil)
     }
+    // A parent may have started us with these blocked (threads of a test runner, some
+    // launchers); blocked, they would never reach the handlers above.
+    var handled = sigset_t()
+    sigemptyset(&handled)
+    for signal in ShellSignal.allCases { sigaddset(&handled, signal.number) }
+    sigprocmask(SIG_UNBLOCK, &handled, nil)
   }
 
   /// Returns and clears whether `signal` arrived.

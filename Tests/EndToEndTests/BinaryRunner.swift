@@ -1,0 +1,119 @@
+import Foundation
+
+/// Runs the built `bluelib` binary as a user would, with a private home directory.
+struct BinaryRunner {
+  /// What one run produced.
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var stdoutBytes: Data
+  }
+
+  /// The `bluelib` executable SwiftPM built next to the test bundle.
+  static let executable: URL = {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    // The test runner lives in `<products>/bluelibPackageTests.xctest` on Linux.
+    for _ in 0..<3 {
+      let candidate = directory.appendingPathComponent("bluelib")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory.deleteLastPathComponent()
+    }
+    return URL(fileURLWithPath: ".build/debug/bluelib")
+  }()
+
+  /// A fresh home directory, removed when the runner is discarded by the caller.
+  let home: URL
+
+  init() {
+    home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bluelib-e2e-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+  }
+
+  func cleanUp() {
+    try? FileManager.default.removeItem(at: home)
+  }
+
+  /// The environment every run gets: no colour settings, no XDG leakage from the host.
+  func environment(_ extra: [String: String] = [:]) -> [String: String] {
+    var environment = [
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+      "HOME": home.path, "LANG": "C.UTF-8", "TERM": "xterm-256color",
+    ]
+    environment.merge(extra) { $1 }
+    return environment
+  }
+
+  /// Runs `bluelib --home HOME arguments…` with `input` on stdin.
+  func run(
+    _ arguments: [String] = [], input: Data = Data(), useHome: Bool = true,
+    environment extra: [String: String] = [:]
+  ) throws -> Result {
+    let process = Process()
+    process.executableURL = Self.executable
+    process.arguments = (useHome ? ["--home", home.path] : []) + arguments
+    process.environment = environment(extra)
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    let writer = Thread {
+      // The shell may stop reading early (quit, --bail); a broken pipe is expected then.
+      stdin.fileHandleForWriting.writeIgnoringErrors(input)
+      try? stdin.fileHandleForWriting.close()
+    }
+    writer.start()
+    let collected = collect([stdout.fileHandleForReading, stderr.fileHandleForReading])
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: collected[0], as: UTF8.self),
+      stderr: String(decoding: collected[1], as: UTF8.self), stdoutBytes: collected[0])
+  }
+
+  /// Runs with `script` (lines joined by newlines) on stdin.
+  func run(script: String, _ arguments: [String] = []) throws -> Result {
+    try run(arguments, input: Data(script.utf8))
+  }
+
+  /// Reads several handles to the end at once, so neither pipe can fill and block the child.
+  private func collect(_ handles: [FileHandle]) -> [Data] {
+    let results = LockedBox([Data](repeating: Data(), count: handles.count))
+    let group = DispatchGroup()
+    for (index, handle) in handles.enumerated() {
+      group.enter()
+      DispatchQueue.global().async {
+        let data = handle.readDataToEndOfFile()
+        results.update { $0[index] = data }
+        group.leave()
+      }
+    }
+    group.wait()
+    return results.value
+  }
+}
+
+/// A value shared between threads under a lock.
+final class LockedBox<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+  init(_ value: Value) { stored = value }
+  var value: Value { lock.withLock { stored } }
+  func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}
+
+extension FileHandle {
+  /// Writes `data` in chunks, stopping quietly when the reader has gone.
+  func writeIgnoringErrors(_ data: Data) {
+    signal(SIGPIPE, SIG_IGN)
+    var offset = 0
+    while offset < data.count {
+      let end = min(offset + 65536, data.count)
+      do { try write(contentsOf: data[offset..<end]) } catch { return }
+      offset = end
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The shell in a real pseudo-terminal: what a person sees and types (SPEC §1, §6).
+@Suite(.serialized)
+struct InteractiveTests {
+  private func start(_ runner: BinaryRunner, extra: [String: String] = [:]) throws -> PseudoTerminal {
+    try PseudoTerminal(
+      arguments: ["--home", runner.home.path],
+      environment: runner.environment(["NO_COLOR": "1"].merging(extra) { $1 }))
+  }
+
+  @Test func promptRunsTypedCommandAndCtrlDLeavesWithTerminalRestored() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    let before = modeSummary(terminal.modes())
+    #expect(terminal.waitFor("type 'help' for commands"))
+    #expect(terminal.waitFor("bluelib> "))
+    let mark = terminal.mark
+    terminal.type("help quit\r")
+    #expect(terminal.waitFor("usage: quit", after: mark))
+    #expect(terminal.waitFor("bluelib> ", after: terminal.transcript.range(of: "usage: quit")?.upperBound))
+    #expect(!terminal.transcript.contains("\u{1B}[1;34m"), "NO_COLOR still coloured the prompt")
+    terminal.settle()
+    terminal.type("\u{4}")
+    #expect(terminal.waitForExit() == 0)
+    #expect(modeSummary(terminal.modes()) == before)
+  }
+
+  @Test func ctrlCClearsTheHalfTypedLineAndKeepsTheShell() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    terminal.type("help qu")
+    #expect(terminal.waitFor("help qu"))
+    let mark = terminal.mark
+    terminal.type("\u{3}")
+    #expect(terminal.waitFor("^C", after: mark))
+    #expect(terminal.waitFor("bluelib> ", after: mark))
+    terminal.type("history\r")
+    // The dropped line never ran and was not recorded.
+    #expect(terminal.waitFor("1  history", after: mark))
+    #expect(!terminal.transcript[mark...].contains("usage: quit"))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  @Test func upRecallsEarlierLinesAndHistorySurvivesARestart() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let first = try start(runner)
+    #expect(first.waitFor("bluelib> "))
+    first.type("help undo\r")
+    #expect(first.waitFor("usage: undo"))
+    first.type("help redo\r")
+    #expect(first.waitFor("usage: redo"))
+    first.type(" help quit\r")  // a leading space keeps a line out of history
+    #expect(first.waitFor("usage: quit"))
+    let mark = first.mark
+    first.type("\u{1B}[A\u{1B}[A\r")  // Up Up Enter: the line two back
+    #expect(first.waitFor("usage: undo", after: mark))
+    first.type("quit\r")
+    #expect(first.waitForExit() == 0)
+
+    let second = try start(runner)
+    #expect(second.waitFor("bluelib> "))
+    let restart = second.mark
+    // The file holds: help undo, help redo, help undo, quit. Three back is "help redo".
+    second.type("\u{1B}[A\u{1B}[A\u{1B}[A\r")
+    #expect(second.waitFor("usage: redo", after: restart))
+    let listed = second.mark
+    second.type("history\r")
+    #expect(second.waitFor("5  help redo", after: listed))
+    #expect(second.waitFor("bluelib> ", after: second.transcript.range(of: "5  help redo")?.upperBound))
+    second.settle()
+    second.type("\u{4}")
+    #expect(second.waitForExit() == 0)
+    let saved = try String(contentsOf: runner.home.appendingPathComponent("history"), encoding: .utf8)
+    #expect(saved.split(separator: "\n").prefix(4) == ["help undo", "help redo", "help undo", "quit"])
+    #expect(!saved.contains(" help quit"))
+  }
+
+  @Test func utf8InputIsEditedAsCharacters() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    // Type a two-byte character, erase it with one Backspace, and finish the word.
+    terminal.type("hé\u{7F}elp quit\r")
+    #expect(terminal.waitFor("usage: quit"))
+    terminal.settle()
+    terminal.type("\u{4}")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  @Test func sigtermLeavesCleanlyWithTheTerminalRestored() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    let before = modeSummary(terminal.modes())
+    #expect(terminal.waitFor("bluelib> "))
+    terminal.type("help")
+    #expect(terminal.waitFor("help"))
+    // Signal the terminal's foreground process group: the shell, wherever setsid put it.
+    let group = terminal.foregroundProcessGroup()
+    #expect(group > 0)
+    kill(-group, SIGTERM)
+    let status = terminal.waitForExit()
+    #expect(status == 143)
+    #expect(modeSummary(terminal.modes()) == before)
+  }
+}

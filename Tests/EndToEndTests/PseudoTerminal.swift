@@ -1,0 +1,115 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A real pseudo-terminal with `bluelib` running in it as a person would use it: the child
+/// gets the terminal as its controlling tty (via `setsid --ctty`), so line editing, ^C and
+/// ^D behave exactly as in a terminal window.
+final class PseudoTerminal {
+  let process = Process()
+  private let master: Int32
+  private let slave: Int32
+  /// Everything the program wrote so far.
+  private(set) var transcript = ""
+
+  init(arguments: [String], environment: [String: String], columns: UInt16 = 100, rows: UInt16 = 30) throws {
+    // posix_openpt/grantpt/ptsname sit behind _XOPEN_SOURCE in glibc's headers, which
+    // Swift's Glibc module does not define; the Linux ioctls do the same job.
+    master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+    var unlock: Int32 = 0
+    var number: UInt32 = 0
+    let tiocsptlck: UInt = 0x4004_5431  // _IOW('T', 0x31, int)
+    let tiocgptn: UInt = 0x8004_5430  // _IOR('T', 0x30, unsigned int)
+    guard master >= 0, ioctl(master, tiocsptlck, &unlock) == 0, ioctl(master, tiocgptn, &number) == 0
+    else {
+      throw PseudoTerminalError("cannot allocate a pseudo-terminal: errno \(errno)")
+    }
+    let name = "/dev/pts/\(number)"
+    slave = open(name, O_RDWR | O_NOCTTY)
+    guard slave >= 0 else { throw PseudoTerminalError("cannot open \(name)") }
+    var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+    _ = withUnsafeMutablePointer(to: &size) { ioctl(master, UInt(TIOCSWINSZ), $0) }
+    let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+    process.arguments = ["--ctty", "--wait", BinaryRunner.executable.path] + arguments
+    process.environment = environment
+    process.standardInput = handle
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+  }
+
+  deinit {
+    if process.isRunning { process.terminate() }
+    close(master)
+    close(slave)
+  }
+
+  /// Lets the shell settle into line editing after a prompt appeared. A Ctrl-D typed in
+  /// the microseconds between libedit printing the prompt and entering raw mode can be lost
+  /// to the line discipline (a known libedit type-ahead limit); no person types that fast.
+  func settle() { readAvailable(timeout: 0.1) }
+
+  /// Types `text` (use "\u{3}" for Ctrl-C, "\u{4}" for Ctrl-D, "\r" for Enter).
+  func type(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+  }
+
+  /// Reads until `text` has appeared in the transcript after `offset`; false on timeout.
+  @discardableResult
+  func waitFor(_ text: String, after offset: String.Index? = nil, timeout: Double = 10) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      let searchStart = offset ?? transcript.startIndex
+      if transcript[searchStart...].contains(text) { return true }
+      let remaining = deadline.timeIntervalSinceNow
+      if remaining <= 0 { return false }
+      readAvailable(timeout: min(remaining, 0.2))
+    }
+  }
+
+  /// Reads whatever arrives within `timeout` seconds.
+  func readAvailable(timeout: Double) {
+    var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+    guard poll(&descriptor, 1, Int32(timeout * 1000)) > 0 else { return }
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    let n = read(master, &buffer, buffer.count)
+    if n > 0 { transcript += String(decoding: buffer[0..<n], as: UTF8.self) }
+  }
+
+  /// The end of the transcript, for marking where the next wait should start.
+  var mark: String.Index { transcript.endIndex }
+
+  /// Waits for the program to exit; its status, or nil on timeout.
+  func waitForExit(timeout: Double = 10) -> Int32? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { readAvailable(timeout: 0.05) }
+    readAvailable(timeout: 0.05)
+    return process.isRunning ? nil : process.terminationStatus
+  }
+
+  /// The process group in the terminal's foreground (the shell).
+  func foregroundProcessGroup() -> pid_t { tcgetpgrp(master) }
+
+  /// The terminal's current modes, as the program left them.
+  func modes() -> termios {
+    var modes = termios()
+    tcgetattr(slave, &modes)
+    return modes
+  }
+}
+
+struct PseudoTerminalError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// The parts of termios a broken exit would leave changed (raw mode, no echo, no ^C).
+func modeSummary(_ modes: termios) -> [UInt] {
+  var copy = modes
+  let characters = withUnsafeBytes(of: &copy.c_cc) { Array($0.prefix(Int(VEOF) + 1)) }
+  return [UInt(modes.c_lflag), UInt(modes.c_iflag), UInt(modes.c_oflag)] + characters.map(UInt.init)
+}
