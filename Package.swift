@@ -6,10 +6,12 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "bluelib", targets: ["bluelib"]),
+    .executable(name: "bluelib-bench", targets: ["bluelib-bench"]),
     .library(name: "HorizontalScroller", targets: ["HorizontalScroller"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     .systemLibrary(
@@ -19,8 +21,12 @@ let package = Package(
     ),
     .target(name: "HorizontalScroller"),
     .target(
+      name: "BlueLibrary",
+      dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+    ),
+    .target(
       name: "BlueShell",
-      dependencies: ["CEditLine"]
+      dependencies: ["BlueLibrary", "HorizontalScroller", "CEditLine"]
     ),
     .executableTarget(
       name: "bluelib",
@@ -29,7 +35,12 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    .executableTarget(
+      name: "bluelib-bench",
+      dependencies: ["BlueLibrary"]
+    ),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
+    .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary"]),
     .testTarget(name: "BlueShellTests", dependencies: ["BlueShell"]),
     .testTarget(name: "EndToEndTests", dependencies: ["BlueShell"]),
   ],

@@ -1,3 +1,5 @@
+import BlueLibrary
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -72,6 +74,14 @@ public enum Shell {
       }
     }
 
+    let library: Library
+    do {
+      library = try Library.open(path: paths.library)
+    } catch {
+      errors.line("bluelib: \(error)")
+      return ExitCode.cannotOpen
+    }
+
     let interactive = options.input == .standardInput && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     let colors =
       interactive && !options.noColor && (options.environment["NO_COLOR"] ?? "").isEmpty
@@ -105,15 +115,39 @@ public enum Shell {
       }
     }
     let isInteractive = reader is EditLineReader
+    TerminalModes.enableUTF8Locale()
 
+    let browser = AlbumBrowser(library: library, output: output, style: style, drawsCards: isInteractive)
     let context = CommandContext(
       output: output, registry: .standard, history: history, style: style,
-      isInteractive: isInteractive)
+      isInteractive: isInteractive, browser: browser)
     let interpreter = Interpreter(context: context)
 
+    // The memento: saved after each command, before we wait for the next input, and at exit.
+    var saveFailure: String?
+    func saveState() {
+      do {
+        try library.saveSelection()
+      } catch {
+        saveFailure = "cannot save the current album: \(error)"
+      }
+    }
+    if let editor = reader as? EditLineReader {
+      editor.onResize = { browser.windowDidResize() }
+    }
+    if let stream = reader as? StreamLineReader {
+      stream.beforeBlocking = {
+        saveState()
+        output.flush()
+      }
+    }
+
     if isInteractive {
+      let count = (try? library.count()) ?? 0
       output.line(
-        style.bold("bluelib \(bluelibVersion)") + " — type 'help' for commands, Ctrl-D to leave.")
+        style.bold("bluelib \(bluelibVersion)") + " — \(albumCount(count)) in "
+          + TextSanitizer.escaped(paths.library) + ". Type 'help' for commands, Ctrl-D to leave.")
+      browser.render()
     }
 
     var anyFailed = false
@@ -129,7 +163,12 @@ public enum Shell {
     }
 
     loop: while true {
+      if isInteractive { saveState() }
       output.flush()
+      if let failure = saveFailure {
+        report(failure)
+        saveFailure = nil
+      }
       let event = reader.readLine()
       switch event {
       case .line(let line):
@@ -157,6 +196,8 @@ public enum Shell {
       if context.quitRequested || output.isClosed { break }
     }
     reader.close()
+    saveState()
+    if let failure = saveFailure { report(failure) }
     output.flush()
     if status != ExitCode.success { return status }
     return anyFailed && !isInteractive ? ExitCode.failure : ExitCode.success

@@ -19,7 +19,7 @@ struct InteractiveTests {
     defer { runner.cleanUp() }
     let terminal = try start(runner)
     let before = modeSummary(terminal.modes())
-    #expect(terminal.waitFor("type 'help' for commands"))
+    #expect(terminal.waitFor("Type 'help' for commands"))
     #expect(terminal.waitFor("bluelib> "))
     let mark = terminal.mark
     terminal.type("help quit\r")

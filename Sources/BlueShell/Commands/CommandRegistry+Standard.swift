@@ -2,6 +2,18 @@ extension CommandRegistry {
   /// Every verb of the shell, in the order `help` lists them within each group.
   public static var standard: CommandRegistry {
     CommandRegistry([
+      ListCommand.self,
+      ShowCommand.self,
+      ScrollCommand.self,
+      TapCommand.self,
+      ViewCommand.self,
+      AddCommand.self,
+      EditCommand.self,
+      DeleteCommand.self,
+      MoveCommand.self,
+      ImportCommand.self,
+      ExportCommand.self,
+      ResetCommand.self,
     UndoCommand.self,
     RedoCommand.self,
     HelpCommand.self,

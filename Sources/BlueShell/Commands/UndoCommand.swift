@@ -17,7 +17,12 @@ public struct UndoCommand: Command {
   }
 
   public func execute(in context: CommandContext) throws(CommandError) {
-    try context.undo(count) { context.output.line("undid " + $0) }
+    var stepped = false
+    defer { if stepped { context.browser?.render() } }
+    try context.undo(count) {
+      stepped = true
+      context.output.line("undid " + $0)
+    }
   }
 }
 
@@ -35,6 +40,11 @@ public struct RedoCommand: Command {
   }
 
   public func execute(in context: CommandContext) throws(CommandError) {
-    try context.redo(count) { context.output.line("redid " + $0) }
+    var stepped = false
+    defer { if stepped { context.browser?.render() } }
+    try context.redo(count) {
+      stepped = true
+      context.output.line("redid " + $0)
+    }
   }
 }

@@ -1,3 +1,5 @@
+import BlueLibrary
+
 /// Everything a command may touch: output, the library, the undo stack, history.
 ///
 /// One context is built at start-up and passed to every command (no global state), so
@@ -17,12 +19,17 @@ public final class CommandContext {
   public var changes = UndoStack<any UndoableCommand>()
   /// Set by `quit`; the shell stops reading input.
   public var quitRequested = false
+  /// The album view and, through it, the library (nil only in tests of the bare shell).
+  public let browser: AlbumBrowser?
+  /// True while `redo` re-runs a change, so the change does not announce itself twice.
+  public private(set) var isReplaying = false
 
   /// Creates a context.
   public init(
     output: OutputChannel, registry: CommandRegistry, history: InputHistory,
-    style: TextStyle = .plain, isInteractive: Bool = false
+    style: TextStyle = .plain, isInteractive: Bool = false, browser: AlbumBrowser? = nil
   ) {
+    self.browser = browser
     self.output = output
     self.registry = registry
     self.history = history
@@ -52,6 +59,8 @@ public final class CommandContext {
     guard !changes.redoable.isEmpty else { throw CommandError("nothing to redo") }
     for _ in 0..<count {
       guard var change = changes.popRedoable() else { break }
+      isReplaying = true
+      defer { isReplaying = false }
       do {
         try change.execute(in: self)
       } catch {
@@ -61,5 +70,35 @@ public final class CommandContext {
       changes.didRedo(change)
       reporting(change.undoDescription)
     }
+  }
+
+  /// The browser, or an error for a shell started without a library.
+  public func requireBrowser() throws(CommandError) -> AlbumBrowser {
+    guard let browser else { throw CommandError("no library is open") }
+    return browser
+  }
+
+  /// The library, or an error for a shell started without one.
+  public func requireLibrary() throws(CommandError) -> Library {
+    try requireBrowser().library
+  }
+
+  /// Prints what a change did, unless `redo` is re-running it (redo says it instead).
+  public func report(_ line: String) {
+    if !isReplaying { output.line(line) }
+  }
+}
+
+extension LibraryError {
+  /// The library's error as a command failure (its text already names what was wrong).
+  var commandError: CommandError { CommandError(description) }
+}
+
+/// Runs a library call, turning its error into a command failure.
+func library<T>(_ body: () throws(LibraryError) -> T) throws(CommandError) -> T {
+  do {
+    return try body()
+  } catch {
+    throw error.commandError
   }
 }

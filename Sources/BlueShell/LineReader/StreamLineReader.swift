@@ -22,6 +22,9 @@ public final class StreamLineReader: LineReader {
   private var start = 0
   private var atEnd = false
   private let stopRequested: () -> LineEvent?
+  /// Called before a read that may block: the shell flushes its output and saves state,
+  /// so what was done is visible and kept while we wait for more input.
+  public var beforeBlocking: () -> Void = {}
 
   /// Reads from `fileDescriptor`; `stopRequested` is asked after an interrupted read
   /// whether a signal asks the shell to stop (nil means keep reading).
@@ -79,6 +82,7 @@ public final class StreamLineReader: LineReader {
 
   /// Reads the next chunk; returns an event when a signal asks to stop.
   private func fill() -> LineEvent? {
+    beforeBlocking()
     if start > 0 {
       buffer.removeFirst(start)
       start = 0

@@ -1,0 +1,56 @@
+/// The keys of an exported album, in export order: the original app's property names.
+///
+/// JSON objects use them as keys and a CSV header names them as columns (in any
+/// order, ignoring case); `title` is the one that must be present.
+enum ArchiveKey: String, CaseIterable, Sendable {
+  case title, artist, genre, year, coverUrl
+
+  /// The key's place in `allCases`.
+  var slot: Int {
+    switch self {
+    case .title: 0
+    case .artist: 1
+    case .genre: 2
+    case .year: 3
+    case .coverUrl: 4
+    }
+  }
+
+  /// Matches a key or column name as written, ignoring case and surrounding blanks.
+  init?(name: String) {
+    // The exact spelling first: it is what `export` writes, once per value.
+    if let exact = ArchiveKey(rawValue: name) {
+      self = exact
+      return
+    }
+    var trimmed = Substring(name)
+    while trimmed.first == " " || trimmed.first == "\t" { trimmed = trimmed.dropFirst() }
+    while trimmed.last == " " || trimmed.last == "\t" { trimmed = trimmed.dropLast() }
+    guard let key = ArchiveKey.allCases.first(where: { $0.rawValue.lowercased() == trimmed.lowercased() }) else {
+      return nil
+    }
+    self = key
+  }
+
+  /// `title, artist, genre, year, coverUrl`, for messages.
+  static let list = allCases.map(\.rawValue).joined(separator: ", ")
+}
+
+/// The text values read for one album, turned into a validated ``Album``.
+struct ArchiveRecord {
+  var title: String?
+  var artist = ""
+  var genre = ""
+  var year: Int?
+  var coverURL = ""
+
+  /// The album, or the first rule it breaks (same messages as `edit`).
+  func album(position: Int) throws(LibraryError) -> Album {
+    guard let title else { throw .emptyTitle }
+    try Album.checkTitle(title)
+    try Album.checkText(artist, field: .artist)
+    try Album.checkText(genre, field: .genre)
+    try Album.checkCover(coverURL)
+    return Album(title: title, artist: artist, genre: genre, year: year, coverURL: coverURL, position: position)
+  }
+}

@@ -1,0 +1,383 @@
+/// Reads albums from the JSON that `export` writes: an array of objects keyed by
+/// ``ArchiveKey``, `year` a string or a whole number, any value but `title` may be null.
+///
+/// A small strict parser over the bytes, so that errors can name the line and
+/// the element (1-based) and a large file decodes without a detour through
+/// `Any` or `Codable`.
+struct JSONAlbumDecoder {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let fileName: String
+
+  private var index = 0
+  private var line = 1
+  private var scratch: [UInt8] = []
+
+  /// A parsed value: strings and numbers keep their text; containers are checked and skipped.
+  private enum Value {
+    case string(String)
+    case number(String)
+    case bool
+    case null
+    case array
+    case object
+
+    var kind: String {
+      switch self {
+      case .string: "a string"
+      case .number: "a number"
+      case .bool: "a boolean"
+      case .null: "null"
+      case .array: "an array"
+      case .object: "an object"
+      }
+    }
+  }
+
+  private static let maximumDepth = 256
+
+  init(bytes: UnsafeBufferPointer<UInt8>, fileName: String) {
+    self.bytes = bytes
+    self.fileName = fileName
+  }
+
+  mutating func decode() throws(LibraryError) -> [Album] {
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    skipWhitespace()
+    guard index < bytes.count else { throw failure(nil, "the file is empty (expected an array of albums)") }
+    guard bytes[index] == UInt8(ascii: "[") else {
+      let found = try parseValue(depth: 0)
+      throw failure(1, "expected an array of albums, found \(found.kind)")
+    }
+    index += 1
+    var albums: [Album] = []
+    skipWhitespace()
+    if peek == UInt8(ascii: "]") {
+      index += 1
+    } else {
+      while true {
+        skipWhitespace()
+        let elementLine = line
+        let element = albums.count + 1
+        if peek == UInt8(ascii: "{") {
+          albums.append(try parseAlbum(element: element, position: albums.count))
+        } else {
+          let found = try parseValue(depth: 1)
+          throw failure(elementLine, "element \(element): expected an object, found \(found.kind)")
+        }
+        skipWhitespace()
+        if peek == UInt8(ascii: ",") {
+          index += 1
+        } else if peek == UInt8(ascii: "]") {
+          index += 1
+          break
+        } else {
+          throw failure(line, "expected ',' or ']' after element \(element), found \(describePeek())")
+        }
+      }
+    }
+    skipWhitespace()
+    guard index == bytes.count else {
+      throw failure(line, "unexpected \(describePeek()) after the array of albums")
+    }
+    return albums
+  }
+
+  // MARK: - Albums
+
+  private mutating func parseAlbum(element: Int, position: Int) throws(LibraryError) -> Album {
+    let elementLine = line
+    index += 1
+    // One slot per key, in `ArchiveKey` order: cheaper than a dictionary per element.
+    var values: [Value?] = [nil, nil, nil, nil, nil]
+    var unknown: [String] = []
+    skipWhitespace()
+    if peek == UInt8(ascii: "}") {
+      index += 1
+    } else {
+      while true {
+        skipWhitespace()
+        guard peek == UInt8(ascii: "\"") else {
+          throw failure(line, "expected a key in double quotes, found \(describePeek())")
+        }
+        let name = try parseString()
+        skipWhitespace()
+        guard peek == UInt8(ascii: ":") else {
+          throw failure(line, "expected ':' after key \(LibraryError.quoted(name)), found \(describePeek())")
+        }
+        index += 1
+        skipWhitespace()
+        let value = try parseValue(depth: 2)
+        if let key = ArchiveKey(name: name) {
+          guard values[key.slot] == nil else {
+            throw failure(elementLine, "element \(element): duplicate key '\(key.rawValue)'")
+          }
+          values[key.slot] = value
+        } else {
+          unknown.append(LibraryError.quoted(name))
+        }
+        skipWhitespace()
+        if peek == UInt8(ascii: ",") {
+          index += 1
+        } else if peek == UInt8(ascii: "}") {
+          index += 1
+          break
+        } else {
+          throw failure(line, "expected ',' or '}' in element \(element), found \(describePeek())")
+        }
+      }
+    }
+    func fail(_ reason: String) -> LibraryError {
+      failure(elementLine, "element \(element): \(reason)")
+    }
+    if !unknown.isEmpty {
+      let keys = unknown.count == 1 ? "key \(unknown[0])" : "keys \(unknown.joined(separator: ", "))"
+      throw fail("unknown \(keys) (keys: \(ArchiveKey.list))")
+    }
+    var record = ArchiveRecord()
+    for key in ArchiveKey.allCases {
+      guard let value = values[key.slot] else { continue }
+      switch (key, value) {
+      case (.title, .string(let text)): record.title = text
+      case (.title, _): throw fail("'title' must be a string, found \(value.kind)")
+      case (.year, .string(let text)), (.year, .number(let text)):
+        do throws(LibraryError) {
+          record.year = try Album.parseYear(text)
+        } catch {
+          throw fail(error.description)
+        }
+      case (_, .null): break
+      case (.artist, .string(let text)): record.artist = text
+      case (.genre, .string(let text)): record.genre = text
+      case (.coverUrl, .string(let text)): record.coverURL = text
+      case (.year, _): throw fail("'year' must be a string or a number, found \(value.kind)")
+      default: throw fail("'\(key.rawValue)' must be a string, found \(value.kind)")
+      }
+    }
+    guard record.title != nil else { throw fail("missing key 'title'") }
+    do throws(LibraryError) {
+      return try record.album(position: position)
+    } catch {
+      throw fail(error.description)
+    }
+  }
+
+  // MARK: - Values
+
+  private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0D: index += 1
+      case 0x0A:
+        index += 1
+        line += 1
+      default: return
+      }
+    }
+  }
+
+  private mutating func parseValue(depth: Int) throws(LibraryError) -> Value {
+    guard depth <= Self.maximumDepth else { throw failure(line, "values nested more than \(Self.maximumDepth) deep") }
+    switch peek ?? 0 {
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "{"):
+      index += 1
+      skipWhitespace()
+      if peek == UInt8(ascii: "}") {
+        index += 1
+        return .object
+      }
+      while true {
+        skipWhitespace()
+        guard peek == UInt8(ascii: "\"") else {
+          throw failure(line, "expected a key in double quotes, found \(describePeek())")
+        }
+        _ = try parseString()
+        skipWhitespace()
+        guard peek == UInt8(ascii: ":") else { throw failure(line, "expected ':', found \(describePeek())") }
+        index += 1
+        skipWhitespace()
+        _ = try parseValue(depth: depth + 1)
+        skipWhitespace()
+        if peek == UInt8(ascii: ",") {
+          index += 1
+        } else if peek == UInt8(ascii: "}") {
+          index += 1
+          return .object
+        } else {
+          throw failure(line, "expected ',' or '}', found \(describePeek())")
+        }
+      }
+    case UInt8(ascii: "["):
+      index += 1
+      skipWhitespace()
+      if peek == UInt8(ascii: "]") {
+        index += 1
+        return .array
+      }
+      while true {
+        skipWhitespace()
+        _ = try parseValue(depth: depth + 1)
+        skipWhitespace()
+        if peek == UInt8(ascii: ",") {
+          index += 1
+        } else if peek == UInt8(ascii: "]") {
+          index += 1
+          return .array
+        } else {
+          throw failure(line, "expected ',' or ']', found \(describePeek())")
+        }
+      }
+    case UInt8(ascii: "t"): return try parseLiteral("true", .bool)
+    case UInt8(ascii: "f"): return try parseLiteral("false", .bool)
+    case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default: throw failure(line, "expected a value, found \(describePeek())")
+    }
+  }
+
+  private mutating func parseLiteral(_ word: StaticString, _ value: Value) throws(LibraryError) -> Value {
+    let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+    guard bytes.count - index >= text.count, bytes[index..<(index + text.count)].elementsEqual(text) else {
+      throw failure(line, "expected a value, found \(describePeek())")
+    }
+    index += text.count
+    return value
+  }
+
+  /// A number per the JSON grammar, returned as written.
+  private mutating func parseNumber() throws(LibraryError) -> String {
+    let start = index
+    func digits() -> Int {
+      let first = index
+      while let byte = peek, byte >= 0x30 && byte <= 0x39 { index += 1 }
+      return index - first
+    }
+    if peek == UInt8(ascii: "-") { index += 1 }
+    let integerStart = index
+    let integerDigits = digits()
+    var valid = integerDigits > 0 && !(integerDigits > 1 && bytes[integerStart] == 0x30)
+    if valid && peek == UInt8(ascii: ".") {
+      index += 1
+      valid = digits() > 0
+    }
+    if valid && (peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E")) {
+      index += 1
+      if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+      valid = digits() > 0
+    }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    guard valid else { throw failure(line, "invalid number '\(text)'") }
+    return text
+  }
+
+  /// A string at `index` (on its opening quote), escapes resolved.
+  private mutating func parseString() throws(LibraryError) -> String {
+    let openLine = line
+    index += 1
+    let start = index
+    // Fast path: no escapes.
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        index += 1
+        if let text = CSVAlbumDecoder.makeString(slice) { return text }
+        throw failure(nil, "invalid UTF-8 on line \(line)")
+      }
+      if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+      index += 1
+    }
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+    while true {
+      guard index < bytes.count else {
+        throw failure(nil, "unterminated string starting on line \(openLine)")
+      }
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "\""):
+        index += 1
+        if let text = scratch.withUnsafeBufferPointer(CSVAlbumDecoder.makeString) { return text }
+        throw failure(nil, "invalid UTF-8 on line \(line)")
+      case UInt8(ascii: "\\"):
+        index += 1
+        try parseEscape()
+      case 0x0A:
+        throw failure(line, "unterminated string (a line break inside a string is written \\n)")
+      case ..<0x20:
+        throw failure(
+          line, "control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(to: 4)) in a string must be escaped")
+      default:
+        scratch.append(byte)
+        index += 1
+      }
+    }
+  }
+
+  private mutating func parseEscape() throws(LibraryError) {
+    guard let byte = peek else { throw failure(nil, "unterminated string at the end of the file") }
+    index += 1
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(byte)
+    case UInt8(ascii: "b"): scratch.append(0x08)
+    case UInt8(ascii: "f"): scratch.append(0x0C)
+    case UInt8(ascii: "n"): scratch.append(0x0A)
+    case UInt8(ascii: "r"): scratch.append(0x0D)
+    case UInt8(ascii: "t"): scratch.append(0x09)
+    case UInt8(ascii: "u"):
+      var value = try parseHex4()
+      if (0xD800..<0xDC00).contains(value) {
+        guard bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+          throw failure(line, "unpaired surrogate in a \\u escape")
+        }
+        index += 2
+        let low = try parseHex4()
+        guard (0xDC00..<0xE000).contains(low) else { throw failure(line, "unpaired surrogate in a \\u escape") }
+        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+      } else if (0xDC00..<0xE000).contains(value) {
+        throw failure(line, "unpaired surrogate in a \\u escape")
+      }
+      scratch.append(contentsOf: String(Character(Unicode.Scalar(value)!)).utf8)
+    default:
+      throw failure(line, "invalid escape '\\\(Character(Unicode.Scalar(byte)))' in a string")
+    }
+  }
+
+  private mutating func parseHex4() throws(LibraryError) -> UInt32 {
+    guard bytes.count - index >= 4 else { throw failure(line, "incomplete \\u escape") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[index]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: throw failure(line, "incomplete \\u escape")
+      }
+      value = value << 4 | UInt32(digit)
+      index += 1
+    }
+    return value
+  }
+
+  // MARK: - Errors
+
+  private func failure(_ line: Int?, _ reason: String) -> LibraryError {
+    .invalidArchive(file: fileName, line: line, reason: reason)
+  }
+
+  private func describePeek() -> String {
+    guard let byte = peek else { return "the end of the file" }
+    return byte >= 0x20 && byte < 0x7F
+      ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    String(repeating: "0", count: max(0, width - count)) + self
+  }
+}

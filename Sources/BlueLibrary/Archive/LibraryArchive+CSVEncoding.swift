@@ -1,0 +1,42 @@
+extension LibraryArchive {
+  /// The albums as CSV (RFC 4180, CRLF) with the header `title,artist,genre,year,coverUrl`,
+  /// which `import` reads back to the same albums.
+  ///
+  /// A field is quoted when it holds a comma, a quote, a line break or blanks at
+  /// either end; control characters are written as they are.
+  public static func encodeCSV(_ albums: [Album]) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(albums.count * 100 + 40)
+    out.append(contentsOf: "title,artist,genre,year,coverUrl\r\n".utf8)
+    for album in albums {
+      appendCSVField(album.title, to: &out)
+      out.append(UInt8(ascii: ","))
+      appendCSVField(album.artist, to: &out)
+      out.append(UInt8(ascii: ","))
+      appendCSVField(album.genre, to: &out)
+      out.append(UInt8(ascii: ","))
+      if let year = album.year { out.append(contentsOf: String(year).utf8) }
+      out.append(UInt8(ascii: ","))
+      appendCSVField(album.coverURL, to: &out)
+      out.append(contentsOf: "\r\n".utf8)
+    }
+    return out
+  }
+
+  private static func appendCSVField(_ text: String, to out: inout [UInt8]) {
+    let utf8 = text.utf8
+    let needsQuotes =
+      utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+      || utf8.first == 0x20 || utf8.last == 0x20 || utf8.first == 0x09 || utf8.last == 0x09
+    guard needsQuotes else {
+      out.append(contentsOf: utf8)
+      return
+    }
+    out.append(UInt8(ascii: "\""))
+    for byte in utf8 {
+      out.append(byte)
+      if byte == UInt8(ascii: "\"") { out.append(byte) }
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+}

@@ -1,0 +1,60 @@
+extension LibraryArchive {
+  /// The albums as pretty-printed JSON in the original app's shape, ending in a newline.
+  ///
+  /// Keys come in a stable order (`title`, `artist`, `genre`, `year`, `coverUrl`);
+  /// `year` is a string as in the original app, `""` when unknown. Control
+  /// characters are escaped, so the file is safe to `cat`.
+  public static func encodeJSON(_ albums: [Album]) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(albums.count * 160 + 4)
+    if albums.isEmpty {
+      out.append(contentsOf: "[]\n".utf8)
+      return out
+    }
+    out.append(contentsOf: "[\n".utf8)
+    for (offset, album) in albums.enumerated() {
+      out.append(contentsOf: "  {\n    \"title\": ".utf8)
+      appendJSONString(album.title, to: &out)
+      out.append(contentsOf: ",\n    \"artist\": ".utf8)
+      appendJSONString(album.artist, to: &out)
+      out.append(contentsOf: ",\n    \"genre\": ".utf8)
+      appendJSONString(album.genre, to: &out)
+      out.append(contentsOf: ",\n    \"year\": \"".utf8)
+      if let year = album.year {
+        out.append(contentsOf: String(year).utf8)
+      }
+      out.append(contentsOf: "\",\n    \"coverUrl\": ".utf8)
+      appendJSONString(album.coverURL, to: &out)
+      out.append(contentsOf: offset == albums.count - 1 ? "\n  }\n".utf8 : "\n  },\n".utf8)
+    }
+    out.append(contentsOf: "]\n".utf8)
+    return out
+  }
+
+  private static func appendJSONString(_ text: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    var text = text
+    text.withUTF8 { bytes in
+      // Copy runs of plain bytes at once; escape the rest one by one.
+      var runStart = 0
+      for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F || byte == 0x22 || byte == 0x5C {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+        runStart = i + 1
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+        case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+        case 0x0A: out.append(contentsOf: "\\n".utf8)
+        case 0x0D: out.append(contentsOf: "\\r".utf8)
+        case 0x09: out.append(contentsOf: "\\t".utf8)
+        default:
+          let hex = Array("0123456789abcdef".utf8)
+          out.append(contentsOf: "\\u00".utf8)
+          out.append(hex[Int(byte >> 4)])
+          out.append(hex[Int(byte & 0xF)])
+        }
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+}

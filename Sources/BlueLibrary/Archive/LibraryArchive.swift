@@ -1,0 +1,57 @@
+import Foundation
+
+/// The file formats of `import` and `export`.
+///
+/// Export writes JSON: an array of objects with the original app's keys `title`,
+/// `artist`, `genre`, `year` (a string, `""` when unknown) and `coverUrl`. Import
+/// reads that JSON (also with `year` as a number) or CSV (RFC 4180) with a header
+/// row naming the same keys. Decoding is all or nothing: it returns every album
+/// or throws the first problem, naming the file, the line and what was wrong.
+public enum LibraryArchive {
+  /// The formats `import` understands.
+  public enum Format: String, Sendable {
+    /// An array of objects, as `export` writes.
+    case json
+    /// RFC 4180 with a header row naming the columns.
+    case csv
+  }
+
+  /// The format of a file: by its extension (`.json`, `.csv`), else JSON when its
+  /// first non-blank character is `[` or `{`, else CSV.
+  public static func format(of bytes: some Collection<UInt8>, fileName: String) -> Format {
+    let name = fileName.lowercased()
+    if name.hasSuffix(".json") { return .json }
+    if name.hasSuffix(".csv") { return .csv }
+    let first = bytes.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first
+    return first == UInt8(ascii: "[") || first == UInt8(ascii: "{") ? .json : .csv
+  }
+
+  /// Decodes the albums in `bytes`; `fileName` picks the format and names the file in errors.
+  ///
+  /// Errors are ``LibraryError/invalidArchive(file:line:reason:)``, e.g.
+  /// `albums.csv:7: year must be a whole number, got 'nineteen'`. Positions of the
+  /// returned albums count from 0 in file order; ids are nil.
+  public static func decode(_ bytes: [UInt8], fileName: String) throws(LibraryError) -> [Album] {
+    let format = format(of: bytes, fileName: fileName)
+    return try bytes.withUnsafeBufferPointer { (buffer) throws(LibraryError) -> [Album] in
+      switch format {
+      case .json:
+        var decoder = JSONAlbumDecoder(bytes: buffer, fileName: fileName)
+        return try decoder.decode()
+      case .csv:
+        var decoder = CSVAlbumDecoder(bytes: buffer, fileName: fileName)
+        return try decoder.decode()
+      }
+    }
+  }
+
+  /// Decodes the albums in `data`, as the `[UInt8]` variant does.
+  public static func decode(_ data: Data, fileName: String) throws(LibraryError) -> [Album] {
+    try decode([UInt8](data), fileName: fileName)
+  }
+
+  /// Reads and decodes the file at `path` (the path also names it in errors).
+  public static func decode(fileAtPath path: String) throws(LibraryError) -> [Album] {
+    try decode(readFile(path), fileName: path)
+  }
+}

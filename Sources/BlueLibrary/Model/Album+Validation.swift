@@ -1,0 +1,118 @@
+// The rules every stored album obeys. The field setter, the import decoders and
+// the store all apply the same checks, so a message reads the same wherever the
+// bad value came from.
+
+extension Album {
+  /// The years an album may have.
+  public static let validYears = 0...9999
+
+  /// Returns the album unchanged if it obeys the library's rules, else throws the first violation.
+  public func validated() throws(LibraryError) -> Album {
+    try validate()
+    return self
+  }
+
+  /// Throws the first rule the album breaks.
+  func validate() throws(LibraryError) {
+    try Album.checkTitle(title)
+    try Album.checkText(artist, field: .artist)
+    try Album.checkText(genre, field: .genre)
+    if let year, !Album.validYears.contains(year) {
+      throw .yearOutOfRange(String(year))
+    }
+    try Album.checkCover(coverURL)
+  }
+
+  /// Parses a year as typed: empty (or blanks) is no year; otherwise a whole number in 0...9999.
+  public static func parseYear(_ text: String) throws(LibraryError) -> Int? {
+    var utf8 = Substring(text).utf8[...]
+    while let first = utf8.first, first == 0x20 || first == 0x09 { utf8 = utf8.dropFirst() }
+    while let last = utf8.last, last == 0x20 || last == 0x09 { utf8 = utf8.dropLast() }
+    if utf8.isEmpty { return nil }
+    switch parseWholeNumber(utf8) {
+    case .some(let year) where validYears.contains(year): return year
+    case .some: throw .yearOutOfRange(text)
+    case .none: throw .invalidYear(text)
+    }
+  }
+
+  /// Parses `[-]digits` without overflowing: a huge number comes back as `Int.max`.
+  static func parseWholeNumber(_ bytes: some Collection<UInt8>) -> Int? {
+    var iterator = bytes.makeIterator()
+    guard var byte = iterator.next() else { return nil }
+    var negative = false
+    if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") {
+      negative = byte == UInt8(ascii: "-")
+      guard let next = iterator.next() else { return nil }
+      byte = next
+    }
+    var value = 0
+    while true {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      let (product, overflow1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflow2) = product.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+      value = overflow1 || overflow2 ? Int.max : sum
+      guard let next = iterator.next() else { break }
+      byte = next
+    }
+    return negative ? -value : value
+  }
+
+  static func checkTitle(_ title: String) throws(LibraryError) {
+    let blank = withBytes(of: title) { bytes in !bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) }
+    if blank { throw .emptyTitle }
+    try checkText(title, field: .title)
+  }
+
+  /// Runs `body` over the string's UTF-8 in place (native strings, the usual
+  /// case, need no copy: this check runs for every imported album).
+  private static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+    var copy = text
+    return copy.withUTF8(body)
+  }
+
+  /// SQLite's C string paths would cut a value at a NUL, so NUL is the one
+  /// character a text field may not hold; every other control character is kept
+  /// as is (escaping them for display is the shell's job).
+  static func checkText(_ text: String, field: AlbumField) throws(LibraryError) {
+    if withBytes(of: text, { $0.contains(0) }) {
+      throw .nulCharacter(field)
+    }
+  }
+
+  /// A cover is empty or `scheme:rest` with scheme http, https, file or `bluelib`
+  /// (a cover bundled with the program), a non-empty rest,
+  /// a host for http and https, and no blanks or control characters.
+  static func checkCover(_ url: String) throws(LibraryError) {
+    if !withBytes(of: url, isValidCover) {
+      throw .invalidCover(url)
+    }
+  }
+
+  private static func isValidCover(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    if bytes.isEmpty { return true }
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+      !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+    else {
+      return false
+    }
+    let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
+    let rest = bytes[(colon + 1)...]
+    guard !rest.isEmpty else { return false }
+    if isScheme(scheme, "http") || isScheme(scheme, "https") {
+      return rest.starts(with: "//".utf8) && rest.count > 2 && rest[rest.startIndex + 2] != UInt8(ascii: "/")
+    }
+    return isScheme(scheme, "file") || isScheme(scheme, "bluelib")
+  }
+
+  /// Whether `bytes` spell the lowercase ASCII `name`, ignoring case.
+  private static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+    guard bytes.count == name.utf8CodeUnitCount else { return false }
+    let expected = name.utf8Start
+    for i in 0..<bytes.count where bytes[i] | 0x20 != expected[i] {
+      return false
+    }
+    return true
+  }
+}

@@ -1,0 +1,40 @@
+/// One album of the library: what the scroller shows as a card and `show` prints.
+///
+/// Albums are plain values. `id` is the store's row id (nil until the album is
+/// stored) and `position` its 0-based place in the scroller's order; both are
+/// assigned by ``AlbumStore`` and ignored by import and export.
+public struct Album: Sendable, Equatable, Hashable, Codable {
+  /// The store's row id, or nil for an album that has not been stored yet.
+  public var id: Int64?
+  /// The album title; never empty in a stored album.
+  public var title: String
+  /// The performing artist, empty when unknown.
+  public var artist: String
+  /// The genre, empty when unknown.
+  public var genre: String
+  /// The release year in 0...9999, or nil when unknown.
+  public var year: Int?
+  /// The cover's URL (http, https, file or the bundled `bluelib:` scheme); empty for no cover.
+  public var coverURL: String
+  /// The 0-based place of the album in the scroller's order.
+  public var position: Int
+
+  /// Creates an album; nothing is validated here (see ``validated()``).
+  public init(
+    id: Int64? = nil,
+    title: String,
+    artist: String = "",
+    genre: String = "",
+    year: Int? = nil,
+    coverURL: String = "",
+    position: Int = 0
+  ) {
+    self.id = id
+    self.title = title
+    self.artist = artist
+    self.genre = genre
+    self.year = year
+    self.coverURL = coverURL
+    self.position = position
+  }
+}

@@ -1,0 +1,108 @@
+/// Everything that can go wrong in the library: opening it, changing it, importing into it.
+///
+/// Each description is one lowercase line that names what was wrong and, where
+/// it helps, what would be right. Values taken from the user are quoted with
+/// control characters escaped and long values cut short, so an error can be
+/// printed as is. Indices are stored 0-based and printed 1-based, as `list`
+/// numbers albums: `.noAlbum(index: 8, count: 5)` reads `no album 9 (the library has 5)`.
+public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The library file exists but cannot be used; it has been left untouched.
+  case cannotOpen(path: String, reason: String)
+  /// A 0-based index past the end of the library (or negative).
+  case noAlbum(index: Int, count: Int)
+  /// A 0-based range not inside the library.
+  case noAlbums(range: Range<Int>, count: Int)
+  /// An update named an album id that is not (or no longer) stored.
+  case noAlbumWithID(Int64)
+  /// `edit`/`add` named a field that does not exist.
+  case unknownField(String)
+  /// A title that is empty or only blanks.
+  case emptyTitle
+  /// A year that is not a whole number.
+  case invalidYear(String)
+  /// A whole-number year outside 0...9999.
+  case yearOutOfRange(String)
+  /// A cover that is not an http, https or file URL.
+  case invalidCover(String)
+  /// A text field holding a NUL character.
+  case nulCharacter(AlbumField)
+  /// An import file that cannot be decoded; `line` is 1-based when known.
+  case invalidArchive(file: String, line: Int?, reason: String)
+  /// A file that could not be read.
+  case cannotRead(path: String, reason: String)
+  /// A file that could not be written; the previous file, if any, is intact.
+  case cannotWrite(path: String, reason: String)
+  /// SQLite refused a change or a read; the library is as it was before the command.
+  case database(String)
+
+  /// The one-line, lowercase message to show the user.
+  public var description: String {
+    switch self {
+    case .cannotOpen(let path, let reason):
+      "cannot open library '\(path)': \(reason)"
+    case .noAlbum(let index, let count):
+      "no album \(Self.oneBased(index)) (\(Self.size(count)))"
+    case .noAlbums(let range, let count) where range.count <= 1:
+      "no album \(Self.oneBased(range.lowerBound)) (\(Self.size(count)))"
+    case .noAlbums(let range, let count):
+      "no albums \(Self.oneBased(range.lowerBound)) to \(Self.oneBased(range.upperBound - 1)) (\(Self.size(count)))"
+    case .noAlbumWithID(let id):
+      "no album with id \(id) (it may have been deleted)"
+    case .unknownField(let name):
+      "unknown field \(Self.quoted(name)) (fields: \(AlbumField.allCases.map(\.rawValue).joined(separator: ", ")))"
+    case .emptyTitle:
+      "title must not be empty"
+    case .invalidYear(let text):
+      "year must be a whole number, got \(Self.quoted(text))"
+    case .yearOutOfRange(let text):
+      "year must be between 0 and 9999, got \(Self.quoted(text))"
+    case .invalidCover(let text):
+      "cover must be an http, https or file URL, got \(Self.quoted(text))"
+    case .nulCharacter(let field):
+      "\(field.rawValue) must not contain a NUL character"
+    case .invalidArchive(let file, let line, let reason):
+      line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)"
+    case .cannotRead(let path, let reason):
+      "cannot read '\(path)': \(reason)"
+    case .cannotWrite(let path, let reason):
+      "cannot write '\(path)': \(reason)"
+    case .database(let message):
+      "library database error: \(message)"
+    }
+  }
+
+  private static func oneBased(_ index: Int) -> String {
+    index == Int.max ? String(index) : String(index + 1)
+  }
+
+  private static func size(_ count: Int) -> String {
+    switch count {
+    case 0: "the library is empty"
+    case 1: "the library has 1 album"
+    default: "the library has \(count)"
+    }
+  }
+
+  /// `'value'` with control characters escaped (`\n`, `\u{1B}`) and anything past
+  /// 60 characters replaced by `…`, so a hostile or huge value stays one short line.
+  static func quoted(_ value: String) -> String {
+    var out = "'"
+    var characters = 0
+    for scalar in value.unicodeScalars {
+      if characters == 60 {
+        out += "…"
+        break
+      }
+      characters += 1
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+        out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "'"
+  }
+}

@@ -1,0 +1,337 @@
+import GRDB
+
+/// The album library, stored in one SQLite file.
+///
+/// Albums keep a dense 0-based `position` (0..<count, indexed), so finding the
+/// album at an index, a page of the viewport, or the count are index look-ups,
+/// never scans, even with millions of albums.
+///
+/// Every mutating method is one transaction, including the selection change it
+/// is given: after a crash the file holds the state before or after the call.
+/// `selecting: nil` leaves the selection as it is, except that a selection past
+/// the new end is moved to the last album (nil when the library is empty).
+///
+/// - Important: All methods are synchronous and may be called from any thread;
+///   GRDB's `DatabaseQueue` serialises them.
+public final class AlbumStore: Sendable {
+  /// The library file, or nil for an in-memory store.
+  public let path: String?
+  let queue: DatabaseQueue
+
+  init(path: String?, queue: DatabaseQueue) {
+    self.path = path
+    self.queue = queue
+  }
+
+  /// A fresh in-memory library holding `albums` (the default catalogue unless told), for tests.
+  public static func inMemory(seed albums: [Album] = DefaultCatalogue.albums) -> AlbumStore {
+    do {
+      let queue = try DatabaseQueue()
+      try queue.write { db in try Schema.create(db, seed: albums) }
+      return AlbumStore(path: nil, queue: queue)
+    } catch {
+      preconditionFailure("cannot create an in-memory library: \(error)")
+    }
+  }
+
+  // MARK: - Reading
+
+  /// The number of albums: `MAX(position) + 1` read from the position index, O(log n).
+  public func count() throws(LibraryError) -> Int {
+    try reading { db in try Self.count(db) }
+  }
+
+  /// The album at a 0-based index.
+  public func album(at index: Int) throws(LibraryError) -> Album {
+    try reading { db in try Self.album(at: index, db) }
+  }
+
+  /// The albums at the 0-based `range`, in order (what the viewport shows).
+  public func albums(in range: Range<Int>) throws(LibraryError) -> [Album] {
+    try reading { db in
+      let count = try Self.count(db)
+      guard range.lowerBound >= 0, range.upperBound <= count else {
+        throw LibraryError.noAlbums(range: range, count: count)
+      }
+      return try Album.fetchAll(
+        db,
+        sql: "SELECT \(Album.selection) FROM album WHERE position >= ? AND position < ? ORDER BY position",
+        arguments: [range.lowerBound, range.upperBound])
+    }
+  }
+
+  /// Every album in order (for `export`).
+  public func all() throws(LibraryError) -> [Album] {
+    try reading { db in try Self.all(db) }
+  }
+
+  /// The index of the first album titled exactly `title`, else of the first whose
+  /// title equals it ignoring case, else nil.
+  public func firstIndex(ofTitle title: String) throws(LibraryError) -> Int? {
+    try reading { db in
+      if let index = try Int.fetchOne(
+        db, sql: "SELECT MIN(position) FROM album WHERE title = ?", arguments: [title])
+      {
+        return index
+      }
+      // SQLite's NOCASE folds ASCII only; compare in Swift for the rest.
+      let folded = title.lowercased()
+      let cursor = try Row.fetchCursor(
+        db, sql: "SELECT title, position FROM album WHERE title = ? COLLATE NOCASE OR title GLOB '*[^ -~]*' ORDER BY position",
+        arguments: [title])
+      while let row = try cursor.next() {
+        if (row[0] as String).lowercased() == folded { return row[1] }
+      }
+      return nil
+    }
+  }
+
+  /// The albums whose title, artist, genre or year contain `query`, ignoring case,
+  /// in order, starting at index `start`; at most `limit` of them.
+  ///
+  /// Page through a long result by passing the last album's `position + 1` as `start`.
+  public func search(_ query: String, from start: Int = 0, limit: Int? = nil) throws(LibraryError) -> [Album] {
+    try reading { db in
+      let limitClause = limit.map { " LIMIT \(max(0, $0))" } ?? ""
+      if query.isEmpty {
+        return try Album.fetchAll(
+          db, sql: "SELECT \(Album.selection) FROM album WHERE position >= ? ORDER BY position\(limitClause)",
+          arguments: [start])
+      }
+      if query.utf8.allSatisfy({ $0 < 0x80 }) {
+        // LIKE ignores ASCII case, which is all an ASCII query needs.
+        let pattern = "%" + Self.escapeLike(query) + "%"
+        return try Album.fetchAll(
+          db,
+          sql: """
+            SELECT \(Album.selection) FROM album WHERE position >= ?1
+            AND (title LIKE ?2 ESCAPE '\\' OR artist LIKE ?2 ESCAPE '\\'
+              OR genre LIKE ?2 ESCAPE '\\' OR year LIKE ?2 ESCAPE '\\')
+            ORDER BY position\(limitClause)
+            """,
+          arguments: [start, pattern])
+      }
+      let needle = query.lowercased()
+      var found: [Album] = []
+      let cursor = try Album.fetchCursor(
+        db, sql: "SELECT \(Album.selection) FROM album WHERE position >= ? ORDER BY position", arguments: [start])
+      while found.count < limit ?? Int.max, let album = try cursor.next() {
+        if [album.title, album.artist, album.genre].contains(where: { $0.lowercased().contains(needle) }) {
+          found.append(album)
+        }
+      }
+      return found
+    }
+  }
+
+  /// The selected album's index, or nil when nothing is selected.
+  public func selectedIndex() throws(LibraryError) -> Int? {
+    try reading { db in try Self.readSelection(db) }
+  }
+
+  // MARK: - Changing
+
+  /// Selects the album at `index` (nil: none). Not an undoable change, but stored at once.
+  public func setSelectedIndex(_ index: Int?) throws(LibraryError) {
+    try writing { db in try Self.select(index, db) }
+  }
+
+  /// Inserts `album` at `index` (0...count), shifting the albums from there on up
+  /// by one, and returns it with its id and position. A non-nil `id` is kept (undo of a delete).
+  @discardableResult
+  public func insert(_ album: Album, at index: Int, selecting: Int? = nil) throws(LibraryError) -> Album {
+    try writing { db in
+      let count = try Self.count(db)
+      guard (0...count).contains(index) else { throw LibraryError.noAlbum(index: index, count: count) }
+      var stored = try album.validated()
+      stored.position = index
+      try db.execute(sql: "UPDATE album SET position = position + 1 WHERE position >= ?", arguments: [index])
+      try stored.insert(db)
+      try Self.select(selecting, db)
+      return stored
+    }
+  }
+
+  /// Stores new field values for the album with `album.id`; its position is left as is.
+  /// Returns the album as stored.
+  @discardableResult
+  public func update(_ album: Album, selecting: Int? = nil) throws(LibraryError) -> Album {
+    try writing { db in
+      guard let id = album.id else { throw LibraryError.database("cannot update an album that was never stored") }
+      let valid = try album.validated()
+      try db.execute(
+        sql: "UPDATE album SET title = ?, artist = ?, genre = ?, year = ?, coverUrl = ? WHERE id = ?",
+        arguments: [valid.title, valid.artist, valid.genre, valid.year, valid.coverURL, id])
+      guard db.changesCount == 1,
+        let stored = try Album.fetchOne(db, sql: "SELECT \(Album.selection) FROM album WHERE id = ?", arguments: [id])
+      else {
+        throw LibraryError.noAlbumWithID(id)
+      }
+      try Self.select(selecting, db)
+      return stored
+    }
+  }
+
+  /// Deletes the album at `index`, shifting the later ones down by one, and returns it.
+  @discardableResult
+  public func delete(at index: Int, selecting: Int? = nil) throws(LibraryError) -> Album {
+    try writing { db in
+      let album = try Self.album(at: index, db)
+      try db.execute(sql: "DELETE FROM album WHERE id = ?", arguments: [album.id])
+      try db.execute(sql: "UPDATE album SET position = position - 1 WHERE position > ?", arguments: [index])
+      try Self.select(selecting, db)
+      return album
+    }
+  }
+
+  /// Moves the album at `from` to index `to` (both 0..<count); the albums between shift by one.
+  public func move(from: Int, to: Int, selecting: Int? = nil) throws(LibraryError) {
+    try writing { db in
+      let album = try Self.album(at: from, db)
+      let count = try Self.count(db)
+      guard (0..<count).contains(to) else { throw LibraryError.noAlbum(index: to, count: count) }
+      if from < to {
+        try db.execute(
+          sql: "UPDATE album SET position = position - 1 WHERE position > ? AND position <= ?",
+          arguments: [from, to])
+      } else if from > to {
+        try db.execute(
+          sql: "UPDATE album SET position = position + 1 WHERE position >= ? AND position < ?",
+          arguments: [to, from])
+      }
+      try db.execute(sql: "UPDATE album SET position = ? WHERE id = ?", arguments: [to, album.id])
+      try Self.select(selecting, db)
+    }
+  }
+
+  /// Appends `albums` after the last one, all or nothing, and returns their new indices.
+  ///
+  /// This is `import`: one transaction and one prepared statement, fast enough
+  /// for a million albums. If any album is invalid or cannot be stored, nothing is.
+  @discardableResult
+  public func append(_ albums: [Album], selecting: Int? = nil) throws(LibraryError) -> Range<Int> {
+    try writing { db in
+      let count = try Self.count(db)
+      try Self.insertAll(albums, from: count, db)
+      try Self.select(selecting, db)
+      return count..<(count + albums.count)
+    }
+  }
+
+  /// Deletes the last `n` albums (the undo of an append).
+  public func removeLast(_ n: Int, selecting: Int? = nil) throws(LibraryError) {
+    try writing { db in
+      let count = try Self.count(db)
+      guard n >= 0 else { throw LibraryError.noAlbum(index: count, count: count) }
+      guard n <= count else { throw LibraryError.noAlbums(range: (count - n)..<count, count: count) }
+      try db.execute(sql: "DELETE FROM album WHERE position >= ?", arguments: [count - n])
+      try Self.select(selecting, db)
+    }
+  }
+
+  /// Replaces every album with `albums` (`reset`) and returns the albums it replaced, for undo.
+  @discardableResult
+  public func replaceAll(with albums: [Album], selecting: Int? = nil) throws(LibraryError) -> [Album] {
+    try writing { db in
+      let old = try Self.all(db)
+      try db.execute(sql: "DELETE FROM album")
+      try Self.insertAll(albums, from: 0, db)
+      try Self.select(selecting, db)
+      return old
+    }
+  }
+
+  // MARK: - Inside a transaction
+
+  static func count(_ db: Database) throws -> Int {
+    // A bare MAX over an indexed column is answered from the index's last entry.
+    try Int.fetchOne(db, sql: "SELECT MAX(position) FROM album").map { $0 + 1 } ?? 0
+  }
+
+  static func album(at index: Int, _ db: Database) throws -> Album {
+    guard index >= 0,
+      let album = try Album.fetchOne(
+        db, sql: "SELECT \(Album.selection) FROM album WHERE position = ?", arguments: [index])
+    else {
+      throw LibraryError.noAlbum(index: index, count: try count(db))
+    }
+    return album
+  }
+
+  static func all(_ db: Database) throws -> [Album] {
+    try Album.fetchAll(db, sql: "SELECT \(Album.selection) FROM album ORDER BY position")
+  }
+
+  static func readSelection(_ db: Database) throws -> Int? {
+    try Int.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'selectedIndex'")
+  }
+
+  static func writeSelection(_ index: Int?, _ db: Database) throws {
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO state (key, value) VALUES ('selectedIndex', ?)", arguments: [index])
+  }
+
+  /// Sets the selection to `index` when given (it must be a valid index), else
+  /// keeps the current one if it is still valid, else clamps it.
+  static func select(_ index: Int?, _ db: Database) throws {
+    let count = try count(db)
+    if let index {
+      guard (0..<count).contains(index) else { throw LibraryError.noAlbum(index: index, count: count) }
+      try writeSelection(index, db)
+    } else if let current = try readSelection(db), current >= count || current < 0 {
+      try writeSelection(count == 0 ? nil : count - 1, db)
+    }
+  }
+
+  static func escapeLike(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      if character == "%" || character == "_" || character == "\\" { out.append("\\") }
+      out.append(character)
+    }
+    return out
+  }
+
+  // MARK: - Error mapping
+
+  func reading<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
+    do {
+      return try queue.read(body)
+    } catch {
+      throw Self.libraryError(error)
+    }
+  }
+
+  func writing<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
+    do {
+      return try queue.write(body)
+    } catch {
+      throw Self.libraryError(error)
+    }
+  }
+
+  static func libraryError(_ error: any Error) -> LibraryError {
+    switch error {
+    case let error as LibraryError: error
+    case let error as DatabaseError: .database(reason(error))
+    default: .database(String(describing: error))
+    }
+  }
+
+  /// A lowercase reason for a SQLite error, in the words a user can act on.
+  static func reason(_ error: DatabaseError) -> String {
+    if error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
+      return "a change interrupted by a crash must be rolled back first"
+    }
+    return switch error.resultCode {
+    case .SQLITE_NOTADB: "file is not a database"
+    case .SQLITE_CORRUPT: "the file is damaged (database disk image is malformed)"
+    case .SQLITE_BUSY, .SQLITE_LOCKED: "the library is locked by another process"
+    case .SQLITE_PERM, .SQLITE_AUTH: "permission denied"
+    case .SQLITE_READONLY: "permission denied (the library is read-only)"
+    case .SQLITE_FULL: "the disk is full"
+    case .SQLITE_CANTOPEN: "unable to open the database file"
+    default: error.message ?? "\(error.resultCode)"
+    }
+  }
+}

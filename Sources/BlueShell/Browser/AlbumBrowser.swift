@@ -1,0 +1,214 @@
+import BlueLibrary
+import CEditLine
+import HorizontalScroller
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The shell's album adapter: the scroller's delegate, answering from the library, and
+/// the view that draws the row of cards and the current album's details.
+///
+/// The scroller asks only for the visible cards, and each is one indexed store lookup, so
+/// drawing costs the same with 5 albums or 1,000,000.
+public final class AlbumBrowser: HorizontalScrollerDelegate {
+  /// The library shown.
+  public let library: Library
+  /// The virtual viewport.
+  public let scroller: HorizontalScroller
+  private let output: OutputChannel
+  private let style: TextStyle
+  private let drawsCards: Bool
+
+  /// Card geometry on a terminal: a 20-column card inside a border, one column apart.
+  static let terminalCard = (width: 22, padding: 1)
+  /// In script mode a fixed 80-column viewport, so output does not depend on a window.
+  static let scriptCard = (width: 14, padding: 1, viewport: 80)
+
+  /// Creates the browser; `drawsCards` selects the terminal rendering (else plain text).
+  public init(library: Library, output: OutputChannel, style: TextStyle, drawsCards: Bool) {
+    self.library = library
+    self.output = output
+    self.style = style
+    self.drawsCards = drawsCards
+    if drawsCards {
+      scroller = HorizontalScroller(
+        width: Self.terminalWidth(), cardWidth: Self.terminalCard.width,
+        padding: Self.terminalCard.padding)
+    } else {
+      scroller = HorizontalScroller(
+        width: Self.scriptCard.viewport, cardWidth: Self.scriptCard.width,
+        padding: Self.scriptCard.padding)
+    }
+    scroller.delegate = self
+    scroller.reload()
+  }
+
+  // MARK: - HorizontalScrollerDelegate
+
+  public func numberOfItems(in scroller: HorizontalScroller) -> Int {
+    (try? library.count()) ?? 0
+  }
+
+  public func horizontalScroller(_ scroller: HorizontalScroller, cardAt index: Int) -> ScrollerCard {
+    guard let album = try? library.album(at: index) else {
+      return ScrollerCard(lines: ["(unreadable)", "", ""])
+    }
+    return ScrollerCard(lines: [
+      TextSanitizer.escaped(album.title), TextSanitizer.escaped(album.artist),
+      album.year.map(String.init) ?? "",
+    ])
+  }
+
+  public func horizontalScroller(_ scroller: HorizontalScroller, didSelectItemAt index: Int) {
+    library.select(index)
+  }
+
+  public func initialIndex(for scroller: HorizontalScroller) -> Int {
+    library.selection ?? 0
+  }
+
+  // MARK: - Keeping the viewport in step
+
+  /// After a library change: re-count and centre the library's selection.
+  public func libraryDidChange() {
+    scroller.itemCountDidChange(centringOn: library.selection)
+  }
+
+  /// After the window was resized: re-lay out the row for the new width.
+  public func windowDidResize() {
+    guard drawsCards else { return }
+    scroller.resize(width: Self.terminalWidth())
+  }
+
+  static func terminalWidth() -> Int {
+    let columns = Int(CEditLine_terminalColumns(STDOUT_FILENO))
+    return columns > 0 ? columns : 80
+  }
+
+  // MARK: - Drawing
+
+  /// Draws the row of visible cards and the current album's details.
+  public func render() {
+    let cards = scroller.visibleCards()
+    let count = (try? library.count()) ?? 0
+    guard count > 0, let current = scroller.currentIndex else {
+      output.line("(the library is empty: 'add TITLE' adds an album, 'reset' brings back the defaults)")
+      return
+    }
+    if drawsCards {
+      renderCards(cards, current: current, count: count)
+    } else {
+      let row = cards.map { card in
+        let label = "\(card.index + 1) \(card.card.lines.first ?? "")"
+        return card.isCurrent ? ">" + label + "<" : label
+      }
+      output.line("[\(current + 1)/\(count)] " + row.joined(separator: " | "))
+    }
+    renderDetails(index: current)
+  }
+
+  /// Prints the `Field: value` rows of the album at `index` (the decorator).
+  public func renderDetails(index: Int) {
+    guard let album = try? library.album(at: index) else { return }
+    for row in album.tableRepresentation {
+      output.line(style.bold(row.title + ":") + " " + TextSanitizer.escaped(row.value))
+    }
+  }
+
+  private func renderCards(_ cards: [VisibleCard], current: Int, count: Int) {
+    let inner = Self.terminalCard.width - 2
+    let width = scroller.viewport.width
+    for row in 0..<5 {
+      var line = ""
+      var column = 0
+      for card in cards {
+        let text = cardRow(row, card: card, inner: inner)
+        let clipStart = max(0, -card.x)
+        let clipEnd = min(card.width, width - card.x)
+        guard clipEnd > clipStart else { continue }
+        let start = max(card.x, 0)
+        if start > column { line += String(repeating: " ", count: start - column) }
+        let piece = DisplayWidth.slice(text, from: clipStart, to: clipEnd)
+        line += card.isCurrent ? style.bold(style.blue(piece)) : piece
+        column = start + (clipEnd - clipStart)
+      }
+      output.line(line)
+    }
+    let label = "\(current + 1) of \(count)"
+    let centre = max(0, width / 2 - label.count / 2)
+    output.line(String(repeating: " ", count: centre) + style.dim(label))
+  }
+
+  /// Row `row` of a card: border, three text lines, border; heavy lines for the current card.
+  private func cardRow(_ row: Int, card: VisibleCard, inner: Int) -> String {
+    let heavy = card.isCurrent
+    switch row {
+    case 0:
+      return (heavy ? "┏" : "┌") + String(repeating: heavy ? "━" : "─", count: inner) + (heavy ? "┓" : "┐")
+    case 4:
+      return (heavy ? "┗" : "└") + String(repeating: heavy ? "━" : "─", count: inner) + (heavy ? "┛" : "┘")
+    default:
+      let side = heavy ? "┃" : "│"
+      let text = row - 1 < card.card.lines.count ? card.card.lines[row - 1] : ""
+      return side + DisplayWidth.fit(text, width: inner) + side
+    }
+  }
+}
+
+extension Album {
+  /// The album as `Field: value` rows, in the original app's order plus the cover: the
+  /// decorator (`Album+TableRepresentation`), kept out of the model type.
+  public var tableRepresentation: [(title: String, value: String)] {
+    [
+      ("Artist", artist), ("Album", title), ("Genre", genre),
+      ("Year", year.map(String.init) ?? ""), ("Cover", coverURL.isEmpty ? "(none)" : coverURL),
+    ]
+  }
+}
+
+/// Terminal column arithmetic for text (CJK and emoji take two cells, combining marks none).
+enum DisplayWidth {
+  static func width(of character: Character) -> Int {
+    guard let scalar = character.unicodeScalars.first else { return 0 }
+    let cells = Int(wcwidth(wchar_t(bitPattern: scalar.value)))
+    return cells < 0 ? 1 : cells
+  }
+
+  /// `text` padded or cut (with `…`) to exactly `width` cells.
+  static func fit(_ text: String, width: Int) -> String {
+    var result = ""
+    var used = 0
+    let total = text.reduce(0) { $0 + self.width(of: $1) }
+    let limit = total > width ? width - 1 : width
+    for character in text {
+      let cells = self.width(of: character)
+      if used + cells > limit { break }
+      result.append(character)
+      used += cells
+    }
+    if total > width {
+      result += "…"
+      used += 1
+    }
+    return result + String(repeating: " ", count: max(0, width - used))
+  }
+
+  /// The cells `from..<to` of `text` (a wide character cut in half becomes a space).
+  static func slice(_ text: String, from: Int, to: Int) -> String {
+    guard from > 0 || to < text.reduce(0, { $0 + width(of: $1) }) else { return text }
+    var result = ""
+    var column = 0
+    for character in text {
+      let cells = width(of: character)
+      defer { column += cells }
+      if column + cells <= from || column >= to { continue }
+      if column < from || column + cells > to {
+        result += String(repeating: " ", count: min(column + cells, to) - max(column, from))
+      } else {
+        result.append(character)
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,57 @@
+import BlueLibrary
+
+/// An album as typed: a 1-based index (`3`) or a title (`"American Pie"`, or unquoted words
+/// that are not a number). Resolved against the library when the command runs.
+struct AlbumReference: Equatable {
+  let word: Word
+
+  /// The 0-based index the reference names.
+  func resolve(in library: Library) throws(CommandError) -> Int {
+    let count = try BlueShell.library { () throws(LibraryError) in try library.count() }
+    if !word.isQuoted, let number = Self.number(word.text) {
+      guard number >= 1, number <= count else {
+        throw CommandError("no album \(TextSanitizer.escaped(word.text)) (\(Self.describe(count)))")
+      }
+      return number - 1
+    }
+    let found = try BlueShell.library { () throws(LibraryError) in
+      try library.store.firstIndex(ofTitle: word.text)
+    }
+    guard let found else {
+      throw CommandError(
+        "no album titled \(TextSanitizer.quotedWord(word.text)) (try 'list \(TextSanitizer.escaped(word.text))')")
+    }
+    return found
+  }
+
+  /// Digits with an optional sign, however large (a huge number is still "no album N").
+  private static func number(_ text: String) -> Int? {
+    let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    return Int(text) ?? (text.hasPrefix("-") ? Int.min : Int.max)
+  }
+
+  static func describe(_ count: Int) -> String {
+    switch count {
+    case 0: "the library is empty"
+    default: "the library has \(count)"
+    }
+  }
+}
+
+/// The album `reference` names, else the current one.
+func resolve(_ reference: AlbumReference?, in library: Library) throws(CommandError) -> Int {
+  if let reference { return try reference.resolve(in: library) }
+  guard let selection = library.selection else { throw CommandError("the library is empty") }
+  return selection
+}
+
+/// `"title"` quoted and escaped for messages and undo descriptions.
+func quotedTitle(_ album: Album) -> String {
+  "\"" + TextSanitizer.escaped(album.title) + "\""
+}
+
+/// `N album(s)`.
+func albumCount(_ count: Int) -> String {
+  count == 1 ? "1 album" : "\(count) albums"
+}

@@ -1,0 +1,30 @@
+import BlueLibrary
+
+/// `FIELD=VALUE` as typed after `add` and `edit`.
+struct FieldAssignment: Equatable {
+  let field: AlbumField
+  let value: String
+
+  /// Parses `word` as an assignment; nil when it has no `=`.
+  static func parse(_ word: Word) throws(CommandError) -> FieldAssignment? {
+    guard let equals = word.text.firstIndex(of: "=") else { return nil }
+    let name = String(word.text[..<equals])
+    do {
+      let field = try AlbumField(parsing: name)
+      return FieldAssignment(field: field, value: String(word.text[word.text.index(after: equals)...]))
+    } catch {
+      throw error.commandError
+    }
+  }
+
+  /// Applies assignments to `album`, validating each value.
+  static func apply(_ assignments: [FieldAssignment], to album: Album) throws(CommandError) -> Album {
+    var result = album
+    for assignment in assignments {
+      result = try library { () throws(LibraryError) in
+        try result.setting(assignment.field, to: assignment.value)
+      }
+    }
+    return result
+  }
+}

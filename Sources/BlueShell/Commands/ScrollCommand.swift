@@ -1,0 +1,78 @@
+import BlueLibrary
+
+/// `scroll left|right [N]`, `scroll to ALBUM`, `scroll home|end`: move the viewport and
+/// select the card it snaps to (the original `centerCurrentView`).
+public struct ScrollCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "scroll", group: .browse, synopsis: "left|right [N] | to ALBUM | home|end",
+    summary: "move N cards (default 1), or to an album, and select it",
+    details: "The viewport snaps so one card is centred; the centred card is the current album.",
+    examples: ["scroll right", "scroll left 2", "scroll to \"American Pie\"", "scroll end"],
+    arguments: [.keyword(["left", "right", "to", "home", "end"]), .album])
+
+  enum Motion: Equatable {
+    case by(Int)
+    case to(AlbumReference)
+    case home
+    case end
+  }
+
+  let motion: Motion
+
+  public init(arguments: [Word]) throws(CommandError) {
+    guard let direction = arguments.first else {
+      throw .missing("a direction", usage: Self.configuration.usage)
+    }
+    let rest = Array(arguments.dropFirst())
+    switch direction.text.lowercased() {
+    case "left", "right":
+      let steps = try Self.parseCount(rest) ?? 1
+      motion = .by(direction.text.lowercased() == "left" ? -steps : steps)
+    case "to":
+      guard let target = rest.first else { throw .missing("ALBUM", usage: "scroll to ALBUM") }
+      if rest.count > 1 { throw .unexpectedArgument(rest[1]) }
+      motion = .to(AlbumReference(word: target))
+    case "home", "end":
+      if let extra = rest.first { throw .unexpectedArgument(extra) }
+      motion = direction.text.lowercased() == "home" ? .home : .end
+    default:
+      throw CommandError(
+        "expected left, right, to, home or end, got \(TextSanitizer.quotedWord(direction.text))")
+    }
+  }
+
+  public func execute(in context: CommandContext) throws(CommandError) {
+    let browser = try context.requireBrowser()
+    let count = try BlueShell.library { () throws(LibraryError) in try browser.library.count() }
+    guard count > 0 else { throw CommandError("the library is empty") }
+    switch motion {
+    case .by(let cards): browser.scroller.scroll(by: cards)
+    case .to(let album): browser.scroller.select(index: try album.resolve(in: browser.library))
+    case .home: browser.scroller.select(index: 0)
+    case .end: browser.scroller.select(index: count - 1)
+    }
+    browser.render()
+  }
+}
+
+/// `tap ALBUM`: select the album and centre it (the delegate's "clicked view at index").
+public struct TapCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "tap", group: .browse, synopsis: "ALBUM",
+    summary: "select an album and centre it",
+    examples: ["tap 3", "tap \"American Pie\""], arguments: [.album])
+
+  let album: AlbumReference
+
+  public init(arguments: [Word]) throws(CommandError) {
+    guard let first = arguments.first else { throw .missing("ALBUM", usage: Self.configuration.usage) }
+    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    album = AlbumReference(word: first)
+  }
+
+  public func execute(in context: CommandContext) throws(CommandError) {
+    let browser = try context.requireBrowser()
+    browser.scroller.select(index: try album.resolve(in: browser.library))
+    browser.render()
+  }
+}

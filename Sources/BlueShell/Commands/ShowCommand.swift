@@ -1,0 +1,37 @@
+import BlueLibrary
+
+/// `show [ALBUM]`: the album's details as `Field: value` rows.
+public struct ShowCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "show", group: .browse, synopsis: "[ALBUM]",
+    summary: "the album's details (the current one by default)",
+    details: "ALBUM is an index as 'list' shows it, or a title (quote it when it has spaces).",
+    examples: ["show", "show 2", "show \"American Pie\""], arguments: [.album])
+
+  let album: AlbumReference?
+
+  public init(arguments: [Word]) throws(CommandError) {
+    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    album = arguments.first.map(AlbumReference.init)
+  }
+
+  public func execute(in context: CommandContext) throws(CommandError) {
+    let browser = try context.requireBrowser()
+    let index = try resolve(album, in: browser.library)
+    browser.renderDetails(index: index)
+  }
+}
+
+/// `view`: draw the viewport again.
+public struct ViewCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "view", group: .browse, summary: "draw the scroller and the current album again")
+
+  public init(arguments: [Word]) throws(CommandError) {
+    try Self.expectNoArguments(arguments)
+  }
+
+  public func execute(in context: CommandContext) throws(CommandError) {
+    try context.requireBrowser().render()
+  }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import BlueLibrary
+
+/// The store on real SQLite files: creation, reopening, and files it must refuse untouched.
+struct AlbumStoreFileTests {
+  let directory: TemporaryDirectory
+
+  init() throws {
+    directory = try TemporaryDirectory()
+  }
+
+  @Test func aNewFileIsCreatedWithItsDirectoriesAndSeededWithTheDefaults() throws {
+    let path = directory.file("data/bluelib/library.sqlite")
+    let store = try AlbumStore.open(path: path)
+    #expect(store.path == path)
+    #expect(try content(store.all()) == content(DefaultCatalogue.albums))
+    #expect(try store.selectedIndex() == 0)
+    #expect(FileManager.default.fileExists(atPath: path))
+    let header = try #require(FileHandle(forReadingAtPath: path)).readData(ofLength: 16)
+    #expect(header == Data("SQLite format 3\0".utf8))
+  }
+
+  @Test func aNewFileIsStampedAsABluelibLibraryInOneTransaction() throws {
+    let path = directory.file("library.sqlite")
+    _ = try AlbumStore.open(path: path)
+    let (applicationID, version, journal, names) = try DatabaseQueue(path: path).read { db in
+      (
+        try Int32.fetchOne(db, sql: "PRAGMA application_id"),
+        try Int.fetchOne(db, sql: "PRAGMA user_version"),
+        try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+        try String.fetchAll(db, sql: "SELECT name FROM sqlite_master ORDER BY name")
+      )
+    }
+    #expect(applicationID == Schema.applicationID)
+    #expect(version == Schema.version)
+    #expect(journal == "delete")
+    #expect(names == ["album", "album_position", "state"])
+  }
+
+  @Test func reopeningKeepsEveryChangeAndTheSelection() throws {
+    let path = directory.file("library.sqlite")
+    do {
+      let store = try AlbumStore.open(path: path)
+      try store.delete(at: 0)
+      try store.insert(album("Heroes", year: 1977), at: 2)
+      try store.move(from: 0, to: 3)
+      try store.append([album("Low")], selecting: 5)
+    }
+    let reopened = try AlbumStore.open(path: path)
+    #expect(try reopened.titles() == ["Nothing Like The Sun", "Heroes", "Staring at the Sun", "It's My Life", "American Pie", "Low"])
+    #expect(try reopened.selectedIndex() == 5)
+    #expect(try reopened.storedPositions() == Array(0..<6))
+  }
+
+  @Test func anEmptyFileLeftByAnInterruptedCreationIsCreatedAfresh() throws {
+    let path = directory.file("library.sqlite")
+    #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+    #expect(try AlbumStore.open(path: path).count() == 5)
+    let emptyDatabase = directory.file("empty.sqlite")
+    try DatabaseQueue(path: emptyDatabase).writeWithoutTransaction { try $0.execute(sql: "VACUUM") }
+    #expect(try AlbumStore.open(path: emptyDatabase).count() == 5)
+  }
+
+  @Test func controlCharactersInTitlesSurviveOnDisk() throws {
+    let path = directory.file("library.sqlite")
+    let title = "\u{1B}]0;pwned\u{7}\u{1B}[2J tab\t cr\r lf\n"
+    try AlbumStore.open(path: path).append([Album(title: title)])
+    let stored = try AlbumStore.open(path: path).album(at: 5)
+    #expect(Array(stored.title.utf8) == Array(title.utf8))
+  }
+
+  @Test func aCrashMidImportLeavesTheLibraryAsItWasBefore() throws {
+    let path = directory.file("library.sqlite")
+    let crashed = directory.file("crashed.sqlite")
+    let store = try AlbumStore.open(path: path)
+    try store.delete(at: 0)
+    let before = try store.all()
+    let batch = (0..<50_000).map { album("Album \($0) " + String(repeating: "x", count: 60)) }
+    // Mid-transaction (the page cache has spilled to the file), copy the file
+    // and its journal: what a `kill -9` at that moment leaves on disk.
+    struct Crash: Error {}
+    #expect(throws: Crash.self) {
+      try store.queue.write { db in
+        try AlbumStore.insertAll(batch, from: before.count, db)
+        try FileManager.default.copyItem(atPath: path, toPath: crashed)
+        try FileManager.default.copyItem(atPath: path + "-journal", toPath: crashed + "-journal")
+        throw Crash()
+      }
+    }
+    #expect(try FileSnapshot(crashed) != FileSnapshot(path), "the copy should hold part of the import")
+    let recovered = try AlbumStore.open(path: crashed)
+    #expect(try recovered.all() == before)
+    #expect(try recovered.selectedIndex() == 0)
+    #expect(!FileManager.default.fileExists(atPath: crashed + "-journal"))
+  }
+
+  // MARK: - Files that must be refused and left alone
+
+  /// Opens `path`, expects `cannotOpen` with `reason`, and checks the file did not change.
+  private func expectRefused(_ path: String, reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let before = try FileSnapshot(path)
+    let siblings = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    Thread.sleep(forTimeInterval: 0.01)  // so a write would show in the mtime
+    let error = libraryError { () throws(LibraryError) in try AlbumStore.open(path: path) }
+    #expect(error == .cannotOpen(path: path, reason: reason), sourceLocation: sourceLocation)
+    #expect(error?.description == "cannot open library '\(path)': \(reason)", sourceLocation: sourceLocation)
+    #expect(try FileSnapshot(path) == before, "the file was modified", sourceLocation: sourceLocation)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == siblings,
+      "files were left next to it", sourceLocation: sourceLocation)
+  }
+
+  @Test func aFileOfRandomBytesIsRefusedUntouched() throws {
+    let path = directory.file("library.sqlite")
+    var generator = SystemRandomNumberGenerator()
+    let bytes = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    try expectRefused(path, reason: "file is not a database")
+  }
+
+  @Test func aTextFileIsRefusedUntouched() throws {
+    let path = directory.file("library.sqlite")
+    try Data("title,artist\nBest of Bowie,David Bowie\n".utf8).write(to: URL(fileURLWithPath: path))
+    try expectRefused(path, reason: "file is not a database")
+  }
+
+  @Test func aFileWithASQLiteHeaderButGarbageAfterIsRefusedUntouched() throws {
+    let path = directory.file("library.sqlite")
+    var bytes = Array("SQLite format 3\0".utf8)
+    bytes += (0..<8176).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    try expectRefused(path, reason: "file is not a database")
+  }
+
+  @Test func aLibraryWithADamagedPageIsRefusedUntouched() throws {
+    let path = directory.file("library.sqlite")
+    try AlbumStore.open(path: path).append((0..<2000).map { album("Album \($0) " + String(repeating: "x", count: 100)) })
+    // Page 1 holds the schema; scribble over a page of album rows.
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    try handle.seek(toOffset: 4096 * 10 + 100)
+    handle.write(Data(repeating: 0xA5, count: 2000))
+    try handle.close()
+    let before = try FileSnapshot(path)
+    let error = libraryError { () throws(LibraryError) in try AlbumStore.open(path: path) }
+    guard case .cannotOpen(let errorPath, let reason) = error else {
+      Issue.record("expected cannotOpen, got \(String(describing: error))")
+      return
+    }
+    #expect(errorPath == path)
+    #expect(reason.hasPrefix("the file is damaged (on tree page ") && !reason.contains("\n"), "reason: \(reason)")
+    #expect(try FileSnapshot(path) == before)
+  }
+
+  @Test func aLibraryFromANewerBluelibIsRefusedUntouched() throws {
+    let path = directory.file("library.sqlite")
+    _ = try AlbumStore.open(path: path)
+    try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 7") }
+    try expectRefused(path, reason: "created by a newer version of bluelib (schema 7, this build knows 1)")
+  }
+
+  @Test func anotherApplicationsDatabaseIsRefusedUntouched() throws {
+    let path = directory.file("library.sqlite")
+    try DatabaseQueue(path: path).writeWithoutTransaction { db in
+      try db.execute(sql: "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE orders (id INTEGER)")
+      try db.execute(sql: "INSERT INTO customers (name) VALUES ('Ada')")
+    }
+    try expectRefused(path, reason: "not a bluelib library (it has tables 'customers', 'orders')")
+  }
+
+  @Test func aDatabaseStampedByAnotherApplicationIsRefusedUntouched() throws {
+    let path = directory.file("library.sqlite")
+    try DatabaseQueue(path: path).writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA application_id = 1234; CREATE TABLE album (x)")
+    }
+    try expectRefused(path, reason: "not a bluelib library (application id 0x4d2)")
+  }
+
+  @Test func aLibraryMissingAColumnIsRefusedUntouched() throws {
+    let path = directory.file("library.sqlite")
+    _ = try AlbumStore.open(path: path)
+    try DatabaseQueue(path: path).writeWithoutTransaction { db in
+      try db.execute(sql: "ALTER TABLE album DROP COLUMN genre")
+    }
+    try expectRefused(path, reason: "damaged library: table 'album' has no column 'genre'")
+  }
+
+  @Test func aDirectoryInPlaceOfTheFileIsRefused() throws {
+    let path = directory.file("library.sqlite")
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    let error = libraryError { () throws(LibraryError) in try AlbumStore.open(path: path) }
+    #expect(error?.description == "cannot open library '\(path)': it is a directory")
+  }
+
+  @Test func aFileInPlaceOfTheDirectoryIsRefused() throws {
+    try Data("x".utf8).write(to: URL(fileURLWithPath: directory.file("data")))
+    let path = directory.file("data/library.sqlite")
+    let error = libraryError { () throws(LibraryError) in try AlbumStore.open(path: path) }
+    #expect(error?.description == "cannot open library '\(path)': not a directory")
+  }
+
+  /// root reads and writes any file whatever its mode, so this runs only for other users.
+  @Test(.enabled(if: geteuid() != 0, "running as root, which ignores file permissions"))
+  func anUnreadableFileIsRefusedUntouched() throws {
+    let path = directory.file("library.sqlite")
+    _ = try AlbumStore.open(path: path)
+    let before = try FileSnapshot(path)
+    #expect(chmod(path, 0o000) == 0)
+    defer { chmod(path, 0o644) }
+    let error = libraryError { () throws(LibraryError) in try AlbumStore.open(path: path) }
+    #expect(error == .cannotOpen(path: path, reason: "permission denied"))
+    chmod(path, 0o644)
+    #expect(try FileSnapshot(path) == before)
+  }
+
+  @Test(.enabled(if: geteuid() != 0, "running as root, which ignores file permissions"))
+  func aReadOnlyFileIsRefusedUntouched() throws {
+    let path = directory.file("library.sqlite")
+    _ = try AlbumStore.open(path: path)
+    #expect(chmod(path, 0o444) == 0)
+    defer { chmod(path, 0o644) }
+    try expectRefused(path, reason: "permission denied (the file is read-only)")
+  }
+}

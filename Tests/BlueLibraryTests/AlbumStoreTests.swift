@@ -1,0 +1,323 @@
+import GRDB
+import Testing
+
+@testable import BlueLibrary
+
+struct AlbumStoreTests {
+  let defaults = DefaultCatalogue.albums.map(\.title)
+
+  // MARK: - Reading
+
+  @Test func aNewStoreHoldsTheDefaultCatalogueWithTheFirstAlbumSelected() throws {
+    let store = AlbumStore.inMemory()
+    #expect(try store.count() == 5)
+    #expect(try content(store.all()) == DefaultCatalogue.albums.map { content([$0])[0] })
+    #expect(try store.all().map(\.position) == [0, 1, 2, 3, 4])
+    #expect(try store.all().allSatisfy { $0.id != nil })
+    #expect(try store.selectedIndex() == 0)
+  }
+
+  @Test func albumAtAnIndexAndAPageOfAlbumsFollowTheScrollerOrder() throws {
+    let store = AlbumStore.inMemory()
+    #expect(try store.album(at: 3).title == "Staring at the Sun")
+    #expect(try store.album(at: 3).position == 3)
+    #expect(try store.albums(in: 1..<4).map(\.title) == Array(defaults[1..<4]))
+    #expect(try store.albums(in: 5..<5) == [])
+  }
+
+  @Test(arguments: [
+    (-1, "no album 0 (the library has 5)"),
+    (5, "no album 6 (the library has 5)"),
+    (Int.max, "no album 9223372036854775807 (the library has 5)"),
+  ])
+  func anIndexOutsideTheLibraryIsAnError(index: Int, message: String) {
+    let store = AlbumStore.inMemory()
+    #expect(libraryError { () throws(LibraryError) in try store.album(at: index) }?.description == message)
+    #expect(libraryError { () throws(LibraryError) in try store.delete(at: index) }?.description == message)
+    #expect(libraryError { () throws(LibraryError) in try store.setSelectedIndex(index) }?.description == message)
+    #expect(libraryError { () throws(LibraryError) in try store.move(from: index, to: 0) }?.description == message)
+    #expect(libraryError { () throws(LibraryError) in try store.move(from: 0, to: index) }?.description == message)
+  }
+
+  @Test func outOfRangeErrorsOnOtherVerbs() {
+    let store = AlbumStore.inMemory()
+    #expect(
+      libraryError { () throws(LibraryError) in try store.insert(album("X"), at: 6) }?.description
+        == "no album 7 (the library has 5)")
+    #expect(
+      libraryError { () throws(LibraryError) in try store.albums(in: 3..<7) }?.description
+        == "no albums 4 to 7 (the library has 5)")
+    #expect(
+      libraryError { () throws(LibraryError) in try store.removeLast(6) }?.description
+        == "no albums 0 to 5 (the library has 5)")
+    #expect(
+      libraryError { () throws(LibraryError) in try store.removeLast(-1) }?.description
+        == "no album 6 (the library has 5)")
+    #expect(
+      libraryError { () throws(LibraryError) in try store.albums(in: 7..<7) }?.description
+        == "no album 8 (the library has 5)")
+    #expect(
+      libraryError { () throws(LibraryError) in try store.albums(in: -2..<1) }?.description
+        == "no albums -1 to 1 (the library has 5)")
+    let empty = AlbumStore.inMemory(seed: [])
+    #expect(
+      libraryError { () throws(LibraryError) in try empty.album(at: 0) }?.description
+        == "no album 1 (the library is empty)")
+  }
+
+  @Test func countIsReadFromThePositionIndexNotAScan() throws {
+    let store = AlbumStore.inMemory()
+    let countPlan = try store.queryPlan("SELECT MAX(position) FROM album")
+    #expect(countPlan == ["SEARCH album USING COVERING INDEX album_position"])
+    let atPlan = try store.queryPlan("SELECT \(Album.selection) FROM album WHERE position = 3")
+    #expect(atPlan == ["SEARCH album USING INDEX album_position (position=?)"])
+  }
+
+  @Test func aLargeLibraryAnswersCountAndAlbumAtAnIndexCorrectly() throws {
+    let store = AlbumStore.inMemory(seed: [])
+    let albums = (0..<100_000).map { album("Album \($0)", year: $0 % 10_000) }
+    #expect(try store.append(albums) == 0..<100_000)
+    #expect(try store.count() == 100_000)
+    for index in [0, 1, 49_999, 99_998, 99_999] {
+      let found = try store.album(at: index)
+      #expect(found.title == "Album \(index)" && found.position == index && found.year == index % 10_000)
+    }
+    #expect(try store.albums(in: 70_000..<70_003).map(\.title) == ["Album 70000", "Album 70001", "Album 70002"])
+    #expect(libraryError { () throws(LibraryError) in try store.album(at: 100_000) } == .noAlbum(index: 100_000, count: 100_000))
+    #expect(try store.storedPositions() == Array(0..<100_000))
+  }
+
+  @Test func firstIndexOfATitlePrefersAnExactMatchThenIgnoresCase() throws {
+    let store = AlbumStore.inMemory(seed: [album("été"), album("American pie"), album("ÉTÉ"), album("American Pie")])
+    #expect(try store.firstIndex(ofTitle: "American Pie") == 3)
+    #expect(try store.firstIndex(ofTitle: "AMERICAN PIE") == 1)
+    #expect(try store.firstIndex(ofTitle: "ÉTÉ") == 2)
+    #expect(try store.firstIndex(ofTitle: "Été") == 0)
+    #expect(try store.firstIndex(ofTitle: "American") == nil)
+  }
+
+  @Test(arguments: [
+    ("sun", ["Nothing Like The Sun", "Staring at the Sun"]),
+    ("STING", ["Nothing Like The Sun"]),
+    ("2000", ["Staring at the Sun", "American Pie"]),
+    ("pop", ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"]),
+    ("", ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"]),
+    ("%", []),
+    ("_", []),
+    ("zzz", []),
+  ])
+  func searchMatchesASubstringOfTitleArtistGenreOrYearIgnoringCase(query: String, titles: [String]) throws {
+    #expect(try AlbumStore.inMemory().search(query).map(\.title) == titles)
+  }
+
+  @Test func searchTreatsWildcardsLiterallyAndFoldsNonASCIICase() throws {
+    let store = AlbumStore.inMemory(seed: [album("100% Hits"), album("Straße"), album("ÉCOLE"), album("a_b")])
+    #expect(try store.search("0% h").map(\.title) == ["100% Hits"])
+    #expect(try store.search("_").map(\.title) == ["a_b"])
+    #expect(try store.search("école").map(\.title) == ["ÉCOLE"])
+    #expect(try store.search("STRASSE").map(\.title) == [])
+  }
+
+  @Test func searchPagesWithStartAndLimit() throws {
+    let store = AlbumStore.inMemory()
+    let first = try store.search("pop", limit: 2)
+    #expect(first.map(\.position) == [0, 1])
+    let next = try store.search("pop", from: first.last!.position + 1, limit: 2)
+    #expect(next.map(\.position) == [2, 3])
+    #expect(try store.search("é", limit: 0) == [])
+  }
+
+  // MARK: - Changing
+
+  @Test func insertShiftsLaterAlbumsAndReturnsTheStoredAlbum() throws {
+    let store = AlbumStore.inMemory()
+    let stored = try store.insert(album("Heroes", year: 1977), at: 1, selecting: 1)
+    #expect(stored.id != nil && stored.position == 1)
+    #expect(try store.album(at: 1) == stored)
+    #expect(try store.titles() == ["Best of Bowie", "Heroes"] + defaults[1...])
+    #expect(try store.storedPositions() == Array(0..<6))
+    #expect(try store.selectedIndex() == 1)
+  }
+
+  @Test func insertAtTheEndAndIntoAnEmptyLibrary() throws {
+    let store = AlbumStore.inMemory(seed: [])
+    try store.insert(album("A"), at: 0)
+    try store.insert(album("C"), at: 1)
+    try store.insert(album("B"), at: 1)
+    #expect(try store.titles() == ["A", "B", "C"])
+    #expect(try store.storedPositions() == [0, 1, 2])
+  }
+
+  @Test func deleteReturnsTheAlbumAndInsertingItBackRestoresTheLibrary() throws {
+    let store = AlbumStore.inMemory()
+    let before = try store.all()
+    let deleted = try store.delete(at: 2, selecting: 2)
+    #expect(deleted == before[2])
+    #expect(try store.titles() == defaults.enumerated().filter { $0.offset != 2 }.map(\.element))
+    #expect(try store.storedPositions() == [0, 1, 2, 3])
+    #expect(try store.selectedIndex() == 2)
+    try store.insert(deleted, at: deleted.position, selecting: deleted.position)
+    #expect(try store.all() == before)
+  }
+
+  @Test(arguments: [
+    (0, 4, [1, 2, 3, 4, 0]),
+    (4, 0, [4, 0, 1, 2, 3]),
+    (1, 3, [0, 2, 3, 1, 4]),
+    (3, 1, [0, 3, 1, 2, 4]),
+    (2, 2, [0, 1, 2, 3, 4]),
+  ])
+  func moveReordersAndKeepsPositionsDense(from: Int, to: Int, order: [Int]) throws {
+    let store = AlbumStore.inMemory()
+    try store.move(from: from, to: to, selecting: to)
+    #expect(try store.titles() == order.map { defaults[$0] })
+    #expect(try store.storedPositions() == [0, 1, 2, 3, 4])
+    #expect(try store.selectedIndex() == to)
+  }
+
+  @Test func positionsStayDenseThroughAMixOfChanges() throws {
+    let store = AlbumStore.inMemory()
+    var expected = defaults
+    var generator = SystemRandomNumberGenerator()
+    for step in 0..<200 {
+      let count = expected.count
+      switch Int.random(in: 0..<4, using: &generator) {
+      case 0:
+        let index = Int.random(in: 0...count, using: &generator)
+        try store.insert(album("New \(step)"), at: index)
+        expected.insert("New \(step)", at: index)
+      case 1 where count > 0:
+        let index = Int.random(in: 0..<count, using: &generator)
+        try store.delete(at: index)
+        expected.remove(at: index)
+      case 2 where count > 0:
+        let (from, to) = (Int.random(in: 0..<count, using: &generator), Int.random(in: 0..<count, using: &generator))
+        try store.move(from: from, to: to)
+        expected.insert(expected.remove(at: from), at: to)
+      default:
+        try store.append([album("Appended \(step)")])
+        expected.append("Appended \(step)")
+      }
+      #expect(try store.storedPositions() == Array(0..<expected.count))
+    }
+    #expect(try store.titles() == expected)
+  }
+
+  @Test func updateChangesFieldsButNotThePosition() throws {
+    let store = AlbumStore.inMemory()
+    var pie = try store.album(at: 4)
+    pie.title = "American Pie (Remix)"
+    pie.year = 2001
+    pie.position = 0
+    let stored = try store.update(pie, selecting: 4)
+    #expect(stored.title == "American Pie (Remix)" && stored.year == 2001 && stored.position == 4)
+    #expect(try store.album(at: 4) == stored)
+    #expect(try store.album(at: 0).title == "Best of Bowie")
+  }
+
+  @Test func updatingADeletedAlbumIsAnError() throws {
+    let store = AlbumStore.inMemory()
+    let deleted = try store.delete(at: 0)
+    let error = libraryError { () throws(LibraryError) in try store.update(deleted) }
+    #expect(error == .noAlbumWithID(deleted.id!))
+    #expect(error?.description == "no album with id \(deleted.id!) (it may have been deleted)")
+  }
+
+  @Test func appendThenRemoveLastIsAnUndoableImport() throws {
+    let store = AlbumStore.inMemory()
+    let range = try store.append([album("X"), album("Y")], selecting: 5)
+    #expect(range == 5..<7)
+    #expect(try store.titles() == defaults + ["X", "Y"])
+    #expect(try store.selectedIndex() == 5)
+    try store.removeLast(2)
+    #expect(try store.titles() == defaults)
+    #expect(try store.selectedIndex() == 4, "a selection past the end moves to the last album")
+  }
+
+  @Test func replaceAllReturnsTheOldAlbumsSoResetCanBeUndone() throws {
+    let store = AlbumStore.inMemory(seed: [album("Mine"), album("Yours")])
+    let old = try store.replaceAll(with: DefaultCatalogue.albums, selecting: 0)
+    #expect(try store.titles() == defaults)
+    #expect(old.map(\.title) == ["Mine", "Yours"])
+    try store.replaceAll(with: old, selecting: 1)
+    #expect(try store.all() == old, "ids and positions come back too")
+    #expect(try store.selectedIndex() == 1)
+  }
+
+  @Test func deletingTheLastAlbumClearsTheSelection() throws {
+    let store = AlbumStore.inMemory(seed: [album("Only")])
+    try store.delete(at: 0)
+    #expect(try store.selectedIndex() == nil)
+    #expect(try store.count() == 0)
+  }
+
+  // MARK: - All or nothing
+
+  @Test func aChangeWhoseSelectionIsInvalidIsNotMadeAtAll() throws {
+    let store = AlbumStore.inMemory()
+    let before = try store.all()
+    #expect(libraryError { () throws(LibraryError) in try store.insert(album("X"), at: 0, selecting: 9) } != nil)
+    #expect(libraryError { () throws(LibraryError) in try store.delete(at: 0, selecting: 4) } != nil)
+    #expect(libraryError { () throws(LibraryError) in try store.move(from: 0, to: 4, selecting: 5) } != nil)
+    #expect(try store.all() == before)
+    #expect(try store.selectedIndex() == 0)
+  }
+
+  @Test(arguments: [
+    (Album(title: "Bad year", year: 10_000), "year must be between 0 and 9999, got '10000'"),
+    (Album(title: ""), "title must not be empty"),
+    (Album(title: "Bad cover", coverURL: "ftp://x"), "cover must be an http, https or file URL, got 'ftp://x'"),
+  ])
+  func anInvalidAlbumMidBatchLeavesTheLibraryUnchanged(bad: Album, message: String) throws {
+    let store = AlbumStore.inMemory()
+    let before = try store.all()
+    let batch = (0..<500).map { album("Good \($0)") } + [bad] + (500..<1000).map { album("Good \($0)") }
+    let error = libraryError { () throws(LibraryError) in try store.append(batch, selecting: 900) }
+    #expect(error?.description == message)
+    #expect(try store.all() == before)
+    #expect(try store.selectedIndex() == 0)
+  }
+
+  @Test func aConstraintViolationMidBatchRollsBackTheRowsBeforeIt() throws {
+    let store = AlbumStore.inMemory()
+    let before = try store.all()
+    var clash = album("Clash")
+    clash.id = before[2].id  // the same row id as a stored album: PRIMARY KEY fails
+    let batch = (0..<500).map { album("Good \($0)") } + [clash] + [album("After")]
+    let error = libraryError { () throws(LibraryError) in try store.append(batch) }
+    #expect(error?.description.hasPrefix("library database error: UNIQUE constraint failed: album.id") == true)
+    #expect(try store.all() == before)
+    #expect(try store.count() == 5)
+  }
+
+  @Test func theSchemaRefusesInvalidRowsEvenFromRawSQL() throws {
+    let store = AlbumStore.inMemory()
+    #expect(throws: DatabaseError.self) {
+      try store.queue.write { db in
+        try db.execute(sql: "INSERT INTO album (title, position) VALUES ('', 5)")
+      }
+    }
+    #expect(throws: DatabaseError.self) {
+      try store.queue.write { db in
+        try db.execute(sql: "INSERT INTO album (title, year, position) VALUES ('x', 12345, 5)")
+      }
+    }
+  }
+
+  // MARK: - Text is stored as given
+
+  @Test(arguments: [
+    "\u{1B}[31mred\u{1B}[0m", "bell\u{7}", "tab\tand\r\nnewline", "C1 \u{9B}2J", "del\u{7F}",
+    "emoji 🎸 and e\u{301}", "  padded  ", "'quotes' \"and\" \\backslash",
+  ])
+  func controlAndUnicodeCharactersSurviveStorageUnchanged(title: String) throws {
+    let store = AlbumStore.inMemory(seed: [])
+    let stored = try store.insert(Album(title: title, artist: title, genre: title), at: 0)
+    let read = try store.album(at: 0)
+    #expect(read == stored)
+    #expect(Array(read.title.utf8) == Array(title.utf8))
+    #expect(Array(read.artist.utf8) == Array(title.utf8))
+    try store.append([Album(title: title)])
+    #expect(Array(try store.album(at: 1).title.utf8) == Array(title.utf8))
+  }
+}
