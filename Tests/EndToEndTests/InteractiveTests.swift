@@ -115,4 +115,60 @@ struct InteractiveTests {
     #expect(status == 143)
     #expect(modeSummary(terminal.modes()) == before)
   }
+
+  @Test func originalStoryInATerminalDrawsCardsAndRestoresTheDeletedAlbum() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("1 of 5"))
+    #expect(terminal.waitFor("bluelib> "))
+    var mark = terminal.mark
+    terminal.type("tap 3\r")
+    #expect(terminal.waitFor("3 of 5", after: mark))
+    #expect(terminal.waitFor("┃Nothing Like The Sun┃", after: mark))
+    mark = terminal.mark
+    terminal.type("scroll right; delete\r")
+    #expect(terminal.waitFor("deleted \"Staring at the Sun\" (4 albums left)", after: mark))
+    #expect(terminal.waitFor("4 of 4", after: mark))
+    mark = terminal.mark
+    terminal.type("undo\r")
+    #expect(terminal.waitFor("undid delete \"Staring at the Sun\"", after: mark))
+    #expect(terminal.waitFor("4 of 5", after: mark))
+    #expect(terminal.waitFor("Album: Staring at the Sun", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+
+    // The memento: the next run opens centred on the album selected last.
+    let again = try start(runner)
+    #expect(again.waitFor("4 of 5"))
+    #expect(again.waitFor("Album: Staring at the Sun"))
+    again.type("quit\r")
+    #expect(again.waitForExit() == 0)
+  }
+
+  @Test func resizingTheWindowReLaysOutTheRow() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    func widestCardRow(after mark: String.Index) -> Int {
+      // "\r\n" is one Character in Swift, so split on any newline.
+      terminal.transcript[mark...].split(whereSeparator: \.isNewline)
+        .filter { $0.contains("┏") || $0.contains("┌") }
+        .map(\.count).max() ?? 0
+    }
+    var mark = terminal.mark
+    terminal.type("view\r")
+    #expect(terminal.waitFor("1 of 5", after: mark))
+    #expect(widestCardRow(after: mark) > 60)
+    terminal.resize(columns: 50, rows: 30)
+    terminal.settle()
+    mark = terminal.mark
+    terminal.type("view\r")
+    #expect(terminal.waitFor("1 of 5", after: mark))
+    let narrow = widestCardRow(after: mark)
+    #expect(narrow > 0 && narrow <= 50)
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
 }

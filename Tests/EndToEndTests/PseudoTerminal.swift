@@ -91,6 +91,12 @@ final class PseudoTerminal {
     return process.isRunning ? nil : process.terminationStatus
   }
 
+  /// Changes the window size; the kernel sends SIGWINCH to the shell, as a terminal does.
+  func resize(columns: UInt16, rows: UInt16) {
+    var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+    _ = withUnsafeMutablePointer(to: &size) { ioctl(master, UInt(TIOCSWINSZ), $0) }
+  }
+
   /// The process group in the terminal's foreground (the shell).
   func foregroundProcessGroup() -> pid_t { tcgetpgrp(master) }
 
