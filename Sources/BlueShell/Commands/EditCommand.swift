@@ -52,7 +52,8 @@ public struct EditCommand: UndoableCommand {
     }
     let after = try FieldAssignment.apply(assignments, to: before)
     let previous = change?.previousSelection ?? library.selection
-    try BlueShell.library { () throws(LibraryError) in _ = try library.update(after, selecting: index) }
+    // Editing is not a selection move: the current album stays current.
+    try BlueShell.library { () throws(LibraryError) in _ = try library.update(after) }
     change = (index, before, after, previous)
     browser.libraryDidChange()
     let fields = assignments.map(\.field.rawValue).joined(separator: ", ")
@@ -64,7 +65,7 @@ public struct EditCommand: UndoableCommand {
     guard let change else { return }
     let browser = try context.requireBrowser()
     try BlueShell.library { () throws(LibraryError) in
-      _ = try browser.library.update(change.before, selecting: change.index)
+      _ = try browser.library.update(change.before, selecting: change.previousSelection)
     }
     browser.libraryDidChange()
   }
