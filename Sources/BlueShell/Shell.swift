@@ -134,6 +134,12 @@ public enum Shell {
     }
     if let editor = reader as? EditLineReader {
       editor.onResize = { browser.windowDidResize() }
+      let home = options.environment["HOME"]
+      editor.completer = Completer(
+        registry: context.registry,
+        titles: { prefix, limit in (try? library.store.titles(withPrefix: prefix, limit: limit)) ?? [] },
+        albumCount: { (try? library.count()) ?? 0 },
+        paths: { PathCompletion.entries(matching: $0, home: home) })
     }
     if let stream = reader as? StreamLineReader {
       stream.beforeBlocking = {

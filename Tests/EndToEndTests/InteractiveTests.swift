@@ -171,4 +171,52 @@ struct InteractiveTests {
     terminal.type("quit\r")
     #expect(terminal.waitForExit() == 0)
   }
+
+  @Test func tabCompletesVerbsWordsTitlesAndFieldsAsTyped() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    // Each completed line is run, so its effect shows the completion was right.
+    var mark = terminal.mark
+    terminal.type("scr\t")
+    terminal.type("r\t\r")
+    #expect(terminal.waitFor("2 of 5", after: mark))
+    mark = terminal.mark
+    terminal.type("tap Am\t\r")
+    #expect(terminal.waitFor("Album: American Pie", after: mark))
+    mark = terminal.mark
+    terminal.type("edit 2 ye\t1990\r")
+    #expect(terminal.waitFor("edited \"It's My Life\": year", after: mark))
+    // Several candidates: listed below, the line kept for more typing.
+    mark = terminal.mark
+    terminal.type("s\t")
+    #expect(terminal.waitFor("scroll  show", after: mark))
+    terminal.type("how 1\r")
+    #expect(terminal.waitFor("Album: Best of Bowie", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  @Test func ctrlRFindsAnEarlierLine() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    terminal.type("show 4\r")
+    #expect(terminal.waitFor("Album: Staring at the Sun"))
+    terminal.type("help quit\r")
+    #expect(terminal.waitFor("usage: quit"))
+    // Wait for the prompt: typed ahead while a command runs, ^R is the tty's "reprint".
+    #expect(terminal.waitFor("bluelib> ", after: terminal.transcript.range(of: "usage: quit")?.upperBound))
+    terminal.settle()
+    let mark = terminal.mark
+    terminal.type("\u{12}")
+    terminal.type("show")
+    terminal.settle()
+    terminal.type("\r")
+    #expect(terminal.waitFor("Album: Staring at the Sun", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
 }

@@ -175,6 +175,11 @@ enum DisplayWidth {
     return cells < 0 ? 1 : cells
   }
 
+  /// The cells `text` takes.
+  static func width(_ text: String) -> Int {
+    text.reduce(0) { $0 + width(of: $1) }
+  }
+
   /// `text` padded or cut (with `…`) to exactly `width` cells.
   static func fit(_ text: String, width: Int) -> String {
     var result = ""

@@ -9,6 +9,9 @@ public protocol Command {
   init(arguments: [Word]) throws(CommandError)
   /// Performs the command. Mutating so a change can remember what it did for ``UndoableCommand/undo(in:)``.
   mutating func execute(in context: CommandContext) throws(CommandError)
+  /// What tab completion offers for the argument at `position` (0-based) after `previous`
+  /// arguments; by default the configuration's `arguments` (the last `assignments` repeats).
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument]
 }
 
 /// A command that changes the library and can be reverted.
@@ -44,6 +47,12 @@ public struct CommandError: Error, Equatable, CustomStringConvertible {
 }
 
 extension Command {
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    let arguments = configuration.arguments
+    if position < arguments.count { return [arguments[position]] }
+    return arguments.last == .assignments ? [.assignments] : []
+  }
+
   /// Rejects any argument: for verbs that take none.
   public static func expectNoArguments(_ arguments: [Word]) throws(CommandError) {
     if let first = arguments.first { throw .unexpectedArgument(first) }

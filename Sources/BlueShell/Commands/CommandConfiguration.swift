@@ -12,6 +12,8 @@ public struct CommandConfiguration: Sendable {
   public enum Argument: Sendable, Equatable {
     /// One of fixed words, such as `left` and `right`.
     case keyword([String])
+    /// A verb (`help VERB`).
+    case verb
     /// An album index or title.
     case album
     /// `FIELD=VALUE` assignments.

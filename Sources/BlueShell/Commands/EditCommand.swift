@@ -9,6 +9,11 @@ public struct EditCommand: UndoableCommand {
     examples: ["edit year=1993", "edit 2 artist=\"No Doubt\" genre=Rock"],
     arguments: [.album, .assignments])
 
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    // The album is optional: the first word may already be a FIELD=VALUE.
+    position == 0 ? [.album, .assignments] : [.assignments]
+  }
+
   let album: AlbumReference?
   let assignments: [FieldAssignment]
   private var change: (index: Int, before: Album, after: Album, previousSelection: Int?)?

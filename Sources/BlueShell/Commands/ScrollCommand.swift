@@ -10,6 +10,12 @@ public struct ScrollCommand: Command {
     examples: ["scroll right", "scroll left 2", "scroll to \"American Pie\"", "scroll end"],
     arguments: [.keyword(["left", "right", "to", "home", "end"]), .album])
 
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    if position == 0 { return [configuration.arguments[0]] }
+    // Only `scroll to` takes an album; `scroll left 2` takes a number.
+    return position == 1 && previous.first?.text.lowercased() == "to" ? [.album] : []
+  }
+
   enum Motion: Equatable {
     case by(Int)
     case to(AlbumReference)

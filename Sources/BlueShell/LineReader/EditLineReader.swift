@@ -32,6 +32,8 @@ public final class EditLineReader: LineReader {
   private var isClosed = false
   /// Called on this thread when the window was resized (the shell re-lays out its view).
   public var onResize: (() -> Void)?
+  /// Tab completion; nil leaves Tab without effect.
+  public var completer: Completer?
 
   /// Starts libedit on stdin/stdout; nil when the terminal cannot be set up.
   ///
@@ -82,6 +84,10 @@ public final class EditLineReader: LineReader {
     }
     CEditLine_bind(editLine, "^C", "bluelib-interrupt")
     CEditLine_bind(editLine, "^R", "em-inc-search-prev")
+    CEditLine_addFunction(editLine, "bluelib-complete", "Complete the word being typed") { el, _ in
+      EditLineReader.reader(el)?.completeWord() ?? UInt8(CC_ERROR)
+    }
+    CEditLine_bind(editLine, "^I", "bluelib-complete")
     for (key, function) in Self.extraBindings { CEditLine_bind(editLine, key, function) }
   }
 
@@ -230,6 +236,54 @@ public final class EditLineReader: LineReader {
     text += "^C\r\n"
     fflush(nil)
     _ = Array(text.utf8).withUnsafeBytes { POSIX.writeAll(STDOUT_FILENO, $0) }
+  }
+
+  // MARK: - Completion
+
+  /// Tab: replace the word before the cursor with the completer's insertion and, when
+  /// several candidates remain, list them in columns below (bash style) and redraw.
+  private func completeWord() -> UInt8 {
+    guard let completer, let info = el_wline(editLine) else { return UInt8(CC_ERROR) }
+    var scalars = String.UnicodeScalarView()
+    var pointer = info.pointee.buffer
+    while let current = pointer, current < info.pointee.cursor {
+      if let scalar = Unicode.Scalar(UInt32(bitPattern: current.pointee)) { scalars.append(scalar) }
+      pointer = current + 1
+    }
+    // Copy before editing: el_insertstr reuses libedit's conversion buffer.
+    let before = String(scalars)
+    guard let completion = completer.complete(before) else { return UInt8(CC_REFRESH_BEEP) }
+    let typed = String(String.UnicodeScalarView(scalars.suffix(completion.replacing)))
+    if completion.insertion != typed {
+      if completion.replacing > 0 { el_deletestr(editLine, Int32(completion.replacing)) }
+      if !completion.insertion.isEmpty { el_insertstr(editLine, completion.insertion) }
+    }
+    guard !completion.candidates.isEmpty else { return UInt8(CC_REFRESH) }
+    let columns = max(1, Int(CEditLine_terminalColumns(STDOUT_FILENO)))
+    var text = "\n" + Self.columnize(completion.candidates, width: columns)
+    if completion.candidates.count >= Completer.listLimit { text += "(more: type more letters)\n" }
+    fflush(nil)
+    _ = Array(text.utf8).withUnsafeBytes { POSIX.writeAll(STDOUT_FILENO, $0) }
+    return UInt8(CC_REDISPLAY)
+  }
+
+  /// Candidates in columns, filled down then across, as bash lists them.
+  static func columnize(_ items: [String], width: Int) -> String {
+    let cell = (items.map(DisplayWidth.width).max() ?? 0) + 2
+    let perRow = max(1, width / max(1, cell))
+    let rows = (items.count + perRow - 1) / perRow
+    var text = ""
+    for row in 0..<rows {
+      var line = ""
+      for column in 0..<perRow {
+        let index = column * rows + row
+        guard index < items.count else { break }
+        let isLast = (column + 1) * rows + row >= items.count
+        line += isLast ? items[index] : DisplayWidth.fit(items[index], width: cell)
+      }
+      text += line + "\n"
+    }
+    return text
   }
 
   // MARK: - Printing above the prompt

@@ -1,0 +1,157 @@
+import BlueLibrary
+
+/// Tab completion as a pure function of the line, the cursor and what the library holds,
+/// so it is tested with tables; the libedit reader only applies its result.
+public struct Completer {
+  /// What a Tab press does to the line.
+  public struct Completion: Equatable, Sendable {
+    /// How many characters before the cursor to replace (the word being typed, quotes included).
+    public var replacing: Int
+    /// The text to put there (possibly the same word, when only a list is shown).
+    public var insertion: String
+    /// The candidates to list when there are several (empty when one completed).
+    public var candidates: [String]
+
+    /// Creates a completion.
+    public init(replacing: Int, insertion: String, candidates: [String]) {
+      self.replacing = replacing
+      self.insertion = insertion
+      self.candidates = candidates
+    }
+  }
+
+  /// The verbs.
+  public var registry: CommandRegistry
+  /// Titles starting with a prefix, at most a limit of them.
+  public var titles: (String, Int) -> [String]
+  /// How many albums there are (for index candidates).
+  public var albumCount: () -> Int
+  /// Directory entries for a path prefix (directories end in `/`).
+  public var paths: (String) -> [String]
+
+  /// The most candidates listed.
+  public static let listLimit = 200
+
+  /// Creates a completer over the given sources.
+  public init(
+    registry: CommandRegistry, titles: @escaping (String, Int) -> [String] = { _, _ in [] },
+    albumCount: @escaping () -> Int = { 0 }, paths: @escaping (String) -> [String] = { _ in [] }
+  ) {
+    self.registry = registry
+    self.titles = titles
+    self.albumCount = albumCount
+    self.paths = paths
+  }
+
+  /// Completes the word before the cursor in `textBeforeCursor`; nil when nothing fits.
+  public func complete(_ textBeforeCursor: String) -> Completion? {
+    let partial = Tokenizer.partial(textBeforeCursor)
+    var words = partial.words
+    let current: Word
+    if partial.endsInSeparator && partial.openQuote == nil {
+      current = Word("", column: textBeforeCursor.unicodeScalars.count + 1)
+    } else if let last = words.popLast() {
+      current = last
+    } else {
+      current = Word("", column: textBeforeCursor.unicodeScalars.count + 1)
+    }
+    let typedLength = textBeforeCursor.unicodeScalars.count - (current.column - 1)
+    let prefix = current.text
+
+    var candidates: [Candidate]
+    if words.isEmpty {
+      candidates = verbs(prefix)
+    } else {
+      guard let command = registry.command(named: words[0].text) else { return nil }
+      let arguments = Array(words.dropFirst())
+      let kinds = command.completionKinds(at: arguments.count, after: arguments)
+      candidates = kinds.flatMap { candidatesFor($0, prefix: prefix) }
+    }
+    guard !candidates.isEmpty else { return nil }
+    if candidates.count == 1 {
+      let only = candidates[0]
+      let text = Self.quoted(only.text, force: current.isQuoted) + (only.isFinal ? " " : "")
+      return Completion(replacing: typedLength, insertion: text, candidates: [])
+    }
+    let common = Self.commonPrefix(candidates.map(\.text))
+    let needsQuote = current.isQuoted || candidates.contains { Self.needsQuoting($0.text) }
+    let insertion =
+      common.count > prefix.count || needsQuote
+      ? Self.quoted(common, force: needsQuote, close: false) : Self.quoted(prefix, force: current.isQuoted, close: false)
+    return Completion(
+      replacing: typedLength, insertion: insertion,
+      candidates: candidates.map(\.display))
+  }
+
+  private struct Candidate {
+    var text: String
+    var display: String
+    /// Whether a space follows (not after `year=` or a directory's `/`).
+    var isFinal: Bool
+  }
+
+  private func verbs(_ prefix: String) -> [Candidate] {
+    let lowered = prefix.lowercased()
+    return registry.names.filter { $0.hasPrefix(lowered) }
+      .map { Candidate(text: $0, display: $0, isFinal: true) }
+  }
+
+  private func candidatesFor(_ kind: CommandConfiguration.Argument, prefix: String) -> [Candidate] {
+    switch kind {
+    case .verb:
+      return verbs(prefix)
+    case .keyword(let words):
+      return words.filter { $0.hasPrefix(prefix.lowercased()) }
+        .map { Candidate(text: $0, display: $0, isFinal: true) }
+    case .assignments:
+      return AlbumField.allCases.map { $0.rawValue + "=" }.filter { $0.hasPrefix(prefix.lowercased()) }
+        .map { Candidate(text: $0, display: $0, isFinal: false) }
+    case .album:
+      if !prefix.isEmpty, prefix.allSatisfy({ $0.isASCII && $0.isNumber }) {
+        let count = albumCount()
+        return (1...max(1, min(count, Self.listLimit))).map(String.init)
+          .filter { count > 0 && $0.hasPrefix(prefix) }
+          .map { Candidate(text: $0, display: $0, isFinal: true) }
+      }
+      return titles(prefix, Self.listLimit).map {
+        Candidate(text: $0, display: TextSanitizer.escaped($0), isFinal: true)
+      }
+    case .path:
+      return paths(prefix).map { entry in
+        let name = entry.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? entry
+        let isDirectory = entry.hasSuffix("/")
+        return Candidate(
+          text: entry, display: isDirectory ? String(entry.dropLast()).split(separator: "/").last.map { $0 + "/" } ?? entry : name,
+          isFinal: !isDirectory)
+      }
+    case .text:
+      return []
+    }
+  }
+
+  /// The longest common prefix, by characters.
+  static func commonPrefix(_ texts: [String]) -> String {
+    guard var prefix = texts.first else { return "" }
+    for text in texts.dropFirst() {
+      while !text.hasPrefix(prefix) { prefix.removeLast() }
+    }
+    return prefix
+  }
+
+  static func needsQuoting(_ text: String) -> Bool {
+    text.isEmpty || text.contains { " \t\"'\\;#".contains($0) }
+  }
+
+  /// `text` as the user would type it: in double quotes (escaping `"` and `\`) when it
+  /// needs them or a quote is already open; `close` adds the closing quote.
+  static func quoted(_ text: String, force: Bool, close: Bool = true) -> String {
+    guard force || needsQuoting(text) else { return text }
+    if text.isEmpty && !force { return text }
+    var out = "\""
+    for character in text {
+      if character == "\"" || character == "\\" { out.append("\\") }
+      out.append(character)
+    }
+    return close ? out + "\"" : out
+  }
+}

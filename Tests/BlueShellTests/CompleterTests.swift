@@ -1,0 +1,94 @@
+import Testing
+
+@testable import BlueShell
+
+/// Tab completion as a pure function: (line before the cursor, library) → what Tab does.
+struct CompleterTests {
+  static let titles = ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"]
+
+  let completer = Completer(
+    registry: .standard,
+    titles: { prefix, limit in
+      Array(CompleterTests.titles.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }.prefix(limit))
+    },
+    albumCount: { CompleterTests.titles.count },
+    paths: { prefix in
+      ["examples/", "examples/tour.bluelib", "examples/tour.out", "export.json"].filter {
+        $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).dropLast().contains("/")
+      }
+    })
+
+  struct Case: CustomTestStringConvertible, Sendable {
+    var line: String
+    var replacing: Int
+    var insertion: String
+    var candidates: [String] = []
+    var testDescription: String { line.debugDescription }
+  }
+
+  @Test(arguments: [
+    Case(line: "scr", replacing: 3, insertion: "scroll "),
+    Case(line: "scroll l", replacing: 1, insertion: "left "),
+    Case(line: "scroll r", replacing: 1, insertion: "right "),
+    Case(line: "tap Am", replacing: 2, insertion: "\"American Pie\" "),
+    Case(line: "tap \"Am", replacing: 3, insertion: "\"American Pie\" "),
+    Case(line: "tap am", replacing: 2, insertion: "\"American Pie\" "),
+    Case(line: "edit 2 ye", replacing: 2, insertion: "year="),
+    Case(line: "edit ye", replacing: 2, insertion: "year="),
+    Case(line: "add \"Blue Train\" gen", replacing: 3, insertion: "genre="),
+    Case(line: "help hist", replacing: 4, insertion: "history "),
+    Case(line: "scroll to Best", replacing: 4, insertion: "\"Best of Bowie\" "),
+    Case(line: "import exa", replacing: 3, insertion: "examples/"),
+    Case(line: "export exp", replacing: 3, insertion: "export.json "),
+    Case(line: "help; tap It", replacing: 2, insertion: "\"It's My Life\" "),
+    Case(line: "  LI", replacing: 2, insertion: "list "),
+  ])
+  func oneCandidateCompletesTheWord(_ test: Case) throws {
+    let completion = try #require(completer.complete(test.line))
+    #expect(completion.replacing == test.replacing)
+    #expect(completion.insertion == test.insertion)
+    #expect(completion.candidates.isEmpty)
+  }
+
+  @Test(arguments: [
+    Case(line: "s", replacing: 1, insertion: "s", candidates: ["scroll", "show"]),
+    Case(line: "re", replacing: 2, insertion: "re", candidates: ["redo", "reset"]),
+    Case(line: "tap ", replacing: 0, insertion: "\"", candidates: titles),
+    Case(line: "import examples/t", replacing: 10, insertion: "examples/tour.", candidates: ["tour.bluelib", "tour.out"]),
+    Case(line: "edit 2 ", replacing: 0, insertion: "", candidates: ["title=", "artist=", "genre=", "year=", "cover="]),
+  ])
+  func severalCandidatesInsertTheCommonPrefixAndListThem(_ test: Case) throws {
+    let completion = try #require(completer.complete(test.line))
+    #expect(completion.replacing == test.replacing)
+    #expect(completion.insertion == test.insertion)
+    #expect(completion.candidates == test.candidates)
+  }
+
+  @Test func indicesCompleteWhereAnAlbumIsExpected() throws {
+    let completion = try #require(completer.complete("show 3"))
+    #expect(completion.insertion == "3 ")
+  }
+
+  @Test(arguments: ["frobnicate x", "scroll left ", "tap Zz", "list ", "quit "])
+  func nothingToOfferIsNil(line: String) {
+    #expect(completer.complete(line) == nil)
+  }
+
+  @Test func quotingEscapesQuotesAndBackslashes() {
+    #expect(Completer.quoted("say \"hi\"", force: false) == "\"say \\\"hi\\\"\"")
+    #expect(Completer.quoted("plain", force: false) == "plain")
+    #expect(Completer.quoted("plain", force: true, close: false) == "\"plain")
+  }
+
+  @Test func commonPrefixIsByCharacter() {
+    #expect(Completer.commonPrefix(["Staring", "Stardust"]) == "Star")
+    #expect(Completer.commonPrefix(["é1", "é2"]) == "é")
+    #expect(Completer.commonPrefix([]) == "")
+  }
+
+  @Test func columnsFillDownThenAcross() {
+    let text = EditLineReader.columnize(["a", "bb", "c", "d", "e"], width: 8)
+    // Cell width 4 ("bb" + 2): two per row, three rows, filled down first.
+    #expect(text == "a   d\nbb  e\nc\n")
+  }
+}
