@@ -22,7 +22,9 @@ let package = Package(
     .target(name: "HorizontalScroller"),
     .target(
       name: "BlueLibrary",
-      dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+      exclude: ["Covers/Bundled/make-covers.py"],
+      resources: [.copy("Covers/Bundled/covers")]
     ),
     .target(
       name: "BlueShell",
@@ -40,9 +42,10 @@ let package = Package(
       dependencies: ["BlueLibrary"]
     ),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
-    .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary"]),
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary", "TestSupport"]),
     .testTarget(name: "BlueShellTests", dependencies: ["BlueShell"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BlueShell"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["BlueShell", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -85,12 +85,15 @@ public final class Library {
     }
   }
 
-  /// Deletes the album at `index`; the selection stays at that place (clamped), as the
-  /// original app's `reloadScroller` does.
+  /// Deletes the album at `index`. Deleting the current album leaves the selection at that
+  /// place (clamped), as the original app's `reloadScroller` does; deleting another one
+  /// keeps the current album selected.
   @discardableResult
   public func delete(at index: Int) throws(LibraryError) -> Album {
     let count = try count()
-    let next: Int? = count <= 1 ? nil : min(index, count - 2)
+    let current = selection ?? index
+    let kept = index < current ? current - 1 : current
+    let next: Int? = count <= 1 ? nil : min(kept, count - 2)
     return try change(selecting: next) { () throws(LibraryError) in
       try store.delete(at: index, selecting: next)
     }
@@ -112,10 +115,13 @@ public final class Library {
     }
   }
 
-  /// Removes the last `n` albums (undo of an import), selecting `selecting`.
-  public func removeLast(_ n: Int, selecting: Int?) throws(LibraryError) {
-    try change(selecting: selecting) { () throws(LibraryError) in
-      try store.removeLast(n, selecting: selecting)
+  /// Removes the last `n` albums (undo of an import), selecting `selecting` (default: the
+  /// current album, clamped to what is left).
+  public func removeLast(_ n: Int, selecting: Int? = nil) throws(LibraryError) {
+    let count = try count()
+    let target = (selecting ?? selection).map { min($0, max(0, count - n - 1)) }
+    try change(selecting: target) { () throws(LibraryError) in
+      try store.removeLast(n, selecting: target)
     }
   }
 

@@ -134,7 +134,9 @@ public final class HorizontalScroller {
     guard let delegate else { return [] }
     let viewport = self.viewport
     let current = viewport.currentIndex
-    return viewport.visibleRange.compactMap { index in
+    let range = viewport.visibleRange
+    if !range.isEmpty { delegate.horizontalScroller(self, willShowItemsIn: range) }
+    return range.compactMap { index in
       guard let frame = viewport.frame(of: index) else { return nil }
       return VisibleCard(
         index: index, x: frame.x, width: frame.width, isCurrent: index == current,

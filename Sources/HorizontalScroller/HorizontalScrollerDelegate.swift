@@ -39,9 +39,16 @@ public protocol HorizontalScrollerDelegate: AnyObject {
   /// here as a requirement (with a default below) so that a conforming type's
   /// own implementation is dispatched dynamically.
   func initialIndex(for scroller: HorizontalScroller) -> Int
+
+  /// Tells the delegate which cards the scroller is about to ask for, so it can fetch them
+  /// in one go (a table view's prefetching); optional, the default does nothing.
+  func horizontalScroller(_ scroller: HorizontalScroller, willShowItemsIn range: Range<Int>)
 }
 
 extension HorizontalScrollerDelegate {
   /// The default initial card, 0, for delegates that do not choose one (the ObjC method was optional).
   public func initialIndex(for scroller: HorizontalScroller) -> Int { 0 }
+
+  /// No prefetching by default.
+  public func horizontalScroller(_ scroller: HorizontalScroller, willShowItemsIn range: Range<Int>) {}
 }

@@ -7,6 +7,7 @@ private final class RecordingDelegate: HorizontalScrollerDelegate {
   var count: Int
   var initial: Int
   private(set) var requestedCards: [Int] = []
+  private(set) var announcedRanges: [Range<Int>] = []
   private(set) var selections: [Int] = []
   /// The scroller's current index as seen from inside each didSelect call.
   private(set) var currentIndexDuringSelection: [Int?] = []
@@ -36,6 +37,10 @@ private final class RecordingDelegate: HorizontalScrollerDelegate {
   func initialIndex(for scroller: HorizontalScroller) -> Int {
     initialRequests += 1
     return initial
+  }
+
+  func horizontalScroller(_ scroller: HorizontalScroller, willShowItemsIn range: Range<Int>) {
+    announcedRanges.append(range)
   }
 
   func forgetRequests() {
@@ -250,6 +255,8 @@ struct HorizontalScrollerTests {
     #expect(cards[1].card == ScrollerCard(lines: ["card 500000", "row 2"]))
     #expect(Set(delegate.requestedCards) == Set(scroller.viewport.visibleRange))
     #expect(delegate.requestedCards.count == 3)
+    // The delegate hears the visible range first, so it can fetch the cards in one query.
+    #expect(delegate.announcedRanges == [499_999..<500_002])
   }
 
   @Test func visibleCardsAtTheEndAsksOnlyForTheLastTwo() {

@@ -19,6 +19,8 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   private let output: OutputChannel
   private let style: TextStyle
   private let drawsCards: Bool
+  /// The cards fetched for the current render (first index, albums); cleared after it.
+  private var prefetched: (start: Int, albums: [Album])?
 
   /// Card geometry on a terminal: a 20-column card inside a border, one column apart.
   static let terminalCard = (width: 22, padding: 1)
@@ -50,8 +52,13 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     (try? library.count()) ?? 0
   }
 
+  public func horizontalScroller(_ scroller: HorizontalScroller, willShowItemsIn range: Range<Int>) {
+    // One query for the visible cards instead of one per card.
+    prefetched = (try? library.store.albums(in: range)).map { (range.lowerBound, $0) }
+  }
+
   public func horizontalScroller(_ scroller: HorizontalScroller, cardAt index: Int) -> ScrollerCard {
-    guard let album = try? library.album(at: index) else {
+    guard let album = album(at: index) else {
       return ScrollerCard(lines: ["(unreadable)", "", ""])
     }
     return ScrollerCard(lines: [
@@ -90,6 +97,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
 
   /// Draws the row of visible cards and the current album's details.
   public func render() {
+    defer { prefetched = nil }
     let cards = scroller.visibleCards()
     let count = (try? library.count()) ?? 0
     guard count > 0, let current = scroller.currentIndex else {
@@ -108,9 +116,17 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     renderDetails(index: current)
   }
 
+  /// The album at `index`, from the render's prefetched cards when they hold it.
+  private func album(at index: Int) -> Album? {
+    if let prefetched, index >= prefetched.start, index < prefetched.start + prefetched.albums.count {
+      return prefetched.albums[index - prefetched.start]
+    }
+    return try? library.album(at: index)
+  }
+
   /// Prints the `Field: value` rows of the album at `index` (the decorator).
   public func renderDetails(index: Int) {
-    guard let album = try? library.album(at: index) else { return }
+    guard let album = album(at: index) else { return }
     for row in album.tableRepresentation {
       output.line(style.bold(row.title + ":") + " " + TextSanitizer.escaped(row.value))
     }

@@ -13,7 +13,7 @@ public struct ImportCommand: UndoableCommand {
     examples: ["import albums.json", "import ~/music/albums.csv"], arguments: [.path])
 
   let path: String
-  private var imported: (count: Int, albums: [Album])?
+  private var imported: (count: Int, albums: [Album], selection: Int?)?
 
   public init(arguments: [Word]) throws(CommandError) {
     guard let file = arguments.first else { throw .missing("FILE", usage: Self.configuration.usage) }
@@ -33,8 +33,9 @@ public struct ImportCommand: UndoableCommand {
         try LibraryArchive.decode(fileAtPath: path)
       }
     }
+    let selection = imported?.selection ?? library.selection
     let range = try BlueShell.library { () throws(LibraryError) in try library.append(albums) }
-    imported = (range.count, albums)
+    imported = (range.count, albums, selection)
     try context.requireBrowser().libraryDidChange()
     let total = (try? library.count()) ?? 0
     context.report("imported \(albumCount(range.count)) (\(albumCount(total)) in all)")
@@ -44,7 +45,7 @@ public struct ImportCommand: UndoableCommand {
     guard let imported else { return }
     let library = try context.requireLibrary()
     try BlueShell.library { () throws(LibraryError) in
-      try library.removeLast(imported.count, selecting: nil)
+      try library.removeLast(imported.count, selecting: imported.selection)
     }
     try context.requireBrowser().libraryDidChange()
   }

@@ -45,6 +45,9 @@ public final class StreamLineReader: LineReader {
   }
 
   public func readLine() -> LineEvent {
+    // A signal that arrived while the last command ran ends the run here, even when more
+    // input is already buffered (a blocked read would see EINTR, a buffered one never).
+    if let stop = stopRequested() { return stop }
     var tooLong = false
     var skipped = 0
     while true {

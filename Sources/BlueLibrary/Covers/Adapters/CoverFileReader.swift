@@ -1,0 +1,97 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads a local file as a cover, within the limits, for the file and bundled sources.
+///
+/// The read runs on a Dispatch worker, not on a Swift concurrency thread, because
+/// file I/O blocks; it checks the deadline and cancellation between chunks.
+enum CoverFileReader {
+  /// The bytes of the regular file at `path`; `name` is how failures refer to it.
+  static func read(path: String, name: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+    let flag = CancellationFlag()
+    let deadline = ContinuousClock.now.advanced(by: limits.timeout)
+    let result: Result<Data, CoverFailure> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+          let result = readNow(path: path, name: name, limits: limits, deadline: deadline, flag: flag)
+          continuation.resume(returning: result)
+        }
+      }
+    } onCancel: {
+      flag.cancel()
+    }
+    return try result.get()
+  }
+
+  private static let chunkSize = 64 << 10
+
+  private static func readNow(
+    path: String, name: String, limits: CoverLimits, deadline: ContinuousClock.Instant, flag: CancellationFlag
+  ) -> Result<Data, CoverFailure> {
+    // O_NONBLOCK keeps a FIFO from blocking the open; only regular files are read.
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    if fd < 0 {
+      return .failure(openFailure(errno: errno, name: name))
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      return .failure(.downloadFailed("cannot read \(name): \(describe(errno: errno))"))
+    }
+    switch info.st_mode & mode_t(S_IFMT) {
+    case mode_t(S_IFREG): break
+    case mode_t(S_IFDIR): return .failure(.downloadFailed("\(name) is a directory"))
+    default: return .failure(.downloadFailed("\(name) is not a regular file"))
+    }
+    if Int(info.st_size) > limits.maxBytes {
+      return .failure(limits.tooLarge)
+    }
+    var data = Data()
+    data.reserveCapacity(Int(info.st_size))
+    var buffer = [UInt8](repeating: 0, count: chunkSize)
+    while true {
+      if flag.isCancelled { return .failure(.cancelled) }
+      if ContinuousClock.now >= deadline { return .failure(limits.timedOut) }
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, chunkSize) }
+      if count < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        return .failure(.downloadFailed("cannot read \(name): \(describe(errno: errno))"))
+      }
+      if count == 0 { return .success(data) }
+      // The file may have grown since fstat: the cap still holds.
+      if data.count + count > limits.maxBytes { return .failure(limits.tooLarge) }
+      data.append(contentsOf: buffer[0..<count])
+    }
+  }
+
+  private static func openFailure(errno code: Int32, name: String) -> CoverFailure {
+    switch code {
+    case ENOENT, ENOTDIR: .noSuchFile(name)
+    case EACCES, EPERM: .downloadFailed("permission denied \(name)")
+    default: .downloadFailed("cannot open \(name): \(describe(errno: code))")
+    }
+  }
+}
+
+/// The lowercase `strerror` text for an errno value.
+func describe(errno code: Int32) -> String {
+  guard let text = strerror(code) else { return "error \(code)" }
+  return String(cString: text).lowercased()
+}
+
+/// A one-way flag set from a task's cancellation handler and read by blocking work.
+final class CancellationFlag: Sendable {
+  private let state = Atomic<Bool>(false)
+
+  /// Sets the flag.
+  func cancel() { state.store(true, ordering: .relaxed) }
+
+  /// Whether ``cancel()`` was called.
+  var isCancelled: Bool { state.load(ordering: .relaxed) }
+}

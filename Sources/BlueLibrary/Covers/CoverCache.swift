@@ -1,0 +1,167 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The disk cache of downloaded covers: one file per URL, named by the URL's SHA-256.
+///
+/// The name never comes from the URL itself (two URLs ending in `cover.png` must not
+/// collide, and a URL must not choose a path). Files are written atomically, so a
+/// crash leaves the old file or the new one, never half of one; a file that is not an
+/// image (damaged, or put there by hand) counts as a miss and is removed.
+public struct CoverCache: Sendable {
+  /// The directory holding the cache files; created on the first store.
+  public let directory: String
+
+  /// A cache over `directory` (the shell passes `HOME/covers`).
+  public init(directory: String) {
+    self.directory = directory
+  }
+
+  /// The cache file name for `url`: the SHA-256 of its UTF-8, as 64 lowercase hex digits.
+  public static func fileName(for url: String) -> String {
+    SHA256.hex(url)
+  }
+
+  /// The cache file path for `url`, whether or not it exists.
+  public func path(for url: String) -> String {
+    directory + "/" + Self.fileName(for: url)
+  }
+
+  /// Whether a cover for `url` is cached (the file exists and starts like an image).
+  ///
+  /// Only looks: a damaged file is removed when the cover is requested or read.
+  public func contains(_ url: String) -> Bool {
+    entrySize(for: url, removingDamaged: false) != nil
+  }
+
+  /// The cached cover for `url`, or nil; a cached file that is not an image is removed.
+  public func cachedData(for url: String) -> Data? {
+    let path = path(for: url)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    let data = (try? FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd()) ?? Data()
+    guard CoverImageFormat(sniffing: data) != nil else {
+      removeDamaged(path, openAs: fd)
+      return nil
+    }
+    return data
+  }
+
+  /// Writes `data` as the cover of `url`, atomically (temporary file, fsync, rename).
+  public func store(_ data: Data, for url: String) throws(CoverCacheError) {
+    let staged = try stage(data)
+    try commit(staged, for: url)
+    syncDirectory()
+  }
+
+  // MARK: - Two-phase store (the loader writes off the actor, commits on it)
+
+  /// The size of the cached file for `url` if it is a regular file that starts like an
+  /// image; a damaged one is removed if `removingDamaged`.
+  func entrySize(for url: String, removingDamaged: Bool = true) -> Int? {
+    let path = path(for: url)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var head = [UInt8](repeating: 0, count: CoverImageFormat.signatureLength)
+    let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    var info = stat()
+    guard count > 0, fstat(fd, &info) == 0, (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG),
+      CoverImageFormat(sniffing: head[0..<count]) != nil
+    else {
+      if removingDamaged { removeDamaged(path, openAs: fd) }
+      return nil
+    }
+    return Int(info.st_size)
+  }
+
+  /// Removes the damaged file at `path`, unless a store has meanwhile renamed a new one
+  /// into place (the path no longer names the file open as `fd`).
+  private func removeDamaged(_ path: String, openAs fd: Int32) {
+    var opened = stat()
+    var current = stat()
+    guard fstat(fd, &opened) == 0, stat(path, &current) == 0,
+      opened.st_dev == current.st_dev, opened.st_ino == current.st_ino
+    else { return }
+    unlink(path)
+  }
+
+  /// A file written and synced under a temporary name, not yet visible as a cache entry.
+  struct StagedFile: Sendable {
+    let path: String
+  }
+
+  /// Writes `data` to a fresh temporary file in the cache directory and syncs it.
+  func stage(_ data: Data) throws(CoverCacheError) -> StagedFile {
+    do {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      throw .cannotWrite(path: directory, reason: "cannot create the directory")
+    }
+    // Dot-prefixed and never 64 hex digits, so it cannot be mistaken for an entry.
+    let path = directory + "/.partial-" + UUID().uuidString
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw .cannotWrite(path: path, reason: describe(errno: errno)) }
+    var failure: Int32?
+    data.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        offset += written
+      }
+    }
+    if failure == nil, fsync(fd) != 0 { failure = errno }
+    close(fd)
+    if let failure {
+      unlink(path)
+      throw .cannotWrite(path: path, reason: describe(errno: failure))
+    }
+    return StagedFile(path: path)
+  }
+
+  /// Renames a staged file into place as the entry for `url`, replacing any old one.
+  func commit(_ staged: StagedFile, for url: String) throws(CoverCacheError) {
+    let target = path(for: url)
+    guard rename(staged.path, target) == 0 else {
+      let code = errno
+      unlink(staged.path)
+      throw .cannotWrite(path: target, reason: describe(errno: code))
+    }
+  }
+
+  /// Syncs the directory, making committed renames durable.
+  func syncDirectory() {
+    let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    fsync(fd)
+    close(fd)
+  }
+
+  /// Removes a staged file that will not be committed.
+  func discard(_ staged: StagedFile) {
+    unlink(staged.path)
+  }
+}
+
+/// Why the cover cache could not store a file.
+public enum CoverCacheError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// Writing `path` failed.
+  case cannotWrite(path: String, reason: String)
+
+  /// `cannot write cover cache file PATH: REASON`.
+  public var description: String {
+    switch self {
+    case .cannotWrite(let path, let reason): "cannot write cover cache file \(path): \(reason)"
+    }
+  }
+}

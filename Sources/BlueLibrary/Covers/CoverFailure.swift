@@ -1,0 +1,54 @@
+/// Why a cover could not be loaded; `description` is the reason a status line shows.
+public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The server answered with a status outside 200...299: `HTTP 404`.
+  case httpStatus(Int)
+  /// The host name did not resolve: `could not resolve host example.invalid`.
+  case unresolvableHost(String)
+  /// No complete answer within the configured timeout: `timed out after 15 s`.
+  case timedOut(seconds: Double)
+  /// The bytes are not a PNG, JPEG, GIF or WebP image: `not an image`.
+  case notAnImage
+  /// The cover is larger than the configured cap: `larger than 10 MiB`.
+  case tooLarge(maxBytes: Int)
+  /// The connection was refused: `cannot connect to 127.0.0.1:8080`.
+  case connectionRefused(host: String, port: Int)
+  /// A `file:` or bundled cover does not exist: `no such file /tmp/cover.png`.
+  case noSuchFile(String)
+  /// No cover source handles the URL, or it is malformed: `unsupported URL gopher://x`.
+  case unsupportedURL(String)
+  /// The download was cancelled before it finished: `cancelled`.
+  case cancelled
+  /// Anything else, with a short lowercase reason: `download failed: connection lost`.
+  case downloadFailed(String)
+
+  /// The user-facing reason, as a status line shows it.
+  public var description: String {
+    switch self {
+    case .httpStatus(let code): "HTTP \(code)"
+    case .unresolvableHost(let host): "could not resolve host \(host)"
+    case .timedOut(let seconds): "timed out after \(Self.format(seconds: seconds))"
+    case .notAnImage: "not an image"
+    case .tooLarge(let maxBytes): "larger than \(Self.format(bytes: maxBytes))"
+    case .connectionRefused(let host, let port): "cannot connect to \(host):\(port)"
+    case .noSuchFile(let path): "no such file \(path)"
+    case .unsupportedURL(let url): "unsupported URL \(url)"
+    case .cancelled: "cancelled"
+    case .downloadFailed(let reason): "download failed: \(reason)"
+    }
+  }
+
+  /// `15 s` for whole seconds (the usual configuration), `0.5 s` otherwise.
+  static func format(seconds: Double) -> String {
+    if seconds.isFinite, seconds == seconds.rounded(), abs(seconds) < 1e15 {
+      return "\(Int(seconds)) s"
+    }
+    return "\(seconds) s"
+  }
+
+  /// `10 MiB`, `512 KiB` or `1000 bytes`: the largest unit that divides the cap exactly.
+  static func format(bytes: Int) -> String {
+    if bytes > 0, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+    if bytes > 0, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+    return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+  }
+}

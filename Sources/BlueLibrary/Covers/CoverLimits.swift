@@ -1,0 +1,28 @@
+/// The bounds every cover fetch honours: a time limit and a size cap.
+public struct CoverLimits: Sendable, Equatable {
+  /// The longest a whole fetch may take, connection and body included.
+  public var timeout: Duration
+  /// The most bytes a cover may have; a fetch stops reading past it.
+  public var maxBytes: Int
+
+  /// The defaults of the shell: 15 seconds and 10 MiB.
+  public static let standard = CoverLimits(timeout: .seconds(15), maxBytes: 10 << 20)
+
+  /// Creates limits; a negative cap counts as zero.
+  public init(timeout: Duration, maxBytes: Int) {
+    self.timeout = timeout
+    self.maxBytes = max(0, maxBytes)
+  }
+
+  /// The timeout in seconds, as `TimeInterval`-style APIs want it.
+  public var timeoutSeconds: Double {
+    let parts = timeout.components
+    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+  }
+
+  /// The failure for running out of time.
+  public var timedOut: CoverFailure { .timedOut(seconds: timeoutSeconds) }
+
+  /// The failure for exceeding the cap.
+  public var tooLarge: CoverFailure { .tooLarge(maxBytes: maxBytes) }
+}

@@ -1,0 +1,321 @@
+import Foundation
+import Synchronization
+
+/// Downloads covers in the background, a few at a time, through the disk cache, and
+/// tells its subscribers about every step (the original app's notification + KVO).
+///
+/// A request for a cached cover is answered from the cache without fetching; a
+/// request for a cover already queued or downloading joins that download; anything
+/// else is queued and fetched, at most `maxConcurrent` at once, in request order,
+/// by the ``CoverSource`` for the URL's scheme. A fetched cover must be an image and is
+/// cached before it is reported as finished; a failed one can be requested again.
+///
+/// - Important: The shell's main thread is not an async context, so everything it
+///   needs is synchronous and safe from any thread: ``request(_:albumTitle:)``,
+///   ``cancelAll()``, ``currentState(of:)``, ``pendingSnapshot()``,
+///   ``waitForPendingBlocking(timeout:shouldCancel:)`` and ``subscribe(_:)``. Requests
+///   take effect in call order, and their state is visible as soon as the call returns.
+public actor CoverLoader {
+  /// The disk cache covers go to.
+  public nonisolated let cache: CoverCache
+  /// The timeout and size cap of each fetch.
+  public nonisolated let limits: CoverLimits
+  /// The most fetches running at once.
+  public nonisolated let maxConcurrent: Int
+
+  private nonisolated let sources: [String: any CoverSource]
+  private nonisolated let book = Mutex(CoverBook())
+  private var waiters: [UInt64: Waiter] = [:]
+  private var nextWaiterID: UInt64 = 0
+
+  private struct Waiter {
+    let continuation: CheckedContinuation<Bool, Never>
+    var timer: Task<Void, Never>?
+  }
+
+  /// The sources of a standard loader: http/https, file and the bundled covers.
+  public static func standardSources() -> [any CoverSource] {
+    [HTTPCoverSource(), FileCoverSource(), BundledCoverSource()]
+  }
+
+  /// Creates a loader over `cache`; for each scheme the first source that lists it is used.
+  public init(
+    cache: CoverCache,
+    sources: [any CoverSource] = CoverLoader.standardSources(),
+    maxConcurrent: Int = 6,
+    timeout: Duration = .seconds(15),
+    maxBytes: Int = 10 << 20
+  ) {
+    self.cache = cache
+    self.limits = CoverLimits(timeout: timeout, maxBytes: maxBytes)
+    self.maxConcurrent = max(1, maxConcurrent)
+    var byScheme: [String: any CoverSource] = [:]
+    for source in sources {
+      for scheme in source.schemes where byScheme[scheme.lowercased()] == nil {
+        byScheme[scheme.lowercased()] = source
+      }
+    }
+    self.sources = byScheme
+  }
+
+  // MARK: - Requests
+
+  /// Asks for the cover at `url` on behalf of the album `albumTitle`; returns at once.
+  ///
+  /// A cached cover is reported as `.finished(fromCache: true)` without fetching; a
+  /// cover already queued or downloading is not fetched twice, and the outcome event
+  /// lists every album that asked. A URL no source handles fails at once with
+  /// ``CoverFailure/unsupportedURL(_:)``.
+  ///
+  /// - Returns: The cover's state right after the request (`.cached`, `.queued`,
+  ///   `.downloading` or `.failed`).
+  @discardableResult
+  public nonisolated func request(_ url: String, albumTitle: String) -> CoverState {
+    let (state, deliver) = book.withLock { book -> (CoverState, Bool) in
+      if book.join(url, album: albumTitle) {
+        return (book.states[url] ?? .queued, false)
+      }
+      let checked = ContinuousClock.now
+      if source(for: url) == nil {
+        let failure = CoverFailure.unsupportedURL(url)
+        book.settle(url, state: .failed(failure), event: .failed(url: url, albums: [albumTitle], failure))
+      } else if let size = cache.entrySize(for: url) {
+        let event = CoverEvent.finished(
+          url: url, albums: [albumTitle], bytes: size, seconds: Self.seconds(since: checked), fromCache: true)
+        book.settle(url, state: .cached, event: event)
+      } else {
+        book.enqueue(url, album: albumTitle)
+        startJobs(&book)
+      }
+      return (book.states[url] ?? .none, Self.claimDelivery(&book))
+    }
+    if deliver { scheduleDelivery() }
+    return state
+  }
+
+  /// Cancels every queued and running download: each fails with ``CoverFailure/cancelled``
+  /// and nothing more of them is cached. Safe from any thread; returns at once.
+  public nonisolated func cancelAll() {
+    let (tasks, deliver) = book.withLock { book in
+      (book.cancelAll(), Self.claimDelivery(&book))
+    }
+    for task in tasks { task.cancel() }
+    if deliver { scheduleDelivery() }
+  }
+
+  // MARK: - State
+
+  /// The state of the cover at `url`.
+  public func state(of url: String) -> CoverState {
+    currentState(of: url)
+  }
+
+  /// The state of the cover at `url`, from any thread without waiting (for renders).
+  ///
+  /// A URL not requested in this session is `.cached` if the cache holds it, else `.none`.
+  public nonisolated func currentState(of url: String) -> CoverState {
+    if let known = book.withLock({ $0.states[url] }) { return known }
+    guard cache.contains(url) else { return .none }
+    return book.withLock { book in
+      if let known = book.states[url] { return known }
+      book.states[url] = .cached
+      return .cached
+    }
+  }
+
+  /// The number of downloads not yet reported (queued, running, or with an outcome
+  /// not yet handed to the subscribers).
+  public var pendingCount: Int {
+    book.withLock { $0.pendingCount }
+  }
+
+  /// The downloads not yet finished, running ones first, from any thread without waiting.
+  public nonisolated func pendingSnapshot() -> [PendingCover] {
+    book.withLock { $0.pending() }
+  }
+
+  // MARK: - Waiting
+
+  /// Waits until every request so far has been reported to the subscribers.
+  ///
+  /// - Returns: true when all are done; false when `timeout` passed first or the
+  ///   calling task was cancelled.
+  public func waitForPending(timeout: Duration? = nil) async -> Bool {
+    if isIdle { return true }
+    if Task.isCancelled { return false }
+    nextWaiterID += 1
+    let id = nextWaiterID
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        var waiter = Waiter(continuation: continuation)
+        if let timeout {
+          waiter.timer = Task {
+            try? await Task.sleep(for: timeout)
+            self.endWait(id, result: false)
+          }
+        }
+        waiters[id] = waiter
+      }
+    } onCancel: {
+      Task { await self.endWait(id, result: false) }
+    }
+  }
+
+  /// Blocks the calling thread until every request so far has been reported.
+  ///
+  /// It sleeps in short slices, calling `shouldCancel` between them, so a Ctrl-C flag
+  /// can end the wait (the downloads go on; call ``cancelAll()`` to stop them).
+  ///
+  /// - Important: For a thread outside Swift concurrency (the shell's main thread).
+  ///   Never call it from a subscriber's handler: events wait for the handler to return.
+  /// - Returns: true when all are done; false on timeout or when `shouldCancel` said so.
+  public nonisolated func waitForPendingBlocking(timeout: Double? = nil, shouldCancel: () -> Bool = { false }) -> Bool {
+    let deadline = timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }
+    while true {
+      if isIdle { return true }
+      if shouldCancel() { return false }
+      if let deadline, ContinuousClock.now >= deadline { return false }
+      usleep(5_000)
+    }
+  }
+
+  // MARK: - Subscribers
+
+  /// Calls `handler` with every event from now on; keep the token to unsubscribe.
+  ///
+  /// - Important: Handlers run one event at a time, in the order the events happened
+  ///   (so in order for each URL), on the loader's executor, never on the caller's
+  ///   thread. A handler must return quickly and must not block (the shell's appends a
+  ///   line to a locked queue and wakes the terminal owner).
+  public nonisolated func subscribe(_ handler: @escaping @Sendable (CoverEvent) -> Void) -> SubscriptionToken {
+    book.withLock { book in
+      let id = book.makeID()
+      book.subscribers[id] = handler
+      return SubscriptionToken(id: id)
+    }
+  }
+
+  /// Stops calling the handler of `token` (an event being delivered may still reach it).
+  public nonisolated func unsubscribe(_ token: SubscriptionToken) {
+    _ = book.withLock { $0.subscribers.removeValue(forKey: token.id) }
+  }
+
+  // MARK: - Fetching
+
+  private nonisolated func source(for url: String) -> (any CoverSource)? {
+    coverURLScheme(url).flatMap { sources[$0] }
+  }
+
+  /// Starts queued jobs while slots are free (called under the lock).
+  private nonisolated func startJobs(_ book: inout CoverBook) {
+    while let next = book.startNext(maxConcurrent: maxConcurrent) {
+      let task = Task.detached { await self.run(next.url, id: next.id) }
+      book.attach(task, to: next.url, id: next.id)
+    }
+  }
+
+  /// Fetches, checks and stages one cover, then settles its job.
+  private nonisolated func run(_ url: String, id: UInt64) async {
+    let outcome: Result<(staged: CoverCache.StagedFile, bytes: Int), CoverFailure>
+    do throws(CoverFailure) {
+      guard let source = source(for: url) else { throw .unsupportedURL(url) }
+      let data = try await source.fetch(url, limits: limits)
+      guard CoverImageFormat(sniffing: data) != nil else { throw .notAnImage }
+      do throws(CoverCacheError) {
+        outcome = .success((try cache.stage(data), data.count))
+      } catch {
+        throw .downloadFailed(error.description)
+      }
+    } catch {
+      outcome = .failure(error)
+    }
+    complete(url, id: id, outcome: outcome)
+  }
+
+  /// Records the outcome of job `id` unless it was cancelled meanwhile, and starts the next jobs.
+  private nonisolated func complete(
+    _ url: String, id: UInt64, outcome: Result<(staged: CoverCache.StagedFile, bytes: Int), CoverFailure>
+  ) {
+    // The commit (a rename) happens under the lock, so a cancelled job can never
+    // put its file in the cache after `cancelAll` returned.
+    let (committed, deliver) = book.withLock { book -> (Bool, Bool) in
+      guard let job = book.finishJob(url, id: id) else {
+        if case .success(let fetched) = outcome { cache.discard(fetched.staged) }
+        return (false, false)
+      }
+      let seconds = job.startedAt.map(Self.seconds(since:)) ?? 0
+      var committed = false
+      switch outcome {
+      case .success(let fetched):
+        do throws(CoverCacheError) {
+          try cache.commit(fetched.staged, for: url)
+          committed = true
+          let event = CoverEvent.finished(
+            url: url, albums: job.albums, bytes: fetched.bytes, seconds: seconds, fromCache: false)
+          book.settle(url, state: .cached, event: event)
+        } catch {
+          let failure = CoverFailure.downloadFailed(error.description)
+          book.settle(url, state: .failed(failure), event: .failed(url: url, albums: job.albums, failure))
+        }
+      case .failure(let failure):
+        book.settle(url, state: .failed(failure), event: .failed(url: url, albums: job.albums, failure))
+      }
+      startJobs(&book)
+      return (committed, Self.claimDelivery(&book))
+    }
+    if committed { cache.syncDirectory() }
+    if deliver { scheduleDelivery() }
+  }
+
+  // MARK: - Delivering events
+
+  /// Marks a delivery pass as scheduled if events wait and none is; true if the caller must schedule it.
+  private static func claimDelivery(_ book: inout CoverBook) -> Bool {
+    guard !book.deliveryScheduled, !book.outbox.isEmpty else { return false }
+    book.deliveryScheduled = true
+    return true
+  }
+
+  private nonisolated func scheduleDelivery() {
+    Task { await self.deliver() }
+  }
+
+  /// Hands queued events to the subscribers, oldest first, until the outbox is empty.
+  private func deliver() {
+    while true {
+      let batch = book.withLock { book -> (events: [CoverEvent], handlers: [@Sendable (CoverEvent) -> Void])? in
+        guard !book.outbox.isEmpty else {
+          book.deliveryScheduled = false
+          return nil
+        }
+        let events = book.outbox
+        book.outbox = []
+        return (events, book.subscribers.sorted { $0.key < $1.key }.map(\.value))
+      }
+      guard let batch else { break }
+      for event in batch.events {
+        for handler in batch.handlers { handler(event) }
+      }
+      let outcomes = batch.events.count(where: \.isTerminal)
+      book.withLock { $0.undeliveredOutcomes -= outcomes }
+    }
+    if isIdle {
+      for id in Array(waiters.keys) { endWait(id, result: true) }
+    }
+  }
+
+  private nonisolated var isIdle: Bool {
+    book.withLock { $0.pendingCount == 0 }
+  }
+
+  private func endWait(_ id: UInt64, result: Bool) {
+    guard let waiter = waiters.removeValue(forKey: id) else { return }
+    waiter.timer?.cancel()
+    waiter.continuation.resume(returning: result)
+  }
+
+  private static func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// An adapter that fetches cover bytes for the URLs of some schemes.
+///
+/// The loader picks the source by the URL's scheme, so a new kind of URL is a new
+/// source passed to ``CoverLoader/init(cache:sources:maxConcurrent:timeout:maxBytes:)``,
+/// not a change to the loader. The loader checks that the bytes are an image and
+/// caches them; a source only fetches.
+///
+/// - Important: `fetch` is called from many tasks at once and must honour task
+///   cancellation (throw ``CoverFailure/cancelled``), `limits.timeout` (throw
+///   ``CoverFailure/timedOut(seconds:)``) and `limits.maxBytes` (stop reading past it
+///   and throw ``CoverFailure/tooLarge(maxBytes:)``).
+public protocol CoverSource: Sendable {
+  /// The lowercase URL schemes this source fetches, such as `["http", "https"]`.
+  var schemes: Set<String> { get }
+
+  /// The bytes at `url`, within `limits`.
+  func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data
+}
+
+/// The lowercase scheme of `url` (the letters before the first `:`), or nil if it has none.
+func coverURLScheme(_ url: String) -> String? {
+  guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+  let scheme = url.utf8[..<colon]
+  guard let first = scheme.first, isASCIILetter(first),
+    scheme.allSatisfy({ isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+  else { return nil }
+  return String(decoding: scheme, as: UTF8.self).lowercased()
+}
+
+private func isASCIILetter(_ byte: UInt8) -> Bool {
+  (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+}

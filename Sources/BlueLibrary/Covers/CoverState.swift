@@ -1,0 +1,21 @@
+/// Where one cover URL stands, as `list`, `show` and the viewport's cards show it.
+public enum CoverState: Equatable, Sendable {
+  /// Never requested in this session and not in the cache.
+  case none
+  /// Waiting for a free download slot.
+  case queued
+  /// Being fetched now.
+  case downloading
+  /// In the disk cache, ready to show.
+  case cached
+  /// The last attempt failed; requesting it again retries.
+  case failed(CoverFailure)
+
+  /// Whether the cover is queued or downloading (the card shows a spinner).
+  public var isPending: Bool {
+    switch self {
+    case .queued, .downloading: true
+    case .none, .cached, .failed: false
+    }
+  }
+}

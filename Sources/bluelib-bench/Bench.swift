@@ -1,0 +1,357 @@
+import BlueLibrary
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The timed runs of one scenario.
+struct Measurement {
+  var times: [Double] = []
+  /// The largest `ru_maxrss` over the runs, KiB.
+  var maxRSSKiB = 0
+  /// `failed: …` when a run did not succeed (the runs stop there).
+  var failure: String?
+
+  var succeeded: Bool { failure == nil && !times.isEmpty }
+
+  var median: Double? {
+    guard succeeded else { return nil }
+    let sorted = times.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+
+  var minimum: Double? { succeeded ? times.min() : nil }
+}
+
+/// Why one run does not count.
+struct RunFailure: Error {
+  var message: String
+}
+
+/// A library scenario's measurement on one library size.
+struct LibraryRow {
+  var scenario: Scenario
+  var size: Int
+  var measurement: Measurement
+}
+
+/// Everything measured, for the report.
+struct Results {
+  var rows: [LibraryRow] = []
+  /// The size of the imported CSV (the largest library size).
+  var importSize = 0
+  var bluelibImport: Measurement?
+  /// nil when sqlite3 was not run; `failure` says when it is missing.
+  var sqliteImport: Measurement?
+  var sqliteMissing = false
+  /// The largest peak RSS a trivial child (`/bin/true`) reported, before and after
+  /// the scenarios: what our own memory adds to a reading (see `runChild`).
+  var rssFloorKiB: Int?
+
+  func row(_ scenario: Scenario, size: Int) -> Measurement? {
+    rows.first { $0.scenario == scenario && $0.size == size }?.measurement
+  }
+
+  /// Every measurement taken.
+  var measurements: [Measurement] {
+    rows.map(\.measurement) + [bluelibImport, sqliteImport].compactMap { $0 }
+  }
+
+  var anyFailed: Bool {
+    rows.contains { !$0.measurement.succeeded }
+      || bluelibImport.map { !$0.succeeded } == true
+      || (!sqliteMissing && sqliteImport.map { !$0.succeeded } == true)
+  }
+}
+
+/// Runs the scenarios.
+final class Bench {
+  let options: Options
+  /// This executable, which creates the libraries in a child (see `generate`).
+  let benchExecutable: String
+  let bluelib: String
+  let sqlite3: String?
+  let work: String
+  let childEnvironment: [String]
+  var results = Results()
+
+  init(
+    options: Options, benchExecutable: String, bluelib: String, sqlite3: String?, work: String,
+    environment: [String: String]
+  ) {
+    self.options = options
+    self.benchExecutable = benchExecutable
+    self.bluelib = bluelib
+    self.sqlite3 = sqlite3
+    self.work = work
+    var childEnvironment = environment
+    childEnvironment["BLUELIB_HOME"] = nil
+    childEnvironment["NO_COLOR"] = "1"
+    self.childEnvironment = childEnvironment.map { "\($0.key)=\($0.value)" }.sorted()
+  }
+
+  func csvPath(_ size: Int) -> String { "\(work)/albums-\(size).csv" }
+  func libraryPath(_ size: Int) -> String { "\(work)/library-\(size)/library.sqlite" }
+
+  // MARK: - Setup
+
+  /// Writes the CSVs and libraries the selected scenarios need.
+  ///
+  /// A library is made in a child process (`bluelib-bench --make-library CSV PATH`):
+  /// decoding a million albums takes hundreds of MiB, and every process we spawn
+  /// afterwards would otherwise report at least our own resident memory as its peak.
+  func generate() throws(SetupError) {
+    let needsLibrary = options.only.contains(.open) || options.only.contains(.tap) || options.only.contains(.scroll)
+    for size in options.sizes {
+      let needsCSV = needsLibrary || (options.only.contains(.import) && size == options.sizes.last)
+      guard needsCSV else { continue }
+      var start = monotonicSeconds()
+      log("writing \(csvPath(size)) (\(grouped(size)) rows)…")
+      try DataSet.writeCSV(count: size, to: csvPath(size))
+      log("  done in \(formatSeconds(monotonicSeconds() - start))")
+      guard needsLibrary else { continue }
+      start = monotonicSeconds()
+      log("creating \(libraryPath(size)) through AlbumStore…")
+      DataSet.remove(libraryPath(size))
+      try DataSet.makeDirectory("\(work)/library-\(size)")
+      let directory = "\(work)/make-library-\(size)"
+      defer { DataSet.remove(directory) }
+      do {
+        _ = try invoke(
+          benchExecutable, [BenchMain.makeLibraryFlag, csvPath(size), libraryPath(size)], input: .null, in: directory,
+          keepOutput: true)
+      } catch {
+        throw SetupError("cannot create \(libraryPath(size)): \(error.message)")
+      }
+      let output = DataSet.contents(ofFileAt: directory + "/stdout").trimmingCharacters(in: .whitespacesAndNewlines)
+      let count = Int(output) ?? -1
+      guard count == size else {
+        throw SetupError("the library made from \(csvPath(size)) has \(count) albums, expected \(size)")
+      }
+      log("  done in \(formatSeconds(monotonicSeconds() - start))")
+    }
+  }
+
+  // MARK: - Scenarios
+
+  func runAll() {
+    measureFloor()
+    defer { measureFloor() }
+    for scenario in [Scenario.open, .tap, .scroll] where options.only.contains(scenario) {
+      for size in options.sizes {
+        results.rows.append(LibraryRow(scenario: scenario, size: size, measurement: runLibraryScenario(scenario, size: size)))
+      }
+    }
+    if options.only.contains(.import), let size = options.sizes.last {
+      runImports(size: size)
+    }
+  }
+
+  /// Runs `/bin/true` to see the lowest peak RSS a child of ours can report.
+  func measureFloor() {
+    guard access("/bin/true", X_OK) == 0,
+      let child = try? invoke("/bin/true", [], input: .null, in: "\(work)/floor", keepOutput: false)
+    else { return }
+    results.rssFloorKiB = max(results.rssFloorKiB ?? 0, child.maxRSSKiB)
+    DataSet.remove("\(work)/floor")
+  }
+
+  /// Runs `scenario` on a copy of the `size`-album library, a fresh copy (and home) per run.
+  func runLibraryScenario(_ scenario: Scenario, size: Int) -> Measurement {
+    let runs = options.runsPerScenario
+    let label = "\(scenario.rawValue) \(grouped(size))"
+    return measure(label, runs: runs) { run throws(RunFailure) in
+      let directory = "\(work)/runs/\(scenario.rawValue)-\(size)-\(run)"
+      let home = directory + "/home"
+      defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
+      do {
+        DataSet.remove(directory)
+        try DataSet.makeDirectory(home)
+        try DataSet.copyFile(libraryPath(size), to: home + "/library.sqlite")
+      } catch {
+        throw RunFailure(message: "setup: \(error)")
+      }
+      switch scenario {
+      case .open:
+        let child = try invoke(
+          bluelib, ["--home", home, "-c", "view"], input: .null, in: directory, keepOutput: true)
+        guard !DataSet.contents(ofFileAt: directory + "/stdout").isEmpty else {
+          throw RunFailure(message: "`view` printed nothing")
+        }
+        return child
+      case .tap:
+        let child = try invoke(
+          bluelib, ["--home", home, "-c", "tap \(size); show"], input: .null, in: directory, keepOutput: true)
+        let expected = DataSet.title(size, of: size)
+        guard DataSet.contents(ofFileAt: directory + "/stdout").contains(expected) else {
+          throw RunFailure(message: "`show` did not print '\(expected)'")
+        }
+        return child
+      case .scroll:
+        let input = ChildInput.pipe(Array(String(repeating: "scroll right\n", count: options.scrolls).utf8))
+        return try invoke(bluelib, ["--home", home], input: input, in: directory, keepOutput: false)
+      case .import:
+        preconditionFailure("import is not a library scenario")
+      }
+    }
+  }
+
+  /// Imports the `size`-row CSV with bluelib and with sqlite3, alternating, each into a fresh home.
+  func runImports(size: Int) {
+    results.importSize = size
+    let runs = options.importRuns
+    let csv = csvPath(size)
+    var bluelibMeasurement = Measurement()
+    var sqliteMeasurement = Measurement()
+    results.sqliteMissing = sqlite3 == nil
+    for run in 1...runs {
+      if bluelibMeasurement.failure == nil {
+        record(&bluelibMeasurement, label: "import bluelib \(grouped(size))", run: run, of: runs) { () throws(RunFailure) in
+          let directory = "\(work)/runs/import-bluelib-\(run)"
+          let home = directory + "/home"
+          defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
+          do {
+            DataSet.remove(directory)
+            try DataSet.makeDirectory(home)
+          } catch {
+            throw RunFailure(message: "setup: \(error)")
+          }
+          let child = try invoke(
+            bluelib, ["--home", home, "-c", "import \(shellQuoted(csv))"], input: .null, in: directory,
+            keepOutput: true)
+          let expected = size + DefaultCatalogue.albums.count
+          let count: Int
+          do {
+            count = try DataSet.albumCount(at: home + "/library.sqlite")
+          } catch {
+            throw RunFailure(message: "after import: \(error)")
+          }
+          guard count == expected else {
+            throw RunFailure(message: "the library has \(grouped(count)) albums after the import, expected \(grouped(expected))")
+          }
+          return child
+        }
+      }
+      if let sqlite3, sqliteMeasurement.failure == nil {
+        record(&sqliteMeasurement, label: "import sqlite3 \(grouped(size))", run: run, of: runs) { () throws(RunFailure) in
+          let directory = "\(work)/runs/import-sqlite3-\(run)"
+          defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
+          do {
+            DataSet.remove(directory)
+            try DataSet.makeDirectory(directory)
+          } catch {
+            throw RunFailure(message: "setup: \(error)")
+          }
+          let database = directory + "/t.db"
+          let child = try invoke(
+            sqlite3, [database, ".import --csv \(dotCommandQuoted(csv)) t"], input: .null, in: directory,
+            keepOutput: true)
+          _ = try invoke(
+            sqlite3, [database, "SELECT count(*) FROM t"], input: .null, in: directory + "/count", keepOutput: true)
+          let text = DataSet.contents(ofFileAt: directory + "/count/stdout").trimmingCharacters(in: .whitespacesAndNewlines)
+          guard Int(text) == size else {
+            throw RunFailure(message: "sqlite3's table has '\(text)' rows after the import, expected \(size)")
+          }
+          return child
+        }
+      }
+    }
+    results.bluelibImport = bluelibMeasurement
+    results.sqliteImport = sqlite3 == nil ? nil : sqliteMeasurement
+  }
+
+  // MARK: - Running
+
+  /// Runs `once` `runs` times, stopping at the first failure.
+  func measure(_ label: String, runs: Int, _ once: (Int) throws(RunFailure) -> ChildRun) -> Measurement {
+    var measurement = Measurement()
+    for run in 1...runs {
+      record(&measurement, label: label, run: run, of: runs) { () throws(RunFailure) in try once(run) }
+      if measurement.failure != nil { break }
+    }
+    return measurement
+  }
+
+  func record(
+    _ measurement: inout Measurement, label: String, run: Int, of runs: Int,
+    _ once: () throws(RunFailure) -> ChildRun
+  ) {
+    do {
+      let child = try once()
+      measurement.times.append(child.seconds)
+      measurement.maxRSSKiB = max(measurement.maxRSSKiB, child.maxRSSKiB)
+      log("\(label): run \(run)/\(runs) \(formatSeconds(child.seconds)), peak RSS \(formatKiB(child.maxRSSKiB))")
+    } catch {
+      measurement.failure = "failed: " + error.message
+      log("\(label): run \(run)/\(runs) failed: \(error.message)")
+    }
+  }
+
+  /// Runs one child with its output in `directory` (stdout to /dev/null unless `keepOutput`);
+  /// throws unless it exits 0.
+  func invoke(
+    _ executable: String, _ arguments: [String], input: ChildInput, in directory: String, keepOutput: Bool
+  ) throws(RunFailure) -> ChildRun {
+    do {
+      try DataSet.makeDirectory(directory)
+    } catch {
+      throw RunFailure(message: "setup: \(error)")
+    }
+    let stderrPath = directory + "/stderr"
+    let child: ChildRun
+    do {
+      child = try runChild(
+        executable: executable, arguments: arguments, environment: childEnvironment, input: input,
+        stdoutPath: keepOutput ? directory + "/stdout" : "/dev/null", stderrPath: stderrPath,
+        timeout: options.timeout)
+    } catch {
+      throw RunFailure(message: error.description)
+    }
+    switch child.termination {
+    case .exited(0):
+      return child
+    case .exited(let code):
+      throw RunFailure(message: DataSet.firstLine(ofFileAt: stderrPath) ?? "exit status \(code), nothing on stderr")
+    case .signaled(let signal):
+      let name = strsignal(signal).map { String(cString: $0) } ?? "signal \(signal)"
+      throw RunFailure(message: "killed by signal \(signal) (\(name))")
+    case .timedOut(let seconds):
+      throw RunFailure(message: "timed out after \(formatSeconds(seconds)) (see --timeout)")
+    }
+  }
+
+  func log(_ text: String) {
+    standardError("bluelib-bench: " + text)
+  }
+}
+
+/// Writes a line to standard error.
+func standardError(_ text: String) {
+  let bytes = Array((text + "\n").utf8)
+  var written = 0
+  while written < bytes.count {
+    let n = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress! + written, $0.count - written) }
+    if n < 0 && errno == EINTR { continue }
+    if n <= 0 { return }
+    written += n
+  }
+}
+
+/// `text` quoted for a shell (and bluelib's tokenizer) when it needs it.
+func shellQuoted(_ text: String) -> String {
+  let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+    scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:=@%".unicodeScalars.contains(scalar)
+  }
+  return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+/// `text` as one argument of a sqlite3 dot-command.
+func dotCommandQuoted(_ text: String) -> String {
+  text.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || $0 == "'" || $0 == "\t" })
+    ? "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    : text
+}

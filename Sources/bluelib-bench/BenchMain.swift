@@ -1,0 +1,115 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Parses the command line, sets up, runs the scenarios and prints the report.
+enum BenchMain {
+  /// The internal mode that creates a library: `--make-library CSV LIBRARY` prints its album count.
+  static let makeLibraryFlag = "--make-library"
+
+  static func run(arguments: [String]) -> Int32 {
+    if arguments.count == 4 && arguments[1] == makeLibraryFlag {
+      do {
+        print(try DataSet.makeLibrary(from: arguments[2], at: arguments[3]))
+        return 0
+      } catch {
+        standardError("bluelib-bench: \(error)")
+        return 1
+      }
+    }
+    let options: Options
+    do {
+      options = try Options.parse(Array(arguments.dropFirst()))
+    } catch {
+      standardError("bluelib-bench: \(error)\n(see bluelib-bench --help)")
+      return 2
+    }
+    if options.help {
+      print(Options.usage)
+      return 0
+    }
+    signal(SIGPIPE, SIG_IGN)  // a child that stops reading its stdin must not kill us
+    let environment = currentEnvironment()
+
+    let benchExecutable = executablePath(arguments)
+    let bluelib = DataSet.absolute(
+      options.bluelib ?? (benchExecutable as NSString).deletingLastPathComponent + "/bluelib")
+    guard access(bluelib, X_OK) == 0 else {
+      standardError(
+        "bluelib-bench: no bluelib binary at \(bluelib) (build it with `swift build -c release --product bluelib`, or pass --bluelib PATH)"
+      )
+      return 2
+    }
+    var sqlite3: String?
+    if let given = options.sqlite3 {
+      guard access(given, X_OK) == 0 else {
+        standardError("bluelib-bench: --sqlite3: \(given) is not an executable file")
+        return 2
+      }
+      sqlite3 = DataSet.absolute(given)
+    } else {
+      sqlite3 = findInPath("sqlite3", environment: environment)
+    }
+
+    let work: String
+    do {
+      if let keep = options.keep {
+        try DataSet.makeDirectory(keep)
+        work = DataSet.absolute(keep)
+      } else {
+        work = try DataSet.makeTemporaryDirectory(environment: environment)
+      }
+    } catch {
+      standardError("bluelib-bench: \(error)")
+      return 2
+    }
+    defer { if options.keep == nil { DataSet.remove(work) } }
+
+    let bench = Bench(
+      options: options, benchExecutable: benchExecutable, bluelib: bluelib, sqlite3: sqlite3, work: work,
+      environment: environment)
+    let bluelibVersion = version(of: bluelib, bench: bench) ?? "version unknown"
+    let sqliteVersion = sqlite3.flatMap { version(of: $0, bench: bench) }.map { String($0.prefix { $0 != " " }) } ?? ""
+
+    do {
+      try bench.generate()
+    } catch {
+      standardError("bluelib-bench: \(error)")
+      return 2
+    }
+    bench.runAll()
+
+    let report = Report(
+      options: options, results: bench.results, commandLine: quotedCommandLine(arguments), bluelib: bluelib,
+      bluelibVersion: bluelibVersion, sqlite3: sqlite3, sqliteVersion: sqliteVersion, work: work)
+    print(report.render())
+    if bench.results.anyFailed { return 1 }
+    if report.checks.contains(where: { $0.status == .fail }) { return 3 }
+    return 0
+  }
+
+  /// This executable: /proc/self/exe, else `argv[0]`.
+  static func executablePath(_ arguments: [String]) -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    let path =
+      length > 0
+      ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      : DataSet.absolute(arguments.first ?? ".")
+    return path
+  }
+
+  /// The first line `executable --version` prints.
+  static func version(of executable: String, bench: Bench) -> String? {
+    let directory = bench.work + "/version"
+    defer { DataSet.remove(directory) }
+    guard (try? bench.invoke(executable, ["--version"], input: .null, in: directory, keepOutput: true)) != nil else {
+      return nil
+    }
+    return DataSet.firstLine(ofFileAt: directory + "/stdout")
+  }
+}

@@ -1,0 +1,33 @@
+import Testing
+
+@testable import BlueLibrary
+
+struct CoverFailureTests {
+  @Test(arguments: [
+    (CoverFailure.httpStatus(404), "HTTP 404"),
+    (.httpStatus(503), "HTTP 503"),
+    (.unresolvableHost("covers.example.invalid"), "could not resolve host covers.example.invalid"),
+    (.timedOut(seconds: 15), "timed out after 15 s"),
+    (.timedOut(seconds: 1), "timed out after 1 s"),
+    (.timedOut(seconds: 0.5), "timed out after 0.5 s"),
+    (.notAnImage, "not an image"),
+    (.tooLarge(maxBytes: 10 << 20), "larger than 10 MiB"),
+    (.tooLarge(maxBytes: 512 << 10), "larger than 512 KiB"),
+    (.tooLarge(maxBytes: 1000), "larger than 1000 bytes"),
+    (.connectionRefused(host: "127.0.0.1", port: 8080), "cannot connect to 127.0.0.1:8080"),
+    (.noSuchFile("/tmp/missing.png"), "no such file /tmp/missing.png"),
+    (.unsupportedURL("gopher://x/y"), "unsupported URL gopher://x/y"),
+    (.cancelled, "cancelled"),
+    (.downloadFailed("connection lost"), "download failed: connection lost"),
+  ])
+  func failureReadsAsTheStatusLineReason(failure: CoverFailure, text: String) {
+    #expect(failure.description == text)
+  }
+
+  @Test func limitsNameTheirOwnFailures() {
+    let limits = CoverLimits(timeout: .seconds(15), maxBytes: 10 << 20)
+    #expect(limits.timedOut.description == "timed out after 15 s")
+    #expect(limits.tooLarge.description == "larger than 10 MiB")
+    #expect(CoverLimits(timeout: .milliseconds(1500), maxBytes: 1).timeoutSeconds == 1.5)
+  }
+}

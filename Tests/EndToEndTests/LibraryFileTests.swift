@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The library file on disk: files it must refuse without touching them (SPEC §1, exit 2),
+/// and every change being one transaction, even under `kill -9` (SPEC §2).
+@Suite(.serialized)
+struct LibraryFileTests {
+  typealias F = LibraryFixture
+
+  static let sqlite3 = "/usr/bin/sqlite3"
+  static var hasSQLite3: Bool { FileManager.default.isExecutableFile(atPath: sqlite3) }
+
+  private func libraryPath(_ runner: BinaryRunner) -> String {
+    runner.home.appendingPathComponent("library.sqlite").path
+  }
+
+  /// Runs the sqlite3 CLI on `path`; fails the test when it fails.
+  private func sqlite(_ path: String, _ sql: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.sqlite3)
+    process.arguments = [path, sql]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "sqlite3 \(sql) failed")
+  }
+
+  /// Every way a user might start bluelib on the file: each must exit 2 with `reason`,
+  /// print nothing on stdout, and leave the file and its directory exactly as they were.
+  private func expectRefused(_ runner: BinaryRunner, reason: String) throws {
+    let path = libraryPath(runner)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let entries = try FileManager.default.contentsOfDirectory(atPath: runner.home.path).sorted()
+    for arguments in [["-c", "list"], ["-c", "reset"], []] {
+      let result = try runner.run(arguments, input: Data("add X\nreset\nlist\n".utf8))
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.stdout == "")
+      #expect(result.stderr == "bluelib: cannot open library '\(path)': \(reason)\n")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the library file was changed")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: runner.home.path).sorted() == entries)
+  }
+
+  // MARK: - Files it must refuse
+
+  @Test func randomBytesAreRefusedAndLeftAlone() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    var generator = SystemRandomNumberGenerator()
+    let noise = Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    try noise.write(to: URL(fileURLWithPath: libraryPath(runner)))
+    try expectRefused(runner, reason: "file is not a database")
+  }
+
+  @Test func aTextFileIsRefusedAndLeftAlone() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    try Data("My albums:\n- Best of Bowie\n- American Pie\n".utf8)
+      .write(to: URL(fileURLWithPath: libraryPath(runner)))
+    try expectRefused(runner, reason: "file is not a database")
+  }
+
+  @Test(.enabled(if: hasSQLite3)) func anotherApplicationsDatabaseIsRefusedAndLeftAlone() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    try sqlite(libraryPath(runner), "CREATE TABLE customers(x); INSERT INTO customers VALUES (1);")
+    try expectRefused(runner, reason: "not a bluelib library (it has tables 'customers')")
+  }
+
+  @Test(.enabled(if: hasSQLite3)) func aLibraryFromANewerBluelibIsRefusedAndLeftAlone() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    #expect(try runner.run(["-c", "tap 2; delete"]).status == 0)
+    // Schema.swift keeps the schema version in SQLite's user_version (this build: 1).
+    try sqlite(libraryPath(runner), "PRAGMA user_version = 99;")
+    try expectRefused(
+      runner, reason: "created by a newer version of bluelib (schema 99, this build knows 1)")
+  }
+
+  @Test func aDirectoryWhereTheLibraryShouldBeIsRefused() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    try FileManager.default.createDirectory(atPath: libraryPath(runner), withIntermediateDirectories: true)
+    let result = try runner.run(["-c", "list"])
+    #expect(result.status == 2)
+    #expect(result.stdout == "")
+    #expect(result.stderr == "bluelib: cannot open library '\(libraryPath(runner))': it is a directory\n")
+  }
+
+  @Test func aFreshHomeGetsALibraryWithTheDefaultCatalogue() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let result = try runner.run(["-c", "list"])
+    #expect(result.status == 0)
+    #expect(result.stdout == F.list(selected: 1))
+    let header = try FileHandle(forReadingFrom: URL(fileURLWithPath: libraryPath(runner))).read(upToCount: 16)
+    #expect(header == Data("SQLite format 3\0".utf8))
+  }
+
+  // MARK: - Crash safety
+
+  /// `bluelib -c 'import BIG'`, killed with SIGKILL after `delay` seconds (or left to
+  /// finish when `delay` is nil). Whether it was killed, and whether a hot journal shows
+  /// the kill landed inside the import's transaction.
+  private func importKilled(
+    _ runner: BinaryRunner, file: String, after delay: Double?
+  ) throws -> (killed: Bool, midTransaction: Bool, seconds: Double) {
+    let process = Process()
+    process.executableURL = BinaryRunner.executable
+    process.arguments = ["--home", runner.home.path, "-c", "import '\(file)'"]
+    process.environment = runner.environment()
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let start = Date()
+    try process.run()
+    if let delay {
+      usleep(useconds_t(delay * 1_000_000))
+      kill(process.processIdentifier, SIGKILL)
+    }
+    process.waitUntilExit()
+    let seconds = Date().timeIntervalSince(start)
+    let killed = process.terminationReason == .uncaughtSignal
+    var journal = stat()
+    let hot = stat(libraryPath(runner) + "-journal", &journal) == 0 && journal.st_size > 0
+    return (killed, killed && hot, seconds)
+  }
+
+  @Test func killMinus9DuringALargeImportLeavesTheLibraryBeforeOrAfterNeverBetween() throws {
+    let rows = 300_000
+    let scratch = BinaryRunner()
+    defer { scratch.cleanUp() }
+    var csv = "title,artist,genre,year,coverUrl\n"
+    csv.reserveCapacity(rows * 40)
+    for i in 0..<rows { csv += "Bulk \(i),Artist \(i % 100),Genre,\(1900 + i % 100),\n" }
+    let file = try F.write(csv, to: "big.csv", in: scratch)
+
+    // How long a whole import takes here, so the kills can be spread over it.
+    #expect(try scratch.run(["-c", "view"]).status == 0)
+    let full = try importKilled(scratch, file: file, after: nil)
+    let finished = try scratch.run(["-c", "list zzzz"])
+    #expect(finished.stdout == "0 of \(rows + 5) albums match 'zzzz'\n")
+
+    var delays = [0.1] + [0.3, 0.5, 0.65, 0.75, 0.8, 0.85, 0.9, 0.95].map { $0 * full.seconds }
+    var midTransaction = 0
+    var attempts = 0
+    while let delay = delays.first, attempts < 25 {
+      delays.removeFirst()
+      attempts += 1
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      #expect(try runner.run(["-c", "tap 3"]).status == 0)
+      let outcome = try importKilled(runner, file: file, after: delay)
+      if outcome.midTransaction { midTransaction += 1 }
+      let after = try runner.run(["-c", "list zzzz; view"])
+      #expect(after.status == 0, "after a kill at \(delay) s: \(after.stderr)")
+      let before = "0 of 5 albums match 'zzzz'\n" + F.view(3)
+      let complete =
+        "0 of \(rows + 5) albums match 'zzzz'\n"
+        + "[3/\(rows + 5)] 1 Best of Bowie | 2 It's My Life | >3 Nothing Like The Sun< | 4 Staring at the Sun | 5 American Pie\n"
+        + F.details(3)
+      #expect(
+        after.stdout == before || after.stdout == complete,
+        "after a kill at \(delay) s the library holds neither the old nor the new albums")
+      if outcome.killed && outcome.midTransaction {
+        #expect(after.stdout == before, "a kill inside the transaction kept part of it")
+        // And the library takes changes again.
+        let again = try runner.run(["-c", "add Probe; list zzzz"])
+        #expect(again.status == 0)
+        #expect(again.stdout.hasSuffix("0 of 6 albums match 'zzzz'\n"))
+      }
+      // Until a kill has landed inside the transaction, keep trying later moments.
+      if delays.isEmpty && midTransaction == 0 {
+        delays = [0.7, 0.78, 0.86, 0.92, 0.97, 0.99].map { $0 * full.seconds * Double.random(in: 0.9...1.1) }
+      }
+    }
+    #expect(midTransaction > 0, "no kill landed inside the import's transaction in \(attempts) tries")
+  }
+}

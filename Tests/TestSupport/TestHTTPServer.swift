@@ -1,0 +1,391 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A small real HTTP/1.1 server on 127.0.0.1 for tests: routes set by the test,
+/// a thread per connection, one request per connection, and a count of requests per path.
+///
+/// ```swift
+/// let server = try TestHTTPServer()
+/// defer { server.stop() }
+/// server.route("/a.png", .ok(pngBytes, delay: 0.5))
+/// // fetch server.url("/a.png") …
+/// #expect(server.requestCount("/a.png") == 1)
+/// ```
+///
+/// Unrouted paths answer 404. ``stop()`` (also run on deinit) closes the listener and
+/// every open connection, so held and endless answers end too.
+public final class TestHTTPServer: Sendable {
+  /// What the server does for one path.
+  public struct Response: Sendable {
+    /// What follows the headers.
+    public enum Body: Sendable {
+      /// These bytes, with a `Content-Length`.
+      case bytes(Data)
+      /// `count` zero bytes, with a `Content-Length` only if `declared`
+      /// (otherwise the body ends when the connection closes).
+      case zeros(count: Int, declared: Bool)
+      /// Zero bytes without end (and without `Content-Length`) at about 32 MiB/s,
+      /// a fast real link, until the client hangs up.
+      case endless
+    }
+
+    /// The status code.
+    public var status: Int
+    /// Extra header lines (`Content-Length` and `Connection: close` are added).
+    public var headers: [String: String]
+    /// The body.
+    public var body: Body
+    /// Seconds to wait after reading the request before answering.
+    public var delay: Double
+    /// Whether to read the request and then never answer (hold the connection open).
+    public var holds: Bool
+
+    /// A response with every part spelled out.
+    public init(
+      status: Int = 200, headers: [String: String] = [:], body: Body = .bytes(Data()), delay: Double = 0,
+      holds: Bool = false
+    ) {
+      self.status = status
+      self.headers = headers
+      self.body = body
+      self.delay = delay
+      self.holds = holds
+    }
+
+    /// 200 with `body` (an image, say), after `delay` seconds.
+    public static func ok(_ body: Data, contentType: String = "image/png", delay: Double = 0) -> Response {
+      Response(headers: ["Content-Type": contentType], body: .bytes(body), delay: delay)
+    }
+
+    /// A status with a short plain-text body (`404 Not Found`).
+    public static func status(_ code: Int) -> Response {
+      Response(status: code, headers: ["Content-Type": "text/plain"], body: .bytes(Data("status \(code)\n".utf8)))
+    }
+
+    /// 200 with an HTML page: what a captive portal or a wrong link serves.
+    public static func html(_ text: String = "<!DOCTYPE html><html><body>not a cover</body></html>") -> Response {
+      Response(headers: ["Content-Type": "text/html"], body: .bytes(Data(text.utf8)))
+    }
+
+    /// 200 with `mebibytes` MiB of zeros, declaring its length or not.
+    public static func mebibytes(_ mebibytes: Int, declared: Bool = true) -> Response {
+      Response(headers: ["Content-Type": "image/png"], body: .zeros(count: mebibytes << 20, declared: declared))
+    }
+
+    /// 200 and a body that never ends.
+    public static let endless = Response(headers: ["Content-Type": "image/png"], body: .endless)
+
+    /// Reads the request and never answers.
+    public static let neverAnswer = Response(holds: true)
+  }
+
+  /// The port the server listens on (chosen by the system).
+  public var port: Int { core.port }
+
+  // The threads retain the core, not this object, so dropping the server stops it.
+  private let core: TestHTTPServerCore
+
+  /// Starts a server on 127.0.0.1 on a free port.
+  public init() throws(TestHTTPServerError) {
+    core = try TestHTTPServerCore()
+  }
+
+  deinit {
+    core.stop()
+  }
+
+  /// `http://127.0.0.1:PORT` + `path`.
+  public func url(_ path: String) -> String {
+    "http://127.0.0.1:\(port)" + (path.hasPrefix("/") ? path : "/" + path)
+  }
+
+  /// Makes `path` (without query) answer with `response`.
+  public func route(_ path: String, _ response: Response) {
+    core.route(path, response)
+  }
+
+  /// How many requests arrived for `path`.
+  public func requestCount(_ path: String) -> Int {
+    core.requestCount(path)
+  }
+
+  /// How many requests arrived in all.
+  public var totalRequests: Int {
+    core.totalRequests
+  }
+
+  /// How many body bytes were written for `path` before each client hung up or the body ended.
+  public func bytesSent(_ path: String) -> Int {
+    core.bytesSent(path)
+  }
+
+  /// Stops listening, closes every open connection, and waits (up to 2 s) for the threads to end.
+  public func stop() {
+    core.stop()
+  }
+}
+
+/// The listener, the connection threads and the counts behind a ``TestHTTPServer``.
+private final class TestHTTPServerCore: Sendable {
+  typealias Response = TestHTTPServer.Response
+
+  /// The port the server listens on (chosen by the system).
+  let port: Int
+
+  private let listener: Int32
+  private struct State {
+    var routes: [String: Response] = [:]
+    var counts: [String: Int] = [:]
+    var bytesSent: [String: Int] = [:]
+    var connections: Set<Int32> = []
+    var threads = 0
+    var stopped = false
+  }
+  private let state = Mutex(State())
+
+  /// Starts a server on 127.0.0.1 on a free port.
+  init() throws(TestHTTPServerError) {
+    let fd = socket(AF_INET, Self.streamType, 0)
+    guard fd >= 0 else { throw .socket("socket", errno) }
+    var yes: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0, listen(fd, 128) == 0 else {
+      let code = errno
+      close(fd)
+      throw .socket("bind/listen", code)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    guard named == 0 else {
+      let code = errno
+      close(fd)
+      throw .socket("getsockname", code)
+    }
+    listener = fd
+    port = Int(UInt16(bigEndian: address.sin_port))
+    state.withLock { $0.threads += 1 }
+    Thread.detachNewThread { [self] in acceptLoop() }
+  }
+
+  /// Makes `path` (without query) answer with `response`.
+  func route(_ path: String, _ response: Response) {
+    state.withLock { $0.routes[path] = response }
+  }
+
+  /// How many requests arrived for `path`.
+  func requestCount(_ path: String) -> Int {
+    state.withLock { $0.counts[path, default: 0] }
+  }
+
+  /// How many requests arrived in all.
+  var totalRequests: Int {
+    state.withLock { $0.counts.values.reduce(0, +) }
+  }
+
+  /// How many body bytes were written for `path` before each client hung up or the body ended.
+  func bytesSent(_ path: String) -> Int {
+    state.withLock { $0.bytesSent[path, default: 0] }
+  }
+
+  /// Stops listening, closes every open connection, and waits (up to 2 s) for the threads to end.
+  func stop() {
+    let connections = state.withLock { state -> Set<Int32>? in
+      guard !state.stopped else { return nil }
+      state.stopped = true
+      return state.connections
+    }
+    guard let connections else { return }
+    shutdown(listener, Int32(SHUT_RDWR))
+    for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
+    let deadline = Date().addingTimeInterval(2)
+    while state.withLock({ $0.threads }) > 0, Date() < deadline {
+      usleep(1_000)
+    }
+    close(listener)
+  }
+
+  // MARK: - Serving
+
+  #if canImport(Glibc)
+    private static let streamType = Int32(SOCK_STREAM.rawValue)
+    private static let sendFlags = Int32(MSG_NOSIGNAL)
+  #else
+    private static let streamType = SOCK_STREAM
+    private static let sendFlags: Int32 = 0
+  #endif
+
+  private var isStopped: Bool { state.withLock { $0.stopped } }
+
+  private func acceptLoop() {
+    defer { state.withLock { $0.threads -= 1 } }
+    while true {
+      let fd = accept(listener, nil, nil)
+      if fd < 0 {
+        if errno == EINTR, !isStopped { continue }
+        return
+      }
+      let admitted = state.withLock { state -> Bool in
+        guard !state.stopped else { return false }
+        state.connections.insert(fd)
+        state.threads += 1
+        return true
+      }
+      guard admitted else {
+        close(fd)
+        return
+      }
+      Thread.detachNewThread { [self] in serve(fd) }
+    }
+  }
+
+  private func serve(_ fd: Int32) {
+    defer {
+      state.withLock {
+        $0.connections.remove(fd)
+        $0.threads -= 1
+      }
+      close(fd)
+    }
+    guard let path = readRequestPath(fd) else { return }
+    let response = state.withLock { state -> Response in
+      state.counts[path, default: 0] += 1
+      return state.routes[path] ?? .status(404)
+    }
+    if response.holds {
+      // Hold the connection until the client hangs up or the server stops.
+      var byte: UInt8 = 0
+      while recv(fd, &byte, 1, 0) > 0 {}
+      return
+    }
+    if response.delay > 0, !sleep(response.delay, unlessClosed: fd) { return }
+    var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
+    for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
+      head += "\(name): \(value)\r\n"
+    }
+    switch response.body {
+    case .bytes(let data): head += "Content-Length: \(data.count)\r\n"
+    case .zeros(let count, true): head += "Content-Length: \(count)\r\n"
+    case .zeros, .endless: break
+    }
+    head += "Connection: close\r\n\r\n"
+    guard send(fd, Data(head.utf8)) else { return }
+    switch response.body {
+    case .bytes(let data):
+      if send(fd, data) { count(data.count, for: path) }
+    case .zeros(let total, _):
+      sendZeros(fd, total: total, path: path)
+    case .endless:
+      sendZeros(fd, total: nil, path: path)
+    }
+  }
+
+  /// Reads up to the end of the request head; returns the path without its query.
+  private func readRequestPath(_ fd: Int32) -> String? {
+    var received = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    let end: [UInt8] = Array("\r\n\r\n".utf8)
+    while received.count < 65536 {
+      let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return nil }
+      received.append(contentsOf: chunk[0..<count])
+      if received.count >= 4, (0...(received.count - 4)).contains(where: { Array(received[$0..<$0 + 4]) == end }) {
+        break
+      }
+    }
+    let line = String(decoding: received.prefix { $0 != 0x0D && $0 != 0x0A }, as: UTF8.self)
+    let parts = line.split(separator: " ")
+    guard parts.count >= 2 else { return nil }
+    return String(parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+  }
+
+  /// Sleeps `seconds`, but returns false early if the client hangs up or the server stops.
+  private func sleep(_ seconds: Double, unlessClosed fd: Int32) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if isStopped { return false }
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&poller, 1, Int32(max(1, min(50, deadline.timeIntervalSinceNow * 1000))))
+      if ready > 0 {
+        var byte: UInt8 = 0
+        if recv(fd, &byte, 1, Int32(MSG_PEEK)) <= 0 { return false }
+      }
+    }
+    return true
+  }
+
+  private func send(_ fd: Int32, _ data: Data) -> Bool {
+    data.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = rawSend(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, Self.sendFlags)
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return false }
+        offset += written
+      }
+      return true
+    }
+  }
+
+  /// Sends `total` zero bytes, or zero bytes without end at a bounded rate.
+  private func sendZeros(_ fd: Int32, total: Int?, path: String) {
+    let chunk = Data(count: 64 << 10)
+    var sent = 0
+    while total.map({ sent < $0 }) ?? true {
+      let size = min(chunk.count, total.map { $0 - sent } ?? chunk.count)
+      guard send(fd, chunk.prefix(size)) else { break }
+      sent += size
+      count(size, for: path)
+      if total == nil { usleep(2_000) }
+    }
+  }
+
+  private func count(_ bytes: Int, for path: String) {
+    state.withLock { $0.bytesSent[path, default: 0] += bytes }
+  }
+
+  private func rawSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+    #if canImport(Glibc)
+      Glibc.send(fd, bytes, count, flags)
+    #else
+      Darwin.send(fd, bytes, count, flags)
+    #endif
+  }
+
+  private static func reason(_ status: Int) -> String {
+    switch status {
+    case 200: "OK"
+    case 404: "Not Found"
+    case 500: "Internal Server Error"
+    default: "Status"
+    }
+  }
+}
+
+/// Why a ``TestHTTPServer`` could not start.
+public enum TestHTTPServerError: Error, CustomStringConvertible {
+  /// A socket call failed with `errno`.
+  case socket(String, Int32)
+
+  /// `test server: bind/listen failed: address already in use`.
+  public var description: String {
+    switch self {
+    case .socket(let call, let code): "test server: \(call) failed: \(String(cString: strerror(code)))"
+    }
+  }
+}
