@@ -165,7 +165,7 @@ _bluelib() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--bail --no-color --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--home -c --script)
+    local -a non_repeating_options=(--home -c --script --downloads --download-timeout)
     __bluelib_offer_flags_options 0
 
     # Offer option value completions
@@ -179,6 +179,12 @@ _bluelib() {
         ;;
     '--script')
         __bluelib_add_completions -f
+        return
+        ;;
+    '--downloads')
+        return
+        ;;
+    '--download-timeout')
         return
         ;;
     esac

@@ -1,4 +1,5 @@
-/// The facade the shell talks to: the album store plus the selection (the memento).
+/// The facade the shell talks to: the album store, the cover loader and the selection
+/// (the memento).
 ///
 /// One instance is built at start-up and passed down — no global `shared` — so tests
 /// build their own over ``AlbumStore/inMemory(seed:)``.
@@ -11,14 +12,17 @@
 public final class Library {
   /// The storage.
   public let store: AlbumStore
+  /// Cover downloads and their cache (nil: this library does not fetch covers).
+  public let covers: CoverLoader?
   /// The current album's 0-based index.
   public private(set) var selection: Int?
   private var savedSelection: Int?
   private var cachedCount: Int?
 
-  /// Wraps `store`, reading the saved selection (clamped to the library).
-  public init(store: AlbumStore) throws(LibraryError) {
+  /// Wraps `store` (and `covers`), reading the saved selection (clamped to the library).
+  public init(store: AlbumStore, covers: CoverLoader? = nil) throws(LibraryError) {
     self.store = store
+    self.covers = covers
     let count = try store.count()
     cachedCount = count
     let saved = try store.selectedIndex()
@@ -27,8 +31,8 @@ public final class Library {
   }
 
   /// Opens (or creates, seeded with the default catalogue) the library file at `path`.
-  public static func open(path: String) throws(LibraryError) -> Library {
-    try Library(store: AlbumStore.open(path: path))
+  public static func open(path: String, covers: CoverLoader? = nil) throws(LibraryError) -> Library {
+    try Library(store: AlbumStore.open(path: path), covers: covers)
   }
 
   // MARK: - Reading

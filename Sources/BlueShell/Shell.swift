@@ -28,6 +28,10 @@ public struct ShellOptions: Sendable {
   public var bail: Bool
   /// The process environment (BLUELIB_HOME, NO_COLOR, TERM, XDG_*, HOME).
   public var environment: [String: String]
+  /// `--downloads`: cover downloads at once.
+  public var maxDownloads: Int = 6
+  /// `--download-timeout`: seconds before one download fails.
+  public var downloadTimeout: Double = 15
 
   /// Creates options.
   public init(
@@ -74,9 +78,12 @@ public enum Shell {
       }
     }
 
+    let covers = CoverLoader(
+      cache: CoverCache(directory: paths.coverCache), maxConcurrent: options.maxDownloads,
+      timeout: .milliseconds(Int((options.downloadTimeout * 1000).rounded())))
     let library: Library
     do {
-      library = try Library.open(path: paths.library)
+      library = try Library.open(path: paths.library, covers: covers)
     } catch {
       errors.line("bluelib: \(error)")
       return ExitCode.cannotOpen
@@ -88,6 +95,9 @@ public enum Shell {
       && options.environment["TERM"] != "dumb"
     let style = TextStyle(colors: colors)
     let messages = MessageQueue()
+    let coverStatus = CoverStatusReporter(messages: messages, showsTimes: interactive)
+    let subscription = covers.subscribe { coverStatus.handle($0) }
+    defer { covers.unsubscribe(subscription) }
     let history = InputHistory(path: interactive ? paths.history : nil)
 
     let source: String
@@ -120,7 +130,7 @@ public enum Shell {
     let browser = AlbumBrowser(library: library, output: output, style: style, drawsCards: isInteractive)
     let context = CommandContext(
       output: output, registry: .standard, history: history, style: style,
-      isInteractive: isInteractive, browser: browser)
+      isInteractive: isInteractive, browser: browser, coverStatus: coverStatus)
     let interpreter = Interpreter(context: context)
 
     // The memento: saved after each command, before we wait for the next input, and at exit.
@@ -201,6 +211,20 @@ public enum Shell {
       for line in messages.drain() { output.line(line) }
       if context.quitRequested || output.isClosed { break }
     }
+    // Pending downloads finish before we leave (SPEC §3 quit); Ctrl-C cancels them.
+    let pending = covers.pendingSnapshot().count
+    if pending > 0 && status == ExitCode.success && !output.isClosed {
+      if isInteractive {
+        output.line("waiting for \(pending == 1 ? "1 download" : "\(pending) downloads") (Ctrl-C cancels)")
+        output.flush()
+      }
+      _ = covers.waitForPendingBlocking(timeout: nil) { SignalMonitor.peek(.interrupt) || SignalMonitor.peek(.terminate) || SignalMonitor.peek(.hangUp) }
+      if SignalMonitor.take(.interrupt) || SignalMonitor.peek(.terminate) || SignalMonitor.peek(.hangUp) {
+        covers.cancelAll()
+        _ = covers.waitForPendingBlocking(timeout: 5)
+      }
+    }
+    for line in messages.drain() { output.line(line) }
     reader.close()
     saveState()
     if let failure = saveFailure { report(failure) }

@@ -31,6 +31,12 @@ struct Bluelib: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("Run the commands in FILE, then exit.", valueName: "FILE"), completion: .file())
   var script: String?
 
+  @Option(name: .long, help: ArgumentHelp("Cover downloads at once (1-64).", valueName: "N"))
+  var downloads = 6
+
+  @Option(name: .customLong("download-timeout"), help: ArgumentHelp("Seconds before a cover download fails.", valueName: "SECONDS"))
+  var downloadTimeout = 15.0
+
   @Flag(name: .long, help: "Stop at the first failing command (script mode).")
   var bail = false
 
@@ -42,14 +48,22 @@ struct Bluelib: ParsableCommand {
       throw ValidationError("-c and --script cannot be used together")
     }
     if let home, home.isEmpty { throw ValidationError("--home needs a directory") }
+    guard (1...64).contains(downloads) else {
+      throw ValidationError("--downloads must be from 1 to 64, got \(downloads)")
+    }
+    guard downloadTimeout > 0, downloadTimeout <= 3600 else {
+      throw ValidationError("--download-timeout must be more than 0 and at most 3600 seconds")
+    }
   }
 
   func run() throws {
     var input = ShellOptions.Input.standardInput
     if let commands { input = .commands(commands) }
     if let script { input = .script(path: script) }
-    let options = ShellOptions(
+    var options = ShellOptions(
       input: input, home: home, noColor: noColor, bail: bail, environment: processEnvironment())
+    options.maxDownloads = downloads
+    options.downloadTimeout = downloadTimeout
     let status = Shell.run(options)
     if status != 0 { throw ExitCode(status) }
   }

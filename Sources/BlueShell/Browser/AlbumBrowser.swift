@@ -61,9 +61,10 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     guard let album = album(at: index) else {
       return ScrollerCard(lines: ["(unreadable)", "", ""])
     }
+    let year = album.year.map(String.init) ?? ""
     return ScrollerCard(lines: [
       TextSanitizer.escaped(album.title), TextSanitizer.escaped(album.artist),
-      album.year.map(String.init) ?? "",
+      year + String(repeating: " ", count: max(1, 6 - year.count)) + coverBadge(album),
     ])
   }
 
@@ -116,6 +117,24 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     renderDetails(index: current)
   }
 
+  /// The cover's state for a card: the observer side of the downloads (the original app's
+  /// spinner, stopped when the image arrives).
+  private func coverBadge(_ album: Album) -> String {
+    guard !album.coverURL.isEmpty, let covers = library.covers else { return "" }
+    switch covers.currentState(of: album.coverURL) {
+    case .none: return "· cover"
+    case .queued: return "… queued"
+    case .downloading: return "⟳ loading"
+    case .cached: return "✓ cover"
+    case .failed: return "✗ failed"
+    }
+  }
+
+  /// The cover state as `show` and `list` print it.
+  func coverLabel(_ album: Album) -> String {
+    (library.covers?.currentState(of: album.coverURL) ?? .none).label(url: album.coverURL)
+  }
+
   /// The album at `index`, from the render's prefetched cards when they hold it.
   private func album(at index: Int) -> Album? {
     if let prefetched, index >= prefetched.start, index < prefetched.start + prefetched.albums.count {
@@ -128,7 +147,9 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   public func renderDetails(index: Int) {
     guard let album = album(at: index) else { return }
     for row in album.tableRepresentation {
-      output.line(style.bold(row.title + ":") + " " + TextSanitizer.escaped(row.value))
+      var value = TextSanitizer.escaped(row.value)
+      if row.title == "Cover" && !album.coverURL.isEmpty { value += " (" + coverLabel(album) + ")" }
+      output.line(style.bold(row.title + ":") + " " + value)
     }
   }
 

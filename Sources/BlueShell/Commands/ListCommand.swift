@@ -15,7 +15,8 @@ public struct ListCommand: Command {
   }
 
   public func execute(in context: CommandContext) throws(CommandError) {
-    let library = try context.requireLibrary()
+    let browser = try context.requireBrowser()
+    let library = browser.library
     let total = try BlueShell.library { () throws(LibraryError) in try library.count() }
     var shown = 0
     var from = 0
@@ -31,6 +32,7 @@ public struct ListCommand: Command {
         let facts = [album.year.map(String.init), album.genre.isEmpty ? nil : TextSanitizer.escaped(album.genre)]
           .compactMap { $0 }
         if !facts.isEmpty { line += " (" + facts.joined(separator: ", ") + ")" }
+        line += " · cover: " + (browser.coverLabel(album))
         context.output.line(line)
       }
       shown += page.count

@@ -21,15 +21,19 @@ public final class CommandContext {
   public var quitRequested = false
   /// The album view and, through it, the library (nil only in tests of the bare shell).
   public let browser: AlbumBrowser?
+  /// The observer of cover downloads (status lines, the `downloads` list).
+  public let coverStatus: CoverStatusReporter?
   /// True while `redo` re-runs a change, so the change does not announce itself twice.
   public private(set) var isReplaying = false
 
   /// Creates a context.
   public init(
     output: OutputChannel, registry: CommandRegistry, history: InputHistory,
-    style: TextStyle = .plain, isInteractive: Bool = false, browser: AlbumBrowser? = nil
+    style: TextStyle = .plain, isInteractive: Bool = false, browser: AlbumBrowser? = nil,
+    coverStatus: CoverStatusReporter? = nil
   ) {
     self.browser = browser
+    self.coverStatus = coverStatus
     self.output = output
     self.registry = registry
     self.history = history

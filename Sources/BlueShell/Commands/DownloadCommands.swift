@@ -1,0 +1,146 @@
+import BlueLibrary
+
+/// `download [ALBUM|all]`: start cover downloads in the background and return at once.
+public struct DownloadCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "download", group: .covers, synopsis: "[ALBUM|all]",
+    summary: "download covers in the background (the current album's by default)",
+    details: """
+      Returns at once; a status line reports each finished download (bytes, or the reason it
+      failed). Covers are cached on disk, so a cached cover is not fetched again; a failed one
+      can be retried with 'download' again. 'wait' blocks until they are done.
+      """,
+    examples: ["download", "download all", "download 3; wait"],
+    arguments: [.album])
+
+  let target: AlbumReference?
+  let all: Bool
+
+  public init(arguments: [Word]) throws(CommandError) {
+    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    all = arguments.first.map { !$0.isQuoted && $0.text.lowercased() == "all" } ?? false
+    target = all ? nil : arguments.first.map(AlbumReference.init)
+  }
+
+  public func execute(in context: CommandContext) throws(CommandError) {
+    let library = try context.requireLibrary()
+    guard let covers = library.covers else { throw CommandError("cover downloads are off in this shell") }
+    let count = try BlueShell.library { () throws(LibraryError) in try library.count() }
+    let indices: Range<Int>
+    if all {
+      indices = 0..<count
+    } else {
+      let index = try resolve(target, in: library)
+      indices = index..<index + 1
+    }
+    var started = 0
+    var cached = 0
+    var withoutCover: [String] = []
+    // Page through the store: `download all` on a huge library never loads it whole.
+    var start = indices.lowerBound
+    while start < indices.upperBound {
+      let end = min(start + 1000, indices.upperBound)
+      let page = try BlueShell.library { () throws(LibraryError) in try library.store.albums(in: start..<end) }
+      for album in page {
+        guard !album.coverURL.isEmpty else {
+          withoutCover.append(album.title)
+          continue
+        }
+        context.coverStatus?.noteRequest(album.coverURL, position: album.position)
+        switch covers.request(album.coverURL, albumTitle: album.title) {
+        case .cached: cached += 1
+        default: started += 1
+        }
+      }
+      start = end
+    }
+    if !all, let title = withoutCover.first {
+      throw CommandError("\"\(TextSanitizer.escaped(title))\" has no cover URL (set one with 'edit cover=URL')")
+    }
+    var parts: [String] = []
+    if started > 0 { parts.append("downloading \(started == 1 ? "1 cover" : "\(started) covers")") }
+    if cached > 0 { parts.append("\(cached) already cached") }
+    if !withoutCover.isEmpty { parts.append("\(albumCount(withoutCover.count)) without a cover URL") }
+    context.output.line(parts.isEmpty ? "nothing to download" : parts.joined(separator: ", "))
+  }
+}
+
+/// `downloads`: pending and finished downloads with their state.
+public struct DownloadsCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "downloads", group: .covers, summary: "list pending and finished cover downloads")
+
+  public init(arguments: [Word]) throws(CommandError) {
+    try Self.expectNoArguments(arguments)
+  }
+
+  public func execute(in context: CommandContext) throws(CommandError) {
+    guard let covers = try context.requireLibrary().covers else {
+      throw CommandError("cover downloads are off in this shell")
+    }
+    let pending = covers.pendingSnapshot()
+    for item in pending {
+      let state = item.state == .downloading ? "downloading" : "queued"
+      context.output.line("\(state): " + item.albums.map { "\"\(TextSanitizer.escaped($0))\"" }.joined(separator: ", "))
+    }
+    let finished = context.coverStatus?.finished ?? []
+    for line in finished { context.output.line(line) }
+    if pending.isEmpty && finished.isEmpty {
+      context.output.line("no downloads yet ('download all' starts them)")
+    } else {
+      context.output.line("\(pending.count) pending, \(finished.count) finished")
+    }
+  }
+}
+
+/// `wait [SECONDS]`: block until pending downloads finish; Ctrl-C stops waiting.
+public struct WaitCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "wait", group: .covers, synopsis: "[SECONDS]",
+    summary: "wait until pending downloads finish (or SECONDS pass)",
+    details: "Ctrl-C cancels the pending downloads. Scripts use 'wait' so their output is the same every run.",
+    examples: ["download all; wait", "wait 5"], arguments: [.text])
+
+  let seconds: Double?
+
+  public init(arguments: [Word]) throws(CommandError) {
+    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    if let word = arguments.first {
+      guard let value = Double(word.text), value >= 0, value.isFinite, value <= 86_400 else {
+        throw CommandError(
+          "SECONDS must be a number from 0 to 86400, got \(TextSanitizer.quotedWord(word.text))")
+      }
+      seconds = value
+    } else {
+      seconds = nil
+    }
+  }
+
+  public func execute(in context: CommandContext) throws(CommandError) {
+    guard let covers = try context.requireLibrary().covers else { return }
+    let before = covers.pendingSnapshot().count
+    guard before > 0 else { return }
+    if context.isInteractive {
+      context.output.line("waiting for \(before == 1 ? "1 download" : "\(before) downloads") (Ctrl-C cancels)")
+      context.output.flush()
+    }
+    var interrupted = false
+    let done = covers.waitForPendingBlocking(timeout: seconds) {
+      if SignalMonitor.take(.interrupt) { interrupted = true }
+      return interrupted
+    }
+    if interrupted {
+      covers.cancelAll()
+      _ = covers.waitForPendingBlocking(timeout: 5)
+      throw CommandError("cancelled the pending downloads")
+    }
+    if !done {
+      let left = covers.pendingSnapshot().count
+      context.output.line("still \(left == 1 ? "1 download" : "\(left) downloads") pending after \(Self.format(seconds ?? 0)) s")
+    }
+  }
+
+  static func format(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+  }
+}

@@ -1,0 +1,93 @@
+import BlueLibrary
+import Synchronization
+
+/// The shell's observer of cover downloads: turns each outcome into one status line for
+/// the terminal's owner (never printing itself) and remembers finished ones for `downloads`.
+///
+/// - Important: ``handle(_:)`` runs on the loader's executor; everything here is locked.
+public final class CoverStatusReporter: Sendable {
+  private let messages: MessageQueue
+  private let showsTimes: Bool
+  private let state = Mutex<(order: [String: Int], finished: [(order: Int, text: String)])>(([:], []))
+
+  /// Creates a reporter posting to `messages`; `showsTimes` adds the download time (on a
+  /// terminal; scripts leave it out so their output is the same every run).
+  public init(messages: MessageQueue, showsTimes: Bool) {
+    self.messages = messages
+    self.showsTimes = showsTimes
+  }
+
+  /// Records where the album asking for `url` sits, to order status lines.
+  public func noteRequest(_ url: String, position: Int) {
+    state.withLock { $0.order[url] = position }
+  }
+
+  /// The status lines of finished downloads so far, in the order they were requested.
+  public var finished: [String] {
+    state.withLock { state in
+      state.finished.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
+        .map(\.element.text)
+    }
+  }
+
+  /// Handles one loader event.
+  public func handle(_ event: CoverEvent) {
+    guard event.isTerminal else { return }
+    let lines = event.albums.map { Self.line(for: event, album: $0, showsTimes: showsTimes) }
+    let order = state.withLock { state in
+      let order = state.order[event.url] ?? .max
+      state.finished.append(contentsOf: lines.map { (order, $0) })
+      return order
+    }
+    for line in lines { messages.post(line, order: order) }
+  }
+
+  /// `cover of "Title": 4.2 KB in 0.31 s`, or `cover of "Title" failed: HTTP 404`.
+  static func line(for event: CoverEvent, album: String, showsTimes: Bool) -> String {
+    let name = "cover of \"" + TextSanitizer.escaped(album) + "\""
+    switch event {
+    case .finished(_, _, let bytes, let seconds, let fromCache):
+      if fromCache { return name + ": cached (\(formatBytes(bytes)))" }
+      return name + ": " + formatBytes(bytes) + (showsTimes ? " in " + formatSeconds(seconds) : "")
+    case .failed(_, _, let failure):
+      return name + " failed: " + TextSanitizer.escaped(failure.description)
+    default:
+      return name
+    }
+  }
+
+  static func formatBytes(_ bytes: Int) -> String {
+    if bytes < 1024 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+    if bytes < 1 << 20 { return oneDecimal(Double(bytes) / 1024) + " KB" }
+    return oneDecimal(Double(bytes) / Double(1 << 20)) + " MB"
+  }
+
+  static func formatSeconds(_ seconds: Double) -> String {
+    seconds < 10 ? String(format2(seconds)) + " s" : "\(Int(seconds.rounded())) s"
+  }
+
+  private static func oneDecimal(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+  }
+
+  private static func format2(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+  }
+}
+
+extension CoverState {
+  /// How `list`, `show` and the cards name the state (`url` empty: no cover at all).
+  func label(url: String) -> String {
+    if url.isEmpty { return "no cover" }
+    switch self {
+    case .none: return "not downloaded"
+    case .queued: return "queued"
+    case .downloading: return "downloading"
+    case .cached: return "cached"
+    case .failed(let failure): return "failed: " + TextSanitizer.escaped(failure.description)
+    }
+  }
+}
