@@ -39,7 +39,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "bluelib-bench",
-      dependencies: ["BlueLibrary"]
+      dependencies: ["BlueLibrary", "TestSupport"]
     ),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
