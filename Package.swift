@@ -23,8 +23,7 @@ let package = Package(
     .target(
       name: "BlueLibrary",
       dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
-      exclude: ["Covers/Bundled/make-covers.py"],
-      resources: [.copy("Covers/Bundled/covers")]
+      exclude: ["Covers/Bundled/make-covers.py", "Covers/Bundled/covers"]
     ),
     .target(
       name: "BlueShell",

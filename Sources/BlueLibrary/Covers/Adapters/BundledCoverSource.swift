@@ -2,17 +2,18 @@ import Foundation
 
 /// Fetches the covers that ship with the program: `bluelib:covers/NAME.png`.
 ///
-/// They are package resources (`Covers/Bundled/covers`), drawn by
-/// `Covers/Bundled/make-covers.py`, so the default catalogue works offline.
+/// They are drawn by `Covers/Bundled/make-covers.py` and compiled into the program
+/// (`BundledCoverImages.swift`), so the default catalogue works offline and a binary copied
+/// anywhere still has them. They go through the same asynchronous pipeline as any cover.
 public struct BundledCoverSource: CoverSource {
   /// `["bluelib"]`.
   public let schemes: Set<String> = ["bluelib"]
 
   private let directory: URL?
 
-  /// Creates the source over the package's bundled covers.
+  /// Creates the source over the covers compiled into the program.
   public init() {
-    directory = BundledCovers.directory
+    directory = nil
   }
 
   /// Creates the source over another directory of covers (`bluelib:covers/NAME` is `directory/NAME`).
@@ -23,9 +24,15 @@ public struct BundledCoverSource: CoverSource {
   /// The bundled file's bytes.
   public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let name = try Self.fileName(of: url)
-    guard let directory else { throw .noSuchFile(url) }
-    let path = directory.appendingPathComponent(name).path
-    return try await CoverFileReader.read(path: path, name: url, limits: limits)
+    if let directory {
+      let path = directory.appendingPathComponent(name).path
+      return try await CoverFileReader.read(path: path, name: url, limits: limits)
+    }
+    guard let text = BundledCoverImages.base64[name], let data = Data(base64Encoded: text) else {
+      throw .noSuchFile(url)
+    }
+    guard data.count <= limits.maxBytes else { throw limits.tooLarge }
+    return data
   }
 
   /// `NAME` of `bluelib:covers/NAME`: one plain file name, no way out of the directory.
@@ -42,22 +49,3 @@ public struct BundledCoverSource: CoverSource {
   }
 }
 
-/// Where the bundled covers are.
-enum BundledCovers {
-  /// The resource directory holding the bundled PNGs, or nil when the resource bundle is missing.
-  static let directory: URL? = {
-    // `Bundle.module` traps (fatalError) when its resource bundle is neither next to
-    // the executable nor at the build path it was compiled with, as for a binary
-    // copied away from its build. It looks next to the executable first, so touch it
-    // only when a resource bundle of this module is there: a missing bundle then
-    // means a failed cover, not a crashed shell.
-    guard resourceBundleIsNextToExecutable else { return nil }
-    return Bundle.module.url(forResource: "covers", withExtension: nil)
-  }()
-
-  /// Whether a `*_BlueLibrary.resources` directory sits beside the executable.
-  private static var resourceBundleIsNextToExecutable: Bool {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: Bundle.main.bundleURL.path)) ?? []
-    return names.contains { $0.hasSuffix("_BlueLibrary.resources") || $0.hasSuffix("_BlueLibrary.bundle") }
-  }
-}
