@@ -69,6 +69,10 @@ public enum Shell {
     let paths: AppPaths
     if let home = options.home ?? options.environment["BLUELIB_HOME"].flatMap({ $0.isEmpty ? nil : $0 }) {
       paths = AppPaths(home: home)
+      // Every file we write lives under the home, including what Foundation's networking
+      // keeps for itself (it follows the XDG variables).
+      setenv("XDG_CACHE_HOME", home + "/.foundation/cache", 1)
+      setenv("XDG_DATA_HOME", home + "/.foundation/data", 1)
     } else {
       do {
         paths = try AppPaths(environment: options.environment)

@@ -14,6 +14,8 @@ struct Measurement {
   var maxRSSKiB = 0
   /// `failed: …` when a run did not succeed (the runs stop there).
   var failure: String?
+  /// Each counted run's CPU time (user, system), seconds.
+  var cpuTimes: [(user: Double, system: Double)] = []
 
   var succeeded: Bool { failure == nil && !times.isEmpty }
 
@@ -25,6 +27,12 @@ struct Measurement {
   }
 
   var minimum: Double? { succeeded ? times.min() : nil }
+
+  /// The run whose CPU time (user + system) is the median, as (user, system).
+  var medianCPU: (user: Double, system: Double)? {
+    guard succeeded, !cpuTimes.isEmpty else { return nil }
+    return cpuTimes.sorted { $0.user + $0.system < $1.user + $1.system }[(cpuTimes.count - 1) / 2]
+  }
 }
 
 /// Why one run does not count.
@@ -51,6 +59,8 @@ struct Results {
   /// The largest peak RSS a trivial child (`/bin/true`) reported, before and after
   /// the scenarios: what our own memory adds to a reading (see `runChild`).
   var rssFloorKiB: Int?
+  /// The downloads scenario, when run.
+  var downloads: DownloadResult?
 
   func row(_ scenario: Scenario, size: Int) -> Measurement? {
     rows.first { $0.scenario == scenario && $0.size == size }?.measurement
@@ -58,13 +68,14 @@ struct Results {
 
   /// Every measurement taken.
   var measurements: [Measurement] {
-    rows.map(\.measurement) + [bluelibImport, sqliteImport].compactMap { $0 }
+    rows.map(\.measurement) + [bluelibImport, sqliteImport, downloads?.measurement].compactMap { $0 }
   }
 
   var anyFailed: Bool {
     rows.contains { !$0.measurement.succeeded }
       || bluelibImport.map { !$0.succeeded } == true
       || (!sqliteMissing && sqliteImport.map { !$0.succeeded } == true)
+      || downloads.map { !$0.measurement.succeeded } == true
   }
 }
 
@@ -116,23 +127,29 @@ final class Bench {
       guard needsLibrary else { continue }
       start = monotonicSeconds()
       log("creating \(libraryPath(size)) through AlbumStore…")
-      DataSet.remove(libraryPath(size))
-      try DataSet.makeDirectory("\(work)/library-\(size)")
-      let directory = "\(work)/make-library-\(size)"
-      defer { DataSet.remove(directory) }
-      do {
-        _ = try invoke(
-          benchExecutable, [BenchMain.makeLibraryFlag, csvPath(size), libraryPath(size)], input: .null, in: directory,
-          keepOutput: true)
-      } catch {
-        throw SetupError("cannot create \(libraryPath(size)): \(error.message)")
-      }
-      let output = DataSet.contents(ofFileAt: directory + "/stdout").trimmingCharacters(in: .whitespacesAndNewlines)
-      let count = Int(output) ?? -1
-      guard count == size else {
-        throw SetupError("the library made from \(csvPath(size)) has \(count) albums, expected \(size)")
-      }
+      try makeLibrary(from: csvPath(size), at: libraryPath(size), expecting: size)
       log("  done in \(formatSeconds(monotonicSeconds() - start))")
+    }
+  }
+
+  /// Creates the library at `library` (its directory too) from `csv` in a child
+  /// (`bluelib-bench --make-library CSV LIBRARY`), and checks it holds `count` albums.
+  func makeLibrary(from csv: String, at library: String, expecting count: Int) throws(SetupError) {
+    DataSet.remove(library)
+    let parent = (library as NSString).deletingLastPathComponent
+    try DataSet.makeDirectory(parent)
+    let directory = parent + "-make"
+    defer { DataSet.remove(directory) }
+    do {
+      _ = try invoke(
+        benchExecutable, [BenchMain.makeLibraryFlag, csv, library], input: .null, in: directory, keepOutput: true)
+    } catch {
+      throw SetupError("cannot create \(library): \(error.message)")
+    }
+    let output = DataSet.contents(ofFileAt: directory + "/stdout").trimmingCharacters(in: .whitespacesAndNewlines)
+    let made = Int(output) ?? -1
+    guard made == count else {
+      throw SetupError("the library made from \(csv) has \(made) albums, expected \(count)")
     }
   }
 
@@ -148,6 +165,9 @@ final class Bench {
     }
     if options.only.contains(.import), let size = options.sizes.last {
       runImports(size: size)
+    }
+    if options.only.contains(.downloads) {
+      runDownloads()
     }
   }
 
@@ -194,8 +214,8 @@ final class Bench {
       case .scroll:
         let input = ChildInput.pipe(Array(String(repeating: "scroll right\n", count: options.scrolls).utf8))
         return try invoke(bluelib, ["--home", home], input: input, in: directory, keepOutput: false)
-      case .import:
-        preconditionFailure("import is not a library scenario")
+      case .import, .downloads:
+        preconditionFailure("\(scenario.rawValue) is not a library scenario")
       }
     }
   }
@@ -283,6 +303,7 @@ final class Bench {
     do {
       let child = try once()
       measurement.times.append(child.seconds)
+      measurement.cpuTimes.append((child.userSeconds, child.systemSeconds))
       measurement.maxRSSKiB = max(measurement.maxRSSKiB, child.maxRSSKiB)
       log("\(label): run \(run)/\(runs) \(formatSeconds(child.seconds)), peak RSS \(formatKiB(child.maxRSSKiB))")
     } catch {

@@ -24,8 +24,11 @@ enum DataSet {
   }
 
   /// Writes `count` deterministic albums as CSV with the header `title,artist,genre,year,coverUrl`:
-  /// `Album 000123,Artist 23,Genre 3,1973,https://covers.example/123.png`.
-  static func writeCSV(count: Int, to path: String) throws(SetupError) {
+  /// `Album 000123,Artist 23,Genre 3,1973,https://covers.example/123.png`; `coverURL` gives
+  /// album `number`'s cover URL instead (it must need no CSV quoting).
+  static func writeCSV(
+    count: Int, to path: String, coverURL: (Int) -> String = { "https://covers.example/\($0).png" }
+  ) throws(SetupError) {
     guard let file = fopen(path, "wb") else {
       throw SetupError("cannot write \(path): \(errnoText())")
     }
@@ -39,7 +42,7 @@ enum DataSet {
     buffer.append(contentsOf: "title,artist,genre,year,coverUrl\n".utf8)
     for number in stride(from: 1, through: count, by: 1) {
       let row =
-        "\(title(number, of: count)),Artist \(number % 100),Genre \(number % 10),\(1950 + number % 70),https://covers.example/\(number).png\n"
+        "\(title(number, of: count)),Artist \(number % 100),Genre \(number % 10),\(1950 + number % 70),\(coverURL(number))\n"
       buffer.append(contentsOf: row.utf8)
       if buffer.count >= 1 << 20 { flush() }
     }

@@ -8,6 +8,8 @@ enum Scenario: String, CaseIterable, Sendable {
   case scroll
   /// `bluelib --home FRESH -c 'import FILE'` against `sqlite3 DB '.import --csv FILE t'`
   case `import`
+  /// `bluelib --home H --downloads C -c 'download all; wait'`: N covers from a local server, each L seconds late
+  case downloads
 
   /// The names `--only` accepts for it.
   var names: [String] {
@@ -16,6 +18,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case .tap: ["tap", "tap-show", "show"]
     case .scroll: ["scroll"]
     case .import: ["import"]
+    case .downloads: ["downloads", "download", "covers"]
     }
   }
 
@@ -35,6 +38,12 @@ struct Options {
   var sqlite3: String?
   var timeout: Double = 900
   var help = false
+  /// `--download-covers`: nil takes the default (48, or 12 with `--quick`).
+  var downloadCoversGiven: Int?
+  /// `--download-latency`: seconds the server waits before answering each cover.
+  var downloadLatency = 0.25
+  /// `--download-concurrency`: bluelib's `--downloads`.
+  var downloadConcurrency = 6
 
   /// Library sizes, smallest first: the last is the large one the checks compare.
   var sizes: [Int] { quick ? [1_000, 100_000] : [1_000, 1_000_000] }
@@ -44,10 +53,20 @@ struct Options {
   var runsPerScenario: Int { runs ?? (quick ? 3 : 5) }
   /// Timed runs of each import (a million rows take a while).
   var importRuns: Int { min(runsPerScenario, 3) }
+  /// Covers the downloads scenario serves and downloads per run.
+  var downloadCovers: Int { downloadCoversGiven ?? (quick ? 12 : 48) }
+
+  /// The limits of the download flags. bluelib's own `--download-timeout` is 15 s, so a
+  /// latency over 10 s would time its downloads out.
+  static let downloadCoversRange = 1...10_000
+  static let downloadLatencyRange = 0.0...10.0
+  static let downloadConcurrencyRange = 1...64
 
   static let usage = """
     usage: bluelib-bench [--quick] [--runs N] [--only SCENARIO[,SCENARIO…]] [--keep DIR]
                          [--bluelib PATH] [--sqlite3 PATH] [--timeout SECONDS]
+                         [--download-covers N] [--download-latency SECONDS]
+                         [--download-concurrency C]
 
     Times the release `bluelib` binary as a user runs it, on generated libraries of
     1,000 and 1,000,000 albums, and prints a Markdown table to standard output
@@ -58,9 +77,13 @@ struct Options {
       tap      tap the last album + show:  bluelib --home H -c 'tap N; show'
       scroll   100,000 piped `scroll right` lines:  … | bluelib --home H
       import   import a 1,000,000-row CSV into a fresh home, against sqlite3's .import
+      downloads  48 covers from a local HTTP server, each 0.25 s late, 6 at once, into
+                 a fresh cover cache:  bluelib --home H --downloads 6 -c 'download all; wait'
+                 (timed against the ideal ⌈N / C⌉ × L)
 
     Options:
-      --quick            smoke run: libraries of 1,000 and 100,000 albums, 10,000 scrolls, 3 runs
+      --quick            smoke run: libraries of 1,000 and 100,000 albums, 10,000 scrolls,
+                         12 covers, 3 runs
       --runs N           timed runs per scenario (default 5; imports run at most 3 times)
       --only LIST        run only these scenarios (comma-separated or repeated)
       --keep DIR         generate into DIR and keep the files (default: a temporary
@@ -68,6 +91,12 @@ struct Options {
       --bluelib PATH     the bluelib binary (default: `bluelib` next to this executable)
       --sqlite3 PATH     the sqlite3 shell (default: `sqlite3` on PATH)
       --timeout SECONDS  kill a run after this long (default 900)
+      --download-covers N
+                         covers per downloads run, 1 to 10,000 (default 48; 12 with --quick)
+      --download-latency SECONDS
+                         the server's delay before each cover, 0 to 10 (default 0.25)
+      --download-concurrency C
+                         bluelib's --downloads, 1 to 64 (default 6)
       --help             show this help
 
     Exit status: 0 when every scenario ran and every check passed; 1 when a scenario
@@ -123,6 +152,25 @@ struct Options {
           throw UsageError("--timeout needs a positive number of seconds, got '\(text)'")
         }
         options.timeout = seconds
+      case "--download-covers":
+        let text = try take()
+        guard let count = Int(text), downloadCoversRange.contains(count) else {
+          throw UsageError("--download-covers needs a whole number from 1 to 10000, got '\(text)'")
+        }
+        options.downloadCoversGiven = count
+      case "--download-latency":
+        let text = try take()
+        guard let seconds = Double(text), seconds.isFinite, downloadLatencyRange.contains(seconds) else {
+          throw UsageError(
+            "--download-latency needs a number of seconds from 0 to 10 (bluelib's download timeout is 15 s), got '\(text)'")
+        }
+        options.downloadLatency = seconds
+      case "--download-concurrency":
+        let text = try take()
+        guard let count = Int(text), downloadConcurrencyRange.contains(count) else {
+          throw UsageError("--download-concurrency needs a whole number from 1 to 64 (bluelib's --downloads), got '\(text)'")
+        }
+        options.downloadConcurrency = count
       default:
         throw UsageError("unknown argument '\(arguments[index])'")
       }

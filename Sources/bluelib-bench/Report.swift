@@ -117,6 +117,7 @@ struct Report {
     case .tap: "tap the last album + show (`-c 'tap N; show'`)"
     case .scroll: "\(grouped(options.scrolls)) × `scroll right`, piped"
     case .import: "import"
+    case .downloads: "downloads"
     }
   }
 
@@ -252,12 +253,60 @@ struct Report {
       lines.append("")
     }
 
+    if let downloads = results.downloads {
+      lines += downloadLines(downloads)
+    }
+
     lines.append("## checks")
     lines.append("")
     for check in checks {
       lines.append("- \(check.status.rawValue) — \(check.text)")
     }
     return lines.joined(separator: "\n")
+  }
+}
+
+extension Report {
+  /// The downloads section: the table and how to read it.
+  func downloadLines(_ downloads: DownloadResult) -> [String] {
+    let latency = formatLatency(downloads.latency)
+    var lines: [String] = []
+    lines.append(
+      "## downloads: \(plural(downloads.covers, "cover")) from a local HTTP server, each \(latency) late, \(downloads.concurrency) at once"
+    )
+    lines.append("")
+    lines.append(
+      "`bluelib --home FRESH --downloads \(downloads.concurrency) -c '\(Bench.downloadCommands)'` on a library of \(grouped(downloads.covers)) albums whose covers are distinct \(CoverPNG.side)×\(CoverPNG.side) PNGs served by the test HTTP server (127.0.0.1, one connection per request) after \(latency) each; a fresh home, so an empty cover cache, per run. A run counts when bluelib exits 0, prints \(downloads.covers) `cover of` lines and no `failed`, the server receives exactly \(downloads.covers) requests (one per cover) and the cache holds \(downloads.covers) covers. The time is spawn to exit, so it includes starting bluelib and opening the library; CPU is bluelib's `ru_utime` + `ru_stime` from `wait4`, the run with the median total."
+    )
+    lines.append("")
+    lines.append(
+      "| covers (N) | latency (L) | concurrency (C) | median | min | ideal ⌈N/C⌉ × L | median / ideal | server requests | CPU (user + sys) | peak RSS |"
+    )
+    lines.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    let ideal = formatSeconds(downloads.ideal)
+    let requests =
+      "\(grouped(downloads.requests)) (\(grouped(downloads.covers)) × \(plural(downloads.runs, "run")))"
+    let head = "| \(grouped(downloads.covers)) | \(latency) | \(downloads.concurrency)"
+    let measurement = downloads.measurement
+    if let failure = measurement.failure {
+      lines.append(
+        "\(head) | \(cell(failure)) | – | \(ideal) | – | \(downloads.runs > 0 ? requests : "–") | – | – |")
+    } else {
+      let ratio = downloads.ratio.map(formatRatio) ?? "– (L = 0)"
+      let cpu = measurement.medianCPU.map { cpu in
+        "\(formatSeconds(cpu.user + cpu.system)) (\(formatSeconds(cpu.user)) + \(formatSeconds(cpu.system)))"
+      } ?? "–"
+      lines.append(
+        "\(head) | \(timeCell(measurement.median, perCommand: false)) | \(timeCell(measurement.minimum, perCommand: false)) | \(ideal) | \(ratio) | \(requests) | \(cpu) | \(formatKiB(measurement.maxRSSKiB)) |"
+      )
+    }
+    lines.append("")
+    return lines
+  }
+
+  /// A latency as given: `0.25 s`, `2 s`.
+  func formatLatency(_ seconds: Double) -> String {
+    (seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) + " s"
   }
 }
 

@@ -22,6 +22,9 @@ struct ChildRun: Sendable {
   var termination: Termination
   /// The child's peak resident set size (`ru_maxrss`, KiB on Linux).
   var maxRSSKiB: Int
+  /// The child's CPU time, user and system (`ru_utime`, `ru_stime`), seconds.
+  var userSeconds: Double = 0
+  var systemSeconds: Double = 0
 }
 
 /// What a child reads on standard input.
@@ -220,7 +223,10 @@ func runChild(
   if termination == .signaled(SIGKILL) && seconds >= timeout {
     termination = .timedOut(seconds: timeout)
   }
-  return ChildRun(seconds: seconds, termination: termination, maxRSSKiB: Int(usage.ru_maxrss))
+  func inSeconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+  return ChildRun(
+    seconds: seconds, termination: termination, maxRSSKiB: Int(usage.ru_maxrss),
+    userSeconds: inSeconds(usage.ru_utime), systemSeconds: inSeconds(usage.ru_stime))
 }
 
 /// The first executable file named `name` in the directories of `PATH`.

@@ -17,11 +17,8 @@ public struct UndoCommand: Command {
   }
 
   public func execute(in context: CommandContext) throws(CommandError) {
-    var stepped = false
-    defer { if stepped { context.browser?.render() } }
-    try context.undo(count) {
-      stepped = true
-      context.output.line("undid " + $0)
+    try stepThroughChanges(in: context, saying: "undid") { (report) throws(CommandError) in
+      try context.undo(count, reporting: report)
     }
   }
 }
@@ -40,11 +37,22 @@ public struct RedoCommand: Command {
   }
 
   public func execute(in context: CommandContext) throws(CommandError) {
-    var stepped = false
-    defer { if stepped { context.browser?.render() } }
-    try context.redo(count) {
-      stepped = true
-      context.output.line("redid " + $0)
+    try stepThroughChanges(in: context, saying: "redid") { (report) throws(CommandError) in
+      try context.redo(count, reporting: report)
     }
+  }
+}
+
+/// Runs undo or redo steps, printing each as it is done and drawing the viewport once
+/// afterwards when any step happened (even if a later one failed).
+private func stepThroughChanges(
+  in context: CommandContext, saying verb: String,
+  _ steps: ((String) -> Void) throws(CommandError) -> Void
+) throws(CommandError) {
+  var stepped = false
+  defer { if stepped { context.browser?.render() } }
+  try steps { description in
+    stepped = true
+    context.output.line(verb + " " + description)
   }
 }

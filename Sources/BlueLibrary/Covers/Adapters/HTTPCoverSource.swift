@@ -16,22 +16,34 @@ public final class HTTPCoverSource: CoverSource {
   /// `["http", "https"]`.
   public let schemes: Set<String> = ["http", "https"]
 
-  private let session: URLSession
-  private let delegate: HTTPSessionDelegate
+  private let delegate = HTTPSessionDelegate()
+  /// Made on the first fetch: creating a URLSession makes Foundation set up its shared
+  /// URL cache (directories under ~/.cache), which a shell that never downloads, or that
+  /// refuses to open its library, must not do.
+  private let lazySession = Mutex<URLSession?>(nil)
 
-  /// Creates the source with its own ephemeral session (no cookies, no URL cache).
-  public init() {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.httpCookieStorage = nil
-    delegate = HTTPSessionDelegate()
-    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-  }
+  /// Creates the source; its ephemeral session (no cookies, no URL cache) comes with the first fetch.
+  public init() {}
 
   deinit {
     // A session keeps its delegate alive until it is invalidated.
-    session.invalidateAndCancel()
+    lazySession.withLock { $0?.invalidateAndCancel() }
+  }
+
+  private var session: URLSession {
+    lazySession.withLock { session in
+      if let session { return session }
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.urlCache = nil
+      configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+      configuration.httpCookieStorage = nil
+      // The loader decides how many run at once (--downloads, up to 64); URLSession's
+      // default of 6 per host would quietly cap it.
+      configuration.httpMaximumConnectionsPerHost = 64
+      let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+      session = made
+      return made
+    }
   }
 
   /// The body of a 2xx answer to a GET of `url`.

@@ -1,0 +1,235 @@
+import Foundation
+import TestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The downloads scenario: N covers, each answered L seconds late by a local server,
+/// fetched C at once by `bluelib --home H --downloads C -c 'download all; wait'`.
+struct DownloadResult {
+  /// N: covers (albums, URLs) per run.
+  var covers: Int
+  /// L: the server's delay before answering each cover, seconds.
+  var latency: Double
+  /// C: bluelib's `--downloads`.
+  var concurrency: Int
+  var measurement = Measurement()
+  /// Requests the server received over the counted runs (each run must add exactly `covers`).
+  var requests = 0
+
+  /// The runs that counted.
+  var runs: Int { measurement.times.count }
+
+  /// ⌈N / C⌉ × L: the time the downloads take if C run at once and nothing else costs.
+  var ideal: Double { Double((covers + concurrency - 1) / concurrency) * latency }
+
+  /// The median over the ideal; nil when a run failed or the ideal is 0 (L = 0).
+  var ratio: Double? {
+    guard let median = measurement.median, ideal > 0 else { return nil }
+    return median / ideal
+  }
+}
+
+extension Bench {
+  /// The shell commands the downloads scenario runs.
+  static let downloadCommands = "download all; wait"
+
+  /// Runs the downloads scenario into `results.downloads`.
+  ///
+  /// Its setup happens here, not in `generate`: the library holds the server's URLs, and
+  /// the server (with its threads and listening socket) lives only while this scenario runs.
+  func runDownloads() {
+    var result = DownloadResult(
+      covers: options.downloadCovers, latency: options.downloadLatency, concurrency: options.downloadConcurrency)
+    defer { results.downloads = result }
+    let covers = result.covers
+    let concurrency = result.concurrency
+    let label = "downloads \(grouped(covers)) covers"
+
+    let server: TestHTTPServer
+    do {
+      server = try TestHTTPServer()
+    } catch {
+      result.measurement.failure = "failed: setup: \(error)"
+      log("\(label): \(error)")
+      return
+    }
+    defer { server.stop() }
+    markSocketsCloseOnExec()
+
+    let width = DataSet.width(for: covers)
+    let paths = (1...covers).map { number in
+      "/covers/" + String(repeating: "0", count: max(0, width - String(number).count)) + "\(number).png"
+    }
+    for (index, path) in paths.enumerated() {
+      server.route(path, .ok(CoverPNG.make(number: index + 1), delay: result.latency))
+    }
+    let csv = "\(work)/downloads-\(covers).csv"
+    let library = "\(work)/library-downloads-\(covers)/library.sqlite"
+    do {
+      let start = monotonicSeconds()
+      log("writing \(csv) and its library (\(grouped(covers)) albums with covers at \(server.url("/covers/")))…")
+      try DataSet.writeCSV(count: covers, to: csv) { server.url(paths[$0 - 1]) }
+      try makeLibrary(from: csv, at: library, expecting: covers)
+      log("  done in \(formatSeconds(monotonicSeconds() - start))")
+    } catch {
+      result.measurement.failure = "failed: setup: \(error)"
+      log("\(label): \(error)")
+      return
+    }
+
+    let runs = options.runsPerScenario
+    var requests = 0
+    result.measurement = measure(label, runs: runs) { run throws(RunFailure) in
+      let directory = "\(work)/runs/downloads-\(covers)-\(run)"
+      let home = directory + "/home"
+      defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
+      do {
+        DataSet.remove(directory)
+        try DataSet.makeDirectory(home)
+        try DataSet.copyFile(library, to: home + "/library.sqlite")
+      } catch {
+        throw RunFailure(message: "setup: \(error)")
+      }
+      markSocketsCloseOnExec()  // a connection of the last run may linger in a server thread
+      let before = server.totalRequests
+      let child = try invoke(
+        bluelib, ["--home", home, "--downloads", String(concurrency), "-c", Self.downloadCommands],
+        input: .null, in: directory, keepOutput: true)
+      let received = server.totalRequests - before
+
+      let lines = DataSet.contents(ofFileAt: directory + "/stdout", limit: 64 << 20)
+        .split(whereSeparator: \.isNewline)
+      if let failed = lines.first(where: { $0.contains("failed") }) {
+        throw RunFailure(message: "bluelib printed '\(failed)'")
+      }
+      let statusLines = lines.count { $0.hasPrefix("cover of") }
+      guard statusLines == covers else {
+        throw RunFailure(message: "bluelib printed \(statusLines) `cover of` lines, expected \(covers)")
+      }
+      guard received == covers else {
+        throw RunFailure(message: "the server received \(received) requests, expected \(covers)")
+      }
+      if let path = paths.first(where: { server.requestCount($0) != run }) {
+        throw RunFailure(message: "the server received \(server.requestCount(path)) requests for \(path) over \(run) runs")
+      }
+      let cached = Self.cacheEntries(in: home + "/covers")
+      guard cached == covers else {
+        throw RunFailure(message: "the cover cache holds \(cached) covers after the run, expected \(covers)")
+      }
+      requests += received
+      return child
+    }
+    result.requests = requests
+  }
+
+  /// The cover files in a cache directory (named by a SHA-256: 64 hex digits).
+  static func cacheEntries(in directory: String) -> Int {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.count { name in name.utf8.count == 64 && name.allSatisfy(\.isHexDigit) }
+  }
+}
+
+/// Marks every open socket of this process close-on-exec, so that the children we spawn
+/// do not inherit the test server's listening socket or its connections (`TestHTTPServer`
+/// opens them without `SOCK_CLOEXEC`).
+func markSocketsCloseOnExec() {
+  guard
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))
+      ?? (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd"))
+  else { return }
+  for name in names {
+    guard let fd = Int32(name), fd > 2 else { continue }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFSOCK) else { continue }
+    let flags = fcntl(fd, F_GETFD)
+    if flags >= 0 && flags & FD_CLOEXEC == 0 {
+      _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC)
+    }
+  }
+}
+
+/// Small valid PNG covers, a different image for every number.
+enum CoverPNG {
+  /// Pixels per side.
+  static let side = 32
+
+  /// A `side` × `side` 8-bit RGB PNG (about 3 KiB, like the bundled covers): a gradient
+  /// tinted by `number`, whose first pixel spells `number` (so no two covers are alike).
+  /// The image data is zlib with stored (uncompressed) deflate blocks.
+  static func make(number: Int) -> Data {
+    var raw: [UInt8] = []
+    raw.reserveCapacity(side * (1 + 3 * side))
+    let tint = (UInt8(truncatingIfNeeded: number &* 37), UInt8(truncatingIfNeeded: number &* 101))
+    for y in 0..<side {
+      raw.append(0)  // filter: none
+      for x in 0..<side {
+        if x == 0 && y == 0 {
+          raw += [
+            UInt8(truncatingIfNeeded: number >> 16), UInt8(truncatingIfNeeded: number >> 8),
+            UInt8(truncatingIfNeeded: number),
+          ]
+        } else {
+          raw += [
+            tint.0 &+ UInt8(truncatingIfNeeded: x * 8), tint.1 &+ UInt8(truncatingIfNeeded: y * 8),
+            UInt8(truncatingIfNeeded: (x + y) * 4),
+          ]
+        }
+      }
+    }
+
+    var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    var header: [UInt8] = []
+    header += bigEndian(UInt32(side)) + bigEndian(UInt32(side))
+    header += [8, 2, 0, 0, 0]  // bit depth 8, RGB, deflate, adaptive filtering, no interlace
+    appendChunk("IHDR", header, to: &png)
+    appendChunk("IDAT", zlibStored(raw), to: &png)
+    appendChunk("IEND", [], to: &png)
+    return Data(png)
+  }
+
+  /// `bytes` as a zlib stream of stored deflate blocks.
+  static func zlibStored(_ bytes: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = [0x78, 0x01]
+    var start = 0
+    repeat {
+      let end = min(start + 65_535, bytes.count)
+      let length = UInt16(end - start)
+      out.append(end == bytes.count ? 1 : 0)  // BFINAL, BTYPE 00 (stored)
+      out += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+      out += bytes[start..<end]
+      start = end
+    } while start < bytes.count
+    var a: UInt32 = 1
+    var b: UInt32 = 0
+    for byte in bytes {
+      a = (a + UInt32(byte)) % 65_521
+      b = (b + a) % 65_521
+    }
+    return out + bigEndian(b << 16 | a)
+  }
+
+  static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
+    let typed = Array(type.utf8) + data
+    png += bigEndian(UInt32(data.count)) + typed + bigEndian(crc32(typed))
+  }
+
+  static func bigEndian(_ value: UInt32) -> [UInt8] {
+    [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+  }
+
+  static let crcTable: [UInt32] = (0..<256).map { index in
+    var c = UInt32(index)
+    for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+    return c
+  }
+
+  static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var c: UInt32 = 0xFFFF_FFFF
+    for byte in bytes { c = crcTable[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
+    return c ^ 0xFFFF_FFFF
+  }
+}
