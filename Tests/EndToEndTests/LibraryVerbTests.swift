@@ -34,17 +34,21 @@ enum LibraryFixture {
       ("Madonna", "American Pie", "2000", "american-pie"),
     ]
     let (artist, title, year, cover) = albums[n - 1]
-    return "Artist: \(artist)\nAlbum: \(title)\nGenre: Pop\nYear: \(year)\nCover: bluelib:covers/\(cover).png\n"
+    return "Artist: \(artist)\nAlbum: \(title)\nGenre: Pop\nYear: \(year)\nCover: bluelib:covers/\(cover).png (not downloaded)\n"
   }
 
   /// `view` of the default catalogue with album `n` current: the row, then the details.
   static func view(_ n: Int) -> String { viewLine(n) + "\n" + details(n) }
 
   /// `list` output for `rows` with album `selected` (1-based) marked, and the footer.
+  /// Each row ends in its cover state: the default albums' covers are not downloaded yet,
+  /// other rows (added by a test) have none unless the row already says.
   static func list(selected: Int?, rows: [String] = rows) -> String {
     var out = ""
     for (offset, row) in rows.enumerated() {
-      out += (offset + 1 == selected ? "*" : " ") + " \(offset + 1). " + row + "\n"
+      let cover =
+        row.contains(" · cover: ") ? "" : LibraryFixture.rows.contains(row) ? " · cover: not downloaded" : " · cover: no cover"
+      out += (offset + 1 == selected ? "*" : " ") + " \(offset + 1). " + row + cover + "\n"
     }
     return out + (rows.count == 1 ? "1 album" : "\(rows.count) albums") + "\n"
   }
@@ -146,27 +150,27 @@ struct LibraryVerbTests {
     #expect(sections.count == 2)
     #expect(
       sections[0] == """
-          3. Nothing Like The Sun — Sting (1999, Pop)
-          4. Staring at the Sun — U2 (2000, Pop)
+          3. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded
+          4. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded
         2 of 5 albums match 'SUN'
-          3. Nothing Like The Sun — Sting (1999, Pop)
+          3. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded
         1 of 5 albums match 'sting'
-        * 1. Best of Bowie — David Bowie (1992, Pop)
+        * 1. Best of Bowie — David Bowie (1992, Pop) · cover: not downloaded
         1 of 5 albums match '1992'
-          4. Staring at the Sun — U2 (2000, Pop)
+          4. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded
         1 of 5 albums match 'at the'
         0 of 5 albums match 'zzz'
 
         """)
-    #expect(result.stdout.contains("* 2. Blue Train (1957, Jazz)\n1 of 6 albums match 'JAZZ'\n"))
+    #expect(result.stdout.contains("* 2. Blue Train (1957, Jazz) · cover: no cover\n1 of 6 albums match 'JAZZ'\n"))
     #expect(
       result.stdout.hasSuffix(
         """
-          1. Best of Bowie — David Bowie (1992, Pop)
-          3. It's My Life — No Doubt (2003, Pop)
-          4. Nothing Like The Sun — Sting (1999, Pop)
-          5. Staring at the Sun — U2 (2000, Pop)
-          6. American Pie — Madonna (2000, Pop)
+          1. Best of Bowie — David Bowie (1992, Pop) · cover: not downloaded
+          3. It's My Life — No Doubt (2003, Pop) · cover: not downloaded
+          4. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded
+          5. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded
+          6. American Pie — Madonna (2000, Pop) · cover: not downloaded
         5 of 6 albums match 'pop'
 
         """))
@@ -191,7 +195,7 @@ struct LibraryVerbTests {
     #expect(result.status == 0)
     #expect(result.stderr == "")
     let blue =
-      "Artist: Joni\nAlbum: Blue\nGenre: Folk\nYear: 1971\nCover: https://example.com/blue.png\n"
+      "Artist: Joni\nAlbum: Blue\nGenre: Folk\nYear: 1971\nCover: https://example.com/blue.png (not downloaded)\n"
     let expected =
       F.details(2) + F.details(5) + F.details(1)
       + F.view(4) + F.details(4)
@@ -336,13 +340,13 @@ struct LibraryVerbTests {
     #expect(result.status == 0)
     #expect(result.stderr == "")
     var rows = F.rows
-    rows.insert("Blue Train — John Coltrane (1957, Jazz)", at: 2)
+    rows.insert("Blue Train — John Coltrane (1957, Jazz) · cover: not downloaded", at: 2)
     #expect(
       result.stdout
         == F.view(2)
         + "added \"Blue Train\" as 3 (6 albums)\n"
         + "[3/6] 1 Best of Bowie | 2 It's My Life | >3 Blue Train< | 4 Nothing Like The Sun | 5 Staring at the Sun\n"
-        + "Artist: John Coltrane\nAlbum: Blue Train\nGenre: Jazz\nYear: 1957\nCover: https://example.com/blue.png\n"
+        + "Artist: John Coltrane\nAlbum: Blue Train\nGenre: Jazz\nYear: 1957\nCover: https://example.com/blue.png (not downloaded)\n"
         + F.list(selected: 3, rows: rows))
   }
 
@@ -389,9 +393,9 @@ struct LibraryVerbTests {
     #expect(result.status == 0)
     #expect(result.stderr == "")
     var rows = F.rows
-    rows[1] = "Life's What You Make It — Talk Talk (2003, Rock)"
-    rows[2] = "Nothing Like The Sun — Sting (1987, Pop)"
-    let current = "Artist: Sting\nAlbum: Nothing Like The Sun\nGenre: Pop\nYear: 1987\nCover: bluelib:covers/nothing-like-the-sun.png\n"
+    rows[1] = "Life's What You Make It — Talk Talk (2003, Rock) · cover: not downloaded"
+    rows[2] = "Nothing Like The Sun — Sting (1987, Pop) · cover: not downloaded"
+    let current = "Artist: Sting\nAlbum: Nothing Like The Sun\nGenre: Pop\nYear: 1987\nCover: bluelib:covers/nothing-like-the-sun.png (not downloaded)\n"
     // Editing is not a selection move: album 3 stays current throughout.
     #expect(
       result.stdout
@@ -403,7 +407,7 @@ struct LibraryVerbTests {
         + "[3/5] 1 Best of Bowie | 2 Life's What You Make It | >3 Nothing Like The Sun< | 4 Staring at the Sun | 5 American Pie\n"
         + current
         + F.list(selected: 3, rows: rows)
-        + "Artist: Talk Talk\nAlbum: Life's What You Make It\nGenre: Rock\nYear: 2003\nCover: bluelib:covers/its-my-life.png\n")
+        + "Artist: Talk Talk\nAlbum: Life's What You Make It\nGenre: Rock\nYear: 2003\nCover: bluelib:covers/its-my-life.png (not downloaded)\n")
   }
 
   @Test func editReportsUnknownFieldsBadValuesAndMissingAssignments() throws {
@@ -548,8 +552,10 @@ struct LibraryVerbTests {
     #expect(result.stderr == "")
     let rows =
       F.rows + [
-        "Kind of Blue — Miles Davis (1959, Jazz)", "Blue Train — John Coltrane (1957, Jazz)",
-        "Blue, Remastered — Joni Mitchell (1971, Folk)", "Abbey \"Road\" — The Beatles (1969, Rock)",
+        "Kind of Blue — Miles Davis (1959, Jazz) · cover: no cover",
+        "Blue Train — John Coltrane (1957, Jazz) · cover: not downloaded",
+        "Blue, Remastered — Joni Mitchell (1971, Folk) · cover: no cover",
+        "Abbey \"Road\" — The Beatles (1969, Rock) · cover: not downloaded",
       ]
     #expect(
       result.stdout
@@ -557,7 +563,7 @@ struct LibraryVerbTests {
         + "imported 2 albums (7 albums in all)\n"
         + "imported 2 albums (9 albums in all)\n"
         + F.list(selected: 3, rows: rows)
-        + "Artist: The Beatles\nAlbum: Abbey \"Road\"\nGenre: Rock\nYear: 1969\nCover: https://example.com/abbey.png\n")
+        + "Artist: The Beatles\nAlbum: Abbey \"Road\"\nGenre: Rock\nYear: 1969\nCover: https://example.com/abbey.png (not downloaded)\n")
   }
 
   @Test func importOfACSVWithABadRowChangesNothingAndNamesTheLine() throws {
@@ -652,8 +658,10 @@ struct LibraryVerbTests {
     #expect(after.stdout.hasSuffix("imported 6 albums (6 albums in all)\n"))
     let listed = try fresh.run(["-c", "tap 1; list; export '\(copy)'"])
     #expect(listed.stdout.hasPrefix(before.stdout))
-    #expect(before.stdout.hasSuffix("  3. Quote \"q\" — A, B\n  4. It's My Life — No Doubt (2003, Pop)\n"
-      + "  5. Nothing Like The Sun — Sting (1999, Pop)\n  6. Staring at the Sun — U2 (2000, Pop)\n6 albums\n"))
+    #expect(before.stdout.hasSuffix("  3. Quote \"q\" — A, B · cover: not downloaded\n"
+      + "  4. It's My Life — No Doubt (2003, Pop) · cover: not downloaded\n"
+      + "  5. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded\n"
+      + "  6. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded\n6 albums\n"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: file)))
   }
 
@@ -702,7 +710,7 @@ struct LibraryVerbTests {
     #expect(
       result.stdout
         == "imported 1 album (6 albums in all)\n"
-        + "  6. \(title) — \(artist) (2020, G)\n1 of 6 albums match 'red'\n"
+        + "  6. \(title) — \(artist) (2020, G) · cover: no cover\n1 of 6 albums match 'red'\n"
         + details + view + view)
     for byte: UInt8 in [0x1B, 0x07, 0x9B] {
       #expect(!result.stdoutBytes.contains(byte), "raw byte \(byte) in stdout")

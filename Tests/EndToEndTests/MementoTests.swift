@@ -208,7 +208,7 @@ struct MementoTests {
         == F.list(
           selected: 4,
           rows: [
-            F.rows[2], "Staring at the Sun — U2 (2000, Rock)", F.rows[4], F.rows[1],
+            F.rows[2], "Staring at the Sun — U2 (2000, Rock) · cover: not downloaded", F.rows[4], F.rows[1],
           ]))
     #expect(sections[4].hasPrefix("undid edit \"Staring at the Sun\"\nundid move \"It's My Life\"\n"))
     // Undoing the move restores the selection it had: "It's My Life", where the delete left it.
