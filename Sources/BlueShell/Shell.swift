@@ -212,13 +212,17 @@ public enum Shell {
         status = ExitCode.terminated
         break loop
       }
-      for line in messages.drain() { output.line(line) }
+      // Script mode prints status lines once every download has reported, so they come
+      // out in album order however the servers raced (`wait` makes that point explicit).
+      if isInteractive || covers.isIdle {
+        for line in messages.drain() { output.line(line) }
+      }
       if context.quitRequested || output.isClosed { break }
     }
     // Pending downloads finish before we leave (SPEC §3 quit); Ctrl-C cancels them.
     let pending = covers.pendingSnapshot().count
-    if pending > 0 && status == ExitCode.success && !output.isClosed {
-      if isInteractive {
+    if !covers.isIdle && status == ExitCode.success && !output.isClosed {
+      if isInteractive && pending > 0 {
         output.line("waiting for \(pending == 1 ? "1 download" : "\(pending) downloads") (Ctrl-C cancels)")
         output.flush()
       }

@@ -304,7 +304,9 @@ public actor CoverLoader {
     }
   }
 
-  private nonisolated var isIdle: Bool {
+  /// True when nothing is queued, running, or waiting to be handed to the subscribers:
+  /// every status line there will be has been delivered. From any thread.
+  public nonisolated var isIdle: Bool {
     book.withLock { $0.pendingCount == 0 }
   }
 

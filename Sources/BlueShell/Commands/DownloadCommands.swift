@@ -118,9 +118,11 @@ public struct WaitCommand: Command {
 
   public func execute(in context: CommandContext) throws(CommandError) {
     guard let covers = try context.requireLibrary().covers else { return }
+    // Not only running downloads: finished ones whose status line is still on its way
+    // (cache hits always are, for a moment) must be waited for too.
+    guard !covers.isIdle else { return }
     let before = covers.pendingSnapshot().count
-    guard before > 0 else { return }
-    if context.isInteractive {
+    if context.isInteractive && before > 0 {
       context.output.line("waiting for \(before == 1 ? "1 download" : "\(before) downloads") (Ctrl-C cancels)")
       context.output.flush()
     }

@@ -259,7 +259,8 @@ public final class EditLineReader: LineReader {
       if !completion.insertion.isEmpty { el_insertstr(editLine, completion.insertion) }
     }
     guard !completion.candidates.isEmpty else { return UInt8(CC_REFRESH) }
-    let columns = max(1, Int(CEditLine_terminalColumns(STDOUT_FILENO)))
+    let reported = Int(CEditLine_terminalColumns(STDOUT_FILENO))
+    let columns = reported > 0 ? reported : 80
     var text = "\n" + Self.columnize(completion.candidates, width: columns)
     if completion.candidates.count >= Completer.listLimit { text += "(more: type more letters)\n" }
     fflush(nil)
@@ -295,8 +296,10 @@ public final class EditLineReader: LineReader {
     guard !lines.isEmpty else { return }
     var text = ""
     if redraw {
-      let columns = max(1, Int(CEditLine_terminalColumns(STDOUT_FILENO)))
-      let rowsUp = cursorColumn() / columns
+      // A terminal that reports no width (0) gets no cursor-up: clearing from the start of
+      // the row is all we can do safely without erasing output above.
+      let columns = Int(CEditLine_terminalColumns(STDOUT_FILENO))
+      let rowsUp = columns > 0 ? cursorColumn() / columns : 0
       text += "\r"
       if rowsUp > 0 { text += "\u{1B}[\(rowsUp)A" }
       text += "\u{1B}[J"

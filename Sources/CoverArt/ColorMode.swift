@@ -1,0 +1,21 @@
+/// How many colours the terminal is trusted with.
+public enum ColorMode: Sendable, Hashable, CaseIterable {
+  /// 24-bit SGR (`38;2;r;g;b`).
+  case trueColor
+  /// The xterm 256-colour palette (`38;5;n`).
+  case palette256
+  /// No escape sequences at all: a brightness ramp of ASCII characters.
+  case none
+
+  /// The mode the environment asks for, following viu and chafa: no colour under
+  /// `--no-color`, a non-empty `NO_COLOR` (no-color.org) or `TERM=dumb`; 24-bit when
+  /// `COLORTERM` says `truecolor` or `24bit`; else 256 colours (every current terminal).
+  public static func detect(environment: [String: String], noColor: Bool) -> ColorMode {
+    if noColor || !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb" {
+      return .none
+    }
+    let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
+    if colorTerm.contains("truecolor") || colorTerm.contains("24bit") { return .trueColor }
+    return .palette256
+  }
+}
