@@ -19,6 +19,13 @@ let package = Package(
       pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
     ),
+    .systemLibrary(
+      name: "CImageCodecs",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev", "libjpeg62-turbo-dev"]), .brew(["libpng", "jpeg-turbo"])]
+    ),
+    .target(name: "CImageDecoding", dependencies: ["CImageCodecs"]),
+    .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding"]),
     .target(name: "HorizontalScroller"),
     .target(
       name: "BlueLibrary",
@@ -27,7 +34,7 @@ let package = Package(
     ),
     .target(
       name: "BlueShell",
-      dependencies: ["BlueLibrary", "HorizontalScroller", "CEditLine"]
+      dependencies: ["BlueLibrary", "HorizontalScroller", "CoverArt", "CEditLine"]
     ),
     .executableTarget(
       name: "bluelib",
@@ -38,8 +45,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "bluelib-bench",
-      dependencies: ["BlueLibrary", "TestSupport"]
+      dependencies: ["BlueLibrary", "TestSupport", "CoverArt"]
     ),
+    .testTarget(name: "CoverArtTests", dependencies: ["CoverArt"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary", "TestSupport"]),

@@ -1,4 +1,5 @@
 import BlueLibrary
+import CoverArt
 
 #if canImport(Glibc)
   import Glibc
@@ -135,6 +136,7 @@ public enum Shell {
     let context = CommandContext(
       output: output, registry: .standard, history: history, style: style,
       isInteractive: isInteractive, browser: browser, coverStatus: coverStatus)
+    context.colorMode = ColorMode.detect(environment: options.environment, noColor: options.noColor)
     let interpreter = Interpreter(context: context)
 
     // The memento: saved after each command, before we wait for the next input, and at exit.

@@ -17,6 +17,7 @@ extension CommandRegistry {
       DownloadCommand.self,
       DownloadsCommand.self,
       WaitCommand.self,
+      CoverCommand.self,
     UndoCommand.self,
     RedoCommand.self,
     HelpCommand.self,

@@ -1,4 +1,5 @@
 import BlueLibrary
+import CoverArt
 
 /// Everything a command may touch: output, the library, the undo stack, history.
 ///
@@ -23,6 +24,10 @@ public final class CommandContext {
   public let browser: AlbumBrowser?
   /// The observer of cover downloads (status lines, the `downloads` list).
   public let coverStatus: CoverStatusReporter?
+  /// How cover art is coloured (`cover`): from COLORTERM, NO_COLOR, TERM and --no-color.
+  public var colorMode: ColorMode = .palette256
+  /// Drawn covers by (URL, size, colour mode), so drawing one again costs nothing.
+  public let renderedCovers = RenderCache()
   /// True while `redo` re-runs a change, so the change does not announce itself twice.
   public private(set) var isReplaying = false
 

@@ -1,0 +1,98 @@
+import BlueLibrary
+import CoverArt
+
+/// `cover [ALBUM] [--size COLSxROWS] [--force]`: draw an album's cover with half blocks.
+public struct CoverCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "cover", group: .covers, synopsis: "[ALBUM] [--size COLSxROWS] [--force]",
+    summary: "draw the album's cover in the terminal (download it first)",
+    details: """
+      Two pixel rows per character cell (▀/▄), 24-bit colour when COLORTERM says so,
+      256 colours otherwise, a brightness ramp under --no-color/NO_COLOR/TERM=dumb.
+      The default size is 40x20 cells (narrower on a narrow window). To a pipe or file the
+      cover is drawn only with --force.
+      """,
+    examples: ["download; wait; cover", "cover 3 --size 20x10", "cover --force > art.txt"],
+    arguments: [.album, .keyword(["--size", "--force"])])
+
+  let album: AlbumReference?
+  let size: (columns: Int, rows: Int)?
+  let force: Bool
+
+  public init(arguments: [Word]) throws(CommandError) {
+    var album: AlbumReference?
+    var size: (Int, Int)?
+    var force = false
+    var words = arguments[...]
+    while let word = words.popFirst() {
+      switch word.isQuoted ? "" : word.text {
+      case "--force":
+        force = true
+      case "--size":
+        guard let value = words.popFirst() else { throw .missing("COLSxROWS", usage: Self.configuration.usage) }
+        size = try Self.parseSize(value.text)
+      default:
+        if word.text.hasPrefix("--size=") {
+          size = try Self.parseSize(String(word.text.dropFirst("--size=".count)))
+        } else if !word.isQuoted && word.text.hasPrefix("--") {
+          throw CommandError("unknown option \(TextSanitizer.quotedWord(word.text)) (options: --size, --force)")
+        } else if album == nil {
+          album = AlbumReference(word: word)
+        } else {
+          throw .unexpectedArgument(word)
+        }
+      }
+    }
+    self.album = album
+    self.size = size
+    self.force = force
+  }
+
+  static func parseSize(_ text: String) throws(CommandError) -> (Int, Int) {
+    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
+      (1...400).contains(columns), (1...200).contains(rows)
+    else {
+      throw CommandError(
+        "--size must be COLSxROWS with 1-400 columns and 1-200 rows, got \(TextSanitizer.quotedWord(text))")
+    }
+    return (columns, rows)
+  }
+
+  public func execute(in context: CommandContext) throws(CommandError) {
+    guard context.isInteractive || force else {
+      throw CommandError("output is not a terminal; add --force to draw the cover anyway")
+    }
+    let browser = try context.requireBrowser()
+    let library = browser.library
+    let index = try resolve(album, in: library)
+    let chosen = try BlueShell.library { () throws(LibraryError) in try library.album(at: index) }
+    let name = "\"" + TextSanitizer.escaped(chosen.title) + "\""
+    guard !chosen.coverURL.isEmpty else {
+      throw CommandError("\(name) has no cover URL (set one with 'edit cover=URL')")
+    }
+    guard let covers = library.covers else { throw CommandError("cover downloads are off in this shell") }
+    guard let bytes = covers.cache.cachedData(for: chosen.coverURL) else {
+      switch covers.currentState(of: chosen.coverURL) {
+      case .queued, .downloading:
+        throw CommandError("the cover of \(name) is still downloading ('wait' waits for it)")
+      case .failed(let failure):
+        throw CommandError("the cover of \(name) failed to download: \(failure) ('download' tries again)")
+      default:
+        throw CommandError("the cover of \(name) is not downloaded ('download \(index + 1)' fetches it)")
+      }
+    }
+    let columns = size?.columns ?? min(40, max(10, AlbumBrowser.terminalWidth() - 1))
+    let rows = size?.rows ?? (columns + 1) / 2
+    let mode = context.colorMode
+    let key = RenderCache.Key(source: chosen.coverURL, columns: columns, rows: rows, mode: mode)
+    do {
+      let frame = try context.renderedCovers.frame(for: key) { () throws(CoverArtError) in
+        try HalfBlockRenderer.render(encoded: [UInt8](bytes), columns: columns, rows: rows, mode: mode)
+      }
+      context.output.write(frame)
+    } catch {
+      throw CommandError("cannot draw the cover of \(name): \(error)")
+    }
+  }
+}
