@@ -137,6 +137,7 @@ public enum Shell {
       output: output, registry: .standard, history: history, style: style,
       isInteractive: isInteractive, browser: browser, coverStatus: coverStatus)
     context.colorMode = ColorMode.detect(environment: options.environment, noColor: options.noColor)
+    browser.colorMode = context.colorMode
     let interpreter = Interpreter(context: context)
 
     // The memento: saved after each command, before we wait for the next input, and at exit.

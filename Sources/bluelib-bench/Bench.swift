@@ -61,6 +61,8 @@ struct Results {
   var rssFloorKiB: Int?
   /// The downloads scenario, when run.
   var downloads: DownloadResult?
+  /// The cover-art scenario, when run.
+  var coverArt: CoverArtResult?
 
   func row(_ scenario: Scenario, size: Int) -> Measurement? {
     rows.first { $0.scenario == scenario && $0.size == size }?.measurement
@@ -69,6 +71,7 @@ struct Results {
   /// Every measurement taken.
   var measurements: [Measurement] {
     rows.map(\.measurement) + [bluelibImport, sqliteImport, downloads?.measurement].compactMap { $0 }
+      + (coverArt?.measurements ?? [])
   }
 
   var anyFailed: Bool {
@@ -76,6 +79,7 @@ struct Results {
       || bluelibImport.map { !$0.succeeded } == true
       || (!sqliteMissing && sqliteImport.map { !$0.succeeded } == true)
       || downloads.map { !$0.measurement.succeeded } == true
+      || coverArt?.anyFailed == true
   }
 }
 
@@ -169,6 +173,9 @@ final class Bench {
     if options.only.contains(.downloads) {
       runDownloads()
     }
+    if options.only.contains(.art) {
+      runCoverArt()
+    }
   }
 
   /// Runs `/bin/true` to see the lowest peak RSS a child of ours can report.
@@ -214,7 +221,7 @@ final class Bench {
       case .scroll:
         let input = ChildInput.pipe(Array(String(repeating: "scroll right\n", count: options.scrolls).utf8))
         return try invoke(bluelib, ["--home", home], input: input, in: directory, keepOutput: false)
-      case .import, .downloads:
+      case .import, .downloads, .art:
         preconditionFailure("\(scenario.rawValue) is not a library scenario")
       }
     }

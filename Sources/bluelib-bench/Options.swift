@@ -10,6 +10,8 @@ enum Scenario: String, CaseIterable, Sendable {
   case `import`
   /// `bluelib --home H --downloads C -c 'download all; wait'`: N covers from a local server, each L seconds late
   case downloads
+  /// A 600×600 JPEG decoded and drawn at 40×20 cells in-process, against `chafa --size 40x20 -f symbols`
+  case art
 
   /// The names `--only` accepts for it.
   var names: [String] {
@@ -19,6 +21,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case .scroll: ["scroll"]
     case .import: ["import"]
     case .downloads: ["downloads", "download", "covers"]
+    case .art: ["art", "cover-art"]
     }
   }
 
@@ -80,6 +83,9 @@ struct Options {
       downloads  48 covers from a local HTTP server, each 0.25 s late, 6 at once, into
                  a fresh cover cache:  bluelib --home H --downloads 6 -c 'download all; wait'
                  (timed against the ideal ⌈N / C⌉ × L)
+      art      decode + draw a 600×600 JPEG at 40×20 cells in this process (200 runs), and
+               the same JPEG through `chafa --size 40x20 -f symbols` (20 runs) when chafa
+               is on PATH, reported as a ratio
 
     Options:
       --quick            smoke run: libraries of 1,000 and 100,000 albums, 10,000 scrolls,

@@ -118,6 +118,7 @@ struct Report {
     case .scroll: "\(grouped(options.scrolls)) × `scroll right`, piped"
     case .import: "import"
     case .downloads: "downloads"
+    case .art: "cover art"
     }
   }
 
@@ -182,6 +183,8 @@ struct Report {
     } else {
       checks.append(missing("import ≤ 2× sqlite3's `.import`", results.bluelibImport, results.sqliteImport))
     }
+
+    checks.append(coverArtCheck(results.coverArt))
     return checks
   }
 
@@ -255,6 +258,10 @@ struct Report {
 
     if let downloads = results.downloads {
       lines += downloadLines(downloads)
+    }
+
+    if let coverArt = results.coverArt {
+      lines += coverArtLines(coverArt)
     }
 
     lines.append("## checks")

@@ -94,6 +94,7 @@ struct InteractiveTests {
     // Type a two-byte character, erase it with one Backspace, and finish the word.
     terminal.type("hé\u{7F}elp quit\r")
     #expect(terminal.waitFor("usage: quit"))
+    #expect(terminal.waitFor("bluelib> ", after: terminal.transcript.range(of: "usage: quit")?.upperBound))
     terminal.settle()
     terminal.type("\u{4}")
     #expect(terminal.waitForExit() == 0)
@@ -216,6 +217,27 @@ struct InteractiveTests {
     terminal.settle()
     terminal.type("\r")
     #expect(terminal.waitFor("Album: Staring at the Sun", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  @Test func cardsShowCoverArtOnceDownloadedAndAPlaceholderBefore() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    // Colour on (256 colours): the art is drawn with palette escapes.
+    let terminal = try start(runner, extra: ["NO_COLOR": ""])
+    #expect(terminal.waitFor("1 of 5"))
+    #expect(terminal.transcript.contains("· download"))
+    #expect(!terminal.transcript.contains("48;5;"))
+    terminal.settle()
+    let mark = terminal.mark
+    terminal.type("download all; wait; view\r")
+    #expect(terminal.waitFor("1 of 5", after: mark))
+    let drawn = terminal.transcript[mark...].split(whereSeparator: \.isNewline)
+      .filter { $0.contains("┃") && $0.contains("48;5;") }
+    // The current card's ten art rows, in colour, between its heavy sides.
+    #expect(drawn.count == 10)
+    #expect(terminal.transcript[mark...].contains("✓ cover"))
     terminal.type("quit\r")
     #expect(terminal.waitForExit() == 0)
   }

@@ -50,7 +50,7 @@ final class PseudoTerminal {
   /// Lets the shell settle into line editing after a prompt appeared. A Ctrl-D typed in
   /// the microseconds between libedit printing the prompt and entering raw mode can be lost
   /// to the line discipline (a known libedit type-ahead limit); no person types that fast.
-  func settle() { readAvailable(timeout: 0.1) }
+  func settle() { readAvailable(timeout: 0.25) }
 
   /// Types `text` (use "\u{3}" for Ctrl-C, "\u{4}" for Ctrl-D, "\r" for Enter).
   func type(_ text: String) {

@@ -1,5 +1,6 @@
 import BlueLibrary
 import CEditLine
+import CoverArt
 import HorizontalScroller
 
 #if canImport(Glibc)
@@ -19,6 +20,12 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   private let output: OutputChannel
   private let style: TextStyle
   private let drawsCards: Bool
+  /// How card art is coloured (set by the shell from the terminal's capabilities).
+  public var colorMode: ColorMode = .palette256
+  /// Drawn card art by (URL, size, colour mode).
+  private let cardArt = RenderCache(capacity: 64)
+  /// Cover art rows inside a terminal card: 20×10 cells, a square of 20×20 pixels.
+  static let artRows = 10
   /// The cards fetched for the current render (first index, albums); cleared after it.
   private var prefetched: (start: Int, albums: [Album])?
 
@@ -156,25 +163,81 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   private func renderCards(_ cards: [VisibleCard], current: Int, count: Int) {
     let inner = Self.terminalCard.width - 2
     let width = scroller.viewport.width
-    for row in 0..<5 {
+    let artRows = Self.artRows
+    // Art for the cards that are wholly visible (a clipped card shows its placeholder:
+    // cutting escape sequences mid-cell is not worth it for a sliver at the edge).
+    var art: [Int: [String]] = [:]
+    var placeholders: [Int: String] = [:]
+    for card in cards {
+      guard let album = album(at: card.index) else { continue }
+      if card.x >= 0, card.x + card.width <= width, let lines = artLines(album, columns: inner, rows: artRows) {
+        art[card.index] = lines
+      } else {
+        placeholders[card.index] = placeholder(album)
+      }
+    }
+    for row in 0..<(artRows + 5) {
       var line = ""
       var column = 0
       for card in cards {
-        let text = cardRow(row, card: card, inner: inner)
         let clipStart = max(0, -card.x)
         let clipEnd = min(card.width, width - card.x)
         guard clipEnd > clipStart else { continue }
         let start = max(card.x, 0)
         if start > column { line += String(repeating: " ", count: start - column) }
-        let piece = DisplayWidth.slice(text, from: clipStart, to: clipEnd)
-        line += card.isCurrent ? style.bold(style.blue(piece)) : piece
         column = start + (clipEnd - clipStart)
+        let side = card.isCurrent ? "┃" : "│"
+        let styled = { (text: String) in card.isCurrent ? self.style.bold(self.style.blue(text)) : text }
+        if row >= 1 && row <= artRows, let lines = art[card.index], row - 1 < lines.count {
+          line += styled(side) + lines[row - 1] + styled(side)
+          continue
+        }
+        let text: String
+        if row >= 1 && row <= artRows {
+          let label = row == (artRows + 1) / 2 ? placeholders[card.index] ?? "" : ""
+          text = side + DisplayWidth.fit(DisplayWidth.centred(label, width: inner), width: inner) + side
+        } else {
+          text = cardRow(row <= artRows ? row : row - artRows, card: card, inner: inner)
+        }
+        line += styled(DisplayWidth.slice(text, from: clipStart, to: clipEnd))
       }
       output.line(line)
     }
     let label = "\(current + 1) of \(count)"
     let centre = max(0, width / 2 - label.count / 2)
     output.line(String(repeating: " ", count: centre) + style.dim(label))
+  }
+
+  /// The album's cover drawn in `columns`×`rows` cells, one string per row, when it is cached.
+  private func artLines(_ album: Album, columns: Int, rows: Int) -> [String]? {
+    guard !album.coverURL.isEmpty, let covers = library.covers else { return nil }
+    let key = RenderCache.Key(source: album.coverURL, columns: columns, rows: rows, mode: colorMode)
+    let frame: String
+    if let cached = cardArt.frame(for: key) {
+      frame = cached
+    } else {
+      guard covers.currentState(of: album.coverURL) == .cached,
+        let bytes = covers.cache.cachedData(for: album.coverURL),
+        let drawn = try? HalfBlockRenderer.render(encoded: [UInt8](bytes), columns: columns, rows: rows, mode: colorMode)
+      else { return nil }
+      cardArt.store(drawn, for: key)
+      frame = drawn
+    }
+    let lines = frame.split(separator: "\n").map(String.init)
+    return lines.count == rows ? lines : nil
+  }
+
+  /// What a card shows where its art would be: the spinner while the cover downloads (the
+  /// original app's activity indicator), else why there is no art.
+  private func placeholder(_ album: Album) -> String {
+    guard !album.coverURL.isEmpty, let covers = library.covers else { return "no cover" }
+    switch covers.currentState(of: album.coverURL) {
+    case .queued: return "… queued"
+    case .downloading: return "⟳ downloading"
+    case .failed: return "✗ no cover"
+    case .cached: return "✗ unreadable"
+    case .none: return "· download"
+    }
   }
 
   /// Row `row` of a card: border, three text lines, border; heavy lines for the current card.
@@ -184,6 +247,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     case 0:
       return (heavy ? "┏" : "┌") + String(repeating: heavy ? "━" : "─", count: inner) + (heavy ? "┓" : "┐")
     case 4:
+      // The bottom border (rows 1-3 are the text lines under the art).
       return (heavy ? "┗" : "└") + String(repeating: heavy ? "━" : "─", count: inner) + (heavy ? "┛" : "┘")
     default:
       let side = heavy ? "┃" : "│"
@@ -210,6 +274,11 @@ enum DisplayWidth {
     guard let scalar = character.unicodeScalars.first else { return 0 }
     let cells = Int(wcwidth(wchar_t(bitPattern: scalar.value)))
     return cells < 0 ? 1 : cells
+  }
+
+  /// `text` with spaces before it so that it sits in the middle of `width` cells.
+  static func centred(_ text: String, width: Int) -> String {
+    String(repeating: " ", count: max(0, (width - self.width(text)) / 2)) + text
   }
 
   /// The cells `text` takes.

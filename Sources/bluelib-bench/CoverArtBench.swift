@@ -1,0 +1,201 @@
+import CoverArt
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The cover-art scenario: decode + draw a 600×600 JPEG at 40×20 in-process, and the same
+/// picture through `chafa --size 40x20 -f symbols` as a child process, in the same run.
+struct CoverArtResult {
+  var ours = Measurement()
+  /// nil when chafa is not on PATH.
+  var chafa: Measurement?
+  /// chafa on an 8×8 JPEG: its process start-up and library loading, which ours never pays.
+  var chafaFloor: Measurement?
+  var jpegBytes = 0
+  /// The chafa binary, when found.
+  var chafaPath: String?
+
+  /// Every measurement taken.
+  var measurements: [Measurement] { [ours, chafa, chafaFloor].compactMap { $0 } }
+
+  /// A measurement failed (a missing chafa is not a failure).
+  var anyFailed: Bool { measurements.contains { !$0.succeeded } }
+}
+
+/// The cover the scenario draws, its size in cells and chafa's arguments (before the file).
+enum CoverArtScenario {
+  static let side = 600
+  static let columns = 40
+  static let rows = 20
+  static let chafaArguments = ["--size", "\(columns)x\(rows)", "-f", "symbols"]
+  /// Ours draws in 24-bit colour; chafa picks its colours from the environment, so it is
+  /// told the terminal does 24-bit too, whatever the bench runs in (and gets no `NO_COLOR`).
+  static let chafaEnvironment = ["TERM": "xterm-256color", "COLORTERM": "truecolor"]
+  /// The limit the check holds decode + draw to, seconds.
+  static let limit = 0.005
+}
+
+/// Runs the cover-art scenario; `runs` in-process repetitions, `childRuns` chafa runs.
+func measureCoverArt(
+  work: String, environment: [String: String], timeout: Double, runs: Int = 200, childRuns: Int = 20
+) -> CoverArtResult {
+  var result = CoverArtResult()
+  let side = CoverArtScenario.side
+  let columns = CoverArtScenario.columns
+  let rows = CoverArtScenario.rows
+  let jpeg = CoverArtBenchmark.sampleJPEG(width: side, height: side)
+  result.jpegBytes = jpeg.count
+  do {
+    // One untimed run warms the caches and the decimal table.
+    _ = try CoverArtBenchmark.timeDecodeAndDraw(jpeg, columns: columns, rows: rows, mode: .trueColor, runs: 1)
+    result.ours.times = try CoverArtBenchmark.timeDecodeAndDraw(
+      jpeg, columns: columns, rows: rows, mode: .trueColor, runs: runs)
+  } catch {
+    result.ours.failure = "failed: \(error)"
+  }
+  #if canImport(Glibc)
+    // Hand the freed decode buffers back, so that the children forked from now on (chafa,
+    // and `/bin/true` for the RSS floor) do not inherit them as resident pages.
+    malloc_trim(0)
+  #endif
+  guard let chafa = findInPath("chafa", environment: environment) else { return result }
+  result.chafaPath = chafa
+  let path = work + "/cover-\(side).jpg"
+  let tinyPath = work + "/cover-8.jpg"
+  guard write(jpeg, to: path), write(ImageEncoder.jpeg(RGBImage(width: 8, height: 8, filledWith: .white)), to: tinyPath)
+  else {
+    result.chafa = Measurement(failure: "failed: cannot write the sample JPEG in \(work)")
+    return result
+  }
+  var chafaEnvironment = environment.merging(CoverArtScenario.chafaEnvironment) { $1 }
+  chafaEnvironment["NO_COLOR"] = nil
+  let childEnvironment = chafaEnvironment.map { "\($0.key)=\($0.value)" }.sorted()
+  let stderrPath = work + "/chafa-stderr"
+  defer { DataSet.remove(stderrPath) }
+  func measure(_ file: String) -> Measurement {
+    var measurement = Measurement()
+    for _ in 0..<childRuns {
+      do {
+        let run = try runChild(
+          executable: chafa, arguments: CoverArtScenario.chafaArguments + [file], environment: childEnvironment,
+          input: .null, stdoutPath: "/dev/null", stderrPath: stderrPath, timeout: timeout)
+        guard run.termination.succeeded else {
+          let reason = DataSet.firstLine(ofFileAt: stderrPath) ?? "nothing on stderr"
+          measurement.failure = "failed: chafa \(run.termination): \(reason)"
+          break
+        }
+        measurement.times.append(run.seconds)
+        measurement.cpuTimes.append((run.userSeconds, run.systemSeconds))
+        measurement.maxRSSKiB = max(measurement.maxRSSKiB, run.maxRSSKiB)
+      } catch {
+        measurement.failure = "failed: \(error)"
+        break
+      }
+    }
+    return measurement
+  }
+  result.chafa = measure(path)
+  result.chafaFloor = measure(tinyPath)
+  return result
+}
+
+private func write(_ bytes: [UInt8], to path: String) -> Bool {
+  guard let file = fopen(path, "wb") else { return false }
+  defer { fclose(file) }
+  return bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) } == bytes.count
+}
+
+extension Bench {
+  /// Runs the cover-art scenario into `results.coverArt`.
+  func runCoverArt() {
+    let label = "art \(CoverArtScenario.side)×\(CoverArtScenario.side) JPEG"
+    log("\(label): decode + draw at \(CoverArtScenario.columns)×\(CoverArtScenario.rows) in-process, then chafa…")
+    let result = measureCoverArt(work: work, environment: currentEnvironment(), timeout: options.timeout)
+    func summary(_ name: String, _ measurement: Measurement?) {
+      guard let measurement else { return }
+      if let median = measurement.median {
+        log("\(label): \(name) median \(formatSeconds(median)) over \(plural(measurement.times.count, "run"))")
+      } else {
+        log("\(label): \(name) \(measurement.failure ?? "no runs")")
+      }
+    }
+    summary("bluelib", result.ours)
+    if result.chafaPath == nil { log("\(label): chafa is not installed, no comparison") }
+    summary("chafa", result.chafa)
+    summary("chafa 8×8", result.chafaFloor)
+    results.coverArt = result
+  }
+}
+
+extension Report {
+  /// The cover-art section: the table and the ratio.
+  func coverArtLines(_ result: CoverArtResult) -> [String] {
+    let side = CoverArtScenario.side
+    let columns = CoverArtScenario.columns
+    let rows = CoverArtScenario.rows
+    let chafaCommand = "chafa \(CoverArtScenario.chafaArguments.joined(separator: " "))"
+    var lines: [String] = []
+    lines.append(
+      "## cover art: \(side)×\(side) JPEG (q95, \(grouped(result.jpegBytes)) bytes) → \(columns)×\(rows) cells, 24-bit")
+    lines.append("")
+    lines.append(
+      "bluelib's CoverArt decodes and draws in this process (`HalfBlockRenderer.renderBytes(encoded:columns:rows:mode: .trueColor)`, libjpeg scaling the decode down to what the cells need), timed on the monotonic clock after one untimed run; chafa is a process per run like the other scenarios (spawn to exit, output to /dev/null, `\(CoverArtScenario.chafaEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))` so it draws in 24-bit too), so its time includes its start-up, which the 8×8 JPEG row measures."
+    )
+    lines.append("")
+    lines.append("| tool | command | runs | median | min | peak RSS |")
+    lines.append("| --- | --- | ---: | ---: | ---: | ---: |")
+    let ours = result.ours
+    if let failure = ours.failure {
+      lines.append("| bluelib (in-process) | decode + draw | – | \(cell(failure)) | – | – |")
+    } else {
+      lines.append(
+        "| bluelib (in-process) | decode + draw | \(ours.times.count) | \(timeCell(ours.median, perCommand: false)) | \(timeCell(ours.minimum, perCommand: false)) | – (in-process) |"
+      )
+    }
+    if result.chafaPath == nil {
+      lines.append("| chafa | `\(chafaCommand) cover-\(side).jpg` | – | not installed | – | – |")
+    } else {
+      for (measurement, file, note) in [
+        (result.chafa, "cover-\(side).jpg", ""), (result.chafaFloor, "cover-8.jpg", " (8×8: its start-up)"),
+      ] {
+        guard let measurement else { continue }
+        lines.append(
+          "| chafa\(note) | `\(chafaCommand) \(file)` | \(measurement.times.count) | \(measurementCells(measurement)) |")
+      }
+    }
+    lines.append("")
+    if let ours = ours.median, let theirs = result.chafa?.median {
+      var ratio =
+        "ratio chafa / bluelib: \(formatRatio(theirs / ours)) (medians), \(formatRatio((result.chafa?.minimum ?? theirs) / (result.ours.minimum ?? ours))) (minimums)"
+      if let floor = result.chafaFloor?.median {
+        ratio += "; beyond chafa's start-up (median − 8×8 median): \(formatRatio(max(theirs - floor, 0) / ours))"
+      }
+      lines.append(ratio)
+    } else if result.chafaPath == nil {
+      lines.append("ratio chafa / bluelib: – (chafa is not installed: apt-get install chafa)")
+    } else {
+      lines.append("ratio chafa / bluelib: – (not both measured)")
+    }
+    lines.append("")
+    return lines
+  }
+
+  /// PASS when decode + draw takes under 5 ms (the median).
+  func coverArtCheck(_ result: CoverArtResult?) -> Check {
+    let text = "decode + draw 600×600 JPEG at 40×20 < 5 ms"
+    guard let result, let median = result.ours.median else {
+      return missing(text, result?.ours)
+    }
+    #if DEBUG
+      let buildNote = " (debug build: the limit is for release)"
+    #else
+      let buildNote = ""
+    #endif
+    return Check(
+      status: median < CoverArtScenario.limit ? .pass : .fail,
+      text: "\(text): \(formatSeconds(median)) (median of \(plural(result.ours.times.count, "run")))\(buildNote)")
+  }
+}
