@@ -56,11 +56,6 @@ func measureCoverArt(
   } catch {
     result.ours.failure = "failed: \(error)"
   }
-  #if canImport(Glibc)
-    // Hand the freed decode buffers back, so that the children forked from now on (chafa,
-    // and `/bin/true` for the RSS floor) do not inherit them as resident pages.
-    malloc_trim(0)
-  #endif
   guard let chafa = findInPath("chafa", environment: environment) else { return result }
   result.chafaPath = chafa
   let path = work + "/cover-\(side).jpg"
