@@ -47,11 +47,11 @@ let package = Package(
       name: "bluelib-bench",
       dependencies: ["BlueLibrary", "TestSupport", "CoverArt"]
     ),
-    .testTarget(name: "CoverArtTests", dependencies: ["CoverArt"]),
+    .testTarget(name: "CoverArtTests", dependencies: ["CoverArt", "TestSupport"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary", "TestSupport"]),
-    .testTarget(name: "BlueShellTests", dependencies: ["BlueShell"]),
+    .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "TestSupport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["BlueShell", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built binary with scripts on stdin: output, error format and exit status (SPEC §1).
@@ -122,7 +123,7 @@ struct ScriptModeTests {
   @Test func randomBytesNeverCrashTheShell() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    var generator = SplitMix64(seed: 0xB10E_11B)
+    var generator = SeededGenerator(seed: 0xB10E_11B)
     for _ in 0..<3 {
       let bytes = Data((0..<(256 * 1024)).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
       let result = try runner.run(input: bytes)
@@ -162,15 +163,3 @@ struct ScriptModeTests {
   }
 }
 
-/// A small deterministic generator so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
