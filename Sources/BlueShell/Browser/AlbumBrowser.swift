@@ -163,19 +163,22 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   private func renderCards(_ cards: [VisibleCard], current: Int, count: Int) {
     let inner = Self.terminalCard.width - 2
     let width = scroller.viewport.width
-    let artRows = Self.artRows
     // Art for the cards that are wholly visible (a clipped card shows its placeholder:
     // cutting escape sequences mid-cell is not worth it for a sliver at the edge).
     var art: [Int: [String]] = [:]
     var placeholders: [Int: String] = [:]
     for card in cards {
       guard let album = album(at: card.index) else { continue }
-      if card.x >= 0, card.x + card.width <= width, let lines = artLines(album, columns: inner, rows: artRows) {
+      if card.x >= 0, card.x + card.width <= width, let lines = artLines(album, columns: inner, rows: Self.artRows) {
         art[card.index] = lines
       } else {
         placeholders[card.index] = placeholder(album)
       }
     }
+    // The art area only when there is something to show in it (a cover, or one on its way)
+    // and the window is tall enough; otherwise the compact five-row cards.
+    let tallEnough = Int(CEditLine_terminalRows(STDOUT_FILENO)) >= 24
+    let artRows = tallEnough && (!art.isEmpty || placeholders.values.contains { $0.hasPrefix("⟳") || $0.hasPrefix("…") }) ? Self.artRows : 0
     for row in 0..<(artRows + 5) {
       var line = ""
       var column = 0

@@ -66,7 +66,7 @@ public final class HTTPCoverSource: CoverSource {
 
     let timer = Task {
       try? await Task.sleep(for: limits.timeout)
-      if !Task.isCancelled { fetch.fail(limits.timedOut) }
+      if !Task.isCancelled { fetch.fail(limits.timedOut, stopNow: true) }
     }
     defer { timer.cancel() }
 
@@ -77,7 +77,7 @@ public final class HTTPCoverSource: CoverSource {
         }
       }
     } onCancel: {
-      fetch.fail(.cancelled)
+      fetch.fail(.cancelled, stopNow: true)
     }
     return try result.get()
   }
@@ -103,6 +103,9 @@ final class HTTPFetch: Sendable {
 
   private struct State {
     var body = Data()
+    /// Bytes received after the outcome was settled (dropped, counted).
+    var discarded = 0
+    var cancelled = false
     var outcome: Result<Data, CoverFailure>?
     var continuation: CheckedContinuation<Result<Data, CoverFailure>, Never>?
   }
@@ -126,22 +129,53 @@ final class HTTPFetch: Sendable {
     return false
   }
 
-  /// Fails the fetch (if it has not settled) and stops the transfer.
-  func fail(_ failure: CoverFailure) {
+  /// How much of an answer we let run to its end after failing it, rather than cancel.
+  ///
+  /// swift-corelibs-foundation traps ("Trying to access a behaviour for a task that in not
+  /// in the registry") when `cancel()` races the task's own completion, which a short body
+  /// (a 404 page, a declared 20 MiB over a fast link) makes likely. So a failed transfer
+  /// is drained and dropped, and only one that keeps coming past this much is cancelled:
+  /// an endless body, where no completion can race the cancel.
+  static let drainLimit = 64 << 20
+
+  /// Fails the fetch (if it has not settled). `stopNow` cancels the transfer at once —
+  /// for a timeout or a cancelled request, where the server is not about to finish —
+  /// otherwise it drains (see ``drainLimit``).
+  func fail(_ failure: CoverFailure, stopNow: Bool = false) {
     guard settle(.failure(failure)) else { return }
-    let task = task
-    DispatchQueue.global().async { task.cancel() }
+    if stopNow { cancelTransfer() }
   }
 
-  /// Appends a received chunk, failing the fetch once the body passes the cap.
+  /// Appends a received chunk, failing the fetch once the body passes the cap; after the
+  /// outcome, drops chunks and cancels once more than ``drainLimit`` were dropped.
   func append(_ chunk: Data) {
-    let fits = state.withLock { state -> Bool in
-      guard state.outcome == nil else { return true }
-      guard state.body.count + chunk.count <= limits.maxBytes else { return false }
+    enum Next { case kept, overCap, dropped, cancel }
+    let next = state.withLock { state -> Next in
+      if state.outcome != nil {
+        state.discarded += chunk.count
+        return state.discarded > Self.drainLimit && !state.cancelled ? .cancel : .dropped
+      }
+      guard state.body.count + chunk.count <= limits.maxBytes else { return .overCap }
       state.body.append(chunk)
-      return true
+      return .kept
     }
-    if !fits { fail(limits.tooLarge) }
+    switch next {
+    case .overCap: fail(limits.tooLarge)
+    case .cancel: cancelTransfer()
+    case .kept, .dropped: break
+    }
+  }
+
+  /// Cancels the URLSession task once, off the delegate's queue (cancelling from inside a
+  /// delegate callback deadlocks corelibs Foundation, swift-corelibs-foundation #5412).
+  private func cancelTransfer() {
+    let first = state.withLock { state -> Bool in
+      defer { state.cancelled = true }
+      return !state.cancelled
+    }
+    guard first else { return }
+    let task = task
+    DispatchQueue.global().async { task.cancel() }
   }
 
   /// Settles the fetch when the task completes: with the body, or the transport error.
@@ -216,7 +250,7 @@ final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
       fetch.fail(.httpStatus(http.statusCode))
     } else if response.expectedContentLength > Int64(fetch.limits.maxBytes) {
-      fetch.fail(fetch.limits.tooLarge)
+      fetch.fail(fetch.limits.tooLarge, stopNow: response.expectedContentLength > Int64(HTTPFetch.drainLimit))
     }
   }
 
