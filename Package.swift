@@ -39,6 +39,7 @@ let package = Package(
     .executableTarget(
       name: "bluelib",
       dependencies: [
+        "BlueLibrary",
         "BlueShell",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]

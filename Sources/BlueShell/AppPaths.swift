@@ -43,17 +43,3 @@ public struct AppPaths: Sendable, Equatable {
     }
   }
 }
-
-/// The process environment as a dictionary.
-public func processEnvironment() -> [String: String] {
-  var result: [String: String] = [:]
-  var pointer = environ
-  while let entry = pointer.pointee {
-    let text = String(cString: entry)
-    if let equals = text.firstIndex(of: "=") {
-      result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-    }
-    pointer += 1
-  }
-  return result
-}

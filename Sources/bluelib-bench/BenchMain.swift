@@ -1,3 +1,4 @@
+import BlueLibrary
 import Foundation
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ enum BenchMain {
       return 0
     }
     signal(SIGPIPE, SIG_IGN)  // a child that stops reading its stdin must not kill us
-    let environment = currentEnvironment()
+    let environment = processEnvironment()
 
     let benchExecutable = executablePath(arguments)
     let bluelib = DataSet.absolute(

@@ -1,3 +1,4 @@
+import BlueLibrary
 import CoverArt
 
 #if canImport(Glibc)
@@ -108,7 +109,7 @@ extension Bench {
   func runCoverArt() {
     let label = "art \(CoverArtScenario.side)×\(CoverArtScenario.side) JPEG"
     log("\(label): decode + draw at \(CoverArtScenario.columns)×\(CoverArtScenario.rows) in-process, then chafa…")
-    let result = measureCoverArt(work: work, environment: currentEnvironment(), timeout: options.timeout)
+    let result = measureCoverArt(work: work, environment: processEnvironment(), timeout: options.timeout)
     func summary(_ name: String, _ measurement: Measurement?) {
       guard let measurement else { return }
       if let median = measurement.median {

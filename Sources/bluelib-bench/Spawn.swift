@@ -238,16 +238,3 @@ func findInPath(_ name: String, environment: [String: String]) -> String? {
   return nil
 }
 
-/// The process environment as a dictionary.
-func currentEnvironment() -> [String: String] {
-  var result: [String: String] = [:]
-  var pointer = environ
-  while let entry = pointer.pointee {
-    let text = String(cString: entry)
-    if let equals = text.firstIndex(of: "=") {
-      result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-    }
-    pointer += 1
-  }
-  return result
-}

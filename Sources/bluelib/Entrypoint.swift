@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueLibrary
 import BlueShell
 
 #if canImport(Glibc)

@@ -75,7 +75,9 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     index == Int.max ? String(index) : String(index + 1)
   }
 
-  private static func size(_ count: Int) -> String {
+  /// `the library is empty`, `the library has 1 album`, `the library has N`: how messages
+  /// about a missing album say what there is.
+  public static func size(_ count: Int) -> String {
     switch count {
     case 0: "the library is empty"
     case 1: "the library has 1 album"

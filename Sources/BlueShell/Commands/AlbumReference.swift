@@ -10,7 +10,7 @@ struct AlbumReference: Equatable {
     let count = try BlueShell.library { () throws(LibraryError) in try library.count() }
     if !word.isQuoted, let number = Self.number(word.text) {
       guard number >= 1, number <= count else {
-        throw CommandError("no album \(TextSanitizer.escaped(word.text)) (\(Self.describe(count)))")
+        throw CommandError("no album \(TextSanitizer.escaped(word.text)) (\(LibraryError.size(count)))")
       }
       return number - 1
     }
@@ -29,13 +29,6 @@ struct AlbumReference: Equatable {
     let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
     guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
     return Int(text) ?? (text.hasPrefix("-") ? Int.min : Int.max)
-  }
-
-  static func describe(_ count: Int) -> String {
-    switch count {
-    case 0: "the library is empty"
-    default: "the library has \(count)"
-    }
   }
 }
 

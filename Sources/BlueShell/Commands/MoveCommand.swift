@@ -34,7 +34,7 @@ public struct MoveCommand: UndoableCommand {
     let from: Int
     if let moved { from = moved.from } else { from = try album.resolve(in: library) }
     guard target <= count else {
-      throw CommandError("no position \(target) (\(AlbumReference.describe(count)))")
+      throw CommandError("no position \(target) (\(LibraryError.size(count)))")
     }
     let title = try BlueShell.library { () throws(LibraryError) in try library.album(at: from).title }
     let previous = moved?.previousSelection ?? library.selection
