@@ -1,25 +1,30 @@
 import BlueLibrary
-import CEditLine
 import CoverArt
 import HorizontalScroller
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The shell's album adapter: the scroller's delegate, answering from the library, and
-/// the view that draws the row of cards and the current album's details.
+/// the view that turns the row of cards and the current album's details into lines.
 ///
-/// The scroller asks only for the visible cards, and each is one indexed store lookup, so
-/// drawing costs the same with 5 albums or 1,000,000.
+/// It never writes to the terminal: ``lines(window:)`` returns what to draw for a window
+/// size, and the interpreter (the terminal's owner) prints it. The scroller asks only for
+/// the visible cards, and each page of them is one indexed store query, so drawing costs
+/// the same with 5 albums or 1,000,000.
 public final class AlbumBrowser: HorizontalScrollerDelegate {
+  /// How the viewport is drawn.
+  public enum Layout: Sendable {
+    /// A row of bordered cards as wide as the window, with cover art (a terminal).
+    case cards
+    /// One plain line of the visible cards in a fixed 80-column viewport (script mode),
+    /// so output does not depend on a window.
+    case plain
+  }
+
   /// The library shown.
   public let library: Library
   /// The virtual viewport.
   public let scroller: HorizontalScroller
-  private let output: OutputChannel
   private let style: TextStyle
-  private let drawsCards: Bool
+  private let layout: Layout
   /// How card art is coloured (set by the shell from the terminal's capabilities).
   public var colorMode: ColorMode = .palette256
   /// Drawn card art by (URL, size, colour mode).
@@ -31,20 +36,20 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
 
   /// Card geometry on a terminal: a 20-column card inside a border, one column apart.
   static let terminalCard = (width: 22, padding: 1)
-  /// In script mode a fixed 80-column viewport, so output does not depend on a window.
+  /// In script mode a fixed 80-column viewport.
   static let scriptCard = (width: 14, padding: 1, viewport: 80)
 
-  /// Creates the browser; `drawsCards` selects the terminal rendering (else plain text).
-  public init(library: Library, output: OutputChannel, style: TextStyle, drawsCards: Bool) {
+  /// Creates the browser over `library`, drawn as `layout`.
+  public init(library: Library, style: TextStyle, layout: Layout) {
     self.library = library
-    self.output = output
     self.style = style
-    self.drawsCards = drawsCards
-    if drawsCards {
+    self.layout = layout
+    switch layout {
+    case .cards:
       scroller = HorizontalScroller(
-        width: Self.terminalWidth(), cardWidth: Self.terminalCard.width,
+        width: WindowSize.standard.columns, cardWidth: Self.terminalCard.width,
         padding: Self.terminalCard.padding)
-    } else {
+    case .plain:
       scroller = HorizontalScroller(
         width: Self.scriptCard.viewport, cardWidth: Self.scriptCard.width,
         padding: Self.scriptCard.padding)
@@ -61,7 +66,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
 
   public func horizontalScroller(_ scroller: HorizontalScroller, willShowItemsIn range: Range<Int>) {
     // One query for the visible cards instead of one per card.
-    prefetched = (try? library.store.albums(in: range)).map { (range.lowerBound, $0) }
+    prefetched = (try? library.albums(in: range)).map { (range.lowerBound, $0) }
   }
 
   public func horizontalScroller(_ scroller: HorizontalScroller, cardAt index: Int) -> ScrollerCard {
@@ -75,6 +80,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     ])
   }
 
+  /// A card picked in the view (the original's "clicked view at index") selects its album.
   public func horizontalScroller(_ scroller: HorizontalScroller, didSelectItemAt index: Int) {
     library.select(index)
   }
@@ -83,52 +89,50 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     library.selection ?? 0
   }
 
-  // MARK: - Keeping the viewport in step
-
-  /// After a library change: re-count and centre the library's selection.
-  public func libraryDidChange() {
-    scroller.itemCountDidChange(centringOn: library.selection)
-  }
-
-  /// After the window was resized: re-lay out the row for the new width.
-  public func windowDidResize() {
-    guard drawsCards else { return }
-    scroller.resize(width: Self.terminalWidth())
-  }
-
-  static func terminalWidth() -> Int {
-    let columns = Int(CEditLine_terminalColumns(STDOUT_FILENO))
-    return columns > 0 ? columns : 80
-  }
-
   // MARK: - Drawing
 
-  /// Draws the row of visible cards and the current album's details.
-  public func render() {
+  /// The row of visible cards and the current album's details, for a window of `window`.
+  ///
+  /// The library is the truth: the scroller is first brought in step with its count and
+  /// selection (whoever changed them), then asked for the visible cards.
+  public func lines(window: WindowSize) -> [String] {
     defer { prefetched = nil }
+    if layout == .cards { scroller.resize(width: max(1, window.columns)) }
+    scroller.itemCountDidChange(centringOn: library.selection)
     let cards = scroller.visibleCards()
     let count = (try? library.count()) ?? 0
     guard count > 0, let current = scroller.currentIndex else {
-      output.line("(the library is empty: 'add TITLE' adds an album, 'reset' brings back the defaults)")
-      return
+      return ["(the library is empty: 'add TITLE' adds an album, 'reset' brings back the defaults)"]
     }
-    if drawsCards {
-      renderCards(cards, current: current, count: count)
-    } else {
+    var lines: [String]
+    switch layout {
+    case .cards:
+      lines = cardLines(cards, current: current, count: count, tall: window.rows >= 24)
+    case .plain:
       let row = cards.map { card in
         let label = "\(card.index + 1) \(card.card.lines.first ?? "")"
         return card.isCurrent ? ">" + label + "<" : label
       }
-      output.line("[\(current + 1)/\(count)] " + row.joined(separator: " | "))
+      lines = ["[\(current + 1)/\(count)] " + row.joined(separator: " | ")]
     }
-    renderDetails(index: current)
+    if let album = album(at: current) { lines += detailLines(for: album) }
+    return lines
+  }
+
+  /// The `Field: value` rows of `album` (the decorator), with the cover's state.
+  public func detailLines(for album: Album) -> [String] {
+    album.tableRepresentation.map { row in
+      var value = TextSanitizer.escaped(row.value)
+      if row.title == "Cover" && !album.coverURL.isEmpty { value += " (" + coverLabel(album) + ")" }
+      return style.bold(row.title + ":") + " " + value
+    }
   }
 
   /// The cover's state for a card: the observer side of the downloads (the original app's
   /// spinner, stopped when the image arrives).
   private func coverBadge(_ album: Album) -> String {
-    guard !album.coverURL.isEmpty, let covers = library.covers else { return "" }
-    switch covers.currentState(of: album.coverURL) {
+    guard !album.coverURL.isEmpty, library.fetchesCovers else { return "" }
+    switch library.coverState(of: album.coverURL) {
     case .none: return "· cover"
     case .queued: return "… queued"
     case .downloading: return "⟳ loading"
@@ -139,7 +143,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
 
   /// The cover state as `show` and `list` print it.
   func coverLabel(_ album: Album) -> String {
-    (library.covers?.currentState(of: album.coverURL) ?? .none).label(url: album.coverURL)
+    library.coverState(of: album.coverURL).label(url: album.coverURL)
   }
 
   /// The album at `index`, from the render's prefetched cards when they hold it.
@@ -150,17 +154,8 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     return try? library.album(at: index)
   }
 
-  /// Prints the `Field: value` rows of the album at `index` (the decorator).
-  public func renderDetails(index: Int) {
-    guard let album = album(at: index) else { return }
-    for row in album.tableRepresentation {
-      var value = TextSanitizer.escaped(row.value)
-      if row.title == "Cover" && !album.coverURL.isEmpty { value += " (" + coverLabel(album) + ")" }
-      output.line(style.bold(row.title + ":") + " " + value)
-    }
-  }
-
-  private func renderCards(_ cards: [VisibleCard], current: Int, count: Int) {
+  private func cardLines(_ cards: [VisibleCard], current: Int, count: Int, tall: Bool) -> [String] {
+    var lines: [String] = []
     let inner = Self.terminalCard.width - 2
     let width = scroller.viewport.width
     // Art for the cards that are wholly visible (a clipped card shows its placeholder:
@@ -177,8 +172,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     }
     // The art area only when there is something to show in it (a cover, or one on its way)
     // and the window is tall enough; otherwise the compact five-row cards.
-    let tallEnough = Int(CEditLine_terminalRows(STDOUT_FILENO)) >= 24
-    let artRows = tallEnough && (!art.isEmpty || placeholders.values.contains { $0.hasPrefix("⟳") || $0.hasPrefix("…") }) ? Self.artRows : 0
+    let artRows = tall && (!art.isEmpty || placeholders.values.contains { $0.hasPrefix("⟳") || $0.hasPrefix("…") }) ? Self.artRows : 0
     for row in 0..<(artRows + 5) {
       var line = ""
       var column = 0
@@ -204,23 +198,24 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
         }
         line += styled(DisplayWidth.slice(text, from: clipStart, to: clipEnd))
       }
-      output.line(line)
+      lines.append(line)
     }
     let label = "\(current + 1) of \(count)"
     let centre = max(0, width / 2 - label.count / 2)
-    output.line(String(repeating: " ", count: centre) + style.dim(label))
+    lines.append(String(repeating: " ", count: centre) + style.dim(label))
+    return lines
   }
 
   /// The album's cover drawn in `columns`×`rows` cells, one string per row, when it is cached.
   private func artLines(_ album: Album, columns: Int, rows: Int) -> [String]? {
-    guard !album.coverURL.isEmpty, let covers = library.covers else { return nil }
+    guard !album.coverURL.isEmpty, library.fetchesCovers else { return nil }
     let key = RenderCache.Key(source: album.coverURL, columns: columns, rows: rows, mode: colorMode)
     let frame: String
     if let cached = cardArt.frame(for: key) {
       frame = cached
     } else {
-      guard covers.currentState(of: album.coverURL) == .cached,
-        let bytes = covers.cache.cachedData(for: album.coverURL),
+      guard library.coverState(of: album.coverURL) == .cached,
+        let bytes = library.cachedCover(for: album.coverURL),
         let drawn = try? HalfBlockRenderer.render(encoded: [UInt8](bytes), columns: columns, rows: rows, mode: colorMode)
       else { return nil }
       cardArt.store(drawn, for: key)
@@ -233,8 +228,8 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   /// What a card shows where its art would be: the spinner while the cover downloads (the
   /// original app's activity indicator), else why there is no art.
   private func placeholder(_ album: Album) -> String {
-    guard !album.coverURL.isEmpty, let covers = library.covers else { return "no cover" }
-    switch covers.currentState(of: album.coverURL) {
+    guard !album.coverURL.isEmpty, library.fetchesCovers else { return "no cover" }
+    switch library.coverState(of: album.coverURL) {
     case .queued: return "… queued"
     case .downloading: return "⟳ downloading"
     case .failed: return "✗ no cover"
@@ -260,69 +255,5 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   }
 }
 
-extension Album {
-  /// The album as `Field: value` rows, in the original app's order plus the cover: the
-  /// decorator (`Album+TableRepresentation`), kept out of the model type.
-  public var tableRepresentation: [(title: String, value: String)] {
-    [
-      ("Artist", artist), ("Album", title), ("Genre", genre),
-      ("Year", year.map(String.init) ?? ""), ("Cover", coverURL.isEmpty ? "(none)" : coverURL),
-    ]
-  }
-}
-
-/// Terminal column arithmetic for text (CJK and emoji take two cells, combining marks none).
-enum DisplayWidth {
-  static func width(of character: Character) -> Int {
-    guard let scalar = character.unicodeScalars.first else { return 0 }
-    let cells = Int(wcwidth(wchar_t(bitPattern: scalar.value)))
-    return cells < 0 ? 1 : cells
-  }
-
-  /// `text` with spaces before it so that it sits in the middle of `width` cells.
-  static func centred(_ text: String, width: Int) -> String {
-    String(repeating: " ", count: max(0, (width - self.width(text)) / 2)) + text
-  }
-
-  /// The cells `text` takes.
-  static func width(_ text: String) -> Int {
-    text.reduce(0) { $0 + width(of: $1) }
-  }
-
-  /// `text` padded or cut (with `…`) to exactly `width` cells.
-  static func fit(_ text: String, width: Int) -> String {
-    var result = ""
-    var used = 0
-    let total = text.reduce(0) { $0 + self.width(of: $1) }
-    let limit = total > width ? width - 1 : width
-    for character in text {
-      let cells = self.width(of: character)
-      if used + cells > limit { break }
-      result.append(character)
-      used += cells
-    }
-    if total > width {
-      result += "…"
-      used += 1
-    }
-    return result + String(repeating: " ", count: max(0, width - used))
-  }
-
-  /// The cells `from..<to` of `text` (a wide character cut in half becomes a space).
-  static func slice(_ text: String, from: Int, to: Int) -> String {
-    guard from > 0 || to < text.reduce(0, { $0 + width(of: $1) }) else { return text }
-    var result = ""
-    var column = 0
-    for character in text {
-      let cells = width(of: character)
-      defer { column += cells }
-      if column + cells <= from || column >= to { continue }
-      if column < from || column + cells > to {
-        result += String(repeating: " ", count: min(column + cells, to) - max(column, from))
-      } else {
-        result.append(character)
-      }
-    }
-    return result
-  }
-}
+@available(*, unavailable, message: "the browser stays on the thread that owns the terminal")
+extension AlbumBrowser: Sendable {}

@@ -6,18 +6,15 @@ struct AlbumReference: Equatable {
   let word: Word
 
   /// The 0-based index the reference names.
-  func resolve(in library: Library) throws(CommandError) -> Int {
-    let count = try BlueShell.library { () throws(LibraryError) in try library.count() }
+  func resolve(in library: Library) throws -> Int {
+    let count = try library.count()
     if !word.isQuoted, let number = Self.number(word.text) {
       guard number >= 1, number <= count else {
         throw CommandError("no album \(TextSanitizer.escaped(word.text)) (\(LibraryError.size(count)))")
       }
       return number - 1
     }
-    let found = try BlueShell.library { () throws(LibraryError) in
-      try library.store.firstIndex(ofTitle: word.text)
-    }
-    guard let found else {
+    guard let found = try library.firstIndex(ofTitle: word.text) else {
       throw CommandError(
         "no album titled \(TextSanitizer.quotedWord(word.text)) (try 'list \(TextSanitizer.escaped(word.text))')")
     }
@@ -32,19 +29,21 @@ struct AlbumReference: Equatable {
   }
 }
 
-/// The album `reference` names, else the current one.
-func resolve(_ reference: AlbumReference?, in library: Library) throws(CommandError) -> Int {
-  if let reference { return try reference.resolve(in: library) }
-  guard let selection = library.selection else { throw CommandError("the library is empty") }
-  return selection
+extension Optional where Wrapped == AlbumReference {
+  /// The index of the album the reference names, else of the current one.
+  func resolve(in library: Library) throws -> Int {
+    if let reference = self { return try reference.resolve(in: library) }
+    guard let selection = library.selection else { throw CommandError("the library is empty") }
+    return selection
+  }
 }
 
-/// `"title"` quoted and escaped for messages and undo descriptions.
+/// `"title"` quoted and escaped for messages.
 func quotedTitle(_ album: Album) -> String {
   "\"" + TextSanitizer.escaped(album.title) + "\""
 }
 
 /// `N album(s)`.
 func albumCount(_ count: Int) -> String {
-  count == 1 ? "1 album" : "\(count) albums"
+  Library.albumCount(count)
 }

@@ -1,7 +1,7 @@
 import BlueLibrary
 
 /// `import FILE`: append albums from JSON (the `export` format) or CSV; all or nothing.
-public struct ImportCommand: UndoableCommand {
+public struct ImportCommand: Command {
   public static let configuration = CommandConfiguration(
     verb: "import", group: .change, synopsis: "FILE",
     summary: "append albums from a JSON or CSV file (all or nothing)",
@@ -13,7 +13,6 @@ public struct ImportCommand: UndoableCommand {
     examples: ["import albums.json", "import ~/music/albums.csv"], arguments: [.path])
 
   let path: String
-  private var imported: (count: Int, albums: [Album], selection: Int?)?
 
   public init(arguments: [Word]) throws(CommandError) {
     guard let file = arguments.first else { throw .missing("FILE", usage: Self.configuration.usage) }
@@ -21,33 +20,11 @@ public struct ImportCommand: UndoableCommand {
     path = expandingTilde(file.text)
   }
 
-  public var undoDescription: String { "import of \(albumCount(imported?.count ?? 0))" }
-
-  public mutating func execute(in context: CommandContext) throws(CommandError) {
-    let library = try context.requireLibrary()
-    let albums: [Album]
-    if let imported {
-      albums = imported.albums
-    } else {
-      albums = try BlueShell.library { () throws(LibraryError) in
-        try LibraryArchive.decode(fileAtPath: path)
-      }
-    }
-    let selection = imported?.selection ?? library.selection
-    let range = try BlueShell.library { () throws(LibraryError) in try library.append(albums) }
-    imported = (range.count, albums, selection)
-    try context.requireBrowser().libraryDidChange()
-    let total = (try? library.count()) ?? 0
-    context.report("imported \(albumCount(range.count)) (\(albumCount(total)) in all)")
-  }
-
-  public func undo(in context: CommandContext) throws(CommandError) {
-    guard let imported else { return }
-    let library = try context.requireLibrary()
-    try BlueShell.library { () throws(LibraryError) in
-      try library.removeLast(imported.count, selecting: imported.selection)
-    }
-    try context.requireBrowser().libraryDidChange()
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    let range = try library.importAlbums(LibraryArchive.decode(fileAtPath: path))
+    let total = try library.count()
+    return .changed("imported \(albumCount(range.count)) (\(albumCount(total)) in all)", redraw: false)
   }
 }
 
@@ -66,50 +43,26 @@ public struct ExportCommand: Command {
     path = expandingTilde(file.text)
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    let library = try context.requireLibrary()
-    let albums = try BlueShell.library { () throws(LibraryError) in try library.store.all() }
-    try BlueShell.library { () throws(LibraryError) in
-      try LibraryArchive.writeAtomically(LibraryArchive.encodeJSON(albums), to: path)
-    }
-    context.output.line("exported \(albumCount(albums.count)) to \(TextSanitizer.escaped(path))")
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let albums = try environment.library.allAlbums()
+    try LibraryArchive.writeAtomically(LibraryArchive.encodeJSON(albums), to: path)
+    return .lines(["exported \(albumCount(albums.count)) to \(TextSanitizer.escaped(path))"])
   }
 }
 
 /// `reset`: replace the library with the default catalogue.
-public struct ResetCommand: UndoableCommand {
+public struct ResetCommand: Command {
   public static let configuration = CommandConfiguration(
     verb: "reset", group: .change,
     summary: "replace the library with the five default albums (undoable)")
-
-  private var replaced: (albums: [Album], selection: Int?)?
 
   public init(arguments: [Word]) throws(CommandError) {
     try Self.expectNoArguments(arguments)
   }
 
-  public var undoDescription: String { "reset" }
-
-  public mutating func execute(in context: CommandContext) throws(CommandError) {
-    let browser = try context.requireBrowser()
-    let library = browser.library
-    let selection = library.selection
-    let old = try BlueShell.library { () throws(LibraryError) in
-      try library.replaceAll(with: DefaultCatalogue.albums, selecting: 0)
-    }
-    replaced = (old, selection)
-    browser.libraryDidChange()
-    context.report("reset to the default catalogue (\(albumCount(DefaultCatalogue.albums.count)))")
-    if !context.isReplaying { browser.render() }
-  }
-
-  public func undo(in context: CommandContext) throws(CommandError) {
-    guard let replaced else { return }
-    let browser = try context.requireBrowser()
-    try BlueShell.library { () throws(LibraryError) in
-      _ = try browser.library.replaceAll(with: replaced.albums, selecting: replaced.selection)
-    }
-    browser.libraryDidChange()
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    try environment.library.reset()
+    return .changed("reset to the default catalogue (\(albumCount(DefaultCatalogue.albums.count)))")
   }
 }
 

@@ -1,49 +1,24 @@
+import BlueLibrary
+
 /// A unit of work the shell performs for one command of input: one type per verb.
 ///
 /// The verb parses its own arguments in `init(arguments:)`, so a bad argument is reported
-/// before anything runs, naming the word that was wrong.
+/// before anything runs, naming the word that was wrong. ``execute(in:)`` works through
+/// the library and returns what happened; it never prints and never draws — the
+/// ``Interpreter`` renders the outcome, once, for every command.
 public protocol Command {
   /// The verb, aliases and help text, shared by `help` and tab completion.
   static var configuration: CommandConfiguration { get }
   /// Creates the command from the words that follow the verb.
   init(arguments: [Word]) throws(CommandError)
-  /// Performs the command. Mutating so a change can remember what it did for ``UndoableCommand/undo(in:)``.
-  mutating func execute(in context: CommandContext) throws(CommandError)
+  /// Performs the command against `environment.library` and says what happened.
+  ///
+  /// - Throws: ``CommandError``, or the ``LibraryError`` of a library call (the
+  ///   interpreter wraps it, keeping it as the cause).
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome
   /// What tab completion offers for the argument at `position` (0-based) after `previous`
   /// arguments; by default the configuration's `arguments` (the last `assignments` repeats).
   static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument]
-}
-
-/// A command that changes the library and can be reverted.
-///
-/// Redo runs ``Command/execute(in:)`` again on the recorded value, which keeps what the
-/// first run captured (ids, positions).
-public protocol UndoableCommand: Command {
-  /// What `undo` and `redo` say they are reverting, such as `delete "American Pie"`.
-  var undoDescription: String { get }
-  /// Reverts the effects of a completed ``Command/execute(in:)``.
-  func undo(in context: CommandContext) throws(CommandError)
-}
-
-/// A failed command, with a message that names what was wrong and what would be right.
-public struct CommandError: Error, Equatable, CustomStringConvertible {
-  /// The message, without the verb prefix (the interpreter adds `verb: `).
-  public var message: String
-
-  /// Creates an error with `message`.
-  public init(_ message: String) { self.message = message }
-
-  public var description: String { message }
-
-  /// `VERB takes no arguments (got 'x')`.
-  public static func unexpectedArgument(_ word: Word) -> CommandError {
-    CommandError("unexpected argument \(TextSanitizer.quotedWord(word.text))")
-  }
-
-  /// `missing NAME (usage: …)`.
-  public static func missing(_ name: String, usage: String) -> CommandError {
-    CommandError("missing \(name) (usage: \(usage))")
-  }
 }
 
 extension Command {

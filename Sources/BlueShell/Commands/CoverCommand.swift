@@ -59,21 +59,20 @@ public struct CoverCommand: Command {
     return (columns, rows)
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    guard context.isInteractive || force else {
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    guard environment.isInteractive || force else {
       throw CommandError("output is not a terminal; add --force to draw the cover anyway")
     }
-    let browser = try context.requireBrowser()
-    let library = browser.library
-    let index = try resolve(album, in: library)
-    let chosen = try BlueShell.library { () throws(LibraryError) in try library.album(at: index) }
-    let name = "\"" + TextSanitizer.escaped(chosen.title) + "\""
+    let library = environment.library
+    let index = try album.resolve(in: library)
+    let chosen = try library.album(at: index)
+    let name = quotedTitle(chosen)
     guard !chosen.coverURL.isEmpty else {
       throw CommandError("\(name) has no cover URL (set one with 'edit cover=URL')")
     }
-    guard let covers = library.covers else { throw CommandError("cover downloads are off in this shell") }
-    guard let bytes = covers.cache.cachedData(for: chosen.coverURL) else {
-      switch covers.currentState(of: chosen.coverURL) {
+    guard library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
+    guard let bytes = library.cachedCover(for: chosen.coverURL) else {
+      switch library.coverState(of: chosen.coverURL) {
       case .queued, .downloading:
         throw CommandError("the cover of \(name) is still downloading ('wait' waits for it)")
       case .failed(let failure):
@@ -82,15 +81,15 @@ public struct CoverCommand: Command {
         throw CommandError("the cover of \(name) is not downloaded ('download \(index + 1)' fetches it)")
       }
     }
-    let columns = size?.columns ?? min(40, max(10, AlbumBrowser.terminalWidth() - 1))
+    let columns = size?.columns ?? min(40, max(10, environment.window.columns - 1))
     let rows = size?.rows ?? (columns + 1) / 2
-    let mode = context.colorMode
+    let mode = environment.colorMode
     let key = RenderCache.Key(source: chosen.coverURL, columns: columns, rows: rows, mode: mode)
     do {
-      let frame = try context.renderedCovers.frame(for: key) { () throws(CoverArtError) in
-        try HalfBlockRenderer.render(encoded: [UInt8](bytes), columns: columns, rows: rows, mode: mode)
-      }
-      context.output.write(frame)
+      return .text(
+        try environment.renderedCovers.frame(for: key) { () throws(CoverArtError) in
+          try HalfBlockRenderer.render(encoded: [UInt8](bytes), columns: columns, rows: rows, mode: mode)
+        })
     } catch {
       throw CommandError("cannot draw the cover of \(name): \(error)")
     }

@@ -22,15 +22,14 @@ public struct DownloadCommand: Command {
     target = all ? nil : arguments.first.map(AlbumReference.init)
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    let library = try context.requireLibrary()
-    guard let covers = library.covers else { throw CommandError("cover downloads are off in this shell") }
-    let count = try BlueShell.library { () throws(LibraryError) in try library.count() }
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    guard library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
     let indices: Range<Int>
     if all {
-      indices = 0..<count
+      indices = 0..<(try library.count())
     } else {
-      let index = try resolve(target, in: library)
+      let index = try target.resolve(in: library)
       indices = index..<index + 1
     }
     var started = 0
@@ -40,14 +39,13 @@ public struct DownloadCommand: Command {
     var start = indices.lowerBound
     while start < indices.upperBound {
       let end = min(start + 1000, indices.upperBound)
-      let page = try BlueShell.library { () throws(LibraryError) in try library.store.albums(in: start..<end) }
-      for album in page {
+      for album in try library.albums(in: start..<end) {
         guard !album.coverURL.isEmpty else {
           withoutCover.append(album.title)
           continue
         }
-        context.coverStatus?.noteRequest(album.coverURL, position: album.position)
-        switch covers.request(album.coverURL, albumTitle: album.title) {
+        environment.coverStatus?.noteRequest(album.coverURL, position: album.position)
+        switch library.requestCover(of: album) {
         case .cached: cached += 1
         default: started += 1
         }
@@ -61,7 +59,7 @@ public struct DownloadCommand: Command {
     if started > 0 { parts.append("downloading \(started == 1 ? "1 cover" : "\(started) covers")") }
     if cached > 0 { parts.append("\(cached) already cached") }
     if !withoutCover.isEmpty { parts.append("\(albumCount(withoutCover.count)) without a cover URL") }
-    context.output.line(parts.isEmpty ? "nothing to download" : parts.joined(separator: ", "))
+    return .lines([parts.isEmpty ? "nothing to download" : parts.joined(separator: ", ")])
   }
 }
 
@@ -74,22 +72,21 @@ public struct DownloadsCommand: Command {
     try Self.expectNoArguments(arguments)
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    guard let covers = try context.requireLibrary().covers else {
-      throw CommandError("cover downloads are off in this shell")
-    }
-    let pending = covers.pendingSnapshot()
-    for item in pending {
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    guard environment.library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
+    let pending = environment.library.pendingCovers()
+    var lines = pending.map { item in
       let state = item.state == .downloading ? "downloading" : "queued"
-      context.output.line("\(state): " + item.albums.map { "\"\(TextSanitizer.escaped($0))\"" }.joined(separator: ", "))
+      return "\(state): " + item.albums.map { "\"\(TextSanitizer.escaped($0))\"" }.joined(separator: ", ")
     }
-    let finished = context.coverStatus?.finished ?? []
-    for line in finished { context.output.line(line) }
+    let finished = environment.coverStatus?.finished ?? []
+    lines += finished
     if pending.isEmpty && finished.isEmpty {
-      context.output.line("no downloads yet ('download all' starts them)")
+      lines.append("no downloads yet ('download all' starts them)")
     } else {
-      context.output.line("\(pending.count) pending, \(finished.count) finished")
+      lines.append("\(pending.count) pending, \(finished.count) finished")
     }
+    return .lines(lines)
   }
 }
 
@@ -116,30 +113,32 @@ public struct WaitCommand: Command {
     }
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    guard let covers = try context.requireLibrary().covers else { return }
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
     // Not only running downloads: finished ones whose status line is still on its way
     // (cache hits always are, for a moment) must be waited for too.
-    guard !covers.isIdle else { return }
-    let before = covers.pendingSnapshot().count
-    if context.isInteractive && before > 0 {
-      context.output.line("waiting for \(before == 1 ? "1 download" : "\(before) downloads") (Ctrl-C cancels)")
-      context.output.flush()
+    guard !library.coversAreIdle else { return .nothing }
+    let before = library.pendingCovers().count
+    if environment.isInteractive && before > 0 {
+      environment.announce("waiting for \(before == 1 ? "1 download" : "\(before) downloads") (Ctrl-C cancels)")
     }
     var interrupted = false
-    let done = covers.waitForPendingBlocking(timeout: seconds) {
+    let done = library.waitForCovers(timeout: seconds) {
       if SignalMonitor.take(.interrupt) { interrupted = true }
       return interrupted
     }
     if interrupted {
-      covers.cancelAll()
-      _ = covers.waitForPendingBlocking(timeout: 5)
+      library.cancelCovers()
+      _ = library.waitForCovers(timeout: 5)
       throw CommandError("cancelled the pending downloads")
     }
-    if !done {
-      let left = covers.pendingSnapshot().count
-      context.output.line("still \(left == 1 ? "1 download" : "\(left) downloads") pending after \(Self.format(seconds ?? 0)) s")
+    guard done else {
+      let left = library.pendingCovers().count
+      return .lines([
+        "still \(left == 1 ? "1 download" : "\(left) downloads") pending after \(Self.format(seconds ?? 0)) s"
+      ])
     }
+    return .nothing
   }
 
   static func format(_ seconds: Double) -> String {

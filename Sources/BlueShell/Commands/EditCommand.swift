@@ -1,7 +1,7 @@
 import BlueLibrary
 
 /// `edit [ALBUM] FIELD=VALUE…`: change fields of an album.
-public struct EditCommand: UndoableCommand {
+public struct EditCommand: Command {
   public static let configuration = CommandConfiguration(
     verb: "edit", group: .change, synopsis: "[ALBUM] FIELD=VALUE…",
     summary: "change fields of an album (the current one by default)",
@@ -16,7 +16,6 @@ public struct EditCommand: UndoableCommand {
 
   let album: AlbumReference?
   let assignments: [FieldAssignment]
-  private var change: (index: Int, before: Album, after: Album, previousSelection: Int?)?
 
   public init(arguments: [Word]) throws(CommandError) {
     var words = arguments[...]
@@ -41,37 +40,12 @@ public struct EditCommand: UndoableCommand {
     self.assignments = assignments
   }
 
-  public var undoDescription: String { "edit " + (change.map { quotedTitle($0.after) } ?? "") }
-
-  public mutating func execute(in context: CommandContext) throws(CommandError) {
-    let browser = try context.requireBrowser()
-    let library = browser.library
-    let index: Int
-    let before: Album
-    if let change {
-      index = change.index
-      before = change.before
-    } else {
-      index = try resolve(album, in: library)
-      before = try BlueShell.library { () throws(LibraryError) in try library.album(at: index) }
-    }
-    let after = try FieldAssignment.apply(assignments, to: before)
-    let previous = change?.previousSelection ?? library.selection
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    let before = try library.album(at: album.resolve(in: library))
     // Editing is not a selection move: the current album stays current.
-    try BlueShell.library { () throws(LibraryError) in _ = try library.update(after) }
-    change = (index, before, after, previous)
-    browser.libraryDidChange()
+    let (_, after) = try library.edit(FieldAssignment.apply(assignments, to: before))
     let fields = assignments.map(\.field.rawValue).joined(separator: ", ")
-    context.report("edited \(quotedTitle(after)): \(fields)")
-    if !context.isReplaying { browser.render() }
-  }
-
-  public func undo(in context: CommandContext) throws(CommandError) {
-    guard let change else { return }
-    let browser = try context.requireBrowser()
-    try BlueShell.library { () throws(LibraryError) in
-      _ = try browser.library.update(change.before, selecting: change.previousSelection)
-    }
-    browser.libraryDidChange()
+    return .changed("edited \(quotedTitle(after)): \(fields)")
   }
 }

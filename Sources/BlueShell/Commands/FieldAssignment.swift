@@ -13,17 +13,19 @@ struct FieldAssignment: Equatable {
       let field = try AlbumField(parsing: name)
       return FieldAssignment(field: field, value: String(word.text[word.text.index(after: equals)...]))
     } catch {
-      throw error.commandError
+      throw CommandError(error)
     }
   }
 
   /// Applies assignments to `album`, validating each value.
   static func apply(_ assignments: [FieldAssignment], to album: Album) throws(CommandError) -> Album {
     var result = album
-    for assignment in assignments {
-      result = try library { () throws(LibraryError) in
-        try result.setting(assignment.field, to: assignment.value)
+    do {
+      for assignment in assignments {
+        result = try result.setting(assignment.field, to: assignment.value)
       }
+    } catch {
+      throw CommandError(error)
     }
     return result
   }

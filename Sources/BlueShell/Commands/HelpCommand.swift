@@ -13,47 +13,52 @@ public struct HelpCommand: Command {
     verb = arguments.first
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    let style = context.style
-    let out = context.output
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    .shell(.help(verb: verb))
+  }
+
+  /// The text of `help` (every verb by group) or `help VERB` (usage, details, examples).
+  static func lines(for verb: Word?, in registry: CommandRegistry, style: TextStyle) throws(CommandError) -> [String] {
+    var out: [String] = []
     guard let verb else {
-      let width = context.registry.commands.map { $0.configuration.usage.count }.max() ?? 0
+      let width = registry.commands.map { $0.configuration.usage.count }.max() ?? 0
       for group in CommandConfiguration.Group.allCases {
-        let members = context.registry.commands.filter { $0.configuration.group == group }
+        let members = registry.commands.filter { $0.configuration.group == group }
         guard !members.isEmpty else { continue }
-        out.line(style.bold(group.rawValue + ":"))
+        out.append(style.bold(group.rawValue + ":"))
         for command in members {
           let configuration = command.configuration
           let padding = String(repeating: " ", count: width - configuration.usage.count)
-          out.line("  " + configuration.usage + padding + "  " + configuration.summary)
+          out.append("  " + configuration.usage + padding + "  " + configuration.summary)
         }
       }
-      out.line("Type 'help VERB' for details and examples.")
-      return
+      out.append("Type 'help VERB' for details and examples.")
+      return out
     }
-    guard let command = context.registry.command(named: verb.text) else {
+    guard let command = registry.command(named: verb.text) else {
       var message = "unknown command \(TextSanitizer.quotedWord(verb.text))"
-      if let suggestion = context.registry.suggestion(for: verb.text) {
+      if let suggestion = registry.suggestion(for: verb.text) {
         message += " (did you mean '\(suggestion)'?)"
       }
       throw CommandError(message)
     }
     let configuration = command.configuration
-    out.line(style.bold("usage: ") + configuration.usage)
-    out.line("  " + configuration.summary)
+    out.append(style.bold("usage: ") + configuration.usage)
+    out.append("  " + configuration.summary)
     if !configuration.aliases.isEmpty {
-      out.line("  aliases: " + configuration.aliases.joined(separator: ", "))
+      out.append("  aliases: " + configuration.aliases.joined(separator: ", "))
     }
     if !configuration.details.isEmpty {
-      out.line()
+      out.append("")
       for line in configuration.details.split(separator: "\n", omittingEmptySubsequences: false) {
-        out.line("  " + line)
+        out.append("  " + line)
       }
     }
     if !configuration.examples.isEmpty {
-      out.line()
-      out.line(configuration.examples.count == 1 ? "example:" : "examples:")
-      for example in configuration.examples { out.line("  " + example) }
+      out.append("")
+      out.append(configuration.examples.count == 1 ? "example:" : "examples:")
+      for example in configuration.examples { out.append("  " + example) }
     }
+    return out
   }
 }

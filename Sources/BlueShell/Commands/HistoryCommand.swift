@@ -16,14 +16,17 @@ public struct HistoryCommand: Command {
     count = try Self.parseCount(arguments)
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    let entries = context.history.last(count)
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    .shell(.history(count: count))
+  }
+
+  /// The last `count` entries of `history`, numbered and right-aligned.
+  static func lines(_ history: InputHistory, count: Int?) -> [String] {
+    let entries = history.last(count)
     let width = String(entries.last?.number ?? 0).count
-    for (number, line) in entries {
+    return entries.map { number, line in
       let label = String(number)
-      context.output.line(
-        String(repeating: " ", count: 2 + width - label.count) + label + "  "
-          + TextSanitizer.escaped(line))
+      return String(repeating: " ", count: 2 + width - label.count) + label + "  " + TextSanitizer.escaped(line)
     }
   }
 }

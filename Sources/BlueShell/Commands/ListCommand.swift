@@ -14,36 +14,58 @@ public struct ListCommand: Command {
     query = arguments.isEmpty ? nil : arguments.map(\.text).joined(separator: " ")
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    let browser = try context.requireBrowser()
-    let library = browser.library
-    let total = try BlueShell.library { () throws(LibraryError) in try library.count() }
-    var shown = 0
-    var from = 0
-    // Page through the store so a million albums never sit in memory at once.
-    while true {
-      let page = try BlueShell.library { () throws(LibraryError) in
-        try library.store.search(query ?? "", from: from, limit: 1000)
-      }
-      for album in page {
-        let marker = album.position == library.selection ? "*" : " "
-        var line = "\(marker) \(album.position + 1). " + TextSanitizer.escaped(album.title)
-        if !album.artist.isEmpty { line += " — " + TextSanitizer.escaped(album.artist) }
-        let facts = [album.year.map(String.init), album.genre.isEmpty ? nil : TextSanitizer.escaped(album.genre)]
-          .compactMap { $0 }
-        if !facts.isEmpty { line += " (" + facts.joined(separator: ", ") + ")" }
-        line += " · cover: " + (browser.coverLabel(album))
-        context.output.line(line)
-      }
-      shown += page.count
-      guard page.count == 1000, let last = page.last, !context.output.isClosed else { break }
-      from = last.position + 1
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    let total = try library.count()
+    // Checked before the first line: a failed first page is an error, not a short list.
+    let first = try library.search(query ?? "", from: 0, limit: Self.pageSize)
+    return .lines(AlbumListing(library: library, query: query, total: total, first: first))
+  }
+
+  static let pageSize = 1000
+}
+
+/// The lines of `list`, read from the store a page at a time as they are printed, so a
+/// million albums never sit in memory at once.
+struct AlbumListing: Sequence, IteratorProtocol {
+  let library: Library
+  let query: String?
+  let total: Int
+  private var page: [Album]
+  private var index = 0
+  private var shown = 0
+  private var done = false
+
+  init(library: Library, query: String?, total: Int, first: [Album]) {
+    self.library = library
+    self.query = query
+    self.total = total
+    page = first
+  }
+
+  mutating func next() -> String? {
+    if index == page.count, page.count == ListCommand.pageSize, let last = page.last {
+      page = (try? library.search(query ?? "", from: last.position + 1, limit: ListCommand.pageSize)) ?? []
+      index = 0
     }
-    if let query {
-      context.output.line(
-        "\(shown) of \(albumCount(total)) match \(TextSanitizer.quotedWord(query))")
-    } else {
-      context.output.line(albumCount(total))
+    if index < page.count {
+      defer { index += 1 }
+      shown += 1
+      return line(for: page[index])
     }
+    guard !done else { return nil }
+    done = true
+    if let query { return "\(shown) of \(albumCount(total)) match \(TextSanitizer.quotedWord(query))" }
+    return albumCount(total)
+  }
+
+  private func line(for album: Album) -> String {
+    let marker = album.position == library.selection ? "*" : " "
+    var line = "\(marker) \(album.position + 1). " + TextSanitizer.escaped(album.title)
+    if !album.artist.isEmpty { line += " — " + TextSanitizer.escaped(album.artist) }
+    let facts = [album.year.map(String.init), album.genre.isEmpty ? nil : TextSanitizer.escaped(album.genre)]
+      .compactMap { $0 }
+    if !facts.isEmpty { line += " (" + facts.joined(separator: ", ") + ")" }
+    return line + " · cover: " + library.coverState(of: album.coverURL).label(url: album.coverURL)
   }
 }

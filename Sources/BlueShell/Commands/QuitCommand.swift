@@ -9,7 +9,7 @@ public struct QuitCommand: Command {
     try Self.expectNoArguments(arguments)
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    context.quitRequested = true
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    .shell(.quit)
   }
 }

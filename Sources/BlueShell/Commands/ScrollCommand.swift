@@ -47,17 +47,20 @@ public struct ScrollCommand: Command {
     }
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    let browser = try context.requireBrowser()
-    let count = try BlueShell.library { () throws(LibraryError) in try browser.library.count() }
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    let count = try library.count()
     guard count > 0 else { throw CommandError("the library is empty") }
     switch motion {
-    case .by(let cards): browser.scroller.scroll(by: cards)
-    case .to(let album): browser.scroller.select(index: try album.resolve(in: browser.library))
-    case .home: browser.scroller.select(index: 0)
-    case .end: browser.scroller.select(index: count - 1)
+    // Cards are snapped, so moving N cards from the centred one lands on index + N.
+    case .by(let cards):
+      let current = library.selection ?? 0
+      library.select(cards > 0 ? current + min(cards, count) : current - min(-cards, count))
+    case .to(let album): library.select(try album.resolve(in: library))
+    case .home: library.select(0)
+    case .end: library.select(count - 1)
     }
-    browser.render()
+    return .moved
   }
 }
 
@@ -76,9 +79,8 @@ public struct TapCommand: Command {
     album = AlbumReference(word: first)
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    let browser = try context.requireBrowser()
-    browser.scroller.select(index: try album.resolve(in: browser.library))
-    browser.render()
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    environment.library.select(try album.resolve(in: environment.library))
+    return .moved
   }
 }

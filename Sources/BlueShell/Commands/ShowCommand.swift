@@ -15,10 +15,9 @@ public struct ShowCommand: Command {
     album = arguments.first.map(AlbumReference.init)
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    let browser = try context.requireBrowser()
-    let index = try resolve(album, in: browser.library)
-    browser.renderDetails(index: index)
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    return .details(try library.album(at: album.resolve(in: library)))
   }
 }
 
@@ -31,7 +30,7 @@ public struct ViewCommand: Command {
     try Self.expectNoArguments(arguments)
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    try context.requireBrowser().render()
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    .moved
   }
 }

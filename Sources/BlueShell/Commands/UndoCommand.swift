@@ -16,10 +16,8 @@ public struct UndoCommand: Command {
     count = try Self.parseCount(arguments) ?? 1
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    try stepThroughChanges(in: context, saying: "undid") { (report) throws(CommandError) in
-      try context.undo(count, reporting: report)
-    }
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    .shell(.undo(count: count))
   }
 }
 
@@ -36,23 +34,8 @@ public struct RedoCommand: Command {
     count = try Self.parseCount(arguments) ?? 1
   }
 
-  public func execute(in context: CommandContext) throws(CommandError) {
-    try stepThroughChanges(in: context, saying: "redid") { (report) throws(CommandError) in
-      try context.redo(count, reporting: report)
-    }
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    .shell(.redo(count: count))
   }
 }
 
-/// Runs undo or redo steps, printing each as it is done and drawing the viewport once
-/// afterwards when any step happened (even if a later one failed).
-private func stepThroughChanges(
-  in context: CommandContext, saying verb: String,
-  _ steps: ((String) -> Void) throws(CommandError) -> Void
-) throws(CommandError) {
-  var stepped = false
-  defer { if stepped { context.browser?.render() } }
-  try steps { description in
-    stepped = true
-    context.output.line(verb + " " + description)
-  }
-}

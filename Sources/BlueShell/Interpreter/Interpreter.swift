@@ -1,14 +1,46 @@
-/// Turns input lines into commands and runs them: the controller of the shell.
-public final class Interpreter {
-  /// The state commands run against.
-  public let context: CommandContext
+import BlueLibrary
 
-  /// Creates an interpreter over `context`.
-  public init(context: CommandContext) {
-    self.context = context
+/// Turns input lines into commands, runs them, and renders what they return: the
+/// controller of the shell.
+///
+/// Every command goes one way — words in, the library changed through its facade, an
+/// outcome out — and the follow-up happens here, once: the message is printed, the
+/// scroller is brought in step with the library and the viewport is drawn. `undo`,
+/// `redo`, `help`, `history` and `quit` are the interpreter's own.
+///
+/// - Important: Runs on the thread that owns the terminal; nothing here is thread-safe.
+public final class Interpreter {
+  /// What commands run against.
+  public let environment: CommandEnvironment
+  /// The verbs.
+  public let registry: CommandRegistry
+  /// The input history, for `history`.
+  public let history: InputHistory
+  /// The view of the library: the scroller and its delegate.
+  public let browser: AlbumBrowser
+  /// Where outcomes are printed.
+  public let output: OutputChannel
+  private let style: TextStyle
+  /// Set by `quit`; the shell stops reading input.
+  public private(set) var quitRequested = false
+
+  /// Creates an interpreter printing to `output`.
+  public init(
+    environment: CommandEnvironment, output: OutputChannel, registry: CommandRegistry = .standard,
+    history: InputHistory = InputHistory(path: nil), style: TextStyle = .plain
+  ) {
+    self.environment = environment
+    self.output = output
+    self.registry = registry
+    self.history = history
+    self.style = style
+    browser = AlbumBrowser(
+      library: environment.library, style: style, layout: environment.isInteractive ? .cards : .plain)
+    browser.colorMode = environment.colorMode
   }
 
-  /// Runs every command on `line` in order and returns the messages of those that failed.
+  /// Runs every command on `line` in order and returns the messages of those that failed
+  /// (`verb: message`).
   ///
   /// - Parameter stopAtFirstFailure: stop after the first failing command (`--bail`).
   public func run(line: String, stopAtFirstFailure: Bool = false) -> [String] {
@@ -24,35 +56,117 @@ public final class Interpreter {
         failures.append(failure)
         if stopAtFirstFailure { break }
       }
-      if context.quitRequested || context.output.isClosed { break }
+      if quitRequested || output.isClosed { break }
     }
     return failures
   }
 
-  /// Runs one command; returns its error message, or nil when it succeeded.
+  /// Runs one command and renders its outcome; returns its error message, or nil when it
+  /// succeeded.
   public func run(words: [Word]) -> String? {
     guard let verb = words.first else { return nil }
-    guard let type = context.registry.command(named: verb.text) else {
+    guard let type = registry.command(named: verb.text) else {
       return unknownCommandMessage(verb.text)
     }
-    let name = verb.text.lowercased()
-    do {
-      var command = try type.init(arguments: Array(words.dropFirst()))
-      try command.execute(in: context)
-      if let change = command as? any UndoableCommand {
-        context.changes.record(change)
-      }
+    do throws(CommandError) {
+      try render(execute(type, Array(words.dropFirst())))
       return nil
     } catch {
-      return name + ": " + error.message
+      return verb.text.lowercased() + ": " + error.message
+    }
+  }
+
+  private func execute(_ type: any Command.Type, _ arguments: [Word]) throws(CommandError) -> CommandOutcome {
+    let command = try type.init(arguments: arguments)
+    do {
+      return try command.execute(in: environment)
+    } catch {
+      throw CommandError(wrapping: error)
+    }
+  }
+
+  /// Draws the viewport: the row of cards and the current album's details.
+  public func drawViewport() {
+    for line in browser.lines(window: environment.window) { output.line(line) }
+  }
+
+  // MARK: - Rendering outcomes
+
+  private func render(_ outcome: CommandOutcome) throws(CommandError) {
+    switch outcome {
+    case .nothing:
+      break
+    case .lines(let lines):
+      for line in lines {
+        output.line(line)
+        if output.isClosed { break }
+      }
+    case .text(let text):
+      output.write(text)
+    case .details(let album):
+      for line in browser.detailLines(for: album) { output.line(line) }
+    case .moved:
+      drawViewport()
+    case .changed(let message, let redraw):
+      output.line(message)
+      if redraw { drawViewport() }
+    case .shell(let request):
+      try perform(request)
+    }
+  }
+
+  private func perform(_ request: ShellRequest) throws(CommandError) {
+    switch request {
+    case .undo(let count):
+      try step(count, saying: "undid", nothingLeft: "nothing to undo") { () throws(LibraryError) in
+        try environment.library.undo()
+      }
+    case .redo(let count):
+      try step(count, saying: "redid", nothingLeft: "nothing to redo") { () throws(LibraryError) in
+        try environment.library.redo()
+      }
+    case .help(let verb):
+      for line in try HelpCommand.lines(for: verb, in: registry, style: style) { output.line(line) }
+    case .history(let count):
+      for line in HistoryCommand.lines(history, count: count) { output.line(line) }
+    case .quit:
+      quitRequested = true
+    }
+  }
+
+  /// Runs up to `count` undo or redo steps, printing each as it is done (so a later
+  /// failure does not hide earlier steps) and drawing the viewport once afterwards when
+  /// any step happened.
+  private func step(
+    _ count: Int, saying verb: String, nothingLeft: String,
+    _ body: () throws(LibraryError) -> String?
+  ) throws(CommandError) {
+    var stepped = false
+    defer { if stepped { drawViewport() } }
+    for _ in 0..<count {
+      let summary: String?
+      do {
+        summary = try body()
+      } catch {
+        throw CommandError(error)
+      }
+      guard let summary else {
+        if stepped { break }
+        throw CommandError(nothingLeft)
+      }
+      stepped = true
+      output.line(verb + " " + TextSanitizer.escaped(summary))
     }
   }
 
   private func unknownCommandMessage(_ verb: String) -> String {
     let word = TextSanitizer.quotedWord(verb)
-    if let suggestion = context.registry.suggestion(for: verb) {
+    if let suggestion = registry.suggestion(for: verb) {
       return "unknown command \(word) (did you mean '\(suggestion)'?)"
     }
     return "unknown command \(word) (type 'help' for the list of commands)"
   }
 }
+
+@available(*, unavailable, message: "the interpreter stays on the thread that owns the terminal")
+extension Interpreter: Sendable {}

@@ -1,0 +1,41 @@
+import BlueLibrary
+import CoverArt
+
+/// What a command may use, passed in explicitly: the library, and the few facts about the
+/// terminal a command needs to decide what to return.
+///
+/// One environment is built at start-up and handed to every command (no global state), so
+/// tests build their own over ``Library/inMemory(seed:covers:)``.
+public final class CommandEnvironment {
+  /// The library: the only door to the albums, the covers and the selection.
+  public let library: Library
+  /// True when a person is typing at a terminal.
+  public let isInteractive: Bool
+  /// The window's size in cells (80×24 when unknown); the session keeps it current.
+  public var window: WindowSize
+  /// How cover art is coloured (`cover`): from COLORTERM, NO_COLOR, TERM and --no-color.
+  public var colorMode: ColorMode
+  /// The observer of cover downloads (status lines, the `downloads` list).
+  public let coverStatus: CoverStatusReporter?
+  /// Drawn covers by (URL, size, colour mode), so drawing one again costs nothing.
+  public let renderedCovers = RenderCache()
+  /// Prints a line at once, before the command returns (`wait`'s "waiting for …").
+  public let announce: (String) -> Void
+
+  /// Creates an environment.
+  public init(
+    library: Library, isInteractive: Bool = false, window: WindowSize = .standard,
+    colorMode: ColorMode = .palette256, coverStatus: CoverStatusReporter? = nil,
+    announce: @escaping (String) -> Void = { _ in }
+  ) {
+    self.library = library
+    self.isInteractive = isInteractive
+    self.window = window
+    self.colorMode = colorMode
+    self.coverStatus = coverStatus
+    self.announce = announce
+  }
+}
+
+@available(*, unavailable, message: "the shell's state stays on the thread that runs libedit")
+extension CommandEnvironment: Sendable {}

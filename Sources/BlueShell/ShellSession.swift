@@ -1,0 +1,254 @@
+import BlueLibrary
+import CoverArt
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One run of the shell: set up (paths, library, reader, interpreter), the loop over input
+/// lines, and tear-down (pending downloads, the memento, the exit status).
+///
+/// - Important: Lives on the main thread, which owns the terminal and every libedit call.
+final class ShellSession {
+  private let options: ShellOptions
+  private let errors = OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0)
+  private let output = OutputChannel(fileDescriptor: STDOUT_FILENO)
+  private let messages = MessageQueue()
+  private let library: Library
+  private let paths: AppPaths
+  private let reader: any LineReader
+  private let source: String
+  private let isInteractive: Bool
+  private let style: TextStyle
+  private let interpreter: Interpreter
+  private let history: InputHistory
+  private var coverSubscription: SubscriptionToken?
+  private var anyFailed = false
+  private var saveFailure: String?
+
+  /// Why a session could not start, with the exit status to leave with.
+  struct StartFailure: Error {
+    let message: String
+    let status: Int32
+  }
+
+  // MARK: - Set-up
+
+  /// Opens the library and the input named by `options`; prints nothing yet.
+  init(options: ShellOptions) throws(StartFailure) {
+    self.options = options
+    paths = try Self.paths(for: options)
+    let covers = CoverLoader(
+      cache: CoverCache(directory: paths.coverCache), maxConcurrent: options.maxDownloads,
+      timeout: .milliseconds(Int((options.downloadTimeout * 1000).rounded())))
+    do {
+      library = try Library.open(path: paths.library, covers: covers)
+    } catch {
+      throw StartFailure(message: "bluelib: \(error)", status: Shell.ExitCode.cannotOpen)
+    }
+
+    let terminal = options.input == .standardInput && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    let colors =
+      terminal && !options.noColor && (options.environment["NO_COLOR"] ?? "").isEmpty
+      && options.environment["TERM"] != "dumb"
+    style = TextStyle(colors: colors)
+    history = InputHistory(path: terminal ? paths.history : nil)
+    (reader, source) = try Self.reader(for: options.input, terminal: terminal, colors: colors, history: history, messages: messages)
+    isInteractive = reader is EditLineReader
+    TerminalModes.enableUTF8Locale()
+
+    let coverStatus = CoverStatusReporter(messages: messages, showsTimes: isInteractive)
+    let output = output
+    let environment = CommandEnvironment(
+      library: library, isInteractive: isInteractive, window: .ofTerminal(),
+      colorMode: ColorMode.detect(environment: options.environment, noColor: options.noColor),
+      coverStatus: coverStatus,
+      announce: { line in
+        output.line(line)
+        output.flush()
+      })
+    interpreter = Interpreter(
+      environment: environment, output: output, registry: .standard, history: history, style: style)
+    coverSubscription = library.observeCovers { coverStatus.handle($0) }
+    connectReader()
+  }
+
+  /// Where the files live: `--home`, `BLUELIB_HOME`, else the XDG directories.
+  private static func paths(for options: ShellOptions) throws(StartFailure) -> AppPaths {
+    if let home = options.home ?? options.environment["BLUELIB_HOME"].flatMap({ $0.isEmpty ? nil : $0 }) {
+      // Every file we write lives under the home, including what Foundation's networking
+      // keeps for itself (it follows the XDG variables).
+      setenv("XDG_CACHE_HOME", home + "/.foundation/cache", 1)
+      setenv("XDG_DATA_HOME", home + "/.foundation/data", 1)
+      return AppPaths(home: home)
+    }
+    do {
+      return try AppPaths(environment: options.environment)
+    } catch {
+      throw StartFailure(message: "bluelib: \(error)", status: Shell.ExitCode.failure)
+    }
+  }
+
+  /// The line reader for `input` and the name errors give as their source.
+  private static func reader(
+    for input: ShellOptions.Input, terminal: Bool, colors: Bool, history: InputHistory, messages: MessageQueue
+  ) throws(StartFailure) -> (any LineReader, String) {
+    switch input {
+    case .commands(let text):
+      return (StreamLineReader(text: text), "-c")
+    case .script(let path):
+      let fd = open(path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else {
+        throw StartFailure(
+          message: "bluelib: cannot read script '\(path)': \(String(cString: strerror(errno)))",
+          status: Shell.ExitCode.failure)
+      }
+      return (
+        StreamLineReader(fileDescriptor: fd, closeWhenDone: true, stopRequested: Shell.scriptStopRequested), path
+      )
+    case .standardInput:
+      if terminal, let editor = EditLineReader(colors: colors, entries: history.entries, messages: messages) {
+        return (editor, "stdin")
+      }
+      return (StreamLineReader(fileDescriptor: STDIN_FILENO, stopRequested: Shell.scriptStopRequested), "stdin")
+    }
+  }
+
+  /// Resizes, completion and the memento before a blocking read.
+  private func connectReader() {
+    let library = library
+    let interpreter = interpreter
+    if let editor = reader as? EditLineReader {
+      editor.onResize = { interpreter.environment.window = .ofTerminal() }
+      let home = options.environment["HOME"]
+      editor.completer = Completer(
+        registry: interpreter.registry,
+        titles: { prefix, limit in (try? library.titles(withPrefix: prefix, limit: limit)) ?? [] },
+        albumCount: { (try? library.count()) ?? 0 },
+        paths: { PathCompletion.entries(matching: $0, home: home) })
+    }
+    if let stream = reader as? StreamLineReader {
+      stream.beforeBlocking = { [unowned self] in
+        saveState()
+        output.flush()
+      }
+    }
+  }
+
+  // MARK: - The loop
+
+  /// Runs to the end of the input and returns the exit status.
+  func run() -> Int32 {
+    if isInteractive { greet() }
+    let status = loop()
+    return finish(status)
+  }
+
+  private func greet() {
+    let count = (try? library.count()) ?? 0
+    output.line(
+      style.bold("bluelib \(bluelibVersion)") + " — \(albumCount(count)) in "
+        + TextSanitizer.escaped(paths.library) + ". Type 'help' for commands, Ctrl-D to leave.")
+    interpreter.drawViewport()
+  }
+
+  /// Reads and runs lines until the input ends, `quit`, a closed output or a signal;
+  /// returns the exit status the input's end calls for.
+  private func loop() -> Int32 {
+    let bail = options.bail && !isInteractive
+    while true {
+      // The memento: saved after each command, before we wait for the next input.
+      if isInteractive { saveState() }
+      output.flush()
+      if let failure = saveFailure {
+        report(failure)
+        saveFailure = nil
+      }
+      switch reader.readLine() {
+      case .line(let line):
+        if history.add(line) && isInteractive { reader.remember(line) }
+        let failures = interpreter.run(line: line, stopAtFirstFailure: bail)
+        failures.forEach(report)
+        if !failures.isEmpty && bail { return Shell.ExitCode.success }
+      case .malformed(let reason):
+        report(reason)
+        if bail { return Shell.ExitCode.success }
+      case .interrupted:
+        if !isInteractive { return Shell.ExitCode.interrupted }
+      case .endOfInput:
+        if isInteractive { output.line() }
+        return Shell.ExitCode.success
+      case .terminated:
+        if isInteractive { output.line() }
+        return Shell.ExitCode.terminated
+      }
+      // Script mode prints status lines once every download has reported, so they come
+      // out in album order however the servers raced (`wait` makes that point explicit).
+      if isInteractive || library.coversAreIdle {
+        for line in messages.drain() { output.line(line) }
+      }
+      if interpreter.quitRequested || output.isClosed { return Shell.ExitCode.success }
+    }
+  }
+
+  // MARK: - Tear-down
+
+  /// Waits for pending downloads (Ctrl-C cancels them), prints their last status lines,
+  /// restores the terminal and saves the memento; returns the exit status.
+  private func finish(_ status: Int32) -> Int32 {
+    if status == Shell.ExitCode.success && !output.isClosed { waitForDownloads() }
+    for line in messages.drain() { output.line(line) }
+    reader.close()
+    if let coverSubscription { library.stopObservingCovers(coverSubscription) }
+    saveState()
+    if let failure = saveFailure { report(failure) }
+    output.flush()
+    if status != Shell.ExitCode.success { return status }
+    return anyFailed && !isInteractive ? Shell.ExitCode.failure : Shell.ExitCode.success
+  }
+
+  /// Pending downloads finish before we leave (SPEC §3 quit); a signal cancels them.
+  private func waitForDownloads() {
+    guard !library.coversAreIdle else { return }
+    let pending = library.pendingCovers().count
+    if isInteractive && pending > 0 {
+      output.line("waiting for \(pending == 1 ? "1 download" : "\(pending) downloads") (Ctrl-C cancels)")
+      output.flush()
+    }
+    let signalled = {
+      SignalMonitor.peek(.interrupt) || SignalMonitor.peek(.terminate) || SignalMonitor.peek(.hangUp)
+    }
+    _ = library.waitForCovers(timeout: nil, shouldCancel: signalled)
+    if SignalMonitor.take(.interrupt) || SignalMonitor.peek(.terminate) || SignalMonitor.peek(.hangUp) {
+      library.cancelCovers()
+      _ = library.waitForCovers(timeout: 5)
+    }
+  }
+
+  // MARK: - Helpers
+
+  /// Saves the current album; a failure is reported before the next prompt.
+  private func saveState() {
+    do {
+      try library.saveSelection()
+    } catch {
+      saveFailure = "cannot save the current album: \(error)"
+    }
+  }
+
+  /// Prints a failure: `error: …` at a terminal, `bluelib: SOURCE:LINE: …` in a script.
+  private func report(_ message: String) {
+    anyFailed = true
+    output.flush()
+    if isInteractive {
+      errors.line(style.red("error:") + " " + message)
+    } else {
+      errors.line("bluelib: \(source):\(reader.lineNumber): \(message)")
+    }
+  }
+}
+
+@available(*, unavailable, message: "the session stays on the thread that owns the terminal")
+extension ShellSession: Sendable {}

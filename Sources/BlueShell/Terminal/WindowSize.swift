@@ -1,0 +1,34 @@
+import CEditLine
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A window's size in character cells.
+public struct WindowSize: Equatable, Sendable {
+  /// Columns.
+  public var columns: Int
+  /// Rows.
+  public var rows: Int
+
+  /// Creates a size.
+  public init(columns: Int, rows: Int) {
+    self.columns = columns
+    self.rows = rows
+  }
+
+  /// 80×24, for a terminal that does not say.
+  public static let standard = WindowSize(columns: 80, rows: 24)
+}
+
+extension WindowSize {
+  /// The size of the terminal behind `fileDescriptor`; 80×24 for what it does not say.
+  public static func ofTerminal(_ fileDescriptor: Int32 = STDOUT_FILENO) -> WindowSize {
+    let columns = Int(CEditLine_terminalColumns(fileDescriptor))
+    let rows = Int(CEditLine_terminalRows(fileDescriptor))
+    return WindowSize(
+      columns: columns > 0 ? columns : standard.columns, rows: rows > 0 ? rows : standard.rows)
+  }
+}
