@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+
+/// A `bluelib` kept running with a pipe on its stdin, as a second terminal tab would be:
+/// the test types a line, then waits for the shell to have answered it.
+final class ShellProcess {
+  private let process = Process()
+  private let input = Pipe()
+  private let stdout = LockedBox(Data())
+  private let stderr = LockedBox(Data())
+  private var consumed = (stdout: 0, stderr: 0)
+
+  /// Starts `bluelib --home HOME` in script mode.
+  init(_ runner: BinaryRunner) throws {
+    process.executableURL = BinaryRunner.executable
+    process.arguments = ["--home", runner.home.path]
+    process.environment = runner.environment()
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    for (pipe, box) in [(output, stdout), (errors, stderr)] {
+      pipe.fileHandleForReading.readabilityHandler = { handle in
+        let data = handle.availableData
+        box.update { $0.append(data) }
+      }
+    }
+    try process.run()
+  }
+
+  /// Sends `line`, then a marker command, and returns what the line printed on stdout
+  /// and stderr once the marker shows that the shell has run it.
+  @discardableResult
+  func send(_ line: String) throws -> (stdout: String, stderr: String) {
+    let marker = "@@\(UUID().uuidString.prefix(8))@@"
+    try input.fileHandleForWriting.write(contentsOf: Data((line + "\nlist \(marker)\n").utf8))
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+      let text = String(decoding: stdout.value.dropFirst(consumed.stdout), as: UTF8.self)
+      if let range = text.range(of: "match '\(marker)'\n") {
+        let before = text[..<range.lowerBound]
+        // Drop the marker's own "0 of N albums match" line.
+        let answer = before.split(separator: "\n", omittingEmptySubsequences: false).dropLast().joined(separator: "\n")
+        consumed.stdout += text[..<range.upperBound].utf8.count
+        let errors = String(decoding: stderr.value.dropFirst(consumed.stderr), as: UTF8.self)
+        consumed.stderr += errors.utf8.count
+        return (answer.isEmpty ? "" : answer + "\n", errors)
+      }
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    throw ShellProcessError.noAnswer(line)
+  }
+
+  /// Closes stdin and waits for the exit status.
+  func quit() -> Int32 {
+    try? input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  enum ShellProcessError: Error { case noAnswer(String) }
+}
+
+/// Undo and redo with two shells open on one library (SPEC §9: the undo log lives in the
+/// library file and acts on album identities), and undo in the next run.
+@Suite(.serialized)
+struct UndoAcrossShellsTests {
+  typealias F = LibraryFixture
+
+  /// The titles `list` prints, in order.
+  func titles(_ runner: BinaryRunner) throws -> [String] {
+    let result = try runner.run(["-c", "list"])
+    return result.stdout.split(separator: "\n").dropLast().map { line in
+      let afterIndex = line.drop { $0 != "." }.dropFirst(2)
+      return String(afterIndex.prefix { $0 != "—" && $0 != "·" }).trimmingCharacters(in: .whitespaces)
+    }
+  }
+
+  let defaults = ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"]
+
+  @Test func undoOfAddAfterTheOtherShellAddedRemovesOnlyOurAlbum() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let ours = try ShellProcess(runner)
+    try ours.send("tap 5; add Ours")
+    #expect(try runner.run(["-c", "tap 5; add Theirs"]).status == 0)
+    #expect(try ours.send("undo").stdout.hasPrefix("undid add \"Ours\"\n"))
+    #expect(ours.quit() == 0)
+    #expect(try titles(runner) == defaults + ["Theirs"])
+  }
+
+  @Test func undoOfDeleteAfterTheOtherShellAddedPutsTheAlbumBackBetweenItsNeighbours() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let ours = try ShellProcess(runner)
+    try ours.send("delete 2")
+    #expect(try runner.run(["-c", "tap 1; add Theirs; move Theirs to 1"]).status == 0)
+    #expect(try titles(runner) == ["Theirs", "Best of Bowie", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
+    let undo = try ours.send("undo")
+    #expect(undo.stderr == "")
+    #expect(undo.stdout.hasPrefix("undid delete \"It's My Life\"\n"))
+    #expect(ours.quit() == 0)
+    // After its old previous neighbour, Best of Bowie, not at its old index 2.
+    #expect(try titles(runner) == ["Theirs", "Best of Bowie", "It's My Life"] + defaults[2...])
+  }
+
+  @Test func redoOfDeleteAfterTheOtherShellMovedDeletesThatAlbum() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let ours = try ShellProcess(runner)
+    try ours.send("delete 2; undo")
+    #expect(try runner.run(["-c", "move 5 to 1"]).status == 0)
+    let redo = try ours.send("redo")
+    #expect(redo.stderr == "")
+    #expect(redo.stdout.hasPrefix("redid delete \"It's My Life\"\n"))
+    #expect(ours.quit() == 0)
+    #expect(try titles(runner) == ["American Pie", "Best of Bowie", "Nothing Like The Sun", "Staring at the Sun"])
+  }
+
+  @Test func undoOfMoveAfterTheOtherShellDeletedTheAlbumIsRefusedAndChangesNothing() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let ours = try ShellProcess(runner)
+    try ours.send("move 5 to 1")
+    #expect(try runner.run(["-c", "delete \"American Pie\""]).status == 0)
+    let before = try titles(runner)
+    let undo = try ours.send("undo")
+    #expect(undo.stderr == "bluelib: stdin:3: undo: \"American Pie\" was deleted since (by another shell?); nothing undone\n")
+    #expect(undo.stdout == "")
+    #expect(ours.quit() == 1)
+    #expect(try titles(runner) == before)
+    #expect(before == Array(defaults.prefix(4)))
+  }
+
+  @Test func undoOfResetAfterTheOtherShellAddedKeepsTheirAlbum() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let ours = try ShellProcess(runner)
+    try ours.send("tap 5; add Mine; reset")
+    #expect(try runner.run(["-c", "tap 5; add Theirs"]).status == 0)
+    let undo = try ours.send("undo")
+    #expect(undo.stderr == "")
+    #expect(undo.stdout.hasPrefix("undid reset\n"))
+    #expect(ours.quit() == 0)
+    #expect(try titles(runner) == defaults + ["Mine", "Theirs"])
+  }
+
+  @Test func undoOfImportAfterTheOtherShellAddedRemovesExactlyTheImportedAlbums() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let file = try F.write(
+      #"[{"title":"One"},{"title":"Two"},{"title":"Three"}]"#, to: "three.json", in: runner)
+    let ours = try ShellProcess(runner)
+    try ours.send("import \(file)")
+    #expect(try runner.run(["-c", "tap 8; add Theirs"]).status == 0)
+    #expect(try titles(runner) == defaults + ["One", "Two", "Three", "Theirs"])
+    let undo = try ours.send("undo")
+    #expect(undo.stderr == "")
+    #expect(undo.stdout == "undid import of 3 albums\n" + undo.stdout.dropFirst("undid import of 3 albums\n".count))
+    #expect(ours.quit() == 0)
+    #expect(try titles(runner) == defaults + ["Theirs"])
+  }
+
+  @Test func aRunningShellSeesAlbumsTheOtherShellAdded() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let ours = try ShellProcess(runner)
+    try ours.send("list")
+    #expect(try runner.run(["-c", "tap 5; add Six; add Seven; add Eight"]).status == 0)
+    let tap = try ours.send("tap 8")
+    #expect(tap.stderr == "")
+    #expect(tap.stdout.hasPrefix("[8/8] "))
+    #expect(tap.stdout.contains("Album: Eight\n"))
+    #expect(ours.quit() == 0)
+  }
+
+  // MARK: - The next run
+
+  @Test func deleteQuitThenUndoInTheNextRunBringsTheAlbumBackAtItsPlace() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    #expect(try runner.run(["-c", "delete 2"]).status == 0)
+    let undo = try runner.run(["-c", "undo; list"])
+    #expect(undo.stderr == "")
+    #expect(undo.status == 0)
+    #expect(undo.stdout.hasPrefix("undid delete \"It's My Life\"\n"))
+    #expect(try titles(runner) == defaults)
+    #expect(try runner.run(["-c", "show"]).stdout == F.details(2))
+  }
+
+  @Test func importResetQuitThenUndoInTheNextRunBringsEveryAlbumBack() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let rows = (1...300).map { #"{"title":"Imported \#($0)","year":\#(1900 + $0 % 100)}"# }
+    let file = try F.write("[" + rows.joined(separator: ",") + "]", to: "many.json", in: runner)
+    #expect(try runner.run(["-c", "import \(file)"]).status == 0)
+    #expect(try runner.run(["-c", "reset"]).status == 0)
+    #expect(try titles(runner) == defaults)
+    let undo = try runner.run(["-c", "undo"])
+    #expect(undo.stderr == "")
+    #expect(undo.stdout.hasPrefix("undid reset\n"))
+    #expect(try titles(runner) == defaults + (1...300).map { "Imported \($0)" })
+    // And one more step back in a third run: the import itself.
+    #expect(try runner.run(["-c", "undo"]).stdout.hasPrefix("undid import of 300 albums\n"))
+    #expect(try titles(runner) == defaults)
+  }
+}
