@@ -164,8 +164,8 @@ _bluelib() {
 
     local -a repeating_flags=()
     local -a non_repeating_flags=(--bail --no-color --version -h --help)
-    local -a repeating_options=()
-    local -a non_repeating_options=(--home -c --script --downloads --download-timeout)
+    local -a repeating_options=(-c)
+    local -a non_repeating_options=(--home --script --downloads --download-timeout)
     __bluelib_offer_flags_options 0
 
     # Offer option value completions

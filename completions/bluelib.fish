@@ -20,7 +20,7 @@ function __bluelib_parse_tokens -S
     set -l unparsed_tokens (__bluelib_tokens -pc)
     switch $unparsed_tokens[1]
     case 'bluelib'
-        __bluelib_parse_subcommand 0 'home=' 'c=' 'script=' 'downloads=' 'download-timeout=' 'bail' 'no-color' 'version' 'h/help'
+        __bluelib_parse_subcommand 0 'home=' 'c=+' 'script=' 'downloads=' 'download-timeout=' 'bail' 'no-color' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __bluelib_parse_subcommand -r 1 'version'
@@ -78,7 +78,7 @@ end
 
 complete -c 'bluelib' -f
 complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" home' -l 'home' -d 'Keep every file (library, state, history, cover cache) under DIR.' -rfa '(__bluelib_complete_directories)'
-complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" c' -s 'c' -d 'Run COMMANDS (separated by \';\' or newlines), then exit.' -rfka ''
+complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib"' -s 'c' -d 'Run COMMANDS (separated by \';\' or newlines), then exit; several -c run in order.' -rfka ''
 complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" script' -l 'script' -d 'Run the commands in FILE, then exit.' -rF
 complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" downloads' -l 'downloads' -d 'Cover downloads at once (1-64).' -rfka ''
 complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" download-timeout' -l 'download-timeout' -d 'Seconds before a cover download fails.' -rfka ''

@@ -62,7 +62,8 @@ final class ShellSession {
     let coverStatus = CoverStatusReporter(messages: messages, showsTimes: isInteractive)
     let output = output
     let environment = CommandEnvironment(
-      library: library, isInteractive: isInteractive, window: .ofTerminal(),
+      library: library, isInteractive: isInteractive, outputIsTerminal: isatty(STDOUT_FILENO) == 1,
+      window: .ofTerminal(),
       colorMode: ColorMode.detect(environment: options.environment, noColor: options.noColor),
       coverStatus: coverStatus,
       announce: { line in

@@ -26,8 +26,11 @@ struct Bluelib: ParsableCommand {
     completion: .directory)
   var home: String?
 
-  @Option(name: .customShort("c"), help: ArgumentHelp("Run COMMANDS (separated by ';' or newlines), then exit.", valueName: "COMMANDS"))
-  var commands: String?
+  @Option(
+    name: .customShort("c"),
+    help: ArgumentHelp(
+      "Run COMMANDS (separated by ';' or newlines), then exit; several -c run in order.", valueName: "COMMANDS"))
+  var commands: [String] = []
 
   @Option(name: .long, help: ArgumentHelp("Run the commands in FILE, then exit.", valueName: "FILE"), completion: .file())
   var script: String?
@@ -45,7 +48,7 @@ struct Bluelib: ParsableCommand {
   var noColor = false
 
   func validate() throws {
-    if commands != nil && script != nil {
+    if !commands.isEmpty && script != nil {
       throw ValidationError("-c and --script cannot be used together")
     }
     if let home, home.isEmpty { throw ValidationError("--home needs a directory") }
@@ -59,7 +62,8 @@ struct Bluelib: ParsableCommand {
 
   func run() throws {
     var input = ShellOptions.Input.standardInput
-    if let commands { input = .commands(commands) }
+    // Each -c is its own line, so an error names which one (`-c:2: …`).
+    if !commands.isEmpty { input = .commands(commands.joined(separator: "\n")) }
     if let script { input = .script(path: script) }
     var options = ShellOptions(
       input: input, home: home, noColor: noColor, bail: bail, environment: processEnvironment())

@@ -42,6 +42,8 @@ struct CompleterTests {
     Case(line: "export exp", replacing: 3, insertion: "export.json "),
     Case(line: "help; tap It", replacing: 2, insertion: "\"It's My Life\" "),
     Case(line: "  LI", replacing: 2, insertion: "list "),
+    Case(line: "download al", replacing: 2, insertion: "all "),
+    Case(line: "download Am", replacing: 2, insertion: "\"American Pie\" "),
   ])
   func oneCandidateCompletesTheWord(_ test: Case) throws {
     let completion = try #require(completer.complete(test.line))
@@ -53,7 +55,16 @@ struct CompleterTests {
   @Test(arguments: [
     Case(line: "s", replacing: 1, insertion: "s", candidates: ["scroll", "show"]),
     Case(line: "re", replacing: 2, insertion: "re", candidates: ["redo", "reset"]),
-    Case(line: "tap ", replacing: 0, insertion: "\"", candidates: titles),
+    // No common prefix: nothing is inserted (no lone quote), the candidates are listed.
+    Case(line: "tap ", replacing: 0, insertion: "", candidates: titles),
+    Case(line: "show ", replacing: 0, insertion: "", candidates: titles),
+    Case(line: "delete ", replacing: 0, insertion: "", candidates: titles),
+    Case(line: "cover ", replacing: 0, insertion: "", candidates: titles),
+    Case(line: "edit ", replacing: 0, insertion: "", candidates: titles + ["title=", "artist=", "genre=", "year=", "cover="]),
+    Case(line: "download a", replacing: 1, insertion: "a", candidates: ["all", "American Pie"]),
+    Case(line: "download ", replacing: 0, insertion: "", candidates: ["all"] + titles),
+    // The common prefix of titles with spaces opens a quote only when it has a space itself.
+    Case(line: "tap \"", replacing: 1, insertion: "\"", candidates: titles),
     Case(line: "import examples/t", replacing: 10, insertion: "examples/tour.", candidates: ["tour.bluelib", "tour.out"]),
     Case(line: "edit 2 ", replacing: 0, insertion: "", candidates: ["title=", "artist=", "genre=", "year=", "cover="]),
   ])

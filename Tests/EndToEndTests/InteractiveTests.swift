@@ -199,6 +199,35 @@ struct InteractiveTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  @Test func tabOnAnEmptyArgumentListsTitlesAndInsertsNothing() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    let mark = terminal.mark
+    terminal.type("tap \t")
+    #expect(terminal.waitFor("American Pie", after: mark))
+    // Had Tab inserted a lone quote, this would be "unterminated quote".
+    terminal.type("3\r")
+    #expect(terminal.waitFor("Album: Nothing Like The Sun", after: mark))
+    #expect(!terminal.transcript[mark...].contains("unterminated"))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  @Test func coverUnderDashCOnATerminalDrawsWithoutForce() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path, "-c", "download 1; wait; cover 1 --size 8x4"],
+      environment: runner.environment(["NO_COLOR": "1"]))
+    #expect(terminal.waitForExit() == 0)
+    #expect(!terminal.transcript.contains("not a terminal"))
+    // Four rows of art (a brightness ramp under NO_COLOR), each eight cells wide.
+    let rows = terminal.transcript.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(rows.filter { $0.count == 8 && !$0.contains(" ") }.count == 4)
+  }
+
   @Test func ctrlRFindsAnEarlierLine() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

@@ -47,6 +47,18 @@ struct ScriptModeTests {
     #expect(failing.stderr == "bluelib: -c:1: undo: nothing to undo\n")
   }
 
+  @Test func severalDashCRunInOrderAndErrorsNameWhichOne() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let result = try runner.run(["-c", "tap 2", "-c", "show"])
+    #expect(result.status == 0)
+    #expect(result.stdout == LibraryFixture.view(2) + LibraryFixture.details(2))
+    let failing = try runner.run(["-c", "tap 1", "-c", "tap 9", "-c", "show"])
+    #expect(failing.status == 1)
+    #expect(failing.stderr == "bluelib: -c:2: tap: no album 9 (the library has 5)\n")
+    #expect(failing.stdout.hasSuffix(LibraryFixture.details(1)))
+  }
+
   @Test func scriptFileErrorsNameThePath() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

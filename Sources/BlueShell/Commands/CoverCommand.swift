@@ -60,7 +60,7 @@ public struct CoverCommand: Command {
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    guard environment.isInteractive || force else {
+    guard environment.outputIsTerminal || force else {
       throw CommandError("output is not a terminal; add --force to draw the cover anyway")
     }
     let library = environment.library

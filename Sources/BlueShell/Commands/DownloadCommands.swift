@@ -13,6 +13,10 @@ public struct DownloadCommand: Command {
     examples: ["download", "download all", "download 3; wait"],
     arguments: [.album])
 
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    position == 0 ? [.keyword(["all"]), .album] : []
+  }
+
   let target: AlbumReference?
   let all: Bool
 

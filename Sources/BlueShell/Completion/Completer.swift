@@ -73,11 +73,13 @@ public struct Completer {
       let text = Self.quoted(only.text, force: current.isQuoted) + (only.isFinal ? " " : "")
       return Completion(replacing: typedLength, insertion: text, candidates: [])
     }
+    // As bash: the common prefix when it adds something (quoted only when that text needs
+    // it, or a quote is already open), else the word as typed: never a lone quote.
     let common = Self.commonPrefix(candidates.map(\.text))
-    let needsQuote = current.isQuoted || candidates.contains { Self.needsQuoting($0.text) }
     let insertion =
-      common.count > prefix.count || needsQuote
-      ? Self.quoted(common, force: needsQuote, close: false) : Self.quoted(prefix, force: current.isQuoted, close: false)
+      common.count > prefix.count
+      ? Self.quoted(common, force: current.isQuoted || Self.needsQuoting(common), close: false)
+      : Self.quoted(prefix, force: current.isQuoted, close: false)
     return Completion(
       replacing: typedLength, insertion: insertion,
       candidates: candidates.map(\.display))

@@ -11,6 +11,8 @@ public final class CommandEnvironment {
   public let library: Library
   /// True when a person is typing at a terminal.
   public let isInteractive: Bool
+  /// True when standard output is a terminal (also under `-c` and `--script`).
+  public let outputIsTerminal: Bool
   /// The window's size in cells (80×24 when unknown); the session keeps it current.
   public var window: WindowSize
   /// How cover art is coloured (`cover`): from COLORTERM, NO_COLOR, TERM and --no-color.
@@ -24,12 +26,13 @@ public final class CommandEnvironment {
 
   /// Creates an environment.
   public init(
-    library: Library, isInteractive: Bool = false, window: WindowSize = .standard,
+    library: Library, isInteractive: Bool = false, outputIsTerminal: Bool? = nil, window: WindowSize = .standard,
     colorMode: ColorMode = .palette256, coverStatus: CoverStatusReporter? = nil,
     announce: @escaping (String) -> Void = { _ in }
   ) {
     self.library = library
     self.isInteractive = isInteractive
+    self.outputIsTerminal = outputIsTerminal ?? isInteractive
     self.window = window
     self.colorMode = colorMode
     self.coverStatus = coverStatus
