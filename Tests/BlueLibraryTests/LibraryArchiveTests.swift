@@ -104,7 +104,6 @@ struct LibraryArchiveTests {
     ("bad year", header + "A,,,1999,\nB,,,2000,\nC,,,nineteen,\n", "albums.csv:4: year must be a whole number, got 'nineteen'"),
     ("year out of range", "title,year\nA,12345\n", "albums.csv:2: year must be between 0 and 9999, got '12345'"),
     ("bad cover", "title,coverUrl\nA,ftp://x\n", "albums.csv:2: cover must be an http, https or file URL, got 'ftp://x'"),
-    ("unknown column", "title,artist,genre,yaer,coverUrl\n", "albums.csv:1: unknown column 'yaer' (columns: title, artist, genre, year, coverUrl)"),
     ("duplicate column", "title,Title\n", "albums.csv:1: duplicate column 'title'"),
     ("no title column", "artist,year\nX,1\n", "albums.csv:1: missing column 'title' (columns: title, artist, genre, year, coverUrl)"),
     ("unterminated quote", "title,artist\nA,B\n\"Unfinished,C\nD,E\n", "albums.csv: unterminated quoted field starting on line 3"),
@@ -118,6 +117,18 @@ struct LibraryArchiveTests {
   func badCSVIsReportedWithFileLineAndReason(name: String, csv: String, message: String) {
     let error = libraryError { () throws(LibraryError) in try LibraryArchive.decode(Array(csv.utf8), fileName: "albums.csv") }
     #expect(error?.description == message, "\(name)")
+  }
+
+  @Test func unknownCSVColumnsAreSkippedAndNamed() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("archive-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("other-tool.csv").path
+    try Data("Rating,title,artist,yaer\n5,Blue Train,John Coltrane,1957\n4,\"A, B\",,\n".utf8)
+      .write(to: URL(fileURLWithPath: path))
+    let contents = try LibraryArchive.contents(ofFile: path)
+    #expect(contents.ignoredColumns == ["Rating", "yaer"])
+    #expect(content(contents.albums) == content([Album(title: "Blue Train", artist: "John Coltrane"), Album(title: "A, B")]))
   }
 
   static let invalidUTF8Cases: [(bytes: [UInt8], line: Int)] = [

@@ -88,6 +88,28 @@ enum LibraryFixture {
 struct LibraryVerbTests {
   typealias F = LibraryFixture
 
+  // MARK: - Export and import formats
+
+  @Test func exportChoosesCSVByExtensionAndImportSkipsUnknownColumnsWithANotice() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let csv = runner.home.appendingPathComponent("x.csv").path
+    let result = try runner.run(["-c", "export \(csv)"])
+    #expect(result.status == 0)
+    #expect(result.stdout == "exported 5 albums to \(csv) as CSV\n")
+    let written = try String(contentsOfFile: csv, encoding: .utf8)
+    #expect(written.hasPrefix("title,artist,genre,year,coverUrl\r\nBest of Bowie,David Bowie,Pop,1992,"))
+
+    let other = try F.write("title,Rating,artist\nBlue Train,5,John Coltrane\n", to: "other.csv", in: runner)
+    let imported = try runner.run(["-c", "import \(other)"])
+    #expect(imported.status == 0)
+    #expect(imported.stderr == "")
+    #expect(
+      imported.stdout
+        == "ignored a column bluelib does not read: 'Rating' (it reads title, artist, genre, year, coverUrl)\n"
+        + "imported 1 album (6 albums in all)\n")
+  }
+
   // MARK: - The original app's story
 
   @Test func originalAppStoryDeletesUndoesAndTheNextRunOpensOnTheRestoredAlbum() throws {

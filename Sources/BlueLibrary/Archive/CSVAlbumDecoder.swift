@@ -1,6 +1,7 @@
 /// Reads albums from CSV (RFC 4180) straight from the file's bytes.
 ///
-/// A header row names the columns (``ArchiveKey``, any order, `title` required).
+/// A header row names the columns (``ArchiveKey``, any order, `title` required); other
+/// columns (exports of other tools have them) are skipped and listed in ``ignoredColumns``.
 /// Fields may be quoted, with `""` for a quote and embedded commas and line
 /// breaks; records end in LF or CRLF; a UTF-8 byte order mark is skipped and
 /// blank lines are ignored. A field becomes a `String` only once, validated as
@@ -17,6 +18,8 @@ struct CSVAlbumDecoder {
   /// The current record's fields, reused from record to record.
   private var fields: [Field] = []
   private var scratch: [UInt8] = []
+  /// The header's names that are not ``ArchiveKey``s, in order: their fields are skipped.
+  private(set) var ignoredColumns: [String] = []
 
   private struct Field {
     /// The field's bytes, without its quotes.
@@ -51,6 +54,7 @@ struct CSVAlbumDecoder {
       }
       var record = ArchiveRecord()
       for (column, field) in zip(columns, fields) {
+        guard let column else { continue }
         switch column {
         case .title: record.title = try string(field)
         case .artist: record.artist = try string(field)
@@ -75,7 +79,7 @@ struct CSVAlbumDecoder {
 
   // MARK: - Header
 
-  private mutating func readHeader() throws(LibraryError) -> [ArchiveKey] {
+  private mutating func readHeader() throws(LibraryError) -> [ArchiveKey?] {
     var blank = true
     while blank {
       guard try nextRecord() else {
@@ -83,11 +87,13 @@ struct CSVAlbumDecoder {
       }
       blank = fields.count == 1 && !fields[0].quoted && fields[0].start == fields[0].end
     }
-    var columns: [ArchiveKey] = []
+    var columns: [ArchiveKey?] = []
     for field in fields {
       let name = try string(field)
       guard let key = ArchiveKey(name: name) else {
-        throw failure(recordLine, "unknown column \(LibraryError.quoted(name)) (columns: \(ArchiveKey.list))")
+        ignoredColumns.append(name)
+        columns.append(nil)
+        continue
       }
       guard !columns.contains(key) else {
         throw failure(recordLine, "duplicate column '\(key.rawValue)'")

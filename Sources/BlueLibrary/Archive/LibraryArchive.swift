@@ -52,6 +52,30 @@ public enum LibraryArchive {
 
   /// Reads and decodes the file at `path` (the path also names it in errors).
   public static func decode(fileAtPath path: String) throws(LibraryError) -> [Album] {
-    try decode(readFile(path), fileName: path)
+    try contents(ofFile: path).albums
+  }
+
+  /// The keys an archive's albums have, as messages list them: `title, artist, …`.
+  public static let keyList = ArchiveKey.list
+
+  /// What an import file holds: its albums, and the CSV header's columns that were skipped.
+  public struct Contents: Sendable {
+    /// The albums, in the file's order.
+    public var albums: [Album]
+    /// Column names of a CSV header that are not album keys (their fields were skipped).
+    public var ignoredColumns: [String]
+  }
+
+  /// Reads and decodes the file at `path`, saying which CSV columns were skipped.
+  public static func contents(ofFile path: String) throws(LibraryError) -> Contents {
+    let bytes = try readFile(path)
+    guard format(of: bytes, fileName: path) == .csv else {
+      return Contents(albums: try decode(bytes, fileName: path), ignoredColumns: [])
+    }
+    return try bytes.withUnsafeBufferPointer { (buffer) throws(LibraryError) -> Contents in
+      var decoder = CSVAlbumDecoder(bytes: buffer, fileName: path)
+      let albums = try decoder.decode()
+      return Contents(albums: albums, ignoredColumns: decoder.ignoredColumns)
+    }
   }
 }

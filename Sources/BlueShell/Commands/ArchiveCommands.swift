@@ -7,8 +7,9 @@ public struct ImportCommand: Command {
     summary: "append albums from a JSON or CSV file (all or nothing)",
     details: """
       JSON: an array of objects with the keys title, artist, genre, year, coverUrl (the
-      'export' format; year may be a number). CSV: a header row naming the same keys.
-      A file with any bad row changes nothing and the error names the line.
+      'export' format; year may be a number). CSV: a header row naming the same keys;
+      other columns are skipped, with one line saying which. A file with any bad row
+      changes nothing and the error names the line.
       """,
     examples: ["import albums.json", "import ~/music/albums.csv"], arguments: [.path])
 
@@ -22,9 +23,18 @@ public struct ImportCommand: Command {
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
-    let range = try library.importAlbums(LibraryArchive.decode(fileAtPath: path))
+    let contents = try LibraryArchive.contents(ofFile: path)
+    let range = try library.importAlbums(contents.albums)
     let total = try library.count()
-    return .changed("imported \(albumCount(range.count)) (\(albumCount(total)) in all)", redraw: false)
+    var message = "imported \(albumCount(range.count)) (\(albumCount(total)) in all)"
+    if !contents.ignoredColumns.isEmpty {
+      let names = contents.ignoredColumns.prefix(5).map { TextSanitizer.quotedWord($0) }.joined(separator: ", ")
+      let more = contents.ignoredColumns.count > 5 ? ", …" : ""
+      message =
+        "ignored \(contents.ignoredColumns.count == 1 ? "a column" : "\(contents.ignoredColumns.count) columns") "
+        + "bluelib does not read: \(names)\(more) (it reads \(LibraryArchive.keyList))\n" + message
+    }
+    return .changed(message, redraw: false)
   }
 }
 
@@ -32,8 +42,12 @@ public struct ImportCommand: Command {
 public struct ExportCommand: Command {
   public static let configuration = CommandConfiguration(
     verb: "export", group: .change, synopsis: "FILE",
-    summary: "write the library as JSON (the original app's keys), atomically",
-    examples: ["export albums.json"], arguments: [.path])
+    summary: "write the library as JSON or CSV (by the file's extension), atomically",
+    details: """
+      FILE ending in .csv gets CSV with the header row title,artist,genre,year,coverUrl;
+      any other name gets JSON: an array of objects with the original app's keys.
+      """,
+    examples: ["export albums.json", "export albums.csv"], arguments: [.path])
 
   let path: String
 
@@ -45,8 +59,10 @@ public struct ExportCommand: Command {
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let albums = try environment.library.allAlbums()
-    try LibraryArchive.writeAtomically(LibraryArchive.encodeJSON(albums), to: path)
-    return .lines(["exported \(albumCount(albums.count)) to \(TextSanitizer.escaped(path))"])
+    let csv = path.lowercased().hasSuffix(".csv")
+    let bytes = csv ? LibraryArchive.encodeCSV(albums) : LibraryArchive.encodeJSON(albums)
+    try LibraryArchive.writeAtomically(bytes, to: path)
+    return .lines(["exported \(albumCount(albums.count)) to \(TextSanitizer.escaped(path))\(csv ? " as CSV" : "")"])
   }
 }
 
