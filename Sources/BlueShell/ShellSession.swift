@@ -69,10 +69,19 @@ final class ShellSession {
       announce: { line in
         output.line(line)
         output.flush()
+      },
+      deliverMessages: { [messages] in
+        // Only on a terminal: a script prints status lines in album order once all reported.
+        guard terminal else { return }
+        let lines = messages.drain()
+        guard !lines.isEmpty else { return }
+        for line in lines { output.line(line) }
+        output.flush()
       })
     interpreter = Interpreter(
       environment: environment, output: output, registry: .standard, history: history, style: style)
     coverSubscription = library.observeCovers { coverStatus.handle($0) }
+    interpreter.afterEachCommand = { [unowned self] in deliverDueMessages() }
     connectReader()
   }
 
@@ -185,11 +194,7 @@ final class ShellSession {
         if isInteractive { output.line() }
         return Shell.ExitCode.terminated
       }
-      // Script mode prints status lines once every download has reported, so they come
-      // out in album order however the servers raced (`wait` makes that point explicit).
-      if isInteractive || library.coversAreIdle {
-        for line in messages.drain() { output.line(line) }
-      }
+      deliverDueMessages()
       if interpreter.quitRequested || output.isClosed { return Shell.ExitCode.success }
     }
   }
@@ -229,6 +234,14 @@ final class ShellSession {
   }
 
   // MARK: - Helpers
+
+  /// Prints the status lines that are due. Script mode prints them once every download
+  /// has reported, so they come out in album order however the servers raced (`wait`
+  /// makes that point explicit).
+  private func deliverDueMessages() {
+    guard isInteractive || library.coversAreIdle else { return }
+    for line in messages.drain() { output.line(line) }
+  }
 
   /// Saves the current album; a failure is reported before the next prompt.
   private func saveState() {

@@ -80,6 +80,31 @@ struct AsyncStatusLineTests {
     #expect(server.requestCount("/slow.png") == 1)
   }
 
+  @Test func waitPrintsEachStatusLineAsItsDownloadEnds() throws {
+    let server = try TestHTTPServer()
+    defer { server.stop() }
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    server.route("/quick.png", .ok(CoverFixture.png(), delay: 0.5))
+    server.route("/slow.png", .ok(CoverFixture.png(), delay: 8))
+    let terminal = try start(runner, cover: server.url("/quick.png"))
+    let added = try runner.run(["-c", "tap 2; add Slow cover=\(server.url("/slow.png"))"])
+    #expect(added.status == 0)
+    #expect(terminal.waitFor("bluelib> "))
+    let mark = terminal.mark
+    let started = Date()
+    terminal.type("download 2; download 3; wait\r")
+    #expect(terminal.waitFor("waiting for 2 downloads", after: mark))
+    // The quick one reports while the slow one still runs, not when both are done.
+    #expect(terminal.waitFor("cover of \"Remote\": 70 bytes", after: mark, timeout: 5))
+    #expect(Date().timeIntervalSince(started) < 5)
+    #expect(!terminal.transcript[mark...].contains("cover of \"Slow\""))
+    terminal.type("\u{3}")
+    #expect(terminal.waitFor("cancelled the pending downloads", after: mark, timeout: 5))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit(timeout: 5) == 0)
+  }
+
   @Test func ctrlCDuringWaitCancelsTheDownloadsAndTheShellStaysUsable() throws {
     let server = try TestHTTPServer()
     defer { server.stop() }

@@ -186,6 +186,24 @@ struct DownloadTests {
     for output in outputs { #expect(output == expected) }
   }
 
+  @Test func statusLinesComeBetweenCommandsOnOneLineAsOnSeparateLines() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let expected = [
+      "downloading 1 cover",
+      "cover of \"Best of Bowie\": 3.4 KB",
+      "* 1. Best of Bowie — David Bowie (1992, Pop) · cover: cached",
+      "1 of 5 albums match 'bowie'",
+      "",
+    ]
+    let oneLine = try runner.run(script: "download 1; wait; list bowie\n")
+    #expect(oneLine.stderr == "")
+    #expect(lines(oneLine.stdout) == expected)
+    try? FileManager.default.removeItem(at: runner.home.appendingPathComponent("covers"))
+    let threeLines = try runner.run(script: "download 1\nwait\nlist bowie\n")
+    #expect(lines(threeLines.stdout) == expected)
+  }
+
   // MARK: - The cache
 
   @Test func secondDownloadAllFetchesNothingAndReportsCached() throws {

@@ -128,6 +128,7 @@ public struct WaitCommand: Command {
     }
     var interrupted = false
     let done = library.waitForCovers(timeout: seconds) {
+      environment.deliverMessages()
       if SignalMonitor.take(.interrupt) { interrupted = true }
       return interrupted
     }

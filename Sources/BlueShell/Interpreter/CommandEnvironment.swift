@@ -23,12 +23,15 @@ public final class CommandEnvironment {
   public let renderedCovers = RenderCache()
   /// Prints a line at once, before the command returns (`wait`'s "waiting for …").
   public let announce: (String) -> Void
+  /// Prints the status lines that arrived so far, while a command blocks (`wait` calls
+  /// it as it waits, so each download reports as it ends, not when the last one does).
+  public let deliverMessages: () -> Void
 
   /// Creates an environment.
   public init(
     library: Library, isInteractive: Bool = false, outputIsTerminal: Bool? = nil, window: WindowSize = .standard,
     colorMode: ColorMode = .palette256, coverStatus: CoverStatusReporter? = nil,
-    announce: @escaping (String) -> Void = { _ in }
+    announce: @escaping (String) -> Void = { _ in }, deliverMessages: @escaping () -> Void = {}
   ) {
     self.library = library
     self.isInteractive = isInteractive
@@ -37,6 +40,7 @@ public final class CommandEnvironment {
     self.colorMode = colorMode
     self.coverStatus = coverStatus
     self.announce = announce
+    self.deliverMessages = deliverMessages
   }
 }
 

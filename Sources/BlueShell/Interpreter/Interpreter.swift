@@ -23,6 +23,10 @@ public final class Interpreter {
   private let style: TextStyle
   /// Set by `quit`; the shell stops reading input.
   public private(set) var quitRequested = false
+  /// Called after every command, also between the commands of one line (the session
+  /// prints the status lines that are due there, so `download 1; wait; list` on one line
+  /// reports in the same order as on three).
+  public var afterEachCommand: () -> Void = {}
 
   /// Creates an interpreter printing to `output`.
   public init(
@@ -52,7 +56,9 @@ public final class Interpreter {
     }
     var failures: [String] = []
     for words in commands {
-      if let failure = run(words: words) {
+      let failure = run(words: words)
+      afterEachCommand()
+      if let failure {
         failures.append(failure)
         if stopAtFirstFailure { break }
       }
