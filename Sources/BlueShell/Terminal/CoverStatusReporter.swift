@@ -8,7 +8,18 @@ import Synchronization
 public final class CoverStatusReporter: Sendable {
   private let messages: MessageQueue
   private let showsTimes: Bool
-  private let state = Mutex<(order: [String: Int], finished: [(order: Int, text: String)])>(([:], []))
+  private let state = Mutex(State())
+
+  /// Where each album asking for a URL sits, and the latest outcome of each (URL, album).
+  private struct State {
+    var order: [String: Int] = [:]
+    /// Keyed by URL and album title; a later outcome replaces an earlier one.
+    var latest: [String: (order: Int, sequence: Int, text: String)] = [:]
+    var sequence = 0
+  }
+
+  /// The most outcomes `downloads` remembers (the oldest are forgotten first).
+  static let remembered = 1000
 
   /// Creates a reporter posting to `messages`; `showsTimes` adds the download time (on a
   /// terminal; scripts leave it out so their output is the same every run).
@@ -22,11 +33,12 @@ public final class CoverStatusReporter: Sendable {
     state.withLock { $0.order[url] = position }
   }
 
-  /// The status lines of finished downloads so far, in the order they were requested.
+  /// The latest outcome of each cover asked for (one line per album: a cover fetched
+  /// again or found in the cache replaces its earlier line), in album order, at most
+  /// ``remembered`` of them.
   public var finished: [String] {
     state.withLock { state in
-      state.finished.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }
-        .map(\.element.text)
+      state.latest.values.sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }.map(\.text)
     }
   }
 
@@ -36,7 +48,15 @@ public final class CoverStatusReporter: Sendable {
     let lines = event.albums.map { Self.line(for: event, album: $0, showsTimes: showsTimes) }
     let order = state.withLock { state in
       let order = state.order[event.url] ?? .max
-      state.finished.append(contentsOf: lines.map { (order, $0) })
+      for (album, line) in zip(event.albums, lines) {
+        state.sequence += 1
+        state.latest[event.url + "\u{0}" + album] = (order, state.sequence, line)
+      }
+      if state.latest.count > Self.remembered {
+        let oldest = state.latest.sorted { $0.value.sequence < $1.value.sequence }
+          .prefix(state.latest.count - Self.remembered).map(\.key)
+        for key in oldest { state.latest[key] = nil }
+      }
       return order
     }
     for line in lines { messages.post(line, order: order) }

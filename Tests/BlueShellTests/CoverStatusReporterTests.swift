@@ -1,0 +1,40 @@
+import BlueLibrary
+import Testing
+
+@testable import BlueShell
+
+/// The `downloads` list: the current state of each cover, not an ever-growing log.
+struct CoverStatusReporterTests {
+  let reporter = CoverStatusReporter(messages: MessageQueue(), showsTimes: false)
+
+  func finish(_ url: String, _ album: String, fromCache: Bool = false) {
+    reporter.handle(.finished(url: url, albums: [album], bytes: 3500, seconds: 0.1, fromCache: fromCache))
+  }
+
+  @Test func aCoverAskedForAgainReplacesItsLineInsteadOfAddingOne() {
+    reporter.noteRequest("bluelib:a", position: 0)
+    reporter.noteRequest("bluelib:b", position: 1)
+    finish("bluelib:b", "B")
+    finish("bluelib:a", "A")
+    finish("bluelib:a", "A", fromCache: true)
+    finish("bluelib:a", "A", fromCache: true)
+    #expect(reporter.finished == ["cover of \"A\": cached (3.4 KB)", "cover of \"B\": 3.4 KB"])
+  }
+
+  @Test func aFailureThenASuccessShowsOnlyTheSuccess() {
+    reporter.handle(.failed(url: "http://x/c.png", albums: ["C"], .httpStatus(404)))
+    finish("http://x/c.png", "C")
+    #expect(reporter.finished == ["cover of \"C\": 3.4 KB"])
+  }
+
+  @Test func theListIsBounded() {
+    for index in 0..<(CoverStatusReporter.remembered + 50) {
+      finish("bluelib:\(index)", "Album \(index)")
+    }
+    let finished = reporter.finished
+    #expect(finished.count == CoverStatusReporter.remembered)
+    // The oldest are forgotten first.
+    #expect(!finished.contains("cover of \"Album 0\": 3.4 KB"))
+    #expect(finished.contains("cover of \"Album \(CoverStatusReporter.remembered + 49)\": 3.4 KB"))
+  }
+}
