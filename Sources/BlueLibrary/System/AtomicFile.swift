@@ -8,15 +8,16 @@
 /// part: the bytes go to a fresh temporary file in the same directory, are flushed with
 /// `fsync`, renamed over the target, and the directory is synced to make the rename durable.
 ///
-/// ``write(_:to:mode:)`` does it all; ``stage(_:in:mode:)`` and ``Staged/commit(to:)`` split
+/// ``write(_:to:mode:keepingExistingMode:)`` does it all; ``stage(_:in:mode:)`` and ``Staged/commit(to:)`` split
 /// it for a caller that must decide between writing and renaming (the cover loader renames
 /// under a lock, so a cancelled download never lands in the cache).
 package enum AtomicFile {
   /// Replaces the file at `path` with `bytes`. A new file gets `mode` (less the umask); an
-  /// existing file keeps its permissions. Errors name `path`.
-  package static func write(_ bytes: UnsafeRawBufferPointer, to path: String, mode: mode_t = 0o644)
-    throws(AtomicFileError)
-  {
+  /// existing file keeps its permissions unless `keepingExistingMode` is false (a private
+  /// file that must stay `mode`). Errors name `path`.
+  package static func write(
+    _ bytes: UnsafeRawBufferPointer, to path: String, mode: mode_t = 0o644, keepingExistingMode: Bool = true
+  ) throws(AtomicFileError) {
     var existing = stat()
     let exists = stat(path, &existing) == 0
     if exists && existing.st_mode & S_IFMT == S_IFDIR {
@@ -26,7 +27,7 @@ package enum AtomicFile {
     do {
       staged = try stage(
         bytes, in: directory(of: path), name: lastComponent(of: path),
-        mode: mode, keeping: exists ? existing.st_mode & 0o7777 : nil)
+        mode: mode, keeping: exists && keepingExistingMode ? existing.st_mode & 0o7777 : nil)
     } catch {
       throw AtomicFileError(path: path, reason: error.reason)
     }
@@ -34,10 +35,15 @@ package enum AtomicFile {
     syncDirectory(staged.directory)
   }
 
-  /// Replaces the file at `path` with `bytes`; see ``write(_:to:mode:)``.
-  package static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(AtomicFileError) {
-    try bytes.withUnsafeBytes { buffer in Result { () throws(AtomicFileError) in try write(buffer, to: path, mode: mode) } }
-      .get()
+  /// Replaces the file at `path` with `bytes`; see ``write(_:to:mode:keepingExistingMode:)``.
+  package static func write(
+    _ bytes: [UInt8], to path: String, mode: mode_t = 0o644, keepingExistingMode: Bool = true
+  ) throws(AtomicFileError) {
+    try bytes.withUnsafeBytes { buffer in
+      Result { () throws(AtomicFileError) in
+        try write(buffer, to: path, mode: mode, keepingExistingMode: keepingExistingMode)
+      }
+    }.get()
   }
 
   /// Writes `bytes` to a fresh temporary file in `directory` (created with O_EXCL and
