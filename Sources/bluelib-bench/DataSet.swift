@@ -113,7 +113,9 @@ enum DataSet {
     let made = template.withUnsafeMutableBufferPointer { buffer in
       mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
     }
-    guard let made else { throw SetupError("cannot create a temporary directory in \(base): \(SystemError.reason(errno))") }
+    guard let made else {
+      throw SetupError("cannot create a temporary directory in \(base): \(SystemError.reason(errno))")
+    }
     return made
   }
 

@@ -8,9 +8,9 @@
 /// part: the bytes go to a fresh temporary file in the same directory, are flushed with
 /// `fsync`, renamed over the target, and the directory is synced to make the rename durable.
 ///
-/// ``write(_:to:mode:keepingExistingMode:)`` does it all; ``stage(_:in:mode:)`` and ``Staged/commit(to:)`` split
-/// it for a caller that must decide between writing and renaming (the cover loader renames
-/// under a lock, so a cancelled download never lands in the cache).
+/// ``write(_:to:mode:keepingExistingMode:)`` does it all; ``stage(_:in:mode:)`` and
+/// ``Staged/commit(to:)`` split it for a caller that must decide between writing and renaming
+/// (the cover loader renames under a lock, so a cancelled download never lands in the cache).
 package enum AtomicFile {
   /// Replaces the file at `path` with `bytes`. A new file gets `mode` (less the umask); an
   /// existing file keeps its permissions unless `keepingExistingMode` is false (a private
