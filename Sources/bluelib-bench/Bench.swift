@@ -362,14 +362,7 @@ final class Bench {
 
 /// Writes a line to standard error.
 func standardError(_ text: String) {
-  let bytes = Array((text + "\n").utf8)
-  var written = 0
-  while written < bytes.count {
-    let n = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress! + written, $0.count - written) }
-    if n < 0 && errno == EINTR { continue }
-    if n <= 0 { return }
-    written += n
-  }
+  _ = Array((text + "\n").utf8).withUnsafeBytes { try? writeAll(STDERR_FILENO, $0) }
 }
 
 /// `text` quoted for a shell (and bluelib's tokenizer) when it needs it.

@@ -30,7 +30,7 @@ enum DataSet {
     count: Int, to path: String, coverURL: (Int) -> String = { "https://covers.example/\($0).png" }
   ) throws(SetupError) {
     guard let file = fopen(path, "wb") else {
-      throw SetupError("cannot write \(path): \(errnoText())")
+      throw SetupError("cannot write \(path): \(SystemError.reason(errno))")
     }
     var buffer: [UInt8] = []
     buffer.reserveCapacity(1 << 20)
@@ -48,7 +48,7 @@ enum DataSet {
     }
     flush()
     if fclose(file) != 0 { failed = true }
-    if failed { throw SetupError("cannot write \(path): \(errnoText())") }
+    if failed { throw SetupError("cannot write \(path): \(SystemError.reason(errno))") }
   }
 
   /// Creates the library at `path` holding exactly the albums of `csv` (no default
@@ -87,7 +87,7 @@ enum DataSet {
     let fd = open(destination, O_RDONLY | O_CLOEXEC)
     guard fd >= 0, fsync(fd) == 0 else {
       if fd >= 0 { close(fd) }
-      throw SetupError("cannot flush \(destination): \(errnoText())")
+      throw SetupError("cannot flush \(destination): \(SystemError.reason(errno))")
     }
     close(fd)
   }
@@ -113,7 +113,9 @@ enum DataSet {
     let made = template.withUnsafeMutableBufferPointer { buffer in
       mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
     }
-    guard let made else { throw SetupError("cannot create a temporary directory in \(base): \(errnoText())") }
+    guard let made else {
+      throw SetupError("cannot create a temporary directory in \(base): \(SystemError.reason(errno))")
+    }
     return made
   }
 

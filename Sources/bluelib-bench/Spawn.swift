@@ -1,3 +1,4 @@
+import BlueLibrary
 import Dispatch
 
 #if canImport(Glibc)
@@ -43,11 +44,6 @@ func monotonicSeconds() -> Double {
   var now = timespec()
   clock_gettime(CLOCK_MONOTONIC, &now)
   return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
-/// `strerror(code)`.
-func errnoText(_ code: Int32 = errno) -> String {
-  String(cString: strerror(code))
 }
 
 /// What the forked child does, prepared before `fork`: raw pointers and file
@@ -141,7 +137,7 @@ func runChild(
     for fd in inputPipe + errorPipe where fd >= 0 { close(fd) }
   }
   func makePipe(_ ends: inout [Int32]) throws(SpawnError) {
-    guard pipe(&ends) == 0 else { throw SpawnError(description: "cannot create a pipe: \(errnoText())") }
+    guard pipe(&ends) == 0 else { throw SpawnError(description: "cannot create a pipe: \(SystemError.reason(errno))") }
     for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
   }
   if case .pipe = input { try makePipe(&inputPipe) }
@@ -160,20 +156,17 @@ func runChild(
   let start = monotonicSeconds()
   let pid = fork()
   if pid == 0 { execInChild(plan) }
-  guard pid > 0 else { throw SpawnError(description: "cannot fork: \(errnoText())") }
+  guard pid > 0 else { throw SpawnError(description: "cannot fork: \(SystemError.reason(errno))") }
 
   // Did the exec work? The pipe closes at exec, or brings the child's errno.
   close(errorPipe[1])
   errorPipe[1] = -1
   var childErrno: Int32 = 0
-  var got = 0
-  repeat {
-    got = read(errorPipe[0], &childErrno, MemoryLayout<Int32>.size)
-  } while got < 0 && errno == EINTR
+  let got = try? syscall("read") { read(errorPipe[0], &childErrno, MemoryLayout<Int32>.size) }
   if got == MemoryLayout<Int32>.size {
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    throw SpawnError(description: "cannot run \(executable): \(errnoText(childErrno))")
+    _ = try? syscall("waitpid") { waitpid(pid, &status, 0) }
+    throw SpawnError(description: "cannot run \(executable): \(SystemError.reason(childErrno))")
   }
 
   // The watchdog kills the child once the time is up, unless told it has ended.
@@ -189,29 +182,20 @@ func runChild(
   if case .pipe(let bytes) = input {
     close(inputPipe[0])
     inputPipe[0] = -1
-    bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress else { return }
-      var written = 0
-      while written < buffer.count {
-        let n = write(inputPipe[1], base + written, buffer.count - written)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }  // EPIPE: the child stopped reading; its status tells why
-        written += n
-      }
-    }
+    // EPIPE means the child stopped reading; its status tells why.
+    _ = bytes.withUnsafeBytes { try? writeAll(inputPipe[1], $0) }
     close(inputPipe[1])
     inputPipe[1] = -1
   }
 
   var status: Int32 = 0
   var usage = rusage()
-  while wait4(pid, &status, 0, &usage) < 0 {
-    guard errno == EINTR else {
-      let reason = errnoText()
-      finished.signal()
-      watchdogDone.wait()
-      throw SpawnError(description: "wait4 failed: \(reason)")
-    }
+  do {
+    try syscall("wait4") { wait4(pid, &status, 0, &usage) }
+  } catch {
+    finished.signal()
+    watchdogDone.wait()
+    throw SpawnError(description: "wait4 failed: \(error.reason)")
   }
   let seconds = monotonicSeconds() - start
   finished.signal()

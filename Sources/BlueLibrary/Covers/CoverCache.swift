@@ -69,7 +69,7 @@ public struct CoverCache: Sendable {
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var head = [UInt8](repeating: 0, count: CoverImageFormat.signatureLength)
-    let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    let count = (try? syscall("read") { head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }) ?? -1
     var info = stat()
     guard count > 0, fstat(fd, &info) == 0, (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG),
       CoverImageFormat(sniffing: head[0..<count]) != nil
@@ -92,9 +92,7 @@ public struct CoverCache: Sendable {
   }
 
   /// A file written and synced under a temporary name, not yet visible as a cache entry.
-  struct StagedFile: Sendable {
-    let path: String
-  }
+  typealias StagedFile = AtomicFile.Staged
 
   /// Writes `data` to a fresh temporary file in the cache directory and syncs it.
   func stage(_ data: Data) throws(CoverCacheError) -> StagedFile {
@@ -103,53 +101,33 @@ public struct CoverCache: Sendable {
     } catch {
       throw .cannotWrite(path: directory, reason: "cannot create the directory")
     }
-    // Dot-prefixed and never 64 hex digits, so it cannot be mistaken for an entry.
-    let path = directory + "/.partial-" + UUID().uuidString
-    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw .cannotWrite(path: path, reason: describe(errno: errno)) }
-    var failure: Int32?
-    data.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        offset += written
-      }
+    do {
+      // Dot-prefixed and never 64 hex digits, so it cannot be mistaken for an entry.
+      return try data.withUnsafeBytes { bytes in
+        Result { () throws(AtomicFileError) in try AtomicFile.stage(bytes, in: directory) }
+      }.get()
+    } catch {
+      throw .cannotWrite(path: error.path, reason: error.reason)
     }
-    if failure == nil, fsync(fd) != 0 { failure = errno }
-    close(fd)
-    if let failure {
-      unlink(path)
-      throw .cannotWrite(path: path, reason: describe(errno: failure))
-    }
-    return StagedFile(path: path)
   }
 
   /// Renames a staged file into place as the entry for `url`, replacing any old one.
   func commit(_ staged: StagedFile, for url: String) throws(CoverCacheError) {
-    let target = path(for: url)
-    guard rename(staged.path, target) == 0 else {
-      let code = errno
-      unlink(staged.path)
-      throw .cannotWrite(path: target, reason: describe(errno: code))
+    do {
+      try staged.commit(to: path(for: url))
+    } catch {
+      throw .cannotWrite(path: error.path, reason: error.reason)
     }
   }
 
   /// Syncs the directory, making committed renames durable.
   func syncDirectory() {
-    let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { return }
-    fsync(fd)
-    close(fd)
+    AtomicFile.syncDirectory(directory)
   }
 
   /// Removes a staged file that will not be committed.
   func discard(_ staged: StagedFile) {
-    unlink(staged.path)
+    staged.discard()
   }
 }
 

@@ -108,9 +108,11 @@ enum LibraryFile: Equatable {
     func refuse(_ reason: String) -> LibraryError { .cannotOpen(path: path, reason: reason) }
 
     var info = stat()
-    if stat(path, &info) != 0 {
-      if errno == ENOENT { return .missing }
-      throw refuse(errnoReason())
+    do {
+      try syscall("stat") { stat(path, &info) }
+    } catch {
+      if error.errno == ENOENT { return .missing }
+      throw refuse(error.reason)
     }
     if info.st_mode & S_IFMT == S_IFDIR { throw refuse("it is a directory") }
     if info.st_mode & S_IFMT != S_IFREG { throw refuse("it is not a regular file") }
@@ -211,27 +213,22 @@ enum LibraryFile: Equatable {
   }
 
   private static func readHeader(_ path: String, _ refuse: (String) -> LibraryError) throws(LibraryError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw refuse(errnoReason()) }
-    defer { close(fd) }
-    var header = [UInt8](repeating: 0, count: 100)
-    var filled = 0
-    while filled < header.count {
-      let n = header.withUnsafeMutableBytes { buffer in
-        read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+    do throws(SystemError) {
+      let fd = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC) }
+      defer { close(fd) }
+      var header = [UInt8](repeating: 0, count: 100)
+      var filled = 0
+      while filled < header.count {
+        let n = try syscall("read") {
+          header.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress! + filled, buffer.count - filled) }
+        }
+        if n == 0 { break }
+        filled += n
       }
-      if n < 0 && errno == EINTR { continue }
-      guard n >= 0 else { throw refuse(errnoReason()) }
-      if n == 0 { break }
-      filled += n
+      return Array(header[..<filled])
+    } catch {
+      throw refuse(error.reason)
     }
-    return Array(header[..<filled])
-  }
-
-  /// `strerror(errno)` in lowercase: "permission denied".
-  static func errnoReason(_ code: Int32 = errno) -> String {
-    let text = String(cString: strerror(code))
-    return text.prefix(1).lowercased() + text.dropFirst()
   }
 
   /// A Foundation error's reason, lowercase and without the path it names.
@@ -239,7 +236,7 @@ enum LibraryFile: Equatable {
     if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
       underlying.domain == NSPOSIXErrorDomain
     {
-      return errnoReason(Int32(underlying.code))
+      return SystemError.reason(Int32(underlying.code))
     }
     let text = (error as NSError).localizedDescription
     return text.prefix(1).lowercased() + text.dropFirst()

@@ -1,3 +1,5 @@
+import BlueLibrary
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -67,23 +69,9 @@ public final class InputHistory {
 enum FileBytes {
   /// The whole file, or nil when it cannot be read.
   static func read(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
+    guard let fd = try? syscall("open", { open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
     defer { close(fd) }
-    var result: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { POSIX.read(fd, $0.baseAddress!, $0.count) }
-      if n > 0 {
-        result.append(contentsOf: chunk[0..<n])
-      } else if n < 0 && errno == EINTR {
-        continue
-      } else if n < 0 {
-        return nil
-      } else {
-        return result
-      }
-    }
+    return try? readToEnd(fd)
   }
 
   /// Appends `bytes` in one write (O_APPEND keeps concurrent writers' lines whole).
@@ -95,25 +83,11 @@ enum FileBytes {
     _ = bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) }
   }
 
-  /// Writes `bytes` to a temporary file beside `path`, syncs it and renames it over `path`.
-  static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(FileError) {
+  /// Replaces the file at `path` with `bytes`, atomically (see BlueLibrary's `AtomicFile`);
+  /// the file gets `mode` even if it had other permissions.
+  static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws(AtomicFileError) {
     makeParentDirectory(of: path)
-    let temporary = path + ".tmp-\(getpid())"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-    guard fd >= 0 else { throw FileError(path: path, errno: errno) }
-    let written = bytes.withUnsafeBytes { POSIX.writeAll(fd, $0) }
-    let code = errno
-    if !written || fsync(fd) != 0 {
-      close(fd)
-      unlink(temporary)
-      throw FileError(path: path, errno: code)
-    }
-    close(fd)
-    guard rename(temporary, path) == 0 else {
-      let code = errno
-      unlink(temporary)
-      throw FileError(path: path, errno: code)
-    }
+    try AtomicFile.write(bytes, to: path, mode: mode, keepingExistingMode: false)
   }
 
   /// Creates the directories above `path` as needed (mode 0700).
@@ -130,17 +104,5 @@ enum FileBytes {
       mkdir(current, 0o700)
       current += "/"
     }
-  }
-}
-
-/// A file operation that failed, naming the file and the system's reason.
-public struct FileError: Error, CustomStringConvertible {
-  /// The file.
-  public var path: String
-  /// The errno value.
-  public var errno: Int32
-
-  public var description: String {
-    "cannot write '\(path)': \(String(cString: strerror(errno)).lowercased())"
   }
 }

@@ -1,3 +1,4 @@
+import BlueLibrary
 import CEditLine
 
 #if canImport(Glibc)
@@ -151,28 +152,29 @@ public final class EditLineReader: LineReader {
         pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
         pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0),
       ]
-      let ready = poll(&fds, 2, -1)
-      if ready < 0 {
-        if errno == EINTR { continue }
-        return -1
-      }
+      // A signal's handler also writes to the pipe, so an interrupted poll is simply
+      // retried: it returns at once with the pipe readable.
+      guard (try? syscall("poll", { poll(&fds, 2, -1) })) != nil else { return -1 }
       if fds[1].revents != 0 {
         pipe.drain()
         if let event = handleSignals() {
           stopEvent = event
-          errno = EINTR
+          errno = EINTR  // el_gets then returns at once, as for a read a signal cut short
           return -1
         }
         flushQueuedMessages(redraw: true)
       }
       guard fds[0].revents != 0 else { continue }
       var byte: UInt8 = 0
-      let n = POSIX.read(STDIN_FILENO, &byte, 1)
-      if n == 0 { return 0 }
-      if n < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
+      let n: Int
+      do throws(SystemError) {
+        n = try syscall("read") { POSIX.read(STDIN_FILENO, &byte, 1) }
+      } catch where error.wouldBlock {
+        continue  // non-blocking stdin with nothing after all: back to poll
+      } catch {
         return -1
       }
+      if n == 0 { return 0 }
       if let scalar = decode(byte) {
         out.pointee = wchar_t(bitPattern: scalar.value)
         return 1

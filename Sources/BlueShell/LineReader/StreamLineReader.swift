@@ -1,3 +1,5 @@
+import BlueLibrary
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -95,31 +97,33 @@ public final class StreamLineReader: LineReader {
     buffer.reserveCapacity(old + chunk)
     buffer.append(contentsOf: repeatElement(0, count: chunk))
     while true {
-      let n = buffer.withUnsafeMutableBytes { POSIX.read(fileDescriptor, $0.baseAddress! + old, chunk) }
-      if n >= 0 {
-        buffer.removeLast(chunk - n)
-        if n == 0 { atEnd = true }
-        return nil
-      }
-      if errno == EINTR {
-        if let stop = stopRequested() {
+      do throws(SystemError) {
+        // A signal interrupts the read: the moment to ask whether it means stop.
+        let outcome = try syscall("read", stoppingOnSignal: stopRequested) {
+          buffer.withUnsafeMutableBytes { POSIX.read(fileDescriptor, $0.baseAddress! + old, chunk) }
+        }
+        switch outcome {
+        case .completed(let n):
+          buffer.removeLast(chunk - n)
+          if n == 0 { atEnd = true }
+          return nil
+        case .stopped(let stop):
           buffer.removeLast(chunk)
           return stop
         }
-        continue
-      }
-      if errno == EAGAIN || errno == EWOULDBLOCK {
+      } catch where error.wouldBlock {
         // A parent left the descriptor non-blocking: wait for data instead of ending.
         var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-        if poll(&descriptor, 1, -1) < 0 && errno == EINTR, let stop = stopRequested() {
+        let waited = try? syscall("poll", stoppingOnSignal: stopRequested) { poll(&descriptor, 1, -1) }
+        if case .stopped(let stop) = waited {
           buffer.removeLast(chunk)
           return stop
         }
-        continue
+      } catch {
+        buffer.removeLast(chunk)
+        atEnd = true
+        return nil
       }
-      buffer.removeLast(chunk)
-      atEnd = true
-      return nil
     }
   }
 

@@ -1,3 +1,5 @@
+import BlueLibrary
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -22,20 +24,10 @@ enum POSIX {
     #endif
   }
 
-  /// Writes all of `bytes`, retrying on EINTR; false when the descriptor refused them.
+  /// Writes all of `bytes` (see BlueLibrary's `writeAll`); false when the descriptor
+  /// refused them.
   @discardableResult
   static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-      let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-      if n > 0 {
-        offset += n
-      } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
-        continue
-      } else {
-        return false
-      }
-    }
-    return true
+    (try? BlueLibrary.writeAll(fd, bytes)) != nil
   }
 }

@@ -35,14 +35,18 @@ enum CoverFileReader {
     path: String, name: String, limits: CoverLimits, deadline: ContinuousClock.Instant, flag: CancellationFlag
   ) -> Result<Data, CoverFailure> {
     // O_NONBLOCK keeps a FIFO from blocking the open; only regular files are read.
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    if fd < 0 {
-      return .failure(openFailure(errno: errno, name: name))
+    let fd: Int32
+    do {
+      fd = try syscall("open") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+    } catch {
+      return .failure(openFailure(error, name: name))
     }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0 else {
-      return .failure(.downloadFailed("cannot read \(name): \(describe(errno: errno))"))
+    do {
+      try syscall("fstat") { fstat(fd, &info) }
+    } catch {
+      return .failure(.downloadFailed("cannot read \(name): \(error.reason)"))
     }
     switch info.st_mode & mode_t(S_IFMT) {
     case mode_t(S_IFREG): break
@@ -58,10 +62,14 @@ enum CoverFileReader {
     while true {
       if flag.isCancelled { return .failure(.cancelled) }
       if ContinuousClock.now >= deadline { return .failure(limits.timedOut) }
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, chunkSize) }
-      if count < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
-        return .failure(.downloadFailed("cannot read \(name): \(describe(errno: errno))"))
+      let count: Int
+      do {
+        count = try syscall("read") { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, chunkSize) } }
+      } catch where error.wouldBlock {
+        // Opened O_NONBLOCK (see above); a regular file does not block, but ask again.
+        continue
+      } catch {
+        return .failure(.downloadFailed("cannot read \(name): \(error.reason)"))
       }
       if count == 0 { return .success(data) }
       // The file may have grown since fstat: the cap still holds.
@@ -70,19 +78,13 @@ enum CoverFileReader {
     }
   }
 
-  private static func openFailure(errno code: Int32, name: String) -> CoverFailure {
-    switch code {
+  private static func openFailure(_ error: SystemError, name: String) -> CoverFailure {
+    switch error.errno {
     case ENOENT, ENOTDIR: .noSuchFile(name)
     case EACCES, EPERM: .downloadFailed("permission denied \(name)")
-    default: .downloadFailed("cannot open \(name): \(describe(errno: code))")
+    default: .downloadFailed("cannot open \(name): \(error.reason)")
     }
   }
-}
-
-/// The lowercase `strerror` text for an errno value.
-func describe(errno code: Int32) -> String {
-  guard let text = strerror(code) else { return "error \(code)" }
-  return String(cString: text).lowercased()
 }
 
 /// A one-way flag set from a task's cancellation handler and read by blocking work.
