@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import Testing
 import TestSupport
 
@@ -33,7 +34,7 @@ struct DownloadTests {
   // MARK: - Concurrency
 
   @Test func twentyFourSlowCoversFinishInUnderThreeSecondsSixAtATime() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -60,7 +61,7 @@ struct DownloadTests {
   }
 
   @Test func downloadsFlagCapsHowManyRunAtOnce() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -94,7 +95,7 @@ struct DownloadTests {
   // MARK: - Failures
 
   @Test func eachFailureIsReportedWithItsReasonInAlbumOrder() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -152,7 +153,7 @@ struct DownloadTests {
   @Test func statusLinesAfterWaitFollowAlbumOrderEvenWhenALaterCoverFailsAtOnce() throws {
     // Album 1 downloads for 0.3 s; album 2's file is missing, which is known at once;
     // 3,000 albums without a cover make `download all` page through the store a while.
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -189,7 +190,7 @@ struct DownloadTests {
   // MARK: - The cache
 
   @Test func secondDownloadAllFetchesNothingAndReportsCached() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -219,7 +220,7 @@ struct DownloadTests {
   }
 
   @Test func cacheHitStatusLinesComeBeforeTheNextCommandAndAtTheEnd() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -287,7 +288,7 @@ struct DownloadTests {
   }
 
   @Test func cacheFilesAreNamedBySHA256OfTheWholeURL() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -323,7 +324,7 @@ struct DownloadTests {
   }
 
   @Test func corruptCacheFileIsFetchedAgain() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -357,7 +358,7 @@ struct DownloadTests {
   // MARK: - Pending work
 
   @Test func downloadsListsPendingAndFinishedAndWaitGivesUpAfterItsTime() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -389,7 +390,7 @@ struct DownloadTests {
   }
 
   @Test func downloadReturnsAtOnceAndListShowsTheCoverDownloading() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -419,7 +420,7 @@ struct DownloadTests {
   }
 
   @Test func downloadsShowsRunningAndQueuedCoversBeyondTheCap() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -447,7 +448,7 @@ struct DownloadTests {
   }
 
   @Test func endOfInputWaitsForPendingDownloads() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -473,7 +474,7 @@ struct DownloadTests {
   }
 
   @Test func albumsSharingAURLShareOneFetch() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -492,7 +493,7 @@ struct DownloadTests {
   // MARK: - Retrying
 
   @Test func failedDownloadCanBeRetried() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -535,7 +536,7 @@ enum CoverFixture {
   static let stillRunning = 0.2
 
   /// `response` answered after ``stillRunning`` seconds.
-  static func delayed(_ response: TestHTTPServer.Response) -> TestHTTPServer.Response {
+  static func delayed(_ response: LoopbackHTTPServer.Response) -> LoopbackHTTPServer.Response {
     var delayed = response
     delayed.delay = stillRunning
     return delayed
