@@ -47,7 +47,12 @@ let package = Package(
     .target(name: "LoopbackHTTPServer"),
     .executableTarget(
       name: "bluelib-bench",
-      dependencies: ["BlueLibrary", "CoverArt", "LoopbackHTTPServer"]
+      dependencies: [
+        "BlueLibrary",
+        "CoverArt",
+        "LoopbackHTTPServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .testTarget(name: "CoverArtTests", dependencies: ["CoverArt", "TestSupport"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
