@@ -44,16 +44,22 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    .target(name: "LoopbackHTTPServer"),
     .executableTarget(
       name: "bluelib-bench",
-      dependencies: ["BlueLibrary", "TestSupport", "CoverArt"]
+      dependencies: [
+        "BlueLibrary",
+        "CoverArt",
+        "LoopbackHTTPServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .testTarget(name: "CoverArtTests", dependencies: ["CoverArt", "TestSupport"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary", "TestSupport"]),
+    .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary", "LoopbackHTTPServer", "TestSupport"]),
     .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "TestSupport"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BlueShell", "TestSupport"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["BlueShell", "LoopbackHTTPServer", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import ArgumentParser
 import BlueLibrary
 import Foundation
 
@@ -26,12 +27,13 @@ enum BenchMain {
     do {
       options = try Options.parse(Array(arguments.dropFirst()))
     } catch {
-      standardError("bluelib-bench: \(error)\n(see bluelib-bench --help)")
+      // --help (and any other clean exit) prints to standard output; usage errors exit 2.
+      if Options.exitCode(for: error) == .success {
+        print(Options.fullMessage(for: error))
+        return 0
+      }
+      standardError("bluelib-bench: \(Options.message(for: error))\n(see bluelib-bench --help)")
       return 2
-    }
-    if options.help {
-      print(Options.usage)
-      return 0
     }
     signal(SIGPIPE, SIG_IGN)  // a child that stops reading its stdin must not kill us
     let environment = processEnvironment()

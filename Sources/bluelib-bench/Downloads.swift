@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import LoopbackHTTPServer
 
 #if canImport(Glibc)
   import Glibc
@@ -49,9 +49,9 @@ extension Bench {
     let concurrency = result.concurrency
     let label = "downloads \(grouped(covers)) covers"
 
-    let server: TestHTTPServer
+    let server: LoopbackHTTPServer
     do {
-      server = try TestHTTPServer()
+      server = try LoopbackHTTPServer()
     } catch {
       result.measurement.failure = "failed: setup: \(error)"
       log("\(label): \(error)")
@@ -134,7 +134,7 @@ extension Bench {
 }
 
 /// Marks every open socket of this process close-on-exec, so that the children we spawn
-/// do not inherit the test server's listening socket or its connections (`TestHTTPServer`
+/// do not inherit the download server's listening socket or its connections (`LoopbackHTTPServer`
 /// opens them without `SOCK_CLOEXEC`).
 func markSocketsCloseOnExec() {
   guard

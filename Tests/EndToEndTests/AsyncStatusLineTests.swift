@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import Testing
 import TestSupport
 
@@ -37,7 +38,7 @@ struct AsyncStatusLineTests {
   }
 
   @Test func statusLineAppearsAbovePromptAndHalfTypedLineIsRedrawn() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -106,7 +107,7 @@ struct AsyncStatusLineTests {
   }
 
   @Test func ctrlCDuringWaitCancelsTheDownloadsAndTheShellStaysUsable() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -145,7 +146,7 @@ struct AsyncStatusLineTests {
   }
 
   @Test func quitWithAPendingDownloadWaitsForIt() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -165,7 +166,7 @@ struct AsyncStatusLineTests {
   }
 
   @Test func ctrlCWhileQuitWaitsCancelsTheDownloadAndLeaves() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -188,7 +189,7 @@ struct AsyncStatusLineTests {
   @Test func statusLineOnATerminalOfUnknownWidthClearsOnlyTheInputLine() throws {
     // A terminal that reports 0 columns (a pty whose size was never set, a serial line):
     // the shell must not take every typed cell for a wrapped row and erase the lines above.
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

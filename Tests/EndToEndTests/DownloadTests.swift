@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import Testing
 import TestSupport
 
@@ -33,7 +34,7 @@ struct DownloadTests {
   // MARK: - Concurrency
 
   @Test func twentyFourSlowCoversFinishInUnderThreeSecondsSixAtATime() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -60,7 +61,7 @@ struct DownloadTests {
   }
 
   @Test func downloadsFlagCapsHowManyRunAtOnce() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -94,7 +95,7 @@ struct DownloadTests {
   // MARK: - Failures
 
   @Test func eachFailureIsReportedWithItsReasonInAlbumOrder() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -152,7 +153,7 @@ struct DownloadTests {
   @Test func statusLinesAfterWaitFollowAlbumOrderEvenWhenALaterCoverFailsAtOnce() throws {
     // Album 1 downloads for 0.3 s; album 2's file is missing, which is known at once;
     // 3,000 albums without a cover make `download all` page through the store a while.
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -207,7 +208,7 @@ struct DownloadTests {
   // MARK: - The cache
 
   @Test func secondDownloadAllFetchesNothingAndReportsCached() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -237,7 +238,7 @@ struct DownloadTests {
   }
 
   @Test func cacheHitStatusLinesComeBeforeTheNextCommandAndAtTheEnd() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -305,7 +306,7 @@ struct DownloadTests {
   }
 
   @Test func cacheFilesAreNamedBySHA256OfTheWholeURL() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -341,7 +342,7 @@ struct DownloadTests {
   }
 
   @Test func corruptCacheFileIsFetchedAgain() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -375,7 +376,7 @@ struct DownloadTests {
   // MARK: - Pending work
 
   @Test func downloadsListsPendingAndFinishedAndWaitGivesUpAfterItsTime() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -407,7 +408,7 @@ struct DownloadTests {
   }
 
   @Test func downloadReturnsAtOnceAndListShowsTheCoverDownloading() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -437,7 +438,7 @@ struct DownloadTests {
   }
 
   @Test func downloadsShowsRunningAndQueuedCoversBeyondTheCap() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -465,7 +466,7 @@ struct DownloadTests {
   }
 
   @Test func endOfInputWaitsForPendingDownloads() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -491,7 +492,7 @@ struct DownloadTests {
   }
 
   @Test func albumsSharingAURLShareOneFetch() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -510,7 +511,7 @@ struct DownloadTests {
   // MARK: - Retrying
 
   @Test func failedDownloadCanBeRetried() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -553,7 +554,7 @@ enum CoverFixture {
   static let stillRunning = 0.2
 
   /// `response` answered after ``stillRunning`` seconds.
-  static func delayed(_ response: TestHTTPServer.Response) -> TestHTTPServer.Response {
+  static func delayed(_ response: LoopbackHTTPServer.Response) -> LoopbackHTTPServer.Response {
     var delayed = response
     delayed.delay = stillRunning
     return delayed

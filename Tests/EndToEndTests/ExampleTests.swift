@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The scripts in `examples/` are golden tests: piped into a fresh home, their output must
 /// match the checked-in `NAME.out` (stdout) and `NAME.err` (stderr, when a script shows

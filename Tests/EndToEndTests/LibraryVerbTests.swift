@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What the default catalogue looks like through the binary, for exact comparisons
 /// (SPEC §2, §4): `list` rows, `view` rows and `show` blocks of the five albums.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import Testing
 import TestSupport
 
@@ -9,7 +10,7 @@ struct CoverLoaderTests {
 
   @Test func twentyFourSlowCoversRunSixAtATimeInRequestOrder() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     let (loader, recorder) = makeLoader(in: home, maxConcurrent: 6)
     let urls = (0..<24).map { server.url("/cover-\($0).png") }
     for index in urls.indices {
@@ -60,7 +61,7 @@ struct CoverLoaderTests {
 
   @Test func pendingSnapshotShowsRunningThenQueuedAtOnce() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     let (loader, _) = makeLoader(in: home, maxConcurrent: 2)
     let urls = (0..<4).map { server.url("/slow-\($0).png") }
     for index in 0..<4 { server.route("/slow-\(index).png", .ok(fakePNG(index), delay: 0.3)) }
@@ -85,7 +86,7 @@ struct CoverLoaderTests {
 
   @Test func notFoundIsReportedAsHTTP404() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     let (loader, recorder) = makeLoader(in: home)
     let url = server.url("/missing.png")
 
@@ -100,7 +101,7 @@ struct CoverLoaderTests {
 
   @Test func htmlBodyIsNotAnImage() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     server.route("/portal.png", .html())
     let (loader, recorder) = makeLoader(in: home)
     let url = server.url("/portal.png")
@@ -115,7 +116,7 @@ struct CoverLoaderTests {
   @Test(arguments: [true, false])
   func twentyMebibyteBodyIsLargerThanTenMiB(declared: Bool) async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     server.route("/huge.png", .mebibytes(20, declared: declared))
     let (loader, recorder) = makeLoader(in: home)
     let url = server.url("/huge.png")
@@ -129,7 +130,7 @@ struct CoverLoaderTests {
 
   @Test func endlessBodyStopsAtTheCapInsteadOfTimingOut() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     server.route("/endless.png", .endless)
     let (loader, recorder) = makeLoader(in: home, timeout: .seconds(8), maxBytes: 1 << 20)
     let url = server.url("/endless.png")
@@ -156,7 +157,7 @@ struct CoverLoaderTests {
 
   @Test func refusedConnectionNamesHostAndPort() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     let port = server.port
     server.stop()
     let (loader, recorder) = makeLoader(in: home)
@@ -170,7 +171,7 @@ struct CoverLoaderTests {
 
   @Test func serverThatNeverAnswersTimesOut() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     server.route("/hang.png", .neverAnswer)
     let (loader, recorder) = makeLoader(in: home, timeout: .seconds(1))
     let url = server.url("/hang.png")
@@ -197,7 +198,7 @@ struct CoverLoaderTests {
 
   @Test func failedDownloadIsRetriedWhenRequestedAgain() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     let (loader, recorder) = makeLoader(in: home)
     let url = server.url("/flaky.png")
     server.route("/flaky.png", .status(500))
@@ -221,7 +222,7 @@ struct CoverLoaderTests {
 
   @Test func secondRequestOfEverythingIsServedFromTheCache() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     let urls = (0..<5).map { server.url("/c\($0).png") }
     for index in 0..<5 { server.route("/c\(index).png", .ok(fakePNG(index))) }
     let (first, _) = makeLoader(in: home)
@@ -252,7 +253,7 @@ struct CoverLoaderTests {
 
   @Test func concurrentRequestsForOneURLShareOneDownload() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     server.route("/shared.png", .ok(fakePNG(1), delay: 0.3))
     let (loader, recorder) = makeLoader(in: home)
     let url = server.url("/shared.png")
@@ -273,7 +274,7 @@ struct CoverLoaderTests {
 
   @Test func corruptCacheFileIsFetchedAgain() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     server.route("/c.png", .ok(fakePNG(3)))
     let (loader, recorder) = makeLoader(in: home)
     let url = server.url("/c.png")
@@ -293,7 +294,7 @@ struct CoverLoaderTests {
 
   @Test func cacheFileNameIsTheURLsSHA256() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     server.route("/albums/best-of-bowie.png", .ok(fakePNG(1)))
     let (loader, _) = makeLoader(in: home)
     let url = server.url("/albums/best-of-bowie.png")
@@ -310,7 +311,7 @@ struct CoverLoaderTests {
 
   @Test func cancelAllFailsQueuedAndRunningDownloadsAndCachesNothing() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     let (loader, recorder) = makeLoader(in: home, maxConcurrent: 2)
     let urls = (0..<5).map { server.url("/slow-\($0).png") }
     for index in 0..<5 { server.route("/slow-\(index).png", .ok(fakePNG(index), delay: 2)) }
@@ -378,7 +379,7 @@ struct CoverLoaderTests {
 
   @Test func waitingTimesOutWhileADownloadHangs() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     server.route("/hang.png", .neverAnswer)
     let (loader, _) = makeLoader(in: home, timeout: .seconds(5))
     loader.request(server.url("/hang.png"), albumTitle: "Hang")
@@ -393,7 +394,7 @@ struct CoverLoaderTests {
 
   @Test func blockingWaitReturnsOnceEveryOutcomeIsDelivered() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     server.route("/a.png", .ok(fakePNG(1), delay: 0.2))
     let (loader, recorder) = makeLoader(in: home)
     let url = server.url("/a.png")
@@ -410,7 +411,7 @@ struct CoverLoaderTests {
 
   @Test func blockingWaitStopsWhenAskedToCancel() async throws {
     let home = try TemporaryDirectory()
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     server.route("/hang.png", .neverAnswer)
     let (loader, _) = makeLoader(in: home)
     loader.request(server.url("/hang.png"), albumTitle: "Hang")

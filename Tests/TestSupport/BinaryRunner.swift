@@ -1,17 +1,29 @@
 import Foundation
 
 /// Runs the built `bluelib` binary as a user would, with a private home directory.
-struct BinaryRunner {
+public struct BinaryRunner: Sendable {
   /// What one run produced.
-  struct Result {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var stdoutBytes: Data
+  public struct Result: Sendable {
+    /// The exit status.
+    public var status: Int32
+    /// Standard output, decoded as UTF-8.
+    public var stdout: String
+    /// Standard error, decoded as UTF-8.
+    public var stderr: String
+    /// Standard output as written.
+    public var stdoutBytes: Data
+
+    /// A result with every part given.
+    public init(status: Int32, stdout: String, stderr: String, stdoutBytes: Data) {
+      self.status = status
+      self.stdout = stdout
+      self.stderr = stderr
+      self.stdoutBytes = stdoutBytes
+    }
   }
 
   /// The `bluelib` executable SwiftPM built next to the test bundle.
-  static let executable: URL = {
+  public static let executable: URL = {
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     // The test runner lives in `<products>/bluelibPackageTests.xctest` on Linux.
     for _ in 0..<3 {
@@ -22,21 +34,23 @@ struct BinaryRunner {
     return URL(fileURLWithPath: ".build/debug/bluelib")
   }()
 
-  /// A fresh home directory, removed when the runner is discarded by the caller.
-  let home: URL
+  /// A fresh home directory, removed when the caller calls ``cleanUp()``.
+  public let home: URL
 
-  init() {
+  /// A runner with a fresh, empty home directory.
+  public init() {
     home = FileManager.default.temporaryDirectory.appendingPathComponent(
       "bluelib-e2e-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
   }
 
-  func cleanUp() {
+  /// Removes the home directory.
+  public func cleanUp() {
     try? FileManager.default.removeItem(at: home)
   }
 
   /// The environment every run gets: no colour settings, no XDG leakage from the host.
-  func environment(_ extra: [String: String] = [:]) -> [String: String] {
+  public func environment(_ extra: [String: String] = [:]) -> [String: String] {
     var environment = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "HOME": home.path, "LANG": "C.UTF-8", "TERM": "xterm-256color",
@@ -46,7 +60,7 @@ struct BinaryRunner {
   }
 
   /// Runs `bluelib --home HOME arguments…` with `input` on stdin.
-  func run(
+  public func run(
     _ arguments: [String] = [], input: Data = Data(), useHome: Bool = true,
     environment extra: [String: String] = [:]
   ) throws -> Result {
@@ -75,7 +89,7 @@ struct BinaryRunner {
   }
 
   /// Runs with `script` (lines joined by newlines) on stdin.
-  func run(script: String, _ arguments: [String] = []) throws -> Result {
+  public func run(script: String, _ arguments: [String] = []) throws -> Result {
     try run(arguments, input: Data(script.utf8))
   }
 
@@ -93,27 +107,5 @@ struct BinaryRunner {
     }
     group.wait()
     return results.value
-  }
-}
-
-/// A value shared between threads under a lock.
-final class LockedBox<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: Value
-  init(_ value: Value) { stored = value }
-  var value: Value { lock.withLock { stored } }
-  func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
-}
-
-extension FileHandle {
-  /// Writes `data` in chunks, stopping quietly when the reader has gone.
-  func writeIgnoringErrors(_ data: Data) {
-    signal(SIGPIPE, SIG_IGN)
-    var offset = 0
-    while offset < data.count {
-      let end = min(offset + 65536, data.count)
-      do { try write(contentsOf: data[offset..<end]) } catch { return }
-      offset = end
-    }
   }
 }

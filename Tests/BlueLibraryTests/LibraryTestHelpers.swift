@@ -1,25 +1,11 @@
-import Foundation
 import GRDB
 import Testing
 
 @testable import BlueLibrary
 
-/// A fresh directory under the system temp dir, removed when the test is done.
-final class TemporaryDirectory {
-  let path: String
-
-  init() throws {
-    path = NSTemporaryDirectory() + "bluelib-tests-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(atPath: path)
-  }
-
-  /// `path/name`.
-  func file(_ name: String) -> String { path + "/" + name }
-}
+// Every file of this target sees the shared helpers (TemporaryDirectory, FileSnapshot, …),
+// also the files that do not import TestSupport themselves.
+@_exported import TestSupport
 
 extension AlbumStore {
   /// The `position` column as stored, in position order.
@@ -46,17 +32,6 @@ func album(_ title: String, year: Int? = nil) -> Album {
 /// The albums without their store-assigned id and position, for comparing content.
 func content(_ albums: [Album]) -> [Album] {
   albums.map { Album(title: $0.title, artist: $0.artist, genre: $0.genre, year: $0.year, coverURL: $0.coverURL) }
-}
-
-/// A file's bytes and modification time, to prove a failed open left it alone.
-struct FileSnapshot: Equatable {
-  let bytes: Data
-  let modified: Date
-
-  init(_ path: String) throws {
-    bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-    modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as! Date
-  }
 }
 
 /// The error thrown by `body`, or nil when it threw none.

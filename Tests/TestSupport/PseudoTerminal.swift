@@ -7,14 +7,16 @@ import Foundation
 /// A real pseudo-terminal with `bluelib` running in it as a person would use it: the child
 /// gets the terminal as its controlling tty (via `setsid --ctty`), so line editing, ^C and
 /// ^D behave exactly as in a terminal window.
-final class PseudoTerminal {
-  let process = Process()
+public final class PseudoTerminal {
+  /// The `setsid` process that runs `bluelib`.
+  public let process = Process()
   private let master: Int32
   private let slave: Int32
   /// Everything the program wrote so far.
-  private(set) var transcript = ""
+  public private(set) var transcript = ""
 
-  init(arguments: [String], environment: [String: String], columns: UInt16 = 100, rows: UInt16 = 30) throws {
+  /// Starts `bluelib arguments…` in a new pseudo-terminal of `columns` × `rows`.
+  public init(arguments: [String], environment: [String: String], columns: UInt16 = 100, rows: UInt16 = 30) throws {
     // posix_openpt/grantpt/ptsname sit behind _XOPEN_SOURCE in glibc's headers, which
     // Swift's Glibc module does not define; the Linux ioctls do the same job.
     master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -50,17 +52,17 @@ final class PseudoTerminal {
   /// Lets the shell settle into line editing after a prompt appeared. A Ctrl-D typed in
   /// the microseconds between libedit printing the prompt and entering raw mode can be lost
   /// to the line discipline (a known libedit type-ahead limit); no person types that fast.
-  func settle() { readAvailable(timeout: 0.25) }
+  public func settle() { readAvailable(timeout: 0.25) }
 
   /// Types `text` (use "\u{3}" for Ctrl-C, "\u{4}" for Ctrl-D, "\r" for Enter).
-  func type(_ text: String) {
+  public func type(_ text: String) {
     let bytes = Array(text.utf8)
     _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
   }
 
   /// Reads until `text` has appeared in the transcript after `offset`; false on timeout.
   @discardableResult
-  func waitFor(_ text: String, after offset: String.Index? = nil, timeout: Double = 10) -> Bool {
+  public func waitFor(_ text: String, after offset: String.Index? = nil, timeout: Double = 10) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
       let searchStart = offset ?? transcript.startIndex
@@ -72,7 +74,7 @@ final class PseudoTerminal {
   }
 
   /// Reads whatever arrives within `timeout` seconds.
-  func readAvailable(timeout: Double) {
+  public func readAvailable(timeout: Double) {
     var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
     guard poll(&descriptor, 1, Int32(timeout * 1000)) > 0 else { return }
     var buffer = [UInt8](repeating: 0, count: 65536)
@@ -81,10 +83,10 @@ final class PseudoTerminal {
   }
 
   /// The end of the transcript, for marking where the next wait should start.
-  var mark: String.Index { transcript.endIndex }
+  public var mark: String.Index { transcript.endIndex }
 
   /// Waits for the program to exit; its status, or nil on timeout.
-  func waitForExit(timeout: Double = 10) -> Int32? {
+  public func waitForExit(timeout: Double = 10) -> Int32? {
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { readAvailable(timeout: 0.05) }
     readAvailable(timeout: 0.05)
@@ -92,29 +94,24 @@ final class PseudoTerminal {
   }
 
   /// Changes the window size; the kernel sends SIGWINCH to the shell, as a terminal does.
-  func resize(columns: UInt16, rows: UInt16) {
+  public func resize(columns: UInt16, rows: UInt16) {
     var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
     _ = withUnsafeMutablePointer(to: &size) { ioctl(master, UInt(TIOCSWINSZ), $0) }
   }
 
   /// The process group in the terminal's foreground (the shell).
-  func foregroundProcessGroup() -> pid_t { tcgetpgrp(master) }
+  public func foregroundProcessGroup() -> pid_t { tcgetpgrp(master) }
 
   /// The terminal's current modes, as the program left them.
-  func modes() -> termios {
+  public func modes() -> termios {
     var modes = termios()
     tcgetattr(slave, &modes)
     return modes
   }
 }
 
-struct PseudoTerminalError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}
-
 /// The parts of termios a broken exit would leave changed (raw mode, no echo, no ^C).
-func modeSummary(_ modes: termios) -> [UInt] {
+public func modeSummary(_ modes: termios) -> [UInt] {
   var copy = modes
   let characters = withUnsafeBytes(of: &copy.c_cc) { Array($0.prefix(Int(VEOF) + 1)) }
   return [UInt(modes.c_lflag), UInt(modes.c_iflag), UInt(modes.c_oflag)] + characters.map(UInt.init)

@@ -7,11 +7,12 @@ import Synchronization
   import Darwin
 #endif
 
-/// A small real HTTP/1.1 server on 127.0.0.1 for tests: routes set by the test,
-/// a thread per connection, one request per connection, and a count of requests per path.
+/// A small real HTTP/1.1 server on 127.0.0.1 for tests and the benchmarks: routes set by
+/// the caller, a thread per connection, one request per connection, and a count of requests
+/// per path.
 ///
 /// ```swift
-/// let server = try TestHTTPServer()
+/// let server = try LoopbackHTTPServer()
 /// defer { server.stop() }
 /// server.route("/a.png", .ok(pngBytes, delay: 0.5))
 /// // fetch server.url("/a.png") …
@@ -20,7 +21,7 @@ import Synchronization
 ///
 /// Unrouted paths answer 404. ``stop()`` (also run on deinit) closes the listener and
 /// every open connection, so held and endless answers end too.
-public final class TestHTTPServer: Sendable {
+public final class LoopbackHTTPServer: Sendable {
   /// What the server does for one path.
   public struct Response: Sendable {
     /// What follows the headers.
@@ -89,11 +90,11 @@ public final class TestHTTPServer: Sendable {
   public var port: Int { core.port }
 
   // The threads retain the core, not this object, so dropping the server stops it.
-  private let core: TestHTTPServerCore
+  private let core: LoopbackHTTPServerCore
 
   /// Starts a server on 127.0.0.1 on a free port.
-  public init() throws(TestHTTPServerError) {
-    core = try TestHTTPServerCore()
+  public init() throws(LoopbackHTTPServerError) {
+    core = try LoopbackHTTPServerCore()
   }
 
   deinit {
@@ -131,9 +132,9 @@ public final class TestHTTPServer: Sendable {
   }
 }
 
-/// The listener, the connection threads and the counts behind a ``TestHTTPServer``.
-private final class TestHTTPServerCore: Sendable {
-  typealias Response = TestHTTPServer.Response
+/// The listener, the connection threads and the counts behind a ``LoopbackHTTPServer``.
+private final class LoopbackHTTPServerCore: Sendable {
+  typealias Response = LoopbackHTTPServer.Response
 
   /// The port the server listens on (chosen by the system).
   let port: Int
@@ -150,7 +151,7 @@ private final class TestHTTPServerCore: Sendable {
   private let state = Mutex(State())
 
   /// Starts a server on 127.0.0.1 on a free port.
-  init() throws(TestHTTPServerError) {
+  init() throws(LoopbackHTTPServerError) {
     let fd = socket(AF_INET, Self.streamType, 0)
     guard fd >= 0 else { throw .socket("socket", errno) }
     var yes: Int32 = 1
@@ -373,19 +374,6 @@ private final class TestHTTPServerCore: Sendable {
     case 404: "Not Found"
     case 500: "Internal Server Error"
     default: "Status"
-    }
-  }
-}
-
-/// Why a ``TestHTTPServer`` could not start.
-public enum TestHTTPServerError: Error, CustomStringConvertible {
-  /// A socket call failed with `errno`.
-  case socket(String, Int32)
-
-  /// `test server: bind/listen failed: address already in use`.
-  public var description: String {
-    switch self {
-    case .socket(let call, let code): "test server: \(call) failed: \(String(cString: strerror(code)))"
     }
   }
 }

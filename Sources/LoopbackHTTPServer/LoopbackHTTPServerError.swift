@@ -1,0 +1,18 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why a ``LoopbackHTTPServer`` could not start.
+public enum LoopbackHTTPServerError: Error, CustomStringConvertible {
+  /// A socket call failed with `errno`.
+  case socket(String, Int32)
+
+  /// `loopback server: bind/listen failed: address already in use`.
+  public var description: String {
+    switch self {
+    case .socket(let call, let code): "loopback server: \(call) failed: \(String(cString: strerror(code)))"
+    }
+  }
+}

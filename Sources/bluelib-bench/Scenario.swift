@@ -1,0 +1,51 @@
+/// The measured scenarios, in the order they run and are reported.
+enum Scenario: String, CaseIterable, Sendable {
+  /// `bluelib --home H -c view`
+  case open
+  /// `bluelib --home H -c 'tap N; show'`
+  case tap
+  /// `scroll right` × count, piped into `bluelib --home H`
+  case scroll
+  /// `bluelib --home FRESH -c 'import FILE'` against `sqlite3 DB '.import --csv FILE t'`
+  case `import`
+  /// `bluelib --home H --downloads C -c 'download all; wait'`: N covers from a local server, each L seconds late
+  case downloads
+  /// A 600×600 JPEG decoded and drawn at 40×20 cells in-process, against `chafa --size 40x20 -f symbols`
+  case art
+
+  /// The names `--only` accepts for it.
+  var names: [String] {
+    switch self {
+    case .open: ["open", "view", "render"]
+    case .tap: ["tap", "tap-show", "show"]
+    case .scroll: ["scroll"]
+    case .import: ["import"]
+    case .downloads: ["downloads", "download", "covers"]
+    case .art: ["art", "cover-art"]
+    }
+  }
+
+  init?(name: String) {
+    guard let found = Self.allCases.first(where: { $0.names.contains(name.lowercased()) }) else { return nil }
+    self = found
+  }
+
+  /// The scenarios a comma-separated `--only` value names.
+  static func list(_ text: String) throws(UnknownScenario) -> Set<Scenario> {
+    var scenarios: Set<Scenario> = []
+    for name in text.split(separator: ",", omittingEmptySubsequences: true) {
+      guard let scenario = Scenario(name: String(name)) else { throw UnknownScenario(name: String(name)) }
+      scenarios.insert(scenario)
+    }
+    return scenarios
+  }
+}
+
+/// An `--only` value that names no scenario.
+struct UnknownScenario: Error, CustomStringConvertible {
+  var name: String
+
+  var description: String {
+    "unknown scenario '\(name)' (scenarios: \(Scenario.allCases.map(\.rawValue).joined(separator: ", ")))"
+  }
+}
