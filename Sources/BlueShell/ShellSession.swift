@@ -109,11 +109,12 @@ final class ShellSession {
     case .commands(let text):
       return (StreamLineReader(text: text), "-c")
     case .script(let path):
-      let fd = open(path, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else {
+      let fd: Int32
+      do {
+        fd = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC) }
+      } catch {
         throw StartFailure(
-          message: "bluelib: cannot read script '\(path)': \(String(cString: strerror(errno)))",
-          status: Shell.ExitCode.failure)
+          message: "bluelib: cannot read script '\(path)': \(error.reason)", status: Shell.ExitCode.failure)
       }
       return (
         StreamLineReader(fileDescriptor: fd, closeWhenDone: true, stopRequested: Shell.scriptStopRequested), path

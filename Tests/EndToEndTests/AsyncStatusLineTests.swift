@@ -82,7 +82,7 @@ struct AsyncStatusLineTests {
   }
 
   @Test func waitPrintsEachStatusLineAsItsDownloadEnds() throws {
-    let server = try TestHTTPServer()
+    let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A `bluelib` kept running with a pipe on its stdin, as a second terminal tab would be:
 /// the test types a line, then waits for the shell to have answered it.
