@@ -34,12 +34,14 @@ extension AlbumStore {
 
   // MARK: - Steps
 
-  /// Starts a step: drops every undone step (a new change clears redo), logs this one with
-  /// the album `origin` had selected, prunes the log to ``keptSteps``, and returns its id.
+  /// Starts a step: drops the undone steps the session made or undid (a new change clears
+  /// its redo; another shell's stay redoable, so a change here does not take away theirs),
+  /// logs this one with the album `origin` had selected, prunes the log to ``keptSteps``,
+  /// and returns its id.
   static func beginStep(_ kind: ChangeKind, summary: String, origin: ChangeOrigin, _ db: Database) throws -> Int64 {
-    try db.execute(
-      sql: "DELETE FROM change_album WHERE change_id IN (SELECT id FROM change WHERE undone IS NOT NULL)")
-    try db.execute(sql: "DELETE FROM change WHERE undone IS NOT NULL")
+    let undone = "SELECT id FROM change WHERE undone IS NOT NULL AND (session = ?1 OR undone_by = ?1)"
+    try db.execute(sql: "DELETE FROM change_album WHERE change_id IN (\(undone))", arguments: [origin.session])
+    try db.execute(sql: "DELETE FROM change WHERE id IN (\(undone))", arguments: [origin.session])
     let selected = try origin.selection.flatMap { index in try albumID(at: index, db) }
     try db.execute(
       sql: "INSERT INTO change (session, kind, summary, selection_before) VALUES (?, ?, ?, ?)",

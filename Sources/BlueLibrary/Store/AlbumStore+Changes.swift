@@ -147,8 +147,8 @@ extension AlbumStore {
       let restored = try Self.takeBack(row, db)
       let step: Int64 = row["id"]
       try db.execute(
-        sql: "UPDATE change SET undone = (SELECT COALESCE(MAX(undone), 0) + 1 FROM change) WHERE id = ?",
-        arguments: [step])
+        sql: "UPDATE change SET undone = (SELECT COALESCE(MAX(undone), 0) + 1 FROM change), undone_by = ? WHERE id = ?",
+        arguments: [session, step])
       let preferred: Int64? = try Int64.fetchOne(db, sql: "SELECT selection_before FROM change WHERE id = ?", arguments: [step])
       let selection = try Self.selectFirstStored([preferred, restored], db)
       return StepResult(step: try Self.changeStep(step, db), selection: selection)
@@ -166,7 +166,7 @@ extension AlbumStore {
       }
       let restored = try Self.makeAgain(row, db)
       let step: Int64 = row["id"]
-      try db.execute(sql: "UPDATE change SET undone = NULL WHERE id = ?", arguments: [step])
+      try db.execute(sql: "UPDATE change SET undone = NULL, undone_by = NULL WHERE id = ?", arguments: [step])
       let preferred: Int64? = try Int64.fetchOne(db, sql: "SELECT selection_after FROM change WHERE id = ?", arguments: [step])
       let selection = try Self.selectFirstStored([preferred, restored], db)
       return StepResult(step: try Self.changeStep(step, db), selection: selection)

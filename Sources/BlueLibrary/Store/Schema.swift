@@ -18,23 +18,27 @@ enum Schema {
   /// The newest schema this build knows.
   static var version: Int { migrations.count }
 
-  /// Names of the tables and the columns this build reads, checked when a file is opened.
-  static let requiredColumns: [(table: String, columns: [String])] = [
-    ("album", ["id", "title", "artist", "genre", "year", "coverUrl", "position", "step"]),
-    ("state", ["key", "value"]),
+  /// Names of the tables and the columns this build reads, checked when a file is opened:
+  /// a file at schema version v must hold those of every entry `since` v or earlier.
+  static let requiredColumns: [(table: String, columns: [String], since: Int)] = [
+    ("album", ["id", "title", "artist", "genre", "year", "coverUrl", "position"], 1),
+    ("state", ["key", "value"], 1),
+    ("album", ["step"], 2),
     (
       "change",
       [
-        "id", "session", "kind", "summary", "undone", "selection_before", "selection_after", "first_id", "last_id",
+        "id", "session", "kind", "summary", "undone", "undone_by", "selection_before", "selection_after", "first_id", "last_id",
         "count", "removed",
-      ]
+      ],
+      2
     ),
     (
       "change_album",
       [
         "change_id", "image", "album_id", "title", "artist", "genre", "year", "coverUrl", "position", "prev_id",
         "next_id", "step",
-      ]
+      ],
+      2
     ),
   ]
 
@@ -84,7 +88,8 @@ enum Schema {
   /// library migrates at once.
   ///
   /// A `change` row: `undone` is NULL while the step stands and a growing sequence number
-  /// once undone (redo takes the largest); `selection_before`/`selection_after` are album
+  /// once undone (redo takes the largest), and `undone_by` the session that undid it;
+  /// `selection_before`/`selection_after` are album
   /// ids; an import or reset records the ids it inserted, `first_id...last_id` (`count`
   /// of them, contiguous), and a reset how many albums it `removed`.
   ///
@@ -101,6 +106,7 @@ enum Schema {
           kind TEXT NOT NULL CHECK (kind IN ('add', 'edit', 'delete', 'move', 'import', 'reset')),
           summary TEXT NOT NULL,
           undone INTEGER,
+          undone_by TEXT,
           selection_before INTEGER,
           selection_after INTEGER,
           first_id INTEGER,
