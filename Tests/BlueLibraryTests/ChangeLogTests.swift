@@ -335,3 +335,54 @@ extension Album {
     return copy
   }
 }
+
+/// A million albums, reset and undone: the log copies them inside SQLite.
+struct ChangeLogMemoryTests {
+  /// The process's peak resident set since the last ``resetPeak()``, in bytes (Linux's VmHWM).
+  static func peakResidentBytes() throws -> Int {
+    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+    return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
+  }
+
+  static func residentBytes() throws -> Int {
+    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+    return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
+  }
+
+  /// Writing 5 to `clear_refs` resets VmHWM to the current resident set.
+  static func resetPeak() throws {
+    try Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+  }
+
+  @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs"), "needs Linux's clear_refs"))
+  func resettingAndUndoingAMillionAlbumsStaysUnder64MiB() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("library.sqlite")
+    do {
+      _ = try AlbumStore.open(path: path)
+      try DatabaseQueue(path: path).write { db in
+        try db.execute(
+          sql: """
+            WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < 1000004)
+            INSERT INTO album (title, artist, genre, year, coverUrl, position)
+            SELECT 'Album ' || i, 'Artist ' || (i % 1000), 'Genre', i % 10000, '', i FROM n
+            """)
+      }
+    }
+    let store = try AlbumStore.open(path: path)
+    let origin = ChangeOrigin(session: "A", selection: 0)
+    let last = try store.album(at: 1_000_004)
+    try Self.resetPeak()
+    let baseline = try Self.residentBytes()
+    #expect(try store.reset(to: DefaultCatalogue.albums, origin: origin).removed == 1_000_005)
+    #expect(try store.count() == 5)
+    _ = try store.undo(session: "A")
+    let growth = try Self.peakResidentBytes() - baseline
+    #expect(growth < 64 << 20, "peak grew by \(growth >> 20) MiB")
+    #expect(try store.count() == 1_000_005)
+    #expect(try store.album(at: 1_000_004) == last)
+    #expect(try store.titles(withPrefix: "Best of", limit: 1) == ["Best of Bowie"])
+  }
+}
