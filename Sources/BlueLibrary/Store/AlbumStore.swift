@@ -6,10 +6,10 @@ import GRDB
 /// album at an index, a page of the viewport, or the count are index look-ups,
 /// never scans, even with millions of albums.
 ///
-/// Every mutating method is one transaction, including the selection change it
-/// is given: after a crash the file holds the state before or after the call.
-/// `selecting: nil` leaves the selection as it is, except that a selection past
-/// the new end is moved to the last album (nil when the library is empty).
+/// Every change is one transaction, including the selection it leaves and its step
+/// in the undo log (AlbumStore+Changes.swift): after a crash the file holds the state
+/// before or after the call. Undo and redo act on album ids, so they work in the next
+/// run and beside another shell on the same file.
 ///
 /// - Important: All methods are synchronous and may be called from any thread;
 ///   GRDB's `DatabaseQueue` serialises them.
