@@ -37,17 +37,19 @@ struct AlbumStoreFileTests {
     #expect(applicationID == Schema.applicationID)
     #expect(version == Schema.version)
     #expect(journal == "delete")
-    #expect(names == ["album", "album_position", "state"])
+    #expect(
+      names == ["album", "album_position", "change", "change_album", "change_album_change", "sqlite_sequence", "state"])
   }
 
   @Test func reopeningKeepsEveryChangeAndTheSelection() throws {
     let path = directory.file("library.sqlite")
     do {
       let store = try AlbumStore.open(path: path)
-      try store.delete(at: 0)
-      try store.insert(album("Heroes", year: 1977), at: 2)
-      try store.move(from: 0, to: 3)
-      try store.append([album("Low")], selecting: 5)
+      let origin = ChangeOrigin(session: "test", selection: 0)
+      _ = try store.delete(id: try #require(store.album(at: 0).id), selecting: nil, origin: origin)
+      _ = try store.add(album("Heroes", year: 1977), at: 2, origin: origin)
+      _ = try store.move(id: try #require(store.album(at: 0).id), to: 3, origin: origin)
+      _ = try store.importAlbums([album("Low")], origin: ChangeOrigin(session: "test", selection: 5))
     }
     let reopened = try AlbumStore.open(path: path)
     #expect(try reopened.titles() == ["Nothing Like The Sun", "Heroes", "Staring at the Sun", "It's My Life", "American Pie", "Low"])
@@ -67,7 +69,7 @@ struct AlbumStoreFileTests {
   @Test func controlCharactersInTitlesSurviveOnDisk() throws {
     let path = directory.file("library.sqlite")
     let title = "\u{1B}]0;pwned\u{7}\u{1B}[2J tab\t cr\r lf\n"
-    try AlbumStore.open(path: path).append([Album(title: title)])
+    _ = try AlbumStore.open(path: path).importAlbums([Album(title: title)], origin: ChangeOrigin(session: "test", selection: 0))
     let stored = try AlbumStore.open(path: path).album(at: 5)
     #expect(Array(stored.title.utf8) == Array(title.utf8))
   }
@@ -76,7 +78,7 @@ struct AlbumStoreFileTests {
     let path = directory.file("library.sqlite")
     let crashed = directory.file("crashed.sqlite")
     let store = try AlbumStore.open(path: path)
-    try store.delete(at: 0)
+    _ = try store.delete(id: try #require(store.album(at: 0).id), selecting: 0, origin: ChangeOrigin(session: "test", selection: 0))
     let before = try store.all()
     let batch = (0..<50_000).map { album("Album \($0) " + String(repeating: "x", count: 60)) }
     // Mid-transaction (the page cache has spilled to the file), copy the file
@@ -137,7 +139,9 @@ struct AlbumStoreFileTests {
 
   @Test func aDamagedPageIsReportedWhenReadWithoutCrashingOrRewritingTheFile() throws {
     let path = directory.file("library.sqlite")
-    try AlbumStore.open(path: path).append((0..<2000).map { album("Album \($0) " + String(repeating: "x", count: 100)) })
+    _ = try AlbumStore.open(path: path).importAlbums(
+      (0..<2000).map { album("Album \($0) " + String(repeating: "x", count: 100)) },
+      origin: ChangeOrigin(session: "test", selection: 0))
     // Page 1 holds the schema; scribble over a page of album rows.
     let handle = try #require(FileHandle(forWritingAtPath: path))
     try handle.seek(toOffset: 4096 * 10 + 100)
@@ -160,7 +164,7 @@ struct AlbumStoreFileTests {
     let path = directory.file("library.sqlite")
     _ = try AlbumStore.open(path: path)
     try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 7") }
-    try expectRefused(path, reason: "created by a newer version of bluelib (schema 7, this build knows 1)")
+    try expectRefused(path, reason: "created by a newer version of bluelib (schema 7, this build knows \(Schema.version))")
   }
 
   @Test func anotherApplicationsDatabaseIsRefusedUntouched() throws {

@@ -5,6 +5,7 @@ import Testing
 
 struct AlbumStoreTests {
   let defaults = DefaultCatalogue.albums.map(\.title)
+  let origin = ChangeOrigin(session: "test", selection: 0)
 
   // MARK: - Reading
 
@@ -33,26 +34,21 @@ struct AlbumStoreTests {
   func anIndexOutsideTheLibraryIsAnError(index: Int, message: String) {
     let store = AlbumStore.inMemory()
     #expect(libraryError { () throws(LibraryError) in try store.album(at: index) }?.description == message)
-    #expect(libraryError { () throws(LibraryError) in try store.delete(at: index) }?.description == message)
     #expect(libraryError { () throws(LibraryError) in try store.setSelectedIndex(index) }?.description == message)
-    #expect(libraryError { () throws(LibraryError) in try store.move(from: index, to: 0) }?.description == message)
-    #expect(libraryError { () throws(LibraryError) in try store.move(from: 0, to: index) }?.description == message)
+    #expect(libraryError { () throws(LibraryError) in try store.move(id: 1, to: index, origin: origin) }?.description == message)
   }
 
   @Test func outOfRangeErrorsOnOtherVerbs() {
     let store = AlbumStore.inMemory()
     #expect(
-      libraryError { () throws(LibraryError) in try store.insert(album("X"), at: 6) }?.description
+      libraryError { () throws(LibraryError) in try store.add(album("X"), at: 6, origin: origin) }?.description
         == "no album 7 (the library has 5)")
+    #expect(
+      libraryError { () throws(LibraryError) in try store.add(album("X"), at: -1, origin: origin) }?.description
+        == "no album 0 (the library has 5)")
     #expect(
       libraryError { () throws(LibraryError) in try store.albums(in: 3..<7) }?.description
         == "no albums 4 to 7 (the library has 5)")
-    #expect(
-      libraryError { () throws(LibraryError) in try store.removeLast(6) }?.description
-        == "no albums 0 to 5 (the library has 5)")
-    #expect(
-      libraryError { () throws(LibraryError) in try store.removeLast(-1) }?.description
-        == "no album 6 (the library has 5)")
     #expect(
       libraryError { () throws(LibraryError) in try store.albums(in: 7..<7) }?.description
         == "no album 8 (the library has 5)")
@@ -76,7 +72,7 @@ struct AlbumStoreTests {
   @Test func aLargeLibraryAnswersCountAndAlbumAtAnIndexCorrectly() throws {
     let store = AlbumStore.inMemory(seed: [])
     let albums = (0..<100_000).map { album("Album \($0)", year: $0 % 10_000) }
-    #expect(try store.append(albums) == 0..<100_000)
+    #expect(try store.importAlbums(albums, origin: origin).range == 0..<100_000)
     #expect(try store.count() == 100_000)
     for index in [0, 1, 49_999, 99_998, 99_999] {
       let found = try store.album(at: index)
@@ -129,35 +125,45 @@ struct AlbumStoreTests {
 
   // MARK: - Changing
 
-  @Test func insertShiftsLaterAlbumsAndReturnsTheStoredAlbum() throws {
+  @Test func addShiftsLaterAlbumsSelectsTheNewOneAndReturnsItAsStored() throws {
     let store = AlbumStore.inMemory()
-    let stored = try store.insert(album("Heroes", year: 1977), at: 1, selecting: 1)
+    let (stored, step) = try store.add(album("Heroes", year: 1977), at: 1, origin: origin)
     #expect(stored.id != nil && stored.position == 1)
+    #expect(step.kind == .add && step.summary == "add \"Heroes\"" && step.session == "test" && !step.isUndone)
     #expect(try store.album(at: 1) == stored)
     #expect(try store.titles() == ["Best of Bowie", "Heroes"] + defaults[1...])
     #expect(try store.storedPositions() == Array(0..<6))
     #expect(try store.selectedIndex() == 1)
   }
 
-  @Test func insertAtTheEndAndIntoAnEmptyLibrary() throws {
+  @Test func addAtTheEndAndIntoAnEmptyLibrary() throws {
     let store = AlbumStore.inMemory(seed: [])
-    try store.insert(album("A"), at: 0)
-    try store.insert(album("C"), at: 1)
-    try store.insert(album("B"), at: 1)
+    let none = ChangeOrigin(session: "test", selection: nil)
+    _ = try store.add(album("A"), at: 0, origin: none)
+    _ = try store.add(album("C"), at: 1, origin: none)
+    _ = try store.add(album("B"), at: 1, origin: none)
     #expect(try store.titles() == ["A", "B", "C"])
     #expect(try store.storedPositions() == [0, 1, 2])
   }
 
-  @Test func deleteReturnsTheAlbumAndInsertingItBackRestoresTheLibrary() throws {
+  @Test func deleteReturnsTheAlbumAndUndoRestoresTheLibraryAndSelection() throws {
     let store = AlbumStore.inMemory()
     let before = try store.all()
-    let deleted = try store.delete(at: 2, selecting: 2)
-    #expect(deleted == before[2])
+    let selected = ChangeOrigin(session: "test", selection: 2)
+    let (deleted, step) = try store.delete(id: try #require(before[2].id), selecting: nil, origin: selected)
+    #expect(deleted == before[2] && step.summary == "delete \"Nothing Like The Sun\"")
     #expect(try store.titles() == defaults.enumerated().filter { $0.offset != 2 }.map(\.element))
     #expect(try store.storedPositions() == [0, 1, 2, 3])
     #expect(try store.selectedIndex() == 2)
-    try store.insert(deleted, at: deleted.position, selecting: deleted.position)
+    #expect(try store.undo(session: "test").selection == 2)
     #expect(try store.all() == before)
+  }
+
+  @Test func deletingAnotherAlbumKeepsTheSelectedOneSelected() throws {
+    let store = AlbumStore.inMemory()
+    _ = try store.delete(id: try #require(store.album(at: 1).id), selecting: nil, origin: ChangeOrigin(session: "test", selection: 3))
+    let selected = try #require(try store.selectedIndex())
+    #expect(try store.album(at: selected).title == "Staring at the Sun")
   }
 
   @Test(arguments: [
@@ -167,12 +173,15 @@ struct AlbumStoreTests {
     (3, 1, [0, 3, 1, 2, 4]),
     (2, 2, [0, 1, 2, 3, 4]),
   ])
-  func moveReordersAndKeepsPositionsDense(from: Int, to: Int, order: [Int]) throws {
+  func moveReordersKeepsPositionsDenseAndUndoPutsItBack(from: Int, to: Int, order: [Int]) throws {
     let store = AlbumStore.inMemory()
-    try store.move(from: from, to: to, selecting: to)
+    let moved = try store.move(id: try #require(store.album(at: from).id), to: to, origin: origin)
+    #expect(moved.from == from && moved.album.position == to)
     #expect(try store.titles() == order.map { defaults[$0] })
     #expect(try store.storedPositions() == [0, 1, 2, 3, 4])
     #expect(try store.selectedIndex() == to)
+    _ = try store.undo(session: "test")
+    #expect(try store.titles() == defaults)
   }
 
   @Test func positionsStayDenseThroughAMixOfChanges() throws {
@@ -181,21 +190,22 @@ struct AlbumStoreTests {
     var generator = SystemRandomNumberGenerator()
     for step in 0..<200 {
       let count = expected.count
+      let origin = ChangeOrigin(session: "test", selection: count == 0 ? nil : count - 1)
       switch Int.random(in: 0..<4, using: &generator) {
       case 0:
         let index = Int.random(in: 0...count, using: &generator)
-        try store.insert(album("New \(step)"), at: index)
+        _ = try store.add(album("New \(step)"), at: index, origin: origin)
         expected.insert("New \(step)", at: index)
       case 1 where count > 0:
         let index = Int.random(in: 0..<count, using: &generator)
-        try store.delete(at: index)
+        _ = try store.delete(id: try #require(store.album(at: index).id), selecting: nil, origin: origin)
         expected.remove(at: index)
       case 2 where count > 0:
         let (from, to) = (Int.random(in: 0..<count, using: &generator), Int.random(in: 0..<count, using: &generator))
-        try store.move(from: from, to: to)
+        _ = try store.move(id: try #require(store.album(at: from).id), to: to, origin: origin)
         expected.insert(expected.remove(at: from), at: to)
       default:
-        try store.append([album("Appended \(step)")])
+        _ = try store.importAlbums([album("Appended \(step)")], origin: origin)
         expected.append("Appended \(step)")
       }
       #expect(try store.storedPositions() == Array(0..<expected.count))
@@ -203,64 +213,73 @@ struct AlbumStoreTests {
     #expect(try store.titles() == expected)
   }
 
-  @Test func updateChangesFieldsButNotThePosition() throws {
+  @Test func editChangesFieldsButNotThePositionOrTheSelection() throws {
     let store = AlbumStore.inMemory()
     var pie = try store.album(at: 4)
     pie.title = "American Pie (Remix)"
     pie.year = 2001
     pie.position = 0
-    let stored = try store.update(pie, selecting: 4)
-    #expect(stored.title == "American Pie (Remix)" && stored.year == 2001 && stored.position == 4)
-    #expect(try store.album(at: 4) == stored)
+    let edited = try store.edit(pie, origin: ChangeOrigin(session: "test", selection: 3))
+    #expect(edited.before == DefaultCatalogue.albums[4].with(id: pie.id, position: 4))
+    #expect(edited.after.title == "American Pie (Remix)" && edited.after.year == 2001 && edited.after.position == 4)
+    #expect(edited.step.summary == "edit \"American Pie\"")
+    #expect(try store.album(at: 4) == edited.after)
     #expect(try store.album(at: 0).title == "Best of Bowie")
+    #expect(try store.selectedIndex() == 3)
   }
 
-  @Test func updatingADeletedAlbumIsAnError() throws {
+  @Test func editingADeletedAlbumIsAnError() throws {
     let store = AlbumStore.inMemory()
-    let deleted = try store.delete(at: 0)
-    let error = libraryError { () throws(LibraryError) in try store.update(deleted) }
+    let deleted = try store.delete(id: try #require(store.album(at: 0).id), selecting: nil, origin: origin).album
+    let error = libraryError { () throws(LibraryError) in try store.edit(deleted, origin: origin) }
     #expect(error == .noAlbumWithID(deleted.id!))
     #expect(error?.description == "no album with id \(deleted.id!) (it may have been deleted)")
   }
 
-  @Test func appendThenRemoveLastIsAnUndoableImport() throws {
+  @Test func importAppendsKeepsTheSelectionAndUndoRemovesItAsOneStep() throws {
     let store = AlbumStore.inMemory()
-    let range = try store.append([album("X"), album("Y")], selecting: 5)
-    #expect(range == 5..<7)
+    let imported = try store.importAlbums([album("X"), album("Y")], origin: ChangeOrigin(session: "test", selection: 3))
+    #expect(imported.range == 5..<7 && imported.step.summary == "import of 2 albums")
     #expect(try store.titles() == defaults + ["X", "Y"])
-    #expect(try store.selectedIndex() == 5)
-    try store.removeLast(2)
+    #expect(try store.selectedIndex() == 3)
+    #expect(try store.importAlbums([album("Z")], origin: origin).step.summary == "import of 1 album")
+    _ = try store.undo(session: "test")
+    _ = try store.undo(session: "test")
     #expect(try store.titles() == defaults)
-    #expect(try store.selectedIndex() == 4, "a selection past the end moves to the last album")
+    #expect(try store.selectedIndex() == 3)
   }
 
-  @Test func replaceAllReturnsTheOldAlbumsSoResetCanBeUndone() throws {
+  @Test func resetReplacesEveryAlbumAndUndoBringsBackTheOldOnesWithTheirIds() throws {
     let store = AlbumStore.inMemory(seed: [album("Mine"), album("Yours")])
-    let old = try store.replaceAll(with: DefaultCatalogue.albums, selecting: 0)
+    let old = try store.all()
+    let reset = try store.reset(to: DefaultCatalogue.albums, origin: ChangeOrigin(session: "test", selection: 1))
+    #expect(reset.removed == 2 && reset.step.kind == .reset)
     #expect(try store.titles() == defaults)
-    #expect(old.map(\.title) == ["Mine", "Yours"])
-    try store.replaceAll(with: old, selecting: 1)
+    #expect(try store.selectedIndex() == 0)
+    #expect(Set(try store.all().compactMap(\.id)).isDisjoint(with: old.compactMap(\.id)))
+    #expect(try store.undo(session: "test").selection == 1)
     #expect(try store.all() == old, "ids and positions come back too")
-    #expect(try store.selectedIndex() == 1)
   }
 
   @Test func deletingTheLastAlbumClearsTheSelection() throws {
     let store = AlbumStore.inMemory(seed: [album("Only")])
-    try store.delete(at: 0)
+    _ = try store.delete(id: try #require(store.album(at: 0).id), selecting: nil, origin: origin)
     #expect(try store.selectedIndex() == nil)
     #expect(try store.count() == 0)
   }
 
   // MARK: - All or nothing
 
-  @Test func aChangeWhoseSelectionIsInvalidIsNotMadeAtAll() throws {
+  @Test func aChangeThatFailsIsNotMadeOrLoggedAtAll() throws {
     let store = AlbumStore.inMemory()
     let before = try store.all()
-    #expect(libraryError { () throws(LibraryError) in try store.insert(album("X"), at: 0, selecting: 9) } != nil)
-    #expect(libraryError { () throws(LibraryError) in try store.delete(at: 0, selecting: 4) } != nil)
-    #expect(libraryError { () throws(LibraryError) in try store.move(from: 0, to: 4, selecting: 5) } != nil)
+    #expect(libraryError { () throws(LibraryError) in try store.add(album("X"), at: 9, origin: origin) } != nil)
+    #expect(libraryError { () throws(LibraryError) in try store.add(Album(title: " "), at: 0, origin: origin) } != nil)
+    #expect(libraryError { () throws(LibraryError) in try store.move(id: before[0].id!, to: 5, origin: origin) } != nil)
+    #expect(libraryError { () throws(LibraryError) in try store.delete(id: 999, selecting: nil, origin: origin) } != nil)
     #expect(try store.all() == before)
     #expect(try store.selectedIndex() == 0)
+    #expect(try store.changeLog(limit: 10) == [])
   }
 
   @Test(arguments: [
@@ -272,10 +291,11 @@ struct AlbumStoreTests {
     let store = AlbumStore.inMemory()
     let before = try store.all()
     let batch = (0..<500).map { album("Good \($0)") } + [bad] + (500..<1000).map { album("Good \($0)") }
-    let error = libraryError { () throws(LibraryError) in try store.append(batch, selecting: 900) }
+    let error = libraryError { () throws(LibraryError) in try store.importAlbums(batch, origin: origin) }
     #expect(error?.description == message)
     #expect(try store.all() == before)
     #expect(try store.selectedIndex() == 0)
+    #expect(try store.changeLog(limit: 10) == [])
   }
 
   @Test func aConstraintViolationMidBatchRollsBackTheRowsBeforeIt() throws {
@@ -284,7 +304,9 @@ struct AlbumStoreTests {
     var clash = album("Clash")
     clash.id = before[2].id  // the same row id as a stored album: PRIMARY KEY fails
     let batch = (0..<500).map { album("Good \($0)") } + [clash] + [album("After")]
-    let error = libraryError { () throws(LibraryError) in try store.append(batch) }
+    let error = libraryError { () throws(LibraryError) in
+      try store.changing { db in try AlbumStore.insertAll(batch, from: 5, db) }
+    }
     #expect(error?.description.hasPrefix("library database error: UNIQUE constraint failed: album.id") == true)
     #expect(try store.all() == before)
     #expect(try store.count() == 5)
@@ -312,12 +334,22 @@ struct AlbumStoreTests {
   ])
   func controlAndUnicodeCharactersSurviveStorageUnchanged(title: String) throws {
     let store = AlbumStore.inMemory(seed: [])
-    let stored = try store.insert(Album(title: title, artist: title, genre: title), at: 0)
+    let none = ChangeOrigin(session: "test", selection: nil)
+    let stored = try store.add(Album(title: title, artist: title, genre: title), at: 0, origin: none).album
     let read = try store.album(at: 0)
     #expect(read == stored)
     #expect(Array(read.title.utf8) == Array(title.utf8))
     #expect(Array(read.artist.utf8) == Array(title.utf8))
-    try store.append([Album(title: title)])
+    _ = try store.importAlbums([Album(title: title)], origin: none)
     #expect(Array(try store.album(at: 1).title.utf8) == Array(title.utf8))
+  }
+}
+
+extension Album {
+  fileprivate func with(id: Int64?, position: Int) -> Album {
+    var copy = self
+    copy.id = id
+    copy.position = position
+    return copy
   }
 }

@@ -266,8 +266,9 @@ struct LibraryArchiveTests {
     let before = try store.all()
     var csv = Self.header
     for i in 0..<100 { csv += "Album \(i),,,\(i == 60 ? "1x" : "2000"),\n" }
-    let error = libraryError { () throws(LibraryError) -> Range<Int> in
-      try store.append(try LibraryArchive.decode(Array(csv.utf8), fileName: "albums.csv"))
+    let error = libraryError { () throws(LibraryError) in
+      try store.importAlbums(
+        try LibraryArchive.decode(Array(csv.utf8), fileName: "albums.csv"), origin: ChangeOrigin(session: "test", selection: 0))
     }
     #expect(error?.description == "albums.csv:62: year must be a whole number, got '1x'")
     #expect(try store.all() == before)

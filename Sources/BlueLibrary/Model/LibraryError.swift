@@ -34,6 +34,15 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   case cannotWrite(path: String, reason: String)
   /// SQLite refused a change or a read; the library is as it was before the command.
   case database(String)
+  /// `undo` found no standing step in the log.
+  case nothingToUndo
+  /// `redo` found no undone step in the log.
+  case nothingToRedo
+  /// An album the step touches was edited or moved since (by this or another shell);
+  /// nothing was undone (`undoing`) or redone.
+  case changedSince(title: String, undoing: Bool)
+  /// An album the step touches was deleted since; nothing was undone (`undoing`) or redone.
+  case deletedSince(title: String, undoing: Bool)
 
   /// The one-line, lowercase message to show the user.
   public var description: String {
@@ -68,6 +77,14 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       "cannot write '\(path)': \(reason)"
     case .database(let message):
       "library database error: \(message)"
+    case .nothingToUndo:
+      "nothing to undo"
+    case .nothingToRedo:
+      "nothing to redo"
+    case .changedSince(let title, let undoing):
+      "\(Self.quoted(title, mark: "\"")) was changed since (by another shell?); nothing \(undoing ? "undone" : "redone")"
+    case .deletedSince(let title, let undoing):
+      "\(Self.quoted(title, mark: "\"")) was deleted since (by another shell?); nothing \(undoing ? "undone" : "redone")"
     }
   }
 
@@ -85,10 +102,10 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// `'value'` with control characters escaped (`\n`, `\u{1B}`) and anything past
+  /// `'value'` (or quoted with `mark`) with control characters escaped (`\n`, `\u{1B}`) and anything past
   /// 60 characters replaced by `…`, so a hostile or huge value stays one short line.
-  static func quoted(_ value: String) -> String {
-    var out = "'"
+  static func quoted(_ value: String, mark: Character = "'") -> String {
+    var out = String(mark)
     var characters = 0
     for scalar in value.unicodeScalars {
       if characters == 60 {
@@ -105,6 +122,7 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       default: out.unicodeScalars.append(scalar)
       }
     }
-    return out + "'"
+    out.append(mark)
+    return out
   }
 }

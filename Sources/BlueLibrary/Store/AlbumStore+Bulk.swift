@@ -7,26 +7,41 @@ import GRDB
 #endif
 
 extension AlbumStore {
-  /// Inserts `albums` at positions `start`, `start + 1`, … : call inside a transaction.
+  /// Inserts `albums` at positions `start`, `start + 1`, … , each carrying `step` (the
+  /// logged step that wrote them, see `Schema`): call inside a transaction.
   ///
   /// One prepared statement, bound through SQLite's C API with the strings'
   /// own UTF-8 buffers (`SQLITE_STATIC`, valid until the step returns): GRDB's
   /// `StatementArguments` allocate per row and copy every string, which made a
   /// million-row import about twice as slow. Each album is validated as it
   /// goes; the first bad one throws and the caller's transaction rolls back.
-  static func insertAll(_ albums: [Album], from start: Int, _ db: Database) throws {
+  /// With `firstID`, the albums get the ids `firstID`, `firstID + 1`, … (their own are
+  /// ignored); without, each keeps its own id, or SQLite picks one if it has none.
+  static func insertAll(
+    _ albums: [Album], from start: Int, firstID: Int64? = nil, step: Int64? = nil, _ db: Database
+  ) throws {
     let statement = try db.makeStatement(
-      sql: "INSERT INTO album (id, title, artist, genre, year, coverUrl, position) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      sql: "INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
     let handle = statement.sqliteStatement
     defer {
       sqlite3_reset(handle)
       sqlite3_clear_bindings(handle)
     }
+    // Bindings outlive `sqlite3_reset`: the step is bound once for every row.
+    if let step {
+      sqlite3_bind_int64(handle, 8, step)
+    } else {
+      sqlite3_bind_null(handle, 8)
+    }
     var position = Int64(start)
+    var nextID = firstID
     for album in albums {
       try album.validate()
       sqlite3_reset(handle)
-      if let id = album.id {
+      if let id = nextID {
+        sqlite3_bind_int64(handle, 1, id)
+        nextID = id + 1
+      } else if let id = album.id {
         sqlite3_bind_int64(handle, 1, id)
       } else {
         sqlite3_bind_null(handle, 1)

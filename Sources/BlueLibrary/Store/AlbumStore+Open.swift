@@ -199,7 +199,7 @@ enum LibraryFile: Equatable {
         "created by a newer version of bluelib (schema \(version), this build knows \(Schema.version))")
     }
     guard version >= 1 else { throw Refusal("damaged library (schema version \(version))") }
-    for (table, columns) in Schema.requiredColumns {
+    for (table, columns, since) in Schema.requiredColumns where since <= version {
       let present = Set(try db.columns(in: table).map(\.name))
       if present.isEmpty { throw Refusal("damaged library: table '\(table)' is missing") }
       if let missing = columns.first(where: { !present.contains($0) }) {

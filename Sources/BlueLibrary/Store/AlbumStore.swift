@@ -6,10 +6,10 @@ import GRDB
 /// album at an index, a page of the viewport, or the count are index look-ups,
 /// never scans, even with millions of albums.
 ///
-/// Every mutating method is one transaction, including the selection change it
-/// is given: after a crash the file holds the state before or after the call.
-/// `selecting: nil` leaves the selection as it is, except that a selection past
-/// the new end is moved to the last album (nil when the library is empty).
+/// Every change is one transaction, including the selection it leaves and its step
+/// in the undo log (AlbumStore+Changes.swift): after a crash the file holds the state
+/// before or after the call. Undo and redo act on album ids, so they work in the next
+/// run and beside another shell on the same file.
 ///
 /// - Important: All methods are synchronous and may be called from any thread;
 ///   GRDB's `DatabaseQueue` serialises them.
@@ -131,6 +131,9 @@ public final class AlbumStore: Sendable {
 
   // MARK: - Changing
 
+  // The position-based mutators below bypass the undo log: they are the building blocks
+  // of the `Library` facade until it calls the logged changes (AlbumStore+Changes.swift).
+
   /// Selects the album at `index` (nil: none). Not an undoable change, but stored at once.
   public func setSelectedIndex(_ index: Int?) throws(LibraryError) {
     try writing { db in try Self.select(index, db) }
@@ -139,7 +142,7 @@ public final class AlbumStore: Sendable {
   /// Inserts `album` at `index` (0...count), shifting the albums from there on up
   /// by one, and returns it with its id and position. A non-nil `id` is kept (undo of a delete).
   @discardableResult
-  public func insert(_ album: Album, at index: Int, selecting: Int? = nil) throws(LibraryError) -> Album {
+  func insert(_ album: Album, at index: Int, selecting: Int? = nil) throws(LibraryError) -> Album {
     try writing { db in
       let count = try Self.count(db)
       guard (0...count).contains(index) else { throw LibraryError.noAlbum(index: index, count: count) }
@@ -155,7 +158,7 @@ public final class AlbumStore: Sendable {
   /// Stores new field values for the album with `album.id`; its position is left as is.
   /// Returns the album as stored.
   @discardableResult
-  public func update(_ album: Album, selecting: Int? = nil) throws(LibraryError) -> Album {
+  func update(_ album: Album, selecting: Int? = nil) throws(LibraryError) -> Album {
     try writing { db in
       guard let id = album.id else { throw LibraryError.database("cannot update an album that was never stored") }
       let valid = try album.validated()
@@ -174,7 +177,7 @@ public final class AlbumStore: Sendable {
 
   /// Deletes the album at `index`, shifting the later ones down by one, and returns it.
   @discardableResult
-  public func delete(at index: Int, selecting: Int? = nil) throws(LibraryError) -> Album {
+  func delete(at index: Int, selecting: Int? = nil) throws(LibraryError) -> Album {
     try writing { db in
       let album = try Self.album(at: index, db)
       try db.execute(sql: "DELETE FROM album WHERE id = ?", arguments: [album.id])
@@ -185,7 +188,7 @@ public final class AlbumStore: Sendable {
   }
 
   /// Moves the album at `from` to index `to` (both 0..<count); the albums between shift by one.
-  public func move(from: Int, to: Int, selecting: Int? = nil) throws(LibraryError) {
+  func move(from: Int, to: Int, selecting: Int? = nil) throws(LibraryError) {
     try writing { db in
       let album = try Self.album(at: from, db)
       let count = try Self.count(db)
@@ -209,7 +212,7 @@ public final class AlbumStore: Sendable {
   /// This is `import`: one transaction and one prepared statement, fast enough
   /// for a million albums. If any album is invalid or cannot be stored, nothing is.
   @discardableResult
-  public func append(_ albums: [Album], selecting: Int? = nil) throws(LibraryError) -> Range<Int> {
+  func append(_ albums: [Album], selecting: Int? = nil) throws(LibraryError) -> Range<Int> {
     try writing { db in
       let count = try Self.count(db)
       try Self.insertAll(albums, from: count, db)
@@ -219,7 +222,7 @@ public final class AlbumStore: Sendable {
   }
 
   /// Deletes the last `n` albums (the undo of an append).
-  public func removeLast(_ n: Int, selecting: Int? = nil) throws(LibraryError) {
+  func removeLast(_ n: Int, selecting: Int? = nil) throws(LibraryError) {
     try writing { db in
       let count = try Self.count(db)
       guard n >= 0 else { throw LibraryError.noAlbum(index: count, count: count) }
@@ -229,7 +232,11 @@ public final class AlbumStore: Sendable {
     }
   }
 
-  /// Replaces every album with `albums` (`reset`) and returns the albums it replaced, for undo.
+  /// Replaces every album with `albums` (`reset`) and returns the albums it replaced.
+  ///
+  /// - Important: Not logged, so not undoable, and steps in the log that touched the old
+  ///   albums can no longer be undone. Public only for `bluelib-bench`, which builds its
+  ///   libraries with it; everything else calls ``reset(to:origin:)``.
   @discardableResult
   public func replaceAll(with albums: [Album], selecting: Int? = nil) throws(LibraryError) -> [Album] {
     try writing { db in

@@ -13,15 +13,33 @@ enum Schema {
   static let applicationID: Int32 = 0x424C_6962
 
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
-  static let migrations: [@Sendable (Database) throws -> Void] = [createVersion1]
+  static let migrations: [@Sendable (Database) throws -> Void] = [createVersion1, addChangeLog]
 
   /// The newest schema this build knows.
   static var version: Int { migrations.count }
 
-  /// Names of the tables and the columns this build reads, checked when a file is opened.
-  static let requiredColumns: [(table: String, columns: [String])] = [
-    ("album", ["id", "title", "artist", "genre", "year", "coverUrl", "position"]),
-    ("state", ["key", "value"]),
+  /// Names of the tables and the columns this build reads, checked when a file is opened:
+  /// a file at schema version v must hold those of every entry `since` v or earlier.
+  static let requiredColumns: [(table: String, columns: [String], since: Int)] = [
+    ("album", ["id", "title", "artist", "genre", "year", "coverUrl", "position"], 1),
+    ("state", ["key", "value"], 1),
+    ("album", ["step"], 2),
+    (
+      "change",
+      [
+        "id", "session", "kind", "summary", "undone", "undone_by", "selection_before", "selection_after", "first_id", "last_id",
+        "count", "removed",
+      ],
+      2
+    ),
+    (
+      "change_album",
+      [
+        "change_id", "image", "album_id", "title", "artist", "genre", "year", "coverUrl", "position", "prev_id",
+        "next_id", "step",
+      ],
+      2
+    ),
   ]
 
   /// Creates the schema in an empty database and seeds it: call inside a transaction.
@@ -57,6 +75,60 @@ enum Schema {
         );
         CREATE INDEX album_position ON album(position);
         CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;
+        """)
+  }
+
+  /// The undo log (version 2): one `change` row per step, and `change_album` rows holding
+  /// the albums a step changed as they were before and after it (the mementos).
+  ///
+  /// `album.step` is the id of the last logged step that wrote the album: a step may be
+  /// undone or redone only while its albums still carry the value it left, so an edit,
+  /// move or delete by anyone since is seen without comparing fields. Shifting positions
+  /// never touches it. `ADD COLUMN` with no default rewrites nothing, so a million-album
+  /// library migrates at once.
+  ///
+  /// A `change` row: `undone` is NULL while the step stands and a growing sequence number
+  /// once undone (redo takes the largest), and `undone_by` the session that undid it;
+  /// `selection_before`/`selection_after` are album
+  /// ids; an import or reset records the ids it inserted, `first_id...last_id` (`count`
+  /// of them, contiguous), and a reset how many albums it `removed`.
+  ///
+  /// A `change_album` row: `image` is `before` or `after`; `position`, `prev_id` and
+  /// `next_id` say where the album stood (its neighbours' ids, NULL at an end) and `step`
+  /// the value it carried. No foreign keys: pruning and dropping steps are range deletes.
+  private static func addChangeLog(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE album ADD COLUMN step INTEGER;
+        CREATE TABLE change (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          session TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('add', 'edit', 'delete', 'move', 'import', 'reset')),
+          summary TEXT NOT NULL,
+          undone INTEGER,
+          undone_by TEXT,
+          selection_before INTEGER,
+          selection_after INTEGER,
+          first_id INTEGER,
+          last_id INTEGER,
+          count INTEGER NOT NULL DEFAULT 0,
+          removed INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE change_album (
+          change_id INTEGER NOT NULL,
+          image TEXT NOT NULL CHECK (image IN ('before', 'after')),
+          album_id INTEGER NOT NULL,
+          title TEXT NOT NULL,
+          artist TEXT NOT NULL,
+          genre TEXT NOT NULL,
+          year INTEGER,
+          coverUrl TEXT NOT NULL,
+          position INTEGER NOT NULL,
+          prev_id INTEGER,
+          next_id INTEGER,
+          step INTEGER
+        );
+        CREATE INDEX change_album_change ON change_album(change_id, image, position);
         """)
   }
 }

@@ -1,0 +1,15 @@
+/// What a step of the undo log did to the library.
+public enum ChangeKind: String, Sendable {
+  /// One album inserted.
+  case add
+  /// One album's fields changed.
+  case edit
+  /// One album removed.
+  case delete
+  /// One album moved to another index.
+  case move
+  /// Albums appended, as one step.
+  case `import`
+  /// Every album replaced, as one step.
+  case reset
+}

@@ -1,0 +1,13 @@
+/// One step of the undo log.
+public struct ChangeStep: Sendable, Equatable {
+  /// The step's row id in the log: later steps have larger ids.
+  public let id: Int64
+  /// What the step did.
+  public let kind: ChangeKind
+  /// What `undo` and `redo` print: `delete "American Pie"`, `import of 300 albums`, `reset`.
+  public let summary: String
+  /// The session (one per shell process) that made the step.
+  public let session: String
+  /// Whether the step is undone (and so can be redone).
+  public let isUndone: Bool
+}

@@ -1,0 +1,32 @@
+import GRDB
+
+/// An album as a logged step recorded it: a `change_album` row.
+struct AlbumImage {
+  /// Which side of the step the row shows.
+  enum Side: String {
+    case before, after
+  }
+
+  /// The album's fields, id and position as recorded.
+  var album: Album
+  /// The id of the album just before it then, nil when it was the first.
+  var previousID: Int64?
+  /// The id of the album just after it then, nil when it was the last.
+  var nextID: Int64?
+  /// The `step` value the album carried then.
+  var step: Int64?
+
+  /// The album's id as recorded (a recorded album always has one).
+  var id: Int64 { album.id ?? 0 }
+
+  /// The columns ``init(row:)`` reads, in order.
+  static let selection = "album_id, title, artist, genre, year, coverUrl, position, prev_id, next_id, step"
+
+  init(row: Row) {
+    album = Album(
+      id: row[0], title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[5], position: row[6])
+    previousID = row[7]
+    nextID = row[8]
+    step = row[9]
+  }
+}

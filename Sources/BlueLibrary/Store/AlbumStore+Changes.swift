@@ -1,0 +1,190 @@
+import GRDB
+
+// The logged changes: each is one immediate transaction holding the albums it writes,
+// its step in the undo log (with the mementos undo and redo need) and the selection.
+// Undo and redo act on album ids, never on positions, so they stay right when another
+// shell changed the library in between, and refuse a step whose albums it changed.
+extension AlbumStore {
+  // MARK: - Changes
+
+  /// Inserts `album` at `index` (0...count) with a fresh id, logs it, and selects it.
+  public func add(
+    _ album: Album, at index: Int, origin: ChangeOrigin
+  ) throws(LibraryError) -> (album: Album, step: ChangeStep) {
+    try changing { db in
+      let count = try Self.count(db)
+      guard (0...count).contains(index) else { throw LibraryError.noAlbum(index: index, count: count) }
+      let valid = try album.validated()
+      let step = try Self.beginStep(.add, summary: "add \(Self.summaryTitle(valid.title))", origin: origin, db)
+      let id = try Self.insertAlbum(valid, id: nil, at: index, step: step, db)
+      try Self.record(id, as: .after, of: step, db)
+      try Self.finishStep(step, selecting: index, db)
+      return (try Self.album(id: id, db), try Self.changeStep(step, db))
+    }
+  }
+
+  /// Stores new field values for the album with `album.id` (its position is kept) and logs
+  /// the change. The selection stays `origin.selection`.
+  public func edit(
+    _ album: Album, origin: ChangeOrigin
+  ) throws(LibraryError) -> (before: Album, after: Album, step: ChangeStep) {
+    try changing { db in
+      guard let id = album.id else { throw LibraryError.database("cannot edit an album that was never stored") }
+      let valid = try album.validated()
+      guard let before = try Album.fetchOne(db, sql: "SELECT \(Album.selection) FROM album WHERE id = ?", arguments: [id])
+      else { throw LibraryError.noAlbumWithID(id) }
+      let step = try Self.beginStep(.edit, summary: "edit \(Self.summaryTitle(before.title))", origin: origin, db)
+      try Self.record(id, as: .before, of: step, db)
+      try Self.writeFields(of: valid, to: id, step: step, db)
+      try Self.record(id, as: .after, of: step, db)
+      try Self.finishStep(step, selecting: origin.selection, db)
+      return (before, try Self.album(id: id, db), try Self.changeStep(step, db))
+    }
+  }
+
+  /// Deletes the album with `id` and logs it. Then selects `selecting` (clamped), or when
+  /// nil the album `origin.selection` held if it is still there, else that index clamped.
+  public func delete(
+    id: Int64, selecting: Int?, origin: ChangeOrigin
+  ) throws(LibraryError) -> (album: Album, step: ChangeStep) {
+    try changing { db in
+      let album = try Self.album(id: id, db)
+      let selectedID = try origin.selection.flatMap { index in try Self.albumID(at: index, db) }
+      let step = try Self.beginStep(.delete, summary: "delete \(Self.summaryTitle(album.title))", origin: origin, db)
+      try Self.record(id, as: .before, of: step, db)
+      try Self.removeAlbum(id: id, db)
+      var next = selecting
+      if next == nil {
+        if let selectedID, selectedID != id, let position = try Self.position(of: selectedID, db) {
+          next = position
+        } else {
+          next = origin.selection
+        }
+      }
+      try Self.finishStep(step, selecting: next, db)
+      return (album, try Self.changeStep(step, db))
+    }
+  }
+
+  /// Moves the album with `id` to index `index` (0..<count), logs it, and selects it there.
+  public func move(
+    id: Int64, to index: Int, origin: ChangeOrigin
+  ) throws(LibraryError) -> (album: Album, from: Int, step: ChangeStep) {
+    try changing { db in
+      let album = try Self.album(id: id, db)
+      let count = try Self.count(db)
+      guard (0..<count).contains(index) else { throw LibraryError.noAlbum(index: index, count: count) }
+      let step = try Self.beginStep(
+        .move, summary: "move \(Self.summaryTitle(album.title)) to \(index + 1)", origin: origin, db)
+      try Self.record(id, as: .before, of: step, db)
+      try Self.moveAlbum(id: id, to: index, step: step, db)
+      try Self.record(id, as: .after, of: step, db)
+      try Self.finishStep(step, selecting: index, db)
+      return (try Self.album(id: id, db), album.position, try Self.changeStep(step, db))
+    }
+  }
+
+  /// Appends `albums` after the last one, all or nothing, as one logged step, and returns
+  /// their indices. The selection stays `origin.selection`.
+  ///
+  /// The fast path of a million-album import: one prepared statement, and the step
+  /// records only the range of fresh, contiguous ids the albums get, not the albums.
+  public func importAlbums(
+    _ albums: [Album], origin: ChangeOrigin
+  ) throws(LibraryError) -> (range: Range<Int>, step: ChangeStep) {
+    try changing { db in
+      let count = try Self.count(db)
+      let firstID = try Self.maxID(db) + 1
+      let noun = albums.count == 1 ? "album" : "albums"
+      let step = try Self.beginStep(.import, summary: "import of \(albums.count) \(noun)", origin: origin, db)
+      try Self.insertAll(albums, from: count, firstID: firstID, step: step, db)
+      try Self.recordInserted(firstID: firstID, count: albums.count, removed: 0, of: step, db)
+      try Self.finishStep(step, selecting: origin.selection, db)
+      return (count..<(count + albums.count), try Self.changeStep(step, db))
+    }
+  }
+
+  /// Replaces every album with `albums` (`reset`) as one logged step, selects the first,
+  /// and returns how many albums it removed.
+  ///
+  /// The removed albums are copied into the log by SQLite (`INSERT … SELECT`), never
+  /// loaded into memory, so resetting a million albums costs no more memory than five.
+  public func reset(
+    to albums: [Album], origin: ChangeOrigin
+  ) throws(LibraryError) -> (removed: Int, step: ChangeStep) {
+    try changing { db in
+      let removed = try Self.count(db)
+      // Ids above every old one, so undo can give the old albums their ids back.
+      let firstID = try Self.maxID(db) + 1
+      let step = try Self.beginStep(.reset, summary: "reset", origin: origin, db)
+      try db.execute(
+        sql: """
+          INSERT INTO change_album (change_id, image, \(Self.imageColumns))
+          SELECT ?, 'before', id, title, artist, genre, year, coverUrl, position, NULL, NULL, step FROM album
+          """,
+        arguments: [step])
+      try db.execute(sql: "DELETE FROM album")
+      try Self.insertAll(albums, from: 0, firstID: firstID, step: step, db)
+      try Self.recordInserted(firstID: firstID, count: albums.count, removed: removed, of: step, db)
+      try Self.finishStep(step, selecting: albums.isEmpty ? nil : 0, db)
+      return (removed, try Self.changeStep(step, db))
+    }
+  }
+
+  // MARK: - Undo and redo
+
+  /// Takes back `session`'s latest standing step or, if `session` has no step in the log,
+  /// the library's latest; selects what was selected before it.
+  ///
+  /// Throws ``LibraryError/nothingToUndo`` when there is none, and
+  /// ``LibraryError/changedSince(title:undoing:)`` or ``LibraryError/deletedSince(title:undoing:)``
+  /// (changing nothing) when an album the step wrote was changed or deleted since.
+  public func undo(session: String) throws(LibraryError) -> StepResult {
+    try changing { db in
+      guard let row = try Self.pickStep(undone: false, session: session, db) else {
+        throw LibraryError.nothingToUndo
+      }
+      let restored = try Self.takeBack(row, db)
+      let step: Int64 = row["id"]
+      try db.execute(
+        sql: "UPDATE change SET undone = (SELECT COALESCE(MAX(undone), 0) + 1 FROM change), undone_by = ? WHERE id = ?",
+        arguments: [session, step])
+      let preferred: Int64? = try Int64.fetchOne(db, sql: "SELECT selection_before FROM change WHERE id = ?", arguments: [step])
+      let selection = try Self.selectFirstStored([preferred, restored], db)
+      return StepResult(step: try Self.changeStep(step, db), selection: selection)
+    }
+  }
+
+  /// Makes again the most recently undone step of `session` or, if `session` has no step
+  /// in the log, of the library; selects what the step selected.
+  ///
+  /// Throws ``LibraryError/nothingToRedo`` when there is none, and the same conflicts as ``undo(session:)``.
+  public func redo(session: String) throws(LibraryError) -> StepResult {
+    try changing { db in
+      guard let row = try Self.pickStep(undone: true, session: session, db) else {
+        throw LibraryError.nothingToRedo
+      }
+      let restored = try Self.makeAgain(row, db)
+      let step: Int64 = row["id"]
+      try db.execute(sql: "UPDATE change SET undone = NULL, undone_by = NULL WHERE id = ?", arguments: [step])
+      let preferred: Int64? = try Int64.fetchOne(db, sql: "SELECT selection_after FROM change WHERE id = ?", arguments: [step])
+      let selection = try Self.selectFirstStored([preferred, restored], db)
+      return StepResult(step: try Self.changeStep(step, db), selection: selection)
+    }
+  }
+
+  /// The latest `limit` steps of the log, newest first, standing and undone (`undo --list`).
+  public func changeLog(limit: Int) throws(LibraryError) -> [ChangeStep] {
+    try reading { db in
+      try Row.fetchAll(
+        db, sql: "SELECT \(Self.stepColumns) FROM change ORDER BY id DESC LIMIT ?", arguments: [max(0, limit)]
+      ).map(Self.changeStep(row:))
+    }
+  }
+
+  /// SQLite's `PRAGMA data_version`: it changes when another connection (another shell)
+  /// has committed to the file since this store last looked, so cached counts are stale.
+  public func dataVersion() throws(LibraryError) -> Int {
+    try reading { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+  }
+}

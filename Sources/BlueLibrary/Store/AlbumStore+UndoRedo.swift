@@ -1,0 +1,121 @@
+import GRDB
+
+// Undo and redo of each kind of step, by album id: a step is acted on only while every
+// album it wrote still carries the `step` value it left (see `Schema`); otherwise the
+// conflict is thrown before anything is written, and the transaction changes nothing.
+//
+// Undo gives each album back the `step` it carried before the step, and redo the step's
+// own id, so the albums always say which step's result they hold: undoing an earlier
+// step after this one was undone is allowed, and after another shell's change it is not.
+extension AlbumStore {
+  /// Takes back the step in `row` (a `change` row); returns the album to select if the
+  /// one selected before the step is gone (the album a delete restores), else nil.
+  static func takeBack(_ row: Row, _ db: Database) throws -> Int64? {
+    let step: Int64 = row["id"]
+    switch try kind(of: row) {
+    case .add:
+      let after = try image(.after, of: step, db)
+      try requireUnchanged(after.id, carrying: step, title: after.album.title, undoing: true, db)
+      try record(after.id, as: .after, of: step, db)  // where redo puts it back
+      try removeAlbum(id: after.id, db)
+      return nil
+    case .delete:
+      let before = try image(.before, of: step, db)
+      let index = try placement(of: before, moving: nil, db)
+      let id = try insertAlbum(before.album, id: before.id, at: index, step: before.step, db)
+      try renameAlbum(before.id, to: id, in: step, db)
+      return id
+    case .edit:
+      let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
+      try requireUnchanged(after.id, carrying: step, title: after.album.title, undoing: true, db)
+      try writeFields(of: before.album, to: before.id, step: before.step, db)
+      return before.id
+    case .move:
+      let before = try image(.before, of: step, db)
+      try requireUnchanged(before.id, carrying: step, title: before.album.title, undoing: true, db)
+      try record(before.id, as: .after, of: step, db)
+      try moveAlbum(id: before.id, to: try placement(of: before, moving: before.id, db), step: before.step, db)
+      return before.id
+    case .import:
+      try removeInserted(row, undoing: true, db)
+      return nil
+    case .reset:
+      try removeInserted(row, undoing: true, db)
+      let removed: Int = row["removed"]
+      try renumber(from: 0, to: removed, db)  // albums added since stay, after the old ones
+      _ = try insertImages(.before, of: step, at: 0, carrying: nil, db)
+      return nil
+    }
+  }
+
+  /// Makes again the undone step in `row`; returns the album to select if the one the
+  /// step selected is gone, else nil.
+  static func makeAgain(_ row: Row, _ db: Database) throws -> Int64? {
+    let step: Int64 = row["id"]
+    switch try kind(of: row) {
+    case .add:
+      let after = try image(.after, of: step, db)
+      let index = try placement(of: after, moving: nil, db)
+      let id = try insertAlbum(after.album, id: after.id, at: index, step: step, db)
+      try renameAlbum(after.id, to: id, in: step, db)
+      return id
+    case .delete:
+      let before = try image(.before, of: step, db)
+      try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
+      try record(before.id, as: .before, of: step, db)  // where undo puts it back
+      try removeAlbum(id: before.id, db)
+      return nil
+    case .edit:
+      let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
+      try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
+      try writeFields(of: after.album, to: before.id, step: step, db)
+      return before.id
+    case .move:
+      let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
+      try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
+      try record(before.id, as: .before, of: step, db)
+      try moveAlbum(id: before.id, to: try placement(of: after, moving: before.id, db), step: step, db)
+      return before.id
+    case .import:
+      let count: Int = row["count"]
+      if count > 0 {
+        let inserted = try insertImages(.after, of: step, at: try Self.count(db), carrying: step, db)
+        try recordInserted(firstID: inserted.firstID, count: inserted.count, removed: 0, of: step, db)
+      }
+      return nil
+    case .reset:
+      let (count, removed): (Int, Int) = (row["count"], row["removed"])
+      try requireImagesUnchanged(.before, of: step, count: removed, undoing: false, db)
+      try db.execute(
+        sql: "DELETE FROM album WHERE id IN (SELECT album_id FROM change_album WHERE change_id = ? AND image = 'before')",
+        arguments: [step])
+      try renumber(from: 0, to: count, db)
+      if count > 0 {
+        let inserted = try insertImages(.after, of: step, at: 0, carrying: step, db)
+        try recordInserted(firstID: inserted.firstID, count: inserted.count, removed: removed, of: step, db)
+      }
+      return nil
+    }
+  }
+
+  /// Undo of an import or reset: checks and removes the albums it inserted, keeping a copy
+  /// in the step's `after` side for redo, and closes the gap they leave.
+  private static func removeInserted(_ row: Row, undoing: Bool, _ db: Database) throws {
+    let (step, count): (Int64, Int) = (row["id"], row["count"])
+    guard count > 0, let first = row["first_id"] as Int64?, let last = row["last_id"] as Int64? else { return }
+    try requireRangeUnchanged(first: first, last: last, count: count, carrying: step, undoing: undoing, db)
+    let low =
+      try Int.fetchOne(db, sql: "SELECT MIN(position) FROM album WHERE id BETWEEN ? AND ?", arguments: [first, last])
+      ?? 0
+    try removeRange(first: first, last: last, into: .after, of: step, db)
+    try renumber(from: low, to: low, db)
+  }
+
+  private static func kind(of row: Row) throws -> ChangeKind {
+    let name: String = row["kind"]
+    guard let kind = ChangeKind(rawValue: name) else {
+      throw LibraryError.database("the undo log has a step of unknown kind '\(name)'")
+    }
+    return kind
+  }
+}
