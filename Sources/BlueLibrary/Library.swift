@@ -21,17 +21,22 @@ public final class Library {
   public private(set) var selection: Int?
   private var savedSelection: Int?
   private var cachedCount: Int?
-  private var journal = UndoJournal()
+  /// SQLite's `data_version` when this library last looked (see ``noticeChangesElsewhere()``).
+  private var dataVersion: Int?
+  /// This shell's name in the undo log: `undo` takes back its own changes first.
+  public let session: String
 
   /// Wraps `store` (and `covers`), reading the saved selection (clamped to the library).
-  public init(store: AlbumStore, covers: CoverLoader? = nil) throws(LibraryError) {
+  public init(store: AlbumStore, covers: CoverLoader? = nil, session: String = UUID().uuidString) throws(LibraryError) {
     self.store = store
     self.covers = covers
+    self.session = session
     let count = try store.count()
     cachedCount = count
     let saved = try store.selectedIndex()
     selection = count == 0 ? nil : min(max(saved ?? 0, 0), count - 1)
     savedSelection = saved
+    dataVersion = try store.dataVersion()
   }
 
   /// Opens (or creates, seeded with the default catalogue) the library file at `path`.
@@ -114,21 +119,14 @@ public final class Library {
     savedSelection = selection
   }
 
-  // MARK: - Changes (each one transaction, selection included, and one undo step)
+  // MARK: - Changes (each one transaction: the albums, the selection and the undo log)
 
   /// Adds `album` after the current one (first in an empty library) and selects it;
   /// returns it as stored and its index.
   @discardableResult
   public func add(_ album: Album) throws(LibraryError) -> (album: Album, index: Int) {
-    let previous = selection
-    let index = previous.map { $0 + 1 } ?? 0
-    let stored = try insert(album, at: index)
-    journal.record(
-      summary: "add " + Self.quoted(album.title),
-      undo: { [unowned self] () throws(LibraryError) in
-        _ = try self.delete(at: index, selecting: previous)
-      },
-      redo: { [unowned self] () throws(LibraryError) in _ = try self.insert(album, at: index) })
+    let index = selection.map { $0 + 1 } ?? 0
+    let stored = try change { (origin) throws(LibraryError) in try store.add(album, at: index, origin: origin).album }
     return (stored, index)
   }
 
@@ -136,16 +134,10 @@ public final class Library {
   /// Returns the album before and after.
   @discardableResult
   public func edit(_ album: Album) throws(LibraryError) -> (before: Album, after: Album) {
-    guard let id = album.id else { throw .database("cannot update an album that was never stored") }
-    let before = try store.album(at: album.position)
-    guard before.id == id else { throw .noAlbumWithID(id) }
-    let previous = selection
-    let after = try update(album, selecting: previous)
-    journal.record(
-      summary: "edit " + Self.quoted(after.title),
-      undo: { [unowned self] () throws(LibraryError) in _ = try self.update(before, selecting: previous) },
-      redo: { [unowned self] () throws(LibraryError) in _ = try self.update(after, selecting: previous) })
-    return (before, after)
+    try change { (origin) throws(LibraryError) in
+      let (before, after, _) = try store.edit(album, origin: origin)
+      return (before, after)
+    }
   }
 
   /// Deletes the album at `index`. Deleting the current album leaves the selection at that
@@ -153,69 +145,79 @@ public final class Library {
   /// keeps the current album selected. Returns the deleted album.
   @discardableResult
   public func delete(at index: Int) throws(LibraryError) -> Album {
-    let removed = try delete(at: index, selecting: nil)
-    journal.record(
-      summary: "delete " + Self.quoted(removed.title),
-      undo: { [unowned self] () throws(LibraryError) in _ = try self.insert(removed, at: index) },
-      redo: { [unowned self] () throws(LibraryError) in _ = try self.delete(at: index, selecting: nil) })
-    return removed
+    let album = try store.album(at: index)
+    guard let id = album.id else { throw .noAlbumWithID(-1) }
+    return try change { (origin) throws(LibraryError) in
+      try store.delete(id: id, selecting: nil, origin: origin).album
+    }
   }
 
   /// Moves the album at `from` to `to` and selects it there; returns the album.
   @discardableResult
   public func move(from: Int, to: Int) throws(LibraryError) -> Album {
     let album = try store.album(at: from)
-    let previous = selection
-    try move(from, to)
-    journal.record(
-      summary: "move " + Self.quoted(album.title),
-      undo: { [unowned self] () throws(LibraryError) in
-        try self.move(to, from)
-        if let previous { self.select(previous) }
-      },
-      redo: { [unowned self] () throws(LibraryError) in try self.move(from, to) })
-    return album
+    guard let id = album.id else { throw .noAlbumWithID(-1) }
+    return try change { (origin) throws(LibraryError) in try store.move(id: id, to: to, origin: origin).album }
   }
 
   /// Appends `albums` (all or nothing); returns their 0-based range. The selection stays.
   @discardableResult
   public func importAlbums(_ albums: [Album]) throws(LibraryError) -> Range<Int> {
-    let previous = selection
-    let range = try append(albums)
-    journal.record(
-      summary: "import of " + Self.albumCount(range.count),
-      undo: { [unowned self] () throws(LibraryError) in try self.removeLast(range.count, selecting: previous) },
-      redo: { [unowned self] () throws(LibraryError) in _ = try self.append(albums) })
-    return range
+    try change { (origin) throws(LibraryError) in try store.importAlbums(albums, origin: origin).range }
   }
 
   /// Replaces every album with the default catalogue and selects the first; returns how
   /// many albums were replaced.
   @discardableResult
   public func reset() throws(LibraryError) -> Int {
-    let previous = selection
-    let old = try replaceAll(with: DefaultCatalogue.albums, selecting: 0)
-    journal.record(
-      summary: "reset",
-      undo: { [unowned self] () throws(LibraryError) in _ = try self.replaceAll(with: old, selecting: previous) },
-      redo: { [unowned self] () throws(LibraryError) in
-        _ = try self.replaceAll(with: DefaultCatalogue.albums, selecting: 0)
-      })
-    return old.count
+    try change { (origin) throws(LibraryError) in
+      try store.reset(to: DefaultCatalogue.albums, origin: origin).removed
+    }
   }
 
-  // MARK: - Undo and redo
+  // MARK: - Undo and redo (the log in the library file)
 
-  /// Takes back the latest change and returns what it was (`delete "American Pie"`), or
-  /// nil when there is nothing to undo.
+  /// Takes back this shell's latest standing change or, in a shell that has made none,
+  /// the library's latest, and returns what it was (`delete "American Pie"`); nil when
+  /// there is nothing to undo.
+  ///
+  /// - Throws: ``LibraryError/changedSince(title:undoing:)`` or
+  ///   ``LibraryError/deletedSince(title:undoing:)`` when an album the step touched was
+  ///   changed since (by any shell); nothing is changed then.
   public func undo() throws(LibraryError) -> String? {
-    try journal.undo()
+    do {
+      return try change { (_) throws(LibraryError) in try store.undo(session: session).step.summary }
+    } catch .nothingToUndo {
+      return nil
+    }
   }
 
-  /// Re-applies the latest undone change and returns what it was, or nil when there is
-  /// nothing to redo.
+  /// Makes again the latest undone change (this shell's first), returning what it was;
+  /// nil when there is nothing to redo.
   public func redo() throws(LibraryError) -> String? {
-    try journal.redo()
+    do {
+      return try change { (_) throws(LibraryError) in try store.redo(session: session).step.summary }
+    } catch .nothingToRedo {
+      return nil
+    }
+  }
+
+  /// The latest `limit` steps of the undo log, newest first.
+  public func changeLog(limit: Int) throws(LibraryError) -> [ChangeStep] {
+    try store.changeLog(limit: limit)
+  }
+
+  // MARK: - Fresh reads
+
+  /// Forgets what this library has cached (the count) when another shell committed to
+  /// the file since it last looked, so counts, indices and the scroller are never stale.
+  public func noticeChangesElsewhere() throws(LibraryError) {
+    let version = try store.dataVersion()
+    guard version != dataVersion else { return }
+    dataVersion = version
+    cachedCount = nil
+    let count = try count()
+    selection = count == 0 ? nil : min(max(selection ?? 0, 0), count - 1)
   }
 
   // MARK: - Covers
@@ -269,127 +271,30 @@ public final class Library {
     covers?.unsubscribe(token)
   }
 
-  // MARK: - The store's changes, keeping the cached count and selection in step
+  // MARK: - Keeping the cached count and selection in step
 
-  private func insert(_ album: Album, at index: Int) throws(LibraryError) -> Album {
-    try change(selecting: index) { () throws(LibraryError) in
-      try store.insert(album, at: index, selecting: index)
-    }
-  }
-
-  private func update(_ album: Album, selecting: Int?) throws(LibraryError) -> Album {
-    try change(selecting: selecting) { () throws(LibraryError) in
-      try store.update(album, selecting: selecting)
-    }
-  }
-
-  /// Deletes at `index`, selecting `selecting`, or by default the place the original app
-  /// leaves selected.
-  private func delete(at index: Int, selecting: Int?) throws(LibraryError) -> Album {
-    let count = try count()
-    let next: Int?
-    if let selecting {
-      next = selecting
-    } else {
-      let current = selection ?? index
-      let kept = index < current ? current - 1 : current
-      next = count <= 1 ? nil : min(kept, count - 2)
-    }
-    return try change(selecting: next) { () throws(LibraryError) in
-      try store.delete(at: index, selecting: next)
-    }
-  }
-
-  private func move(_ from: Int, _ to: Int) throws(LibraryError) {
-    try change(selecting: to) { () throws(LibraryError) in
-      try store.move(from: from, to: to, selecting: to)
-    }
-  }
-
-  private func append(_ albums: [Album]) throws(LibraryError) -> Range<Int> {
-    let keep = selection ?? 0
-    return try change(selecting: keep) { () throws(LibraryError) in
-      try store.append(albums, selecting: keep)
-    }
-  }
-
-  private func removeLast(_ n: Int, selecting: Int?) throws(LibraryError) {
-    let count = try count()
-    let target = (selecting ?? selection).map { min($0, max(0, count - n - 1)) }
-    try change(selecting: target) { () throws(LibraryError) in
-      try store.removeLast(n, selecting: target)
-    }
-  }
-
-  private func replaceAll(with albums: [Album], selecting: Int?) throws(LibraryError) -> [Album] {
-    try change(selecting: selecting) { () throws(LibraryError) in
-      try store.replaceAll(with: albums, selecting: selecting)
-    }
-  }
-
-  /// Runs a store change and refreshes the cached count and selection from what the
-  /// store now holds (it clamps the selection in the same transaction).
-  private func change<T>(
-    selecting: Int?, _ body: () throws(LibraryError) -> T
-  ) throws(LibraryError) -> T {
+  /// Runs a logged store change made by this shell from its current selection, then
+  /// refreshes the cached count and the selection from what the store now holds (the
+  /// change wrote the selection in its own transaction).
+  private func change<T>(_ body: (ChangeOrigin) throws(LibraryError) -> T) throws(LibraryError) -> T {
     cachedCount = nil
     let result: T
     do {
-      result = try body()
+      result = try body(ChangeOrigin(session: session, selection: selection))
     } catch {
       _ = try? count()
       throw error
     }
     let count = try count()
     let stored = try store.selectedIndex()
-    selection = count == 0 ? nil : stored.map { min(max($0, 0), count - 1) } ?? selecting
+    selection = count == 0 ? nil : stored.map { min(max($0, 0), count - 1) } ?? selection.map { min($0, count - 1) }
     savedSelection = stored
+    dataVersion = (try? store.dataVersion()) ?? dataVersion
     return result
   }
-
-  /// `"title"` for undo summaries (the shell escapes control characters when it prints).
-  static func quoted(_ title: String) -> String { "\"" + title + "\"" }
 
   /// `N album(s)`.
   public static func albumCount(_ count: Int) -> String {
     count == 1 ? "1 album" : "\(count) albums"
-  }
-}
-
-/// The changes `undo` and `redo` step through, newest last; a new change clears redo.
-private struct UndoJournal {
-  struct Entry {
-    let summary: String
-    let undo: () throws(LibraryError) -> Void
-    let redo: () throws(LibraryError) -> Void
-  }
-
-  private var undoable: [Entry] = []
-  private var redoable: [Entry] = []
-  private let limit = 1000
-
-  mutating func record(
-    summary: String, undo: @escaping () throws(LibraryError) -> Void,
-    redo: @escaping () throws(LibraryError) -> Void
-  ) {
-    undoable.append(Entry(summary: summary, undo: undo, redo: redo))
-    redoable.removeAll()
-    if undoable.count > limit { undoable.removeFirst(undoable.count - limit) }
-  }
-
-  mutating func undo() throws(LibraryError) -> String? {
-    guard let entry = undoable.last else { return nil }
-    try entry.undo()
-    undoable.removeLast()
-    redoable.append(entry)
-    return entry.summary
-  }
-
-  mutating func redo() throws(LibraryError) -> String? {
-    guard let entry = redoable.last else { return nil }
-    try entry.redo()
-    redoable.removeLast()
-    undoable.append(entry)
-    return entry.summary
   }
 }

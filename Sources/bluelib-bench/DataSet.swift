@@ -57,7 +57,7 @@ enum DataSet {
     do {
       let albums = try LibraryArchive.decode(fileAtPath: csv)
       let store = try AlbumStore.open(path: path)
-      try store.replaceAll(with: albums, selecting: albums.isEmpty ? nil : 0)
+      _ = try store.reset(to: albums, origin: ChangeOrigin(session: "bluelib-bench", selection: nil))
       return try store.count()
     } catch {
       throw SetupError("cannot create the library \(path): \(error)")

@@ -75,7 +75,7 @@ extension AlbumStore {
       let count = try Self.count(db)
       guard (0..<count).contains(index) else { throw LibraryError.noAlbum(index: index, count: count) }
       let step = try Self.beginStep(
-        .move, summary: "move \(Self.summaryTitle(album.title)) to \(index + 1)", origin: origin, db)
+        .move, summary: "move \(Self.summaryTitle(album.title))", origin: origin, db)
       try Self.record(id, as: .before, of: step, db)
       try Self.moveAlbum(id: id, to: index, step: step, db)
       try Self.record(id, as: .after, of: step, db)

@@ -235,10 +235,9 @@ public final class AlbumStore: Sendable {
   /// Replaces every album with `albums` (`reset`) and returns the albums it replaced.
   ///
   /// - Important: Not logged, so not undoable, and steps in the log that touched the old
-  ///   albums can no longer be undone. Public only for `bluelib-bench`, which builds its
-  ///   libraries with it; everything else calls ``reset(to:origin:)``.
+  ///   albums can no longer be undone: for tests; everything else calls ``reset(to:origin:)``.
   @discardableResult
-  public func replaceAll(with albums: [Album], selecting: Int? = nil) throws(LibraryError) -> [Album] {
+  func replaceAll(with albums: [Album], selecting: Int? = nil) throws(LibraryError) -> [Album] {
     try writing { db in
       let old = try Self.all(db)
       try db.execute(sql: "DELETE FROM album")
