@@ -193,7 +193,7 @@ struct UndoAcrossShellsTests {
   @Test func importResetQuitThenUndoInTheNextRunBringsEveryAlbumBack() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let rows = (1...300).map { #"{"title":"Imported \#($0)","year":\#(1900 + $0 % 100)}"# }
+    let rows = (1...300).map { #"{"title":"Imported \#($0)"}"# }
     let file = try F.write("[" + rows.joined(separator: ",") + "]", to: "many.json", in: runner)
     #expect(try runner.run(["-c", "import \(file)"]).status == 0)
     #expect(try runner.run(["-c", "reset"]).status == 0)

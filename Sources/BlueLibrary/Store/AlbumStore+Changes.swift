@@ -150,7 +150,9 @@ extension AlbumStore {
         sql: "UPDATE change SET undone = (SELECT COALESCE(MAX(undone), 0) + 1 FROM change), undone_by = ? WHERE id = ?",
         arguments: [session, step])
       let preferred: Int64? = try Int64.fetchOne(db, sql: "SELECT selection_before FROM change WHERE id = ?", arguments: [step])
-      let selection = try Self.selectFirstStored([preferred, restored], db)
+      // Undoing a delete brings the album back and selects it (SPEC §3, the original's trash).
+      let order = try Self.kind(of: row) == .delete ? [restored, preferred] : [preferred, restored]
+      let selection = try Self.selectFirstStored(order, db)
       return StepResult(step: try Self.changeStep(step, db), selection: selection)
     }
   }

@@ -111,7 +111,7 @@ extension AlbumStore {
     try renumber(from: low, to: low, db)
   }
 
-  private static func kind(of row: Row) throws -> ChangeKind {
+  static func kind(of row: Row) throws -> ChangeKind {
     let name: String = row["kind"]
     guard let kind = ChangeKind(rawValue: name) else {
       throw LibraryError.database("the undo log has a step of unknown kind '\(name)'")

@@ -85,6 +85,9 @@ public final class Interpreter {
   private func execute(_ type: any Command.Type, _ arguments: [Word]) throws(CommandError) -> CommandOutcome {
     let command = try type.init(arguments: arguments)
     do {
+      // Another shell may have changed the file since the last command: indices resolve
+      // against what it holds now.
+      try environment.library.noticeChangesElsewhere()
       return try command.execute(in: environment)
     } catch {
       throw CommandError(wrapping: error)
