@@ -329,6 +329,19 @@ struct InterpreterTests {
     #expect(try shell.titles() == ["A", "C"])
   }
 
+  @Test func undoAndRedoLinesEscapeControlCharacters() throws {
+    let shell = try InProcessShell(albums: [Album(title: "Evil\u{1B}[2J")])
+    #expect(shell.run("delete; undo; redo") == [])
+    let lines = shell.lines().filter {
+      !$0.hasPrefix("(") && !$0.hasPrefix("[") && !$0.contains(": ")
+    }
+    #expect(
+      lines == [
+        #"deleted "Evil\e[2J" (0 albums left)"#, #"undid delete "Evil\e[2J""#,
+        #"redid delete "Evil\e[2J""#,
+      ])
+  }
+
   @Test func undoWithNothingToUndoIsAnErrorAndPrintsNothing() throws {
     let shell = try InProcessShell()
     #expect(shell.run("undo") == ["undo: nothing to undo"])
