@@ -163,7 +163,10 @@ public final class Library {
   /// Appends `albums` (all or nothing); returns their 0-based range. The selection stays.
   @discardableResult
   public func importAlbums(_ albums: [Album]) throws(LibraryError) -> Range<Int> {
-    try change { (origin) throws(LibraryError) in try store.importAlbums(albums, origin: origin).range }
+    let range = try change { (origin) throws(LibraryError) in try store.importAlbums(albums, origin: origin).range }
+    // Into an empty library: the first album becomes current, as the viewport shows it.
+    if selection == nil, !range.isEmpty { select(0) }
+    return range
   }
 
   /// Replaces every album with the default catalogue and selects the first; returns how

@@ -222,7 +222,7 @@ struct AlbumStoreTests {
     let edited = try store.edit(pie, origin: ChangeOrigin(session: "test", selection: 3))
     #expect(edited.before == DefaultCatalogue.albums[4].with(id: pie.id, position: 4))
     #expect(edited.after.title == "American Pie (Remix)" && edited.after.year == 2001 && edited.after.position == 4)
-    #expect(edited.step.summary == "edit \"American Pie\"")
+    #expect(edited.step.summary == "edit \"American Pie (Remix)\"")
     #expect(try store.album(at: 4) == edited.after)
     #expect(try store.album(at: 0).title == "Best of Bowie")
     #expect(try store.selectedIndex() == 3)

@@ -194,7 +194,7 @@ struct ChangeLogTests {
     _ = try a.store.edit(pie, origin: a.origin)
     pie.title = "American Pie\u{1B}[2J"
     let theirs = try b.store.edit(pie, origin: b.origin)
-    #expect(theirs.before.year == 2001 && theirs.step.summary == "edit \"American Pie\"")
+    #expect(theirs.before.year == 2001 && theirs.step.summary == "edit \"American Pie\u{1B}[2J\"")
     let error = libraryError { () throws(LibraryError) in try a.undo() }
     #expect(error?.description == "\"American Pie\" was changed since (by another shell?); nothing undone")
     #expect(try a.store.album(at: 4).title == "American Pie\u{1B}[2J")

@@ -125,10 +125,7 @@ struct AlbumVerbTests {
     #expect(try shell.library.album(at: 0).genre == "Odd")
   }
 
-  @Test(
-    .disabled("bug: AddCommand.init parses a quoted title as FIELD=VALUE before it checks isQuoted")
-  )
-  func quotedTitleWithAnEqualsSignIsATitle() throws {
+  @Test func quotedTitleWithAnEqualsSignIsATitle() throws {
     let shell = try InProcessShell(albums: [])
     #expect(shell.run(#"add "AC=DC" artist=Band"#) == [])
     #expect(try shell.titles() == ["AC=DC"])
@@ -404,11 +401,7 @@ struct AlbumVerbTests {
     }
   }
 
-  @Test(
-    .disabled(
-      "bug: Library.removeLast (Library.swift:318) selects index 0 when the undo empties the library"
-    ))
-  func undoImportIntoAnEmptyLibraryEmptiesIt() throws {
+  @Test func undoImportIntoAnEmptyLibraryEmptiesIt() throws {
     try withTemporaryDirectory { directory in
       let path = directory + "/albums.csv"
       try writeFile(path, "title\nOne\nTwo\n")

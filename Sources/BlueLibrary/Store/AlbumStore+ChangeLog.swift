@@ -144,7 +144,8 @@ extension AlbumStore {
 
   /// `"Title"` for a step's summary, escaped as error messages quote values.
   static func summaryTitle(_ title: String) -> String {
-    LibraryError.quoted(title, mark: "\"")
+    // Stored as typed: whoever prints a summary escapes control characters for its medium.
+    "\"" + title + "\""
   }
 
   // MARK: - Conflicts

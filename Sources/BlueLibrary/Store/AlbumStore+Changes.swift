@@ -33,7 +33,7 @@ extension AlbumStore {
       let valid = try album.validated()
       guard let before = try Album.fetchOne(db, sql: "SELECT \(Album.selection) FROM album WHERE id = ?", arguments: [id])
       else { throw LibraryError.noAlbumWithID(id) }
-      let step = try Self.beginStep(.edit, summary: "edit \(Self.summaryTitle(before.title))", origin: origin, db)
+      let step = try Self.beginStep(.edit, summary: "edit \(Self.summaryTitle(valid.title))", origin: origin, db)
       try Self.record(id, as: .before, of: step, db)
       try Self.writeFields(of: valid, to: id, step: step, db)
       try Self.record(id, as: .after, of: step, db)

@@ -12,7 +12,9 @@ public struct AddCommand: Command {
   let album: Album
 
   public init(arguments: [Word]) throws(CommandError) {
-    guard let title = arguments.first, try FieldAssignment.parse(title) == nil || title.isQuoted else {
+    guard let title = arguments.first else { throw .missing("TITLE", usage: Self.configuration.usage) }
+    // A quoted first word is always the title, whatever it holds (`add "AC=DC"`).
+    if !title.isQuoted, try FieldAssignment.parse(title) != nil {
       throw .missing("TITLE", usage: Self.configuration.usage)
     }
     var assignments = [FieldAssignment(field: .title, value: title.text)]
