@@ -306,7 +306,7 @@ struct InterpreterTests {
     #expect(shell.library.selection == nil)
     #expect(
       shell.lines() == [
-        #"undid add "B""#, #"undid add "A""#,
+        #"undid add "B""#, #"undid add "A""#, "(nothing to undo after 2 of 5)",
         "(the library is empty: 'add TITLE' adds an album, 'reset' brings back the defaults)",
       ])
     #expect(shell.run("undo") == ["undo: nothing to undo"])

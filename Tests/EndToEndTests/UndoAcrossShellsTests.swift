@@ -176,6 +176,18 @@ struct UndoAcrossShellsTests {
     #expect(ours.quit() == 0)
   }
 
+  @Test func undoListShowsTheLogNewestFirstWithWhoseStepAndWhatWasUndone() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    #expect(try runner.run(["-c", "delete 2"]).status == 0)
+    let result = try runner.run(["-c", "add X; undo", "-c", "undo --list"])
+    #expect(result.stderr == "")
+    #expect(
+      result.stdout.hasSuffix(
+        "  2  add \"X\"  (undone, this shell)\n  1  delete \"It's My Life\"\n"))
+    #expect(try runner.run(["-c", "undo --list 1"]).stdout == "  2  add \"X\"  (undone)\n")
+  }
+
   // MARK: - The next run
 
   @Test func deleteQuitThenUndoInTheNextRunBringsTheAlbumBackAtItsPlace() throws {

@@ -150,8 +150,8 @@ public final class Interpreter {
     _ count: Int, saying verb: String, nothingLeft: String,
     _ body: () throws(LibraryError) -> String?
   ) throws(CommandError) {
-    var stepped = false
-    defer { if stepped { drawViewport() } }
+    var stepped = 0
+    defer { if stepped > 0 { drawViewport() } }
     for _ in 0..<count {
       let summary: String?
       do {
@@ -160,10 +160,12 @@ public final class Interpreter {
         throw CommandError(error)
       }
       guard let summary else {
-        if stepped { break }
-        throw CommandError(nothingLeft)
+        guard stepped > 0 else { throw CommandError(nothingLeft) }
+        // Asked for more steps than there were: say so rather than stop silently.
+        output.line("(\(nothingLeft) after \(stepped) of \(count))")
+        break
       }
-      stepped = true
+      stepped += 1
       output.line(verb + " " + TextSanitizer.escaped(summary))
     }
   }
