@@ -110,9 +110,16 @@ struct LibraryFileTests {
   private func importKilled(
     _ runner: BinaryRunner, file: String, after delay: Double?
   ) throws -> (killed: Bool, midTransaction: Bool, seconds: Double) {
+    try killed(runner, commands: "import '\(file)'", after: delay)
+  }
+
+  /// `bluelib -c COMMANDS`, killed with SIGKILL after `delay` seconds (nil: let it finish).
+  private func killed(
+    _ runner: BinaryRunner, commands: String, after delay: Double?
+  ) throws -> (killed: Bool, midTransaction: Bool, seconds: Double) {
     let process = Process()
     process.executableURL = BinaryRunner.executable
-    process.arguments = ["--home", runner.home.path, "-c", "import '\(file)'"]
+    process.arguments = ["--home", runner.home.path, "-c", commands]
     process.environment = runner.environment()
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
@@ -180,5 +187,54 @@ struct LibraryFileTests {
       }
     }
     #expect(midTransaction > 0, "no kill landed inside the import's transaction in \(attempts) tries")
+  }
+
+  @Test func killMinus9DuringUndoOrRedoOfALargeImportLeavesTheLibraryAndItsLogConsistent() throws {
+    let rows = 200_000
+    let scratch = BinaryRunner()
+    defer { scratch.cleanUp() }
+    var csv = "title\n"
+    csv.reserveCapacity(rows * 12)
+    for i in 0..<rows { csv += "Bulk \(i)\n" }
+    let file = try F.write(csv, to: "big.csv", in: scratch)
+    #expect(try scratch.run(["-c", "import '\(file)'"]).status == 0)
+    let undoTime = try killed(scratch, commands: "undo", after: nil).seconds
+    let redoTime = try killed(scratch, commands: "redo", after: nil).seconds
+    #expect(try scratch.run(["-c", "list zzzz"]).stdout == "0 of \(rows + 5) albums match 'zzzz'\n")
+
+    let imported = "0 of \(rows + 5) albums match 'zzzz'\n"
+    let empty = "0 of 5 albums match 'zzzz'\n"
+    var midTransaction = 0
+    var attempts = 0
+    var plan: [(verb: String, delay: Double)] =
+      [0.3, 0.6, 0.8, 0.9, 0.95].map { ("undo", $0 * undoTime) } + [0.5, 0.8, 0.9].map { ("redo", $0 * redoTime) }
+    while let (verb, delay) = plan.first, attempts < 20 {
+      plan.removeFirst()
+      attempts += 1
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      #expect(try runner.run(["-c", "import '\(file)'"]).status == 0)
+      if verb == "redo" { #expect(try runner.run(["-c", "undo"]).status == 0) }
+      let outcome = try killed(runner, commands: verb, after: delay)
+      if outcome.midTransaction { midTransaction += 1 }
+      let after = try runner.run(["-c", "list zzzz; undo --list 1"])
+      #expect(after.status == 0, "after a kill of \(verb) at \(delay) s: \(after.stderr)")
+      // The albums and the log agree: all imported and the step standing, or none and undone.
+      let standing = imported + "  1  import of \(rows) albums\n"
+      let undone = empty + "  1  import of \(rows) albums  (undone)\n"
+      #expect(after.stdout == standing || after.stdout == undone, "after a kill of \(verb) at \(delay) s")
+      if verb == "undo" && outcome.killed && outcome.midTransaction {
+        #expect(after.stdout == standing, "a kill inside the undo kept part of it")
+      }
+      // And the log still steps both ways.
+      let next = after.stdout == standing ? "undo" : "redo"
+      let stepped = try runner.run(["-c", "\(next); list zzzz"])
+      #expect(stepped.status == 0)
+      #expect(stepped.stdout.hasSuffix(after.stdout == standing ? empty : imported))
+      if plan.isEmpty && midTransaction == 0 {
+        plan = [0.7, 0.85, 0.93, 0.98].map { ("undo", $0 * undoTime * Double.random(in: 0.9...1.1)) }
+      }
+    }
+    #expect(midTransaction > 0, "no kill landed inside an undo's or redo's transaction in \(attempts) tries")
   }
 }
