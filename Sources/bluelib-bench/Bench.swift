@@ -53,6 +53,9 @@ struct Results {
   /// The size of the imported CSV (the largest library size).
   var importSize = 0
   var bluelibImport: Measurement?
+  /// `undo` of that import, then `redo` of it, each in the import's home.
+  var bluelibUndo: Measurement?
+  var bluelibRedo: Measurement?
   /// nil when sqlite3 was not run; `failure` says when it is missing.
   var sqliteImport: Measurement?
   var sqliteMissing = false
@@ -70,13 +73,15 @@ struct Results {
 
   /// Every measurement taken.
   var measurements: [Measurement] {
-    rows.map(\.measurement) + [bluelibImport, sqliteImport, downloads?.measurement].compactMap { $0 }
+    rows.map(\.measurement) + [bluelibImport, bluelibUndo, bluelibRedo, sqliteImport, downloads?.measurement]
+      .compactMap { $0 }
       + (coverArt?.measurements ?? [])
   }
 
   var anyFailed: Bool {
     rows.contains { !$0.measurement.succeeded }
       || bluelibImport.map { !$0.succeeded } == true
+      || bluelibUndo.map { !$0.succeeded } == true || bluelibRedo.map { !$0.succeeded } == true
       || (!sqliteMissing && sqliteImport.map { !$0.succeeded } == true)
       || downloads.map { !$0.measurement.succeeded } == true
       || coverArt?.anyFailed == true
@@ -237,6 +242,8 @@ final class Bench {
     let csv = csvPath(size)
     var bluelibMeasurement = Measurement()
     var sqliteMeasurement = Measurement()
+    var undoMeasurement = Measurement()
+    var redoMeasurement = Measurement()
     results.sqliteMissing = sqlite3 == nil
     for run in 1...runs {
       if bluelibMeasurement.failure == nil {
@@ -262,6 +269,23 @@ final class Bench {
           }
           guard count == expected else {
             throw RunFailure(message: "the library has \(grouped(count)) albums after the import, expected \(grouped(expected))")
+          }
+          // Undo and redo of the import as one step each, in the next runs (the log is in
+          // the library file): the log holds ids, so memory does not grow with the import.
+          let step = { (verb: String, albums: Int) throws(RunFailure) -> ChildRun in
+            let stepped = try self.invoke(
+              self.bluelib, ["--home", home, "-c", verb], input: .null, in: directory + "/" + verb, keepOutput: true)
+            let count = (try? DataSet.albumCount(at: home + "/library.sqlite")) ?? -1
+            guard count == albums else {
+              throw RunFailure(message: "the library has \(grouped(count)) albums after \(verb), expected \(grouped(albums))")
+            }
+            return stepped
+          }
+          record(&undoMeasurement, label: "undo of the import \(grouped(size))", run: run, of: runs) {
+            () throws(RunFailure) in try step("undo", DefaultCatalogue.albums.count)
+          }
+          record(&redoMeasurement, label: "redo of the import \(grouped(size))", run: run, of: runs) {
+            () throws(RunFailure) in try step("redo", expected)
           }
           return child
         }
@@ -291,6 +315,8 @@ final class Bench {
       }
     }
     results.bluelibImport = bluelibMeasurement
+    results.bluelibUndo = undoMeasurement
+    results.bluelibRedo = redoMeasurement
     results.sqliteImport = sqlite3 == nil ? nil : sqliteMeasurement
   }
 

@@ -184,6 +184,18 @@ struct Report {
       checks.append(missing("import ≤ 2× sqlite3's `.import`", results.bluelibImport, results.sqliteImport))
     }
 
+    if let undo = results.bluelibUndo, let redo = results.bluelibRedo, undo.succeeded, redo.succeeded {
+      let peak = max(undo.maxRSSKiB, redo.maxRSSKiB)
+      checks.append(
+        Check(
+          status: peak < 64 * 1024 ? .pass : .fail,
+          text:
+            "peak RSS of undo and redo of the \(grouped(results.importSize))-album import < 64 MiB: \(formatKiB(peak)) (undo \(formatSeconds(undo.median ?? 0)), redo \(formatSeconds(redo.median ?? 0)))"
+        ))
+    } else if options.only.contains(.import) {
+      checks.append(missing("peak RSS of undo and redo of the import < 64 MiB", results.bluelibUndo, results.bluelibRedo))
+    }
+
     checks.append(coverArtCheck(results.coverArt))
     return checks
   }
@@ -238,6 +250,10 @@ struct Report {
       if let ours = results.bluelibImport {
         lines.append(
           "| bluelib | `bluelib --home FRESH -c 'import albums-\(size).csv'` | \(measurementCells(ours)) |")
+      }
+      if let undo = results.bluelibUndo, let redo = results.bluelibRedo {
+        lines.append("| bluelib | `bluelib --home SAME -c undo` (the import, in the next run) | \(measurementCells(undo)) |")
+        lines.append("| bluelib | `bluelib --home SAME -c redo` | \(measurementCells(redo)) |")
       }
       if results.sqliteMissing {
         lines.append("| sqlite3 | `sqlite3 FRESH/t.db '.import --csv albums-\(size).csv t'` | not installed | – | – |")
