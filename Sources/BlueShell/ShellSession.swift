@@ -55,7 +55,8 @@ final class ShellSession {
       && options.environment["TERM"] != "dumb"
     style = TextStyle(colors: colors)
     history = InputHistory(path: terminal ? paths.history : nil)
-    (reader, source) = try Self.reader(for: options.input, terminal: terminal, colors: colors, history: history, messages: messages)
+    (reader, source) = try Self.reader(
+      for: options.input, terminal: terminal, colors: colors, history: history, messages: messages)
     isInteractive = reader is EditLineReader
     TerminalModes.enableUTF8Locale()
 

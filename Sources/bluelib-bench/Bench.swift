@@ -73,7 +73,8 @@ struct Results {
 
   /// Every measurement taken.
   var measurements: [Measurement] {
-    rows.map(\.measurement) + [bluelibImport, bluelibUndo, bluelibRedo, sqliteImport, downloads?.measurement]
+    rows.map(\.measurement)
+      + [bluelibImport, bluelibUndo, bluelibRedo, sqliteImport, downloads?.measurement]
       .compactMap { $0 }
       + (coverArt?.measurements ?? [])
   }
@@ -168,7 +169,8 @@ final class Bench {
     measureFloor()
     for scenario in [Scenario.open, .tap, .scroll] where options.only.contains(scenario) {
       for size in options.sizes {
-        results.rows.append(LibraryRow(scenario: scenario, size: size, measurement: runLibraryScenario(scenario, size: size)))
+        results.rows.append(
+          LibraryRow(scenario: scenario, size: size, measurement: runLibraryScenario(scenario, size: size)))
       }
     }
     if options.only.contains(.import), let size = options.sizes.last {
@@ -247,7 +249,8 @@ final class Bench {
     results.sqliteMissing = sqlite3 == nil
     for run in 1...runs {
       if bluelibMeasurement.failure == nil {
-        record(&bluelibMeasurement, label: "import bluelib \(grouped(size))", run: run, of: runs) { () throws(RunFailure) in
+        record(&bluelibMeasurement, label: "import bluelib \(grouped(size))", run: run, of: runs) {
+          () throws(RunFailure) in
           let directory = "\(work)/runs/import-bluelib-\(run)"
           let home = directory + "/home"
           defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
@@ -268,7 +271,8 @@ final class Bench {
             throw RunFailure(message: "after import: \(error)")
           }
           guard count == expected else {
-            throw RunFailure(message: "the library has \(grouped(count)) albums after the import, expected \(grouped(expected))")
+            throw RunFailure(
+              message: "the library has \(grouped(count)) albums after the import, expected \(grouped(expected))")
           }
           // Undo and redo of the import as one step each, in the next runs (the log is in
           // the library file): the log holds ids, so memory does not grow with the import.
@@ -277,7 +281,8 @@ final class Bench {
               self.bluelib, ["--home", home, "-c", verb], input: .null, in: directory + "/" + verb, keepOutput: true)
             let count = (try? DataSet.albumCount(at: home + "/library.sqlite")) ?? -1
             guard count == albums else {
-              throw RunFailure(message: "the library has \(grouped(count)) albums after \(verb), expected \(grouped(albums))")
+              throw RunFailure(
+                message: "the library has \(grouped(count)) albums after \(verb), expected \(grouped(albums))")
             }
             return stepped
           }
@@ -291,7 +296,8 @@ final class Bench {
         }
       }
       if let sqlite3, sqliteMeasurement.failure == nil {
-        record(&sqliteMeasurement, label: "import sqlite3 \(grouped(size))", run: run, of: runs) { () throws(RunFailure) in
+        record(&sqliteMeasurement, label: "import sqlite3 \(grouped(size))", run: run, of: runs) {
+          () throws(RunFailure) in
           let directory = "\(work)/runs/import-sqlite3-\(run)"
           defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
           do {
@@ -306,7 +312,8 @@ final class Bench {
             keepOutput: true)
           _ = try invoke(
             sqlite3, [database, "SELECT count(*) FROM t"], input: .null, in: directory + "/count", keepOutput: true)
-          let text = DataSet.contents(ofFileAt: directory + "/count/stdout").trimmingCharacters(in: .whitespacesAndNewlines)
+          let text = DataSet.contents(ofFileAt: directory + "/count/stdout").trimmingCharacters(
+            in: .whitespacesAndNewlines)
           guard Int(text) == size else {
             throw RunFailure(message: "sqlite3's table has '\(text)' rows after the import, expected \(size)")
           }
@@ -393,9 +400,11 @@ func standardError(_ text: String) {
 
 /// `text` quoted for a shell (and bluelib's tokenizer) when it needs it.
 func shellQuoted(_ text: String) -> String {
-  let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-    scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:=@%".unicodeScalars.contains(scalar)
-  }
+  let plain =
+    !text.isEmpty
+    && text.unicodeScalars.allSatisfy { scalar in
+      scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:=@%".unicodeScalars.contains(scalar)
+    }
   return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
 

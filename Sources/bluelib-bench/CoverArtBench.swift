@@ -159,7 +159,8 @@ extension Report {
       ] {
         guard let measurement else { continue }
         lines.append(
-          "| chafa\(note) | `\(chafaCommand) \(file)` | \(measurement.times.count) | \(measurementCells(measurement)) |")
+          "| chafa\(note) | `\(chafaCommand) \(file)` | \(measurement.times.count) | \(measurementCells(measurement)) |"
+        )
       }
     }
     lines.append("")

@@ -114,7 +114,8 @@ extension Bench {
         throw RunFailure(message: "the server received \(received) requests, expected \(covers)")
       }
       if let path = paths.first(where: { server.requestCount($0) != run }) {
-        throw RunFailure(message: "the server received \(server.requestCount(path)) requests for \(path) over \(run) runs")
+        throw RunFailure(
+          message: "the server received \(server.requestCount(path)) requests for \(path) over \(run) runs")
       }
       let cached = Self.cacheEntries(in: home + "/covers")
       guard cached == covers else {

@@ -166,13 +166,15 @@ struct Report {
         Check(
           status: largeTap.maxRSSKiB < limitKiB ? .pass : .fail,
           text:
-            "peak RSS of tap + show on \(grouped(large)) albums < 64 MiB: \(formatKiB(largeTap.maxRSSKiB))\(quickNote)"))
+            "peak RSS of tap + show on \(grouped(large)) albums < 64 MiB: \(formatKiB(largeTap.maxRSSKiB))\(quickNote)")
+      )
     } else {
       checks.append(missing("peak RSS of tap + show < 64 MiB", largeTap))
     }
 
     if results.sqliteMissing && options.only.contains(.import) {
-      checks.append(Check(status: .skip, text: "import ≤ 2× sqlite3's `.import`: sqlite3 is not installed (see --sqlite3)"))
+      checks.append(
+        Check(status: .skip, text: "import ≤ 2× sqlite3's `.import`: sqlite3 is not installed (see --sqlite3)"))
     } else if let ours = results.bluelibImport?.median, let theirs = results.sqliteImport?.median {
       checks.append(
         Check(
@@ -193,7 +195,8 @@ struct Report {
             "peak RSS of undo and redo of the \(grouped(results.importSize))-album import < 64 MiB: \(formatKiB(peak)) (undo \(formatSeconds(undo.median ?? 0)), redo \(formatSeconds(redo.median ?? 0)))"
         ))
     } else if options.only.contains(.import) {
-      checks.append(missing("peak RSS of undo and redo of the import < 64 MiB", results.bluelibUndo, results.bluelibRedo))
+      checks.append(
+        missing("peak RSS of undo and redo of the import < 64 MiB", results.bluelibUndo, results.bluelibRedo))
     }
 
     checks.append(coverArtCheck(results.coverArt))
@@ -219,10 +222,12 @@ struct Report {
     lines.append("- command: `\(commandLine)`")
     lines.append("- data: `\(work)`\(options.keep == nil ? " (removed at the end)" : " (kept)")")
     lines.append(
-      "- method: each run is a fresh process with its own `--home` (a copy of the generated library), stdin from /dev/null or a pipe, stdout to a file or /dev/null, `NO_COLOR=1`; time is spawn to exit on the monotonic clock; peak RSS is the child's `ru_maxrss` from `wait4`, the largest over the runs; \(plural(options.runsPerScenario, "run")) per scenario, \(options.importRuns) per import")
+      "- method: each run is a fresh process with its own `--home` (a copy of the generated library), stdin from /dev/null or a pipe, stdout to a file or /dev/null, `NO_COLOR=1`; time is spawn to exit on the monotonic clock; peak RSS is the child's `ru_maxrss` from `wait4`, the largest over the runs; \(plural(options.runsPerScenario, "run")) per scenario, \(options.importRuns) per import"
+    )
     if let floor = results.rssFloorKiB {
       lines.append(
-        "- peak RSS floor: \(formatKiB(floor)), what `/bin/true` reports when run the same way (a child's `ru_maxrss` counts the pages it inherits from the bench until exec); a reading within 0.5 MiB of it is marked ≤ (floor)")
+        "- peak RSS floor: \(formatKiB(floor)), what `/bin/true` reports when run the same way (a child's `ru_maxrss` counts the pages it inherits from the bench until exec); a reading within 0.5 MiB of it is marked ≤ (floor)"
+      )
     }
     lines.append("")
 
@@ -252,7 +257,8 @@ struct Report {
           "| bluelib | `bluelib --home FRESH -c 'import albums-\(size).csv'` | \(measurementCells(ours)) |")
       }
       if let undo = results.bluelibUndo, let redo = results.bluelibRedo {
-        lines.append("| bluelib | `bluelib --home SAME -c undo` (the import, in the next run) | \(measurementCells(undo)) |")
+        lines.append(
+          "| bluelib | `bluelib --home SAME -c undo` (the import, in the next run) | \(measurementCells(undo)) |")
         lines.append("| bluelib | `bluelib --home SAME -c redo` | \(measurementCells(redo)) |")
       }
       if results.sqliteMissing {
@@ -316,9 +322,10 @@ extension Report {
         "\(head) | \(cell(failure)) | – | \(ideal) | – | \(downloads.runs > 0 ? requests : "–") | – | – |")
     } else {
       let ratio = downloads.ratio.map(formatRatio) ?? "– (L = 0)"
-      let cpu = measurement.medianCPU.map { cpu in
-        "\(formatSeconds(cpu.user + cpu.system)) (\(formatSeconds(cpu.user)) + \(formatSeconds(cpu.system)))"
-      } ?? "–"
+      let cpu =
+        measurement.medianCPU.map { cpu in
+          "\(formatSeconds(cpu.user + cpu.system)) (\(formatSeconds(cpu.user)) + \(formatSeconds(cpu.system)))"
+        } ?? "–"
       lines.append(
         "\(head) | \(timeCell(measurement.median, perCommand: false)) | \(timeCell(measurement.minimum, perCommand: false)) | \(ideal) | \(ratio) | \(requests) | \(cpu) | \(formatKiB(measurement.maxRSSKiB)) |"
       )

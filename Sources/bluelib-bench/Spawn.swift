@@ -221,4 +221,3 @@ func findInPath(_ name: String, environment: [String: String]) -> String? {
   }
   return nil
 }
-

@@ -22,7 +22,8 @@ struct Bluelib: ParsableCommand {
     version: "bluelib \(bluelibVersion)")
 
   @Option(
-    name: .long, help: ArgumentHelp("Keep every file (library, state, history, cover cache) under DIR.", valueName: "DIR"),
+    name: .long,
+    help: ArgumentHelp("Keep every file (library, state, history, cover cache) under DIR.", valueName: "DIR"),
     completion: .directory)
   var home: String?
 
@@ -32,13 +33,16 @@ struct Bluelib: ParsableCommand {
       "Run COMMANDS (separated by ';' or newlines), then exit; several -c run in order.", valueName: "COMMANDS"))
   var commands: [String] = []
 
-  @Option(name: .long, help: ArgumentHelp("Run the commands in FILE, then exit.", valueName: "FILE"), completion: .file())
+  @Option(
+    name: .long, help: ArgumentHelp("Run the commands in FILE, then exit.", valueName: "FILE"), completion: .file())
   var script: String?
 
   @Option(name: .long, help: ArgumentHelp("Cover downloads at once (1-64).", valueName: "N"))
   var downloads = 6
 
-  @Option(name: .customLong("download-timeout"), help: ArgumentHelp("Seconds before a cover download fails.", valueName: "SECONDS"))
+  @Option(
+    name: .customLong("download-timeout"),
+    help: ArgumentHelp("Seconds before a cover download fails.", valueName: "SECONDS"))
   var downloadTimeout = 15.0
 
   @Flag(name: .long, help: "Stop at the first failing command (script mode).")

@@ -6,11 +6,33 @@ struct AlbumFieldTests {
   let bowie = DefaultCatalogue.albums[0]
 
   @Test(arguments: [
-    (AlbumField.title, "Heroes", Album(title: "Heroes", artist: "David Bowie", genre: "Pop", year: 1992, coverURL: "bluelib:covers/best-of-bowie.png")),
-    (.artist, "", Album(title: "Best of Bowie", artist: "", genre: "Pop", year: 1992, coverURL: "bluelib:covers/best-of-bowie.png")),
-    (.genre, "Art Rock", Album(title: "Best of Bowie", artist: "David Bowie", genre: "Art Rock", year: 1992, coverURL: "bluelib:covers/best-of-bowie.png")),
-    (.year, "1977", Album(title: "Best of Bowie", artist: "David Bowie", genre: "Pop", year: 1977, coverURL: "bluelib:covers/best-of-bowie.png")),
-    (.cover, "https://example.com/heroes.png", Album(title: "Best of Bowie", artist: "David Bowie", genre: "Pop", year: 1992, coverURL: "https://example.com/heroes.png")),
+    (
+      AlbumField.title, "Heroes",
+      Album(
+        title: "Heroes", artist: "David Bowie", genre: "Pop", year: 1992, coverURL: "bluelib:covers/best-of-bowie.png")
+    ),
+    (
+      .artist, "",
+      Album(title: "Best of Bowie", artist: "", genre: "Pop", year: 1992, coverURL: "bluelib:covers/best-of-bowie.png")
+    ),
+    (
+      .genre, "Art Rock",
+      Album(
+        title: "Best of Bowie", artist: "David Bowie", genre: "Art Rock", year: 1992,
+        coverURL: "bluelib:covers/best-of-bowie.png")
+    ),
+    (
+      .year, "1977",
+      Album(
+        title: "Best of Bowie", artist: "David Bowie", genre: "Pop", year: 1977,
+        coverURL: "bluelib:covers/best-of-bowie.png")
+    ),
+    (
+      .cover, "https://example.com/heroes.png",
+      Album(
+        title: "Best of Bowie", artist: "David Bowie", genre: "Pop", year: 1992,
+        coverURL: "https://example.com/heroes.png")
+    ),
     (.cover, "", Album(title: "Best of Bowie", artist: "David Bowie", genre: "Pop", year: 1992, coverURL: "")),
   ])
   func settingAFieldChangesOnlyThatField(field: AlbumField, value: String, expected: Album) throws {
@@ -74,7 +96,10 @@ struct AlbumFieldTests {
 
   @Test func theDefaultCatalogueIsTheOriginalAppsFiveAlbumsInOrder() throws {
     let albums = DefaultCatalogue.albums
-    #expect(albums.map(\.title) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
+    #expect(
+      albums.map(\.title) == [
+        "Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie",
+      ])
     #expect(albums.map(\.artist) == ["David Bowie", "No Doubt", "Sting", "U2", "Madonna"])
     #expect(albums.map(\.year) == [1992, 2003, 1999, 2000, 2000])
     #expect(albums.allSatisfy { $0.genre == "Pop" && $0.coverURL.hasPrefix("bluelib:covers/") && $0.id == nil })

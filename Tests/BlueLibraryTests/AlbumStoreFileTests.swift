@@ -52,7 +52,10 @@ struct AlbumStoreFileTests {
       _ = try store.importAlbums([album("Low")], origin: ChangeOrigin(session: "test", selection: 5))
     }
     let reopened = try AlbumStore.open(path: path)
-    #expect(try reopened.titles() == ["Nothing Like The Sun", "Heroes", "Staring at the Sun", "It's My Life", "American Pie", "Low"])
+    #expect(
+      try reopened.titles() == [
+        "Nothing Like The Sun", "Heroes", "Staring at the Sun", "It's My Life", "American Pie", "Low",
+      ])
     #expect(try reopened.selectedIndex() == 5)
     #expect(try reopened.storedPositions() == Array(0..<6))
   }
@@ -69,7 +72,8 @@ struct AlbumStoreFileTests {
   @Test func controlCharactersInTitlesSurviveOnDisk() throws {
     let path = directory.file("library.sqlite")
     let title = "\u{1B}]0;pwned\u{7}\u{1B}[2J tab\t cr\r lf\n"
-    _ = try AlbumStore.open(path: path).importAlbums([Album(title: title)], origin: ChangeOrigin(session: "test", selection: 0))
+    _ = try AlbumStore.open(path: path).importAlbums(
+      [Album(title: title)], origin: ChangeOrigin(session: "test", selection: 0))
     let stored = try AlbumStore.open(path: path).album(at: 5)
     #expect(Array(stored.title.utf8) == Array(title.utf8))
   }
@@ -78,7 +82,8 @@ struct AlbumStoreFileTests {
     let path = directory.file("library.sqlite")
     let crashed = directory.file("crashed.sqlite")
     let store = try AlbumStore.open(path: path)
-    _ = try store.delete(id: try #require(store.album(at: 0).id), selecting: 0, origin: ChangeOrigin(session: "test", selection: 0))
+    _ = try store.delete(
+      id: try #require(store.album(at: 0).id), selecting: 0, origin: ChangeOrigin(session: "test", selection: 0))
     let before = try store.all()
     let batch = (0..<50_000).map { album("Album \($0) " + String(repeating: "x", count: 60)) }
     // Mid-transaction (the page cache has spilled to the file), copy the file
@@ -164,13 +169,15 @@ struct AlbumStoreFileTests {
     let path = directory.file("library.sqlite")
     _ = try AlbumStore.open(path: path)
     try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 7") }
-    try expectRefused(path, reason: "created by a newer version of bluelib (schema 7, this build knows \(Schema.version))")
+    try expectRefused(
+      path, reason: "created by a newer version of bluelib (schema 7, this build knows \(Schema.version))")
   }
 
   @Test func anotherApplicationsDatabaseIsRefusedUntouched() throws {
     let path = directory.file("library.sqlite")
     try DatabaseQueue(path: path).writeWithoutTransaction { db in
-      try db.execute(sql: "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE orders (id INTEGER)")
+      try db.execute(
+        sql: "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE orders (id INTEGER)")
       try db.execute(sql: "INSERT INTO customers (name) VALUES ('Ada')")
     }
     try expectRefused(path, reason: "not a bluelib library (it has tables 'customers', 'orders')")

@@ -35,7 +35,9 @@ struct AlbumStoreTests {
     let store = AlbumStore.inMemory()
     #expect(libraryError { () throws(LibraryError) in try store.album(at: index) }?.description == message)
     #expect(libraryError { () throws(LibraryError) in try store.setSelectedIndex(index) }?.description == message)
-    #expect(libraryError { () throws(LibraryError) in try store.move(id: 1, to: index, origin: origin) }?.description == message)
+    #expect(
+      libraryError { () throws(LibraryError) in try store.move(id: 1, to: index, origin: origin) }?.description
+        == message)
   }
 
   @Test func outOfRangeErrorsOnOtherVerbs() {
@@ -79,7 +81,9 @@ struct AlbumStoreTests {
       #expect(found.title == "Album \(index)" && found.position == index && found.year == index % 10_000)
     }
     #expect(try store.albums(in: 70_000..<70_003).map(\.title) == ["Album 70000", "Album 70001", "Album 70002"])
-    #expect(libraryError { () throws(LibraryError) in try store.album(at: 100_000) } == .noAlbum(index: 100_000, count: 100_000))
+    #expect(
+      libraryError { () throws(LibraryError) in try store.album(at: 100_000) }
+        == .noAlbum(index: 100_000, count: 100_000))
     #expect(try store.storedPositions() == Array(0..<100_000))
   }
 
@@ -161,7 +165,8 @@ struct AlbumStoreTests {
 
   @Test func deletingAnotherAlbumKeepsTheSelectedOneSelected() throws {
     let store = AlbumStore.inMemory()
-    _ = try store.delete(id: try #require(store.album(at: 1).id), selecting: nil, origin: ChangeOrigin(session: "test", selection: 3))
+    _ = try store.delete(
+      id: try #require(store.album(at: 1).id), selecting: nil, origin: ChangeOrigin(session: "test", selection: 3))
     let selected = try #require(try store.selectedIndex())
     #expect(try store.album(at: selected).title == "Staring at the Sun")
   }
@@ -238,7 +243,8 @@ struct AlbumStoreTests {
 
   @Test func importAppendsKeepsTheSelectionAndUndoRemovesItAsOneStep() throws {
     let store = AlbumStore.inMemory()
-    let imported = try store.importAlbums([album("X"), album("Y")], origin: ChangeOrigin(session: "test", selection: 3))
+    let imported = try store.importAlbums(
+      [album("X"), album("Y")], origin: ChangeOrigin(session: "test", selection: 3))
     #expect(imported.range == 5..<7 && imported.step.summary == "import of 2 albums")
     #expect(try store.titles() == defaults + ["X", "Y"])
     #expect(try store.selectedIndex() == 3)
@@ -276,7 +282,8 @@ struct AlbumStoreTests {
     #expect(libraryError { () throws(LibraryError) in try store.add(album("X"), at: 9, origin: origin) } != nil)
     #expect(libraryError { () throws(LibraryError) in try store.add(Album(title: " "), at: 0, origin: origin) } != nil)
     #expect(libraryError { () throws(LibraryError) in try store.move(id: before[0].id!, to: 5, origin: origin) } != nil)
-    #expect(libraryError { () throws(LibraryError) in try store.delete(id: 999, selecting: nil, origin: origin) } != nil)
+    #expect(
+      libraryError { () throws(LibraryError) in try store.delete(id: 999, selecting: nil, origin: origin) } != nil)
     #expect(try store.all() == before)
     #expect(try store.selectedIndex() == 0)
     #expect(try store.changeLog(limit: 10) == [])

@@ -28,9 +28,13 @@ struct ChangeLogTests {
     func id(at index: Int) throws -> Int64 { try #require(try store.album(at: index).id) }
 
     @discardableResult
-    func add(_ title: String, at index: Int) throws -> Album { try store.add(album(title), at: index, origin: origin).album }
+    func add(_ title: String, at index: Int) throws -> Album {
+      try store.add(album(title), at: index, origin: origin).album
+    }
     @discardableResult
-    func delete(at index: Int) throws -> Album { try store.delete(id: id(at: index), selecting: nil, origin: origin).album }
+    func delete(at index: Int) throws -> Album {
+      try store.delete(id: id(at: index), selecting: nil, origin: origin).album
+    }
     func move(_ index: Int, to target: Int) throws { _ = try store.move(id: id(at: index), to: target, origin: origin) }
     func undo() throws(LibraryError) -> StepResult { try store.undo(session: session) }
     func redo() throws(LibraryError) -> StepResult { try store.redo(session: session) }
@@ -73,7 +77,10 @@ struct ChangeLogTests {
     try a.delete(at: 2)
     _ = try a.undo()
     try b.move(4, to: 0)
-    #expect(try a.store.titles() == ["American Pie", "Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun"])
+    #expect(
+      try a.store.titles() == [
+        "American Pie", "Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun",
+      ])
     let result = try a.redo()
     #expect(!result.step.isUndone)
     #expect(try a.store.titles() == ["American Pie", "Best of Bowie", "It's My Life", "Staring at the Sun"])
@@ -98,9 +105,15 @@ struct ChangeLogTests {
     try a.move(1, to: 4)
     try b.add("Theirs", at: 0)
     _ = try a.undo()
-    #expect(try a.store.titles() == ["Theirs", "Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
+    #expect(
+      try a.store.titles() == [
+        "Theirs", "Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie",
+      ])
     _ = try a.redo()
-    #expect(try a.store.titles() == ["Theirs", "Best of Bowie", "Nothing Like The Sun", "Staring at the Sun", "American Pie", "It's My Life"])
+    #expect(
+      try a.store.titles() == [
+        "Theirs", "Best of Bowie", "Nothing Like The Sun", "Staring at the Sun", "American Pie", "It's My Life",
+      ])
   }
 
   @Test func undoOfResetAfterAnotherShellAddedRestoresTheOldAlbumsFirstAndKeepsTheirs() throws {
@@ -207,7 +220,8 @@ struct ChangeLogTests {
     _ = try a.undo()
     #expect(try a.store.album(at: 4) == DefaultCatalogue.albums[4].with(id: pie.id, position: 4))
     // b's step is undone and a's too: b's redo would skip a's, so it is refused.
-    #expect(libraryError { () throws(LibraryError) in try b.redo() } == .changedSince(title: "American Pie", undoing: false))
+    #expect(
+      libraryError { () throws(LibraryError) in try b.redo() } == .changedSince(title: "American Pie", undoing: false))
   }
 
   @Test func undoTakesThisSessionsLatestStepAndRedoTheMostRecentlyUndone() throws {

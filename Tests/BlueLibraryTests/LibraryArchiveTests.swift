@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import BlueLibrary
 
@@ -9,9 +9,13 @@ struct LibraryArchiveTests {
 
   /// Albums with every awkward character the formats must carry.
   static let awkward: [Album] = [
-    Album(title: "Say \"Hi\", \"Bye\"", artist: "Back\\slash", genre: "Pop", year: 1999, coverURL: "https://example.com/a.png"),
+    Album(
+      title: "Say \"Hi\", \"Bye\"", artist: "Back\\slash", genre: "Pop", year: 1999,
+      coverURL: "https://example.com/a.png"),
     Album(title: "Two\nlines\r\nand CRLF", artist: "", genre: "", year: nil, coverURL: ""),
-    Album(title: "\u{1B}[31mred\u{7}\t\u{7F}\u{9B}", artist: "  padded  ", genre: "Jazz", year: 0, coverURL: "file:///tmp/x.png"),
+    Album(
+      title: "\u{1B}[31mred\u{7}\t\u{7F}\u{9B}", artist: "  padded  ", genre: "Jazz", year: 0,
+      coverURL: "file:///tmp/x.png"),
     Album(title: "🎸 Ünïcödé e\u{301}", artist: "Björk", genre: "Électro", year: 9999, coverURL: "bluelib:covers/x.png"),
     Album(title: "x", artist: ",", genre: "\"", year: 1, coverURL: "http://h/p?q=1,2"),
   ]
@@ -38,7 +42,8 @@ struct LibraryArchiveTests {
   }
 
   @Test func jsonIsPrettyWithTheOriginalKeysInOrderAndTheYearAsAString() {
-    let json = String(decoding: LibraryArchive.encodeJSON([DefaultCatalogue.albums[0], Album(title: "No year")]), as: UTF8.self)
+    let json = String(
+      decoding: LibraryArchive.encodeJSON([DefaultCatalogue.albums[0], Album(title: "No year")]), as: UTF8.self)
     #expect(
       json == """
         [
@@ -85,8 +90,10 @@ struct LibraryArchiveTests {
     ("CRLF inside quotes kept", "title\r\n\"a\r\nb\"\r\n", [Album(title: "a\r\nb")]),
     ("BOM", "\u{FEFF}title,genre\nA,Pop\n", [Album(title: "A", genre: "Pop")]),
     ("no final newline", "title\nA", [Album(title: "A")]),
-    ("columns in any order, any case", "Year,coverUrl,TITLE\n2000,https://x.org/c.png,A\n",
-     [Album(title: "A", year: 2000, coverURL: "https://x.org/c.png")]),
+    (
+      "columns in any order, any case", "Year,coverUrl,TITLE\n2000,https://x.org/c.png,A\n",
+      [Album(title: "A", year: 2000, coverURL: "https://x.org/c.png")]
+    ),
     ("blank lines skipped", "\ntitle\n\nA\n\n\nB\n", [Album(title: "A"), Album(title: "B")]),
     ("empty year is none", "title,year\nA,\nB, 1977 \n", [Album(title: "A"), Album(title: "B", year: 1977)]),
     ("quoted empty fields", "title,artist,year\n\"A\",\"\",\"\"\n", [Album(title: "A")]),
@@ -102,21 +109,44 @@ struct LibraryArchiveTests {
   @Test(arguments: [
     ("missing title", header + "A,,,,\n,Someone,,,\n", "albums.csv:3: title must not be empty"),
     ("blank title", "title\n   \n", "albums.csv:2: title must not be empty"),
-    ("bad year", header + "A,,,1999,\nB,,,2000,\nC,,,nineteen,\n", "albums.csv:4: year must be a whole number, got 'nineteen'"),
+    (
+      "bad year", header + "A,,,1999,\nB,,,2000,\nC,,,nineteen,\n",
+      "albums.csv:4: year must be a whole number, got 'nineteen'"
+    ),
     ("year out of range", "title,year\nA,12345\n", "albums.csv:2: year must be between 0 and 9999, got '12345'"),
-    ("bad cover", "title,coverUrl\nA,ftp://x\n", "albums.csv:2: cover must be an http, https or file URL, got 'ftp://x'"),
+    (
+      "bad cover", "title,coverUrl\nA,ftp://x\n",
+      "albums.csv:2: cover must be an http, https or file URL, got 'ftp://x'"
+    ),
     ("duplicate column", "title,Title\n", "albums.csv:1: duplicate column 'title'"),
-    ("no title column", "artist,year\nX,1\n", "albums.csv:1: missing column 'title' (columns: title, artist, genre, year, coverUrl)"),
-    ("unterminated quote", "title,artist\nA,B\n\"Unfinished,C\nD,E\n", "albums.csv: unterminated quoted field starting on line 3"),
-    ("text after a closing quote", "title,artist\n\"A\"x,B\n", "albums.csv:2: unexpected 'x' after a closing quote (write a quote inside a quoted field as \"\")"),
+    (
+      "no title column", "artist,year\nX,1\n",
+      "albums.csv:1: missing column 'title' (columns: title, artist, genre, year, coverUrl)"
+    ),
+    (
+      "unterminated quote", "title,artist\nA,B\n\"Unfinished,C\nD,E\n",
+      "albums.csv: unterminated quoted field starting on line 3"
+    ),
+    (
+      "text after a closing quote", "title,artist\n\"A\"x,B\n",
+      "albums.csv:2: unexpected 'x' after a closing quote (write a quote inside a quoted field as \"\")"
+    ),
     ("too few fields", "title,artist,year\nA,B\n", "albums.csv:2: expected 3 fields like the header, found 2"),
     ("too many fields", "title\nA,B\n", "albums.csv:2: expected 1 field like the header, found 2"),
-    ("multi-line record names its first line", "title,year\n\"A\nB\nC\",x\n", "albums.csv:2: year must be a whole number, got 'x'"),
-    ("empty file", "", "albums.csv: the file is empty (expected a header row naming title, artist, genre, year, coverUrl)"),
+    (
+      "multi-line record names its first line", "title,year\n\"A\nB\nC\",x\n",
+      "albums.csv:2: year must be a whole number, got 'x'"
+    ),
+    (
+      "empty file", "",
+      "albums.csv: the file is empty (expected a header row naming title, artist, genre, year, coverUrl)"
+    ),
     ("NUL in a field", "title\nA\u{0}B\n", "albums.csv:2: title must not contain a NUL character"),
   ])
   func badCSVIsReportedWithFileLineAndReason(name: String, csv: String, message: String) {
-    let error = libraryError { () throws(LibraryError) in try LibraryArchive.decode(Array(csv.utf8), fileName: "albums.csv") }
+    let error = libraryError { () throws(LibraryError) in
+      try LibraryArchive.decode(Array(csv.utf8), fileName: "albums.csv")
+    }
     #expect(error?.description == message, "\(name)")
   }
 
@@ -129,7 +159,8 @@ struct LibraryArchiveTests {
       .write(to: URL(fileURLWithPath: path))
     let contents = try LibraryArchive.contents(ofFile: path)
     #expect(contents.ignoredColumns == ["Rating", "yaer"])
-    #expect(content(contents.albums) == content([Album(title: "Blue Train", artist: "John Coltrane"), Album(title: "A, B")]))
+    #expect(
+      content(contents.albums) == content([Album(title: "Blue Train", artist: "John Coltrane"), Album(title: "A, B")]))
   }
 
   static let invalidUTF8Cases: [(bytes: [UInt8], line: Int)] = [
@@ -155,7 +186,11 @@ struct LibraryArchiveTests {
     }
     let albums = try LibraryArchive.decode(csv, fileName: "big.csv")
     #expect(albums.count == 20_000)
-    #expect(albums[12_345] == Album(title: "Album 12345, Vol. 4", artist: "Artist 12345", genre: "Pop", year: 1975, coverURL: "https://c.example/12345.png", position: 12_345))
+    #expect(
+      albums[12_345]
+        == Album(
+          title: "Album 12345, Vol. 4", artist: "Artist 12345", genre: "Pop", year: 1975,
+          coverURL: "https://c.example/12345.png", position: 12_345))
   }
 
   // MARK: - JSON
@@ -163,12 +198,21 @@ struct LibraryArchiveTests {
   @Test(arguments: [
     ("year as a number", #"[{"title": "A", "year": 1999}]"#, [Album(title: "A", year: 1999)]),
     ("year as a string", #"[{"title": "A", "year": "1999"}]"#, [Album(title: "A", year: 1999)]),
-    ("empty or null year", #"[{"title": "A", "year": ""}, {"title": "B", "year": null}]"#, [Album(title: "A"), Album(title: "B")]),
+    (
+      "empty or null year", #"[{"title": "A", "year": ""}, {"title": "B", "year": null}]"#,
+      [Album(title: "A"), Album(title: "B")]
+    ),
     ("only a title", #"[{"title": "A"}]"#, [Album(title: "A")]),
     ("nulls for text", #"[{"title": "A", "artist": null, "genre": null, "coverUrl": null}]"#, [Album(title: "A")]),
-    ("escapes", #"[{"title": "\"q\" \\ \/ \b\f\n\r\t \u00e9 \ud83c\udfb8 \u001b"}]"#, [Album(title: "\"q\" \\ / \u{8}\u{C}\n\r\t é 🎸 \u{1B}")]),
+    (
+      "escapes", #"[{"title": "\"q\" \\ \/ \b\f\n\r\t \u00e9 \ud83c\udfb8 \u001b"}]"#,
+      [Album(title: "\"q\" \\ / \u{8}\u{C}\n\r\t é 🎸 \u{1B}")]
+    ),
     ("BOM and blank space", "\u{FEFF} \n [ \n ] \n", []),
-    ("keys in any order", #"[{"coverUrl": "https://x.org/a.png", "title": "A", "genre": "Pop", "artist": "B"}]"#, [Album(title: "A", artist: "B", genre: "Pop", coverURL: "https://x.org/a.png")]),
+    (
+      "keys in any order", #"[{"coverUrl": "https://x.org/a.png", "title": "A", "genre": "Pop", "artist": "B"}]"#,
+      [Album(title: "A", artist: "B", genre: "Pop", coverURL: "https://x.org/a.png")]
+    ),
   ])
   func jsonIsReadInTheExportShape(name: String, json: String, expected: [Album]) throws {
     let albums = try LibraryArchive.decode(Array(json.utf8), fileName: "albums.json")
@@ -176,33 +220,65 @@ struct LibraryArchiveTests {
   }
 
   @Test(arguments: [
-    ("unknown key", "[\n{\"title\": \"A\"},\n{\"title\": \"B\", \"yaer\": 1999}\n]", "albums.json:3: element 2: unknown key 'yaer' (keys: title, artist, genre, year, coverUrl)"),
-    ("unknown keys", #"[{"title": "A", "x": 1, "y": 2}]"#, "albums.json:1: element 1: unknown keys 'x', 'y' (keys: title, artist, genre, year, coverUrl)"),
+    (
+      "unknown key", "[\n{\"title\": \"A\"},\n{\"title\": \"B\", \"yaer\": 1999}\n]",
+      "albums.json:3: element 2: unknown key 'yaer' (keys: title, artist, genre, year, coverUrl)"
+    ),
+    (
+      "unknown keys", #"[{"title": "A", "x": 1, "y": 2}]"#,
+      "albums.json:1: element 1: unknown keys 'x', 'y' (keys: title, artist, genre, year, coverUrl)"
+    ),
     ("missing title", #"[{"artist": "A"}]"#, "albums.json:1: element 1: missing key 'title'"),
     ("empty title", #"[{"title": ""}]"#, "albums.json:1: element 1: title must not be empty"),
     ("title not a string", #"[{"title": 5}]"#, "albums.json:1: element 1: 'title' must be a string, found a number"),
-    ("fractional year", #"[{"title": "A", "year": 1999.5}]"#, "albums.json:1: element 1: year must be a whole number, got '1999.5'"),
-    ("bad year string", #"[{"title": "A", "year": "nineteen"}]"#, "albums.json:1: element 1: year must be a whole number, got 'nineteen'"),
-    ("year an array", #"[{"title": "A", "year": [1]}]"#, "albums.json:1: element 1: 'year' must be a string or a number, found an array"),
-    ("artist an object", #"[{"title": "A", "artist": {}}]"#, "albums.json:1: element 1: 'artist' must be a string, found an object"),
-    ("bad cover", #"[{"title": "A", "coverUrl": "ftp://x"}]"#, "albums.json:1: element 1: cover must be an http, https or file URL, got 'ftp://x'"),
+    (
+      "fractional year", #"[{"title": "A", "year": 1999.5}]"#,
+      "albums.json:1: element 1: year must be a whole number, got '1999.5'"
+    ),
+    (
+      "bad year string", #"[{"title": "A", "year": "nineteen"}]"#,
+      "albums.json:1: element 1: year must be a whole number, got 'nineteen'"
+    ),
+    (
+      "year an array", #"[{"title": "A", "year": [1]}]"#,
+      "albums.json:1: element 1: 'year' must be a string or a number, found an array"
+    ),
+    (
+      "artist an object", #"[{"title": "A", "artist": {}}]"#,
+      "albums.json:1: element 1: 'artist' must be a string, found an object"
+    ),
+    (
+      "bad cover", #"[{"title": "A", "coverUrl": "ftp://x"}]"#,
+      "albums.json:1: element 1: cover must be an http, https or file URL, got 'ftp://x'"
+    ),
     ("duplicate key", #"[{"title": "A", "title": "B"}]"#, "albums.json:1: element 1: duplicate key 'title'"),
-    ("element not an object", "[{\"title\": \"A\"},\n\"B\"]", "albums.json:2: element 2: expected an object, found a string"),
+    (
+      "element not an object", "[{\"title\": \"A\"},\n\"B\"]",
+      "albums.json:2: element 2: expected an object, found a string"
+    ),
     ("not an array", #"{"title": "A"}"#, "albums.json:1: expected an array of albums, found an object"),
-    ("missing comma", "[{\"title\": \"A\"}\n{\"title\": \"B\"}]", "albums.json:2: expected ',' or ']' after element 1, found '{'"),
+    (
+      "missing comma", "[{\"title\": \"A\"}\n{\"title\": \"B\"}]",
+      "albums.json:2: expected ',' or ']' after element 1, found '{'"
+    ),
     ("trailing comma", #"[{"title": "A"},]"#, "albums.json:1: expected a value, found ']'"),
     ("truncated", "[{\"title\": \"A\"", "albums.json:1: expected ',' or '}' in element 1, found the end of the file"),
     ("unterminated string", "[{\"title\": \"A", "albums.json: unterminated string starting on line 1"),
     ("invalid escape", #"[{"title": "\q"}]"#, "albums.json:1: invalid escape '\\q' in a string"),
     ("lone surrogate", #"[{"title": "\ud800"}]"#, "albums.json:1: unpaired surrogate in a \\u escape"),
-    ("raw control character", "[{\"title\": \"a\u{1B}b\"}]", "albums.json:1: control character U+001B in a string must be escaped"),
+    (
+      "raw control character", "[{\"title\": \"a\u{1B}b\"}]",
+      "albums.json:1: control character U+001B in a string must be escaped"
+    ),
     ("garbage after", "[]\nx", "albums.json:2: unexpected 'x' after the array of albums"),
     ("empty file", "", "albums.json: the file is empty (expected an array of albums)"),
     ("NUL escape", #"[{"title": "a\u0000"}]"#, "albums.json:1: element 1: title must not contain a NUL character"),
     ("deep nesting", "[" + String(repeating: "[", count: 300), "albums.json:1: values nested more than 256 deep"),
   ])
   func badJSONIsReportedWithFileLineElementAndReason(name: String, json: String, message: String) {
-    let error = libraryError { () throws(LibraryError) in try LibraryArchive.decode(Array(json.utf8), fileName: "albums.json") }
+    let error = libraryError { () throws(LibraryError) in
+      try LibraryArchive.decode(Array(json.utf8), fileName: "albums.json")
+    }
     #expect(error?.description == message, "\(name)")
   }
 
@@ -236,7 +312,9 @@ struct LibraryArchiveTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("new".utf8))
     let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
     #expect(mode == 0o600)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["export.json"], "no temporary file is left")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["export.json"],
+      "no temporary file is left")
   }
 
   @Test func writeAtomicallyNamesThePathWhenItFails() throws {
@@ -268,7 +346,8 @@ struct LibraryArchiveTests {
     for i in 0..<100 { csv += "Album \(i),,,\(i == 60 ? "1x" : "2000"),\n" }
     let error = libraryError { () throws(LibraryError) in
       try store.importAlbums(
-        try LibraryArchive.decode(Array(csv.utf8), fileName: "albums.csv"), origin: ChangeOrigin(session: "test", selection: 0))
+        try LibraryArchive.decode(Array(csv.utf8), fileName: "albums.csv"),
+        origin: ChangeOrigin(session: "test", selection: 0))
     }
     #expect(error?.description == "albums.csv:62: year must be a whole number, got '1x'")
     #expect(try store.all() == before)

@@ -1,11 +1,10 @@
 import GRDB
-import Testing
-
-@testable import BlueLibrary
-
 // Every file of this target sees the shared helpers (TemporaryDirectory, FileSnapshot, …),
 // also the files that do not import TestSupport themselves.
 @_exported import TestSupport
+import Testing
+
+@testable import BlueLibrary
 
 extension AlbumStore {
   /// The `position` column as stored, in position order.

@@ -45,14 +45,16 @@ import Testing
   @Test func anInterruptedCallStopsWhenTheSignalSaysSo() throws {
     var calls = 0
     var asked = 0
-    let outcome = try syscall("poll", stoppingOnSignal: { () -> String? in
+    let stop = { () -> String? in
       asked += 1
       return asked == 2 ? "interrupt" : nil
-    }) { () -> Int32 in
+    }
+    let call = { () -> Int32 in
       calls += 1
       errno = EINTR
       return -1
     }
+    let outcome = try syscall("poll", stoppingOnSignal: stop, call)
     guard case .stopped(let stop) = outcome else {
       Issue.record("expected the call to stop, got \(outcome)")
       return
@@ -62,7 +64,8 @@ import Testing
   }
 
   @Test func anInterruptibleCallThatSucceedsCompletes() throws {
-    let outcome = try syscall("read", stoppingOnSignal: { () -> String? in "never asked" }) { 5 }
+    let never = { () -> String? in "never asked" }
+    let outcome = try syscall("read", stoppingOnSignal: never, { 5 })
     guard case .completed(let value) = outcome else {
       Issue.record("expected the call to complete, got \(outcome)")
       return

@@ -1,11 +1,10 @@
 import Foundation
-import Testing
-
-@testable import BlueShell
-
 // Every file of this target sees the shared helpers (makePipe, withTemporaryDirectory, …),
 // also the files that do not import TestSupport themselves.
 @_exported import TestSupport
+import Testing
+
+@testable import BlueShell
 
 #if canImport(Glibc)
   import Glibc

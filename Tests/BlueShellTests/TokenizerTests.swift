@@ -159,8 +159,7 @@ struct TokenizerTests {
     (";", []),
     ("; ;a; ;", [["a"]]),
   ])
-  func semicolonsSplitCommandsAndEmptyCommandsAreDropped(line: String, expected: [[String]]) throws
-  {
+  func semicolonsSplitCommandsAndEmptyCommandsAreDropped(line: String, expected: [[String]]) throws {
     #expect(try texts(line) == expected)
   }
 

@@ -1,5 +1,5 @@
-import TestSupport
 import CoverArt
+import TestSupport
 import Testing
 
 /// Hostile and damaged input: whatever comes in, the decoder returns a well-formed image

@@ -1,5 +1,5 @@
-import TestSupport
 import CoverArt
+import TestSupport
 import Testing
 
 @Suite struct RGBImageAreaAverageTests {

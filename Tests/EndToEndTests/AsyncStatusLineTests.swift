@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
   import Glibc

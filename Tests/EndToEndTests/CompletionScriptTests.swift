@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The shell completion scripts in `completions/` are generated from the argument parser;
 /// these tests fail when they drift from what the built binary generates. Regenerate with

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `cover`: an album's cover drawn with half blocks, from the built binary (issue: covers
 /// you can see).

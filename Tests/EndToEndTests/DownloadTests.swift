@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
-import Testing
 import TestSupport
+import Testing
 
 /// Cover downloads in script mode against a real HTTP server on 127.0.0.1 (SPEC §5).
 ///
@@ -446,7 +446,8 @@ struct DownloadTests {
     server.route("/b.png", .ok(CoverFixture.png(), delay: 0.6))
     try prepare(runner, [("A", server.url("/a.png")), ("B", server.url("/b.png"))])
 
-    let (result, seconds) = try timedRun(runner, script: "download all\ndownloads\nwait\ndownloads\n", ["--downloads", "1"])
+    let (result, seconds) = try timedRun(
+      runner, script: "download all\ndownloads\nwait\ndownloads\n", ["--downloads", "1"])
 
     #expect(result.status == 0)
     #expect(

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The scripts in `examples/` are golden tests: piped into a fresh home, their output must
 /// match the checked-in `NAME.out` (stdout) and `NAME.err` (stderr, when a script shows

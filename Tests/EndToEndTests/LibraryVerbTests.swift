@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What the default catalogue looks like through the binary, for exact comparisons
 /// (SPEC §2, §4): `list` rows, `view` rows and `show` blocks of the five albums.
@@ -35,7 +35,8 @@ enum LibraryFixture {
       ("Madonna", "American Pie", "2000", "american-pie"),
     ]
     let (artist, title, year, cover) = albums[n - 1]
-    return "Artist: \(artist)\nAlbum: \(title)\nGenre: Pop\nYear: \(year)\nCover: bluelib:covers/\(cover).png (not downloaded)\n"
+    return
+      "Artist: \(artist)\nAlbum: \(title)\nGenre: Pop\nYear: \(year)\nCover: bluelib:covers/\(cover).png (not downloaded)\n"
   }
 
   /// `view` of the default catalogue with album `n` current: the row, then the details.
@@ -48,7 +49,8 @@ enum LibraryFixture {
     var out = ""
     for (offset, row) in rows.enumerated() {
       let cover =
-        row.contains(" · cover: ") ? "" : LibraryFixture.rows.contains(row) ? " · cover: not downloaded" : " · cover: no cover"
+        row.contains(" · cover: ")
+        ? "" : LibraryFixture.rows.contains(row) ? " · cover: not downloaded" : " · cover: no cover"
       out += (offset + 1 == selected ? "*" : " ") + " \(offset + 1). " + row + cover + "\n"
     }
     return out + (rows.count == 1 ? "1 album" : "\(rows.count) albums") + "\n"
@@ -418,7 +420,8 @@ struct LibraryVerbTests {
     var rows = F.rows
     rows[1] = "Life's What You Make It — Talk Talk (2003, Rock) · cover: not downloaded"
     rows[2] = "Nothing Like The Sun — Sting (1987, Pop) · cover: not downloaded"
-    let current = "Artist: Sting\nAlbum: Nothing Like The Sun\nGenre: Pop\nYear: 1987\nCover: bluelib:covers/nothing-like-the-sun.png (not downloaded)\n"
+    let current =
+      "Artist: Sting\nAlbum: Nothing Like The Sun\nGenre: Pop\nYear: 1987\nCover: bluelib:covers/nothing-like-the-sun.png (not downloaded)\n"
     // Editing is not a selection move: album 3 stays current throughout.
     #expect(
       result.stdout
@@ -430,7 +433,8 @@ struct LibraryVerbTests {
         + "[3/5] 1 Best of Bowie | 2 Life's What You Make It | >3 Nothing Like The Sun< | 4 Staring at the Sun | 5 American Pie\n"
         + current
         + F.list(selected: 3, rows: rows)
-        + "Artist: Talk Talk\nAlbum: Life's What You Make It\nGenre: Rock\nYear: 2003\nCover: bluelib:covers/its-my-life.png (not downloaded)\n")
+        + "Artist: Talk Talk\nAlbum: Life's What You Make It\nGenre: Rock\nYear: 2003\nCover: bluelib:covers/its-my-life.png (not downloaded)\n"
+    )
   }
 
   @Test func editReportsUnknownFieldsBadValuesAndMissingAssignments() throws {
@@ -586,7 +590,8 @@ struct LibraryVerbTests {
         + "imported 2 albums (7 albums in all)\n"
         + "imported 2 albums (9 albums in all)\n"
         + F.list(selected: 3, rows: rows)
-        + "Artist: The Beatles\nAlbum: Abbey \"Road\"\nGenre: Rock\nYear: 1969\nCover: https://example.com/abbey.png (not downloaded)\n")
+        + "Artist: The Beatles\nAlbum: Abbey \"Road\"\nGenre: Rock\nYear: 1969\nCover: https://example.com/abbey.png (not downloaded)\n"
+    )
   }
 
   @Test func importOfACSVWithABadRowChangesNothingAndNamesTheLine() throws {
@@ -646,9 +651,10 @@ struct LibraryVerbTests {
     for album in albums {
       #expect(Set(album.keys) == ["title", "artist", "genre", "year", "coverUrl"])
     }
-    #expect(albums.map { $0["title"] as? String } == [
-      "Best of Bowie", "No Year", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie",
-    ])
+    #expect(
+      albums.map { $0["title"] as? String } == [
+        "Best of Bowie", "No Year", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie",
+      ])
     #expect(albums[0]["artist"] as? String == "David Bowie")
     #expect(albums[0]["genre"] as? String == "Pop")
     #expect("\(albums[0]["year"] ?? "")" == "1992")
@@ -681,10 +687,12 @@ struct LibraryVerbTests {
     #expect(after.stdout.hasSuffix("imported 6 albums (6 albums in all)\n"))
     let listed = try fresh.run(["-c", "tap 1; list; export '\(copy)'"])
     #expect(listed.stdout.hasPrefix(before.stdout))
-    #expect(before.stdout.hasSuffix("  3. Quote \"q\" — A, B · cover: not downloaded\n"
-      + "  4. It's My Life — No Doubt (2003, Pop) · cover: not downloaded\n"
-      + "  5. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded\n"
-      + "  6. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded\n6 albums\n"))
+    #expect(
+      before.stdout.hasSuffix(
+        "  3. Quote \"q\" — A, B · cover: not downloaded\n"
+          + "  4. It's My Life — No Doubt (2003, Pop) · cover: not downloaded\n"
+          + "  5. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded\n"
+          + "  6. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded\n6 albums\n"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: file)))
   }
 
@@ -710,7 +718,8 @@ struct LibraryVerbTests {
     #expect(sections[4].hasPrefix("undid reset\n"))
     #expect(
       sections[5]
-        == changed + "[3/5] 1 It's My Life | 2 Extra | >3 Nothing Like The Sun< | 4 Staring at the Sun | 5 American Pie\n"
+        == changed
+        + "[3/5] 1 It's My Life | 2 Extra | >3 Nothing Like The Sun< | 4 Staring at the Sun | 5 American Pie\n"
         + F.details(3))
   }
 

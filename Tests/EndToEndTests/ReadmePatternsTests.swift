@@ -9,7 +9,8 @@ struct ReadmePatternsTests {
 
   @Test func everyPatternNamesAFileThatExists() throws {
     let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let section = try #require(readme.components(separatedBy: "\n## Patterns\n").dropFirst().first)
+    let section =
+      try #require(readme.components(separatedBy: "\n## Patterns\n").dropFirst().first)
       .components(separatedBy: "\n## ").first ?? ""
     var files: [String: String] = [:]
     for line in section.split(separator: "\n") where line.hasPrefix("| ") && !line.hasPrefix("| pattern") {

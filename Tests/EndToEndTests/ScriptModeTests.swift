@@ -174,4 +174,3 @@ struct ScriptModeTests {
     #expect(errors.isEmpty, "stderr: \(String(decoding: errors, as: UTF8.self))")
   }
 }
-

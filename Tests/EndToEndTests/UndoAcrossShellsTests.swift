@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A `bluelib` kept running with a pipe on its stdin, as a second terminal tab would be:
 /// the test types a line, then waits for the shell to have answered it.
@@ -97,7 +97,8 @@ struct UndoAcrossShellsTests {
     let ours = try ShellProcess(runner)
     try ours.send("delete 2")
     #expect(try runner.run(["-c", "tap 1; add Theirs; move Theirs to 1"]).status == 0)
-    #expect(try titles(runner) == ["Theirs", "Best of Bowie", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
+    #expect(
+      try titles(runner) == ["Theirs", "Best of Bowie", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
     let undo = try ours.send("undo")
     #expect(undo.stderr == "")
     #expect(undo.stdout.hasPrefix("undid delete \"It's My Life\"\n"))
@@ -127,7 +128,8 @@ struct UndoAcrossShellsTests {
     #expect(try runner.run(["-c", "delete \"American Pie\""]).status == 0)
     let before = try titles(runner)
     let undo = try ours.send("undo")
-    #expect(undo.stderr == "bluelib: stdin:3: undo: \"American Pie\" was deleted since (by another shell?); nothing undone\n")
+    #expect(
+      undo.stderr == "bluelib: stdin:3: undo: \"American Pie\" was deleted since (by another shell?); nothing undone\n")
     #expect(undo.stdout == "")
     #expect(ours.quit() == 1)
     #expect(try titles(runner) == before)

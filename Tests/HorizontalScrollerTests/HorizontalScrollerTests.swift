@@ -1,6 +1,5 @@
-import Testing
-
 import HorizontalScroller
+import Testing
 
 /// A delegate that records every call, including every card index it was asked for.
 private final class RecordingDelegate: HorizontalScrollerDelegate {
@@ -265,8 +264,10 @@ struct HorizontalScrollerTests {
     let cards = scroller.visibleCards()
     #expect(
       cards == [
-        VisibleCard(index: 999_998, x: -10, width: 100, isCurrent: false, card: ScrollerCard(lines: ["card 999998", "row 2"])),
-        VisibleCard(index: 999_999, x: 110, width: 100, isCurrent: true, card: ScrollerCard(lines: ["card 999999", "row 2"])),
+        VisibleCard(
+          index: 999_998, x: -10, width: 100, isCurrent: false, card: ScrollerCard(lines: ["card 999998", "row 2"])),
+        VisibleCard(
+          index: 999_999, x: 110, width: 100, isCurrent: true, card: ScrollerCard(lines: ["card 999999", "row 2"])),
       ])
     #expect(delegate.requestedCards == [999_998, 999_999])
   }

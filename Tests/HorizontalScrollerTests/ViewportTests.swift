@@ -1,6 +1,5 @@
-import Testing
-
 import HorizontalScroller
+import Testing
 
 /// The original app's geometry: a 320 pt screen, 100 pt views, 10 pt padding.
 private func original(itemCount: Int = 5, offset: Int = 0) -> Viewport {
@@ -243,10 +242,11 @@ struct ViewportTests {
     }
   }
 
-  @Test(arguments: [
-    (-1, nil), (0, nil), (109, nil), (110, 0), (160, 0), (209, 0), (210, nil), (229, nil),
-    (230, 1), (319, 1), (320, nil), (Int.min, nil), (Int.max, nil),
-  ] as [(Int, Int?)])
+  @Test(
+    arguments: [
+      (-1, nil), (0, nil), (109, nil), (110, 0), (160, 0), (209, 0), (210, nil), (229, nil),
+      (230, 1), (319, 1), (320, nil), (Int.min, nil), (Int.max, nil),
+    ] as [(Int, Int?)])
   func hitTestFindsTheCardUnderAColumn(column: Int, expected: Int?) {
     #expect(original().index(atColumn: column) == expected)
   }

@@ -50,7 +50,8 @@ struct CSVAlbumDecoder {
       if fields.count == 1 && !fields[0].quoted && fields[0].start == fields[0].end { continue }
       guard fields.count == columns.count else {
         throw failure(
-          recordLine, "expected \(columns.count) field\(columns.count == 1 ? "" : "s") like the header, found \(fields.count)")
+          recordLine,
+          "expected \(columns.count) field\(columns.count == 1 ? "" : "s") like the header, found \(fields.count)")
       }
       var record = ArchiveRecord()
       for (column, field) in zip(columns, fields) {

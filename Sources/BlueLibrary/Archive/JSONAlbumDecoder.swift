@@ -308,7 +308,9 @@ struct JSONAlbumDecoder {
         throw failure(line, "unterminated string (a line break inside a string is written \\n)")
       case ..<0x20:
         throw failure(
-          line, "control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(to: 4)) in a string must be escaped")
+          line,
+          "control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(to: 4)) in a string must be escaped"
+        )
       default:
         scratch.append(byte)
         index += 1

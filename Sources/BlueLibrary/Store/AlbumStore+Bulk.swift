@@ -21,7 +21,8 @@ extension AlbumStore {
     _ albums: [Album], from start: Int, firstID: Int64? = nil, step: Int64? = nil, _ db: Database
   ) throws {
     let statement = try db.makeStatement(
-      sql: "INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      sql:
+        "INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
     let handle = statement.sqliteStatement
     defer {
       sqlite3_reset(handle)

@@ -152,7 +152,8 @@ extension AlbumStore {
 
   /// The album with `id`, if it still carries `step` (the value the step being undone or
   /// redone left); else throws the conflict, naming the album by `title`.
-  static func requireUnchanged(_ id: Int64, carrying step: Int64?, title: String, undoing: Bool, _ db: Database) throws {
+  static func requireUnchanged(_ id: Int64, carrying step: Int64?, title: String, undoing: Bool, _ db: Database) throws
+  {
     guard let carried = try Row.fetchOne(db, sql: "SELECT step FROM album WHERE id = ?", arguments: [id]) else {
       throw LibraryError.deletedSince(title: title, undoing: undoing)
     }
@@ -257,7 +258,8 @@ extension AlbumStore {
     let free = try id.map { id in try position(of: id, db) == nil } ?? false
     try db.execute(sql: "UPDATE album SET position = position + 1 WHERE position >= ?", arguments: [index])
     try db.execute(
-      sql: "INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      sql:
+        "INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       arguments: [free ? id : nil, album.title, album.artist, album.genre, album.year, album.coverURL, index, step])
     return db.lastInsertedRowID
   }
@@ -311,7 +313,8 @@ extension AlbumStore {
 
   /// Copies the albums with ids `first...last` into `side` of `step` and deletes them;
   /// the positions are left with gaps for the caller to close with ``renumber(from:to:_:)``.
-  static func removeRange(first: Int64, last: Int64, into side: AlbumImage.Side, of step: Int64, _ db: Database) throws {
+  static func removeRange(first: Int64, last: Int64, into side: AlbumImage.Side, of step: Int64, _ db: Database) throws
+  {
     try db.execute(
       sql: "DELETE FROM change_album WHERE change_id = ? AND image = ?", arguments: [step, side.rawValue])
     try db.execute(
@@ -344,7 +347,8 @@ extension AlbumStore {
   ) throws -> (firstID: Int64, count: Int) {
     let count =
       try Int.fetchOne(
-        db, sql: "SELECT COUNT(*) FROM change_album WHERE change_id = ? AND image = ?", arguments: [step, side.rawValue])
+        db, sql: "SELECT COUNT(*) FROM change_album WHERE change_id = ? AND image = ?",
+        arguments: [step, side.rawValue])
       ?? 0
     let taken =
       try Bool.fetchOne(
@@ -366,9 +370,11 @@ extension AlbumStore {
         """,
       arguments: arguments)
     guard taken else {
-      return (try Int64.fetchOne(
-        db, sql: "SELECT MIN(album_id) FROM change_album WHERE change_id = ? AND image = ?",
-        arguments: [step, side.rawValue]) ?? fresh, count)
+      return (
+        try Int64.fetchOne(
+          db, sql: "SELECT MIN(album_id) FROM change_album WHERE change_id = ? AND image = ?",
+          arguments: [step, side.rawValue]) ?? fresh, count
+      )
     }
     return (fresh, count)
   }

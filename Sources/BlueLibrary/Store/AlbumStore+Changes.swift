@@ -31,7 +31,8 @@ extension AlbumStore {
     try changing { db in
       guard let id = album.id else { throw LibraryError.database("cannot edit an album that was never stored") }
       let valid = try album.validated()
-      guard let before = try Album.fetchOne(db, sql: "SELECT \(Album.selection) FROM album WHERE id = ?", arguments: [id])
+      guard
+        let before = try Album.fetchOne(db, sql: "SELECT \(Album.selection) FROM album WHERE id = ?", arguments: [id])
       else { throw LibraryError.noAlbumWithID(id) }
       let step = try Self.beginStep(.edit, summary: "edit \(Self.summaryTitle(valid.title))", origin: origin, db)
       try Self.record(id, as: .before, of: step, db)
@@ -149,7 +150,8 @@ extension AlbumStore {
       try db.execute(
         sql: "UPDATE change SET undone = (SELECT COALESCE(MAX(undone), 0) + 1 FROM change), undone_by = ? WHERE id = ?",
         arguments: [session, step])
-      let preferred: Int64? = try Int64.fetchOne(db, sql: "SELECT selection_before FROM change WHERE id = ?", arguments: [step])
+      let preferred: Int64? = try Int64.fetchOne(
+        db, sql: "SELECT selection_before FROM change WHERE id = ?", arguments: [step])
       // Undoing a delete brings the album back and selects it (SPEC §3, the original's trash).
       let order = try Self.kind(of: row) == .delete ? [restored, preferred] : [preferred, restored]
       let selection = try Self.selectFirstStored(order, db)
@@ -169,7 +171,8 @@ extension AlbumStore {
       let restored = try Self.makeAgain(row, db)
       let step: Int64 = row["id"]
       try db.execute(sql: "UPDATE change SET undone = NULL, undone_by = NULL WHERE id = ?", arguments: [step])
-      let preferred: Int64? = try Int64.fetchOne(db, sql: "SELECT selection_after FROM change WHERE id = ?", arguments: [step])
+      let preferred: Int64? = try Int64.fetchOne(
+        db, sql: "SELECT selection_after FROM change WHERE id = ?", arguments: [step])
       let selection = try Self.selectFirstStored([preferred, restored], db)
       return StepResult(step: try Self.changeStep(step, db), selection: selection)
     }

@@ -31,7 +31,8 @@ extension AlbumStore {
         do {
           try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-          throw .cannotOpen(path: path, reason: "cannot create directory '\(directory)': \(LibraryFile.describe(error))")
+          throw .cannotOpen(
+            path: path, reason: "cannot create directory '\(directory)': \(LibraryFile.describe(error))")
         }
       }
     }
@@ -181,7 +182,9 @@ enum LibraryFile: Equatable {
     let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
     let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
     let tables = try String.fetchAll(
-      db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+      db,
+      sql:
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
     let objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
 
     if applicationID == 0 && version == 0 && objects == 0 { return .empty }
@@ -192,7 +195,8 @@ enum LibraryFile: Equatable {
       }
       let list = tables.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
       throw Refusal(
-        tables.isEmpty ? "not a bluelib library" : "not a bluelib library (it has tables \(list)\(tables.count > 5 ? ", …" : ""))")
+        tables.isEmpty
+          ? "not a bluelib library" : "not a bluelib library (it has tables \(list)\(tables.count > 5 ? ", …" : ""))")
     }
     guard version <= Schema.version else {
       throw Refusal(

@@ -87,7 +87,8 @@ extension AlbumStore {
       let (count, removed): (Int, Int) = (row["count"], row["removed"])
       try requireImagesUnchanged(.before, of: step, count: removed, undoing: false, db)
       try db.execute(
-        sql: "DELETE FROM album WHERE id IN (SELECT album_id FROM change_album WHERE change_id = ? AND image = 'before')",
+        sql:
+          "DELETE FROM album WHERE id IN (SELECT album_id FROM change_album WHERE change_id = ? AND image = 'before')",
         arguments: [step])
       try renumber(from: 0, to: count, db)
       if count > 0 {

@@ -77,7 +77,9 @@ public final class AlbumStore: Sendable {
       // SQLite's NOCASE folds ASCII only; compare in Swift for the rest.
       let folded = title.lowercased()
       let cursor = try Row.fetchCursor(
-        db, sql: "SELECT title, position FROM album WHERE title = ? COLLATE NOCASE OR title GLOB '*[^ -~]*' ORDER BY position",
+        db,
+        sql:
+          "SELECT title, position FROM album WHERE title = ? COLLATE NOCASE OR title GLOB '*[^ -~]*' ORDER BY position",
         arguments: [title])
       while let row = try cursor.next() {
         if (row[0] as String).lowercased() == folded { return row[1] }

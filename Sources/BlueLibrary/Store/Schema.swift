@@ -27,7 +27,8 @@ enum Schema {
     (
       "change",
       [
-        "id", "session", "kind", "summary", "undone", "undone_by", "selection_before", "selection_after", "first_id", "last_id",
+        "id", "session", "kind", "summary", "undone", "undone_by", "selection_before", "selection_after", "first_id",
+        "last_id",
         "count", "removed",
       ],
       2

@@ -96,7 +96,7 @@ package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Syste
       let written = try syscall("write") { write(fd, base + offset, bytes.count - offset) }
       guard written > 0 else { throw SystemError("write", errno: EIO) }
       offset += written
-    } catch where error.wouldBlock {
+    } catch  where error.wouldBlock {
       var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
       try syscall("poll") { poll(&descriptor, 1, -1) }
     }

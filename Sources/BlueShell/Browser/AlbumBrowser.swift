@@ -172,7 +172,9 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     }
     // The art area only when there is something to show in it (a cover, or one on its way)
     // and the window is tall enough; otherwise the compact five-row cards.
-    let artRows = tall && (!art.isEmpty || placeholders.values.contains { $0.hasPrefix("⟳") || $0.hasPrefix("…") }) ? Self.artRows : 0
+    let artRows =
+      tall && (!art.isEmpty || placeholders.values.contains { $0.hasPrefix("⟳") || $0.hasPrefix("…") })
+      ? Self.artRows : 0
     for row in 0..<(artRows + 5) {
       var line = ""
       var column = 0
@@ -216,7 +218,8 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     } else {
       guard library.coverState(of: album.coverURL) == .cached,
         let bytes = library.cachedCover(for: album.coverURL),
-        let drawn = try? HalfBlockRenderer.render(encoded: [UInt8](bytes), columns: columns, rows: rows, mode: colorMode)
+        let drawn = try? HalfBlockRenderer.render(
+          encoded: [UInt8](bytes), columns: columns, rows: rows, mode: colorMode)
       else { return nil }
       cardArt.store(drawn, for: key)
       frame = drawn

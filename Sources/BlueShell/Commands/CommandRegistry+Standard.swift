@@ -18,11 +18,11 @@ extension CommandRegistry {
       DownloadsCommand.self,
       WaitCommand.self,
       CoverCommand.self,
-    UndoCommand.self,
-    RedoCommand.self,
-    HelpCommand.self,
-    HistoryCommand.self,
-    QuitCommand.self,
-  ])
+      UndoCommand.self,
+      RedoCommand.self,
+      HelpCommand.self,
+      HistoryCommand.self,
+      QuitCommand.self,
+    ])
   }
 }

@@ -3,7 +3,8 @@ public struct HelpCommand: Command {
   public static let configuration = CommandConfiguration(
     verb: "help", aliases: ["?"], group: .shell, synopsis: "[VERB]",
     summary: "list the commands, or show how to use one",
-    details: "Arguments follow shell quoting ('…', \"…\", backslash); ';' separates commands on one line and '#' starts a comment.",
+    details:
+      "Arguments follow shell quoting ('…', \"…\", backslash); ';' separates commands on one line and '#' starts a comment.",
     examples: ["help", "help scroll"], arguments: [.verb])
 
   let verb: Word?

@@ -65,4 +65,3 @@ public struct RedoCommand: Command {
     .shell(.redo(count: count))
   }
 }
-

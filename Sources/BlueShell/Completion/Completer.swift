@@ -123,7 +123,8 @@ public struct Completer {
         let name = entry.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? entry
         let isDirectory = entry.hasSuffix("/")
         return Candidate(
-          text: entry, display: isDirectory ? String(entry.dropLast()).split(separator: "/").last.map { $0 + "/" } ?? entry : name,
+          text: entry,
+          display: isDirectory ? String(entry.dropLast()).split(separator: "/").last.map { $0 + "/" } ?? entry : name,
           isFinal: !isDirectory)
       }
     case .text:

@@ -169,7 +169,7 @@ public final class EditLineReader: LineReader {
       let n: Int
       do throws(SystemError) {
         n = try syscall("read") { POSIX.read(STDIN_FILENO, &byte, 1) }
-      } catch where error.wouldBlock {
+      } catch  where error.wouldBlock {
         continue  // non-blocking stdin with nothing after all: back to poll
       } catch {
         return -1

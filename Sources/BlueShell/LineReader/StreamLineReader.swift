@@ -111,7 +111,7 @@ public final class StreamLineReader: LineReader {
           buffer.removeLast(chunk)
           return stop
         }
-      } catch where error.wouldBlock {
+      } catch  where error.wouldBlock {
         // A parent left the descriptor non-blocking: wait for data instead of ending.
         var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
         let waited = try? syscall("poll", stoppingOnSignal: stopRequested) { poll(&descriptor, 1, -1) }

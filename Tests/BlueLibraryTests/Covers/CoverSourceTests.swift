@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import BlueLibrary
 
@@ -85,14 +85,17 @@ struct CoverSourceTests {
 
   @Test func directoryIsNotACover() async throws {
     let home = try TemporaryDirectory()
-    #expect(await failure(of: FileCoverSource(), "file://" + home.path) == .downloadFailed("\(home.path) is a directory"))
+    #expect(
+      await failure(of: FileCoverSource(), "file://" + home.path) == .downloadFailed("\(home.path) is a directory"))
   }
 
   @Test func fileOverTheCapIsTooLargeWithoutBeingRead() async throws {
     let home = try TemporaryDirectory()
     try fakePNG(1, size: 2048).write(to: URL(fileURLWithPath: home.file("big.png")))
     let small = CoverLimits(timeout: .seconds(5), maxBytes: 1024)
-    #expect(await failure(of: FileCoverSource(), "file://" + home.file("big.png"), limits: small) == .tooLarge(maxBytes: 1024))
+    #expect(
+      await failure(of: FileCoverSource(), "file://" + home.file("big.png"), limits: small) == .tooLarge(maxBytes: 1024)
+    )
   }
 
   @Test(arguments: ["file:relative/cover.png", "file://otherhost/tmp/cover.png"])

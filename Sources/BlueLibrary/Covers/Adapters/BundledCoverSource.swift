@@ -48,4 +48,3 @@ public struct BundledCoverSource: CoverSource {
     return name
   }
 }
-

@@ -65,7 +65,7 @@ enum CoverFileReader {
       let count: Int
       do {
         count = try syscall("read") { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, chunkSize) } }
-      } catch where error.wouldBlock {
+      } catch  where error.wouldBlock {
         // Opened O_NONBLOCK (see above); a regular file does not block, but ask again.
         continue
       } catch {
