@@ -1,56 +1,63 @@
-import GRDB
+internal import GRDB
 
-/// Albums are rows of the `album` table (see `Schema`).
-extension Album: FetchableRecord, MutablePersistableRecord {
-  /// The table's name.
-  public static let databaseTableName = "album"
+/// An album as a row of the `album` table (see `Schema`): GRDB's record type, kept
+/// internal so that GRDB is not part of BlueLibrary's public API (`internal import`).
+struct AlbumRow: FetchableRecord, MutablePersistableRecord {
+  static let databaseTableName = "album"
 
-  /// The `album` table's columns, for GRDB's query interface.
-  public enum Columns {
-    /// The row id (`INTEGER PRIMARY KEY`).
-    public static let id = Column("id")
-    /// `title TEXT NOT NULL`, never empty.
-    public static let title = Column("title")
-    /// `artist TEXT NOT NULL`.
-    public static let artist = Column("artist")
-    /// `genre TEXT NOT NULL`.
-    public static let genre = Column("genre")
-    /// `year INTEGER`, NULL when unknown.
-    public static let year = Column("year")
-    /// `coverUrl TEXT NOT NULL`, empty for no cover.
-    public static let coverURL = Column("coverUrl")
-    /// `position INTEGER NOT NULL`, dense 0..<count, indexed.
-    public static let position = Column("position")
-  }
+  /// The album the row holds.
+  var album: Album
 
-  /// The column list every query selects, in the order ``init(row:)`` reads them.
-  static let selection = "id, title, artist, genre, year, coverUrl, position"
+  init(_ album: Album) { self.album = album }
 
-  /// Reads a row selected as ``selection`` (by index: it is the hot path of `all()`).
-  public init(row: Row) throws {
-    self.init(
-      id: row[0],
-      title: row[1],
-      artist: row[2],
-      genre: row[3],
-      year: row[4],
-      coverURL: row[5],
-      position: row[6])
+  /// Reads a row selected as ``Album/selection`` (by index: it is the hot path of `all()`).
+  init(row: Row) throws {
+    album = Album(
+      id: row[0], title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[5], position: row[6])
   }
 
   /// Writes every column; a nil `id` lets SQLite choose one.
-  public func encode(to container: inout PersistenceContainer) throws {
-    container[Columns.id] = id
-    container[Columns.title] = title
-    container[Columns.artist] = artist
-    container[Columns.genre] = genre
-    container[Columns.year] = year
-    container[Columns.coverURL] = coverURL
-    container[Columns.position] = position
+  func encode(to container: inout PersistenceContainer) throws {
+    container["id"] = album.id
+    container["title"] = album.title
+    container["artist"] = album.artist
+    container["genre"] = album.genre
+    container["year"] = album.year
+    container["coverUrl"] = album.coverURL
+    container["position"] = album.position
   }
 
   /// Takes the row id SQLite chose.
-  public mutating func didInsert(_ inserted: InsertionSuccess) {
-    id = inserted.rowID
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    album.id = inserted.rowID
+  }
+}
+
+extension Album {
+  /// The column list every query selects, in the order ``AlbumRow/init(row:)`` reads them.
+  static let selection = "id, title, artist, genre, year, coverUrl, position"
+
+  /// The albums `sql` selects (as ``selection``).
+  static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Album] {
+    try AlbumRow.fetchAll(db, sql: sql, arguments: arguments).map(\.album)
+  }
+
+  /// The first album `sql` selects, if any.
+  static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Album? {
+    try AlbumRow.fetchOne(db, sql: sql, arguments: arguments)?.album
+  }
+
+  /// The albums `sql` selects, read one at a time.
+  static func fetchCursor(
+    _ db: Database, sql: String, arguments: StatementArguments = []
+  ) throws -> MapCursor<RecordCursor<AlbumRow>, Album> {
+    try AlbumRow.fetchCursor(db, sql: sql, arguments: arguments).map(\.album)
+  }
+
+  /// Inserts the album as a new row and takes the id SQLite chose.
+  mutating func insert(_ db: Database) throws {
+    var row = AlbumRow(self)
+    try row.insert(db)
+    self = row.album
   }
 }

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// An album as a logged step recorded it: a `change_album` row.
 struct AlbumImage {

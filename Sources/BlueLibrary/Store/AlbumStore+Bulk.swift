@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 #if canImport(GRDBSQLite)
   import GRDBSQLite

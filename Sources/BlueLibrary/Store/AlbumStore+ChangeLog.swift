@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 // The undo log's bookkeeping and the id-based album moves it is built from; every
 // function here runs inside the caller's transaction.

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 // The logged changes: each is one immediate transaction holding the albums it writes,
 // its step in the undo log (with the mementos undo and redo need) and the selection.

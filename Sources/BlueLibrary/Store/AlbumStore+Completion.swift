@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension AlbumStore {
   /// Up to `limit` distinct titles starting with `prefix` (ASCII case-insensitively), in

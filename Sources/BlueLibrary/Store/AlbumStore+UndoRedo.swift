@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 // Undo and redo of each kind of step, by album id: a step is acted on only while every
 // album it wrote still carries the `step` value it left (see `Schema`); otherwise the

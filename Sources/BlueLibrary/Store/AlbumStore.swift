@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The album library, stored in one SQLite file.
 ///

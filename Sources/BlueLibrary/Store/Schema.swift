@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The library file's schema and its versions.
 ///

@@ -1,4 +1,4 @@
-import CEditLine
+internal import CEditLine
 
 #if canImport(Glibc)
   import Glibc

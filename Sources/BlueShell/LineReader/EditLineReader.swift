@@ -1,5 +1,5 @@
 import BlueLibrary
-import CEditLine
+internal import CEditLine
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import CEditLine
+internal import CEditLine
 
 #if canImport(Glibc)
   import Glibc
@@ -24,8 +24,9 @@ public struct WindowSize: Equatable, Sendable {
 }
 
 extension WindowSize {
-  /// The size of the terminal behind `fileDescriptor`; 80×24 for what it does not say.
-  public static func ofTerminal(_ fileDescriptor: Int32 = STDOUT_FILENO) -> WindowSize {
+  /// The size of the terminal behind `fileDescriptor` (1, standard output, by default); 80×24
+  /// for what it does not say.
+  public static func ofTerminal(_ fileDescriptor: Int32 = 1) -> WindowSize {
     let columns = Int(CEditLine_terminalColumns(fileDescriptor))
     let rows = Int(CEditLine_terminalRows(fileDescriptor))
     return WindowSize(
