@@ -99,6 +99,11 @@ public final class Library {
     try store.firstIndex(ofTitle: title)
   }
 
+  /// The indices of the albums titled `title` (exactly, else ignoring case), at most `limit`.
+  public func indices(ofTitle title: String, limit: Int) throws(LibraryError) -> [Int] {
+    try store.indices(ofTitle: title, limit: limit)
+  }
+
   /// Distinct titles starting with `prefix` (ignoring case), for tab completion.
   public func titles(withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
     try store.titles(withPrefix: prefix, limit: limit)

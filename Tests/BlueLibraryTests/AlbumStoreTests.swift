@@ -115,7 +115,30 @@ struct AlbumStoreTests {
     #expect(try store.search("0% h").map(\.title) == ["100% Hits"])
     #expect(try store.search("_").map(\.title) == ["a_b"])
     #expect(try store.search("école").map(\.title) == ["ÉCOLE"])
-    #expect(try store.search("STRASSE").map(\.title) == [])
+    // Full case folding: ß folds to ss, as a reader would expect.
+    #expect(try store.search("STRASSE").map(\.title) == ["Straße"])
+  }
+
+  @Test(arguments: [
+    ("bjork", ["Homogenic", "Vespertine"]),
+    ("björk jazz", ["Vespertine"]),
+    ("jazz björk", ["Vespertine"]),
+    ("cafe", ["Café del Mar"]),
+    ("CAFÉ", ["Café del Mar"]),
+    ("del cafe", ["Café del Mar"]),
+    ("1997 bjork", ["Homogenic"]),
+    ("bjork rock", []),
+    ("東京", ["東京事変"]),
+  ])
+  func searchMatchesEveryWordIgnoringCaseAndAccents(query: String, titles: [String]) throws {
+    let store = AlbumStore.inMemory(seed: [
+      Album(title: "Homogenic", artist: "Björk", genre: "Electronic", year: 1997),
+      Album(title: "Café del Mar", artist: "Various", genre: "Chill"),
+      Album(title: "Vespertine", artist: "Björk", genre: "Jazz", year: 2001),
+      Album(title: "東京事変", artist: "Tokyo Incidents"),
+      Album(title: "Jazz Standards", artist: "Bill Evans", genre: "Jazz"),
+    ])
+    #expect(try store.search(query).map(\.title) == titles)
   }
 
   @Test func searchPagesWithStartAndLimit() throws {

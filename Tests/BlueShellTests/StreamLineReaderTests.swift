@@ -28,6 +28,9 @@ struct StreamLineReaderTests {
     ("a\r\r\n", [.line("a\r")]),
     ("  padded  \n", [.line("  padded  ")]),
     ("tap \"Café\"; show 東京 🎸\n", [.line("tap \"Café\"; show 東京 🎸")]),
+    // A byte order mark starts the file, not the first command; later ones are text.
+    ("\u{FEFF}help\n\u{FEFF}x\n", [.line("help"), .line("\u{FEFF}x")]),
+    ("\u{FEFF}\r\n", [.line("")]),
   ])
   func splitsOnNewlinesAndDropsCarriageReturnBeforeThem(input: String, lines: [LineEvent]) throws {
     let reader = try pipeReader(feeding: input)

@@ -91,6 +91,22 @@ enum LibraryFixture {
 struct LibraryVerbTests {
   typealias F = LibraryFixture
 
+  // MARK: - Ambiguous titles
+
+  @Test func anAmbiguousTitleIsAnErrorThatListsTheMatchesAndChangesNothing() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    #expect(try runner.run(["-c", "tap 2; add Dup; tap 5; add Dup"]).status == 0)
+    let before = try runner.run(["-c", "list"]).stdout
+    let result = try runner.run(["-c", "delete Dup"])
+    #expect(result.status == 1)
+    #expect(result.stderr == "bluelib: -c:1: delete: 2 albums are titled 'Dup': 3, 6 (name one by its index)\n")
+    #expect(try runner.run(["-c", "list"]).stdout == before)
+    // An index picks one; a unique title still works.
+    #expect(try runner.run(["-c", "delete 6; delete Dup"]).status == 0)
+    #expect(try runner.run(["-c", "list dup"]).stdout == "0 of 5 albums match 'dup'\n")
+  }
+
   // MARK: - Export and import formats
 
   @Test func exportChoosesCSVByExtensionAndImportSkipsUnknownColumnsWithANotice() throws {

@@ -59,6 +59,15 @@ struct ScriptModeTests {
     #expect(failing.stdout.hasSuffix(LibraryFixture.details(1)))
   }
 
+  @Test func aByteOrderMarkAtTheStartOfAScriptIsSkipped() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let result = try runner.run(script: "\u{FEFF}tap 2\nshow\n")
+    #expect(result.stderr == "")
+    #expect(result.status == 0)
+    #expect(result.stdout == LibraryFixture.view(2) + LibraryFixture.details(2))
+  }
+
   @Test func scriptFileErrorsNameThePath() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

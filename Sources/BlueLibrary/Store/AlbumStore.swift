@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 
 /// The album library, stored in one SQLite file.
@@ -68,12 +69,16 @@ public final class AlbumStore: Sendable {
   /// The index of the first album titled exactly `title`, else of the first whose
   /// title equals it ignoring case, else nil.
   public func firstIndex(ofTitle title: String) throws(LibraryError) -> Int? {
+    try indices(ofTitle: title, limit: 1).first
+  }
+
+  /// The indices of the albums titled exactly `title` or, when there is none, of those
+  /// whose title equals it ignoring case; in order, at most `limit`.
+  public func indices(ofTitle title: String, limit: Int) throws(LibraryError) -> [Int] {
     try reading { db in
-      if let index = try Int.fetchOne(
-        db, sql: "SELECT MIN(position) FROM album WHERE title = ?", arguments: [title])
-      {
-        return index
-      }
+      let exact = try Int.fetchAll(
+        db, sql: "SELECT position FROM album WHERE title = ? ORDER BY position LIMIT ?", arguments: [title, limit])
+      if !exact.isEmpty { return exact }
       // SQLite's NOCASE folds ASCII only; compare in Swift for the rest.
       let folded = title.lowercased()
       let cursor = try Row.fetchCursor(
@@ -81,49 +86,72 @@ public final class AlbumStore: Sendable {
         sql:
           "SELECT title, position FROM album WHERE title = ? COLLATE NOCASE OR title GLOB '*[^ -~]*' ORDER BY position",
         arguments: [title])
-      while let row = try cursor.next() {
-        if (row[0] as String).lowercased() == folded { return row[1] }
+      var found: [Int] = []
+      while found.count < limit, let row = try cursor.next() {
+        if (row[0] as String).lowercased() == folded { found.append(row[1]) }
       }
-      return nil
+      return found
     }
   }
 
-  /// The albums whose title, artist, genre or year contain `query`, ignoring case,
-  /// in order, starting at index `start`; at most `limit` of them.
+  /// The albums in which every word of `query` appears in the title, artist, genre or
+  /// year, ignoring case and accents (`cafe` finds "Café", `bjork jazz` finds Björk's jazz
+  /// albums), in order, starting at index `start`; at most `limit` of them.
   ///
   /// Page through a long result by passing the last album's `position + 1` as `start`.
+  /// SQLite's `LIKE` narrows the rows (it folds ASCII case only, so rows with other
+  /// characters are let through), and only those rows are folded and checked here.
   public func search(_ query: String, from start: Int = 0, limit: Int? = nil) throws(LibraryError) -> [Album] {
-    try reading { db in
-      let limitClause = limit.map { " LIMIT \(max(0, $0))" } ?? ""
-      if query.isEmpty {
+    let words = query.split(whereSeparator: \.isWhitespace).map { Self.fold(String($0)) }
+    return try reading { db in
+      if words.isEmpty {
+        let limitClause = limit.map { " LIMIT \(max(0, $0))" } ?? ""
         return try Album.fetchAll(
           db, sql: "SELECT \(Album.selection) FROM album WHERE position >= ? ORDER BY position\(limitClause)",
           arguments: [start])
       }
-      if query.utf8.allSatisfy({ $0 < 0x80 }) {
-        // LIKE ignores ASCII case, which is all an ASCII query needs.
-        let pattern = "%" + Self.escapeLike(query) + "%"
-        return try Album.fetchAll(
-          db,
-          sql: """
-            SELECT \(Album.selection) FROM album WHERE position >= ?1
-            AND (title LIKE ?2 ESCAPE '\\' OR artist LIKE ?2 ESCAPE '\\'
-              OR genre LIKE ?2 ESCAPE '\\' OR year LIKE ?2 ESCAPE '\\')
-            ORDER BY position\(limitClause)
-            """,
-          arguments: [start, pattern])
-      }
-      let needle = query.lowercased()
-      var found: [Album] = []
-      let cursor = try Album.fetchCursor(
-        db, sql: "SELECT \(Album.selection) FROM album WHERE position >= ? ORDER BY position", arguments: [start])
-      while found.count < limit ?? Int.max, let album = try cursor.next() {
-        if [album.title, album.artist, album.genre].contains(where: { $0.lowercased().contains(needle) }) {
-          found.append(album)
+      let nonASCII = "(title || artist || genre) GLOB '*[^ -~]*'"
+      var conditions: [String] = []
+      var arguments: [(any DatabaseValueConvertible)?] = [start]
+      for word in words {
+        guard word.utf8.allSatisfy({ $0 < 0x80 }) else {
+          conditions.append(nonASCII)
+          continue
         }
+        arguments.append("%" + Self.escapeLike(word) + "%")
+        let n = arguments.count
+        conditions.append(
+          "(title LIKE ?\(n) ESCAPE '\\' OR artist LIKE ?\(n) ESCAPE '\\' OR genre LIKE ?\(n) ESCAPE '\\'"
+            + " OR year LIKE ?\(n) ESCAPE '\\' OR \(nonASCII))")
+      }
+      let cursor = try Album.fetchCursor(
+        db,
+        sql: "SELECT \(Album.selection) FROM album WHERE position >= ?1 AND "
+          + conditions.joined(separator: " AND ") + " ORDER BY position",
+        arguments: StatementArguments(arguments))
+      var found: [Album] = []
+      while found.count < limit ?? Int.max, let album = try cursor.next() {
+        if Self.matches(album, words) { found.append(album) }
       }
       return found
     }
+  }
+
+  /// Whether every folded word appears in the album's fields (an ASCII album already
+  /// matched SQLite's `LIKE`, which is the same test).
+  static func matches(_ album: Album, _ words: [String]) -> Bool {
+    let fields = [album.title, album.artist, album.genre]
+    if fields.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) && words.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } })
+    {
+      return true
+    }
+    let haystack = fold(fields.joined(separator: "\n") + "\n" + (album.year.map(String.init) ?? ""))
+    return words.allSatisfy { haystack.contains($0) }
+  }
+
+  /// `text` without case or accents, as searches compare it.
+  static func fold(_ text: String) -> String {
+    text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
   }
 
   /// The selected album's index, or nil when nothing is selected.

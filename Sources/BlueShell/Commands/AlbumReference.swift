@@ -5,6 +5,9 @@ import BlueLibrary
 struct AlbumReference: Equatable {
   let word: Word
 
+  /// How many indices an ambiguous title's error lists.
+  static let listedMatches = 5
+
   /// The 0-based index the reference names.
   func resolve(in library: Library) throws -> Int {
     let count = try library.count()
@@ -14,11 +17,20 @@ struct AlbumReference: Equatable {
       }
       return number - 1
     }
-    guard let found = try library.firstIndex(ofTitle: word.text) else {
+    let found = try library.indices(ofTitle: word.text, limit: Self.listedMatches + 1)
+    guard let first = found.first else {
       throw CommandError(
         "no album titled \(TextSanitizer.quotedWord(word.text)) (try 'list \(TextSanitizer.escaped(word.text))')")
     }
-    return found
+    guard found.count == 1 else {
+      // Never act on a guess: say which albums carry the title, by the index that picks one.
+      let listed = found.prefix(Self.listedMatches).map { String($0 + 1) }.joined(separator: ", ")
+      let more = found.count > Self.listedMatches ? ", …" : ""
+      throw CommandError(
+        "\(found.count > Self.listedMatches ? "more than \(Self.listedMatches)" : "\(found.count)") albums are titled "
+          + "\(TextSanitizer.quotedWord(word.text)): \(listed)\(more) (name one by its index)")
+    }
+    return first
   }
 
   /// Digits with an optional sign, however large (a huge number is still "no album N").

@@ -1,12 +1,15 @@
 import BlueLibrary
 
-/// `list [QUERY]` (`ls`): one line per album, filtered by a case-insensitive substring.
+/// `list [QUERY]` (`ls`): one line per album, filtered by words that must all appear.
 public struct ListCommand: Command {
   public static let configuration = CommandConfiguration(
     verb: "list", aliases: ["ls"], group: .browse, synopsis: "[QUERY]",
     summary: "one line per album (QUERY filters title, artist, genre, year)",
-    details: "The current album is marked with '*'. QUERY is a case-insensitive substring.",
-    examples: ["list", "list sun", "ls 2000"], arguments: [.text])
+    details: """
+      The current album is marked with '*'. Each word of QUERY must appear in the title,
+      artist, genre or year, in any order, ignoring case and accents ('cafe' finds "Café").
+      """,
+    examples: ["list", "list sun", "list bjork jazz", "ls 2000"], arguments: [.text])
 
   let query: String?
 

@@ -127,6 +127,8 @@ public final class StreamLineReader: LineReader {
     }
   }
 
+  private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
   private func tooLongEvent(_ length: Int) -> LineEvent {
     .malformed("line is too long (\(length) bytes; the limit is \(Self.maximumLineLength) bytes)")
   }
@@ -134,7 +136,11 @@ public final class StreamLineReader: LineReader {
   private func decode(_ range: Range<Int>) -> LineEvent {
     var end = range.upperBound
     if end > range.lowerBound && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-    let bytes = buffer[range.lowerBound..<end]
+    var begin = range.lowerBound
+    // A UTF-8 byte order mark before the first line (editors on Windows write one) is not
+    // part of the command.
+    if lineNumber == 1 && buffer[begin..<end].starts(with: Self.byteOrderMark) { begin += Self.byteOrderMark.count }
+    let bytes = buffer[begin..<end]
     if let nul = bytes.firstIndex(of: 0) {
       return .malformed("line contains a NUL byte (byte \(nul - range.lowerBound + 1))")
     }
