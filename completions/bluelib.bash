@@ -163,7 +163,7 @@ _bluelib() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--bail --no-color --version -h --help)
+    local -a non_repeating_flags=(--bail --no-color --no-pager --version -h --help)
     local -a repeating_options=(-c)
     local -a non_repeating_options=(--home --script --downloads --download-timeout)
     __bluelib_offer_flags_options 0

@@ -24,6 +24,8 @@ public struct ShellOptions: Sendable {
   public var noColor: Bool
   /// `--bail`: stop at the first failing command.
   public var bail: Bool
+  /// `--no-pager`: print long output on a terminal as it is, not through `$PAGER`.
+  public var noPager = false
   /// The process environment (BLUELIB_HOME, NO_COLOR, TERM, XDG_*, HOME).
   public var environment: [String: String]
   /// `--downloads`: cover downloads at once.

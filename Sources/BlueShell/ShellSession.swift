@@ -83,6 +83,7 @@ final class ShellSession {
       environment: environment, output: output, registry: .standard, history: history, style: style)
     coverSubscription = library.observeCovers { coverStatus.handle($0) }
     interpreter.afterEachCommand = { [unowned self] in deliverDueMessages() }
+    if isInteractive { interpreter.pager = Pager.fromEnvironment(options.environment, disabled: options.noPager) }
     connectReader()
   }
 

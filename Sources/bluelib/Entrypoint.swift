@@ -51,6 +51,11 @@ struct Bluelib: ParsableCommand {
   @Flag(name: .customLong("no-color"), help: "Print no colour (also NO_COLOR, TERM=dumb).")
   var noColor = false
 
+  @Flag(
+    name: .customLong("no-pager"),
+    help: "Print output taller than the window as it is, not through $PAGER (also PAGER=).")
+  var noPager = false
+
   func validate() throws {
     if !commands.isEmpty && script != nil {
       throw ValidationError("-c and --script cannot be used together")
@@ -71,6 +76,7 @@ struct Bluelib: ParsableCommand {
     if let script { input = .script(path: script) }
     var options = ShellOptions(
       input: input, home: home, noColor: noColor, bail: bail, environment: processEnvironment())
+    options.noPager = noPager
     options.maxDownloads = downloads
     options.downloadTimeout = downloadTimeout
     let status = Shell.run(options)

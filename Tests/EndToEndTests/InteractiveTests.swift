@@ -229,6 +229,48 @@ struct InteractiveTests {
     #expect(rows.filter { $0.count == 8 && !$0.contains(" ") }.count == 4)
   }
 
+  @Test func outputTallerThanTheWindowGoesThroughThePagerAndShortOutputDoesNot() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let rows = (1...300).map { #"{"title":"Imported \#($0)"}"# }
+    let file = runner.home.appendingPathComponent("many.json").path
+    try Data(("[" + rows.joined(separator: ",") + "]").utf8).write(to: URL(fileURLWithPath: file))
+    #expect(try runner.run(["-c", "import \(file)"]).status == 0)
+    let paged = runner.home.appendingPathComponent("paged").path
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path],
+      environment: runner.environment(["NO_COLOR": "1", "PAGER": "cat >> '\(paged)'"]), columns: 100, rows: 30)
+    #expect(terminal.waitFor("bluelib> "))
+    var mark = terminal.mark
+    terminal.type("show\r")
+    #expect(terminal.waitFor("Album: Best of Bowie", after: mark))
+    #expect(terminal.waitFor("bluelib> ", after: mark))
+    #expect(!FileManager.default.fileExists(atPath: paged), "a 5-line show went to the pager")
+    mark = terminal.mark
+    terminal.type("list\r")
+    #expect(terminal.waitFor("bluelib> ", after: mark))
+    let listed = try String(contentsOfFile: paged, encoding: .utf8).split(separator: "\n")
+    #expect(listed.count == 306)
+    #expect(listed.last == "305 albums")
+    #expect(!terminal.transcript[mark...].contains("Imported 300"), "the list was printed as well as paged")
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+
+    // --no-pager (and PAGER=) print it as it is.
+    for (arguments, pager) in [(["--no-pager"], "cat >> '\(paged)'"), ([], "")] {
+      let plain = try PseudoTerminal(
+        arguments: ["--home", runner.home.path] + arguments,
+        environment: runner.environment(["NO_COLOR": "1", "PAGER": pager]), columns: 100, rows: 30)
+      #expect(plain.waitFor("bluelib> "))
+      let start = plain.mark
+      plain.type("list\r")
+      #expect(plain.waitFor("305 albums", after: start))
+      plain.type("quit\r")
+      #expect(plain.waitForExit() == 0)
+    }
+    #expect(try String(contentsOfFile: paged, encoding: .utf8).split(separator: "\n").count == 306)
+  }
+
   @Test func ctrlRFindsAnEarlierLine() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

@@ -19,21 +19,31 @@ public struct HelpCommand: Command {
   }
 
   /// The text of `help` (every verb by group) or `help VERB` (usage, details, examples).
-  static func lines(for verb: Word?, in registry: CommandRegistry, style: TextStyle) throws(CommandError) -> [String] {
+  static func lines(
+    for verb: Word?, in registry: CommandRegistry, style: TextStyle, width: Int = WindowSize.standard.columns
+  ) throws(CommandError) -> [String] {
     var out: [String] = []
     guard let verb else {
-      let width = registry.commands.map { $0.configuration.usage.count }.max() ?? 0
+      let column = registry.commands.map { $0.configuration.usage.count }.max() ?? 0
       for group in CommandConfiguration.Group.allCases {
         let members = registry.commands.filter { $0.configuration.group == group }
         guard !members.isEmpty else { continue }
         out.append(style.bold(group.rawValue + ":"))
         for command in members {
           let configuration = command.configuration
-          let padding = String(repeating: " ", count: width - configuration.usage.count)
-          out.append("  " + configuration.usage + padding + "  " + configuration.summary)
+          let padding = String(repeating: " ", count: column - configuration.usage.count)
+          let lead = "  " + configuration.usage + padding + "  "
+          if width - lead.count >= 24 {
+            out += wrap(
+              configuration.summary, width: width, first: lead, rest: String(repeating: " ", count: lead.count))
+          } else {
+            // A narrow window: the summary goes under its usage.
+            out.append("  " + configuration.usage)
+            out += wrap(configuration.summary, width: width, first: "      ", rest: "      ")
+          }
         }
       }
-      out.append("Type 'help VERB' for details and examples.")
+      out += wrap("Type 'help VERB' for details and examples.", width: width, first: "", rest: "")
       return out
     }
     guard let command = registry.command(named: verb.text) else {
@@ -45,15 +55,15 @@ public struct HelpCommand: Command {
     }
     let configuration = command.configuration
     out.append(style.bold("usage: ") + configuration.usage)
-    out.append("  " + configuration.summary)
+    out += wrap(configuration.summary, width: width, first: "  ", rest: "  ")
     if !configuration.aliases.isEmpty {
       out.append("  aliases: " + configuration.aliases.joined(separator: ", "))
     }
     if !configuration.details.isEmpty {
       out.append("")
-      for line in configuration.details.split(separator: "\n", omittingEmptySubsequences: false) {
-        out.append("  " + line)
-      }
+      // The details are one paragraph written across lines: re-flow it to the window.
+      let paragraph = configuration.details.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      out += wrap(paragraph, width: width, first: "  ", rest: "  ")
     }
     if !configuration.examples.isEmpty {
       out.append("")
@@ -61,5 +71,24 @@ public struct HelpCommand: Command {
       for example in configuration.examples { out.append("  " + example) }
     }
     return out
+  }
+
+  /// `text` broken at spaces into lines of at most `width` columns (a longer word stands
+  /// alone), the first starting with `first`, the others with `rest`.
+  static func wrap(_ text: String, width: Int, first: String, rest: String) -> [String] {
+    var lines: [String] = []
+    var line = first
+    var empty = true
+    for word in text.split(separator: " ") {
+      if !empty && DisplayWidth.width(line) + 1 + DisplayWidth.width(String(word)) > width {
+        lines.append(line)
+        line = rest
+        empty = true
+      }
+      line += (empty ? "" : " ") + word
+      empty = false
+    }
+    lines.append(line)
+    return lines
   }
 }

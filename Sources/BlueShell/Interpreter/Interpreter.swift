@@ -27,6 +27,8 @@ public final class Interpreter {
   /// prints the status lines that are due there, so `download 1; wait; list` on one line
   /// reports in the same order as on three).
   public var afterEachCommand: () -> Void = {}
+  /// Where output taller than the window goes on a terminal (nil: printed as it is).
+  var pager: Pager?
 
   /// Creates an interpreter printing to `output`.
   public init(
@@ -106,10 +108,7 @@ public final class Interpreter {
     case .nothing:
       break
     case .lines(let lines):
-      for line in lines {
-        output.line(line)
-        if output.isClosed { break }
-      }
+      printLines(lines)
     case .text(let text):
       output.write(text)
     case .details(let album):
@@ -135,9 +134,9 @@ public final class Interpreter {
         try environment.library.redo()
       }
     case .help(let verb):
-      for line in try HelpCommand.lines(for: verb, in: registry, style: style) { output.line(line) }
+      printLines(try HelpCommand.lines(for: verb, in: registry, style: style, width: environment.window.columns))
     case .history(let count):
-      for line in HistoryCommand.lines(history, count: count) { output.line(line) }
+      printLines(HistoryCommand.lines(history, count: count))
     case .quit:
       quitRequested = true
     }
@@ -168,6 +167,25 @@ public final class Interpreter {
       stepped += 1
       output.line(verb + " " + TextSanitizer.escaped(summary))
     }
+  }
+
+  /// Prints `lines`; on a terminal, lines that do not fit the window go through the pager.
+  private func printLines(_ lines: some Sequence<String>) {
+    var iterator = lines.makeIterator()
+    var first: [String] = []
+    if let pager, environment.isInteractive {
+      // One row stays for the prompt that follows.
+      let fits = max(1, environment.window.rows - 1)
+      while first.count <= fits, let line = iterator.next() { first.append(line) }
+      if first.count > fits {
+        output.flush()
+        if pager.show(first, then: &iterator) { return }
+      }
+    }
+    for line in first {
+      output.line(line)
+    }
+    while !output.isClosed, let line = iterator.next() { output.line(line) }
   }
 
   private func unknownCommandMessage(_ verb: String) -> String {
