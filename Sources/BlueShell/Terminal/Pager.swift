@@ -60,7 +60,7 @@ struct Pager {
     posix_spawn_file_actions_adddup2(&actions, fd, STDIN_FILENO)
     let arguments = ["/bin/sh", "-c", command]
     var argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     var pid: pid_t = 0
     let result = posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ)
     return result == 0 ? pid : nil
