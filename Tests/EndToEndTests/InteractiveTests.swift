@@ -271,6 +271,28 @@ struct InteractiveTests {
     #expect(try String(contentsOfFile: paged, encoding: .utf8).split(separator: "\n").count == 306)
   }
 
+  @Test func afterStopAndContinueThePromptAndTheHalfTypedLineAreDrawnAgain() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    terminal.type("tap 3")
+    #expect(terminal.waitFor("tap 3"))
+    terminal.settle()
+    // What Ctrl-Z and `fg` do to the job (a session leader's own ^Z is discarded by the
+    // kernel, having no job-control shell above it).
+    let job = terminal.foregroundProcessGroup()
+    kill(-job, SIGSTOP)
+    usleep(200_000)
+    let mark = terminal.mark
+    kill(-job, SIGCONT)
+    #expect(terminal.waitFor("bluelib> tap 3", after: mark, timeout: 5))
+    terminal.type("\r")
+    #expect(terminal.waitFor("Album: Nothing Like The Sun", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   @Test func ctrlRFindsAnEarlierLine() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

@@ -8,9 +8,23 @@ internal import CEditLine
 
 /// Terminal column arithmetic for text (CJK and emoji take two cells, combining marks none).
 enum DisplayWidth {
+  /// The cells a terminal gives one grapheme cluster: a flag (two regional indicators), a
+  /// ZWJ sequence or a character in emoji presentation (VS16) takes two, whatever its first
+  /// scalar alone would take; otherwise the first scalar's width (combining marks add none).
   static func width(of character: Character) -> Int {
-    guard let scalar = character.unicodeScalars.first else { return 0 }
-    let cells = Int(wcwidth(wchar_t(bitPattern: scalar.value)))
+    let scalars = character.unicodeScalars
+    guard let first = scalars.first else { return 0 }
+    if scalars.count > 1 {
+      let regionalIndicators: ClosedRange<UInt32> = 0x1F1E6...0x1F1FF
+      if regionalIndicators.contains(first.value)
+        || scalars.contains(where: { $0.value == 0x200D || $0.value == 0xFE0F })
+      {
+        return 2
+      }
+    }
+    if first.properties.isEmojiPresentation { return 2 }
+    // East Asian width from the C library, which needs the UTF-8 locale the shell sets.
+    let cells = Int(wcwidth(wchar_t(bitPattern: first.value)))
     return cells < 0 ? 1 : cells
   }
 

@@ -216,6 +216,11 @@ public final class EditLineReader: LineReader {
       el_resize(editLine)
       onResize?()
     }
+    if SignalMonitor.take(.resume) {
+      // Back from Ctrl-Z: the shell that ran `fg` has written its own lines, so draw the
+      // prompt and the half-typed line again where the cursor now is.
+      CEditLine_refresh(editLine)
+    }
     if SignalMonitor.take(.interrupt) {
       showInterrupt()
       return .interrupted

@@ -52,6 +52,8 @@ public enum ShellSignal: UInt32, Sendable, CaseIterable {
   case terminate = 2
   case hangUp = 4
   case windowChange = 8
+  /// SIGCONT: `fg` after Ctrl-Z; the prompt and the half-typed line are drawn again.
+  case resume = 16
 
   var number: Int32 {
     switch self {
@@ -59,6 +61,7 @@ public enum ShellSignal: UInt32, Sendable, CaseIterable {
     case .terminate: SIGTERM
     case .hangUp: SIGHUP
     case .windowChange: SIGWINCH
+    case .resume: SIGCONT
     }
   }
 }
@@ -82,6 +85,7 @@ public enum SignalMonitor {
             case SIGINT: ShellSignal.interrupt.rawValue
             case SIGTERM: ShellSignal.terminate.rawValue
             case SIGHUP: ShellSignal.hangUp.rawValue
+            case SIGCONT: ShellSignal.resume.rawValue
             default: ShellSignal.windowChange.rawValue
             }
           pendingSignals.bitwiseOr(bit, ordering: .relaxed)
