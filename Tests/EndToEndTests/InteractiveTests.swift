@@ -155,9 +155,11 @@ struct InteractiveTests {
     #expect(terminal.waitFor("bluelib> "))
     func widestCardRow(after mark: String.Index) -> Int {
       // "\r\n" is one Character in Swift, so split on any newline.
+      // Terminal modes switched around a prompt (bracketed paste) take no columns.
       terminal.transcript[mark...].split(whereSeparator: \.isNewline)
         .filter { $0.contains("┏") || $0.contains("┌") }
-        .map(\.count).max() ?? 0
+        .map { $0.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression).count }
+        .max() ?? 0
     }
     var mark = terminal.mark
     terminal.type("view\r")
@@ -289,6 +291,29 @@ struct InteractiveTests {
     #expect(terminal.waitFor("bluelib> tap 3", after: mark, timeout: 5))
     terminal.type("\r")
     #expect(terminal.waitFor("Album: Nothing Like The Sun", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  @Test func aPastedBlockLandsAsEditableTextAndArrowKeysStillWork() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    #expect(terminal.waitFor("\u{1B}[?2004h"), "bracketed paste is not turned on while editing")
+    var mark = terminal.mark
+    // What a terminal sends when two lines are pasted.
+    terminal.type("\u{1B}[200~tap 2\nshow\n\u{1B}[201~")
+    #expect(terminal.waitFor("tap 2; show", after: mark))
+    terminal.settle()
+    #expect(!terminal.transcript[mark...].contains("Album:"), "a pasted line ran before Enter")
+    terminal.type("\r")
+    #expect(terminal.waitFor("Album: It's My Life", after: mark))
+    terminal.settle()
+    // Other escape sequences still reach libedit: Left moves the cursor.
+    mark = terminal.mark
+    terminal.type("hepl\u{1B}[D\u{1B}[Dx\r")
+    #expect(terminal.waitFor("unknown command 'hexpl'", after: mark))
     terminal.type("quit\r")
     #expect(terminal.waitForExit() == 0)
   }

@@ -30,6 +30,9 @@ public final class EditLineReader: LineReader {
   private var interruptedByKey = false
   private var stopEvent: LineEvent?
   private var pendingBytes: [UInt8] = []
+  /// Characters to hand libedit before reading more: a bracketed paste, or the bytes read
+  /// ahead to tell a paste from another escape sequence.
+  private var pendingInput: [Unicode.Scalar] = []
   private var isClosed = false
   /// Called on this thread when the window was resized (the shell re-lays out its view).
   public var onResize: (() -> Void)?
@@ -112,7 +115,11 @@ public final class EditLineReader: LineReader {
     interruptedByKey = false
     stopEvent = nil
     var count: Int32 = 0
+    // Bracketed paste while editing only: a pasted block arrives marked, so it becomes
+    // text to edit instead of lines that run at once.
+    writeToTerminal("\u{1B}[?2004h")
     let raw = el_gets(editLine, &count)
+    writeToTerminal("\u{1B}[?2004l")
     // Copy at once: libedit reuses the buffer on the next call.
     let text = raw.map { String(cString: $0) }
     if let stopEvent { return stopEvent }
@@ -147,6 +154,10 @@ public final class EditLineReader: LineReader {
   /// libedit's read function: one wide character into `out`; 1 read, 0 EOF, -1 error.
   private func readCharacter(into out: UnsafeMutablePointer<wchar_t>) -> Int32 {
     CEditLine_disableInterruptKey(STDIN_FILENO)
+    if !pendingInput.isEmpty {
+      out.pointee = wchar_t(bitPattern: pendingInput.removeFirst().value)
+      return 1
+    }
     while true {
       var fds = [
         pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
@@ -175,11 +186,66 @@ public final class EditLineReader: LineReader {
         return -1
       }
       if n == 0 { return 0 }
+      if byte == 0x1B && pendingBytes.isEmpty {
+        pendingInput = readEscapeOrPaste()
+        out.pointee = wchar_t(bitPattern: pendingInput.removeFirst().value)
+        return 1
+      }
       if let scalar = decode(byte) {
         out.pointee = wchar_t(bitPattern: scalar.value)
         return 1
       }
     }
+  }
+
+  // MARK: - Bracketed paste
+
+  static let pasteStart = Array("[200~".utf8)
+  static let pasteEnd = Array("\u{1B}[201~".utf8)
+  /// The most bytes one paste keeps (the rest is dropped, as a line that long could not run).
+  static let pasteLimit = 1 << 20
+
+  /// After an ESC: the characters to hand libedit. A paste (`ESC [200~ … ESC [201~`)
+  /// becomes its text, its lines joined with `; ` (so Enter runs them in order) and tabs as
+  /// spaces (a tab would complete); any other sequence passes through as it came.
+  private func readEscapeOrPaste() -> [Unicode.Scalar] {
+    var ahead: [UInt8] = []
+    while ahead.count < Self.pasteStart.count, ahead == Array(Self.pasteStart.prefix(ahead.count)),
+      let next = readByte(waiting: 50)
+    {
+      ahead.append(next)
+    }
+    guard ahead == Self.pasteStart else {
+      return ["\u{1B}"] + String(decoding: ahead, as: UTF8.self).unicodeScalars
+    }
+    var pasted: [UInt8] = []
+    var tail: [UInt8] = []  // the last bytes read, to see the end marker past the limit too
+    while tail != Self.pasteEnd, let next = readByte(waiting: 1000) {
+      tail.append(next)
+      if tail.count > Self.pasteEnd.count { tail.removeFirst() }
+      if pasted.count < Self.pasteLimit { pasted.append(next) }
+    }
+    if pasted.suffix(Self.pasteEnd.count).elementsEqual(Self.pasteEnd) { pasted.removeLast(Self.pasteEnd.count) }
+    let text = String(decoding: pasted, as: UTF8.self)
+    let lines = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+    let joined = lines.map { $0.replacingOccurrences(of: "\t", with: " ") }.joined(separator: "; ")
+    let scalars = Array(joined.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
+    // An empty paste still needs a character to return: a space does no harm.
+    return scalars.isEmpty ? [" "] : scalars
+  }
+
+  /// One byte of input if it arrives within `milliseconds`, else nil.
+  private func readByte(waiting milliseconds: Int32) -> UInt8? {
+    var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+    guard (try? syscall("poll", { poll(&descriptor, 1, milliseconds) })) == 1 else { return nil }
+    var byte: UInt8 = 0
+    guard (try? syscall("read") { POSIX.read(STDIN_FILENO, &byte, 1) }) == 1 else { return nil }
+    return byte
+  }
+
+  private func writeToTerminal(_ text: String) {
+    fflush(nil)
+    _ = Array(text.utf8).withUnsafeBytes { POSIX.writeAll(STDOUT_FILENO, $0) }
   }
 
   /// Feeds one byte to the UTF-8 decoder; a scalar when a sequence is complete. Invalid
