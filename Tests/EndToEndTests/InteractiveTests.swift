@@ -176,6 +176,25 @@ struct InteractiveTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  @Test func resizingWhileATypedLineWrapsClearsItAndDrawsItAgain() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    let typed = "list " + String(repeating: "word ", count: 40)
+    terminal.type(typed)
+    #expect(terminal.waitFor("word word"))
+    terminal.settle()
+    let mark = terminal.mark
+    terminal.resize(columns: 60, rows: 30)
+    // Back to the prompt's row (the 209-cell line spans 3 rows at 60 columns), cleared to
+    // the end of the screen, then the prompt and the whole line again.
+    #expect(terminal.waitFor("\r\u{1B}[3A\u{1B}[J", after: mark))
+    #expect(terminal.waitFor("bluelib> list word", after: mark))
+    terminal.type("\u{3}quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   @Test func tabCompletesVerbsWordsTitlesAndFieldsAsTyped() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

@@ -279,8 +279,14 @@ public final class EditLineReader: LineReader {
   private func handleSignals() -> LineEvent? {
     if SignalMonitor.take(.terminate) || SignalMonitor.take(.hangUp) { return .terminated }
     if SignalMonitor.take(.windowChange) {
+      // The terminal has re-flowed a line that wraps to the new width: clear from the row
+      // the prompt now starts on and draw it again, so no stale piece of it stays behind.
+      let columns = Int(CEditLine_terminalColumns(STDOUT_FILENO))
+      let rowsUp = columns > 0 ? cursorColumn() / columns : 0
+      writeToTerminal("\r" + (rowsUp > 0 ? "\u{1B}[\(rowsUp)A" : "") + "\u{1B}[J")
       el_resize(editLine)
       onResize?()
+      CEditLine_refresh(editLine)
     }
     if SignalMonitor.take(.resume) {
       // Back from Ctrl-Z: the shell that ran `fg` has written its own lines, so draw the
