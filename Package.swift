@@ -44,7 +44,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .target(name: "LoopbackHTTPServer"),
+    .target(name: "LoopbackHTTPServer", dependencies: ["BlueLibrary"]),
     .executableTarget(
       name: "bluelib-bench",
       dependencies: [

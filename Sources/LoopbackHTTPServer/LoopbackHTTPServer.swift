@@ -1,3 +1,4 @@
+internal import BlueLibrary
 import Foundation
 import Synchronization
 
@@ -235,11 +236,7 @@ private final class LoopbackHTTPServerCore: Sendable {
   private func acceptLoop() {
     defer { state.withLock { $0.threads -= 1 } }
     while true {
-      let fd = accept(listener, nil, nil)
-      if fd < 0 {
-        if errno == EINTR, !isStopped { continue }
-        return
-      }
+      guard let fd = try? syscall("accept", { accept(listener, nil, nil) }) else { return }
       let admitted = state.withLock { state -> Bool in
         guard !state.stopped else { return false }
         state.connections.insert(fd)
@@ -301,8 +298,8 @@ private final class LoopbackHTTPServerCore: Sendable {
     var chunk = [UInt8](repeating: 0, count: 4096)
     let end: [UInt8] = Array("\r\n\r\n".utf8)
     while received.count < 65536 {
-      let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      if count < 0, errno == EINTR { continue }
+      let count =
+        (try? syscall("recv") { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }) ?? -1
       guard count > 0 else { return nil }
       received.append(contentsOf: chunk[0..<count])
       if received.count >= 4, (0...(received.count - 4)).contains(where: { Array(received[$0..<$0 + 4]) == end }) {
@@ -334,8 +331,10 @@ private final class LoopbackHTTPServerCore: Sendable {
     data.withUnsafeBytes { bytes in
       var offset = 0
       while offset < bytes.count {
-        let written = rawSend(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, Self.sendFlags)
-        if written < 0, errno == EINTR { continue }
+        let written =
+          (try? syscall("send") {
+            rawSend(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, Self.sendFlags)
+          }) ?? -1
         guard written > 0 else { return false }
         offset += written
       }

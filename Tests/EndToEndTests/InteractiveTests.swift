@@ -181,13 +181,14 @@ struct InteractiveTests {
     defer { runner.cleanUp() }
     let terminal = try start(runner)
     #expect(terminal.waitFor("bluelib> "))
-    let typed = "list " + String(repeating: "word ", count: 40)
+    let typed = "list " + String(repeating: "word ", count: 40) + "zz"
     terminal.type(typed)
-    #expect(terminal.waitFor("word word"))
+    // All of it echoed (and so in libedit's buffer) before the window changes.
+    #expect(terminal.waitFor("zz"))
     terminal.settle()
     let mark = terminal.mark
     terminal.resize(columns: 60, rows: 30)
-    // Back to the prompt's row (the 209-cell line spans 3 rows at 60 columns), cleared to
+    // Back to the prompt's row (the 216-cell line spans 4 rows at 60 columns), cleared to
     // the end of the screen, then the prompt and the whole line again.
     #expect(terminal.waitFor("\r\u{1B}[3A\u{1B}[J", after: mark))
     #expect(terminal.waitFor("bluelib> list word", after: mark))
@@ -333,6 +334,20 @@ struct InteractiveTests {
     mark = terminal.mark
     terminal.type("hepl\u{1B}[D\u{1B}[Dx\r")
     #expect(terminal.waitFor("unknown command 'hexpl'", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  @Test func downloadATabOffersAll() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    let mark = terminal.mark
+    // The completed line runs: `download al` alone would be "no album titled 'al'".
+    terminal.type("download al\t\r")
+    #expect(terminal.waitFor("downloading 5 covers", after: mark))
+    #expect(!terminal.transcript[mark...].contains("no album"))
     terminal.type("quit\r")
     #expect(terminal.waitForExit() == 0)
   }
