@@ -214,6 +214,11 @@ final class ShellSession {
     saveState()
     if let failure = saveFailure { report(failure) }
     output.flush()
+    if let failure = output.failure {
+      // Not a closed pipe: the output the user asked for is not all there (SPEC §9).
+      errors.line("bluelib: cannot write to standard output: \(failure)")
+      return Shell.ExitCode.failure
+    }
     if status != Shell.ExitCode.success { return status }
     return anyFailed && !isInteractive ? Shell.ExitCode.failure : Shell.ExitCode.success
   }

@@ -47,10 +47,9 @@ struct ArchiveRecord {
   /// The album, or the first rule it breaks (same messages as `edit`).
   func album(position: Int) throws(LibraryError) -> Album {
     guard let title else { throw .emptyTitle }
-    try Album.checkTitle(title)
-    try Album.checkText(artist, field: .artist)
-    try Album.checkText(genre, field: .genre)
-    try Album.checkCover(coverURL)
-    return Album(title: title, artist: artist, genre: genre, year: year, coverURL: coverURL, position: position)
+    // The same rules the store applies (lengths included), here where the error can
+    // still name the file's line.
+    return try Album(title: title, artist: artist, genre: genre, year: year, coverURL: coverURL, position: position)
+      .validated()
   }
 }

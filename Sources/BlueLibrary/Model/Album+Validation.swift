@@ -6,6 +6,24 @@ extension Album {
   /// The years an album may have.
   public static let validYears = 0...9999
 
+  /// The most characters a title, artist or genre may have.
+  public static let maximumTextLength = 1000
+  /// The most bytes a cover URL may have (8 KiB).
+  public static let maximumCoverBytes = 8 << 10
+
+  /// Throws when `text` has more than ``maximumTextLength`` characters. Counting stops
+  /// there, so a field of gigabytes costs no more than one of a thousand characters.
+  static func checkLength(_ text: String, field: AlbumField) throws(LibraryError) {
+    guard text.utf8.count > maximumTextLength else { return }
+    var count = 0
+    for _ in text {
+      count += 1
+      if count > maximumTextLength {
+        throw .tooLong(field: field, limit: "1,000 characters", actual: "\(text.utf8.count) bytes")
+      }
+    }
+  }
+
   /// Returns the album unchanged if it obeys the library's rules, else throws the first violation.
   public func validated() throws(LibraryError) -> Album {
     try validate()
@@ -15,8 +33,14 @@ extension Album {
   /// Throws the first rule the album breaks.
   func validate() throws(LibraryError) {
     try Album.checkTitle(title)
+    try Album.checkLength(title, field: .title)
     try Album.checkText(artist, field: .artist)
+    try Album.checkLength(artist, field: .artist)
     try Album.checkText(genre, field: .genre)
+    try Album.checkLength(genre, field: .genre)
+    if coverURL.utf8.count > Album.maximumCoverBytes {
+      throw .tooLong(field: .cover, limit: "8 KiB", actual: "\(coverURL.utf8.count) bytes")
+    }
     if let year, !Album.validYears.contains(year) {
       throw .yearOutOfRange(String(year))
     }

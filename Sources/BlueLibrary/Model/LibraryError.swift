@@ -26,6 +26,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidCover(String)
   /// A text field holding a NUL character.
   case nulCharacter(AlbumField)
+  /// A field longer than its limit (title, artist, genre: 1,000 characters; cover: 8 KiB).
+  case tooLong(field: AlbumField, limit: String, actual: String)
   /// An import file that cannot be decoded; `line` is 1-based when known.
   case invalidArchive(file: String, line: Int?, reason: String)
   /// A file that could not be read.
@@ -69,6 +71,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       "cover must be an http, https or file URL, got \(Self.quoted(text))"
     case .nulCharacter(let field):
       "\(field.rawValue) must not contain a NUL character"
+    case .tooLong(let field, let limit, let actual):
+      "\(field.rawValue) is longer than the limit of \(limit) (\(actual))"
     case .invalidArchive(let file, let line, let reason):
       line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)"
     case .cannotRead(let path, let reason):

@@ -104,13 +104,14 @@ package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Syste
 }
 
 /// Reads `fd` to its end.
-package func readToEnd(_ fd: Int32, sizeHint: Int = 0) throws(SystemError) -> [UInt8] {
+package func readToEnd(_ fd: Int32, sizeHint: Int = 0, atMost limit: Int = .max) throws(SystemError) -> [UInt8] {
   var bytes: [UInt8] = []
-  bytes.reserveCapacity(sizeHint)
+  bytes.reserveCapacity(min(sizeHint, limit))
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
-  while true {
+  while bytes.count < limit {
     let count = try syscall("read") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
     if count == 0 { return bytes }
     bytes.append(contentsOf: chunk[..<count])
   }
+  return bytes
 }

@@ -1,3 +1,11 @@
+import BlueLibrary
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A buffered writer over a file descriptor that ends quietly when the reader goes away.
 ///
 /// Writing to a closed pipe (`bluelib … | head -1`) sets ``isClosed`` instead of raising
@@ -8,8 +16,12 @@
 public final class OutputChannel {
   /// The descriptor written to.
   public let fileDescriptor: Int32
-  /// True once a write failed because nobody reads the other end any more.
+  /// True once a write failed: nobody reads the other end any more, or the write failed
+  /// for another reason (``failure``).
   public private(set) var isClosed = false
+  /// Why a write failed, when it was not a closed pipe (a full disk, an I/O error): an
+  /// error the shell reports, where a closed pipe (`bluelib … | head -1`) ends quietly.
+  public private(set) var failure: String?
   private var buffer: [UInt8] = []
   private let flushThreshold: Int
 
@@ -38,7 +50,11 @@ public final class OutputChannel {
     guard !buffer.isEmpty else { return }
     defer { buffer.removeAll(keepingCapacity: true) }
     guard !isClosed else { return }
-    let written = buffer.withUnsafeBytes { POSIX.writeAll(fileDescriptor, $0) }
-    if !written { isClosed = true }
+    let fd = fileDescriptor
+    let written = buffer.withUnsafeBytes { bytes in Result { () throws(SystemError) in try writeAll(fd, bytes) } }
+    if case .failure(let error) = written {
+      isClosed = true
+      if error.errno != EPIPE { failure = error.reason }
+    }
   }
 }

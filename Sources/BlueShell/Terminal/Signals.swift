@@ -75,6 +75,8 @@ public enum SignalMonitor {
   public static func install() {
     _ = WakeUpPipe.shared  // initialise before any handler can run
     signal(SIGPIPE, SIG_IGN)
+    // Ctrl-\ is ignored, as bash and psql ignore it: no core, no runtime crash report.
+    signal(SIGQUIT, SIG_IGN)
     for signal in ShellSignal.allCases {
       var action = sigaction()
       #if canImport(Glibc)

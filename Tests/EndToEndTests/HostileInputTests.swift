@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Issue 11's reproductions that this build answers: special files, huge fields, output
+/// errors and Ctrl-\ — each refused or reported, nothing hangs, nothing is changed.
+@Suite(.serialized)
+struct HostileInputTests {
+  typealias F = LibraryFixture
+
+  @Test(arguments: ["/dev/zero", "/dev/urandom", "/dev/null"])
+  func importOfADeviceIsRefusedAtOnce(path: String) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let started = Date()
+    let result = try runner.run(["-c", "import \(path)"])
+    #expect(Date().timeIntervalSince(started) < 5)
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "bluelib: -c:1: import: cannot read '\(path)': it is not a regular file (a device, a FIFO or a socket)\n")
+    #expect(try runner.run(["-c", "list"]).stdout == F.list(selected: 1))
+  }
+
+  @Test func importOfAFIFOWithNoWriterIsRefusedInsteadOfHanging() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let fifo = runner.home.appendingPathComponent("fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let result = try runner.run(["-c", "import \(fifo)"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("it is not a regular file"))
+  }
+
+  @Test func aFieldOverItsLimitFailsTheImportWithFileLineAndTheLimit() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let long = String(repeating: "x", count: 1001)
+    let csv = try F.write("title,artist\nFine,A\n\(long),B\n", to: "long.csv", in: runner)
+    let result = try runner.run(["-c", "import \(csv)"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "bluelib: -c:1: import: \(csv):3: title is longer than the limit of 1,000 characters (1001 bytes)\n")
+    let cover = "http://example.com/" + String(repeating: "c", count: 8192)
+    let json = try F.write(#"[{"title":"A","coverUrl":"\#(cover)"}]"#, to: "cover.json", in: runner)
+    let refused = try runner.run(["-c", "import \(json)"])
+    #expect(refused.stderr.contains("cover is longer than the limit of 8 KiB"))
+    // Exactly at the limits is fine; nothing of the refused files was kept.
+    let edge = try F.write("title,artist\n\(String(repeating: "é", count: 1000)),B\n", to: "edge.csv", in: runner)
+    #expect(try runner.run(["-c", "import \(edge)"]).status == 0)
+    #expect(try runner.run(["-c", "list zzzz"]).stdout == "0 of 6 albums match 'zzzz'\n")
+    // add and edit keep the same limits.
+    let added = try runner.run(["-c", "add \(long)"])
+    #expect(added.stderr == "bluelib: -c:1: add: title is longer than the limit of 1,000 characters (1001 bytes)\n")
+  }
+
+  @Test func aFailedWriteToStandardOutputIsAnError() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let process = Process()
+    process.executableURL = BinaryRunner.executable
+    process.arguments = ["--home", runner.home.path, "-c", "list"]
+    process.environment = runner.environment()
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1)
+    #expect(message == "bluelib: cannot write to standard output: no space left on device\n")
+  }
+
+  @Test func ctrlBackslashAtThePromptIsIgnoredWithNoCrashReport() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path], environment: runner.environment(["NO_COLOR": "1"]))
+    #expect(terminal.waitFor("bluelib> "))
+    let mark = terminal.mark
+    terminal.type("\u{1C}")  // Ctrl-\ sends SIGQUIT to the foreground job
+    kill(-terminal.foregroundProcessGroup(), SIGQUIT)
+    terminal.settle()
+    terminal.type("show\r")
+    #expect(terminal.waitFor("Album: Best of Bowie", after: mark))
+    #expect(!terminal.transcript[mark...].contains("crashed"), "a crash report was printed")
+    #expect(!terminal.transcript[mark...].contains("Backtracing"))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+}
