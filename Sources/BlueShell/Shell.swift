@@ -73,7 +73,7 @@ public enum Shell {
 
   /// In script mode a signal ends the run after the current command.
   static func scriptStopRequested() -> LineEvent? {
-    if SignalMonitor.take(.terminate) || SignalMonitor.take(.hangUp) { return .terminated }
+    if SignalMonitor.takeTermination() != nil { return .terminated }
     if SignalMonitor.take(.interrupt) { return .interrupted }
     return nil
   }

@@ -109,7 +109,7 @@ final class ShellSession {
   ) throws(StartFailure) -> (any LineReader, String) {
     switch input {
     case .commands(let text):
-      return (StreamLineReader(text: text), "-c")
+      return (StreamLineReader(text: text, stopRequested: Shell.scriptStopRequested), "-c")
     case .script(let path):
       let fd: Int32
       do {
@@ -195,7 +195,7 @@ final class ShellSession {
         return Shell.ExitCode.success
       case .terminated:
         if isInteractive { output.line() }
-        return Shell.ExitCode.terminated
+        return SignalMonitor.terminationStatus
       }
       deliverDueMessages()
       if interpreter.quitRequested || output.isClosed { return Shell.ExitCode.success }
@@ -207,7 +207,13 @@ final class ShellSession {
   /// Waits for pending downloads (Ctrl-C cancels them), prints their last status lines,
   /// restores the terminal and saves the memento; returns the exit status.
   private func finish(_ status: Int32) -> Int32 {
+    var status = status
     if status == Shell.ExitCode.success && !output.isClosed { waitForDownloads() }
+    // A signal that ended the last command, or the wait for downloads, decides the status.
+    if status == Shell.ExitCode.success, let signalled = SignalMonitor.takeTermination() { status = signalled }
+    if status == Shell.ExitCode.success, !isInteractive, SignalMonitor.take(.interrupt) {
+      status = Shell.ExitCode.interrupted
+    }
     for line in messages.drain() { output.line(line) }
     reader.close()
     if let coverSubscription { library.stopObservingCovers(coverSubscription) }
@@ -235,9 +241,11 @@ final class ShellSession {
       SignalMonitor.peek(.interrupt) || SignalMonitor.peek(.terminate) || SignalMonitor.peek(.hangUp)
     }
     _ = library.waitForCovers(timeout: nil, shouldCancel: signalled)
-    if SignalMonitor.take(.interrupt) || SignalMonitor.peek(.terminate) || SignalMonitor.peek(.hangUp) {
+    if signalled() {
+      // Ctrl-C at a terminal only cancels; every other signal also sets the exit status.
+      if isInteractive { _ = SignalMonitor.take(.interrupt) }
       library.cancelCovers()
-      _ = library.waitForCovers(timeout: 5)
+      _ = library.waitForCovers(timeout: 1)
     }
   }
 

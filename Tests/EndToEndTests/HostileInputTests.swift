@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import TestSupport
 import Testing
 
@@ -92,5 +93,73 @@ struct HostileInputTests {
     #expect(!terminal.transcript[mark...].contains("Backtracing"))
     terminal.type("quit\r")
     #expect(terminal.waitForExit() == 0)
+  }
+
+  // MARK: - Signals end every blocking point promptly
+
+  /// Each signal and the exit status it calls for in script mode.
+  static let exits: [(signal: Int32, status: Int32)] = [(SIGTERM, 143), (SIGHUP, 129), (SIGINT, 130)]
+
+  /// Starts `bluelib ARGUMENTS` (stdin held open by a pipe unless `input` is nil), sends
+  /// `signal` after `delay` seconds, and returns the exit status and how long it took to
+  /// exit after the signal.
+  private func signalled(
+    _ runner: BinaryRunner, _ arguments: [String], signal: Int32, after delay: Double = 0.6
+  ) throws -> (status: Int32, seconds: Double, stderr: String) {
+    let process = Process()
+    process.executableURL = BinaryRunner.executable
+    process.arguments = ["--home", runner.home.path] + arguments
+    process.environment = runner.environment()
+    let input = Pipe()
+    let errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    usleep(useconds_t(delay * 1_000_000))
+    let sent = Date()
+    kill(process.processIdentifier, signal)
+    process.waitUntilExit()
+    let seconds = Date().timeIntervalSince(sent)
+    try? input.fileHandleForWriting.close()
+    return (
+      process.terminationStatus, seconds,
+      String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    )
+  }
+
+  @Test(arguments: HostileInputTests.exits)
+  func aSignalEndsDashCBlockedInWait(signal: Int32, status: Int32) throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    server.route("/silent.png", .neverAnswer)
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    #expect(try runner.run(["-c", "edit 1 cover=\(server.url("/silent.png"))"]).status == 0)
+    let result = try signalled(runner, ["-c", "download 1; wait; list"], signal: signal)
+    #expect(result.status == status)
+    #expect(result.seconds < 1)
+  }
+
+  @Test(arguments: HostileInputTests.exits)
+  func aSignalEndsTheWaitForDownloadsAtTheEndOfInput(signal: Int32, status: Int32) throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    server.route("/silent.png", .neverAnswer)
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    #expect(try runner.run(["-c", "edit 1 cover=\(server.url("/silent.png"))"]).status == 0)
+    let result = try signalled(runner, ["-c", "download 1"], signal: signal)
+    #expect(result.status == status)
+    #expect(result.seconds < 1)
+  }
+
+  @Test(arguments: HostileInputTests.exits)
+  func aSignalEndsAScriptWaitingForInput(signal: Int32, status: Int32) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let result = try signalled(runner, [], signal: signal)
+    #expect(result.status == status)
+    #expect(result.seconds < 1)
   }
 }

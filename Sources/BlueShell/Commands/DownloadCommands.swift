@@ -129,8 +129,23 @@ public struct WaitCommand: Command {
     var interrupted = false
     let done = library.waitForCovers(timeout: seconds) {
       environment.deliverMessages()
-      if SignalMonitor.take(.interrupt) { interrupted = true }
-      return interrupted
+      // Ctrl-C at a terminal cancels the wait and the shell goes on; in a script SIGINT
+      // ends the run (130), so it is left for the input reader to see.
+      if environment.isInteractive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt) {
+        interrupted = true
+      }
+      // SIGTERM/SIGHUP end the wait too; the shell then leaves with 143/129.
+      return interrupted || SignalMonitor.terminationPending
+    }
+    if SignalMonitor.terminationPending {
+      library.cancelCovers()
+      _ = library.waitForCovers(timeout: 1)
+      return .nothing
+    }
+    if interrupted && !environment.isInteractive {
+      library.cancelCovers()
+      _ = library.waitForCovers(timeout: 1)
+      return .nothing
     }
     if interrupted {
       library.cancelCovers()

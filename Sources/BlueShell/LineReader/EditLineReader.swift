@@ -277,7 +277,7 @@ public final class EditLineReader: LineReader {
 
   /// What a signal that arrived while editing asks for.
   private func handleSignals() -> LineEvent? {
-    if SignalMonitor.take(.terminate) || SignalMonitor.take(.hangUp) { return .terminated }
+    if SignalMonitor.takeTermination() != nil { return .terminated }
     if SignalMonitor.take(.windowChange) {
       // The terminal has re-flowed a line that wraps to the new width: clear from the row
       // the prompt now starts on and draw it again, so no stale piece of it stays behind.

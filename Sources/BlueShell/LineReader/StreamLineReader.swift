@@ -40,8 +40,8 @@ public final class StreamLineReader: LineReader {
   }
 
   /// Reads the given text, as for `-c`.
-  public convenience init(text: String) {
-    self.init(fileDescriptor: -1)
+  public convenience init(text: String, stopRequested: @escaping () -> LineEvent? = { nil }) {
+    self.init(fileDescriptor: -1, stopRequested: stopRequested)
     buffer = Array(text.utf8)
     atEnd = true
   }

@@ -67,6 +67,8 @@ public enum ShellSignal: UInt32, Sendable, CaseIterable {
 }
 
 private let pendingSignals = Atomic<UInt32>(0)
+/// The exit status the last SIGTERM (143) or SIGHUP (129) taken calls for.
+private let lastTermination = Atomic<Int32>(143)
 
 /// Installs and reads the shell's signal handlers.
 public enum SignalMonitor {
@@ -110,6 +112,27 @@ public enum SignalMonitor {
   public static func take(_ signal: ShellSignal) -> Bool {
     pendingSignals.bitwiseAnd(~signal.rawValue, ordering: .relaxed).oldValue & signal.rawValue != 0
   }
+
+  /// Takes SIGTERM or SIGHUP, if either arrived: the exit status it calls for (143 or 129,
+  /// 128 + the signal, as shells report it), also kept as ``terminationStatus``.
+  public static func takeTermination() -> Int32? {
+    let status: Int32
+    if take(.terminate) {
+      status = 128 + SIGTERM
+    } else if take(.hangUp) {
+      status = 128 + SIGHUP
+    } else {
+      return nil
+    }
+    lastTermination.store(status, ordering: .relaxed)
+    return status
+  }
+
+  /// The exit status of the last termination signal taken (143 before any).
+  public static var terminationStatus: Int32 { lastTermination.load(ordering: .relaxed) }
+
+  /// SIGTERM or SIGHUP arrived and was not taken yet.
+  public static var terminationPending: Bool { peek(.terminate) || peek(.hangUp) }
 
   /// Whether `signal` arrived, without clearing it.
   public static func peek(_ signal: ShellSignal) -> Bool {
