@@ -40,8 +40,11 @@ final class ShellSession {
   init(options: ShellOptions) throws(StartFailure) {
     self.options = options
     paths = try Self.paths(for: options)
+    let cache = CoverCache(directory: paths.coverCache)
+    // What a kill -9 in the middle of a download left behind.
+    cache.removeAbandonedPartials()
     let covers = CoverLoader(
-      cache: CoverCache(directory: paths.coverCache), maxConcurrent: options.maxDownloads,
+      cache: cache, maxConcurrent: options.maxDownloads,
       timeout: .milliseconds(Int((options.downloadTimeout * 1000).rounded())))
     do {
       library = try Library.open(path: paths.library, covers: covers)

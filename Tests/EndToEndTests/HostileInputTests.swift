@@ -60,6 +60,87 @@ struct HostileInputTests {
     #expect(added.stderr == "bluelib: -c:1: add: title is longer than the limit of 1,000 characters (1001 bytes)\n")
   }
 
+  // MARK: - Export writes only where it should
+
+  @Test func exportThroughASymbolicLinkUpdatesItsTargetAndKeepsTheLink() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let target = runner.home.appendingPathComponent("real.json").path
+    let link = runner.home.appendingPathComponent("link.json").path
+    try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+    #expect(symlink(target, link) == 0)
+    #expect(try runner.run(["-c", "export \(link)"]).status == 0)
+    var info = stat()
+    #expect(lstat(link, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link was replaced by a file")
+    #expect(try String(contentsOfFile: target, encoding: .utf8).contains("\"title\": \"Best of Bowie\""))
+  }
+
+  @Test func exportOverADeviceAFIFOOrADirectoryIsRefusedAndLeavesItAsItWas() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let fifo = runner.home.appendingPathComponent("fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // A character device of our own (the null device's numbers), never the real /dev/null.
+    let device = runner.home.appendingPathComponent("null").path
+    let madeDevice = mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0  // major 1, minor 3
+    let directory = runner.home.appendingPathComponent("dir").path
+    #expect(mkdir(directory, 0o700) == 0)
+    var cases = [
+      (fifo, S_IFIFO, "it is not a regular file (a device, a FIFO or a socket)"),
+      (directory, S_IFDIR, "it is a directory"),
+    ]
+    if madeDevice { cases.append((device, S_IFCHR, "it is not a regular file (a device, a FIFO or a socket)")) }
+    for (path, kind, reason) in cases {
+      let result = try runner.run(["-c", "export \(path)"])
+      #expect(result.status == 1)
+      #expect(result.stderr == "bluelib: -c:1: export: cannot write '\(path)': \(reason)\n")
+      var info = stat()
+      #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == kind, "\(path) was replaced")
+    }
+  }
+
+  @Test func exportDashWritesTheJSONToStandardOutput() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let file = runner.home.appendingPathComponent("x.json").path
+    #expect(try runner.run(["-c", "export \(file)"]).status == 0)
+    let piped = try runner.run(["-c", "export -"])
+    #expect(piped.status == 0)
+    #expect(piped.stdout == (try String(contentsOfFile: file, encoding: .utf8)))
+  }
+
+  // MARK: - The cover cache
+
+  @Test func aFIFOInTheCoversFolderDoesNotBlockListOrTheCards() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    #expect(try runner.run(["-c", "download 1; wait"]).status == 0)
+    let covers = runner.home.appendingPathComponent("covers").path
+    let entries = try FileManager.default.contentsOfDirectory(atPath: covers).filter { !$0.hasPrefix(".") }
+    #expect(entries.count == 1)
+    // Replace the cached cover with a FIFO nobody writes to.
+    let entry = covers + "/" + entries[0]
+    #expect(unlink(entry) == 0 && mkfifo(entry, 0o600) == 0)
+    let started = Date()
+    let result = try runner.run(["-c", "list bowie; show 1; cover 1 --force --size 4x2"])
+    #expect(Date().timeIntervalSince(started) < 5)
+    #expect(result.stdout.contains("Album: Best of Bowie"))
+  }
+
+  @Test func partialCoverFilesOfAKilledRunAreRemovedOnTheNextRun() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let covers = runner.home.appendingPathComponent("covers")
+    try FileManager.default.createDirectory(at: covers, withIntermediateDirectories: true)
+    // A pid no process has (beyond pid_max), and our own (a running writer's file stays).
+    let abandoned = covers.appendingPathComponent(".partial.99999999.abc123.tmp").path
+    let live = covers.appendingPathComponent(".partial.\(getpid()).def456.tmp").path
+    for path in [abandoned, live] { try Data("half".utf8).write(to: URL(fileURLWithPath: path)) }
+    #expect(try runner.run(["-c", "view"]).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: abandoned))
+    #expect(FileManager.default.fileExists(atPath: live))
+  }
+
   @Test func aFailedWriteToStandardOutputIsAnError() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

@@ -10,12 +10,37 @@ extension LibraryArchive {
   /// Replaces the file at `path` with `bytes` so that a reader (or a crash) sees
   /// the old file or the new one, never a part (see ``AtomicFile``).
   /// An existing file's permissions are kept.
+  ///
+  /// Only a regular file or a new path is written: through a symbolic link, the file it
+  /// points to is replaced (the link stays a link); a device (`/dev/null`), a FIFO, a
+  /// socket or a directory is refused, never replaced by a renamed file.
   public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(LibraryError) {
+    let target = try exportTarget(path)
     do {
       // 0o666 less the umask, as any tool that exports a file.
-      try AtomicFile.write(bytes, to: path, mode: 0o666)
+      try AtomicFile.write(bytes, to: target, mode: 0o666)
     } catch {
       throw .cannotWrite(path: path, reason: error.reason)
+    }
+  }
+
+  /// The path to replace for `path`: itself, or where its symbolic link leads.
+  static func exportTarget(_ path: String) throws(LibraryError) -> String {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return path }  // a new file (or an error the write reports)
+    var target = path
+    if info.st_mode & S_IFMT == S_IFLNK {
+      guard let resolved = realpath(path, nil) else {
+        throw .cannotWrite(path: path, reason: "it is a symbolic link to a file that does not exist")
+      }
+      defer { free(resolved) }
+      target = String(cString: resolved)
+      guard stat(target, &info) == 0 else { return target }
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return target
+    case S_IFDIR: throw .cannotWrite(path: path, reason: "it is a directory")
+    default: throw .cannotWrite(path: path, reason: "it is not a regular file (a device, a FIFO or a socket)")
     }
   }
 

@@ -41,8 +41,7 @@ public struct CoverCache: Sendable {
   /// The cached cover for `url`, or nil; a cached file that is not an image is removed.
   public func cachedData(for url: String) -> Data? {
     let path = path(for: url)
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
+    guard let fd = Self.openRegularFile(path) else { return nil }
     defer { close(fd) }
     let data = (try? FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd()) ?? Data()
     guard CoverImageFormat(sniffing: data) != nil else {
@@ -65,8 +64,7 @@ public struct CoverCache: Sendable {
   /// image; a damaged one is removed if `removingDamaged`.
   func entrySize(for url: String, removingDamaged: Bool = true) -> Int? {
     let path = path(for: url)
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
+    guard let fd = Self.openRegularFile(path) else { return nil }
     defer { close(fd) }
     var head = [UInt8](repeating: 0, count: CoverImageFormat.signatureLength)
     let count = (try? syscall("read") { head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }) ?? -1
@@ -78,6 +76,35 @@ public struct CoverCache: Sendable {
       return nil
     }
     return Int(info.st_size)
+  }
+
+  /// `path` opened for reading if it is a regular file; nil for anything else. The open
+  /// never blocks (a FIFO someone put in the cache folder would hang a plain open), and
+  /// the check is on what was opened, not on a name that could change in between.
+  static func openRegularFile(_ path: String) -> Int32? {
+    guard let fd = try? syscall("open", { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }) else { return nil }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      return nil
+    }
+    return fd
+  }
+
+  /// Removes the covers' `.partial` files that a killed bluelib left behind (those whose
+  /// process is gone); returns how many.
+  @discardableResult
+  public func removeAbandonedPartials() -> Int {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+    var removed = 0
+    for name in names where name.hasPrefix(".partial.") && name.hasSuffix(".tmp") {
+      let fields = name.split(separator: ".")
+      // `.partial.PID.RANDOM.tmp`: keep a file whose writer is still running.
+      guard fields.count >= 3, let pid = pid_t(fields[1]), pid > 0 else { continue }
+      if kill(pid, 0) == 0 || errno == EPERM { continue }
+      if unlink(directory + "/" + name) == 0 { removed += 1 }
+    }
+    return removed
   }
 
   /// Removes the damaged file at `path`, unless a store has meanwhile renamed a new one

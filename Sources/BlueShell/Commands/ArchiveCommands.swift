@@ -45,9 +45,11 @@ public struct ExportCommand: Command {
     summary: "write the library as JSON or CSV (by the file's extension), atomically",
     details: """
       FILE ending in .csv gets CSV with the header row title,artist,genre,year,coverUrl;
-      any other name gets JSON: an array of objects with the original app's keys.
+      any other name gets JSON: an array of objects with the original app's keys; '-' writes
+      the JSON to standard output. Only a regular file or a new path is written (through a
+      symbolic link, the file it points to); a device, FIFO or directory is refused.
       """,
-    examples: ["export albums.json", "export albums.csv"], arguments: [.path])
+    examples: ["export albums.json", "export albums.csv", "export -"], arguments: [.path])
 
   let path: String
 
@@ -59,6 +61,8 @@ public struct ExportCommand: Command {
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let albums = try environment.library.allAlbums()
+    // `export -`: the JSON on standard output, for pipes (`bluelib -c 'export -' | jq`).
+    if path == "-" { return .text(String(decoding: LibraryArchive.encodeJSON(albums), as: UTF8.self)) }
     let csv = path.lowercased().hasSuffix(".csv")
     let bytes = csv ? LibraryArchive.encodeCSV(albums) : LibraryArchive.encodeJSON(albums)
     try LibraryArchive.writeAtomically(bytes, to: path)
