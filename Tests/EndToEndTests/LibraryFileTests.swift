@@ -82,6 +82,40 @@ struct LibraryFileTests {
       runner, reason: "created by a newer version of bluelib (schema 99, this build knows 2)")
   }
 
+  @Test(
+    .enabled(if: hasSQLite3),
+    arguments: [
+      (
+        "CREATE TRIGGER forever AFTER INSERT ON album BEGIN "
+          + "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n; END;",
+        "not a library this bluelib made: it has a trigger 'forever' on 'album' that bluelib did not create"
+      ),
+      (
+        "CREATE VIEW everything AS SELECT * FROM album;",
+        "not a library this bluelib made: it has a view 'everything' on 'everything' that bluelib did not create"
+      ),
+      (
+        "CREATE INDEX album_title ON album(title);",
+        "not a library this bluelib made: it has a index 'album_title' on 'album' that bluelib did not create"
+      ),
+      (
+        "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'title TEXT NOT NULL', 'title TEXT') "
+          + "WHERE name = 'album';",
+        "damaged library: table 'album' on 'album' is not as bluelib made it"
+      ),
+      (
+        "UPDATE album SET position = 9223372036854775807 WHERE position = 4;",
+        "damaged library: album positions run from 0 to 9223372036854775807, not from 0"
+      ),
+    ])
+  func aLibraryWithObjectsOrValuesBluelibDidNotWriteIsRefusedAndLeftAlone(sql: String, reason: String) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    #expect(try runner.run(["-c", "view"]).status == 0)
+    try sqlite(libraryPath(runner), sql)
+    try expectRefused(runner, reason: reason)
+  }
+
   @Test func aDirectoryWhereTheLibraryShouldBeIsRefused() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

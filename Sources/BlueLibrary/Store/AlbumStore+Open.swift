@@ -210,6 +210,29 @@ enum LibraryFile: Equatable {
         throw Refusal("damaged library: table '\(table)' has no column '\(missing)'")
       }
     }
+    // Exactly the objects this build writes, with the same constraints and column types:
+    // a trigger, a view, an extra index or a loosened NOT NULL would run or let in what
+    // the shell is not made for (a trigger that never ends, a NULL title). O(schema).
+    let expected = try Schema.objects(atVersion: version)
+    let found = try Schema.objects(in: db)
+    if let extra = found.first(where: { !expected.contains($0) }) {
+      let name = extra.prefix { $0 != ":" }
+      let known = expected.contains { $0.hasPrefix(name + ":") }
+      throw Refusal(
+        known
+          ? "damaged library: \(name) is not as bluelib made it"
+          : "not a library this bluelib made: it has a \(name) that bluelib did not create")
+    }
+    if let missing = expected.first(where: { !found.contains($0) }) {
+      throw Refusal("damaged library: \(missing.prefix { $0 != ":" }) is missing")
+    }
+    // Positions are dense 0…n−1; reading the index's two ends is O(log n). A position far
+    // past any real library would overflow the arithmetic that shifts positions.
+    let lowest = try Int64.fetchOne(db, sql: "SELECT MIN(position) FROM album")
+    let highest = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM album")
+    if let lowest, let highest, lowest != 0 || highest > Int64(Int32.max) {
+      throw Refusal("damaged library: album positions run from \(lowest) to \(highest), not from 0")
+    }
     // No integrity scan here: PRAGMA quick_check reads every page (0.2 s per million
     // albums) and opening must cost the same for 1,000 or 1,000,000 albums. A damaged
     // page surfaces as a failed command ("library database error: …"), never a crash.

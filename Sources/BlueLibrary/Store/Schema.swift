@@ -43,6 +43,35 @@ enum Schema {
     ),
   ]
 
+  /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
+  /// this build writes them: `type name ON table: sql`, sorted. SQLite's own objects
+  /// (`sqlite_…`) are left out. Built by running the migrations in memory, so a file
+  /// created fresh and one migrated from an older version compare alike.
+  static func objects(atVersion version: Int) throws -> [String] {
+    let queue = try DatabaseQueue()
+    try queue.write { db in
+      for migration in migrations.prefix(version) { try migration(db) }
+    }
+    return try queue.read { db in try objects(in: db) }
+  }
+
+  /// The schema objects in `db`, as ``objects(atVersion:)`` lists them.
+  static func objects(in db: Database) throws -> [String] {
+    try Row.fetchAll(
+      db,
+      sql: """
+        SELECT type, name, tbl_name, sql FROM sqlite_master
+        WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name
+        """
+    ).map { row in
+      let type: String = row["type"]
+      let name: String = row["name"]
+      let table: String = row["tbl_name"]
+      let sql: String? = row["sql"]
+      return "\(type) '\(name)' on '\(table)': \(sql ?? "")"
+    }
+  }
+
   /// Creates the schema in an empty database and seeds it: call inside a transaction.
   static func create(_ db: Database, seed: [Album]) throws {
     try migrate(db, from: 0)
