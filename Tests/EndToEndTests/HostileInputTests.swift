@@ -209,28 +209,29 @@ struct HostileInputTests {
     )
   }
 
-  @Test(arguments: HostileInputTests.exits)
-  func aSignalEndsDashCBlockedInWait(signal: Int32, status: Int32) throws {
+  /// `bluelib -c COMMANDS` on a library whose first album's cover is on a server that
+  /// never answers, so the run blocks in a download; `signal` ends it.
+  private func signalledWhileDownloading(_ commands: String, signal: Int32) throws -> (status: Int32, seconds: Double) {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }
     server.route("/silent.png", .neverAnswer)
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
     #expect(try runner.run(["-c", "edit 1 cover=\(server.url("/silent.png"))"]).status == 0)
-    let result = try signalled(runner, ["-c", "download 1; wait; list"], signal: signal)
+    let result = try signalled(runner, ["-c", commands], signal: signal)
+    return (result.status, result.seconds)
+  }
+
+  @Test(arguments: HostileInputTests.exits)
+  func aSignalEndsDashCBlockedInWait(signal: Int32, status: Int32) throws {
+    let result = try signalledWhileDownloading("download 1; wait; list", signal: signal)
     #expect(result.status == status)
     #expect(result.seconds < 1)
   }
 
   @Test(arguments: HostileInputTests.exits)
   func aSignalEndsTheWaitForDownloadsAtTheEndOfInput(signal: Int32, status: Int32) throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    server.route("/silent.png", .neverAnswer)
-    let runner = BinaryRunner()
-    defer { runner.cleanUp() }
-    #expect(try runner.run(["-c", "edit 1 cover=\(server.url("/silent.png"))"]).status == 0)
-    let result = try signalled(runner, ["-c", "download 1"], signal: signal)
+    let result = try signalledWhileDownloading("download 1", signal: signal)
     #expect(result.status == status)
     #expect(result.seconds < 1)
   }
