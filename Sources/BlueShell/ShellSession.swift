@@ -45,7 +45,17 @@ final class ShellSession {
     cache.removeAbandonedPartials()
     let covers = CoverLoader(
       cache: cache, maxConcurrent: options.maxDownloads,
-      timeout: .milliseconds(Int((options.downloadTimeout * 1000).rounded())))
+      timeout: .milliseconds(Int((options.downloadTimeout * 1000).rounded())),
+      validate: { data in
+        // Decoded at the smallest JPEG scale that still reads every block: a corrupt or
+        // truncated file fails here, before it is cached as a success.
+        do {
+          _ = try ImageDecoder.decode(data, minimumSize: PixelSize(width: 1, height: 1))
+          return nil
+        } catch {
+          return String(describing: error)
+        }
+      })
     do {
       library = try Library.open(path: paths.library, covers: covers)
     } catch {

@@ -205,6 +205,25 @@ struct DownloadTests {
     #expect(lines(threeLines.stdout) == expected)
   }
 
+  @Test func aCoverThatStartsLikeAPNGButDoesNotDecodeFailsAndIsNotCached() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    // The PNG signature and the start of its header chunk, then garbage.
+    var broken = CoverFixture.png().prefix(16)
+    broken.append(contentsOf: [UInt8](repeating: 0x5A, count: 200))
+    server.route("/broken.png", .ok(broken))
+    try prepare(runner, [("Broken", server.url("/broken.png"))])
+    let first = try runner.run(script: "download 1\nwait\nlist\n")
+    #expect(first.stdout.contains("cover of \"Broken\" failed: not a readable image: "))
+    #expect(first.stdout.contains("Broken · cover: failed: not a readable image"))
+    #expect(try CoverFixture.cacheEntries(runner).isEmpty)
+    // Not cached as a success: asking again fetches again.
+    _ = try runner.run(script: "download 1\nwait\n")
+    #expect(server.requestCount("/broken.png") == 2)
+  }
+
   // MARK: - The cache
 
   @Test func secondDownloadAllFetchesNothingAndReportsCached() throws {

@@ -8,6 +8,8 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   case timedOut(seconds: Double)
   /// The bytes are not a PNG, JPEG, GIF or WebP image: `not an image`.
   case notAnImage
+  /// Starts like an image but does not decode (a truncated or corrupt file), with why.
+  case unreadableImage(String)
   /// The cover is larger than the configured cap: `larger than 10 MiB`.
   case tooLarge(maxBytes: Int)
   /// The connection was refused: `cannot connect to 127.0.0.1:8080`.
@@ -28,6 +30,7 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case .unresolvableHost(let host): "could not resolve host \(host)"
     case .timedOut(let seconds): "timed out after \(Self.format(seconds: seconds))"
     case .notAnImage: "not an image"
+    case .unreadableImage(let reason): "not a readable image: \(reason)"
     case .tooLarge(let maxBytes): "larger than \(Self.format(bytes: maxBytes))"
     case .connectionRefused(let host, let port): "cannot connect to \(host):\(port)"
     case .noSuchFile(let path): "no such file \(path)"

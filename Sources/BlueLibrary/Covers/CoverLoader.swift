@@ -24,6 +24,8 @@ public actor CoverLoader {
   public nonisolated let maxConcurrent: Int
 
   private nonisolated let sources: [String: any CoverSource]
+  /// Why fetched bytes are not a usable image (they do not decode), or nil.
+  private nonisolated let validate: @Sendable (Data) -> String?
   private nonisolated let book = Mutex(CoverBook())
   private var waiters: [UInt64: Waiter] = [:]
   private var nextWaiterID: UInt64 = 0
@@ -39,14 +41,17 @@ public actor CoverLoader {
   }
 
   /// Creates a loader over `cache`; for each scheme the first source that lists it is used.
+  /// `validate` says why fetched bytes are not a usable image (the shell decodes them).
   public init(
     cache: CoverCache,
     sources: [any CoverSource] = CoverLoader.standardSources(),
     maxConcurrent: Int = 6,
     timeout: Duration = .seconds(15),
-    maxBytes: Int = 10 << 20
+    maxBytes: Int = 10 << 20,
+    validate: @escaping @Sendable (Data) -> String? = { _ in nil }
   ) {
     self.cache = cache
+    self.validate = validate
     self.limits = CoverLimits(timeout: timeout, maxBytes: maxBytes)
     self.maxConcurrent = max(1, maxConcurrent)
     var byScheme: [String: any CoverSource] = [:]
@@ -221,6 +226,9 @@ public actor CoverLoader {
       guard let source = source(for: url) else { throw .unsupportedURL(url) }
       let data = try await source.fetch(url, limits: limits)
       guard CoverImageFormat(sniffing: data) != nil else { throw .notAnImage }
+      // A header alone proves little: what enters the cache must decode, or it would be
+      // a "cached" cover that never draws and is never fetched again.
+      if let reason = validate(data) { throw .unreadableImage(reason) }
       do throws(CoverCacheError) {
         outcome = .success((try cache.stage(data), data.count))
       } catch {
