@@ -116,6 +116,35 @@ struct LibraryFileTests {
     try expectRefused(runner, reason: reason)
   }
 
+  @Test(.enabled(if: hasSQLite3)) func aLibraryAnotherProcessIsChangingIsReportedAsBusy() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    #expect(try runner.run(["-c", "view"]).status == 0)
+    // sqlite3 in the middle of a write transaction, held open: a hot journal and a lock,
+    // as another bluelib in the middle of a long import leaves them.
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: Self.sqlite3)
+    holder.arguments = [libraryPath(runner)]
+    let input = Pipe()
+    holder.standardInput = input
+    holder.standardOutput = FileHandle.nullDevice
+    try holder.run()
+    defer {
+      try? input.fileHandleForWriting.close()
+      holder.waitUntilExit()
+    }
+    try input.fileHandleForWriting.write(contentsOf: Data("BEGIN EXCLUSIVE; UPDATE album SET genre = 'x';\n".utf8))
+    let journal = libraryPath(runner) + "-journal"
+    let deadline = Date().addingTimeInterval(5)
+    while !FileManager.default.fileExists(atPath: journal) && Date() < deadline { usleep(20_000) }
+    let result = try runner.run(["-c", "list"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr
+        == "bluelib: cannot open library '\(libraryPath(runner))': the library is busy: another bluelib is changing it (try again when it is done)\n"
+    )
+  }
+
   @Test func aDirectoryWhereTheLibraryShouldBeIsRefused() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

@@ -148,6 +148,11 @@ enum LibraryFile: Equatable {
         try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
         try queue.close()
       } catch let error as DatabaseError {
+        // A journal and a lock held: not a crash but another bluelib in the middle of a
+        // change (a long import); nothing needs rolling back, it needs waiting for.
+        if error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+          throw refuse("the library is busy: another bluelib is changing it (try again when it is done)")
+        }
         throw refuse("cannot roll back an interrupted change: \(AlbumStore.reason(error))")
       } catch {
         throw refuse("cannot roll back an interrupted change: \(error)")
