@@ -55,9 +55,6 @@ public final class Library {
     }
   }
 
-  /// The library file, or nil for an in-memory library.
-  public var path: String? { store.path }
-
   // MARK: - Reading
 
   /// The number of albums (cached; every change through the facade refreshes it).
@@ -92,11 +89,6 @@ public final class Library {
   /// The albums matching `query` from index `start`, at most `limit` (see ``AlbumStore/search(_:from:limit:)``).
   public func search(_ query: String, from start: Int = 0, limit: Int? = nil) throws(LibraryError) -> [Album] {
     try store.search(query, from: start, limit: limit)
-  }
-
-  /// The index of the first album titled `title` (exactly, else ignoring case).
-  public func firstIndex(ofTitle title: String) throws(LibraryError) -> Int? {
-    try store.firstIndex(ofTitle: title)
   }
 
   /// The indices of the albums titled `title` (exactly, else ignoring case), at most `limit`.
@@ -297,7 +289,6 @@ public final class Library {
     let stored = try store.selectedIndex()
     selection = count == 0 ? nil : stored.map { min(max($0, 0), count - 1) } ?? selection.map { min($0, count - 1) }
     savedSelection = stored
-    dataVersion = (try? store.dataVersion()) ?? dataVersion
     return result
   }
 

@@ -76,7 +76,8 @@ struct LibraryArchiveTests {
     let source = AlbumStore.inMemory(seed: Self.awkward)
     let bytes = LibraryArchive.encodeJSON(try source.all())
     let target = AlbumStore.inMemory(seed: [])
-    try target.append(try LibraryArchive.decode(bytes, fileName: "export.json"))
+    _ = try target.importAlbums(
+      LibraryArchive.decode(bytes, fileName: "export.json"), origin: ChangeOrigin(session: "test", selection: nil))
     #expect(content(try target.all()) == content(try source.all()))
   }
 
