@@ -29,7 +29,9 @@ let package = Package(
     .target(name: "HorizontalScroller"),
     .target(
       name: "BlueLibrary",
-      dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: [
+        .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ],
       exclude: ["Covers/Bundled/make-covers.py", "Covers/Bundled/covers"]
     ),
     .target(

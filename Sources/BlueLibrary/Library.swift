@@ -25,18 +25,38 @@ public final class Library {
   private var dataVersion: Int?
   /// This shell's name in the undo log: `undo` takes back its own changes first.
   public let session: String
+  /// The subscription that records landed covers in the library.
+  private var coverRecording: SubscriptionToken?
 
   /// Wraps `store` (and `covers`), reading the saved selection (clamped to the library).
+  ///
+  /// With a loader, every cover that lands in the cache (downloaded, or found there) is
+  /// recorded in the library, and the covers already in the cache are recorded once when
+  /// the library asks for it (a library from before version 3 of the schema).
   public init(store: AlbumStore, covers: CoverLoader? = nil, session: String = UUID().uuidString) throws(LibraryError) {
     self.store = store
     self.covers = covers
     self.session = session
+    if let covers {
+      if try store.coverScanPending() {
+        // Nothing cached, nothing to look for: no pass over the albums.
+        let cached = covers.cache.entryNames()
+        try store.recordCoversInCache(cached.isEmpty ? nil : { url in cached.contains(CoverCache.fileName(for: url)) })
+      }
+      coverRecording = covers.subscribe { [store] event in
+        if case .finished(let url, _, _, _, _) = event { try? store.recordCachedCover(url) }
+      }
+    }
     let count = try store.count()
     cachedCount = count
     let saved = try store.selectedIndex()
     selection = count == 0 ? nil : min(max(saved ?? 0, 0), count - 1)
     savedSelection = saved
     dataVersion = try store.dataVersion()
+  }
+
+  deinit {
+    if let coverRecording { covers?.unsubscribe(coverRecording) }
   }
 
   /// Opens (or creates, seeded with the default catalogue) the library file at `path`.
@@ -209,6 +229,18 @@ public final class Library {
 
   // MARK: - Fresh reads
 
+  /// Lets a command's reads share one read transaction until ``endCommand()`` (see
+  /// ``AlbumStore/beginSnapshot()``); a change ends it early.
+  public func beginCommand() {
+    store.beginSnapshot()
+  }
+
+  /// Ends what ``beginCommand()`` started: call before waiting for anything (the pager,
+  /// input); ``waitForCovers(timeout:shouldCancel:)`` ends it itself.
+  public func endCommand() {
+    store.endSnapshot()
+  }
+
   /// Forgets what this library has cached (the count) when another shell committed to
   /// the file since it last looked, so counts, indices and the scroller are never stale.
   public func noticeChangesElsewhere() throws(LibraryError) {
@@ -225,14 +257,22 @@ public final class Library {
   /// Whether this library fetches covers (false in tests built without a loader).
   public var fetchesCovers: Bool { covers != nil }
 
-  /// The state of the cover at `url` now (`.none` without a loader).
-  public func coverState(of url: String) -> CoverState {
-    covers?.currentState(of: url) ?? .none
+  /// The state of `album`'s cover now (`.none` without a loader): what this session asked
+  /// for, else what the library recorded (``Album/coverCached``). Never a look in the cache,
+  /// so drawing a row of cards or listing a million albums costs no file probe per album.
+  public func coverState(of album: Album) -> CoverState {
+    guard let covers, !album.coverURL.isEmpty else { return .none }
+    return covers.sessionState(of: album.coverURL) ?? (album.coverCached ? .cached : .none)
   }
 
-  /// The cached bytes of the cover at `url`, if it was downloaded.
-  public func cachedCover(for url: String) -> Data? {
-    covers?.cache.cachedData(for: url)
+  /// The cached bytes of `album`'s cover, if it was downloaded. A cover the library
+  /// recorded as cached whose file is gone (a cleared cache) is forgotten, so it shows
+  /// as not downloaded from then on.
+  public func cachedCover(of album: Album) -> Data? {
+    guard let covers, !album.coverURL.isEmpty else { return nil }
+    if let data = covers.cache.cachedData(for: album.coverURL) { return data }
+    if album.coverCached { try? store.forgetCachedCover(album.coverURL) }
+    return nil
   }
 
   /// Asks for the cover of `album` in the background; returns its state right after.
@@ -253,7 +293,8 @@ public final class Library {
   /// Blocks until pending downloads finish, `timeout` seconds pass (false) or
   /// `shouldCancel` says so (false).
   public func waitForCovers(timeout: Double? = nil, shouldCancel: () -> Bool = { false }) -> Bool {
-    covers?.waitForPendingBlocking(timeout: timeout, shouldCancel: shouldCancel) ?? true
+    endCommand()
+    return covers?.waitForPendingBlocking(timeout: timeout, shouldCancel: shouldCancel) ?? true
   }
 
   /// Cancels every pending download.

@@ -186,8 +186,13 @@ final class ShellSession {
     let bail = options.bail && !isInteractive
     while true {
       // The memento: saved after each command, before we wait for the next input.
-      if isInteractive { saveState() }
-      output.flush()
+      // In script mode output is flushed in 64 KiB blocks, and before a read that may block
+      // (the reader's `beforeBlocking`), an error line, a status line and at the end: one
+      // write per block, not one per command.
+      if isInteractive {
+        saveState()
+        output.flush()
+      }
       if let failure = saveFailure {
         report(failure)
         saveFailure = nil

@@ -38,7 +38,9 @@ struct AlbumStoreFileTests {
     #expect(version == Schema.version)
     #expect(journal == "delete")
     #expect(
-      names == ["album", "album_position", "change", "change_album", "change_album_change", "sqlite_sequence", "state"])
+      names == [
+        "album", "album_position", "change", "change_album", "change_album_change", "cover", "sqlite_sequence", "state",
+      ])
   }
 
   @Test func reopeningKeepsEveryChangeAndTheSelection() throws {

@@ -271,3 +271,30 @@ struct TokenizerTests {
     #expect(partial.words.last?.isQuoted == true)
   }
 }
+
+/// The fast path for plain lines must split exactly as the scanner does.
+@Suite struct PlainLineTokenizerTests {
+  @Test func plainLinesSplitAsTheScannerSplitsThem() throws {
+    var generator = SeededGenerator(seed: 0x5C_0011)
+    let alphabet = Array(" \t\r\nab1-=.:/?!@$%&*()[]{}<>|~^`'\";#\\é")
+    var plain = 0
+    for _ in 0..<5000 {
+      let length = Int.random(in: 0...24, using: &generator)
+      let line = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+      let scanned = try? Tokenizer.scannedCommands(in: line)
+      if let words = Tokenizer.plainWords(line) {
+        plain += 1
+        #expect((words.isEmpty ? [] : [words]) == scanned, "\(line.debugDescription)")
+      }
+      #expect((try? Tokenizer.commands(in: line)) == scanned, "\(line.debugDescription)")
+    }
+    #expect(plain > 500, "the generator should make plenty of plain lines")
+  }
+
+  @Test func linesWithQuotesSeparatorsOrNonASCIIGoToTheScanner() {
+    for line in ["add 'x'", "a; b", "tap 1 # c", "edit title=\\x", "add \"y\"", "add Café"] {
+      #expect(Tokenizer.plainWords(line) == nil, "\(line)")
+    }
+    #expect(Tokenizer.plainWords("  scroll   right ")?.map(\.column) == [3, 12])
+  }
+}

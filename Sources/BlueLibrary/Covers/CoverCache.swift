@@ -38,6 +38,13 @@ public struct CoverCache: Sendable {
     entrySize(for: url, removingDamaged: false) != nil
   }
 
+  /// The names of the cache's entries (``fileName(for:)`` of each cached URL); empty when
+  /// the directory is missing or unreadable. Partial downloads are not entries.
+  public func entryNames() -> Set<String> {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+    return Set(names.filter { $0.utf8.count == 64 && $0.utf8.allSatisfy(\.isHexDigit) })
+  }
+
   /// The cached cover for `url`, or nil; a cached file that is not an image is removed.
   public func cachedData(for url: String) -> Data? {
     let path = path(for: url)
@@ -168,5 +175,12 @@ public enum CoverCacheError: Error, Equatable, Sendable, CustomStringConvertible
     switch self {
     case .cannotWrite(let path, let reason): "cannot write cover cache file \(path): \(reason)"
     }
+  }
+}
+
+extension UInt8 {
+  /// Whether the byte is an ASCII hexadecimal digit, in either case.
+  fileprivate var isHexDigit: Bool {
+    (0x30...0x39).contains(self) || (0x61...0x66).contains(self | 0x20)
   }
 }

@@ -115,7 +115,14 @@ public actor CoverLoader {
     currentState(of: url)
   }
 
-  /// The state of the cover at `url`, from any thread without waiting (for renders).
+  /// The state of the cover at `url` in this session (queued, downloading, cached or
+  /// failed since a request), or nil when it was not requested: no look in the cache, so a
+  /// render can ask for every card. From any thread without waiting.
+  public nonisolated func sessionState(of url: String) -> CoverState? {
+    book.withLock { $0.states[url] }
+  }
+
+  /// The state of the cover at `url`, from any thread without waiting.
   ///
   /// A URL not requested in this session is `.cached` if the cache holds it, else `.none`.
   public nonisolated func currentState(of url: String) -> CoverState {

@@ -13,7 +13,8 @@ struct AlbumRow: FetchableRecord, MutablePersistableRecord {
   /// Reads a row selected as ``Album/selection`` (by index: it is the hot path of `all()`).
   init(row: Row) throws {
     album = Album(
-      id: row[0], title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[5], position: row[6])
+      id: row[0], title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[5], position: row[6],
+      coverCached: row[7])
   }
 
   /// Writes every column; a nil `id` lets SQLite choose one.
@@ -34,24 +35,30 @@ struct AlbumRow: FetchableRecord, MutablePersistableRecord {
 }
 
 extension Album {
-  /// The column list every query selects, in the order ``AlbumRow/init(row:)`` reads them.
-  static let selection = "id, title, artist, genre, year, coverUrl, position"
+  /// The column list every query `FROM album` selects, in the order ``AlbumRow/init(row:)``
+  /// reads them; the last is whether the `cover` table records the cover as cached (one
+  /// primary-key probe per row).
+  static let selection =
+    "id, title, artist, genre, year, coverUrl, position, EXISTS (SELECT 1 FROM cover WHERE url = album.coverUrl)"
+
+  // The statements are prepared once per connection and kept (GRDB's statement cache):
+  // a command that runs the same query as the last one does not parse SQL again.
 
   /// The albums `sql` selects (as ``selection``).
   static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Album] {
-    try AlbumRow.fetchAll(db, sql: sql, arguments: arguments).map(\.album)
+    try AlbumRow.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(\.album)
   }
 
   /// The first album `sql` selects, if any.
   static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Album? {
-    try AlbumRow.fetchOne(db, sql: sql, arguments: arguments)?.album
+    try AlbumRow.fetchOne(db.cachedStatement(sql: sql), arguments: arguments)?.album
   }
 
   /// The albums `sql` selects, read one at a time.
   static func fetchCursor(
     _ db: Database, sql: String, arguments: StatementArguments = []
   ) throws -> MapCursor<RecordCursor<AlbumRow>, Album> {
-    try AlbumRow.fetchCursor(db, sql: sql, arguments: arguments).map(\.album)
+    try AlbumRow.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments).map(\.album)
   }
 
   /// Inserts the album as a new row and takes the id SQLite chose.

@@ -3,7 +3,7 @@
 /// Albums are plain values. `id` is the store's row id (nil until the album is
 /// stored) and `position` its 0-based place in the scroller's order; both are
 /// assigned by ``AlbumStore`` and ignored by import and export.
-public struct Album: Sendable, Equatable, Hashable, Codable {
+public struct Album: Sendable, Equatable, Hashable {
   /// The store's row id, or nil for an album that has not been stored yet.
   public var id: Int64?
   /// The album title; never empty in a stored album.
@@ -18,6 +18,10 @@ public struct Album: Sendable, Equatable, Hashable, Codable {
   public var coverURL: String
   /// The 0-based place of the album in the scroller's order.
   public var position: Int
+  /// Whether the library has recorded the cover at ``coverURL`` as in the cover cache (set
+  /// by the store when it reads the album; not imported or exported). Lets a card or a
+  /// `list` line show the cover's state without looking in the cache.
+  public var coverCached: Bool
 
   /// Creates an album; nothing is validated here (see ``validated()``).
   public init(
@@ -27,7 +31,8 @@ public struct Album: Sendable, Equatable, Hashable, Codable {
     genre: String = "",
     year: Int? = nil,
     coverURL: String = "",
-    position: Int = 0
+    position: Int = 0,
+    coverCached: Bool = false
   ) {
     self.id = id
     self.title = title
@@ -36,5 +41,6 @@ public struct Album: Sendable, Equatable, Hashable, Codable {
     self.year = year
     self.coverURL = coverURL
     self.position = position
+    self.coverCached = coverCached
   }
 }

@@ -1,9 +1,9 @@
 internal import GRDB
 
 #if canImport(GRDBSQLite)
-  import GRDBSQLite
+  internal import GRDBSQLite
 #elseif canImport(SQLite3)
-  import SQLite3
+  internal import SQLite3
 #endif
 
 extension AlbumStore {

@@ -19,6 +19,7 @@ extension AlbumStore {
   func changing<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
     do {
       return try queue.writeWithoutTransaction { db in
+        try Self.endSnapshot(db)
         var result: T?
         try db.inTransaction(.immediate) {
           result = try body(db)

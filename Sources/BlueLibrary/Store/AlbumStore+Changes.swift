@@ -190,14 +190,6 @@ extension AlbumStore {
   /// SQLite's `PRAGMA data_version`: it changes when another connection (another shell)
   /// has committed to the file since this store last looked, so cached counts are stale.
   public func dataVersion() throws(LibraryError) -> Int {
-    // Outside a read transaction: this runs before every command, and GRDB's `read` wraps
-    // each call in `PRAGMA query_only` toggles (which also expire cached statements).
-    do {
-      return try queue.inDatabase { db in
-        try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
-      }
-    } catch {
-      throw Self.libraryError(error)
-    }
+    try reading { db in try Self.fastInteger(db, sql: "PRAGMA data_version") ?? 0 }
   }
 }

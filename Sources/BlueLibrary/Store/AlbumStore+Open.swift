@@ -38,6 +38,9 @@ extension AlbumStore {
     }
     var configuration = Configuration()
     configuration.busyMode = .timeout(5)
+    // A command's reads share one read transaction (``beginSnapshot()``), left open
+    // between the store's calls until the command ends.
+    configuration.allowsUnsafeTransactions = true
     do {
       let queue = try DatabaseQueue(path: path, configuration: configuration)
       switch state {

@@ -27,7 +27,9 @@ public final class AlbumStore: Sendable {
   /// A fresh in-memory library holding `albums` (the default catalogue unless told), for tests.
   public static func inMemory(seed albums: [Album] = DefaultCatalogue.albums) -> AlbumStore {
     do {
-      let queue = try DatabaseQueue()
+      var configuration = Configuration()
+      configuration.allowsUnsafeTransactions = true
+      let queue = try DatabaseQueue(configuration: configuration)
       try queue.write { db in try Schema.create(db, seed: albums) }
       return AlbumStore(path: nil, queue: queue)
     } catch {
@@ -50,14 +52,20 @@ public final class AlbumStore: Sendable {
   /// The albums at the 0-based `range`, in order (what the viewport shows).
   public func albums(in range: Range<Int>) throws(LibraryError) -> [Album] {
     try reading { db in
-      let count = try Self.count(db)
-      guard range.lowerBound >= 0, range.upperBound <= count else {
-        throw LibraryError.noAlbums(range: range, count: count)
+      let albums =
+        range.lowerBound < 0 || range.isEmpty
+        ? []
+        : try Self.fastAlbums(
+          db, sql: "SELECT \(Album.selection) FROM album WHERE position >= ? AND position < ? ORDER BY position",
+          Int64(range.lowerBound), Int64(range.upperBound))
+      // One statement when the range is there (positions are dense); the count only for the error.
+      let inRange =
+        try range.lowerBound >= 0 && albums.count == range.count
+        && (!range.isEmpty || range.upperBound <= Self.count(db))
+      guard inRange else {
+        throw LibraryError.noAlbums(range: range, count: try Self.count(db))
       }
-      return try Album.fetchAll(
-        db,
-        sql: "SELECT \(Album.selection) FROM album WHERE position >= ? AND position < ? ORDER BY position",
-        arguments: [range.lowerBound, range.upperBound])
+      return albums
     }
   }
 
@@ -105,10 +113,9 @@ public final class AlbumStore: Sendable {
     let words = query.split(whereSeparator: \.isWhitespace).map { Self.fold(String($0)) }
     return try reading { db in
       if words.isEmpty {
-        let limitClause = limit.map { " LIMIT \(max(0, $0))" } ?? ""
-        return try Album.fetchAll(
-          db, sql: "SELECT \(Album.selection) FROM album WHERE position >= ? ORDER BY position\(limitClause)",
-          arguments: [start])
+        return try Self.fastAlbums(
+          db, sql: "SELECT \(Album.selection) FROM album WHERE position >= ? ORDER BY position LIMIT ?",
+          Int64(start), Int64(limit.map { max(0, $0) } ?? -1))
       }
       let nonASCII = "(title || artist || genre) GLOB '*[^ -~]*'"
       var conditions: [String] = []
@@ -170,13 +177,12 @@ public final class AlbumStore: Sendable {
 
   static func count(_ db: Database) throws -> Int {
     // A bare MAX over an indexed column is answered from the index's last entry.
-    try Int.fetchOne(db, sql: "SELECT MAX(position) FROM album").map { $0 + 1 } ?? 0
+    try fastInteger(db, sql: "SELECT MAX(position) FROM album").map { $0 + 1 } ?? 0
   }
 
   static func album(at index: Int, _ db: Database) throws -> Album {
     guard index >= 0,
-      let album = try Album.fetchOne(
-        db, sql: "SELECT \(Album.selection) FROM album WHERE position = ?", arguments: [index])
+      let album = try fastAlbums(db, sql: "SELECT \(Album.selection) FROM album WHERE position = ?", Int64(index)).first
     else {
       throw LibraryError.noAlbum(index: index, count: try count(db))
     }
@@ -188,7 +194,7 @@ public final class AlbumStore: Sendable {
   }
 
   static func readSelection(_ db: Database) throws -> Int? {
-    try Int.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'selectedIndex'")
+    try fastInteger(db, sql: "SELECT value FROM state WHERE key = 'selectedIndex'")
   }
 
   static func writeSelection(_ index: Int?, _ db: Database) throws {
@@ -219,9 +225,14 @@ public final class AlbumStore: Sendable {
 
   // MARK: - Error mapping
 
+  /// Runs `body` on the connection as it is, outside a transaction: each statement reads
+  /// a consistent snapshot on its own. Not GRDB's `read`, which switches `PRAGMA
+  /// query_only` on and off around every call; SQLite expires every prepared statement on
+  /// that, so each command would parse its SQL again. A body that needs several statements
+  /// to agree must not assume the file unchanged between them.
   func reading<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
     do {
-      return try queue.read(body)
+      return try queue.inDatabase(body)
     } catch {
       throw Self.libraryError(error)
     }
@@ -229,10 +240,44 @@ public final class AlbumStore: Sendable {
 
   func writing<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
     do {
-      return try queue.write(body)
+      return try queue.writeWithoutTransaction { db in
+        try Self.endSnapshot(db)
+        var result: T?
+        try db.inTransaction {
+          result = try body(db)
+          return .commit
+        }
+        return result!
+      }
     } catch {
       throw Self.libraryError(error)
     }
+  }
+
+  // MARK: - Snapshots
+
+  /// Lets the reads until ``endSnapshot()`` share one read transaction: SQLite takes the
+  /// file's shared lock and checks the file for changes once, not once per statement (a
+  /// `scroll right` reads twice: `data_version`, then the page of cards). The first change
+  /// ends the snapshot before it starts its own transaction, so writes wait for other
+  /// shells exactly as before.
+  ///
+  /// - Important: End it before waiting for anything (input, a download): a held shared
+  ///   lock keeps other shells from committing.
+  public func beginSnapshot() {
+    try? queue.inDatabase { db in
+      if !db.isInsideTransaction { try Self.fastExecute(db, sql: "BEGIN DEFERRED TRANSACTION") }
+    }
+  }
+
+  /// Ends the read transaction ``beginSnapshot()`` started, if it is still open.
+  public func endSnapshot() {
+    try? queue.inDatabase { db in try Self.endSnapshot(db) }
+  }
+
+  /// Ends an open snapshot (a read transaction: nothing to write, nothing to lose).
+  static func endSnapshot(_ db: Database) throws {
+    if db.isInsideTransaction { try fastExecute(db, sql: "COMMIT TRANSACTION") }
   }
 
   static func libraryError(_ error: any Error) -> LibraryError {

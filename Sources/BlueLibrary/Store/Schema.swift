@@ -13,7 +13,9 @@ enum Schema {
   static let applicationID: Int32 = 0x424C_6962
 
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
-  static let migrations: [@Sendable (Database) throws -> Void] = [createVersion1, addChangeLog]
+  static let migrations: [@Sendable (Database) throws -> Void] = [
+    createVersion1, addChangeLog, addCoverLedger,
+  ]
 
   /// The newest schema this build knows.
   static var version: Int { migrations.count }
@@ -41,6 +43,7 @@ enum Schema {
       ],
       2
     ),
+    ("cover", ["url"], 3),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -159,6 +162,22 @@ enum Schema {
           step INTEGER
         );
         CREATE INDEX change_album_change ON change_album(change_id, image, position);
+        """)
+  }
+
+  /// The cover ledger (version 3): the cover URLs this library has seen land in the cover
+  /// cache, so a card or a `list` line knows a cover is cached without a file probe per
+  /// album (one primary-key probe instead). A row is added when a download or a cache hit
+  /// is reported and removed when the cached file turns out to be gone or damaged.
+  ///
+  /// The `coverScan` state row asks the shell to record the covers already in the cache
+  /// once (a library from an older bluelib, or a new one beside an existing cache); the
+  /// scan deletes it.
+  private static func addCoverLedger(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE cover (url TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+        INSERT OR REPLACE INTO state (key, value) VALUES ('coverScan', 'pending');
         """)
   }
 }

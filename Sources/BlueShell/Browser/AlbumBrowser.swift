@@ -132,7 +132,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   /// spinner, stopped when the image arrives).
   private func coverBadge(_ album: Album) -> String {
     guard !album.coverURL.isEmpty, library.fetchesCovers else { return "" }
-    switch library.coverState(of: album.coverURL) {
+    switch library.coverState(of: album) {
     case .none: return "· cover"
     case .queued: return "… queued"
     case .downloading: return "⟳ loading"
@@ -143,7 +143,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
 
   /// The cover state as `show` and `list` print it.
   func coverLabel(_ album: Album) -> String {
-    library.coverState(of: album.coverURL).label(url: album.coverURL)
+    library.coverState(of: album).label(url: album.coverURL)
   }
 
   /// The album at `index`, from the render's prefetched cards when they hold it.
@@ -216,8 +216,8 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     if let cached = cardArt.frame(for: key) {
       frame = cached
     } else {
-      guard library.coverState(of: album.coverURL) == .cached,
-        let bytes = library.cachedCover(for: album.coverURL),
+      guard library.coverState(of: album) == .cached,
+        let bytes = library.cachedCover(of: album),
         let drawn = try? HalfBlockRenderer.render(
           encoded: [UInt8](bytes), columns: columns, rows: rows, mode: colorMode)
       else { return nil }
@@ -232,7 +232,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   /// original app's activity indicator), else why there is no art.
   private func placeholder(_ album: Album) -> String {
     guard !album.coverURL.isEmpty, library.fetchesCovers else { return "no cover" }
-    switch library.coverState(of: album.coverURL) {
+    switch library.coverState(of: album) {
     case .queued: return "… queued"
     case .downloading: return "⟳ downloading"
     case .failed: return "✗ no cover"

@@ -71,8 +71,8 @@ public struct CoverCommand: Command {
       throw CommandError("\(name) has no cover URL (set one with 'edit cover=URL')")
     }
     guard library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
-    guard let bytes = library.cachedCover(for: chosen.coverURL) else {
-      switch library.coverState(of: chosen.coverURL) {
+    guard let bytes = library.cachedCover(of: chosen) else {
+      switch library.coverState(of: chosen) {
       case .queued, .downloading:
         throw CommandError("the cover of \(name) is still downloading ('wait' waits for it)")
       case .failed(let failure):

@@ -69,6 +69,6 @@ struct AlbumListing: Sequence, IteratorProtocol {
     let facts = [album.year.map(String.init), album.genre.isEmpty ? nil : TextSanitizer.escaped(album.genre)]
       .compactMap { $0 }
     if !facts.isEmpty { line += " (" + facts.joined(separator: ", ") + ")" }
-    return line + " · cover: " + library.coverState(of: album.coverURL).label(url: album.coverURL)
+    return line + " · cover: " + library.coverState(of: album).label(url: album.coverURL)
   }
 }

@@ -40,7 +40,7 @@ public final class InputHistory {
   public func add(_ line: String) -> Bool {
     guard let first = line.first, first != " ", first != "\t" else { return false }
     guard !line.allSatisfy({ $0 == " " || $0 == "\t" }) else { return false }
-    guard !line.contains("\n"), !line.contains("\0") else { return false }
+    guard !line.utf8.contains(where: { $0 == 0x0A || $0 == 0 }) else { return false }
     guard entries.last != line else { return false }
     entries.append(line)
     if entries.count > limit { entries.removeFirst(entries.count - limit) }

@@ -76,6 +76,10 @@ public final class Interpreter {
     guard let type = registry.command(named: verb.text) else {
       return unknownCommandMessage(verb.text)
     }
+    // One read transaction for the command and its drawing; ended before the shell waits
+    // for anything (`wait` ends it itself).
+    environment.library.beginCommand()
+    defer { environment.library.endCommand() }
     do throws(CommandError) {
       try render(execute(type, Array(words.dropFirst())))
       return nil
@@ -179,6 +183,8 @@ public final class Interpreter {
       while first.count <= fits, let line = iterator.next() { first.append(line) }
       if first.count > fits {
         output.flush()
+        // The user may read for a long time: no lock held meanwhile.
+        environment.library.endCommand()
         if pager.show(first, then: &iterator) { return }
       }
     }

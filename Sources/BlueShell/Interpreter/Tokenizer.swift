@@ -37,6 +37,12 @@ public enum TokenizerError: Error, Equatable, CustomStringConvertible {
 public enum Tokenizer {
   /// The line's commands, each a non-empty list of words. Empty commands (`;;`) are dropped.
   public static func commands(in line: String) throws(TokenizerError) -> [[Word]] {
+    if let words = plainWords(line) { return words.isEmpty ? [] : [words] }
+    return try scannedCommands(in: line)
+  }
+
+  /// What ``commands(in:)`` returns, always through the full scanner (tests compare the two).
+  static func scannedCommands(in line: String) throws(TokenizerError) -> [[Word]] {
     var result: [[Word]] = []
     var scanner = Scanner(line: line, lenient: false)
     while let command = try scanner.nextCommand() {
@@ -65,6 +71,41 @@ public enum Tokenizer {
     public var openQuote: Character?
     /// True when the line ends in whitespace (or `;`), so the next word is empty.
     public var endsInSeparator: Bool
+  }
+
+  /// The words of a line of printable ASCII with no quote, backslash, `;` or `#` (most
+  /// lines, `scroll right` among them), split on blanks; nil for any other line, which the
+  /// scanner reads. Same words and columns as the scanner gives, without its per-scalar work.
+  static func plainWords(_ line: String) -> [Word]? {
+    var words: [Word] = []
+    var start: Int?
+    var offset = 0
+    let utf8 = line.utf8
+    var index = utf8.startIndex
+    var wordStart = index
+    while index != utf8.endIndex {
+      let byte = utf8[index]
+      switch byte {
+      case 0x20, 0x09, 0x0D, 0x0A:
+        if let column = start {
+          words.append(Word(String(line[wordStart..<index]), column: column + 1))
+          start = nil
+        }
+      case 0x22, 0x23, 0x27, 0x3B, 0x5C:
+        return nil
+      case 0x21...0x7E:
+        if start == nil {
+          start = offset
+          wordStart = index
+        }
+      default:
+        return nil
+      }
+      offset += 1
+      index = utf8.index(after: index)
+    }
+    if let column = start { words.append(Word(String(line[wordStart...]), column: column + 1)) }
+    return words
   }
 
   private struct Scanner {

@@ -1,0 +1,44 @@
+internal import GRDB
+
+/// The cover ledger: which cover URLs this library has seen land in the cover cache
+/// (schema version 3). Not part of the undo log: a cached cover is a fact about the
+/// cache, not a change to the albums.
+extension AlbumStore {
+  /// Records that the cover at `url` is in the cover cache.
+  func recordCachedCover(_ url: String) throws(LibraryError) {
+    try writing { db in
+      try db.cachedStatement(sql: "INSERT OR IGNORE INTO cover (url) VALUES (?)").execute(arguments: [url])
+    }
+  }
+
+  /// Forgets the cover at `url` (its cached file is gone or damaged).
+  func forgetCachedCover(_ url: String) throws(LibraryError) {
+    try writing { db in
+      try db.cachedStatement(sql: "DELETE FROM cover WHERE url = ?").execute(arguments: [url])
+    }
+  }
+
+  /// Whether the covers already in the cache still have to be recorded (see ``recordCoversInCache(_:)``).
+  func coverScanPending() throws(LibraryError) -> Bool {
+    try reading { db in
+      try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM state WHERE key = 'coverScan')") ?? false
+    }
+  }
+
+  /// Records every album cover URL for which `isCached` is true, once: for a library made
+  /// by an older bluelib (which looked in the cache for every card instead) or a new one
+  /// beside an existing cache. One pass over the distinct URLs, in one transaction.
+  /// Without `isCached` (an empty cache), only the request is cleared.
+  func recordCoversInCache(_ isCached: ((String) -> Bool)?) throws(LibraryError) {
+    try writing { db in
+      if let isCached {
+        let urls = try String.fetchCursor(db, sql: "SELECT DISTINCT coverUrl FROM album WHERE coverUrl <> ''")
+        let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO cover (url) VALUES (?)")
+        while let url = try urls.next() {
+          if isCached(url) { try insert.execute(arguments: [url]) }
+        }
+      }
+      try db.execute(sql: "DELETE FROM state WHERE key = 'coverScan'")
+    }
+  }
+}

@@ -1,0 +1,79 @@
+internal import GRDB
+
+#if canImport(GRDBSQLite)
+  internal import GRDBSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
+
+/// The reads every command makes — the data version, the count, a page of cards, one
+/// album, a page of `list`, and the `BEGIN`/`COMMIT` around them — stepped with SQLite's C API over GRDB's cached statements.
+///
+/// GRDB's generic row decoding (a `Row` and a column-name table per query, a dynamic cast
+/// per column) cost about five times what SQLite itself spends on these queries, and a
+/// piped `scroll right` runs two of them. Only these hot reads go this way; everything
+/// else uses GRDB as usual.
+extension AlbumStore {
+  /// The albums `sql` (selecting ``Album/selection``) returns with `bindings` bound in order.
+  static func fastAlbums(_ db: Database, sql: String, _ bindings: Int64...) throws -> [Album] {
+    var albums: [Album] = []
+    try step(db, sql: sql, bindings) { row in
+      albums.append(
+        Album(
+          id: sqlite3_column_int64(row, 0), title: text(row, 1), artist: text(row, 2), genre: text(row, 3),
+          year: sqlite3_column_type(row, 4) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 4)),
+          coverURL: text(row, 5), position: Int(sqlite3_column_int64(row, 6)),
+          coverCached: sqlite3_column_int64(row, 7) != 0))
+      return true
+    }
+    return albums
+  }
+
+  /// The first column of the first row `sql` returns, or nil (no row, or NULL).
+  static func fastInteger(_ db: Database, sql: String, _ bindings: Int64...) throws -> Int? {
+    var value: Int?
+    try step(db, sql: sql, bindings) { row in
+      if sqlite3_column_type(row, 0) != SQLITE_NULL { value = Int(sqlite3_column_int64(row, 0)) }
+      return false
+    }
+    return value
+  }
+
+  /// Runs `sql` (a statement that returns no rows, such as `BEGIN`) to its end.
+  static func fastExecute(_ db: Database, sql: String) throws {
+    try step(db, sql: sql, []) { _ in false }
+  }
+
+  /// Runs the cached statement for `sql` with `bindings`, calling `row` for each row until
+  /// it returns false; the statement is reset afterwards, ready for GRDB or the next call.
+  private static func step(
+    _ db: Database, sql: String, _ bindings: [Int64], _ row: (OpaquePointer) throws -> Bool
+  ) throws {
+    let statement = try db.cachedStatement(sql: sql).sqliteStatement
+    defer {
+      sqlite3_reset(statement)
+      sqlite3_clear_bindings(statement)
+    }
+    for (index, value) in bindings.enumerated() {
+      let code = sqlite3_bind_int64(statement, Int32(index + 1), value)
+      guard code == SQLITE_OK else { throw failure(db, code, sql) }
+    }
+    while true {
+      let code = sqlite3_step(statement)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else { throw failure(db, code, sql) }
+      if try !row(statement) { return }
+    }
+  }
+
+  private static func text(_ row: OpaquePointer, _ column: Int32) -> String {
+    guard let bytes = sqlite3_column_text(row, column) else { return "" }
+    let count = Int(sqlite3_column_bytes(row, column))
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+  }
+
+  private static func failure(_ db: Database, _ code: Int32, _ sql: String) -> DatabaseError {
+    let message = sqlite3_errmsg(db.sqliteConnection).map { String(cString: $0) }
+    return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+  }
+}
