@@ -25,6 +25,12 @@ let package = Package(
       providers: [.apt(["libpng-dev", "libjpeg62-turbo-dev"]), .brew(["libpng", "jpeg-turbo"])]
     ),
     .target(name: "CImageDecoding", dependencies: ["CImageCodecs"]),
+    .systemLibrary(
+      name: "CTagLibSystem",
+      pkgConfig: "taglib",
+      providers: [.apt(["libtag1-dev"]), .brew(["taglib"])]
+    ),
+    .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding"]),
     .target(name: "HorizontalScroller"),
     .target(
