@@ -31,6 +31,7 @@ let package = Package(
       providers: [.apt(["libtag1-dev"]), .brew(["taglib"])]
     ),
     .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
+    .target(name: "MusicFolder", dependencies: ["CTagLib"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding"]),
     .target(name: "HorizontalScroller"),
     .target(
@@ -61,6 +62,7 @@ let package = Package(
       ]
     ),
     .testTarget(name: "CoverArtTests", dependencies: ["CoverArt", "TestSupport"]),
+    .testTarget(name: "MusicFolderTests", dependencies: ["MusicFolder", "CoverArt", "TestSupport"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary", "LoopbackHTTPServer", "TestSupport"]),
