@@ -58,6 +58,7 @@ let package = Package(
         "BlueLibrary",
         "CoverArt",
         "LoopbackHTTPServer",
+        "MusicFolder",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
