@@ -59,6 +59,29 @@ import Testing
     #expect(tags.year == 1997)
   }
 
+  @Test func id3v1OnlyMP3IsRead() throws {
+    let music = try MusicFolderFixture()
+    // The 128-byte ID3v1 tag at the end of the file: fixed-width Latin-1 fields.
+    func field(_ text: String, _ width: Int) -> [UInt8] {
+      Array(text.utf8) + [UInt8](repeating: 0, count: width - text.utf8.count)
+    }
+    let tag =
+      Array("TAG".utf8) + field("Wonderwall", 30) + field("Oasis", 30) + field("Morning Glory", 30)
+      + Array("1995".utf8) + field("", 28) + [0, 4] + [17]  // comment, track 4, genre 17 (Rock)
+    let fixture = try Data(contentsOf: URL(fileURLWithPath: AudioFormat.mp3.fixture))
+    let path = try music.file("v1.mp3", Array(fixture) + tag)
+    guard case .track(let tags) = TrackTags.read(path) else {
+      Issue.record("no audio read")
+      return
+    }
+    #expect(tags.album == "Morning Glory")
+    #expect(tags.artist == "Oasis")
+    #expect(tags.title == "Wonderwall")
+    #expect(tags.trackNumber == 4)
+    #expect(tags.year == 1995)
+    #expect(tags.genre == "Rock")
+  }
+
   @Test func untaggedFileHasAudioAndNoTags() throws {
     let music = try MusicFolderFixture()
     let path = try music.track("bare.flac")
