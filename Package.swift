@@ -25,6 +25,13 @@ let package = Package(
       providers: [.apt(["libpng-dev", "libjpeg62-turbo-dev"]), .brew(["libpng", "jpeg-turbo"])]
     ),
     .target(name: "CImageDecoding", dependencies: ["CImageCodecs"]),
+    .systemLibrary(
+      name: "CTagLibSystem",
+      pkgConfig: "taglib",
+      providers: [.apt(["libtag1-dev"]), .brew(["taglib"])]
+    ),
+    .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
+    .target(name: "MusicFolder", dependencies: ["CTagLib"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding"]),
     .target(name: "HorizontalScroller"),
     .target(
@@ -53,10 +60,12 @@ let package = Package(
         "BlueLibrary",
         "CoverArt",
         "LoopbackHTTPServer",
+        "MusicFolder",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(name: "CoverArtTests", dependencies: ["CoverArt", "TestSupport"]),
+    .testTarget(name: "MusicFolderTests", dependencies: ["MusicFolder", "CoverArt", "TestSupport"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary", "LoopbackHTTPServer", "TestSupport"]),

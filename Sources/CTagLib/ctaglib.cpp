@@ -1,0 +1,261 @@
+#include "ctaglib.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include <attachedpictureframe.h>
+#include <fileref.h>
+#include <flacfile.h>
+#include <flacpicture.h>
+#include <id3v2tag.h>
+#include <mp4coverart.h>
+#include <mp4file.h>
+#include <mpegfile.h>
+#include <tdebuglistener.h>
+#include <tpropertymap.h>
+#include <xiphcomment.h>
+
+namespace {
+
+// MARK: - Quiet TagLib
+
+/// TagLib reports oddities of damaged files on stderr; a scan of a big folder must not
+/// print them over the terminal, and the scanner reports unreadable files itself.
+class QuietListener : public TagLib::DebugListener {
+public:
+  void printMessage(const TagLib::String &) override {}
+};
+
+QuietListener quietListener;
+std::once_flag quietOnce;
+
+void silenceTagLib() {
+  std::call_once(quietOnce, [] { TagLib::setDebugListener(&quietListener); });
+}
+
+// MARK: - Reading
+
+/// A malloc'ed UTF-8 copy of `text`, which the C side frees.
+char *copyString(const TagLib::String &text) {
+  const std::string utf8 = text.to8Bit(true);
+  char *copy = static_cast<char *>(std::malloc(utf8.size() + 1));
+  if (copy == nullptr) throw std::bad_alloc();
+  std::memcpy(copy, utf8.c_str(), utf8.size() + 1);
+  return copy;
+}
+
+/// The values of the first of `keys` that the file has, joined by "; " (Vorbis comments
+/// and ID3v2.4 may hold several values); NULL when none has a value.
+char *field(const TagLib::PropertyMap &map, std::initializer_list<const char *> keys) {
+  for (const char *key : keys) {
+    const auto found = map.find(key);
+    if (found == map.end() || found->second.isEmpty()) continue;
+    return copyString(found->second.toString("; "));
+  }
+  return nullptr;
+}
+
+/// The picture a file embeds: its bytes are shared with TagLib's (ByteVector is
+/// reference-counted), so finding one copies nothing.
+struct FoundPicture {
+  bool found = false;
+  TagLib::ByteVector data;
+  TagLib::String mimeType;
+};
+
+/// The front cover among `pictures`, else the first one. `Picture` is a FLAC::Picture or
+/// an ID3v2 AttachedPictureFrame: both have type(), data/picture() and mimeType().
+template <typename Picture, typename List, typename Bytes>
+void choose(const List &pictures, Bytes bytes, FoundPicture &out) {
+  const Picture *chosen = nullptr;
+  for (auto *candidate : pictures) {
+    const Picture *picture = dynamic_cast<const Picture *>(candidate);
+    if (picture == nullptr) continue;
+    if (chosen == nullptr) chosen = picture;
+    if (picture->type() == Picture::FrontCover) {
+      chosen = picture;
+      break;
+    }
+  }
+  if (chosen == nullptr) return;
+  out.found = true;
+  out.data = bytes(chosen);
+  out.mimeType = chosen->mimeType();
+}
+
+const char *mimeType(TagLib::MP4::CoverArt::Format format) {
+  switch (format) {
+  case TagLib::MP4::CoverArt::PNG: return "image/png";
+  case TagLib::MP4::CoverArt::BMP: return "image/bmp";
+  case TagLib::MP4::CoverArt::GIF: return "image/gif";
+  case TagLib::MP4::CoverArt::JPEG: return "image/jpeg";
+  default: return "";
+  }
+}
+
+FoundPicture findPicture(TagLib::File *file) {
+  FoundPicture out;
+  if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
+    if (mpeg->hasID3v2Tag()) {
+      using Frame = TagLib::ID3v2::AttachedPictureFrame;
+      choose<Frame>(mpeg->ID3v2Tag()->frameList("APIC"), [](const Frame *f) { return f->picture(); }, out);
+    }
+  } else if (auto *flac = dynamic_cast<TagLib::FLAC::File *>(file)) {
+    using Picture = TagLib::FLAC::Picture;
+    choose<Picture>(flac->pictureList(), [](const Picture *p) { return p->data(); }, out);
+  } else if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
+    TagLib::MP4::Tag *tag = mp4->tag();
+    if (tag != nullptr && tag->contains("covr")) {
+      const TagLib::MP4::CoverArtList covers = tag->item("covr").toCoverArtList();
+      if (!covers.isEmpty()) {
+        out.found = true;
+        out.data = covers.front().data();
+        out.mimeType = mimeType(covers.front().format());
+      }
+    }
+  } else if (auto *xiph = dynamic_cast<TagLib::Ogg::XiphComment *>(file->tag())) {
+    // Ogg Vorbis, Opus and Ogg FLAC: METADATA_BLOCK_PICTURE (and the older COVERART).
+    using Picture = TagLib::FLAC::Picture;
+    choose<Picture>(xiph->pictureList(), [](const Picture *p) { return p->data(); }, out);
+  }
+  return out;
+}
+
+// MARK: - Writing
+
+void setField(TagLib::PropertyMap &map, const char *key, const char *value) {
+  if (value == nullptr) return;
+  if (*value == '\0') {
+    map.erase(key);
+  } else {
+    map.replace(key, TagLib::StringList(TagLib::String(value, TagLib::String::UTF8)));
+  }
+}
+
+TagLib::FLAC::Picture *flacPicture(const TagLib::ByteVector &data, const TagLib::String &mimeType) {
+  auto *picture = new TagLib::FLAC::Picture();
+  picture->setType(TagLib::FLAC::Picture::FrontCover);
+  picture->setMimeType(mimeType);
+  picture->setData(data);
+  return picture;
+}
+
+bool replacePictures(TagLib::File *file, const CTLTags *tags) {
+  const TagLib::ByteVector data(reinterpret_cast<const char *>(tags->picture),
+                                static_cast<unsigned int>(tags->pictureSize));
+  const TagLib::String mimeType(tags->pictureMimeType ? tags->pictureMimeType : "", TagLib::String::UTF8);
+  if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
+    TagLib::ID3v2::Tag *tag = mpeg->ID3v2Tag(true);
+    tag->removeFrames("APIC");
+    auto *frame = new TagLib::ID3v2::AttachedPictureFrame();
+    frame->setType(TagLib::ID3v2::AttachedPictureFrame::FrontCover);
+    frame->setMimeType(mimeType);
+    frame->setPicture(data);
+    tag->addFrame(frame);
+  } else if (auto *flac = dynamic_cast<TagLib::FLAC::File *>(file)) {
+    flac->removePictures();
+    flac->addPicture(flacPicture(data, mimeType));
+  } else if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
+    using CoverArt = TagLib::MP4::CoverArt;
+    const CoverArt::Format format = mimeType == "image/png" ? CoverArt::PNG
+                                    : mimeType == "image/bmp" ? CoverArt::BMP
+                                    : mimeType == "image/gif" ? CoverArt::GIF
+                                                              : CoverArt::JPEG;
+    TagLib::MP4::CoverArtList covers;
+    covers.append(CoverArt(format, data));
+    mp4->tag()->setItem("covr", TagLib::MP4::Item(covers));
+  } else if (auto *xiph = dynamic_cast<TagLib::Ogg::XiphComment *>(file->tag())) {
+    xiph->removeAllPictures();
+    xiph->addPicture(flacPicture(data, mimeType));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+// MARK: - C interface
+
+extern "C" int ctl_read(const char *path, int flags, CTLTrack *track) {
+  std::memset(track, 0, sizeof *track);
+  try {
+    silenceTagLib();
+    TagLib::FileRef ref(path, true, TagLib::AudioProperties::Fast);
+    if (ref.isNull()) return CTL_NOT_AUDIO;
+    TagLib::File *file = ref.file();
+
+    const TagLib::PropertyMap map = file->properties();
+    track->album = field(map, {"ALBUM"});
+    track->artist = field(map, {"ARTIST"});
+    track->albumArtist = field(map, {"ALBUMARTIST", "ALBUM ARTIST"});
+    track->title = field(map, {"TITLE"});
+    track->trackNumber = field(map, {"TRACKNUMBER"});
+    track->date = field(map, {"DATE", "ORIGINALDATE"});
+    track->genre = field(map, {"GENRE"});
+
+    if (const TagLib::AudioProperties *audio = file->audioProperties()) {
+      track->lengthMilliseconds = audio->lengthInMilliseconds();
+      track->hasAudio = audio->lengthInMilliseconds() > 0 || audio->bitrate() > 0;
+    }
+
+    const FoundPicture picture = findPicture(file);
+    if (picture.found) {
+      track->hasPicture = 1;
+      track->pictureMimeType = copyString(picture.mimeType);
+      if (flags & CTL_READ_PICTURE) {
+        track->pictureSize = picture.data.size();
+        track->picture = static_cast<uint8_t *>(std::malloc(track->pictureSize ? track->pictureSize : 1));
+        if (track->picture == nullptr) throw std::bad_alloc();
+        std::memcpy(track->picture, picture.data.data(), track->pictureSize);
+      }
+    }
+    return CTL_OK;
+  } catch (...) {
+    ctl_track_free(track);
+    return CTL_FAILED;
+  }
+}
+
+extern "C" void ctl_track_free(CTLTrack *track) {
+  char *strings[] = {track->album, track->artist, track->albumArtist, track->title,
+                     track->trackNumber, track->date, track->genre, track->pictureMimeType};
+  for (char *string : strings) std::free(string);
+  std::free(track->picture);
+  std::memset(track, 0, sizeof *track);
+}
+
+extern "C" int ctl_write(const char *path, const CTLTags *tags) {
+  try {
+    silenceTagLib();
+    TagLib::FileRef ref(path, false);
+    if (ref.isNull()) return CTL_NOT_AUDIO;
+    TagLib::File *file = ref.file();
+
+    TagLib::PropertyMap map = file->properties();
+    setField(map, "ALBUM", tags->album);
+    setField(map, "ARTIST", tags->artist);
+    setField(map, "ALBUMARTIST", tags->albumArtist);
+    setField(map, "TITLE", tags->title);
+    setField(map, "TRACKNUMBER", tags->trackNumber);
+    setField(map, "DATE", tags->date);
+    setField(map, "GENRE", tags->genre);
+    file->setProperties(map);
+    if (tags->picture != nullptr && !replacePictures(file, tags)) return CTL_SAVE_FAILED;
+
+    bool saved;
+    if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
+      saved = mpeg->save(TagLib::MPEG::File::ID3v2, TagLib::File::StripOthers,
+                         tags->id3v2Version == 3 ? TagLib::ID3v2::v3 : TagLib::ID3v2::v4,
+                         TagLib::File::DoNotDuplicate);
+    } else {
+      saved = file->save();
+    }
+    return saved ? CTL_OK : CTL_SAVE_FAILED;
+  } catch (...) {
+    return CTL_FAILED;
+  }
+}

@@ -1,0 +1,97 @@
+#ifndef CTAGLIB_H
+#define CTAGLIB_H
+
+// A plain C interface over TagLib's C++ API, for MusicFolder.
+//
+// TagLib's own C binding (tag_c.h) cannot reach embedded pictures in 1.13, so this target
+// uses the C++ classes and exposes just what a music-folder scan needs: the common tags,
+// the length, whether the file holds audio at all, and the first embedded picture. No C++
+// exception leaves these functions: each catches everything and returns a status instead.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Status codes of the functions below.
+enum {
+  CTL_OK = 0,
+  /// TagLib recognises no supported format in the file (or cannot open it at all).
+  CTL_NOT_AUDIO = 1,
+  /// The file was opened but TagLib could not write it back.
+  CTL_SAVE_FAILED = 2,
+  /// Memory ran out, or TagLib failed in a way it does not report otherwise.
+  CTL_FAILED = 3,
+};
+
+/// Flags for `ctl_read`.
+enum {
+  /// Copy the embedded picture's bytes into `picture` (otherwise only its presence and type
+  /// are reported, which costs no copy).
+  CTL_READ_PICTURE = 1,
+};
+
+/// What `ctl_read` found in one file. Every pointer is owned by the struct until
+/// `ctl_track_free`; a string is UTF-8 and NUL-terminated, NULL when the tag is absent.
+typedef struct CTLTrack {
+  char *album;
+  char *artist;
+  /// ID3v2 TPE2, Vorbis/Opus/FLAC ALBUMARTIST (or "ALBUM ARTIST"), MP4 aART.
+  char *albumArtist;
+  char *title;
+  /// As written: "3", "3/12"…
+  char *trackNumber;
+  /// As written: "1997", "1997-05-21"… (ID3v2.3 TYER is read as the date too).
+  char *date;
+  char *genre;
+  /// 1 when TagLib found audio: audio properties with a length or a bitrate. A file of
+  /// random bytes named .mp3 opens as MPEG with neither.
+  int hasAudio;
+  /// The length in milliseconds (0 when unknown).
+  int64_t lengthMilliseconds;
+  /// 1 when the file embeds a picture (ID3v2 APIC, FLAC PICTURE, MP4 covr, Xiph
+  /// METADATA_BLOCK_PICTURE); the front cover is preferred, else the first one.
+  int hasPicture;
+  /// The picture's MIME type ("image/jpeg"…), possibly NULL when the file does not say.
+  char *pictureMimeType;
+  /// The picture's bytes, only with CTL_READ_PICTURE; NULL otherwise.
+  uint8_t *picture;
+  size_t pictureSize;
+} CTLTrack;
+
+/// Reads the tags, audio properties and embedded picture of the file at `path` into `track`
+/// (whose previous contents are overwritten, not freed); `flags` is 0 or CTL_READ_PICTURE.
+/// On any status other than CTL_OK the track holds nothing to free (freeing it is allowed).
+int ctl_read(const char *path, int flags, CTLTrack *track);
+
+/// Frees what `ctl_read` put into `track` and zeroes it.
+void ctl_track_free(CTLTrack *track);
+
+/// Tags to write with `ctl_write`. A NULL string leaves that tag as it is, an empty one
+/// removes it; a NULL `picture` leaves the pictures as they are, otherwise the file's
+/// pictures are replaced by this one front cover.
+typedef struct CTLTags {
+  const char *album;
+  const char *artist;
+  const char *albumArtist;
+  const char *title;
+  const char *trackNumber;
+  const char *date;
+  const char *genre;
+  const uint8_t *picture;
+  size_t pictureSize;
+  const char *pictureMimeType;
+  /// For MP3: 3 writes ID3v2.3 (the date as TYER), anything else ID3v2.4.
+  int id3v2Version;
+} CTLTags;
+
+/// Writes `tags` into the file at `path` in place.
+int ctl_write(const char *path, const CTLTags *tags);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

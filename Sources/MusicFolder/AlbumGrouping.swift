@@ -1,0 +1,201 @@
+/// Builds albums from the tracks of a walk, by the rules of the music-folder import:
+///
+/// 1. Within a folder, tracks with the same album tag form a group; tracks without one form
+///    a group titled with the folder's name. A group whose tracks carry two or more
+///    different album-artist tags is split by that tag (two albums of one title loose in a
+///    folder).
+/// 2. A group's album artist is its album-artist tag (the most common one), else the artist
+///    all its tracks share, else "Various Artists".
+/// 3. Groups with the same album artist and title in sibling folders merge (a multi-disc
+///    album in `CD1/` and `CD2/`), unless their years are both known and differ (two
+///    "Greatest Hits" of the same artist in `Greatest Hits (1990)/` and `… (2005)/`).
+enum AlbumGrouping {
+  /// A track that TagLib read, and where it was found.
+  struct Track {
+    var file: FolderWalk.File
+    var tags: TrackTags
+  }
+
+  /// The album artist of a group whose tracks have different artists and no album-artist tag.
+  static let variousArtists = "Various Artists"
+
+  /// The albums of `tracks` (in walk order), ordered by folder and then title.
+  static func albums(folders: [FolderWalk.Folder], tracks: [Track]) -> [MusicAlbum] {
+    let groups = merged(groups(folders: folders, tracks: tracks), folders: folders)
+    var coverImages: [String: String] = [:]
+    for folder in folders {
+      if let image = folder.coverImage { coverImages[folder.path] = image }
+    }
+    let albums = groups.map { album(of: $0, tracks: tracks, folders: folders, coverImages: coverImages) }
+    return albums.sorted { left, right in
+      let leftPath = left.folder.split(separator: "/")
+      let rightPath = right.folder.split(separator: "/")
+      if leftPath != rightPath { return leftPath.lexicographicallyPrecedes(rightPath) }
+      if left.title != right.title { return left.title < right.title }
+      return left.artist < right.artist
+    }
+  }
+
+  // MARK: - Groups
+
+  /// Tracks that make one album: one group, or groups merged across disc folders.
+  struct Group {
+    var title: String
+    var artist: String
+    /// The folders its tracks are in, in walk order (more than one once merged).
+    var folders: [Int]
+    /// Indices into the tracks, in walk order.
+    var tracks: [Int]
+    var year: Int?
+  }
+
+  /// Step 1 and 2: the groups of each folder, in walk order.
+  static func groups(folders: [FolderWalk.Folder], tracks: [Track]) -> [Group] {
+    var groups: [Group] = []
+    var start = 0
+    while start < tracks.count {
+      let folder = tracks[start].file.folder
+      var end = start
+      while end < tracks.count && tracks[end].file.folder == folder { end += 1 }
+
+      var byAlbum: [String?: [Int]] = [:]
+      var albumOrder: [String?] = []
+      for index in start..<end {
+        let album = tracks[index].tags.album
+        if byAlbum[album] == nil { albumOrder.append(album) }
+        byAlbum[album, default: []].append(index)
+      }
+      let folderName = String(folders[folder].path.split(separator: "/").last ?? "/")
+      for album in albumOrder {
+        let members = byAlbum[album]!
+        let albumArtists = Set(members.compactMap { tracks[$0].tags.albumArtist })
+        let parts: [[Int]]
+        if albumArtists.count > 1 {
+          var byArtist: [String?: [Int]] = [:]
+          var artistOrder: [String?] = []
+          for index in members {
+            let artist = tracks[index].tags.albumArtist
+            if byArtist[artist] == nil { artistOrder.append(artist) }
+            byArtist[artist, default: []].append(index)
+          }
+          parts = artistOrder.map { byArtist[$0]! }
+        } else {
+          parts = [members]
+        }
+        for part in parts {
+          groups.append(
+            Group(
+              title: album ?? folderName, artist: albumArtist(of: part.map { tracks[$0].tags }), folders: [folder],
+              tracks: part, year: mostCommon(part.compactMap { tracks[$0].tags.year }, tieBreak: <)))
+        }
+      }
+      start = end
+    }
+    return groups
+  }
+
+  /// Rule 2.
+  static func albumArtist(of tags: [TrackTags]) -> String {
+    if let tagged = mostCommon(tags.compactMap(\.albumArtist), tieBreak: { _, _ in false }) { return tagged }
+    let artists = Set(tags.compactMap(\.artist))
+    if artists.count == 1 { return artists.first! }
+    return artists.isEmpty ? "" : variousArtists
+  }
+
+  /// Step 3: groups in sibling folders with the same album artist and title (and no
+  /// conflicting years) merged, in the order of their first group.
+  static func merged(_ groups: [Group], folders: [FolderWalk.Folder]) -> [Group] {
+    struct Key: Hashable {
+      var parent: Substring
+      var artist: String
+      var title: String
+    }
+    var result: [Group] = []
+    var candidates: [Key: [Int]] = [:]  // indices into `result`
+    for group in groups {
+      let path = folders[group.folders[0]].path
+      guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else {
+        result.append(group)
+        continue
+      }
+      let key = Key(parent: path[..<slash], artist: group.artist, title: group.title)
+      let match = candidates[key, default: []].first { index in
+        let other = result[index]
+        return !other.folders.contains(group.folders[0])
+          && (other.year == nil || group.year == nil || other.year == group.year)
+      }
+      if let match {
+        result[match].folders.append(contentsOf: group.folders)
+        result[match].tracks.append(contentsOf: group.tracks)
+        result[match].year = result[match].year ?? group.year
+      } else {
+        candidates[key, default: []].append(result.count)
+        result.append(group)
+      }
+    }
+    return result
+  }
+
+  // MARK: - Albums
+
+  static func album(
+    of group: Group, tracks: [Track], folders: [FolderWalk.Folder], coverImages: [String: String]
+  ) -> MusicAlbum {
+    // Disc folders in walk order, then track number (tracks without one last), then file name.
+    let ordered = group.tracks.sorted { left, right in
+      let a = tracks[left]
+      let b = tracks[right]
+      if a.file.folder != b.file.folder { return a.file.folder < b.file.folder }
+      if a.tags.trackNumber != b.tags.trackNumber {
+        return (a.tags.trackNumber ?? .max) < (b.tags.trackNumber ?? .max)
+      }
+      return a.file.name < b.file.name
+    }.map { tracks[$0] }
+
+    let memberPaths = group.folders.map { folders[$0].path }
+    let folder: String
+    if memberPaths.count == 1 {
+      folder = memberPaths[0]
+    } else {
+      let first = memberPaths[0]
+      folder = String(first[..<first.lastIndex(of: "/")!])
+    }
+
+    var cover: MusicCover?
+    if let pictured = ordered.first(where: { $0.tags.hasPicture }) {
+      cover = .embedded(track: pictured.file.path, mimeType: pictured.tags.pictureMimeType ?? "")
+    } else if let image = ([folder] + memberPaths).lazy.compactMap({ coverImages[$0] }).first {
+      cover = .file(image)
+    }
+
+    return MusicAlbum(
+      key: [folder, group.artist.lowercased(), group.title.lowercased()].joined(separator: "\u{1F}"),
+      title: group.title, artist: group.artist,
+      year: mostCommon(ordered.compactMap(\.tags.year), tieBreak: <),
+      genre: mostCommon(ordered.compactMap(\.tags.genre), tieBreak: { _, _ in false }) ?? "",
+      trackCount: ordered.count, duration: ordered.reduce(0) { $0 + $1.tags.duration }, folder: folder, cover: cover)
+  }
+
+  /// The value that occurs most often in `values`; among equally common ones, the one
+  /// `tieBreak` orders first, else the one seen first.
+  static func mostCommon<Value: Hashable>(_ values: [Value], tieBreak: (Value, Value) -> Bool) -> Value? {
+    var counts: [Value: Int] = [:]
+    var order: [Value] = []
+    for value in values {
+      if counts[value] == nil { order.append(value) }
+      counts[value, default: 0] += 1
+    }
+    var best: (value: Value, count: Int)?
+    for value in order {
+      let count = counts[value]!
+      guard let current = best else {
+        best = (value, count)
+        continue
+      }
+      if count > current.count || (count == current.count && tieBreak(value, current.value)) {
+        best = (value, count)
+      }
+    }
+    return best?.value
+  }
+}

@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The audio files under a folder, and the cover images beside them, found by one walk.
+///
+/// Folders are listed in tree order (each folder before its subfolders, names sorted), and
+/// each folder's files are sorted by name, so the same tree always gives the same walk.
+/// Symbolic links are followed, but a folder is entered once however many paths reach it
+/// (folders are told apart by device and inode), so a link loop ends the walk.
+/// Names starting with a dot are skipped, like the hidden files they are.
+struct FolderWalk {
+  /// One folder the walk entered.
+  struct Folder {
+    /// Its path: the root's real path followed by the names walked through.
+    var path: String
+    /// The best cover image in it (see ``FolderWalk/coverImageRank(_:)``), if any.
+    var coverImage: String?
+  }
+
+  /// One audio file, by its extension.
+  struct File: Sendable {
+    /// Its path.
+    var path: String
+    /// Its name (the last component of the path).
+    var name: String
+    /// The index of its folder in ``FolderWalk/folders``.
+    var folder: Int
+  }
+
+  /// The file extensions read as audio, lowercased.
+  static let audioExtensions: Set<String> = ["mp3", "flac", "m4a", "mp4", "aac", "ogg", "oga", "opus"]
+
+  /// The base names and extensions of cover images, best first.
+  private static let coverNames = ["cover", "folder", "album", "front"]
+  private static let coverExtensions = ["jpg", "jpeg", "png"]
+
+  var folders: [Folder] = []
+  var files: [File] = []
+  /// Folders under the root that could not be opened, with the reason.
+  var unreadableFolders: [(path: String, errno: Int32)] = []
+
+  /// Walks the tree under `root`, an absolute path of a directory. `beforeFolder` is called
+  /// with the number of audio files found so far before each folder is listed; what it
+  /// throws (a cancellation) ends the walk.
+  static func walk(
+    _ root: String, beforeFolder: (_ filesFound: Int) throws(MusicFolderError) -> Void
+  ) throws(MusicFolderError) -> FolderWalk {
+    var walk = FolderWalk()
+    var info = stat()
+    guard stat(root, &info) == 0 else { throw .cannotOpen(root, errno: errno) }
+    guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(root) }
+    var visited: Set<Identity> = [Identity(info)]
+    var pending = [root]
+    while let path = pending.popLast() {
+      try beforeFolder(walk.files.count)
+      guard let directory = opendir(path) else {
+        if path == root { throw .cannotOpen(root, errno: errno) }
+        walk.unreadableFolders.append((path, errno))
+        continue
+      }
+      let folder = walk.folders.count
+      var entries: [(name: String, type: UInt8)] = []
+      while let entry = readdir(directory) {
+        let name = withUnsafePointer(to: &entry.pointee.d_name) {
+          $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+        }
+        if name.hasPrefix(".") { continue }
+        entries.append((name, entry.pointee.d_type))
+      }
+      closedir(directory)
+      entries.sort { $0.name < $1.name }
+
+      var coverImage: (rank: Int, path: String)?
+      var subfolders: [String] = []
+      for entry in entries {
+        let child = path.hasSuffix("/") ? path + entry.name : path + "/" + entry.name
+        var isDirectory = entry.type == DT_DIR
+        var isFile = entry.type == DT_REG
+        if entry.type == DT_DIR || entry.type == DT_LNK || entry.type == DT_UNKNOWN {
+          // Follow links; a folder's identity is needed to enter it only once.
+          guard stat(child, &info) == 0 else { continue }
+          isDirectory = info.st_mode & S_IFMT == S_IFDIR
+          isFile = info.st_mode & S_IFMT == S_IFREG
+          if isDirectory {
+            if visited.insert(Identity(info)).inserted { subfolders.append(child) }
+            continue
+          }
+        }
+        guard isFile, !isDirectory else { continue }
+        let fileExtension = Self.fileExtension(entry.name)
+        if audioExtensions.contains(fileExtension) {
+          walk.files.append(File(path: child, name: entry.name, folder: folder))
+        } else if let rank = coverImageRank(entry.name), rank < coverImage?.rank ?? .max {
+          coverImage = (rank, child)
+        }
+      }
+      walk.folders.append(Folder(path: path, coverImage: coverImage?.path))
+      pending.append(contentsOf: subfolders.reversed())
+    }
+    return walk
+  }
+
+  /// Where `name` stands among cover image names (0 is best: cover.jpg, then cover.jpeg,
+  /// cover.png, folder.jpg…), or nil when it is not one. Case does not matter.
+  static func coverImageRank(_ name: String) -> Int? {
+    let lowered = name.lowercased()
+    let fileExtension = Self.fileExtension(lowered)
+    guard let extensionRank = coverExtensions.firstIndex(of: fileExtension),
+      let nameRank = coverNames.firstIndex(of: String(lowered.dropLast(fileExtension.count + 1)))
+    else { return nil }
+    return nameRank * coverExtensions.count + extensionRank
+  }
+
+  /// The lowercased extension of `name` (after its last dot), or "" when it has none.
+  static func fileExtension(_ name: String) -> String {
+    guard let dot = name.lastIndex(of: ".") else { return "" }
+    return name[name.index(after: dot)...].lowercased()
+  }
+
+  /// A folder's identity: its device and inode.
+  private struct Identity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+
+    init(_ info: stat) {
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+    }
+  }
+}

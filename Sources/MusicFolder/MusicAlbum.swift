@@ -1,0 +1,41 @@
+/// One album found in a music folder: its tracks' tags summed up.
+public struct MusicAlbum: Sendable, Hashable {
+  /// Identifies the album across scans of the same folder, so that importing it again can
+  /// update it in place: its folder, album artist and title (the last two case-folded).
+  public var key: String
+  /// The album tag, or the folder's name for tracks without one.
+  public var title: String
+  /// The album-artist tag; else the artist all tracks share; else "Various Artists"
+  /// (empty when no track names an artist).
+  public var artist: String
+  /// The most common year among the tracks' date tags (the earliest on a tie).
+  public var year: Int?
+  /// The most common genre among the tracks (the first one's on a tie); empty when none.
+  public var genre: String
+  /// How many tracks it has.
+  public var trackCount: Int
+  /// The tracks' lengths added up, in seconds.
+  public var duration: Double
+  /// The folder its tracks are in; for discs in sibling folders merged into one album
+  /// (`CD1/`, `CD2/`), the folder holding those.
+  public var folder: String
+  /// Where its cover is: the first track (in disc-folder, track-number, file-name order)
+  /// that embeds a picture, else a cover image in its folder; nil when it has none.
+  public var cover: MusicCover?
+
+  /// An album with every field given.
+  public init(
+    key: String, title: String, artist: String, year: Int?, genre: String, trackCount: Int, duration: Double,
+    folder: String, cover: MusicCover?
+  ) {
+    self.key = key
+    self.title = title
+    self.artist = artist
+    self.year = year
+    self.genre = genre
+    self.trackCount = trackCount
+    self.duration = duration
+    self.folder = folder
+    self.cover = cover
+  }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a scan of a music folder found.
+public struct MusicFolderScan: Sendable {
+  /// The scanned folder's real path (symbolic links resolved), which album folders start with.
+  public var folder: String
+  /// The albums, ordered by folder (in tree order) and then title.
+  public var albums: [MusicAlbum]
+  /// Audio files (by their extension) that hold no readable audio, and folders that could
+  /// not be opened, ordered by path.
+  public var skipped: [SkippedFile]
+  /// How many audio files (by their extension) were read, skipped ones included.
+  public var filesScanned: Int
+
+  /// The tracks of all the albums.
+  public var trackCount: Int { albums.reduce(0) { $0 + $1.trackCount } }
+
+  /// A scan result with every field given.
+  public init(folder: String, albums: [MusicAlbum], skipped: [SkippedFile], filesScanned: Int) {
+    self.folder = folder
+    self.albums = albums
+    self.skipped = skipped
+    self.filesScanned = filesScanned
+  }
+}
+
+/// A file a scan passed over, and why.
+public struct SkippedFile: Sendable, Hashable {
+  /// Why a file was skipped.
+  public enum Reason: Sendable, Hashable, CustomStringConvertible {
+    /// The file is empty.
+    case empty
+    /// TagLib finds no audio in it: it is corrupt, or not the format its name says.
+    case noAudio
+    /// It (or, for a folder, its listing) could not be opened.
+    case cannotOpen(errno: Int32)
+
+    public var description: String {
+      switch self {
+      case .empty: return "empty"
+      case .noAudio: return "no readable audio"
+      case .cannotOpen(let code): return String(cString: strerror(code))
+      }
+    }
+  }
+
+  /// The file's (or folder's) path.
+  public var path: String
+  /// Why it was skipped.
+  public var reason: Reason
+
+  /// A skipped file with every field given.
+  public init(path: String, reason: Reason) {
+    self.path = path
+    self.reason = reason
+  }
+}

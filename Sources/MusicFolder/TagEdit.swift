@@ -1,0 +1,64 @@
+internal import CTagLib
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Tags to write into an audio file with TagLib: how the tests and the benchmark tag their
+/// copies of the silent fixtures. A nil field leaves that tag as it is, an empty one removes it.
+package struct TagEdit: Sendable {
+  package var album: String?
+  package var artist: String?
+  package var albumArtist: String?
+  package var title: String?
+  package var trackNumber: String?
+  package var date: String?
+  package var genre: String?
+  /// Replaces the file's pictures with this one front cover (when not empty).
+  package var picture: (bytes: [UInt8], mimeType: String)?
+  /// For MP3: 3 writes ID3v2.3 (the date as a TYER frame), 4 writes ID3v2.4.
+  package var id3v2Version: Int
+
+  /// An edit of the given tags.
+  package init(
+    album: String? = nil, artist: String? = nil, albumArtist: String? = nil, title: String? = nil,
+    trackNumber: String? = nil, date: String? = nil, genre: String? = nil,
+    picture: (bytes: [UInt8], mimeType: String)? = nil, id3v2Version: Int = 4
+  ) {
+    self.album = album
+    self.artist = artist
+    self.albumArtist = albumArtist
+    self.title = title
+    self.trackNumber = trackNumber
+    self.date = date
+    self.genre = genre
+    self.picture = picture
+    self.id3v2Version = id3v2Version
+  }
+
+  /// Why writing failed.
+  package struct Failure: Error, CustomStringConvertible {
+    package var path: String
+    package var status: Int32
+    package var description: String { "TagLib could not write tags to '\(path)' (status \(status))" }
+  }
+
+  /// Writes the edit into the file at `path`, in place.
+  package func write(to path: String) throws(Failure) {
+    // strdup'ed copies stay valid for the whole call, however many fields are set.
+    let texts = [album, artist, albumArtist, title, trackNumber, date, genre, picture?.mimeType].map {
+      $0.map { strdup($0)! }
+    }
+    defer { for text in texts { free(text) } }
+    let status = (picture?.bytes ?? []).withUnsafeBufferPointer { bytes in
+      var tags = CTLTags(
+        album: texts[0], artist: texts[1], albumArtist: texts[2], title: texts[3], trackNumber: texts[4],
+        date: texts[5], genre: texts[6], picture: picture == nil ? nil : bytes.baseAddress,
+        pictureSize: bytes.count, pictureMimeType: texts[7], id3v2Version: Int32(id3v2Version))
+      return ctl_write(path, &tags)
+    }
+    guard status == CTL_OK else { throw Failure(path: path, status: status) }
+  }
+}

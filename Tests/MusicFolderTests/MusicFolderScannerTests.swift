@@ -1,0 +1,163 @@
+import Foundation
+import MusicFolder
+import TestSupport
+import Testing
+
+@Suite struct MusicFolderScannerTests {
+  @Test func everyFormatBecomesAnAlbumWithItsLength() throws {
+    let music = try MusicFolderFixture()
+    for format in AudioFormat.allCases {
+      try music.track("\(format)/track.\(format)", TagEdit(album: "In \(format)", artist: "Tester", date: "2001"))
+    }
+    let scan = try music.scan()
+    #expect(scan.albums.map(\.title) == AudioFormat.allCases.map { "In \($0)" }.sorted())
+    for album in scan.albums {
+      #expect(album.trackCount == 1)
+      #expect(album.duration > 0.9 && album.duration < 1.3, "\(album.title): \(album.duration)")
+      #expect(album.year == 2001)
+      #expect(album.artist == "Tester")
+    }
+    #expect(scan.skipped.isEmpty)
+    #expect(scan.filesScanned == 5)
+  }
+
+  @Test func corruptAndEmptyFilesAreSkippedAndCounted() throws {
+    let music = try MusicFolderFixture()
+    try music.track("Album/1.mp3", TagEdit(album: "Album"))
+    var generator = SeededGenerator(seed: 14)
+    let noise = try music.file("Album/2.mp3", (0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    let empty = try music.file("Album/3.flac", [])
+    let truncatedHeader = try music.file("Album/4.m4a", Array("ftypM4A ".utf8))
+    let scan = try music.scan()
+    #expect(scan.albums.map(\.trackCount) == [1])
+    #expect(scan.filesScanned == 4)
+    #expect(
+      scan.skipped == [
+        SkippedFile(path: noise, reason: .noAudio), SkippedFile(path: empty, reason: .empty),
+        SkippedFile(path: truncatedHeader, reason: .noAudio),
+      ])
+  }
+
+  @Test(.enabled(if: geteuid() != 0, "root reads every file"))
+  func unreadableFileIsSkippedWithTheReason() throws {
+    let music = try MusicFolderFixture()
+    let locked = try music.track("A/1.mp3", TagEdit(album: "A"))
+    chmod(locked, 0)
+    let scan = try music.scan()
+    #expect(scan.skipped == [SkippedFile(path: locked, reason: .cannotOpen(errno: EACCES))])
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func symlinkLoopsEndAndEachFolderIsScannedOnce() throws {
+    let music = try MusicFolderFixture()
+    try music.track("Artist/Album/1.flac", TagEdit(album: "Album", artist: "Artist"))
+    try music.symlink("Artist/Album/up", to: "../..")  // back to the root
+    try music.symlink("Artist/itself", to: ".")
+    try music.symlink("Shortcut", to: music.path("Artist/Album"))  // a second path to a folder
+    try music.symlink("Artist/Album/dangling.mp3", to: "nowhere.mp3")
+    let scan = try music.scan()
+    #expect(scan.albums.count == 1)
+    #expect(scan.albums.first?.trackCount == 1)
+    #expect(scan.filesScanned == 1)
+  }
+
+  @Test func nonAudioFilesAreIgnored() throws {
+    let music = try MusicFolderFixture()
+    try music.track("Album/1.opus", TagEdit(album: "Album"))
+    try music.file("Album/notes.txt", Array("liner notes".utf8))
+    try music.file("Album/playlist.m3u", Array("1.opus\n".utf8))
+    try music.file("Album/1.opus.part", [1, 2, 3])
+    try music.file("Album/scan.jpg", TestPicture.jpeg(TestPicture.red))
+    try music.file("Album/.hidden.mp3", [1, 2, 3])
+    try music.track("Album/extras.mp3/2.opus", TagEdit(album: "Album"))  // a folder named like a file
+    let scan = try music.scan()
+    #expect(scan.filesScanned == 2)
+    #expect(scan.skipped.isEmpty)
+    #expect(scan.albums.map(\.trackCount) == [1, 1])
+  }
+
+  @Test func extensionsMatchInAnyCase() throws {
+    let music = try MusicFolderFixture()
+    try music.track("Album/1.MP3", TagEdit(album: "Album"))
+    try music.track("Album/2.Flac", TagEdit(album: "Album"))
+    #expect(try music.scan().albums.map(\.trackCount) == [2])
+    #expect(MusicFolderScanner.audioExtensions == ["mp3", "flac", "m4a", "mp4", "aac", "ogg", "oga", "opus"])
+  }
+
+  @Test func rootIsReportedByItsRealPathAndMustBeADirectory() throws {
+    let music = try MusicFolderFixture()
+    let track = try music.track("Album/1.mp3", TagEdit(album: "Album"))
+    try music.symlink("link", to: music.path("Album"))
+    let scan = try MusicFolderScanner().scan(music.path("link"))
+    #expect(scan.folder == music.path("Album"))
+    #expect(scan.albums.first?.folder == music.path("Album"))
+    #expect(throws: MusicFolderError.notADirectory(track)) { try MusicFolderScanner().scan(track) }
+    #expect(throws: MusicFolderError.cannotOpen(music.path("missing"), errno: ENOENT)) {
+      try MusicFolderScanner().scan(music.path("missing"))
+    }
+    #expect(MusicFolderError.notADirectory("/x/a.mp3").description == "'/x/a.mp3' is not a directory")
+  }
+
+  @Test func progressIsReportedAndEndsWithTheExactCounts() throws {
+    let music = try MusicFolderFixture()
+    for disc in 1...2 {
+      for number in 1...5 { try music.track("Set/CD\(disc)/\(number).mp3", TagEdit(album: "Set", artist: "X")) }
+    }
+    let reports = LockedBox<[MusicScanProgress]>([])
+    let scan = try MusicFolderScanner(progressInterval: .zero).scan(music.root) { progress in
+      reports.update { $0.append(progress) }
+    }
+    let seen = reports.value
+    #expect(seen.count > 2)
+    #expect(seen.last == MusicScanProgress(filesFound: 10, filesScanned: 10, albumsFound: 1))
+    #expect(seen.map(\.filesScanned) == seen.map(\.filesScanned).sorted())
+    #expect(scan.albums.count == 1)
+    // The default interval keeps a short scan to its final report.
+    let few = LockedBox(0)
+    _ = try MusicFolderScanner(progressInterval: .seconds(60)).scan(music.root) { _ in few.update { $0 += 1 } }
+    #expect(few.value == 1)
+  }
+
+  @Test func cancellingStopsTheScan() throws {
+    let music = try MusicFolderFixture()
+    for number in 1...20 { try music.track("A/\(number).flac", TagEdit(album: "A")) }
+    // Asked before each of the two folders, then before each file the calling thread reads.
+    var asked = 0
+    #expect(throws: MusicFolderError.cancelled) {
+      try MusicFolderScanner().scan(
+        music.root,
+        isCancelled: {
+          asked += 1
+          return asked == 3
+        })
+    }
+    #expect(asked == 3)
+  }
+
+  @Test func cancellingTheTaskStopsTheScan() async throws {
+    let music = try MusicFolderFixture()
+    for number in 1...5 { try music.track("A/\(number).ogg", TagEdit(album: "A")) }
+    let root = music.root
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return Result { () throws(MusicFolderError) in try MusicFolderScanner().scan(root) }
+    }
+    await #expect(throws: MusicFolderError.cancelled) { try await task.value.get() }
+  }
+
+  @Test func oneWorkerGivesTheSameResultAsTwo() throws {
+    let music = try MusicFolderFixture()
+    for album in 1...6 {
+      for number in 1...4 {
+        try music.track(
+          "Artist \(album % 2)/Album \(album)/\(number).\(AudioFormat.allCases[number % 5])",
+          TagEdit(album: "Album \(album)", artist: "Artist \(album % 2)", trackNumber: "\(number)"))
+      }
+    }
+    let two = try MusicFolderScanner(workers: 2).scan(music.root)
+    let one = try MusicFolderScanner(workers: 1).scan(music.root)
+    #expect(two.albums == one.albums)
+    #expect(two.albums.count == 6)
+    #expect(two.trackCount == 24)
+  }
+}

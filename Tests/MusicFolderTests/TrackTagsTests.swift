@@ -1,0 +1,112 @@
+import Foundation
+import MusicFolder
+import TestSupport
+import Testing
+
+@Suite struct TrackTagsTests {
+  @Test(arguments: AudioFormat.allCases)
+  func everyFormatReadsItsTagsAndLength(format: AudioFormat) throws {
+    let music = try MusicFolderFixture()
+    let path = try music.track(
+      "track.\(format)",
+      TagEdit(
+        album: "Blue", artist: "Joni Mitchell", albumArtist: "Joni Mitchell & Friends", title: "River",
+        trackNumber: "3/10", date: "1971-06-22", genre: "Folk"))
+    guard case .track(let tags) = TrackTags.read(path) else {
+      Issue.record("\(format): no audio read")
+      return
+    }
+    #expect(tags.album == "Blue")
+    #expect(tags.artist == "Joni Mitchell")
+    #expect(tags.albumArtist == "Joni Mitchell & Friends")
+    #expect(tags.title == "River")
+    #expect(tags.trackNumber == 3)
+    #expect(tags.date == "1971-06-22")
+    #expect(tags.year == 1971)
+    #expect(tags.genre == "Folk")
+    // One second of silence; MP3 and AAC round up to whole frames.
+    #expect(tags.duration > 0.9 && tags.duration < 1.3, "\(format): \(tags.duration) s")
+    #expect(!tags.hasPicture)
+  }
+
+  @Test(arguments: AudioFormat.allCases)
+  func cjkTagsSurviveEveryFormat(format: AudioFormat) throws {
+    let music = try MusicFolderFixture()
+    let path = try music.track(
+      "曲.\(format)", TagEdit(album: "千と千尋の神隠し", artist: "久石譲", title: "あの夏へ", genre: "사운드트랙"))
+    guard case .track(let tags) = TrackTags.read(path) else {
+      Issue.record("\(format): no audio read")
+      return
+    }
+    #expect(tags.album == "千と千尋の神隠し")
+    #expect(tags.artist == "久石譲")
+    #expect(tags.title == "あの夏へ")
+    #expect(tags.genre == "사운드트랙")
+  }
+
+  @Test func id3v23DateIsReadFromTYER() throws {
+    let music = try MusicFolderFixture()
+    let path = try music.track("old.mp3", TagEdit(album: "Old", date: "1997", id3v2Version: 3))
+    // The file really carries an ID3v2.3 tag with a TYER frame, not a v2.4 TDRC.
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(bytes.prefix(4) == Data([0x49, 0x44, 0x33, 0x03]))
+    #expect(bytes.range(of: Data("TYER".utf8)) != nil)
+    #expect(bytes.range(of: Data("TDRC".utf8)) == nil)
+    guard case .track(let tags) = TrackTags.read(path) else {
+      Issue.record("no audio read")
+      return
+    }
+    #expect(tags.year == 1997)
+  }
+
+  @Test func id3v1OnlyMP3IsRead() throws {
+    let music = try MusicFolderFixture()
+    // The 128-byte ID3v1 tag at the end of the file: fixed-width Latin-1 fields.
+    func field(_ text: String, _ width: Int) -> [UInt8] {
+      Array(text.utf8) + [UInt8](repeating: 0, count: width - text.utf8.count)
+    }
+    let tag =
+      Array("TAG".utf8) + field("Wonderwall", 30) + field("Oasis", 30) + field("Morning Glory", 30)
+      + Array("1995".utf8) + field("", 28) + [0, 4] + [17]  // comment, track 4, genre 17 (Rock)
+    let fixture = try Data(contentsOf: URL(fileURLWithPath: AudioFormat.mp3.fixture))
+    let path = try music.file("v1.mp3", Array(fixture) + tag)
+    guard case .track(let tags) = TrackTags.read(path) else {
+      Issue.record("no audio read")
+      return
+    }
+    #expect(tags.album == "Morning Glory")
+    #expect(tags.artist == "Oasis")
+    #expect(tags.title == "Wonderwall")
+    #expect(tags.trackNumber == 4)
+    #expect(tags.year == 1995)
+    #expect(tags.genre == "Rock")
+  }
+
+  @Test func untaggedFileHasAudioAndNoTags() throws {
+    let music = try MusicFolderFixture()
+    let path = try music.track("bare.flac")
+    guard case .track(let tags) = TrackTags.read(path) else {
+      Issue.record("no audio read")
+      return
+    }
+    #expect(tags.album == nil && tags.artist == nil && tags.albumArtist == nil && tags.date == nil)
+    #expect(tags.duration > 0.9)
+  }
+
+  @Test func randomBytesNamedMP3HaveNoAudio() throws {
+    let music = try MusicFolderFixture()
+    var generator = SeededGenerator(seed: 14)
+    let path = try music.file("noise.mp3", (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    #expect(TrackTags.read(path) == .noAudio)
+    #expect(TrackTags.read(try music.file("empty.flac", [])) == .noAudio)
+  }
+
+  @Test(
+    arguments: [
+      ("1997-05-21", 1997), ("1997", 1997), ("2003-01-01T00:00:00Z", 2003), (" 1999 ", 1999), ("97", nil),
+      ("12345", nil), ("", nil), ("c. 1965", 1965),
+    ] as [(String, Int?)])
+  func yearIsTheFirstFourDigitRunOfTheDate(date: String, year: Int?) {
+    #expect(TrackTags.year(in: date) == year)
+  }
+}
