@@ -62,13 +62,57 @@ struct AlbumListing: Sequence, IteratorProtocol {
     return albumCount(total)
   }
 
+  /// `* 3. Title — Artist (1999, Pop) · cover: cached`, assembled as bytes and made a
+  /// string once (a million of these is the whole cost of `list` once the rows are read).
   private func line(for album: Album) -> String {
-    let marker = album.position == library.selection ? "*" : " "
-    var line = "\(marker) \(album.position + 1). " + TextSanitizer.escaped(album.title)
-    if !album.artist.isEmpty { line += " — " + TextSanitizer.escaped(album.artist) }
-    let facts = [album.year.map(String.init), album.genre.isEmpty ? nil : TextSanitizer.escaped(album.genre)]
-      .compactMap { $0 }
-    if !facts.isEmpty { line += " (" + facts.joined(separator: ", ") + ")" }
-    return line + " · cover: " + library.coverState(of: album).label(url: album.coverURL)
+    let title = TextSanitizer.escaped(album.title)
+    let artist = TextSanitizer.escaped(album.artist)
+    let genre = TextSanitizer.escaped(album.genre)
+    let cover = library.coverState(of: album).label(url: album.coverURL)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(title.utf8.count + artist.utf8.count + genre.utf8.count + cover.utf8.count + 48)
+    bytes.append(contentsOf: album.position == library.selection ? "* ".utf8 : "  ".utf8)
+    appendDecimal(album.position + 1, to: &bytes)
+    bytes.append(contentsOf: ". ".utf8)
+    bytes.append(contentsOf: title.utf8)
+    if !artist.isEmpty {
+      bytes.append(contentsOf: " — ".utf8)
+      bytes.append(contentsOf: artist.utf8)
+    }
+    if album.year != nil || !genre.isEmpty {
+      bytes.append(contentsOf: " (".utf8)
+      if let year = album.year {
+        appendDecimal(year, to: &bytes)
+        if !genre.isEmpty { bytes.append(contentsOf: ", ".utf8) }
+      }
+      bytes.append(contentsOf: genre.utf8)
+      bytes.append(UInt8(ascii: ")"))
+    }
+    bytes.append(contentsOf: " · cover: ".utf8)
+    bytes.append(contentsOf: cover.utf8)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+}
+
+/// Appends `value` in decimal (a `-` first when negative).
+private func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+  if value < 0 { bytes.append(UInt8(ascii: "-")) }
+  var magnitude = value.magnitude
+  var digits:
+    (
+      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+    ) = (
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    )
+  var count = 0
+  withUnsafeMutableBytes(of: &digits) { buffer in
+    repeat {
+      buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+      magnitude /= 10
+      count += 1
+    } while magnitude > 0
+    bytes.append(contentsOf: buffer[(20 - count)...])
   }
 }

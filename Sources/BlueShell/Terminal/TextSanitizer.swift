@@ -7,7 +7,10 @@ public enum TextSanitizer {
   /// `text` with every control character escaped.
   public static func escaped(_ text: String) -> String {
     // Printable ASCII (most titles) needs no look at scalars.
-    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+    let printable = text.utf8.withContiguousStorageIfAvailable { bytes in
+      bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+    if printable ?? text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
     guard text.unicodeScalars.contains(where: isControl) else { return text }
     var out = ""
     out.reserveCapacity(text.utf8.count + 8)
