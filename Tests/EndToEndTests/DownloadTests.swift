@@ -224,6 +224,59 @@ struct DownloadTests {
     #expect(server.requestCount("/broken.png") == 2)
   }
 
+  @Test func redirectsOutOfHTTPAndEndlessChainsFailWithTheReason() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    server.route("/sneaky.png", CoverFixture.delayed(.redirect(to: "file:///etc/passwd")))
+    server.route("/loop.png", .redirect(to: "/loop.png"))
+    server.route("/moved.png", .redirect(to: "/covers/moved.png", status: 301))
+    server.route("/covers/moved.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
+    server.route("/cut.png", .init(body: .cutShort(CoverFixture.png(), declared: 5000)))
+    try prepare(
+      runner,
+      [
+        ("Sneaky", server.url("/sneaky.png")), ("Loop", server.url("/loop.png")),
+        ("Moved", server.url("/moved.png")), ("Cut", server.url("/cut.png")),
+      ])
+
+    let result = try runner.run(script: "download all; wait\n")
+
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    #expect(
+      lines(result.stdout) == [
+        "downloading 4 covers",
+        "cover of \"Sneaky\" failed: redirect to file:///etc/passwd refused (only http and https)",
+        "cover of \"Loop\" failed: too many redirects (more than 5)",
+        "cover of \"Moved\": 70 bytes",
+        "cover of \"Cut\" failed: connection closed by 127.0.0.1:\(server.port) before the answer was complete",
+        "",
+      ])
+    #expect(server.requestCount("/loop.png") == 6)
+    #expect(try CoverFixture.cacheEntries(runner) == [CoverFixture.sha256(server.url("/moved.png"))])
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd"), "needs ldd"))
+  func binaryLinksNoLibcurlAndNoNetworkingPartOfFoundation() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+    process.arguments = [BinaryRunner.executable.path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+
+    #expect(process.terminationStatus == 0)
+    // ldd did list the libraries (the C library at least).
+    #expect(text.contains("libc.so"), "\(text)")
+    #expect(!text.lowercased().contains("curl"), "\(text)")
+    // Foundation's networking library (URLSession) is what brings libcurl in.
+    #expect(!text.lowercased().contains("foundationnetworking"), "\(text)")
+  }
+
   // MARK: - The cache
 
   @Test func secondDownloadAllFetchesNothingAndReportsCached() throws {
