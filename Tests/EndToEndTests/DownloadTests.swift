@@ -277,6 +277,37 @@ struct DownloadTests {
     #expect(!text.lowercased().contains("foundationnetworking"), "\(text)")
   }
 
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "needs /proc"))
+  func noDownloadThreadRunsUntilTheFirstHTTPDownload() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    server.route("/a.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
+    try prepare(runner, [("A", server.url("/a.png"))])
+    /// The names of the shell's threads that belong to the HTTP client's event loop.
+    func eventLoopThreads(_ shell: LiveScript) -> [String] {
+      let tasks = "/proc/\(shell.processIdentifier)/task"
+      let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+      return ids.compactMap { id in
+        let name = (try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8)) ?? ""
+        return name.hasPrefix("NIO-") ? name.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+      }
+    }
+
+    let shell = try LiveScript(runner: runner)
+    shell.send("list\n")
+    #expect(shell.waitFor("1 album\n"))
+    #expect(eventLoopThreads(shell) == [], "threads before any download")
+    shell.send("download 1\nwait\n")
+    #expect(shell.waitFor("cover of \"A\": 70 bytes\n"))
+    #expect(eventLoopThreads(shell).count == 1)
+    let result = shell.finish()
+
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+  }
+
   // MARK: - The cache
 
   @Test func secondDownloadAllFetchesNothingAndReportsCached() throws {
@@ -739,6 +770,9 @@ private final class LiveScript {
   deinit {
     if process.isRunning { process.terminate() }
   }
+
+  /// The shell's process id.
+  var processIdentifier: Int32 { process.processIdentifier }
 
   func send(_ text: String) {
     input.fileHandleForWriting.writeIgnoringErrors(Data(text.utf8))

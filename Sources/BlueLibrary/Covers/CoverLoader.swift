@@ -114,8 +114,8 @@ public actor CoverLoader {
   /// Cancels every download (as ``cancelAll()``) and shuts the sources down, closing
   /// their connections and stopping their threads; later downloads fail.
   ///
-  /// - Important: Blocks until the sources are down: call it from a plain thread (the
-  ///   shell's main thread at exit), not from a task or a subscriber's handler.
+  /// - Important: Blocks until the sources are down (milliseconds); the shell calls it
+  ///   from its main thread as it leaves.
   public nonisolated func shutDown() {
     cancelAll()
     for source in allSources { source.shutDown() }

@@ -51,8 +51,9 @@ public final class HTTPCoverSource: CoverSource {
   /// Cancels the fetches in flight, closes every connection and stops the event-loop
   /// thread; later fetches fail with ``CoverFailure/cancelled``. Safe to call more than once.
   ///
-  /// - Important: Blocks until done; do not call it from an async context's executor or
-  ///   the source's own event loop (the shell calls it from its main thread at exit).
+  /// - Important: Blocks until the client and its thread are down (milliseconds); never
+  ///   call it from the client's own event loop. The shell calls it from its main thread
+  ///   as it leaves.
   public func shutDown() {
     let running = client.withLock { state -> (HTTPClient, MultiThreadedEventLoopGroup)? in
       defer { state = .shutDown }
