@@ -19,7 +19,8 @@ struct Options: ParsableCommand {
                    once, into a fresh cover cache:
                    bluelib --home H --downloads 6 -c 'download all; wait'
                    (timed against the ideal ⌈N / C⌉ × L, CPU time checked),
-                   and the same URLs through curl --parallel --parallel-max 6
+                   and the same URLs through curl --parallel
+                   --parallel-immediate --parallel-max 6
         art        decode + draw a 600×600 JPEG at 40×20 cells in this process
                    (200 runs), and the same JPEG through
                    `chafa --size 40x20 -f symbols` (20 runs) when chafa is on

@@ -182,7 +182,7 @@ public final class HTTPCoverSource: CoverSource {
       let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
       if let declared, declared > limits.maxBytes { throw limits.tooLarge }
       var body = Data()
-      body.reserveCapacity(min(declared ?? 64 << 10, limits.maxBytes))
+      body.reserveCapacity(max(0, min(declared ?? 64 << 10, limits.maxBytes)))
       // Leaving the loop early (over the cap, cancelled) drops the stream, which closes
       // the connection instead of reading on.
       for try await chunk in response.body {
