@@ -302,6 +302,12 @@ public final class Library {
     covers?.cancelAll()
   }
 
+  /// Cancels pending downloads and releases the cover sources' connections and threads:
+  /// the last thing a session does with its covers.
+  public func shutDownCovers() {
+    covers?.shutDown()
+  }
+
   /// Calls `handler` (on the loader's executor) for every cover event until unsubscribed.
   public func observeCovers(_ handler: @escaping @Sendable (CoverEvent) -> Void) -> SubscriptionToken? {
     covers?.subscribe(handler)

@@ -103,10 +103,6 @@ final class ShellSession {
   /// Where the files live: `--home`, `BLUELIB_HOME`, else the XDG directories.
   private static func paths(for options: ShellOptions) throws(StartFailure) -> AppPaths {
     if let home = options.home ?? options.environment["BLUELIB_HOME"].flatMap({ $0.isEmpty ? nil : $0 }) {
-      // Every file we write lives under the home, including what Foundation's networking
-      // keeps for itself (it follows the XDG variables).
-      setenv("XDG_CACHE_HOME", home + "/.foundation/cache", 1)
-      setenv("XDG_DATA_HOME", home + "/.foundation/data", 1)
       return AppPaths(home: home)
     }
     do {
@@ -235,6 +231,8 @@ final class ShellSession {
     for line in messages.drain() { output.line(line) }
     reader.close()
     if let coverSubscription { library.stopObservingCovers(coverSubscription) }
+    // Closes the download connections and stops the HTTP client's thread before we leave.
+    library.shutDownCovers()
     saveState()
     if let failure = saveFailure { report(failure) }
     output.flush()

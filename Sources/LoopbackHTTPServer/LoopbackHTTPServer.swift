@@ -20,8 +20,9 @@ import Synchronization
 /// #expect(server.requestCount("/a.png") == 1)
 /// ```
 ///
-/// Unrouted paths answer 404. ``stop()`` (also run on deinit) closes the listener and
-/// every open connection, so held and endless answers end too.
+/// Unrouted paths answer 404. A TLS handshake gets a plain-text 400, as from a real HTTP
+/// port. ``stop()`` (also run on deinit) closes the listener and every open connection, so
+/// held and endless answers end too.
 public final class LoopbackHTTPServer: Sendable {
   /// What the server does for one path.
   public struct Response: Sendable {
@@ -35,6 +36,11 @@ public final class LoopbackHTTPServer: Sendable {
       /// Zero bytes without end (and without `Content-Length`) at about 32 MiB/s,
       /// a fast real link, until the client hangs up.
       case endless
+      /// These bytes under a `Content-Length` of `declared`, more than they are: the server
+      /// hangs up in the middle of the body.
+      case cutShort(Data, declared: Int)
+      /// These bytes, with a `Content-Length`, one byte every `interval` seconds.
+      case trickle(Data, interval: Double)
     }
 
     /// The status code.
@@ -85,6 +91,11 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Reads the request and never answers.
     public static let neverAnswer = Response(holds: true)
+
+    /// A redirect (`302 Found` unless told) to `location`, as the `Location` header gives it.
+    public static func redirect(to location: String, status: Int = 302) -> Response {
+      Response(status: status, headers: ["Location": location, "Content-Type": "text/plain"], body: .bytes(Data()))
+    }
   }
 
   /// The port the server listens on (chosen by the system).
@@ -127,6 +138,17 @@ public final class LoopbackHTTPServer: Sendable {
     core.bytesSent(path)
   }
 
+  /// The connections being served now: one the client closed counts until the server
+  /// notices, at its next read or write (within a few hundredths of a second while it sends).
+  public var openConnections: Int {
+    core.openConnections
+  }
+
+  /// The most connections that were open at once.
+  public var peakConnections: Int {
+    core.peakConnections
+  }
+
   /// Stops listening, closes every open connection, and waits (up to 2 s) for the threads to end.
   public func stop() {
     core.stop()
@@ -146,6 +168,7 @@ private final class LoopbackHTTPServerCore: Sendable {
     var counts: [String: Int] = [:]
     var bytesSent: [String: Int] = [:]
     var connections: Set<Int32> = []
+    var peakConnections = 0
     var threads = 0
     var stopped = false
   }
@@ -204,6 +227,16 @@ private final class LoopbackHTTPServerCore: Sendable {
     state.withLock { $0.bytesSent[path, default: 0] }
   }
 
+  /// The connections open now.
+  var openConnections: Int {
+    state.withLock { $0.connections.count }
+  }
+
+  /// The most connections that were open at once.
+  var peakConnections: Int {
+    state.withLock { $0.peakConnections }
+  }
+
   /// Stops listening, closes every open connection, and waits (up to 2 s) for the threads to end.
   func stop() {
     let connections = state.withLock { state -> Set<Int32>? in
@@ -240,6 +273,7 @@ private final class LoopbackHTTPServerCore: Sendable {
       let admitted = state.withLock { state -> Bool in
         guard !state.stopped else { return false }
         state.connections.insert(fd)
+        state.peakConnections = max(state.peakConnections, state.connections.count)
         state.threads += 1
         return true
       }
@@ -278,6 +312,8 @@ private final class LoopbackHTTPServerCore: Sendable {
     switch response.body {
     case .bytes(let data): head += "Content-Length: \(data.count)\r\n"
     case .zeros(let count, true): head += "Content-Length: \(count)\r\n"
+    case .cutShort(_, let declared): head += "Content-Length: \(declared)\r\n"
+    case .trickle(let data, _): head += "Content-Length: \(data.count)\r\n"
     case .zeros, .endless: break
     }
     head += "Connection: close\r\n\r\n"
@@ -289,6 +325,13 @@ private final class LoopbackHTTPServerCore: Sendable {
       sendZeros(fd, total: total, path: path)
     case .endless:
       sendZeros(fd, total: nil, path: path)
+    case .cutShort(let data, _):
+      if send(fd, data) { count(data.count, for: path) }
+    case .trickle(let data, let interval):
+      for byte in data {
+        guard sleep(interval, unlessClosed: fd), send(fd, Data([byte])) else { break }
+        count(1, for: path)
+      }
     }
   }
 
@@ -301,6 +344,11 @@ private final class LoopbackHTTPServerCore: Sendable {
       let count =
         (try? syscall("recv") { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }) ?? -1
       guard count > 0 else { return nil }
+      if received.isEmpty && chunk[0] == 0x16 {
+        // A TLS handshake record: answer as an HTTP server does when spoken TLS to.
+        _ = send(fd, Data("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+        return nil
+      }
       received.append(contentsOf: chunk[0..<count])
       if received.count >= 4, (0...(received.count - 4)).contains(where: { Array(received[$0..<$0 + 4]) == end }) {
         break
@@ -370,6 +418,11 @@ private final class LoopbackHTTPServerCore: Sendable {
   private static func reason(_ status: Int) -> String {
     switch status {
     case 200: "OK"
+    case 301: "Moved Permanently"
+    case 302: "Found"
+    case 303: "See Other"
+    case 307: "Temporary Redirect"
+    case 308: "Permanent Redirect"
     case 404: "Not Found"
     case 500: "Internal Server Error"
     default: "Status"

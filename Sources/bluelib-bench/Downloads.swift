@@ -8,7 +8,8 @@ import LoopbackHTTPServer
 #endif
 
 /// The downloads scenario: N covers, each answered L seconds late by a local server,
-/// fetched C at once by `bluelib --home H --downloads C -c 'download all; wait'`.
+/// fetched C at once by `bluelib --home H --downloads C -c 'download all; wait'`, and the
+/// same N URLs fetched by `curl --parallel --parallel-max C` as the reference, run for run.
 struct DownloadResult {
   /// N: covers (albums, URLs) per run.
   var covers: Int
@@ -19,6 +20,10 @@ struct DownloadResult {
   var measurement = Measurement()
   /// Requests the server received over the counted runs (each run must add exactly `covers`).
   var requests = 0
+  /// curl over the same URLs; nil when not run (see ``curlMissing``).
+  var curl: Measurement?
+  /// Whether curl is not installed.
+  var curlMissing = false
 
   /// The runs that counted.
   var runs: Int { measurement.times.count }
@@ -31,13 +36,18 @@ struct DownloadResult {
     guard let median = measurement.median, ideal > 0 else { return nil }
     return median / ideal
   }
+
+  /// The most CPU time (user + system) bluelib may spend on the whole run.
+  static let cpuLimit = 0.25
+  /// The most wall time, as a multiple of ``ideal``.
+  static let wallLimit = 1.3
 }
 
 extension Bench {
   /// The shell commands the downloads scenario runs.
   static let downloadCommands = "download all; wait"
 
-  /// Runs the downloads scenario into `results.downloads`.
+  /// Runs the downloads scenario into `results.downloads`: bluelib, then curl, in each run.
   ///
   /// Its setup happens here, not in `generate`: the library holds the server's URLs, and
   /// the server (with its threads and listening socket) lives only while this scenario runs.
@@ -46,7 +56,6 @@ extension Bench {
       covers: options.downloadCovers, latency: options.downloadLatency, concurrency: options.downloadConcurrency)
     defer { results.downloads = result }
     let covers = result.covers
-    let concurrency = result.concurrency
     let label = "downloads \(grouped(covers)) covers"
 
     let server: LoopbackHTTPServer
@@ -64,8 +73,9 @@ extension Bench {
     let paths = (1...covers).map { number in
       "/covers/" + String(repeating: "0", count: max(0, width - String(number).count)) + "\(number).png"
     }
-    for (index, path) in paths.enumerated() {
-      server.route(path, .ok(CoverPNG.make(number: index + 1), delay: result.latency))
+    let images = (1...covers).map { CoverPNG.make(number: $0) }
+    for (path, image) in zip(paths, images) {
+      server.route(path, .ok(image, delay: result.latency))
     }
     let csv = "\(work)/downloads-\(covers).csv"
     let library = "\(work)/library-downloads-\(covers)/library.sqlite"
@@ -81,56 +91,196 @@ extension Bench {
       return
     }
 
-    let runs = options.runsPerScenario
+    let curl = findInPath("curl", environment: ProcessInfo.processInfo.environment)
+    result.curlMissing = curl == nil
+    var measurement = Measurement()
+    var curlMeasurement = Measurement()
     var requests = 0
-    result.measurement = measure(label, runs: runs) { run throws(RunFailure) in
-      let directory = "\(work)/runs/downloads-\(covers)-\(run)"
-      let home = directory + "/home"
-      defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
-      do {
-        DataSet.remove(directory)
-        try DataSet.makeDirectory(home)
-        try DataSet.copyFile(library, to: home + "/library.sqlite")
-      } catch {
-        throw RunFailure(message: "setup: \(error)")
+    let runs = options.runsPerScenario
+    for run in 1...runs {
+      record(&measurement, label: label, run: run, of: runs) { () throws(RunFailure) in
+        let (child, received) = try downloadWithBluelib(run: run, library: library, server: server, paths: paths)
+        requests += received
+        return child
       }
-      markSocketsCloseOnExec()  // a connection of the last run may linger in a server thread
-      let before = server.totalRequests
-      let child = try invoke(
-        bluelib, ["--home", home, "--downloads", String(concurrency), "-c", Self.downloadCommands],
-        input: .null, in: directory, keepOutput: true)
-      let received = server.totalRequests - before
-
-      let lines = DataSet.contents(ofFileAt: directory + "/stdout", limit: 64 << 20)
-        .split(whereSeparator: \.isNewline)
-      if let failed = lines.first(where: { $0.contains("failed") }) {
-        throw RunFailure(message: "bluelib printed '\(failed)'")
+      if measurement.failure != nil { break }
+      guard let curl, curlMeasurement.failure == nil else { continue }
+      record(&curlMeasurement, label: "\(label) curl", run: run, of: runs) { () throws(RunFailure) in
+        try downloadWithCurl(curl, run: run, server: server, paths: paths, images: images)
       }
-      let statusLines = lines.count { $0.hasPrefix("cover of") }
-      guard statusLines == covers else {
-        throw RunFailure(message: "bluelib printed \(statusLines) `cover of` lines, expected \(covers)")
-      }
-      guard received == covers else {
-        throw RunFailure(message: "the server received \(received) requests, expected \(covers)")
-      }
-      if let path = paths.first(where: { server.requestCount($0) != run }) {
-        throw RunFailure(
-          message: "the server received \(server.requestCount(path)) requests for \(path) over \(run) runs")
-      }
-      let cached = Self.cacheEntries(in: home + "/covers")
-      guard cached == covers else {
-        throw RunFailure(message: "the cover cache holds \(cached) covers after the run, expected \(covers)")
-      }
-      requests += received
-      return child
     }
+    result.measurement = measurement
     result.requests = requests
+    if curl != nil { result.curl = curlMeasurement }
+  }
+
+  /// One bluelib run: every cover downloaded once, reported and cached.
+  private func downloadWithBluelib(
+    run: Int, library: String, server: LoopbackHTTPServer, paths: [String]
+  ) throws(RunFailure) -> (ChildRun, requests: Int) {
+    let covers = paths.count
+    let directory = "\(work)/runs/downloads-\(covers)-\(run)"
+    let home = directory + "/home"
+    defer { if options.keep == nil || run < options.runsPerScenario { DataSet.remove(directory) } }
+    do {
+      DataSet.remove(directory)
+      try DataSet.makeDirectory(home)
+      try DataSet.copyFile(library, to: home + "/library.sqlite")
+    } catch {
+      throw RunFailure(message: "setup: \(error)")
+    }
+    markSocketsCloseOnExec()  // a connection of the last run may linger in a server thread
+    let before = paths.map(server.requestCount)
+    let total = server.totalRequests
+    let child = try invoke(
+      bluelib, ["--home", home, "--downloads", String(options.downloadConcurrency), "-c", Self.downloadCommands],
+      input: .null, in: directory, keepOutput: true)
+    let received = server.totalRequests - total
+
+    let lines = DataSet.contents(ofFileAt: directory + "/stdout", limit: 64 << 20)
+      .split(whereSeparator: \.isNewline)
+    if let failed = lines.first(where: { $0.contains("failed") }) {
+      throw RunFailure(message: "bluelib printed '\(failed)'")
+    }
+    let statusLines = lines.count { $0.hasPrefix("cover of") }
+    guard statusLines == covers else {
+      throw RunFailure(message: "bluelib printed \(statusLines) `cover of` lines, expected \(covers)")
+    }
+    try checkEachRequestedOnce(server: server, paths: paths, before: before, received: received, by: "bluelib")
+    let cached = Self.cacheEntries(in: home + "/covers")
+    guard cached == covers else {
+      throw RunFailure(message: "the cover cache holds \(cached) covers after the run, expected \(covers)")
+    }
+    return (child, received)
+  }
+
+  /// One curl run over the same URLs, as many at once as bluelib: every file complete.
+  private func downloadWithCurl(
+    _ curl: String, run: Int, server: LoopbackHTTPServer, paths: [String], images: [Data]
+  ) throws(RunFailure) -> ChildRun {
+    let directory = "\(work)/runs/downloads-curl-\(paths.count)-\(run)"
+    defer { if options.keep == nil || run < options.runsPerScenario { DataSet.remove(directory) } }
+    DataSet.remove(directory)
+    // Without --parallel-immediate curl holds new transfers back while it waits to see
+    // whether the first connection multiplexes, which over HTTP/1.1 to one host makes the
+    // run nearly one cover at a time (12 s instead of 2 s here).
+    var arguments = [
+      "--parallel", "--parallel-immediate", "--parallel-max", String(options.downloadConcurrency), "-s", "--fail",
+    ]
+    for (index, path) in paths.enumerated() {
+      arguments += ["-o", "\(directory)/\(index + 1).png", server.url(path)]
+    }
+    markSocketsCloseOnExec()
+    let before = paths.map(server.requestCount)
+    let total = server.totalRequests
+    let child = try invoke(curl, arguments, input: .null, in: directory, keepOutput: false)
+    try checkEachRequestedOnce(
+      server: server, paths: paths, before: before, received: server.totalRequests - total, by: "curl")
+    for (index, image) in images.enumerated() {
+      let file = "\(directory)/\(index + 1).png"
+      guard FileManager.default.contents(atPath: file) == image else {
+        throw RunFailure(message: "curl's \(file) is not the cover the server sent")
+      }
+    }
+    return child
+  }
+
+  /// Throws unless the run asked for every path exactly once.
+  private func checkEachRequestedOnce(
+    server: LoopbackHTTPServer, paths: [String], before: [Int], received: Int, by tool: String
+  ) throws(RunFailure) {
+    guard received == paths.count else {
+      throw RunFailure(message: "the server received \(received) requests from \(tool), expected \(paths.count)")
+    }
+    for (path, count) in zip(paths, before) where server.requestCount(path) != count + 1 {
+      throw RunFailure(
+        message: "the server received \(server.requestCount(path) - count) requests for \(path) from \(tool)")
+    }
   }
 
   /// The cover files in a cache directory (named by a SHA-256: 64 hex digits).
   static func cacheEntries(in directory: String) -> Int {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     return names.count { name in name.utf8.count == 64 && name.allSatisfy(\.isHexDigit) }
+  }
+}
+
+extension Report {
+  /// bluelib beside curl on the same URLs: wall and CPU time, and their ratios.
+  func downloadComparisonLines(_ downloads: DownloadResult) -> [String] {
+    let concurrency = downloads.concurrency
+    var lines = [
+      "The same \(plural(downloads.covers, "URL")), in each run right after bluelib's, through `curl --parallel --parallel-immediate --parallel-max \(concurrency) -s --fail -o FILE URL …` (one process for all of them) as the reference:",
+      "",
+      "| tool | median | min | CPU (user + sys) | peak RSS |",
+      "| --- | ---: | ---: | ---: | ---: |",
+      "| bluelib | \(comparisonCells(downloads.measurement)) |",
+    ]
+    if downloads.curlMissing {
+      lines.append("| curl | not installed | – | – | – |")
+    } else if let curl = downloads.curl {
+      lines.append("| curl | \(comparisonCells(curl)) |")
+    }
+    lines.append("")
+    if let ours = downloads.measurement.median, let theirs = downloads.curl?.median,
+      let ourCPU = downloads.measurement.medianCPU, let theirCPU = downloads.curl?.medianCPU
+    {
+      let cpuRatio =
+        theirCPU.user + theirCPU.system > 0
+        ? formatRatio((ourCPU.user + ourCPU.system) / (theirCPU.user + theirCPU.system)) : "–"
+      lines.append("ratio bluelib / curl: \(formatRatio(ours / theirs)) wall (medians), \(cpuRatio) CPU")
+    } else {
+      lines.append("ratio bluelib / curl: – (not both measured)")
+    }
+    lines.append("")
+    return lines
+  }
+
+  private func comparisonCells(_ measurement: Measurement) -> String {
+    if let failure = measurement.failure { return "\(cell(failure)) | – | – | –" }
+    let cpu =
+      measurement.medianCPU.map { cpu in
+        "\(formatSeconds(cpu.user + cpu.system)) (\(formatSeconds(cpu.user)) + \(formatSeconds(cpu.system)))"
+      } ?? "–"
+    return
+      "\(timeCell(measurement.median, perCommand: false)) | \(timeCell(measurement.minimum, perCommand: false)) | \(cpu) | \(formatKiB(measurement.maxRSSKiB))"
+  }
+
+  /// PASS when bluelib's downloads cost little CPU and take little more than the ideal time.
+  func downloadChecks(_ downloads: DownloadResult?) -> [Check] {
+    let cpuText = "downloads: bluelib's CPU time (user + sys) ≤ \(formatSeconds(DownloadResult.cpuLimit))"
+    let wallText = "downloads: wall time ≤ \(DownloadResult.wallLimit)× the ideal ⌈N/C⌉ × L"
+    guard let downloads, let median = downloads.measurement.median, let cpu = downloads.measurement.medianCPU else {
+      return [missing(cpuText, downloads?.measurement), missing(wallText, downloads?.measurement)]
+    }
+    #if DEBUG
+      let buildNote = " (debug build: the limits are for release)"
+    #else
+      let buildNote = ""
+    #endif
+    let curlCPU = downloads.curl?.medianCPU.map { " (curl \(formatSeconds($0.user + $0.system)))" } ?? ""
+    let curlWall = downloads.curl?.median.map { " (curl \(formatSeconds($0)))" } ?? ""
+    let total = cpu.user + cpu.system
+    var checks = [
+      Check(
+        status: total <= DownloadResult.cpuLimit ? .pass : .fail,
+        text:
+          "\(cpuText): \(formatSeconds(total)) (\(formatSeconds(cpu.user)) + \(formatSeconds(cpu.system)), median run)\(curlCPU), ratio \(formatRatio(total / DownloadResult.cpuLimit)) of the limit\(buildNote)"
+      )
+    ]
+    let ideal = downloads.ideal
+    if ideal > 0 {
+      let limit = DownloadResult.wallLimit * ideal
+      checks.append(
+        Check(
+          status: median <= limit ? .pass : .fail,
+          text:
+            "\(wallText): \(formatSeconds(median)) vs ideal \(formatSeconds(ideal)) (limit \(formatSeconds(limit)))\(curlWall), ratio \(formatRatio(median / ideal))\(buildNote)"
+        ))
+    } else {
+      checks.append(Check(status: .skip, text: "\(wallText): no ideal with a latency of 0"))
+    }
+    return checks
   }
 }
 

@@ -18,7 +18,9 @@ struct Options: ParsableCommand {
         downloads  48 covers from a local HTTP server, each 0.25 s late, 6 at
                    once, into a fresh cover cache:
                    bluelib --home H --downloads 6 -c 'download all; wait'
-                   (timed against the ideal ⌈N / C⌉ × L)
+                   (timed against the ideal ⌈N / C⌉ × L, CPU time checked),
+                   and the same URLs through curl --parallel
+                   --parallel-immediate --parallel-max 6
         art        decode + draw a 600×600 JPEG at 40×20 cells in this process
                    (200 runs), and the same JPEG through
                    `chafa --size 40x20 -f symbols` (20 runs) when chafa is on

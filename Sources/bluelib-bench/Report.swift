@@ -199,6 +199,7 @@ struct Report {
         missing("peak RSS of undo and redo of the import < 64 MiB", results.bluelibUndo, results.bluelibRedo))
     }
 
+    checks += downloadChecks(results.downloads)
     checks.append(coverArtCheck(results.coverArt))
     return checks
   }
@@ -280,6 +281,7 @@ struct Report {
 
     if let downloads = results.downloads {
       lines += downloadLines(downloads)
+      lines += downloadComparisonLines(downloads)
     }
 
     if let coverArt = results.coverArt {

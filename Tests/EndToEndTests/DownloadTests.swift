@@ -224,6 +224,90 @@ struct DownloadTests {
     #expect(server.requestCount("/broken.png") == 2)
   }
 
+  @Test func redirectsOutOfHTTPAndEndlessChainsFailWithTheReason() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    server.route("/sneaky.png", CoverFixture.delayed(.redirect(to: "file:///etc/passwd")))
+    server.route("/loop.png", .redirect(to: "/loop.png"))
+    server.route("/moved.png", .redirect(to: "/covers/moved.png", status: 301))
+    server.route("/covers/moved.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
+    server.route("/cut.png", .init(body: .cutShort(CoverFixture.png(), declared: 5000)))
+    try prepare(
+      runner,
+      [
+        ("Sneaky", server.url("/sneaky.png")), ("Loop", server.url("/loop.png")),
+        ("Moved", server.url("/moved.png")), ("Cut", server.url("/cut.png")),
+      ])
+
+    let result = try runner.run(script: "download all; wait\n")
+
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    #expect(
+      lines(result.stdout) == [
+        "downloading 4 covers",
+        "cover of \"Sneaky\" failed: redirect to file:///etc/passwd refused (only http and https)",
+        "cover of \"Loop\" failed: too many redirects (more than 5)",
+        "cover of \"Moved\": 70 bytes",
+        "cover of \"Cut\" failed: connection closed by 127.0.0.1:\(server.port) before the answer was complete",
+        "",
+      ])
+    #expect(server.requestCount("/loop.png") == 6)
+    #expect(try CoverFixture.cacheEntries(runner) == [CoverFixture.sha256(server.url("/moved.png"))])
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd"), "needs ldd"))
+  func binaryLinksNoLibcurlAndNoNetworkingPartOfFoundation() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+    process.arguments = [BinaryRunner.executable.path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+
+    #expect(process.terminationStatus == 0)
+    // ldd did list the libraries (the C library at least).
+    #expect(text.contains("libc.so"), "\(text)")
+    #expect(!text.lowercased().contains("curl"), "\(text)")
+    // Foundation's networking library (URLSession) is what brings libcurl in.
+    #expect(!text.lowercased().contains("foundationnetworking"), "\(text)")
+  }
+
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "needs /proc"))
+  func noDownloadThreadRunsUntilTheFirstHTTPDownload() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    server.route("/a.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
+    try prepare(runner, [("A", server.url("/a.png"))])
+    /// The names of the shell's threads that belong to the HTTP client's event loop.
+    func eventLoopThreads(_ shell: LiveScript) -> [String] {
+      let tasks = "/proc/\(shell.processIdentifier)/task"
+      let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+      return ids.compactMap { id in
+        let name = (try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8)) ?? ""
+        return name.hasPrefix("NIO-") ? name.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+      }
+    }
+
+    let shell = try LiveScript(runner: runner)
+    shell.send("list\n")
+    #expect(shell.waitFor("1 album\n"))
+    #expect(eventLoopThreads(shell) == [], "threads before any download")
+    shell.send("download 1\nwait\n")
+    #expect(shell.waitFor("cover of \"A\": 70 bytes\n"))
+    #expect(eventLoopThreads(shell).count == 1)
+    let result = shell.finish()
+
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+  }
+
   // MARK: - The cache
 
   @Test func secondDownloadAllFetchesNothingAndReportsCached() throws {
@@ -295,10 +379,9 @@ struct DownloadTests {
     for (_, file) in titles {
       sizes.append(try Data(contentsOf: bundled.appendingPathComponent(file + ".png")).count)
     }
-    // A proxy that refuses every connection: a cover fetched over HTTP would fail.
-    let result = try runner.run(
-      [], input: Data("list\ndownload all\nwait\nlist\n".utf8),
-      environment: ["http_proxy": "http://127.0.0.1:1", "https_proxy": "http://127.0.0.1:1"])
+    // The catalogue's covers are `bluelib:` URLs read from the package, never fetched (the
+    // loader's bundledCoversLoadOffline loads them with no HTTP source at all).
+    let result = try runner.run([], input: Data("list\ndownload all\nwait\nlist\n".utf8))
 
     #expect(result.status == 0)
     #expect(result.stderr == "")
@@ -688,6 +771,9 @@ private final class LiveScript {
   deinit {
     if process.isRunning { process.terminate() }
   }
+
+  /// The shell's process id.
+  var processIdentifier: Int32 { process.processIdentifier }
 
   func send(_ text: String) {
     input.fileHandleForWriting.writeIgnoringErrors(Data(text.utf8))

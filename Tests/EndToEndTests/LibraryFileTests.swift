@@ -276,8 +276,12 @@ struct LibraryFileTests {
       attempts += 1
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
-      #expect(try runner.run(["-c", "import '\(file)'"]).status == 0)
-      if verb == "redo" { #expect(try runner.run(["-c", "undo"]).status == 0) }
+      let setUp = try runner.run(["-c", "import '\(file)'"])
+      #expect(setUp.status == 0, "import: \(setUp.stderr)")
+      if verb == "redo" {
+        let undone = try runner.run(["-c", "undo"])
+        #expect(undone.status == 0, "undo: \(undone.stderr)")
+      }
       let outcome = try killed(runner, commands: verb, after: delay)
       if outcome.midTransaction { midTransaction += 1 }
       let after = try runner.run(["-c", "list zzzz; undo --list 1"])

@@ -14,6 +14,17 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   case tooLarge(maxBytes: Int)
   /// The connection was refused: `cannot connect to 127.0.0.1:8080`.
   case connectionRefused(host: String, port: Int)
+  /// The server hung up before the whole answer arrived:
+  /// `connection closed by 127.0.0.1:8080 before the answer was complete`.
+  case connectionClosed(host: String, port: Int)
+  /// The TLS handshake failed, with why if known:
+  /// `TLS handshake with covers.example failed: certificate not trusted`.
+  case tlsFailure(host: String, reason: String?)
+  /// A redirect went somewhere a cover may not come from, with why:
+  /// `redirect to file:///etc/passwd refused (only http and https)`.
+  case redirectRefused(String, reason: String)
+  /// More redirects than allowed in a row: `too many redirects (more than 5)`.
+  case tooManyRedirects(max: Int)
   /// A `file:` or bundled cover does not exist: `no such file /tmp/cover.png`.
   case noSuchFile(String)
   /// No cover source handles the URL, or it is malformed: `unsupported URL gopher://x`.
@@ -33,6 +44,10 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case .unreadableImage(let reason): "not a readable image: \(reason)"
     case .tooLarge(let maxBytes): "larger than \(Self.format(bytes: maxBytes))"
     case .connectionRefused(let host, let port): "cannot connect to \(host):\(port)"
+    case .connectionClosed(let host, let port): "connection closed by \(host):\(port) before the answer was complete"
+    case .tlsFailure(let host, let reason): "TLS handshake with \(host) failed" + (reason.map { ": " + $0 } ?? "")
+    case .redirectRefused(let url, let reason): "redirect to \(url) refused (\(reason))"
+    case .tooManyRedirects(let max): "too many redirects (more than \(max))"
     case .noSuchFile(let path): "no such file \(path)"
     case .unsupportedURL(let url): "unsupported URL \(url)"
     case .cancelled: "cancelled"

@@ -24,6 +24,8 @@ public actor CoverLoader {
   public nonisolated let maxConcurrent: Int
 
   private nonisolated let sources: [String: any CoverSource]
+  /// Every source, once each, for ``shutDown()``.
+  private nonisolated let allSources: [any CoverSource]
   /// Why fetched bytes are not a usable image (they do not decode), or nil.
   private nonisolated let validate: @Sendable (Data) -> String?
   private nonisolated let book = Mutex(CoverBook())
@@ -61,6 +63,7 @@ public actor CoverLoader {
       }
     }
     self.sources = byScheme
+    self.allSources = sources
   }
 
   // MARK: - Requests
@@ -106,6 +109,16 @@ public actor CoverLoader {
     }
     for task in tasks { task.cancel() }
     if deliver { scheduleDelivery() }
+  }
+
+  /// Cancels every download (as ``cancelAll()``) and shuts the sources down, closing
+  /// their connections and stopping their threads; later downloads fail.
+  ///
+  /// - Important: Blocks until the sources are down (milliseconds); the shell calls it
+  ///   from its main thread as it leaves.
+  public nonisolated func shutDown() {
+    cancelAll()
+    for source in allSources { source.shutDown() }
   }
 
   // MARK: - State

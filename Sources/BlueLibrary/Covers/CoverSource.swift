@@ -17,6 +17,15 @@ public protocol CoverSource: Sendable {
 
   /// The bytes at `url`, within `limits`.
   func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data
+
+  /// Releases what the source keeps between fetches (connections, threads), once the
+  /// loader is done with it; fetches after it fail. The default has nothing to release.
+  func shutDown()
+}
+
+extension CoverSource {
+  /// Nothing to release.
+  public func shutDown() {}
 }
 
 /// The lowercase scheme of `url` (the letters before the first `:`), or nil if it has none.

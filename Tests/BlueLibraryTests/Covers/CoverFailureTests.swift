@@ -15,6 +15,20 @@ struct CoverFailureTests {
     (.tooLarge(maxBytes: 512 << 10), "larger than 512 KiB"),
     (.tooLarge(maxBytes: 1000), "larger than 1000 bytes"),
     (.connectionRefused(host: "127.0.0.1", port: 8080), "cannot connect to 127.0.0.1:8080"),
+    (
+      .connectionClosed(host: "127.0.0.1", port: 8080),
+      "connection closed by 127.0.0.1:8080 before the answer was complete"
+    ),
+    (
+      .tlsFailure(host: "covers.example", reason: "certificate not trusted"),
+      "TLS handshake with covers.example failed: certificate not trusted"
+    ),
+    (.tlsFailure(host: "covers.example", reason: nil), "TLS handshake with covers.example failed"),
+    (
+      .redirectRefused("file:///etc/passwd", reason: "only http and https"),
+      "redirect to file:///etc/passwd refused (only http and https)"
+    ),
+    (.tooManyRedirects(max: 5), "too many redirects (more than 5)"),
     (.noSuchFile("/tmp/missing.png"), "no such file /tmp/missing.png"),
     (.unsupportedURL("gopher://x/y"), "unsupported URL gopher://x/y"),
     (.cancelled, "cancelled"),

@@ -338,6 +338,35 @@ struct CoverLoaderTests {
     #expect(recorder.events.filter(\.isTerminal).count == 5)
   }
 
+  @Test func shutDownCancelsRunningDownloadsAndClosesTheirConnections() async throws {
+    let home = try TemporaryDirectory()
+    let server = try LoopbackHTTPServer()
+    server.route("/silent.png", .neverAnswer)
+    server.route("/endless.png", .endless)
+    let (loader, recorder) = makeLoader(in: home, timeout: .seconds(30), maxBytes: 1 << 30)
+    let urls = [server.url("/silent.png"), server.url("/endless.png")]
+    for url in urls { loader.request(url, albumTitle: url) }
+    let deadline = ContinuousClock.now + .seconds(5)
+    while server.openConnections < 2 || server.bytesSent("/endless.png") == 0, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+
+    await onThread { loader.shutDown() }
+
+    #expect(await loader.waitForPending(timeout: .seconds(3)))
+    for url in urls { #expect(recorder.failure(for: url) == .cancelled) }
+    let closed = ContinuousClock.now + .seconds(5)
+    while server.openConnections > 0, ContinuousClock.now < closed {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(server.openConnections == 0)
+    // Later downloads fail instead of starting a new client.
+    loader.request(server.url("/later.png"), albumTitle: "Later")
+    #expect(await loader.waitForPending(timeout: .seconds(3)))
+    #expect(recorder.failure(for: server.url("/later.png")) == .cancelled)
+    #expect(server.requestCount("/later.png") == 0)
+  }
+
   // MARK: - Other sources
 
   @Test func bundledCoversLoadOffline() async throws {

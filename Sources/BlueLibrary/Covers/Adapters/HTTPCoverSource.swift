@@ -1,264 +1,310 @@
+internal import AsyncHTTPClient
 import Foundation
+internal import NIOCore
+internal import NIOHTTP1
+internal import NIOPosix
+internal import NIOSSL
 import Synchronization
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// Fetches `http:` and `https:` covers with `URLSession`, streaming the body so the
+/// Fetches `http:` and `https:` covers with AsyncHTTPClient, streaming the body so the
 /// size cap stops a download as soon as it is exceeded.
 ///
-/// The body arrives through a session delegate, chunk by chunk: a declared
-/// `Content-Length` over the cap fails before any body is read, and an undeclared
-/// one fails as soon as the received bytes pass the cap. The timeout covers the whole
-/// fetch (connecting, waiting and reading), not just the gaps between packets.
+/// - A declared `Content-Length` over the cap fails before any body is read; an
+///   undeclared one fails as soon as the received bytes pass the cap, and the connection
+///   is closed rather than drained.
+/// - The timeout covers the whole fetch (connecting, redirects, waiting and reading),
+///   not just the gaps between packets.
+/// - Redirects (301, 302, 303, 307, 308) are followed here, at most ``maxRedirects`` in a
+///   row, and only to `http:` or `https:`; `https:` never leads to plain `http:`.
+/// - Bodies are taken as sent: no `Accept-Encoding`, no decompression, so a compressed
+///   body cannot grow past the cap in memory (and is not an image).
+///
+/// The client and its one event-loop thread are made by the first fetch, so a shell that
+/// never downloads starts no thread; ``shutDown()`` or the source's deinit stops them.
 public final class HTTPCoverSource: CoverSource {
   /// `["http", "https"]`.
   public let schemes: Set<String> = ["http", "https"]
 
-  private let delegate = HTTPSessionDelegate()
-  /// Made on the first fetch: creating a URLSession makes Foundation set up its shared
-  /// URL cache (directories under ~/.cache), which a shell that never downloads, or that
-  /// refuses to open its library, must not do.
-  private let lazySession = Mutex<URLSession?>(nil)
+  /// The most redirects one fetch follows in a row.
+  public static let maxRedirects = 5
 
-  /// Creates the source; its ephemeral session (no cookies, no URL cache) comes with the first fetch.
+  private enum Client {
+    case notStarted
+    case running(HTTPClient, MultiThreadedEventLoopGroup)
+    case shutDown
+  }
+
+  private let client = Mutex(Client.notStarted)
+
+  /// Creates the source; its client and thread come with the first fetch.
   public init() {}
 
   deinit {
-    // A session keeps its delegate alive until it is invalidated.
-    lazySession.withLock { $0?.invalidateAndCancel() }
-  }
-
-  private var session: URLSession {
-    lazySession.withLock { session in
-      if let session { return session }
-      let configuration = URLSessionConfiguration.ephemeral
-      configuration.urlCache = nil
-      configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-      configuration.httpCookieStorage = nil
-      // The loader decides how many run at once (--downloads, up to 64); URLSession's
-      // default of 6 per host would quietly cap it.
-      configuration.httpMaximumConnectionsPerHost = 64
-      let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-      session = made
-      return made
+    // The last owner may be anywhere, even on the event loop, so this must not block: the
+    // client shuts down in the background and its callback (on a dispatch queue) ends the loop.
+    guard case .running(let http, let group) = client.withLock({ $0 }) else { return }
+    http.shutdown(queue: .global()) { _ in
+      group.shutdownGracefully(queue: .global()) { _ in }
     }
   }
 
-  /// The body of a 2xx answer to a GET of `url`.
+  /// Cancels the fetches in flight, closes every connection and stops the event-loop
+  /// thread; later fetches fail with ``CoverFailure/cancelled``. Safe to call more than once.
+  ///
+  /// - Important: Blocks until the client and its thread are down (milliseconds); never
+  ///   call it from the client's own event loop. The shell calls it from its main thread
+  ///   as it leaves.
+  public func shutDown() {
+    let running = client.withLock { state -> (HTTPClient, MultiThreadedEventLoopGroup)? in
+      defer { state = .shutDown }
+      guard case .running(let http, let group) = state else { return nil }
+      return (http, group)
+    }
+    guard let (http, group) = running else { return }
+    try? http.syncShutdown()
+    try? group.syncShutdownGracefully()
+  }
+
+  /// Whether the client and its thread exist (for tests: a source that never fetched has none).
+  var hasStarted: Bool {
+    client.withLock { state in
+      if case .notStarted = state { return false }
+      return true
+    }
+  }
+
+  /// The client, made on first use; nil once shut down.
+  private func startedClient() -> HTTPClient? {
+    client.withLock { state in
+      switch state {
+      case .running(let http, _):
+        return http
+      case .shutDown:
+        return nil
+      case .notStarted:
+        // Downloads wait on the network, not the CPU: one thread carries all of them.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .disabled
+        // The loader decides how many run at once (--downloads, up to 64); the pool's
+        // default of 8 connections per host would quietly cap it.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        configuration.connectionPool.idleTimeout = .seconds(30)
+        // A refused connection is reported at once rather than retried until a timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        // The fetch's own timeout covers connecting too; this only backs it up.
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .hours(1), read: nil)
+        let http = HTTPClient(eventLoopGroup: group, configuration: configuration)
+        state = .running(http, group)
+        return http
+      }
+    }
+  }
+
+  // MARK: - Fetching
+
+  /// The body of a 2xx answer to a GET of `url`, following redirects.
   public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
-    guard let target = URL(string: url), let scheme = target.scheme?.lowercased(), schemes.contains(scheme),
-      let host = target.host, !host.isEmpty
-    else {
-      throw .unsupportedURL(url)
-    }
-    let endpoint = HTTPFetch.Endpoint(host: host, port: target.port ?? (scheme == "https" ? 443 : 80))
-    var request = URLRequest(url: target)
-    request.cachePolicy = .reloadIgnoringLocalCacheData
-    request.timeoutInterval = limits.timeoutSeconds
-    request.setValue("image/png, image/jpeg, image/gif, image/webp, image/*;q=0.8", forHTTPHeaderField: "Accept")
-
-    let task = session.dataTask(with: request)
-    let fetch = HTTPFetch(task: task, endpoint: endpoint, limits: limits)
-    delegate.register(fetch, for: task)
-    defer { delegate.unregister(task) }
-
-    let timer = Task {
-      try? await Task.sleep(for: limits.timeout)
-      if !Task.isCancelled { fetch.fail(limits.timedOut, stopNow: true) }
-    }
-    defer { timer.cancel() }
-
-    let result = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        if fetch.wait(continuation) {
-          task.resume()
+    guard let target = HTTPTarget(url), schemes.contains(target.scheme) else { throw .unsupportedURL(url) }
+    guard let http = startedClient() else { throw .cancelled }
+    let deadline = ContinuousClock.now + limits.timeout
+    let outcome = await withTaskGroup(of: Result<Data, CoverFailure>?.self) { group in
+      group.addTask {
+        do throws(CoverFailure) {
+          return .success(try await Self.follow(target, with: http, limits: limits, deadline: deadline))
+        } catch {
+          return .failure(error)
         }
       }
-    } onCancel: {
-      fetch.fail(.cancelled, stopNow: true)
-    }
-    return try result.get()
-  }
-}
-
-/// One HTTP fetch in progress: the bytes so far and the one outcome it will have.
-///
-/// - Important: On Linux, `URLSession` ignores the disposition passed to the response
-///   handler and reads on while a `cancel()` is pending, queueing every chunk for the
-///   delegate. So a failed fetch cancels its task exactly once, from outside the
-///   delegate queue (`cancel()` waits for the session's busy work queue), and later
-///   chunks are dropped without being kept.
-final class HTTPFetch: Sendable {
-  /// Where the request goes, for the failure texts.
-  struct Endpoint: Sendable {
-    let host: String
-    let port: Int
-  }
-
-  let task: URLSessionDataTask
-  let endpoint: Endpoint
-  let limits: CoverLimits
-
-  private struct State {
-    var body = Data()
-    /// Bytes received after the outcome was settled (dropped, counted).
-    var discarded = 0
-    var cancelled = false
-    var outcome: Result<Data, CoverFailure>?
-    var continuation: CheckedContinuation<Result<Data, CoverFailure>, Never>?
-  }
-
-  private let state = Mutex(State())
-
-  init(task: URLSessionDataTask, endpoint: Endpoint, limits: CoverLimits) {
-    self.task = task
-    self.endpoint = endpoint
-    self.limits = limits
-  }
-
-  /// Parks `continuation` until the outcome; false (and resumed at once) if it is already known.
-  func wait(_ continuation: CheckedContinuation<Result<Data, CoverFailure>, Never>) -> Bool {
-    let outcome = state.withLock { state -> Result<Data, CoverFailure>? in
-      if state.outcome == nil { state.continuation = continuation }
-      return state.outcome
-    }
-    guard let outcome else { return true }
-    continuation.resume(returning: outcome)
-    return false
-  }
-
-  /// How much of an answer we let run to its end after failing it, rather than cancel.
-  ///
-  /// swift-corelibs-foundation traps ("Trying to access a behaviour for a task that in not
-  /// in the registry") when `cancel()` races the task's own completion, which a short body
-  /// (a 404 page, a declared 20 MiB over a fast link) makes likely. So a failed transfer
-  /// is drained and dropped, and only one that keeps coming past this much is cancelled:
-  /// an endless body, where no completion can race the cancel.
-  static let drainLimit = 64 << 20
-
-  /// Fails the fetch (if it has not settled). `stopNow` cancels the transfer at once —
-  /// for a timeout or a cancelled request, where the server is not about to finish —
-  /// otherwise it drains (see ``drainLimit``).
-  func fail(_ failure: CoverFailure, stopNow: Bool = false) {
-    guard settle(.failure(failure)) else { return }
-    if stopNow { cancelTransfer() }
-  }
-
-  /// Appends a received chunk, failing the fetch once the body passes the cap; after the
-  /// outcome, drops chunks and cancels once more than ``drainLimit`` were dropped.
-  func append(_ chunk: Data) {
-    enum Next { case kept, overCap, dropped, cancel }
-    let next = state.withLock { state -> Next in
-      if state.outcome != nil {
-        state.discarded += chunk.count
-        return state.discarded > Self.drainLimit && !state.cancelled ? .cancel : .dropped
+      group.addTask {
+        // A clock for the whole fetch: the client's own deadline ends when the head arrives.
+        do {
+          try await Task.sleep(until: deadline)
+        } catch {
+          return nil
+        }
+        return .failure(limits.timedOut)
       }
-      guard state.body.count + chunk.count <= limits.maxBytes else { return .overCap }
-      state.body.append(chunk)
-      return .kept
+      var outcome: Result<Data, CoverFailure> = .failure(.cancelled)
+      while let next = await group.next() {
+        guard let next else { continue }
+        outcome = next
+        break
+      }
+      group.cancelAll()
+      return outcome
     }
-    switch next {
-    case .overCap: fail(limits.tooLarge)
-    case .cancel: cancelTransfer()
-    case .kept, .dropped: break
+    return try outcome.get()
+  }
+
+  /// Fetches `start`, following up to ``maxRedirects`` redirects.
+  private static func follow(
+    _ start: HTTPTarget, with http: HTTPClient, limits: CoverLimits, deadline: ContinuousClock.Instant
+  ) async throws(CoverFailure) -> Data {
+    var target = start
+    var redirects = 0
+    while true {
+      switch try await fetchOnce(target, with: http, limits: limits, deadline: deadline) {
+      case .body(let data):
+        return data
+      case .redirect(let location):
+        redirects += 1
+        guard redirects <= maxRedirects else { throw .tooManyRedirects(max: maxRedirects) }
+        target = try target.redirected(to: location)
+      }
     }
   }
 
-  /// Cancels the URLSession task once, off the delegate's queue (cancelling from inside a
-  /// delegate callback deadlocks corelibs Foundation, swift-corelibs-foundation #5412).
-  private func cancelTransfer() {
-    let first = state.withLock { state -> Bool in
-      defer { state.cancelled = true }
-      return !state.cancelled
-    }
-    guard first else { return }
-    let task = task
-    DispatchQueue.global().async { task.cancel() }
+  private enum Answer {
+    case body(Data)
+    case redirect(String)
   }
 
-  /// Settles the fetch when the task completes: with the body, or the transport error.
-  func complete(error: (any Error)?) {
-    if let error {
-      settle(.failure(failure(for: error)))
-    } else {
-      let body = state.withLock { $0.body }
-      settle(.success(body))
+  /// One request: the body of a 2xx answer, or where a redirect points.
+  private static func fetchOnce(
+    _ target: HTTPTarget, with http: HTTPClient, limits: CoverLimits, deadline: ContinuousClock.Instant
+  ) async throws(CoverFailure) -> Answer {
+    var request = HTTPClientRequest(url: target.url.absoluteString)
+    request.method = .GET
+    request.headers.add(name: "Accept", value: "image/png, image/jpeg, image/gif, image/webp, image/*;q=0.8")
+    request.headers.add(name: "User-Agent", value: "bluelib")
+    do {
+      let remaining = ContinuousClock.now.duration(to: deadline)
+      let nanoseconds = remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
+      let response = try await http.execute(request, deadline: .now() + .nanoseconds(max(0, nanoseconds)))
+      let status = Int(response.status.code)
+      if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
+        // The body of a redirect is not wanted: dropping it closes the connection.
+        return .redirect(location)
+      }
+      guard (200...299).contains(status) else { throw CoverFailure.httpStatus(status) }
+      let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
+      if let declared, declared > limits.maxBytes { throw limits.tooLarge }
+      var body = Data()
+      body.reserveCapacity(max(0, min(declared ?? 64 << 10, limits.maxBytes)))
+      // Leaving the loop early (over the cap, cancelled) drops the stream, which closes
+      // the connection instead of reading on.
+      for try await chunk in response.body {
+        guard body.count + chunk.readableBytes <= limits.maxBytes else { throw limits.tooLarge }
+        chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+      }
+      // A cancelled stream ends like a complete one.
+      if Task.isCancelled { throw CoverFailure.cancelled }
+      return .body(body)
+    } catch {
+      throw failure(for: error, at: target, limits: limits)
     }
   }
 
-  /// Records the outcome and resumes the waiter; false if it was already settled (the first wins).
-  @discardableResult
-  private func settle(_ outcome: Result<Data, CoverFailure>) -> Bool {
-    let (settled, continuation) = state.withLock {
-      state -> (Bool, CheckedContinuation<Result<Data, CoverFailure>, Never>?) in
-      guard state.outcome == nil else { return (false, nil) }
-      state.outcome = outcome
-      state.body = Data()
-      let continuation = state.continuation
-      state.continuation = nil
-      return (true, continuation)
+  // MARK: - Failures
+
+  /// The cover failure for what the client threw while fetching `target`.
+  static func failure(for error: any Error, at target: HTTPTarget, limits: CoverLimits) -> CoverFailure {
+    if let failure = error as? CoverFailure { return failure }
+    if Task.isCancelled || error is CancellationError { return .cancelled }
+    let host = target.host
+    let port = target.port
+    if let error = error as? HTTPClientError {
+      switch error {
+      case .cancelled, .alreadyShutdown: return .cancelled
+      case .deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout,
+        .tlsHandshakeTimeout:
+        return limits.timedOut
+      case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch:
+        return .connectionClosed(host: host, port: port)
+      case .invalidURL, .emptyHost, .emptyScheme:
+        return .unsupportedURL(target.url.absoluteString)
+      default: return .downloadFailed("bad answer from \(host):\(port) (\(error))")
+      }
     }
-    continuation?.resume(returning: outcome)
-    return settled
+    if let error = error as? NIOConnectionError {
+      if error.dnsAError != nil || error.dnsAAAAError != nil { return .unresolvableHost(host) }
+      if let first = error.connectionErrors.first { return failure(for: first.error, at: target, limits: limits) }
+      return .connectionRefused(host: host, port: port)
+    }
+    if error is SocketAddressError.UnknownHost { return .unresolvableHost(host) }
+    if let error = error as? IOError {
+      switch error.errnoCode {
+      case ECONNREFUSED: return .connectionRefused(host: host, port: port)
+      case ECONNRESET, EPIPE: return .connectionClosed(host: host, port: port)
+      case ENETUNREACH, EHOSTUNREACH: return .downloadFailed("cannot connect to \(host):\(port): no route to host")
+      case ETIMEDOUT: return limits.timedOut
+      default: return .downloadFailed("\(host):\(port): \(String(cString: strerror(error.errnoCode)))")
+      }
+    }
+    if let error = error as? ChannelError {
+      switch error {
+      case .connectTimeout: return limits.timedOut
+      case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed:
+        return .connectionClosed(host: host, port: port)
+      default: return .downloadFailed("\(host):\(port): \(error)")
+      }
+    }
+    if let error = error as? HTTPParserError {
+      if case .invalidEOFState = error { return .connectionClosed(host: host, port: port) }
+      return .downloadFailed("\(host):\(port) did not answer in HTTP")
+    }
+    if error is NIOSSLError || error is NIOSSLExtraError {
+      return .tlsFailure(host: host, reason: tlsReason(error, host: host))
+    }
+    return .downloadFailed("\(host):\(port): \(error)")
   }
 
-  /// The cover failure for a transport error.
-  private func failure(for error: any Error) -> CoverFailure {
-    let code = URLError.Code(rawValue: (error as NSError).code)
-    switch code {
-    case .cannotFindHost, .dnsLookupFailed: return .unresolvableHost(endpoint.host)
-    case .timedOut: return limits.timedOut
-    case .cannotConnectToHost: return .connectionRefused(host: endpoint.host, port: endpoint.port)
-    case .cancelled: return .cancelled
-    case .networkConnectionLost: return .downloadFailed("connection lost")
-    case .notConnectedToInternet: return .downloadFailed("not connected to the internet")
-    case .badServerResponse: return .downloadFailed("bad server response")
-    case .httpTooManyRedirects: return .downloadFailed("too many redirects")
-    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-      .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-      return .downloadFailed("TLS failure with \(endpoint.host)")
-    case .unsupportedURL, .badURL: return .downloadFailed("bad URL")
-    default: return .downloadFailed("network error \((error as NSError).code)")
+  /// A short reason for a TLS failure, when BoringSSL's error stack shows a familiar one.
+  private static func tlsReason(_ error: any Error, host: String) -> String? {
+    if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+      return "the certificate is not for \(host)"
     }
+    if let error = error as? NIOSSLError, case .uncleanShutdown = error { return "the server hung up" }
+    let details = String(describing: error)
+    if ["WRONG_VERSION_NUMBER", "PACKET_LENGTH_TOO_LONG", "HTTP_REQUEST"].contains(where: details.contains) {
+      return "the server does not speak TLS"
+    }
+    if details.contains("CERTIFICATE_VERIFY_FAILED") { return "certificate not trusted" }
+    return nil
   }
 }
 
-/// The session delegate: routes each task's callbacks to its ``HTTPFetch``.
-final class HTTPSessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-  private let fetches = Mutex<[Int: HTTPFetch]>([:])
+/// An `http:` or `https:` URL as a fetch needs it: the parsed URL, its lowercase scheme,
+/// host and port (for the failure texts).
+struct HTTPTarget: Sendable {
+  let url: URL
+  let scheme: String
+  let host: String
+  let port: Int
 
-  func register(_ fetch: HTTPFetch, for task: URLSessionTask) {
-    fetches.withLock { $0[task.taskIdentifier] = fetch }
+  /// Parses `text`; nil unless it is an absolute URL with a host.
+  init?(_ text: String) {
+    guard let url = URL(string: text) else { return nil }
+    self.init(url: url)
   }
 
-  func unregister(_ task: URLSessionTask) {
-    _ = fetches.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+  private init?(url: URL) {
+    guard let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else { return nil }
+    self.url = url
+    self.scheme = scheme
+    self.host = host
+    self.port = url.port ?? (scheme == "https" ? 443 : 80)
   }
 
-  private func fetch(for task: URLSessionTask) -> HTTPFetch? {
-    fetches.withLock { $0[task.taskIdentifier] }
-  }
-
-  func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-  ) {
-    completionHandler(.allow)
-    guard let fetch = fetch(for: dataTask) else { return }
-    if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
-      fetch.fail(.httpStatus(http.statusCode))
-    } else if response.expectedContentLength > Int64(fetch.limits.maxBytes) {
-      fetch.fail(fetch.limits.tooLarge, stopNow: response.expectedContentLength > Int64(HTTPFetch.drainLimit))
+  /// Where a redirect's `Location` (absolute or relative to this URL) leads, if a cover may go there.
+  ///
+  /// Only `http:` and `https:`: a redirect to `file:` or any other scheme would let a server
+  /// read what it should not. An upgrade from `http:` to `https:` is allowed (as browsers
+  /// and curl allow it); `https:` to `http:` is refused.
+  func redirected(to location: String) throws(CoverFailure) -> HTTPTarget {
+    guard let resolved = URL(string: location, relativeTo: url)?.absoluteURL else {
+      throw .redirectRefused(location, reason: "not a URL")
     }
-  }
-
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    fetch(for: dataTask)?.append(data)
-  }
-
-  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    fetch(for: task)?.complete(error: error)
+    let text = resolved.absoluteString
+    guard let scheme = resolved.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+      throw .redirectRefused(text, reason: "only http and https")
+    }
+    if self.scheme == "https" && scheme == "http" {
+      throw .redirectRefused(text, reason: "https may not lead to http")
+    }
+    guard let target = HTTPTarget(url: resolved) else { throw .redirectRefused(text, reason: "no host") }
+    return target
   }
 }
