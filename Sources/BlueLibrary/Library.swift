@@ -166,6 +166,20 @@ public final class Library {
     return range
   }
 
+  /// Appends the albums of the JSON or CSV file at `path`, all or nothing, streaming it
+  /// (see ``AlbumStore/importAlbums(fromFile:origin:)``); returns their 0-based range and
+  /// the CSV header's columns that were skipped. The selection stays.
+  @discardableResult
+  public func importAlbums(fromFile path: String) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String])
+  {
+    let (range, ignoredColumns) = try change { (origin) throws(LibraryError) in
+      let imported = try store.importAlbums(fromFile: path, origin: origin)
+      return (imported.range, imported.ignoredColumns)
+    }
+    if selection == nil, !range.isEmpty { select(0) }
+    return (range, ignoredColumns)
+  }
+
   /// Replaces every album with the default catalogue and selects the first; returns how
   /// many albums were replaced.
   @discardableResult
