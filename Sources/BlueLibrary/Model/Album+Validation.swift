@@ -144,16 +144,20 @@ extension Album {
 
   private static func isValidCover(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     if bytes.isEmpty { return true }
-    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-      !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F })
-    else {
-      return false
+    // One pass: no blanks or control characters, and where the scheme ends.
+    var colon: Int?
+    for i in 0..<bytes.count {
+      let byte = bytes[i]
+      if byte <= 0x20 || byte == 0x7F { return false }
+      if colon == nil && byte == UInt8(ascii: ":") { colon = i }
     }
+    guard let colon, colon + 1 < bytes.count else { return false }
     let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
-    let rest = bytes[(colon + 1)...]
-    guard !rest.isEmpty else { return false }
     if isScheme(scheme, "http") || isScheme(scheme, "https") {
-      return rest.starts(with: "//".utf8) && rest.count > 2 && rest[rest.startIndex + 2] != UInt8(ascii: "/")
+      // `//` and a host: `http://` alone, or `http:///path`, has none.
+      let slashes = UInt8(ascii: "/")
+      return bytes.count > colon + 3 && bytes[colon + 1] == slashes && bytes[colon + 2] == slashes
+        && bytes[colon + 3] != slashes
     }
     return isScheme(scheme, "file") || isScheme(scheme, "bluelib")
   }

@@ -36,9 +36,9 @@ extension AlbumStore {
       let firstID = try Self.maxID(db) + 1
       // The summary names the count, known at the end.
       let step = try Self.beginStep(.import, summary: "import", origin: origin, db)
-      let inserter = try AlbumInserter(db, firstID: firstID, position: count, step: step)
+      var inserter = try AlbumInserter(db, firstID: firstID, position: count, step: step)
       try produce { fields in try inserter.insert(fields) }
-      let inserted = inserter.finish()
+      let inserted = try inserter.finish()
       try db.execute(
         sql: "UPDATE change SET summary = ? WHERE id = ?",
         arguments: ["import of \(inserted) \(inserted == 1 ? "album" : "albums")", step])
@@ -50,65 +50,131 @@ extension AlbumStore {
 }
 
 /// Inserts albums after the last one, with consecutive fresh ids, each carrying the step
-/// that writes them: one prepared statement, the fields bound straight from their bytes.
+/// that writes them, as fast as SQLite takes rows.
 ///
-/// GRDB's `StatementArguments` would allocate per row and copy every string; here the
-/// text is bound with `SQLITE_STATIC` (SQLite copies it into the row during the step), so
-/// a row costs no allocation at all.
+/// Rows go in batches of ``rowsPerBatch`` through one prepared multi-row `INSERT`, so
+/// SQLite opens its cursors and runs the statement's set-up once per batch rather than
+/// once per row. A batch's text is copied into one buffer reused from batch to batch and
+/// bound from there with `SQLITE_STATIC` (SQLite copies it into the rows during the step):
+/// no allocation per row, where GRDB's `StatementArguments` would allocate and copy every
+/// string. SQLite numbers the rows itself (`id` is left out), which lets it append to the
+/// table without searching it; the ids are checked to be contiguous at the end, as the undo
+/// log records them as a range.
 ///
 /// - Important: Use it inside the transaction of the database it was made with, and call
 ///   ``finish()`` before the transaction ends.
-private final class AlbumInserter {
-  private let statement: Statement
-  private let handle: OpaquePointer
-  private let connection: OpaquePointer?
-  private var nextID: Int64
+private struct AlbumInserter {
+  static let rowsPerBatch = 64
+  /// The columns bound per row, in the statement's order.
+  private static let columns = "title, artist, genre, year, coverUrl, position, step"
+  private static let columnCount: Int32 = 7
+
+  private let db: Database
+  private let batchStatement: Statement
+  private let firstID: Int64
+  private let step: Int64
   private var position: Int64
   private var inserted = 0
 
-  init(_ db: Database, firstID: Int64, position: Int, step: Int64) throws {
-    // Columns by name: a column added later (with a default) is filled by SQLite.
-    statement = try db.makeStatement(
-      sql:
-        "INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-    handle = statement.sqliteStatement
-    connection = db.sqliteConnection
-    nextID = firstID
-    self.position = Int64(position)
-    // Bindings outlive `sqlite3_reset`: the step is bound once for every row.
-    sqlite3_bind_int64(handle, 8, step)
+  /// The pending rows' text, one after another, and where each row's fields lie in it.
+  private var text: [UInt8] = []
+  private var pending: [PendingRow] = []
+
+  private struct PendingRow {
+    /// End offsets in `text` of title, artist, genre and cover URL (each starts where the
+    /// previous ends).
+    var ends: (Int, Int, Int, Int)
+    var year: Int?
   }
 
-  /// Inserts one album (its fields checked already).
-  func insert(_ album: AlbumFields) throws {
-    sqlite3_reset(handle)
-    sqlite3_bind_int64(handle, 1, nextID)
-    Self.bindText(album.title, handle, 2)
-    Self.bindText(album.artist, handle, 3)
-    Self.bindText(album.genre, handle, 4)
-    if let year = album.year {
-      sqlite3_bind_int64(handle, 5, Int64(year))
-    } else {
-      sqlite3_bind_null(handle, 5)
+  init(_ db: Database, firstID: Int64, position: Int, step: Int64) throws {
+    self.db = db
+    self.firstID = firstID
+    self.step = step
+    self.position = Int64(position)
+    batchStatement = try Self.statement(rows: Self.rowsPerBatch, db)
+    text.reserveCapacity(Self.rowsPerBatch * 256)
+    pending.reserveCapacity(Self.rowsPerBatch)
+  }
+
+  /// `INSERT INTO album (…) VALUES (?, …), …` for `rows` rows. Columns by name: a column
+  /// added later (with a default) is filled by SQLite.
+  private static func statement(rows: Int, _ db: Database) throws -> Statement {
+    let row = "(" + Array(repeating: "?", count: Int(columnCount)).joined(separator: ", ") + ")"
+    return try db.makeStatement(
+      sql: "INSERT INTO album (\(columns)) VALUES " + Array(repeating: row, count: rows).joined(separator: ", "))
+  }
+
+  /// Queues one album (its fields checked already), inserting a batch when it is full.
+  mutating func insert(_ album: AlbumFields) throws {
+    text.append(contentsOf: album.title)
+    let title = text.count
+    text.append(contentsOf: album.artist)
+    let artist = text.count
+    text.append(contentsOf: album.genre)
+    let genre = text.count
+    text.append(contentsOf: album.coverURL)
+    pending.append(PendingRow(ends: (title, artist, genre, text.count), year: album.year))
+    if pending.count == Self.rowsPerBatch { try flush(batchStatement) }
+  }
+
+  /// Inserts what is queued and checks the ids SQLite gave; returns how many albums were
+  /// inserted.
+  mutating func finish() throws -> Int {
+    if !pending.isEmpty { try flush(Self.statement(rows: pending.count, db)) }
+    if inserted > 0 {
+      let last = db.lastInsertedRowID
+      guard last == firstID + Int64(inserted) - 1 else {
+        throw LibraryError.database("the imported albums did not get contiguous ids (\(firstID)…\(last))")
+      }
     }
-    Self.bindText(album.coverURL, handle, 6)
-    sqlite3_bind_int64(handle, 7, position)
-    let code = sqlite3_step(handle)
+    return inserted
+  }
+
+  /// Binds the pending rows to `statement` (made for exactly that many) and runs it.
+  private mutating func flush(_ statement: Statement) throws {
+    let handle = statement.sqliteStatement
+    let (pending, step) = (self.pending, self.step)
+    var position = self.position
+    let code = text.withUnsafeBufferPointer { text in
+      var parameter: Int32 = 1
+      var start = 0
+      func bindText(_ end: Int) {
+        Self.bindText(UnsafeBufferPointer(rebasing: text[start..<end]), handle, parameter)
+        start = end
+        parameter += 1
+      }
+      for row in pending {
+        bindText(row.ends.0)
+        bindText(row.ends.1)
+        bindText(row.ends.2)
+        if let year = row.year {
+          sqlite3_bind_int64(handle, parameter, Int64(year))
+        } else {
+          sqlite3_bind_null(handle, parameter)
+        }
+        parameter += 1
+        bindText(row.ends.3)
+        sqlite3_bind_int64(handle, parameter, position)
+        sqlite3_bind_int64(handle, parameter + 1, step)
+        parameter += 2
+        position += 1
+      }
+      let code = sqlite3_step(handle)
+      // Let go of the text before it changes.
+      sqlite3_reset(handle)
+      sqlite3_clear_bindings(handle)
+      return code
+    }
     guard code == SQLITE_DONE else {
       throw DatabaseError(
-        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)),
+        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
         sql: statement.sql)
     }
-    nextID += 1
-    position += 1
-    inserted += 1
-  }
-
-  /// Lets go of the last row's bytes; returns how many albums were inserted.
-  func finish() -> Int {
-    sqlite3_reset(handle)
-    sqlite3_clear_bindings(handle)
-    return inserted
+    self.position = position
+    inserted += pending.count
+    self.pending.removeAll(keepingCapacity: true)
+    text.removeAll(keepingCapacity: true)
   }
 
   /// Binds `bytes` with their exact length (a NUL would not cut them short).
