@@ -95,6 +95,24 @@ struct AlbumStreamTests {
     #expect(refusal("title,notes\nA,\(String(repeating: "y", count: 50))\n", "a.csv") == nil)
   }
 
+  @Test func aRowOfManyFieldsOrAnElementOfManyKeysIsCountedNotKept() {
+    func message(_ text: String, _ name: String) -> String? {
+      libraryError { () throws(LibraryError) in try LibraryArchive.decode(Array(text.utf8), fileName: name) }?
+        .description
+    }
+    #expect(
+      message("title\nA" + String(repeating: ",", count: 100_000) + "\n", "a.csv")
+        == "a.csv:2: expected 1 field like the header, found 100001")
+    #expect(
+      message("title" + String(repeating: ",x", count: 2000) + "\n", "a.csv")
+        == "a.csv:1: the header has 2001 columns, more than the 2000 import reads")
+    let keys = (1...12).map { "\"k\($0)\": 1" }.joined(separator: ", ")
+    #expect(
+      message("[{\"title\": \"A\", \(keys)}]", "a.json")
+        == "a.json:1: element 1: unknown keys 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7', 'k8', 'k9', 'k10', … (12 in all)"
+        + " (keys: title, artist, genre, year, coverUrl)")
+  }
+
   @Test func theBufferStaysOneBlockWhateverTheLengthOfTheFile() throws {
     var csv = "title,artist,genre,year,coverUrl\n"
     for i in 0..<20_000 {

@@ -99,15 +99,15 @@ public struct BinaryRunner: Sendable {
 
   /// Runs `bluelib --home HOME arguments…` with `script` on stdin and, once its standard
   /// output ends with `marker`, reads its peak resident memory in KiB, then closes stdin
-  /// and lets it exit. The peak is nil if it exited before printing `marker`, or where
-  /// `/proc` is missing.
+  /// and lets it exit. The peak is nil if it exited before printing `marker` (or had not
+  /// printed it after `timeout` seconds), or where `/proc` is missing.
   ///
   /// The peak is the kernel's `VmHWM` of the running binary, read while the shell waits for
   /// more input (end `script` with a command whose output is `marker`). `wait4`'s
   /// `ru_maxrss` would not do: the kernel folds into it the memory of the process that
   /// spawned the child, here the whole test runner.
   public func runMeasuringPeakMemory(
-    script: String, until marker: String, _ arguments: [String] = []
+    script: String, until marker: String, _ arguments: [String] = [], timeout: Double = 300
   ) throws -> (result: Result, peakKiB: Int?) {
     let process = Process()
     process.executableURL = Self.executable
@@ -134,11 +134,15 @@ public struct BinaryRunner: Sendable {
     }
     stdin.fileHandleForWriting.writeIgnoringErrors(Data(script.utf8))
     let expected = Data(marker.utf8)
-    while process.isRunning && !output.value.suffix(expected.count).elementsEqual(expected) {
+    let deadline = Date().addingTimeInterval(timeout)
+    var printed = false
+    while process.isRunning && Date() < deadline {
+      printed = output.value.suffix(expected.count).elementsEqual(expected)
+      if printed { break }
       usleep(10_000)
     }
     var peak: Int?
-    if process.isRunning,
+    if printed && process.isRunning,
       let status = Self.readProcFile("/proc/\(process.processIdentifier)/status"),
       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
     {

@@ -19,8 +19,11 @@ struct CSVAlbumDecoder {
   private var line = 1
   /// The line the current record starts on, which errors about it name.
   private var recordLine = 1
-  /// The current record's fields, reused from record to record.
+  /// The current record's fields, reused from record to record: only as many as the
+  /// header has columns, and one more to see that a row has too many.
   private var fields: [Field] = []
+  /// How many fields the current record has, also those not kept in `fields`.
+  private var fieldCount = 0
   /// The header's columns in order; nil for one that is not an ``ArchiveKey``.
   private var columns: [ArchiveKey?] = []
   /// The header's names that are not ``ArchiveKey``s, in order: their fields are skipped.
@@ -61,33 +64,32 @@ struct CSVAlbumDecoder {
   /// Reads every record after the header, handing each album's checked fields to `body`
   /// in file order; throws the first problem, naming the file and the line.
   mutating func decode(_ body: (AlbumFields) throws -> Void) throws {
-    // One slot per key, in `ArchiveKey` order.
-    var text = [UnsafeBufferPointer<UInt8>](repeating: AlbumFields.empty, count: ArchiveKey.allCases.count)
     while try nextRecord() {
-      if fields.count == 1 && !fields[0].quoted && fields[0].start == fields[0].end { continue }
-      guard fields.count == columns.count else {
+      if isBlank { continue }
+      guard fieldCount == columns.count else {
         throw failure(
           recordLine,
-          "expected \(columns.count) field\(columns.count == 1 ? "" : "s") like the header, found \(fields.count)")
+          "expected \(columns.count) field\(columns.count == 1 ? "" : "s") like the header, found \(fieldCount)")
       }
-      var year: Int?
+      // Columns the header lacks stay empty.
+      var album = AlbumFields(title: AlbumFields.empty)
       for column in 0..<columns.count {
         guard let key = columns[column] else { continue }
         let field = fields[column]
-        if key == .year {
+        switch key {
+        case .title: album.title = try utf8(field)
+        case .artist: album.artist = try utf8(field)
+        case .genre: album.genre = try utf8(field)
+        case .coverUrl: album.coverURL = try utf8(field)
+        case .year:
           do throws(LibraryError) {
-            year = try self.year(field)
+            album.year = try year(field)
           } catch {
             if case .invalidArchive = error { throw error }  // invalid UTF-8: its line is named already
             throw failure(recordLine, error.description)
           }
-        } else {
-          text[key.slot] = try utf8(field)
         }
       }
-      let album = AlbumFields(
-        title: text[ArchiveKey.title.slot], artist: text[ArchiveKey.artist.slot], genre: text[ArchiveKey.genre.slot],
-        year: year, coverURL: text[ArchiveKey.coverUrl.slot])
       do throws(LibraryError) {
         try album.validate()
       } catch {
@@ -105,7 +107,11 @@ struct CSVAlbumDecoder {
       guard try nextRecord() else {
         throw failure(nil, "the file is empty (expected a header row naming \(ArchiveKey.list))")
       }
-      blank = fields.count == 1 && !fields[0].quoted && fields[0].start == fields[0].end
+      blank = isBlank
+    }
+    guard fieldCount <= Self.maximumColumns else {
+      throw failure(
+        recordLine, "the header has \(fieldCount) columns, more than the \(Self.maximumColumns) import reads")
     }
     var columns: [ArchiveKey?] = []
     for field in fields {
@@ -127,6 +133,20 @@ struct CSVAlbumDecoder {
   }
 
   // MARK: - Records
+
+  /// The most columns a header may have (SQLite's own default limit for a table).
+  static let maximumColumns = 2000
+
+  /// Whether the current record is a blank line.
+  private var isBlank: Bool {
+    fieldCount == 1 && !fields[0].quoted && fields[0].start == fields[0].end
+  }
+
+  /// Keeps `field` if a row can use it: the fields past the header's columns only count.
+  private mutating func add(_ field: Field) {
+    fieldCount += 1
+    if fields.count <= (columns.isEmpty ? Self.maximumColumns : columns.count) { fields.append(field) }
+  }
 
   /// Reads the next record's fields into `fields`, reading more of the file when it runs
   /// past the buffer; false at the end of the file.
@@ -150,6 +170,7 @@ struct CSVAlbumDecoder {
   /// Reads the record at `index` from the bytes in the buffer.
   private mutating func scanRecord() throws(LibraryError) -> Scan {
     fields.removeAll(keepingCapacity: true)
+    fieldCount = 0
     let count = bytes.count
     // Whether bytes of the file follow the buffer: then its end is not the file's.
     let more = !input.isAtEnd
@@ -187,7 +208,7 @@ struct CSVAlbumDecoder {
           if byte == Self.lf { line += 1 }
           i += 1
         }
-        fields.append(Field(start: index + 1, end: i, line: openLine, quoted: true, escaped: escaped))
+        add(Field(start: index + 1, end: i, line: openLine, quoted: true, escaped: escaped))
         i += 1
         if i >= count {
           if more { return needsMore(nil) }
@@ -221,7 +242,7 @@ struct CSVAlbumDecoder {
         if i == count && more { return needsMore(nil) }
         var end = i
         if end > index && bytes[end - 1] == Self.cr && (i == count || bytes[i] == Self.lf) { end -= 1 }
-        fields.append(Field(start: index, end: end, line: line, quoted: false, escaped: false))
+        add(Field(start: index, end: end, line: line, quoted: false, escaped: false))
         if i < count && bytes[i] == Self.comma {
           index = i + 1
           continue

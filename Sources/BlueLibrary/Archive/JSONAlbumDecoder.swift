@@ -39,6 +39,8 @@ struct JSONAlbumDecoder {
   }
 
   private static let maximumDepth = 256
+  /// How many unknown keys of one element an error names.
+  private static let namedUnknownKeys = 10
 
   init(input: ArchiveInput) {
     self.input = input
@@ -149,6 +151,7 @@ struct JSONAlbumDecoder {
     // One slot per key, in `ArchiveKey` order: cheaper than a dictionary per element.
     var values: [Value?] = [nil, nil, nil, nil, nil]
     var unknown: [String] = []
+    var unknownCount = 0
     skipWhitespace()
     if peek == UInt8(ascii: "}") {
       index += 1
@@ -172,7 +175,9 @@ struct JSONAlbumDecoder {
           }
           values[key.slot] = value
         } else {
-          unknown.append(LibraryError.quoted(name))
+          unknownCount += 1
+          // The message names a few: an element of a million keys must not keep them all.
+          if unknown.count < Self.namedUnknownKeys { unknown.append(LibraryError.quoted(name)) }
         }
         skipWhitespace()
         if peek == UInt8(ascii: ",") {
@@ -189,7 +194,8 @@ struct JSONAlbumDecoder {
       failure(elementLine, "element \(element): \(reason)")
     }
     if !unknown.isEmpty {
-      let keys = unknown.count == 1 ? "key \(unknown[0])" : "keys \(unknown.joined(separator: ", "))"
+      let more = unknownCount > unknown.count ? ", … (\(unknownCount) in all)" : ""
+      let keys = unknown.count == 1 ? "key \(unknown[0])" : "keys \(unknown.joined(separator: ", "))\(more)"
       throw fail("unknown \(keys) (keys: \(ArchiveKey.list))")
     }
     var record = ArchiveRecord()
