@@ -177,13 +177,19 @@ public final class Library {
     return try change { (origin) throws(LibraryError) in try store.move(id: id, to: to, origin: origin).album }
   }
 
-  /// Appends `albums` (all or nothing); returns their 0-based range. The selection stays.
+  /// Appends the albums of the JSON or CSV file at `path`, all or nothing, streaming it
+  /// (see ``AlbumStore/importAlbums(fromFile:origin:)``); returns their 0-based range and
+  /// the CSV header's columns that were skipped. The selection stays.
   @discardableResult
-  public func importAlbums(_ albums: [Album]) throws(LibraryError) -> Range<Int> {
-    let range = try change { (origin) throws(LibraryError) in try store.importAlbums(albums, origin: origin).range }
+  public func importAlbums(fromFile path: String) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String])
+  {
+    let (range, ignoredColumns) = try change { (origin) throws(LibraryError) in
+      let imported = try store.importAlbums(fromFile: path, origin: origin)
+      return (imported.range, imported.ignoredColumns)
+    }
     // Into an empty library: the first album becomes current, as the viewport shows it.
     if selection == nil, !range.isEmpty { select(0) }
-    return range
+    return (range, ignoredColumns)
   }
 
   /// Replaces every album with the default catalogue and selects the first; returns how

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Runs the built `bluelib` binary as a user would, with a private home directory.
 public struct BinaryRunner: Sendable {
   /// What one run produced.
@@ -91,6 +95,82 @@ public struct BinaryRunner: Sendable {
   /// Runs with `script` (lines joined by newlines) on stdin.
   public func run(script: String, _ arguments: [String] = []) throws -> Result {
     try run(arguments, input: Data(script.utf8))
+  }
+
+  /// Runs `bluelib --home HOME arguments…` with `script` on stdin and, once its standard
+  /// output ends with `marker`, reads its peak resident memory in KiB, then closes stdin
+  /// and lets it exit. The peak is nil if it exited before printing `marker` (or had not
+  /// printed it after `timeout` seconds), or where `/proc` is missing.
+  ///
+  /// The peak is the kernel's `VmHWM` of the running binary, read while the shell waits for
+  /// more input (end `script` with a command whose output is `marker`). `wait4`'s
+  /// `ru_maxrss` would not do: the kernel folds into it the memory of the process that
+  /// spawned the child, here the whole test runner.
+  public func runMeasuringPeakMemory(
+    script: String, until marker: String, _ arguments: [String] = [], timeout: Double = 300
+  ) throws -> (result: Result, peakKiB: Int?) {
+    let process = Process()
+    process.executableURL = Self.executable
+    process.arguments = ["--home", home.path] + arguments
+    process.environment = environment()
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    let output = LockedBox(Data())
+    let errors = LockedBox(Data())
+    let group = DispatchGroup()
+    for (handle, box) in [(stdout.fileHandleForReading, output), (stderr.fileHandleForReading, errors)] {
+      group.enter()
+      DispatchQueue.global().async {
+        while case let chunk = handle.availableData, !chunk.isEmpty {
+          box.update { $0.append(chunk) }
+        }
+        group.leave()
+      }
+    }
+    stdin.fileHandleForWriting.writeIgnoringErrors(Data(script.utf8))
+    let expected = Data(marker.utf8)
+    let deadline = Date().addingTimeInterval(timeout)
+    var printed = false
+    while process.isRunning && Date() < deadline {
+      printed = output.value.suffix(expected.count).elementsEqual(expected)
+      if printed { break }
+      usleep(10_000)
+    }
+    var peak: Int?
+    if printed && process.isRunning,
+      let status = Self.readProcFile("/proc/\(process.processIdentifier)/status"),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    {
+      peak = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first ?? "")
+    }
+    try? stdin.fileHandleForWriting.close()
+    process.waitUntilExit()
+    group.wait()
+    return (
+      Result(
+        status: process.terminationStatus, stdout: String(decoding: output.value, as: UTF8.self),
+        stderr: String(decoding: errors.value, as: UTF8.self), stdoutBytes: output.value),
+      peak
+    )
+  }
+
+  /// The text of a `/proc` file, read with `read(2)` to its end: it says its size is 0,
+  /// which Foundation's readers believe.
+  private static func readProcFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while case let count = chunk.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }), count > 0 {
+      bytes += chunk[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Reads several handles to the end at once, so neither pipe can fill and block the child.

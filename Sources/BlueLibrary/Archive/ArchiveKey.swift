@@ -36,7 +36,7 @@ enum ArchiveKey: String, CaseIterable, Sendable {
   static let list = allCases.map(\.rawValue).joined(separator: ", ")
 }
 
-/// The text values read for one album, turned into a validated ``Album``.
+/// The text values read for one JSON element.
 struct ArchiveRecord {
   var title: String?
   var artist = ""
@@ -44,12 +44,17 @@ struct ArchiveRecord {
   var year: Int?
   var coverURL = ""
 
-  /// The album, or the first rule it breaks (same messages as `edit`).
-  func album(position: Int) throws(LibraryError) -> Album {
-    guard let title else { throw .emptyTitle }
-    // The same rules the store applies (lengths included), here where the error can
-    // still name the file's line.
-    return try Album(title: title, artist: artist, genre: genre, year: year, coverURL: coverURL, position: position)
-      .validated()
+  /// Hands the values over as UTF-8 (a missing title as empty), read in place.
+  func withFields<R>(_ body: (AlbumFields) throws -> R) rethrows -> R {
+    var (title, artist, genre, coverURL) = (title ?? "", artist, genre, coverURL)
+    return try title.withUTF8 { title in
+      try artist.withUTF8 { artist in
+        try genre.withUTF8 { genre in
+          try coverURL.withUTF8 { coverURL in
+            try body(AlbumFields(title: title, artist: artist, genre: genre, year: year, coverURL: coverURL))
+          }
+        }
+      }
+    }
   }
 }

@@ -1,23 +1,31 @@
-/// Reads albums from CSV (RFC 4180) straight from the file's bytes.
+/// Reads albums from CSV (RFC 4180) as the file is read, straight from its bytes.
 ///
 /// A header row names the columns (``ArchiveKey``, any order, `title` required); other
 /// columns (exports of other tools have them) are skipped and listed in ``ignoredColumns``.
 /// Fields may be quoted, with `""` for a quote and embedded commas and line
 /// breaks; records end in LF or CRLF; a UTF-8 byte order mark is skipped and
-/// blank lines are ignored. A field becomes a `String` only once, validated as
-/// UTF-8 where it lies, so a million rows take a fraction of a second.
+/// blank lines are ignored.
+///
+/// Records are parsed in place in the ``ArchiveInput``'s buffer, one at a time: a field
+/// is checked as UTF-8 where it lies and handed over as bytes (`""` pairs unescaped in
+/// place), so a million rows make no `String`s and memory does not grow with the file.
 struct CSVAlbumDecoder {
-  let bytes: UnsafeBufferPointer<UInt8>
-  let fileName: String
+  private let input: ArchiveInput
+  /// `input.bytes`, re-read after each refill.
+  private var bytes: UnsafeMutableBufferPointer<UInt8>
 
   private var index = 0
   /// The 1-based line `index` is on.
   private var line = 1
   /// The line the current record starts on, which errors about it name.
   private var recordLine = 1
-  /// The current record's fields, reused from record to record.
+  /// The current record's fields, reused from record to record: only as many as the
+  /// header has columns, and one more to see that a row has too many.
   private var fields: [Field] = []
-  private var scratch: [UInt8] = []
+  /// How many fields the current record has, also those not kept in `fields`.
+  private var fieldCount = 0
+  /// The header's columns in order; nil for one that is not an ``ArchiveKey``.
+  private var columns: [ArchiveKey?] = []
   /// The header's names that are not ``ArchiveKey``s, in order: their fields are skipped.
   private(set) var ignoredColumns: [String] = []
 
@@ -31,51 +39,64 @@ struct CSVAlbumDecoder {
     var escaped: Bool
   }
 
+  /// How reading a record ended.
+  private enum Scan {
+    case record
+    case endOfFile
+    /// The record runs past the bytes read so far; `openQuoteLine` is the line its open
+    /// quoted field starts on, if it was in one.
+    case needsMore(openQuoteLine: Int?)
+  }
+
   private static let quote = UInt8(ascii: "\"")
   private static let comma = UInt8(ascii: ",")
   private static let lf = UInt8(ascii: "\n")
   private static let cr = UInt8(ascii: "\r")
 
-  init(bytes: UnsafeBufferPointer<UInt8>, fileName: String) {
-    self.bytes = bytes
-    self.fileName = fileName
+  /// Reads the header row of `input` (skipping a byte order mark and blank lines).
+  init(input: ArchiveInput) throws(LibraryError) {
+    self.input = input
+    bytes = input.bytes
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    columns = try readHeader()
   }
 
-  mutating func decode() throws(LibraryError) -> [Album] {
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-    let columns = try readHeader()
-    var albums: [Album] = []
-    albums.reserveCapacity(bytes.count / 64)
+  /// Reads every record after the header, handing each album's checked fields to `body`
+  /// in file order; throws the first problem, naming the file and the line.
+  mutating func decode(_ body: (AlbumFields) throws -> Void) throws {
     while try nextRecord() {
-      if fields.count == 1 && !fields[0].quoted && fields[0].start == fields[0].end { continue }
-      guard fields.count == columns.count else {
+      if isBlank { continue }
+      guard fieldCount == columns.count else {
         throw failure(
           recordLine,
-          "expected \(columns.count) field\(columns.count == 1 ? "" : "s") like the header, found \(fields.count)")
+          "expected \(columns.count) field\(columns.count == 1 ? "" : "s") like the header, found \(fieldCount)")
       }
-      var record = ArchiveRecord()
-      for (column, field) in zip(columns, fields) {
-        guard let column else { continue }
-        switch column {
-        case .title: record.title = try string(field)
-        case .artist: record.artist = try string(field)
-        case .genre: record.genre = try string(field)
-        case .coverUrl: record.coverURL = try string(field)
+      // Columns the header lacks stay empty.
+      var album = AlbumFields(title: AlbumFields.empty)
+      for column in 0..<columns.count {
+        guard let key = columns[column] else { continue }
+        let field = fields[column]
+        switch key {
+        case .title: album.title = try utf8(field)
+        case .artist: album.artist = try utf8(field)
+        case .genre: album.genre = try utf8(field)
+        case .coverUrl: album.coverURL = try utf8(field)
         case .year:
           do throws(LibraryError) {
-            record.year = try year(field)
+            album.year = try year(field)
           } catch {
+            if case .invalidArchive = error { throw error }  // invalid UTF-8: its line is named already
             throw failure(recordLine, error.description)
           }
         }
       }
       do throws(LibraryError) {
-        albums.append(try record.album(position: albums.count))
+        try album.validate()
       } catch {
         throw failure(recordLine, error.description)
       }
+      try body(album)
     }
-    return albums
   }
 
   // MARK: - Header
@@ -86,11 +107,15 @@ struct CSVAlbumDecoder {
       guard try nextRecord() else {
         throw failure(nil, "the file is empty (expected a header row naming \(ArchiveKey.list))")
       }
-      blank = fields.count == 1 && !fields[0].quoted && fields[0].start == fields[0].end
+      blank = isBlank
+    }
+    guard fieldCount <= Self.maximumColumns else {
+      throw failure(
+        recordLine, "the header has \(fieldCount) columns, more than the \(Self.maximumColumns) import reads")
     }
     var columns: [ArchiveKey?] = []
     for field in fields {
-      let name = try string(field)
+      let name = String(decoding: try utf8(field), as: UTF8.self)
       guard let key = ArchiveKey(name: name) else {
         ignoredColumns.append(name)
         columns.append(nil)
@@ -109,12 +134,54 @@ struct CSVAlbumDecoder {
 
   // MARK: - Records
 
-  /// Reads the next record's fields into `fields`; false at the end of the file.
+  /// The most columns a header may have (SQLite's own default limit for a table).
+  static let maximumColumns = 2000
+
+  /// Whether the current record is a blank line.
+  private var isBlank: Bool {
+    fieldCount == 1 && !fields[0].quoted && fields[0].start == fields[0].end
+  }
+
+  /// Keeps `field` if a row can use it: the fields past the header's columns only count.
+  private mutating func add(_ field: Field) {
+    fieldCount += 1
+    if fields.count <= (columns.isEmpty ? Self.maximumColumns : columns.count) { fields.append(field) }
+  }
+
+  /// Reads the next record's fields into `fields`, reading more of the file when it runs
+  /// past the buffer; false at the end of the file.
   private mutating func nextRecord() throws(LibraryError) -> Bool {
+    while true {
+      switch try scanRecord() {
+      case .record: return true
+      case .endOfFile: return false
+      case .needsMore(let openQuoteLine):
+        // `index` and `line` are back at the record's start.
+        guard bytes.count - index < input.maximumRecordBytes else {
+          throw recordTooLong(openQuoteLine: openQuoteLine)
+        }
+        try input.refill(keepingFrom: index)
+        bytes = input.bytes
+        index = 0
+      }
+    }
+  }
+
+  /// Reads the record at `index` from the bytes in the buffer.
+  private mutating func scanRecord() throws(LibraryError) -> Scan {
     fields.removeAll(keepingCapacity: true)
+    fieldCount = 0
     let count = bytes.count
-    guard index < count else { return false }
+    // Whether bytes of the file follow the buffer: then its end is not the file's.
+    let more = !input.isAtEnd
+    guard index < count else { return more ? .needsMore(openQuoteLine: nil) : .endOfFile }
+    let start = index
     recordLine = line
+    func needsMore(_ openQuoteLine: Int?) -> Scan {
+      index = start
+      line = recordLine
+      return .needsMore(openQuoteLine: openQuoteLine)
+    }
     while true {
       if index < count && bytes[index] == Self.quote {
         let openLine = line
@@ -122,38 +189,46 @@ struct CSVAlbumDecoder {
         var escaped = false
         while true {
           guard i < count else {
+            if more { return needsMore(openLine) }
             throw failure(nil, "unterminated quoted field starting on line \(openLine)")
           }
           let byte = bytes[i]
           if byte == Self.quote {
-            if i + 1 < count && bytes[i + 1] == Self.quote {
-              escaped = true
-              i += 2
-              continue
+            if i + 1 < count {
+              if bytes[i + 1] == Self.quote {
+                escaped = true
+                i += 2
+                continue
+              }
+            } else if more {
+              return needsMore(openLine)
             }
             break
           }
           if byte == Self.lf { line += 1 }
           i += 1
         }
-        fields.append(Field(start: index + 1, end: i, line: openLine, quoted: true, escaped: escaped))
+        add(Field(start: index + 1, end: i, line: openLine, quoted: true, escaped: escaped))
         i += 1
         if i >= count {
+          if more { return needsMore(nil) }
           index = i
-          return true
+          return .record
         }
-        switch bytes[i] {
-        case Self.comma:
+        let next = bytes[i]
+        if next == Self.comma {
           index = i + 1
-        case Self.lf:
+        } else if next == Self.lf {
           index = i + 1
           line += 1
-          return true
-        case Self.cr where i + 1 < count && bytes[i + 1] == Self.lf:
+          return .record
+        } else if next == Self.cr && i + 1 < count && bytes[i + 1] == Self.lf {
           index = i + 2
           line += 1
-          return true
-        default:
+          return .record
+        } else if next == Self.cr && i + 1 == count && more {
+          return needsMore(nil)
+        } else {
           throw failure(
             line, "unexpected \(describe(at: i)) after a closing quote (write a quote inside a quoted field as \"\")")
         }
@@ -164,38 +239,47 @@ struct CSVAlbumDecoder {
           if byte == Self.comma || byte == Self.lf { break }
           i += 1
         }
+        if i == count && more { return needsMore(nil) }
         var end = i
         if end > index && bytes[end - 1] == Self.cr && (i == count || bytes[i] == Self.lf) { end -= 1 }
-        fields.append(Field(start: index, end: end, line: line, quoted: false, escaped: false))
+        add(Field(start: index, end: end, line: line, quoted: false, escaped: false))
         if i < count && bytes[i] == Self.comma {
           index = i + 1
           continue
         }
         index = i == count ? i : i + 1
         line += 1
-        return true
+        return .record
       }
     }
   }
 
   // MARK: - Fields
 
-  private mutating func string(_ field: Field) throws(LibraryError) -> String {
-    if !field.escaped {
-      let slice = UnsafeBufferPointer(rebasing: bytes[field.start..<field.end])
-      if let text = Self.makeString(slice) { return text }
-      throw invalidUTF8(slice, from: field.line)
+  /// The field's bytes, `""` pairs unescaped in place, checked as UTF-8.
+  private mutating func utf8(_ field: Field) throws(LibraryError) -> UnsafeBufferPointer<UInt8> {
+    var end = field.end
+    if field.escaped {
+      // Read `""` as `"`, writing over the field itself: the result is never longer.
+      var from = field.start
+      end = field.start
+      while from < field.end {
+        let byte = bytes[from]
+        bytes[end] = byte
+        end += 1
+        from += byte == Self.quote ? 2 : 1
+      }
     }
-    scratch.removeAll(keepingCapacity: true)
-    var i = field.start
-    while i < field.end {
-      let byte = bytes[i]
-      scratch.append(byte)
-      i += byte == Self.quote ? 2 : 1
-    }
-    if let text = scratch.withUnsafeBufferPointer(Self.makeString) { return text }
-    let copy = scratch
-    throw copy.withUnsafeBufferPointer { invalidUTF8($0, from: field.line) }
+    let slice = UnsafeBufferPointer(rebasing: bytes[field.start..<end])
+    guard Self.isUTF8(slice) else { throw invalidUTF8(slice, from: field.line) }
+    return slice
+  }
+
+  /// Whether the bytes are UTF-8. ASCII, the common case, is checked without decoding.
+  static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var high: UInt8 = 0
+    for byte in bytes { high |= byte }
+    return high < 0x80 || String(validating: bytes, as: UTF8.self) != nil
   }
 
   /// The bytes as a `String`, or nil when they are not UTF-8. ASCII, the common
@@ -226,13 +310,23 @@ struct CSVAlbumDecoder {
       }
       if digits { return value }
     }
-    return try Album.parseYear(string(field))
+    return try Album.parseYear(String(decoding: utf8(field), as: UTF8.self))
   }
 
   // MARK: - Errors
 
   private func failure(_ line: Int?, _ reason: String) -> LibraryError {
-    .invalidArchive(file: fileName, line: line, reason: reason)
+    .invalidArchive(file: input.name, line: line, reason: reason)
+  }
+
+  /// A record longer than ``ArchiveInput/maximumRecordBytes``: in a quoted field, most
+  /// likely a missing closing quote; in a column with a length limit, that limit.
+  private func recordTooLong(openQuoteLine: Int?) -> LibraryError {
+    let most = "longer than \(input.maximumRecordText), the most import reads at once"
+    if let openQuoteLine {
+      return failure(nil, "quoted field starting on line \(openQuoteLine) is \(most) (is its closing quote missing?)")
+    }
+    return failure(recordLine, "row is \(most)")
   }
 
   /// Names the line holding the first invalid byte: multi-byte UTF-8 never contains LF.

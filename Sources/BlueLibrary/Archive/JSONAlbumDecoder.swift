@@ -1,12 +1,17 @@
-/// Reads albums from the JSON that `export` writes: an array of objects keyed by
-/// ``ArchiveKey``, `year` a string or a whole number, any value but `title` may be null.
+/// Reads albums from the JSON that `export` writes, as the file is read: an array of
+/// objects keyed by ``ArchiveKey``, `year` a string or a whole number, any value but
+/// `title` may be null.
 ///
 /// A small strict parser over the bytes, so that errors can name the line and
 /// the element (1-based) and a large file decodes without a detour through
-/// `Any` or `Codable`.
+/// `Any` or `Codable`. It parses one element at a time from the ``ArchiveInput``'s
+/// buffer: a quick structural scan first finds where the element ends, reading more of
+/// the file until it is all in the buffer, and the parser then sees exactly that element.
 struct JSONAlbumDecoder {
-  let bytes: UnsafeBufferPointer<UInt8>
-  let fileName: String
+  private let input: ArchiveInput
+  /// What the parser sees: `input.bytes`, or while it parses one value, the bytes up to
+  /// the value's end.
+  private var bytes: UnsafeBufferPointer<UInt8>
 
   private var index = 0
   private var line = 1
@@ -34,37 +39,49 @@ struct JSONAlbumDecoder {
   }
 
   private static let maximumDepth = 256
+  /// How many unknown keys of one element an error names.
+  private static let namedUnknownKeys = 10
 
-  init(bytes: UnsafeBufferPointer<UInt8>, fileName: String) {
-    self.bytes = bytes
-    self.fileName = fileName
+  init(input: ArchiveInput) {
+    self.input = input
+    bytes = UnsafeBufferPointer(input.bytes)
   }
 
-  mutating func decode() throws(LibraryError) -> [Album] {
+  /// Reads the array of albums, handing each album's checked fields to `body` in file
+  /// order; throws the first problem, naming the file, the line and the element.
+  mutating func decode(_ body: (AlbumFields) throws -> Void) throws {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-    skipWhitespace()
+    try skipWhitespaceReading()
     guard index < bytes.count else { throw failure(nil, "the file is empty (expected an array of albums)") }
     guard bytes[index] == UInt8(ascii: "[") else {
-      let found = try parseValue(depth: 0)
+      let found = try parseWhole { (decoder) throws(LibraryError) in try decoder.parseValue(depth: 0) }
       throw failure(1, "expected an array of albums, found \(found.kind)")
     }
     index += 1
-    var albums: [Album] = []
-    skipWhitespace()
+    var element = 0
+    try skipWhitespaceReading()
     if peek == UInt8(ascii: "]") {
       index += 1
     } else {
       while true {
-        skipWhitespace()
+        try skipWhitespaceReading()
         let elementLine = line
-        let element = albums.count + 1
+        element += 1
         if peek == UInt8(ascii: "{") {
-          albums.append(try parseAlbum(element: element, position: albums.count))
+          let record = try parseWhole { (decoder) throws(LibraryError) in try decoder.parseAlbum(element: element) }
+          try record.withFields { (fields) throws in
+            do throws(LibraryError) {
+              try fields.validate()
+            } catch {
+              throw failure(elementLine, "element \(element): \(error.description)")
+            }
+            try body(fields)
+          }
         } else {
-          let found = try parseValue(depth: 1)
+          let found = try parseWhole { (decoder) throws(LibraryError) in try decoder.parseValue(depth: 1) }
           throw failure(elementLine, "element \(element): expected an object, found \(found.kind)")
         }
-        skipWhitespace()
+        try skipWhitespaceReading()
         if peek == UInt8(ascii: ",") {
           index += 1
         } else if peek == UInt8(ascii: "]") {
@@ -75,21 +92,66 @@ struct JSONAlbumDecoder {
         }
       }
     }
-    skipWhitespace()
+    try skipWhitespaceReading()
     guard index == bytes.count else {
       throw failure(line, "unexpected \(describePeek()) after the array of albums")
     }
-    return albums
+  }
+
+  // MARK: - Reading the file
+
+  /// Skips blanks, reading more of the file while they run to the end of the buffer.
+  private mutating func skipWhitespaceReading() throws(LibraryError) {
+    skipWhitespace()
+    while index == bytes.count && !input.isAtEnd {
+      try refill()
+      skipWhitespace()
+    }
+  }
+
+  /// Drops the bytes before `index` and reads more after them.
+  private mutating func refill() throws(LibraryError) {
+    try input.refill(keepingFrom: index)
+    bytes = UnsafeBufferPointer(input.bytes)
+    index = 0
+  }
+
+  /// Runs `parse` on the value at `index` with all of it in the buffer and nothing after
+  /// it in sight (so the parser meets the end of the file only where the file ends).
+  private mutating func parseWhole<T>(
+    _ parse: (inout JSONAlbumDecoder) throws(LibraryError) -> T
+  ) throws(LibraryError) -> T {
+    var scan = ValueScan()
+    var end = scan.end(in: bytes, from: index)
+    while end == nil && !input.isAtEnd {
+      guard bytes.count - index < input.maximumRecordBytes else {
+        throw failure(
+          line,
+          "value is longer than \(input.maximumRecordText), the most import reads at once"
+            + " (is a closing quote or bracket missing?)")
+      }
+      let start = index
+      try refill()
+      scan.shift(by: start)
+      end = scan.end(in: bytes, from: index)
+    }
+    // One byte more, which the parser never takes, so that it can name what stands where
+    // a value was expected (`[{…},]`).
+    let whole = bytes
+    bytes = UnsafeBufferPointer(rebasing: whole[..<min((end ?? whole.count) + 1, whole.count)])
+    defer { bytes = whole }
+    return try parse(&self)
   }
 
   // MARK: - Albums
 
-  private mutating func parseAlbum(element: Int, position: Int) throws(LibraryError) -> Album {
+  private mutating func parseAlbum(element: Int) throws(LibraryError) -> ArchiveRecord {
     let elementLine = line
     index += 1
     // One slot per key, in `ArchiveKey` order: cheaper than a dictionary per element.
     var values: [Value?] = [nil, nil, nil, nil, nil]
     var unknown: [String] = []
+    var unknownCount = 0
     skipWhitespace()
     if peek == UInt8(ascii: "}") {
       index += 1
@@ -113,7 +175,9 @@ struct JSONAlbumDecoder {
           }
           values[key.slot] = value
         } else {
-          unknown.append(LibraryError.quoted(name))
+          unknownCount += 1
+          // The message names a few: an element of a million keys must not keep them all.
+          if unknown.count < Self.namedUnknownKeys { unknown.append(LibraryError.quoted(name)) }
         }
         skipWhitespace()
         if peek == UInt8(ascii: ",") {
@@ -130,7 +194,8 @@ struct JSONAlbumDecoder {
       failure(elementLine, "element \(element): \(reason)")
     }
     if !unknown.isEmpty {
-      let keys = unknown.count == 1 ? "key \(unknown[0])" : "keys \(unknown.joined(separator: ", "))"
+      let more = unknownCount > unknown.count ? ", … (\(unknownCount) in all)" : ""
+      let keys = unknown.count == 1 ? "key \(unknown[0])" : "keys \(unknown.joined(separator: ", "))\(more)"
       throw fail("unknown \(keys) (keys: \(ArchiveKey.list))")
     }
     var record = ArchiveRecord()
@@ -154,11 +219,7 @@ struct JSONAlbumDecoder {
       }
     }
     guard record.title != nil else { throw fail("missing key 'title'") }
-    do throws(LibraryError) {
-      return try record.album(position: position)
-    } catch {
-      throw fail(error.description)
-    }
+    return record
   }
 
   // MARK: - Values
@@ -368,7 +429,7 @@ struct JSONAlbumDecoder {
   // MARK: - Errors
 
   private func failure(_ line: Int?, _ reason: String) -> LibraryError {
-    .invalidArchive(file: fileName, line: line, reason: reason)
+    .invalidArchive(file: input.name, line: line, reason: reason)
   }
 
   private func describePeek() -> String {
@@ -381,5 +442,55 @@ struct JSONAlbumDecoder {
 extension String {
   fileprivate func leftPadded(to width: Int) -> String {
     String(repeating: "0", count: max(0, width - count)) + self
+  }
+}
+
+/// Finds where a JSON value ends without parsing it: strings (with their escapes) and
+/// bracket depth only, resumable as the buffer grows.
+///
+/// The parser agrees with it on every input it accepts, so it never needs a byte past the
+/// end found here; on input it rejects it stops at or before the first disagreement.
+private struct ValueScan {
+  private var position: Int?
+  private var depth = 0
+  private var inString = false
+  private var escaped = false
+
+  /// Moves the resume point after the bytes before `offset` were dropped.
+  mutating func shift(by offset: Int) {
+    position = position.map { $0 - offset }
+  }
+
+  /// The index just past the value that starts at `start`, or nil when `bytes` end first.
+  mutating func end(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    var p = position ?? start
+    defer { position = p }
+    while p < bytes.count {
+      let byte = bytes[p]
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+          if depth == 0 { return p + 1 }
+        }
+      } else {
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          if depth == 0 { return p }
+          depth -= 1
+          if depth == 0 { return p + 1 }
+        case UInt8(ascii: ","), 0x20, 0x09, 0x0A, 0x0D:
+          if depth == 0 { return p }
+        default: break
+        }
+      }
+      p += 1
+    }
+    return nil
   }
 }

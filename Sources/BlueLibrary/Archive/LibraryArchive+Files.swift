@@ -44,48 +44,10 @@ extension LibraryArchive {
     }
   }
 
-  /// The bytes of the file at `path`; errors are ``LibraryError/cannotRead(path:reason:)``.
   /// The largest file `import` reads: 256 MiB, some 3.5 million albums of CSV.
+  ///
+  /// Import streams the file, so its memory does not depend on this; the limit bounds how
+  /// long one import holds the library (a few seconds) and stops a file that grows while
+  /// it is read.
   public static let importSizeLimit = 256 << 20
-
-  static func readFile(_ path: String) throws(LibraryError) -> [UInt8] {
-    func refuse(_ error: SystemError) -> LibraryError { .cannotRead(path: path, reason: error.reason) }
-    let fd: Int32
-    do {
-      // Non-blocking, so that a FIFO with no writer cannot hang the open.
-      fd = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-    } catch {
-      throw refuse(error)
-    }
-    defer { close(fd) }
-    var info = stat()
-    do {
-      try syscall("fstat") { fstat(fd, &info) }
-    } catch {
-      throw refuse(error)
-    }
-    // Regular files only: /dev/zero, /dev/urandom or a FIFO would be read for ever.
-    switch info.st_mode & S_IFMT {
-    case S_IFREG: break
-    case S_IFDIR: throw .cannotRead(path: path, reason: "it is a directory")
-    default: throw .cannotRead(path: path, reason: "it is not a regular file (a device, a FIFO or a socket)")
-    }
-    guard Int(info.st_size) <= importSizeLimit else {
-      throw .cannotRead(
-        path: path,
-        reason: "it is larger than the import limit of \(importSizeLimit >> 20) MiB (\(Int(info.st_size) >> 20) MiB)")
-    }
-    // A file that grows past the limit while it is read (or a /proc file that says 0)
-    // is cut off there and refused.
-    let bytes: [UInt8]
-    do {
-      bytes = try readToEnd(fd, sizeHint: Int(info.st_size) + 1, atMost: importSizeLimit + 1)
-    } catch {
-      throw refuse(error)
-    }
-    guard bytes.count <= importSizeLimit else {
-      throw .cannotRead(path: path, reason: "it is larger than the import limit of \(importSizeLimit >> 20) MiB")
-    }
-    return bytes
-  }
 }

@@ -26,23 +26,26 @@ public enum LibraryArchive {
     return first == UInt8(ascii: "[") || first == UInt8(ascii: "{") ? .json : .csv
   }
 
+  /// The format of `input`, from its name or from its first non-blank byte (reading on
+  /// while the buffer holds only blanks).
+  static func format(of input: ArchiveInput) throws(LibraryError) -> Format {
+    let blanks: [UInt8] = [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]
+    while !input.isAtEnd, input.bytes.count < input.maximumRecordBytes,
+      input.bytes.allSatisfy({ blanks.contains($0) })
+    {
+      try input.refill(keepingFrom: 0)
+    }
+    return format(of: input.bytes, fileName: input.name)
+  }
+
   /// Decodes the albums in `bytes`; `fileName` picks the format and names the file in errors.
   ///
   /// Errors are ``LibraryError/invalidArchive(file:line:reason:)``, e.g.
   /// `albums.csv:7: year must be a whole number, got 'nineteen'`. Positions of the
   /// returned albums count from 0 in file order; ids are nil.
   public static func decode(_ bytes: [UInt8], fileName: String) throws(LibraryError) -> [Album] {
-    let format = format(of: bytes, fileName: fileName)
-    return try bytes.withUnsafeBufferPointer { (buffer) throws(LibraryError) -> [Album] in
-      switch format {
-      case .json:
-        var decoder = JSONAlbumDecoder(bytes: buffer, fileName: fileName)
-        return try decoder.decode()
-      case .csv:
-        var decoder = CSVAlbumDecoder(bytes: buffer, fileName: fileName)
-        return try decoder.decode()
-      }
-    }
+    var stream = try AlbumStream(input: ArchiveInput(copying: bytes, name: fileName))
+    return try stream.albums()
   }
 
   /// Decodes the albums in `data`, as the `[UInt8]` variant does.
@@ -51,6 +54,9 @@ public enum LibraryArchive {
   }
 
   /// Reads and decodes the file at `path` (the path also names it in errors).
+  ///
+  /// This holds every album at once; `import` streams the file into the library instead
+  /// (``AlbumStore/importAlbums(fromFile:origin:)``).
   public static func decode(fileAtPath path: String) throws(LibraryError) -> [Album] {
     try contents(ofFile: path).albums
   }
@@ -68,14 +74,7 @@ public enum LibraryArchive {
 
   /// Reads and decodes the file at `path`, saying which CSV columns were skipped.
   public static func contents(ofFile path: String) throws(LibraryError) -> Contents {
-    let bytes = try readFile(path)
-    guard format(of: bytes, fileName: path) == .csv else {
-      return Contents(albums: try decode(bytes, fileName: path), ignoredColumns: [])
-    }
-    return try bytes.withUnsafeBufferPointer { (buffer) throws(LibraryError) -> Contents in
-      var decoder = CSVAlbumDecoder(bytes: buffer, fileName: path)
-      let albums = try decoder.decode()
-      return Contents(albums: albums, ignoredColumns: decoder.ignoredColumns)
-    }
+    var stream = try AlbumStream(path: path)
+    return Contents(albums: try stream.albums(), ignoredColumns: stream.ignoredColumns)
   }
 }

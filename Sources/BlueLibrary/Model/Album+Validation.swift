@@ -24,6 +24,12 @@ extension Album {
     }
   }
 
+  /// ``checkLength(_:field:)`` of valid UTF-8 `bytes`: no `String` unless they are long.
+  static func checkLength(_ bytes: UnsafeBufferPointer<UInt8>, field: AlbumField) throws(LibraryError) {
+    guard bytes.count > maximumTextLength else { return }
+    try checkLength(String(decoding: bytes, as: UTF8.self), field: field)
+  }
+
   /// Returns the album unchanged if it obeys the library's rules, else throws the first violation.
   public func validated() throws(LibraryError) -> Album {
     try validate()
@@ -32,19 +38,23 @@ extension Album {
 
   /// Throws the first rule the album breaks.
   func validate() throws(LibraryError) {
-    try Album.checkTitle(title)
-    try Album.checkLength(title, field: .title)
-    try Album.checkText(artist, field: .artist)
-    try Album.checkLength(artist, field: .artist)
-    try Album.checkText(genre, field: .genre)
-    try Album.checkLength(genre, field: .genre)
-    if coverURL.utf8.count > Album.maximumCoverBytes {
-      throw .tooLong(field: .cover, limit: "8 KiB", actual: "\(coverURL.utf8.count) bytes")
+    var (title, artist, genre, coverURL) = (title, artist, genre, coverURL)
+    // Native strings are contiguous already: this reads them in place.
+    let violation = title.withUTF8 { title in
+      artist.withUTF8 { artist in
+        genre.withUTF8 { genre in
+          coverURL.withUTF8 { coverURL -> LibraryError? in
+            do throws(LibraryError) {
+              try AlbumFields(title: title, artist: artist, genre: genre, year: year, coverURL: coverURL).validate()
+              return nil
+            } catch {
+              return error
+            }
+          }
+        }
+      }
     }
-    if let year, !Album.validYears.contains(year) {
-      throw .yearOutOfRange(String(year))
-    }
-    try Album.checkCover(coverURL)
+    if let violation { throw violation }
   }
 
   /// Parses a year as typed: empty (or blanks) is no year; otherwise a whole number in 0...9999.
@@ -83,9 +93,17 @@ extension Album {
   }
 
   static func checkTitle(_ title: String) throws(LibraryError) {
-    let blank = withBytes(of: title) { bytes in !bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) }
-    if blank { throw .emptyTitle }
-    try checkText(title, field: .title)
+    if let violation = withBytes(of: title, titleViolation) { throw violation }
+  }
+
+  /// ``checkTitle(_:)`` of UTF-8 bytes.
+  static func checkTitle(_ bytes: UnsafeBufferPointer<UInt8>) throws(LibraryError) {
+    if let violation = titleViolation(bytes) { throw violation }
+  }
+
+  private static func titleViolation(_ bytes: UnsafeBufferPointer<UInt8>) -> LibraryError? {
+    if !bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) { return .emptyTitle }
+    return bytes.contains(0) ? .nulCharacter(.title) : nil
   }
 
   /// Runs `body` over the string's UTF-8 in place (native strings, the usual
@@ -105,6 +123,11 @@ extension Album {
     }
   }
 
+  /// ``checkText(_:field:)`` of UTF-8 bytes.
+  static func checkText(_ bytes: UnsafeBufferPointer<UInt8>, field: AlbumField) throws(LibraryError) {
+    if bytes.contains(0) { throw .nulCharacter(field) }
+  }
+
   /// A cover is empty or `scheme:rest` with scheme http, https, file or `bluelib`
   /// (a cover bundled with the program), a non-empty rest,
   /// a host for http and https, and no blanks or control characters.
@@ -114,18 +137,27 @@ extension Album {
     }
   }
 
+  /// ``checkCover(_:)`` of valid UTF-8 bytes.
+  static func checkCover(_ bytes: UnsafeBufferPointer<UInt8>) throws(LibraryError) {
+    if !isValidCover(bytes) { throw .invalidCover(String(decoding: bytes, as: UTF8.self)) }
+  }
+
   private static func isValidCover(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     if bytes.isEmpty { return true }
-    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-      !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F })
-    else {
-      return false
+    // One pass: no blanks or control characters, and where the scheme ends.
+    var colon: Int?
+    for i in 0..<bytes.count {
+      let byte = bytes[i]
+      if byte <= 0x20 || byte == 0x7F { return false }
+      if colon == nil && byte == UInt8(ascii: ":") { colon = i }
     }
+    guard let colon, colon + 1 < bytes.count else { return false }
     let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
-    let rest = bytes[(colon + 1)...]
-    guard !rest.isEmpty else { return false }
     if isScheme(scheme, "http") || isScheme(scheme, "https") {
-      return rest.starts(with: "//".utf8) && rest.count > 2 && rest[rest.startIndex + 2] != UInt8(ascii: "/")
+      // `//` and a host: `http://` alone, or `http:///path`, has none.
+      let slashes = UInt8(ascii: "/")
+      return bytes.count > colon + 3 && bytes[colon + 1] == slashes && bytes[colon + 2] == slashes
+        && bytes[colon + 3] != slashes
     }
     return isScheme(scheme, "file") || isScheme(scheme, "bluelib")
   }

@@ -23,15 +23,14 @@ public struct ImportCommand: Command {
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
-    let contents = try LibraryArchive.contents(ofFile: path)
-    let range = try library.importAlbums(contents.albums)
+    let (range, ignoredColumns) = try library.importAlbums(fromFile: path)
     let total = try library.count()
     var message = "imported \(albumCount(range.count)) (\(albumCount(total)) in all)"
-    if !contents.ignoredColumns.isEmpty {
-      let names = contents.ignoredColumns.prefix(5).map { TextSanitizer.quotedWord($0) }.joined(separator: ", ")
-      let more = contents.ignoredColumns.count > 5 ? ", …" : ""
+    if !ignoredColumns.isEmpty {
+      let names = ignoredColumns.prefix(5).map { TextSanitizer.quotedWord($0) }.joined(separator: ", ")
+      let more = ignoredColumns.count > 5 ? ", …" : ""
       message =
-        "ignored \(contents.ignoredColumns.count == 1 ? "a column" : "\(contents.ignoredColumns.count) columns") "
+        "ignored \(ignoredColumns.count == 1 ? "a column" : "\(ignoredColumns.count) columns") "
         + "bluelib does not read: \(names)\(more) (it reads \(LibraryArchive.keyList))\n" + message
     }
     return .changed(message, redraw: false)

@@ -1,0 +1,53 @@
+/// One album's fields as UTF-8, borrowed from whoever holds the bytes: an import decoder's
+/// buffer, or an ``Album``'s strings.
+///
+/// A streamed import checks and stores each album straight from the file's bytes, so a
+/// million rows make no `String` or ``Album`` each. The buffers are valid only during the
+/// call that hands the fields over; text fields must be valid UTF-8.
+struct AlbumFields {
+  var title: UnsafeBufferPointer<UInt8>
+  var artist: UnsafeBufferPointer<UInt8>
+  var genre: UnsafeBufferPointer<UInt8>
+  var year: Int?
+  var coverURL: UnsafeBufferPointer<UInt8>
+
+  /// No bytes: an empty field.
+  static var empty: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
+
+  init(
+    title: UnsafeBufferPointer<UInt8>, artist: UnsafeBufferPointer<UInt8> = empty,
+    genre: UnsafeBufferPointer<UInt8> = empty, year: Int? = nil, coverURL: UnsafeBufferPointer<UInt8> = empty
+  ) {
+    self.title = title
+    self.artist = artist
+    self.genre = genre
+    self.year = year
+    self.coverURL = coverURL
+  }
+
+  /// Throws the first rule of the library the fields break, in the order ``Album``'s own
+  /// validation reports them (it is this one).
+  func validate() throws(LibraryError) {
+    try Album.checkTitle(title)
+    try Album.checkLength(title, field: .title)
+    try Album.checkText(artist, field: .artist)
+    try Album.checkLength(artist, field: .artist)
+    try Album.checkText(genre, field: .genre)
+    try Album.checkLength(genre, field: .genre)
+    if coverURL.count > Album.maximumCoverBytes {
+      throw .tooLong(field: .cover, limit: "8 KiB", actual: "\(coverURL.count) bytes")
+    }
+    if let year, !Album.validYears.contains(year) {
+      throw .yearOutOfRange(String(year))
+    }
+    try Album.checkCover(coverURL)
+  }
+
+  /// The fields as an ``Album`` at `position` (copied into strings).
+  func album(position: Int) -> Album {
+    Album(
+      title: String(decoding: title, as: UTF8.self), artist: String(decoding: artist, as: UTF8.self),
+      genre: String(decoding: genre, as: UTF8.self), year: year, coverURL: String(decoding: coverURL, as: UTF8.self),
+      position: position)
+  }
+}

@@ -1,0 +1,193 @@
+internal import GRDB
+
+#if canImport(GRDBSQLite)
+  internal import GRDBSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
+
+extension AlbumStore {
+  /// Appends the albums of the JSON or CSV file at `path` after the last one, all or
+  /// nothing, as one logged step; returns their indices and the CSV header's columns it
+  /// skipped. The selection stays `origin.selection`.
+  ///
+  /// The file is streamed: read in blocks, each album checked and inserted as it is
+  /// parsed, inside one transaction, so memory does not grow with the file and a bad
+  /// line (the last of a million, say) rolls everything back. A file that cannot be read,
+  /// or a CSV header that is wrong, is refused before the library is touched. The step
+  /// records only the range of fresh, contiguous ids the albums get, so undo and redo stay
+  /// cheap whatever the size.
+  public func importAlbums(
+    fromFile path: String, origin: ChangeOrigin
+  ) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String], step: ChangeStep) {
+    var stream = try AlbumStream(path: path)
+    let (range, step) = try importAlbums(origin: origin) { insert in try stream.forEachAlbum(insert) }
+    return (range, stream.ignoredColumns, step)
+  }
+
+  /// Appends the albums `produce` hands to the function it is given, as
+  /// ``importAlbums(fromFile:origin:)`` does; an error thrown by `produce` (or by the
+  /// function) rolls the whole step back.
+  func importAlbums(
+    origin: ChangeOrigin, _ produce: (_ insert: (AlbumFields) throws -> Void) throws -> Void
+  ) throws(LibraryError) -> (range: Range<Int>, step: ChangeStep) {
+    try changing { db in
+      let count = try Self.count(db)
+      let firstID = try Self.maxID(db) + 1
+      // The summary names the count, known at the end.
+      let step = try Self.beginStep(.import, summary: "import", origin: origin, db)
+      var inserter = try AlbumInserter(db, firstID: firstID, position: count, step: step)
+      try produce { fields in try inserter.insert(fields) }
+      let inserted = try inserter.finish()
+      try db.execute(
+        sql: "UPDATE change SET summary = ? WHERE id = ?",
+        arguments: ["import of \(inserted) \(inserted == 1 ? "album" : "albums")", step])
+      try Self.recordInserted(firstID: firstID, count: inserted, removed: 0, of: step, db)
+      try Self.finishStep(step, selecting: origin.selection, db)
+      return (count..<(count + inserted), try Self.changeStep(step, db))
+    }
+  }
+}
+
+/// Inserts albums after the last one, with consecutive fresh ids, each carrying the step
+/// that writes them, as fast as SQLite takes rows.
+///
+/// Rows go in batches of ``rowsPerBatch`` through one prepared multi-row `INSERT`, so
+/// SQLite opens its cursors and runs the statement's set-up once per batch rather than
+/// once per row. A batch's text is copied into one buffer reused from batch to batch and
+/// bound from there with `SQLITE_STATIC` (SQLite copies it into the rows during the step):
+/// no allocation per row, where GRDB's `StatementArguments` would allocate and copy every
+/// string. SQLite numbers the rows itself (`id` is left out), which lets it append to the
+/// table without searching it; the ids are checked to be contiguous at the end, as the undo
+/// log records them as a range.
+///
+/// - Important: Use it inside the transaction of the database it was made with, and call
+///   ``finish()`` before the transaction ends.
+private struct AlbumInserter {
+  static let rowsPerBatch = 64
+  /// The columns bound per row, in the statement's order.
+  private static let columns = "title, artist, genre, year, coverUrl, position, step"
+  private static let columnCount: Int32 = 7
+
+  private let db: Database
+  private let batchStatement: Statement
+  private let firstID: Int64
+  private let step: Int64
+  private var position: Int64
+  private var inserted = 0
+
+  /// The pending rows' text, one after another, and where each row's fields lie in it.
+  private var text: [UInt8] = []
+  private var pending: [PendingRow] = []
+
+  private struct PendingRow {
+    /// End offsets in `text` of title, artist, genre and cover URL (each starts where the
+    /// previous ends).
+    var ends: (Int, Int, Int, Int)
+    var year: Int?
+  }
+
+  init(_ db: Database, firstID: Int64, position: Int, step: Int64) throws {
+    self.db = db
+    self.firstID = firstID
+    self.step = step
+    self.position = Int64(position)
+    batchStatement = try Self.statement(rows: Self.rowsPerBatch, db)
+    text.reserveCapacity(Self.rowsPerBatch * 256)
+    pending.reserveCapacity(Self.rowsPerBatch)
+  }
+
+  /// `INSERT INTO album (…) VALUES (?, …), …` for `rows` rows. Columns by name: a column
+  /// added later (with a default) is filled by SQLite.
+  private static func statement(rows: Int, _ db: Database) throws -> Statement {
+    let row = "(" + Array(repeating: "?", count: Int(columnCount)).joined(separator: ", ") + ")"
+    return try db.makeStatement(
+      sql: "INSERT INTO album (\(columns)) VALUES " + Array(repeating: row, count: rows).joined(separator: ", "))
+  }
+
+  /// Queues one album (its fields checked already), inserting a batch when it is full.
+  mutating func insert(_ album: AlbumFields) throws {
+    text.append(contentsOf: album.title)
+    let title = text.count
+    text.append(contentsOf: album.artist)
+    let artist = text.count
+    text.append(contentsOf: album.genre)
+    let genre = text.count
+    text.append(contentsOf: album.coverURL)
+    pending.append(PendingRow(ends: (title, artist, genre, text.count), year: album.year))
+    if pending.count == Self.rowsPerBatch { try flush(batchStatement) }
+  }
+
+  /// Inserts what is queued and checks the ids SQLite gave; returns how many albums were
+  /// inserted.
+  mutating func finish() throws -> Int {
+    if !pending.isEmpty { try flush(Self.statement(rows: pending.count, db)) }
+    if inserted > 0 {
+      let last = db.lastInsertedRowID
+      guard last == firstID + Int64(inserted) - 1 else {
+        throw LibraryError.database("the imported albums did not get contiguous ids (\(firstID)…\(last))")
+      }
+    }
+    return inserted
+  }
+
+  /// Binds the pending rows to `statement` (made for exactly that many) and runs it.
+  private mutating func flush(_ statement: Statement) throws {
+    let handle = statement.sqliteStatement
+    let (pending, step) = (self.pending, self.step)
+    var position = self.position
+    let code = text.withUnsafeBufferPointer { text in
+      var parameter: Int32 = 1
+      var start = 0
+      func bindText(_ end: Int) {
+        Self.bindText(UnsafeBufferPointer(rebasing: text[start..<end]), handle, parameter)
+        start = end
+        parameter += 1
+      }
+      for row in pending {
+        bindText(row.ends.0)
+        bindText(row.ends.1)
+        bindText(row.ends.2)
+        if let year = row.year {
+          sqlite3_bind_int64(handle, parameter, Int64(year))
+        } else {
+          sqlite3_bind_null(handle, parameter)
+        }
+        parameter += 1
+        bindText(row.ends.3)
+        sqlite3_bind_int64(handle, parameter, position)
+        sqlite3_bind_int64(handle, parameter + 1, step)
+        parameter += 2
+        position += 1
+      }
+      let code = sqlite3_step(handle)
+      // Let go of the text before it changes.
+      sqlite3_reset(handle)
+      sqlite3_clear_bindings(handle)
+      return code
+    }
+    guard code == SQLITE_DONE else {
+      throw DatabaseError(
+        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+        sql: statement.sql)
+    }
+    self.position = position
+    inserted += pending.count
+    self.pending.removeAll(keepingCapacity: true)
+    text.removeAll(keepingCapacity: true)
+  }
+
+  /// Binds `bytes` with their exact length (a NUL would not cut them short).
+  /// An empty buffer is bound as `""` explicitly: a nil pointer would bind NULL.
+  private static func bindText(_ bytes: UnsafeBufferPointer<UInt8>, _ handle: OpaquePointer, _ index: Int32) {
+    if let base = bytes.baseAddress, !bytes.isEmpty {
+      base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+        _ = sqlite3_bind_text(handle, index, chars, Int32(bytes.count), nil)
+      }
+    } else {
+      _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+    }
+  }
+
+  private static let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+}

@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import BlueLibrary
+
+/// `import FILE` streamed into a library file: one transaction, one undo step holding the
+/// id range, nothing kept when any record is bad.
+struct AlbumStoreImportTests {
+  let directory: TemporaryDirectory
+  let store: AlbumStore
+  let origin = ChangeOrigin(session: "test", selection: 2)
+
+  init() throws {
+    directory = try TemporaryDirectory()
+    store = try AlbumStore.open(path: directory.file("library.sqlite"))
+  }
+
+  /// A CSV of `count` albums (several blocks of the reader for a few thousand), with
+  /// `last` as its final row when given.
+  func writeCSV(_ count: Int, last: String? = nil) throws -> String {
+    var csv = "title,artist,genre,year,coverUrl\n"
+    for i in 1...count {
+      csv += "\"Bulk \(i), \"\"live\"\"\",Artist \(i % 7),Rock,\(1960 + i % 50),https://c.example/\(i)\n"
+    }
+    if let last { csv += last + "\n" }
+    let path = directory.file("albums.csv")
+    try Data(csv.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  func stepCount() throws -> Int {
+    try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change") ?? 0 }
+  }
+
+  @Test func aStreamedImportAppendsEveryRowAsOneStepThatUndoesAndRedoes() throws {
+    let path = try writeCSV(30_000)
+    let imported = try store.importAlbums(fromFile: path, origin: origin)
+    #expect(imported.range == 5..<30_005)
+    #expect(imported.step.summary == "import of 30000 albums")
+    #expect(try store.count() == 30_005)
+    #expect(try store.selectedIndex() == 2)
+    #expect(try store.storedPositions() == Array(0..<30_005))
+    let last = Album(
+      title: "Bulk 30000, \"live\"", artist: "Artist 5", genre: "Rock", year: 1960, coverURL: "https://c.example/30000")
+    #expect(content([try store.album(at: 30_004)]) == [last])
+    // The step holds the id range, not the albums.
+    let logged = try store.queue.read { db in
+      try Row.fetchOne(
+        db, sql: "SELECT first_id, last_id, count FROM change WHERE id = ?", arguments: [imported.step.id])
+    }
+    let first = try #require(try store.album(at: 5).id)
+    #expect(logged?[0] == first && logged?[1] == first + 29_999 && logged?[2] == 30_000)
+    #expect(try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change_album") } == 0)
+
+    #expect(try store.undo(session: "test").step.summary == "import of 30000 albums")
+    #expect(try content(store.all()) == content(DefaultCatalogue.albums))
+    _ = try store.redo(session: "test")
+    #expect(try store.count() == 30_005)
+    #expect(content([try store.album(at: 30_004)]) == [last])
+    #expect(try store.storedPositions() == Array(0..<30_005))
+  }
+
+  @Test(arguments: [
+    ("Bulk last,,,19x9,", "albums.csv:20002: year must be a whole number, got '19x9'"),
+    (
+      "\(String(repeating: "t", count: 1001)),,,,",
+      "albums.csv:20002: title is longer than the limit of 1,000 characters (1001 bytes)"
+    ),
+    ("Bulk last,,,,,", "albums.csv:20002: expected 5 fields like the header, found 6"),
+    ("\"Bulk last", "albums.csv: unterminated quoted field starting on line 20002"),
+  ])
+  func aBadLastRowLeavesTheLibraryAndItsLogAsTheyWere(last: String, message: String) throws {
+    let path = try writeCSV(20_000, last: last)
+    let before = try store.all()
+    let steps = try stepCount()
+    let error = libraryError { () throws(LibraryError) in try store.importAlbums(fromFile: path, origin: origin) }
+    #expect(error?.description == message.replacingOccurrences(of: "albums.csv", with: path))
+    #expect(try store.all() == before)
+    #expect(try stepCount() == steps)
+    #expect(try store.maxIDAfterRollback() == before.compactMap(\.id).max())
+  }
+
+  @Test func aBadLastElementOfAJSONFileLeavesTheLibraryAsItWas() throws {
+    var json = "[\n"
+    for i in 1...20_000 { json += "  {\"title\": \"Bulk \(i)\", \"year\": \(1960 + i % 50)},\n" }
+    json += "  {\"title\": \"Bulk last\", \"year\": true}\n]\n"
+    let path = directory.file("albums.json")
+    try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+    let before = try store.all()
+    let error = libraryError { () throws(LibraryError) in try store.importAlbums(fromFile: path, origin: origin) }
+    #expect(error?.description == "\(path):20002: element 20001: 'year' must be a string or a number, found a boolean")
+    #expect(try store.all() == before)
+
+    json = json.replacingOccurrences(of: "\"year\": true", with: "\"year\": null")
+    try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+    let imported = try store.importAlbums(fromFile: path, origin: origin)
+    #expect(imported.range == 5..<20_006)
+    #expect(imported.ignoredColumns == [])
+    #expect(try store.album(at: 20_005).title == "Bulk last")
+  }
+
+  @Test func aFileThatCannotBeReadIsRefusedBeforeTheLibraryIsTouched() throws {
+    let before = try store.all()
+    let missing = directory.file("nope.csv")
+    let error = libraryError { () throws(LibraryError) in try store.importAlbums(fromFile: missing, origin: origin) }
+    #expect(error?.description == "cannot read '\(missing)': no such file or directory")
+    #expect(try store.all() == before)
+    #expect(try stepCount() == 0)
+  }
+
+  @Test func anEmptyImportIsStillOneStep() throws {
+    let path = directory.file("empty.csv")
+    try Data("title,artist\n".utf8).write(to: URL(fileURLWithPath: path))
+    let imported = try store.importAlbums(fromFile: path, origin: origin)
+    #expect(imported.range == 5..<5)
+    #expect(imported.step.summary == "import of 0 albums")
+    #expect(try store.undo(session: "test").step.summary == "import of 0 albums")
+    #expect(try content(store.all()) == content(DefaultCatalogue.albums))
+  }
+}
+
+extension AlbumStore {
+  /// The largest album id stored: a rolled-back import leaves no row behind.
+  fileprivate func maxIDAfterRollback() throws -> Int64? {
+    try queue.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM album") }
+  }
+}
