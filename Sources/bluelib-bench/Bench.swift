@@ -71,6 +71,10 @@ struct Results {
   var downloads: DownloadResult?
   /// The cover-art scenario, when run.
   var coverArt: CoverArtResult?
+  /// Start-up, piped commands and `list` against sqlite3 (References.swift).
+  var references: [ReferenceRow] = []
+  /// Whether the measured binary runs without the toolchain (References.swift).
+  var staticBinary: StaticBinaryResult?
 
   func row(_ scenario: Scenario, size: Int) -> Measurement? {
     rows.first { $0.scenario == scenario && $0.size == size }?.measurement
@@ -131,7 +135,7 @@ final class Bench {
   /// decoding a million albums takes hundreds of MiB, and every process we spawn
   /// afterwards would otherwise report at least our own resident memory as its peak.
   func generate() throws(SetupError) {
-    let needsLibrary = options.only.contains(.open) || options.only.contains(.tap) || options.only.contains(.scroll)
+    let needsLibrary = [.open, .tap, .scroll, .startup, .list].contains { options.only.contains($0) }
     for size in options.sizes {
       let needsCSV = needsLibrary || (options.only.contains(.import) && size == options.sizes.last)
       guard needsCSV else { continue }
@@ -178,6 +182,8 @@ final class Bench {
           LibraryRow(scenario: scenario, size: size, measurement: runLibraryScenario(scenario, size: size)))
       }
     }
+    results.staticBinary = checkStaticBinary()
+    runReferences()
     if options.only.contains(.import), let size = options.sizes.last {
       runImports(size: size)
     }
@@ -236,7 +242,7 @@ final class Bench {
       case .scroll:
         let input = ChildInput.pipe(Array(String(repeating: "scroll right\n", count: options.scrolls).utf8))
         return try invoke(bluelib, ["--home", home], input: input, in: directory, keepOutput: false)
-      case .import, .downloads, .art:
+      case .import, .downloads, .art, .startup, .list:
         preconditionFailure("\(scenario.rawValue) is not a library scenario")
       }
     }

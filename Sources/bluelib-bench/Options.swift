@@ -21,6 +21,11 @@ struct Options: ParsableCommand {
                    (timed against the ideal ⌈N / C⌉ × L, CPU time checked),
                    and the same URLs through curl --parallel
                    --parallel-immediate --parallel-max 6
+        startup    bluelib --home H -c quit against sqlite3 :memory: .quit
+        list       bluelib --home H -c list on the large library, against
+                   sqlite3 selecting the same rows in order (to /dev/null);
+                   with scroll, sqlite3 also runs the same number of
+                   lookups by position on the large library
         art        decode + draw a 600×600 JPEG at 40×20 cells in this process
                    (200 runs), and the same JPEG through
                    `chafa --size 40x20 -f symbols` (20 runs) when chafa is on

@@ -119,6 +119,8 @@ struct Report {
     case .import: "import"
     case .downloads: "downloads"
     case .art: "cover art"
+    case .startup: "start-up"
+    case .list: "list"
     }
   }
 
@@ -217,6 +219,8 @@ struct Report {
         missing("peak RSS of undo and redo of the import < 64 MiB", results.bluelibUndo, results.bluelibRedo))
     }
 
+    checks += referenceChecks()
+    if let check = staticBinaryCheck(results.staticBinary) { checks.append(check) }
     checks += downloadChecks(results.downloads)
     checks.append(coverArtCheck(results.coverArt))
     return checks
@@ -264,6 +268,8 @@ struct Report {
       }
       lines.append("")
     }
+
+    lines += referenceLines()
 
     if options.only.contains(.import) {
       let size = results.importSize

@@ -12,6 +12,10 @@ enum Scenario: String, CaseIterable, Sendable {
   case downloads
   /// A 600×600 JPEG decoded and drawn at 40×20 cells in-process, against `chafa --size 40x20 -f symbols`
   case art
+  /// `bluelib --home H -c quit` against `sqlite3 :memory: .quit`
+  case startup
+  /// `bluelib --home H -c list` on the large library against sqlite3 selecting the same rows
+  case list
 
   /// The names `--only` accepts for it.
   var names: [String] {
@@ -22,6 +26,8 @@ enum Scenario: String, CaseIterable, Sendable {
     case .import: ["import"]
     case .downloads: ["downloads", "download", "covers"]
     case .art: ["art", "cover-art"]
+    case .startup: ["startup", "start-up", "quit"]
+    case .list: ["list"]
     }
   }
 

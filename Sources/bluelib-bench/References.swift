@@ -1,0 +1,201 @@
+import BlueLibrary
+import Foundation
+
+/// One figure of issue 13's table: bluelib against a reference tool in the same run.
+struct ReferenceRow {
+  /// What is timed, in words.
+  var title: String
+  var bluelibCommand: String
+  var referenceCommand: String
+  var bluelib: Measurement
+  var reference: Measurement
+  /// The most bluelib may take, as a multiple of the reference's median.
+  var goal: Double
+  /// Divides the medians for a per-command figure (the scroll row), else 1.
+  var perCommand = 1
+
+  var ratio: Double? {
+    guard let ours = bluelib.median, let theirs = reference.median, theirs > 0 else { return nil }
+    return ours / theirs
+  }
+}
+
+extension Bench {
+  /// The start-up, piped-command and `list` figures against sqlite3 on the same files.
+  /// The scroll row reuses the scroll scenario's bluelib runs on the large library.
+  func runReferences() {
+    guard let sqlite3 else { return }
+    let runs = options.runsPerScenario
+    let large = options.sizes.last ?? 0
+    if options.only.contains(.startup) {
+      let home = "\(work)/runs/startup/home"
+      let prepared = Result { () throws(SetupError) in
+        try DataSet.makeDirectory(home)
+        try DataSet.copyFile(libraryPath(options.sizes.first ?? 0), to: home + "/library.sqlite")
+      }
+      var ours = measure("start-up bluelib", runs: runs) { run throws(RunFailure) in
+        try invoke(
+          bluelib, ["--home", home, "-c", "quit"], input: .null, in: "\(work)/runs/startup/b\(run)", keepOutput: false)
+      }
+      if case .failure(let error) = prepared { ours.failure = "setup: \(error)" }
+      let theirs = measure("start-up sqlite3", runs: runs) { run throws(RunFailure) in
+        try invoke(sqlite3, [":memory:", ".quit"], input: .null, in: "\(work)/runs/startup/s\(run)", keepOutput: false)
+      }
+      results.references.append(
+        ReferenceRow(
+          title: "start-up", bluelibCommand: "bluelib --home H -c quit", referenceCommand: "sqlite3 :memory: .quit",
+          bluelib: ours, reference: theirs, goal: 5))
+    }
+    if options.only.contains(.scroll), let ours = results.row(.scroll, size: large) {
+      // The same lookups by position, one statement per line, on the same library file.
+      var script = ""
+      for index in 0..<options.scrolls { script += "select title from album where position=\(index % large);\n" }
+      let input = Array(script.utf8)
+      let theirs = measure("scroll sqlite3", runs: min(runs, 3)) { run throws(RunFailure) in
+        try invoke(
+          sqlite3, [libraryPath(large)], input: .pipe(input), in: "\(work)/runs/scroll-sqlite3-\(run)",
+          keepOutput: false)
+      }
+      results.references.append(
+        ReferenceRow(
+          title: "\(grouped(options.scrolls)) piped commands on \(grouped(large)) albums",
+          bluelibCommand: "\(grouped(options.scrolls)) × `scroll right` | bluelib --home H",
+          referenceCommand:
+            "\(grouped(options.scrolls)) × `select title from album where position=N;` | sqlite3 H/library.sqlite",
+          bluelib: ours, reference: theirs, goal: 2.5, perCommand: options.scrolls))
+    }
+    if options.only.contains(.list) {
+      let home = "\(work)/runs/list/home"
+      var ours = Measurement()
+      do {
+        try DataSet.makeDirectory(home)
+        try DataSet.copyFile(libraryPath(large), to: home + "/library.sqlite")
+        ours = measure("list bluelib", runs: runs) { run throws(RunFailure) in
+          try invoke(
+            bluelib, ["--home", home, "-c", "list"], input: .null, in: "\(work)/runs/list/b\(run)", keepOutput: false)
+        }
+      } catch {
+        ours.failure = "setup: \(error)"
+      }
+      let query = "select position, title, artist, year, genre, coverUrl from album order by position"
+      let theirs = measure("list sqlite3", runs: runs) { run throws(RunFailure) in
+        try invoke(
+          sqlite3, [home + "/library.sqlite", query], input: .null, in: "\(work)/runs/list/s\(run)", keepOutput: false)
+      }
+      results.references.append(
+        ReferenceRow(
+          title: "`list` of \(grouped(large)) albums to /dev/null", bluelibCommand: "bluelib --home H -c list",
+          referenceCommand: "sqlite3 H/library.sqlite '\(query)'", bluelib: ours, reference: theirs, goal: 2))
+    }
+  }
+}
+
+extension Report {
+  /// The table of figures against their references.
+  func referenceLines() -> [String] {
+    guard !results.references.isEmpty else { return [] }
+    var lines = ["## against sqlite3, same files, same run", ""]
+    lines.append("| figure | bluelib | median | reference | median | ratio | goal |")
+    lines.append("| --- | --- | ---: | --- | ---: | ---: | ---: |")
+    for row in results.references {
+      let ours = row.bluelib.failure ?? row.bluelib.median.map { perCommandTime($0, row.perCommand) } ?? "–"
+      let theirs = row.reference.failure ?? row.reference.median.map { perCommandTime($0, row.perCommand) } ?? "–"
+      lines.append(
+        "| \(cell(row.title)) | `\(cell(row.bluelibCommand))` | \(cell(ours)) | `\(cell(row.referenceCommand))` | \(cell(theirs)) | \(row.ratio.map(formatRatio) ?? "–") | ≤ \(formatRatio(row.goal)) |"
+      )
+    }
+    lines.append("")
+    return lines
+  }
+
+  func referenceChecks() -> [Check] {
+    results.references.map { row in
+      guard let ratio = row.ratio else {
+        return missing("\(row.title) ≤ \(formatRatio(row.goal)) the reference", row.bluelib, row.reference)
+      }
+      return Check(
+        status: ratio <= row.goal ? .pass : .fail,
+        text: "\(row.title): bluelib ≤ \(formatRatio(row.goal)) the reference: ratio \(formatRatio(ratio))")
+    }
+  }
+
+  private func perCommandTime(_ seconds: Double, _ commands: Int) -> String {
+    guard commands > 1 else { return formatSeconds(seconds) }
+    return formatSeconds(seconds) + String(format: " (%.1f µs/cmd)", seconds * 1e6 / Double(commands))
+  }
+}
+
+/// Whether the measured binary is the one to ship: the Swift runtime linked in
+/// (`--static-swift-stdlib`), so it runs on a machine without the toolchain.
+struct StaticBinaryResult {
+  /// The shared libraries `ldd` lists that belong to the Swift runtime or Foundation.
+  var swiftLibraries: [String]
+  /// What happened running `-c quit` with the toolchain's library folder hidden (nil: ran fine).
+  var hiddenToolchainFailure: String?
+  /// Why the check could not run (no ldd, no unshare), or nil.
+  var skipped: String?
+}
+
+extension Bench {
+  /// Runs `ldd` on the binary, then `bluelib -c quit` in a mount namespace where an empty
+  /// tmpfs covers the toolchain's `lib/swift/linux` (where a dynamically linked build
+  /// finds libswiftCore.so and Foundation).
+  func checkStaticBinary() -> StaticBinaryResult {
+    let environment = ProcessInfo.processInfo.environment
+    guard let ldd = findInPath("ldd", environment: environment),
+      let unshare = findInPath("unshare", environment: environment)
+    else {
+      return StaticBinaryResult(swiftLibraries: [], skipped: "ldd or unshare is not installed")
+    }
+    let directory = "\(work)/runs/static"
+    guard (try? invoke(ldd, [bluelib], input: .null, in: directory + "/ldd", keepOutput: true)) != nil else {
+      return StaticBinaryResult(swiftLibraries: [], skipped: "ldd failed on \(bluelib)")
+    }
+    let swiftLibraries = DataSet.contents(ofFileAt: directory + "/ldd/stdout").split(separator: "\n")
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { $0.hasPrefix("libswift") || $0.hasPrefix("libFoundation") || $0.hasPrefix("libdispatch") }
+      .map { String($0.prefix { $0 != " " }) }
+    // The folder a dynamically linked bluelib loads its runtime from.
+    let runtime =
+      (findInPath("swift", environment: environment).map { URL(fileURLWithPath: $0).resolvingSymlinksInPath() })
+      .map { $0.deletingLastPathComponent().deletingLastPathComponent().path + "/lib/swift/linux" }
+    guard let runtime, FileManager.default.fileExists(atPath: runtime + "/libswiftCore.so") else {
+      return StaticBinaryResult(swiftLibraries: swiftLibraries, skipped: "no Swift toolchain found to hide")
+    }
+    let home = directory + "/home"
+    try? DataSet.makeDirectory(home)
+    let script =
+      "mount -t tmpfs none \(shellQuoted(runtime)) && exec \(shellQuoted(bluelib)) --home \(shellQuoted(home)) -c quit"
+    do throws(RunFailure) {
+      _ = try invoke(unshare, ["-m", "sh", "-c", script], input: .null, in: directory + "/hidden", keepOutput: true)
+      return StaticBinaryResult(swiftLibraries: swiftLibraries)
+    } catch {
+      return StaticBinaryResult(swiftLibraries: swiftLibraries, hiddenToolchainFailure: error.message)
+    }
+  }
+}
+
+extension Report {
+  func staticBinaryCheck(_ result: StaticBinaryResult?) -> Check? {
+    guard let result else { return nil }
+    if let skipped = result.skipped {
+      return Check(status: .skip, text: "the binary runs without the Swift toolchain: \(skipped)")
+    }
+    if !result.swiftLibraries.isEmpty {
+      return Check(
+        status: .fail,
+        text:
+          "the binary runs without the Swift toolchain: ldd lists \(result.swiftLibraries.joined(separator: ", ")) (build with `swift build -c release --static-swift-stdlib`)"
+      )
+    }
+    if let failure = result.hiddenToolchainFailure {
+      return Check(
+        status: .fail, text: "the binary runs without the Swift toolchain: with its library folder hidden: \(failure)")
+    }
+    return Check(
+      status: .pass,
+      text:
+        "the binary runs without the Swift toolchain: ldd lists no Swift runtime library, and `-c quit` runs with the toolchain's library folder hidden (unshare -m)"
+    )
+  }
+}
