@@ -89,8 +89,12 @@ struct Bluelib: ParsableCommand {
 enum Entrypoint {
   static func main() {
     do {
-      var command = try Bluelib.parseAsRoot()
-      try command.run()
+      if let command = Bluelib.parsedWithoutReflection(Array(CommandLine.arguments.dropFirst())) {
+        try command.run()
+      } else {
+        var command = try Bluelib.parseAsRoot()
+        try command.run()
+      }
     } catch {
       let code = Bluelib.exitCode(for: error)
       if code == .success {
@@ -104,5 +108,80 @@ enum Entrypoint {
       }
       exit(code == .validationFailure ? 1 : code.rawValue)
     }
+  }
+}
+
+extension Bluelib {
+  /// The flags of an ordinary invocation (`--home DIR -c 'list'`), read without
+  /// ArgumentParser, whose reflection over the flag declarations was 40% of the
+  /// instructions of `bluelib -c quit`. Anything else — help, version, completion, an
+  /// unknown or repeated flag, a value that starts with `-`, a value that does not parse,
+  /// a combination `validate()` refuses — gives nil, and ArgumentParser reads the line
+  /// and words any error exactly as before.
+  static func parsedWithoutReflection(_ arguments: [String]) -> Bluelib? {
+    var home: String?
+    var commands: [String] = []
+    var script: String?
+    var downloads: Int?
+    var downloadTimeout: Double?
+    var bail = false
+    var noColor = false
+    var noPager = false
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      var name = argument
+      var inline: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inline = String(argument[argument.index(after: equals)...])
+      }
+      func value() -> String? {
+        if let inline { return inline }
+        index += 1
+        guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
+        return arguments[index]
+      }
+      switch name {
+      case "--home":
+        guard home == nil, let given = value() else { return nil }
+        home = given
+      case "-c":
+        guard let given = value() else { return nil }
+        commands.append(given)
+      case "--script":
+        guard script == nil, let given = value() else { return nil }
+        script = given
+      case "--downloads":
+        guard downloads == nil, let given = value().flatMap({ Int($0) }) else { return nil }
+        downloads = given
+      case "--download-timeout":
+        guard downloadTimeout == nil, let given = value().flatMap({ Double($0) }) else { return nil }
+        downloadTimeout = given
+      case "--bail", "--no-color", "--no-pager":
+        guard inline == nil else { return nil }
+        switch name {
+        case "--bail": if bail { return nil } else { bail = true }
+        case "--no-color": if noColor { return nil } else { noColor = true }
+        default: if noPager { return nil } else { noPager = true }
+        }
+      default:
+        return nil
+      }
+      index += 1
+    }
+    // Every property is set: a parsable command's property read before parsing or
+    // setting would stop the program.
+    var command = Bluelib()
+    command.home = home
+    command.commands = commands
+    command.script = script
+    command.downloads = downloads ?? 6
+    command.downloadTimeout = downloadTimeout ?? 15
+    command.bail = bail
+    command.noColor = noColor
+    command.noPager = noPager
+    guard (try? command.validate()) != nil else { return nil }
+    return command
   }
 }
