@@ -158,13 +158,15 @@ extension Bluelib {
       case "--download-timeout":
         guard downloadTimeout == nil, let given = value().flatMap({ Double($0) }) else { return nil }
         downloadTimeout = given
-      case "--bail", "--no-color", "--no-pager":
-        guard inline == nil else { return nil }
-        switch name {
-        case "--bail": if bail { return nil } else { bail = true }
-        case "--no-color": if noColor { return nil } else { noColor = true }
-        default: if noPager { return nil } else { noPager = true }
-        }
+      case "--bail":
+        guard inline == nil, !bail else { return nil }
+        bail = true
+      case "--no-color":
+        guard inline == nil, !noColor else { return nil }
+        noColor = true
+      case "--no-pager":
+        guard inline == nil, !noPager else { return nil }
+        noPager = true
       default:
         return nil
       }

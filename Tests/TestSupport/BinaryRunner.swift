@@ -68,17 +68,8 @@ public struct BinaryRunner: Sendable {
     _ arguments: [String] = [], input: Data = Data(), useHome: Bool = true,
     environment extra: [String: String] = [:]
   ) throws -> Result {
-    let process = Process()
-    process.executableURL = Self.executable
-    process.arguments = (useHome ? ["--home", home.path] : []) + arguments
-    process.environment = environment(extra)
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
+    let (process, stdin, stdout, stderr) = try launch(
+      (useHome ? ["--home", home.path] : []) + arguments, environment: environment(extra))
     let writer = Thread {
       // The shell may stop reading early (quit, --bail); a broken pipe is expected then.
       stdin.fileHandleForWriting.writeIgnoringErrors(input)
@@ -109,17 +100,7 @@ public struct BinaryRunner: Sendable {
   public func runMeasuringPeakMemory(
     script: String, until marker: String, _ arguments: [String] = [], timeout: Double = 300
   ) throws -> (result: Result, peakKiB: Int?) {
-    let process = Process()
-    process.executableURL = Self.executable
-    process.arguments = ["--home", home.path] + arguments
-    process.environment = environment()
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
+    let (process, stdin, stdout, stderr) = try launch(["--home", home.path] + arguments, environment: environment())
     let output = LockedBox(Data())
     let errors = LockedBox(Data())
     let group = DispatchGroup()
@@ -157,6 +138,22 @@ public struct BinaryRunner: Sendable {
         stderr: String(decoding: errors.value, as: UTF8.self), stdoutBytes: output.value),
       peak
     )
+  }
+
+  /// Starts the binary with `arguments`, its three standard streams on pipes.
+  private func launch(
+    _ arguments: [String], environment: [String: String]
+  ) throws -> (process: Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
+    let process = Process()
+    process.executableURL = Self.executable
+    process.arguments = arguments
+    process.environment = environment
+    let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    return (process, stdin, stdout, stderr)
   }
 
   /// The text of a `/proc` file, read with `read(2)` to its end: it says its size is 0,

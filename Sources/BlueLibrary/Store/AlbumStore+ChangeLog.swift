@@ -17,20 +17,7 @@ extension AlbumStore {
   /// Runs `body` in an immediate transaction: the write lock is taken first, so a step
   /// chosen or checked inside it cannot be changed by another shell before the commit.
   func changing<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
-    do {
-      return try queue.writeWithoutTransaction { db in
-        try Self.endSnapshot(db)
-        var result: T?
-        try db.inTransaction(.immediate) {
-          result = try body(db)
-          return .commit
-        }
-        guard let result else { throw LibraryError.database("a change returned nothing") }
-        return result
-      }
-    } catch {
-      throw Self.libraryError(error)
-    }
+    try transaction(.immediate, body)
   }
 
   // MARK: - Steps

@@ -239,15 +239,21 @@ public final class AlbumStore: Sendable {
   }
 
   func writing<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
+    try transaction(.deferred, body)
+  }
+
+  /// Runs `body` in a `kind` transaction, ending an open snapshot first (``beginSnapshot()``).
+  func transaction<T>(_ kind: Database.TransactionKind, _ body: (Database) throws -> T) throws(LibraryError) -> T {
     do {
       return try queue.writeWithoutTransaction { db in
         try Self.endSnapshot(db)
         var result: T?
-        try db.inTransaction {
+        try db.inTransaction(kind) {
           result = try body(db)
           return .commit
         }
-        return result!
+        guard let result else { throw LibraryError.database("a change returned nothing") }
+        return result
       }
     } catch {
       throw Self.libraryError(error)

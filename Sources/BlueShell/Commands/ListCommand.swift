@@ -72,7 +72,7 @@ struct AlbumListing: Sequence, IteratorProtocol {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(title.utf8.count + artist.utf8.count + genre.utf8.count + cover.utf8.count + 48)
     bytes.append(contentsOf: album.position == library.selection ? "* ".utf8 : "  ".utf8)
-    appendDecimal(album.position + 1, to: &bytes)
+    bytes.append(contentsOf: String(album.position + 1).utf8)
     bytes.append(contentsOf: ". ".utf8)
     bytes.append(contentsOf: title.utf8)
     if !artist.isEmpty {
@@ -82,7 +82,7 @@ struct AlbumListing: Sequence, IteratorProtocol {
     if album.year != nil || !genre.isEmpty {
       bytes.append(contentsOf: " (".utf8)
       if let year = album.year {
-        appendDecimal(year, to: &bytes)
+        bytes.append(contentsOf: String(year).utf8)
         if !genre.isEmpty { bytes.append(contentsOf: ", ".utf8) }
       }
       bytes.append(contentsOf: genre.utf8)
@@ -93,26 +93,4 @@ struct AlbumListing: Sequence, IteratorProtocol {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-}
-
-/// Appends `value` in decimal (a `-` first when negative).
-private func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-  if value < 0 { bytes.append(UInt8(ascii: "-")) }
-  var magnitude = value.magnitude
-  var digits:
-    (
-      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-    ) = (
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-    )
-  var count = 0
-  withUnsafeMutableBytes(of: &digits) { buffer in
-    repeat {
-      buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-      magnitude /= 10
-      count += 1
-    } while magnitude > 0
-    bytes.append(contentsOf: buffer[(20 - count)...])
-  }
 }
