@@ -37,6 +37,7 @@ let package = Package(
     .target(
       name: "BlueLibrary",
       dependencies: [
+        "MusicFolder",
         .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ],
       exclude: ["Covers/Bundled/make-covers.py", "Covers/Bundled/covers"]
@@ -68,9 +69,15 @@ let package = Package(
     .testTarget(name: "MusicFolderTests", dependencies: ["MusicFolder", "CoverArt", "TestSupport"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary", "LoopbackHTTPServer", "TestSupport"]),
+    .testTarget(
+      name: "BlueLibraryTests",
+      dependencies: ["BlueLibrary", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]
+    ),
     .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "TestSupport"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BlueShell", "LoopbackHTTPServer", "TestSupport"]),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

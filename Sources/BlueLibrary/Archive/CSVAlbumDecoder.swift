@@ -61,6 +61,21 @@ struct CSVAlbumDecoder {
         case .artist: record.artist = try string(field)
         case .genre: record.genre = try string(field)
         case .coverUrl: record.coverURL = try string(field)
+        case .folder:
+          let text = try string(field)
+          record.folder = text.isEmpty ? nil : text
+        case .tracks, .duration:
+          // An empty field is no value, as for year.
+          let text = try string(field)
+          let number = ArchiveKey.trimmed(text)
+          if number.isEmpty { continue }
+          if column == .tracks, let tracks = ArchiveKey.parseTracks(number) {
+            record.tracks = tracks
+          } else if column == .duration, let duration = ArchiveKey.parseDuration(number) {
+            record.duration = duration
+          } else {
+            throw failure(recordLine, "'\(column.rawValue)' must be a number, got \(LibraryError.quoted(text))")
+          }
         case .year:
           do throws(LibraryError) {
             record.year = try year(field)

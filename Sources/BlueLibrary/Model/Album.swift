@@ -22,6 +22,17 @@ public struct Album: Sendable, Equatable, Hashable {
   /// by the store when it reads the album; not imported or exported). Lets a card or a
   /// `list` line show the cover's state without looking in the cache.
   public var coverCached: Bool
+  /// How many tracks the album has; known for albums imported from a music folder.
+  public var tracks: Int?
+  /// The album's length in seconds (its tracks' lengths added up); known for albums
+  /// imported from a music folder.
+  public var duration: Double?
+  /// The folder the album's audio files are in, for albums imported from a music folder.
+  public var folder: String?
+  /// What identifies an album imported from a music folder across imports of it (its
+  /// folder, album artist and title): importing the folder again updates the album with
+  /// this key in place. Nil for other albums; never shown, exported or edited.
+  var sourceKey: String?
 
   /// Creates an album; nothing is validated here (see ``validated()``).
   public init(
@@ -32,7 +43,10 @@ public struct Album: Sendable, Equatable, Hashable {
     year: Int? = nil,
     coverURL: String = "",
     position: Int = 0,
-    coverCached: Bool = false
+    coverCached: Bool = false,
+    tracks: Int? = nil,
+    duration: Double? = nil,
+    folder: String? = nil
   ) {
     self.id = id
     self.title = title
@@ -42,5 +56,8 @@ public struct Album: Sendable, Equatable, Hashable {
     self.coverURL = coverURL
     self.position = position
     self.coverCached = coverCached
+    self.tracks = tracks
+    self.duration = duration
+    self.folder = folder
   }
 }

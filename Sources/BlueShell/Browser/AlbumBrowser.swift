@@ -216,8 +216,11 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     if let cached = cardArt.frame(for: key) {
       frame = cached
     } else {
-      guard library.coverState(of: album) == .cached,
-        let bytes = library.cachedCover(of: album),
+      // A local cover (a music folder's) is read when its card first shows: no 'download'.
+      let state = library.coverState(of: album)
+      let local = state == .none && LocalCover.isLocal(album.coverURL)
+      guard state == .cached || local,
+        let bytes = local ? library.loadLocalCover(of: album) : library.cachedCover(of: album),
         let drawn = try? HalfBlockRenderer.render(
           encoded: [UInt8](bytes), columns: columns, rows: rows, mode: colorMode)
       else { return nil }
@@ -237,7 +240,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     case .downloading: return "⟳ downloading"
     case .failed: return "✗ no cover"
     case .cached: return "✗ unreadable"
-    case .none: return "· download"
+    case .none: return LocalCover.isLocal(album.coverURL) ? "· local" : "· download"
     }
   }
 
