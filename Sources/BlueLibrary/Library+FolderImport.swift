@@ -75,6 +75,7 @@ extension Library {
     }
     // Into an empty library: the first album becomes current, as the viewport shows it.
     if selection == nil, (try? count()) ?? 0 > 0 { select(0) }
+    refreshLocalCovers(of: albums)
     return FolderImport(
       folder: scan.folder, albums: scan.albums.count, tracks: scan.trackCount, added: outcome.added,
       updated: outcome.updated, unchanged: outcome.unchanged,
@@ -89,6 +90,25 @@ extension Library {
   }
 
   // MARK: - Local covers
+
+  /// Forgets the cached copy of each of `albums`' local covers whose file changed since it
+  /// was read (a new `cover.jpg`, a retagged track), so the next card or `cover` reads it
+  /// again. One `stat` per album, two for a cached cover.
+  private func refreshLocalCovers(of albums: [Album]) {
+    guard let covers else { return }
+    for album in albums where !album.coverURL.isEmpty {
+      guard let cached = covers.cache.modificationTime(for: album.coverURL),
+        let file = try? LocalCover.path(of: album.coverURL)
+      else { continue }
+      var info = stat()
+      guard stat(file, &info) == 0 else { continue }
+      let changed = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) > (cached.tv_sec, cached.tv_nsec)
+      if changed || info.st_ctim.tv_sec > cached.tv_sec {
+        covers.forget(album.coverURL)
+        try? store.forgetCachedCover(album.coverURL)
+      }
+    }
+  }
 
   /// The bytes of `album`'s cover if it is local (``LocalCover``: an image beside the
   /// tracks or a picture embedded in one) and can be read: from the cover cache, or read

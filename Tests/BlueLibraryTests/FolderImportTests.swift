@@ -211,6 +211,27 @@ import Testing
     #expect(library.loadLocalCover(of: try library.album(at: 0)) == nil)
   }
 
+  @Test func importingAgainRereadsACoverWhoseFileChanged() throws {
+    try makeTwoAlbums()
+    let image = music + "/B/Quiet Times/cover.png"
+    let png = { (color: RGB) in Data(ImageEncoder.png(RGBImage(width: 4, height: 4, filledWith: color))) }
+    try png(RGB(0, 0, 255)).write(to: URL(fileURLWithPath: image))
+    let (loader, _) = makeLoader(in: directory)
+    let library = try Library(store: AlbumStore.open(path: path), covers: loader, session: "A")
+    try library.importFolder(music, named: "M")
+    let blue = try ImageDecoder.decode([UInt8](try #require(library.loadLocalCover(of: try library.album(at: 6)))))
+    #expect(blue.pixels[2] == 255)
+
+    try png(RGB(0, 255, 0)).write(to: URL(fileURLWithPath: image))
+    try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: image)
+    let again = try library.importFolder(music, named: "M")
+    #expect(again.unchanged == 2, "the same URL: the album is unchanged, its cover is read again")
+    let quiet = try library.album(at: 6)
+    #expect(!quiet.coverCached && library.coverState(of: quiet) == .none)
+    let green = try ImageDecoder.decode([UInt8](try #require(library.loadLocalCover(of: quiet))))
+    #expect(green.pixels[1] == 255 && green.pixels[2] == 0)
+  }
+
   @Test func anEmbeddedCoverOverTheSizeCapFails() throws {
     try makeTwoAlbums()
     let (loader, _) = makeLoader(in: directory, maxBytes: 100)

@@ -150,6 +150,17 @@ public actor CoverLoader {
     return state
   }
 
+  /// Removes the cached cover for `url` and forgets its state in this session, so the next
+  /// request or ``fetchNow(_:)`` fetches it again; nothing happens while it is queued or
+  /// downloading. For local covers whose file changed (`import DIR` again).
+  public nonisolated func forget(_ url: String) {
+    book.withLock { book in
+      guard book.jobs[url] == nil else { return }
+      book.states[url] = nil
+      cache.remove(url)
+    }
+  }
+
   /// Cancels every queued and running download: each fails with ``CoverFailure/cancelled``
   /// and nothing more of them is cached. Safe from any thread; returns at once.
   public nonisolated func cancelAll() {

@@ -24,6 +24,11 @@ public enum LocalCover {
     }
   }
 
+  /// The file a local cover URL names: the image, or the audio file embedding the picture.
+  static func path(of url: String) throws(CoverFailure) -> String {
+    coverURLScheme(url) == embeddedScheme ? try EmbeddedCoverSource.path(of: url) : try FileCoverSource.path(of: url)
+  }
+
   /// The cover URL of a cover a scan found.
   static func url(for cover: MusicCover) -> String {
     switch cover {
