@@ -41,7 +41,7 @@ extension AlbumStore {
       if updated > 0 {
         try requireImagesUnchanged(.before, of: step, count: updated, carrying: step, undoing: true, db)
       }
-      try removeInserted(row, undoing: true, keepingUpdated: true, db)
+      try removeInserted(row, undoing: true, keepingUpdated: updated > 0, db)
       if updated > 0 { try writeImages(.before, of: step, carrying: nil, db) }
       return nil
     case .reset:
@@ -85,12 +85,13 @@ extension AlbumStore {
       let count: Int = row["count"]
       let updated = try updatedCount(of: step, db)
       if updated > 0 { try requireImagesUnchanged(.before, of: step, count: updated, undoing: false, db) }
+      // The copies of the inserted albums stay in the `after` side until the next undo
+      // replaces them (deleting a million rows here would double the cost of a redo).
       if count > 0 {
         let inserted = try insertImages(
-          .after, of: step, at: try Self.count(db), carrying: step, skippingUpdated: true, db)
+          .after, of: step, at: try Self.count(db), carrying: step, skippingUpdated: updated > 0, db)
         try recordInserted(firstID: inserted.firstID, count: inserted.count, removed: 0, of: step, db)
       }
-      try dropInsertedCopies(of: step, db)
       if updated > 0 { try writeImages(.after, of: step, carrying: step, db) }
       return nil
     case .reset:

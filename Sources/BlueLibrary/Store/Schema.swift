@@ -192,8 +192,8 @@ enum Schema {
   /// `change_album` gains the same columns, so undoing or redoing an edit, a delete or an
   /// import puts them back too. A folder import is an `import` step whose inserted albums are
   /// its id range, as for a file, and which also holds a `before` and an `after` image of
-  /// each album it updated in place (while it is undone, its `after` side also holds copies
-  /// of the albums it inserted, told apart by having no `before` image). `ADD COLUMN`
+  /// each album it updated in place (once it has been undone, its `after` side also holds
+  /// copies of the albums it inserted, told apart by having no `before` image). `ADD COLUMN`
   /// rewrites nothing: a million-album library migrates at once.
   private static func addMusicFields(_ db: Database) throws {
     try db.execute(
