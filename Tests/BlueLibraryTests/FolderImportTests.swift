@@ -122,6 +122,13 @@ import Testing
 
     #expect(libraryError { () throws(LibraryError) in try a.undo() } == .changedSince(title: "Quiet", undoing: true))
     #expect(try a.allAlbums() == before)
+
+    // Once the edit is taken back, the import (an update only) can be undone and redone.
+    #expect(try b.undo() == "edit \"Quiet\"")
+    #expect(try a.undo() == "import from M: 1 updated")
+    #expect(try a.album(at: 6).genre == "Jazz")
+    #expect(try a.redo() == "import from M: 1 updated")
+    #expect(try a.album(at: 6).genre == "Blues" && a.count() == 7)
   }
 
   @Test func aCancelledScanChangesNothing() throws {
