@@ -40,6 +40,7 @@ let package = Package(
     .target(
       name: "BlueLibrary",
       dependencies: [
+        "MusicFolder",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -77,9 +78,15 @@ let package = Package(
     .testTarget(name: "MusicFolderTests", dependencies: ["MusicFolder", "CoverArt", "TestSupport"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary", "LoopbackHTTPServer", "TestSupport"]),
+    .testTarget(
+      name: "BlueLibraryTests",
+      dependencies: ["BlueLibrary", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]
+    ),
     .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "TestSupport"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BlueShell", "LoopbackHTTPServer", "TestSupport"]),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -192,6 +192,26 @@ public final class Library {
     return (range, ignoredColumns)
   }
 
+  /// Appends `albums` (all or nothing); returns their 0-based range. The selection stays.
+  ///
+  /// An album with a folder (exported after `import DIR`) gets the source key a scan of
+  /// that folder gives it, so importing the folder again updates it rather than adding it twice.
+  @discardableResult
+  public func importAlbums(_ albums: [Album]) throws(LibraryError) -> Range<Int> {
+    var albums = albums
+    if albums.contains(where: { $0.folder != nil }) {
+      for index in albums.indices {
+        if let folder = albums[index].folder, albums[index].sourceKey == nil {
+          albums[index].sourceKey = Album.sourceKey(
+            folder: folder, artist: albums[index].artist, title: albums[index].title)
+        }
+      }
+    }
+    let range = try change { (origin) throws(LibraryError) in try store.importAlbums(albums, origin: origin).range }
+    if selection == nil, !range.isEmpty { select(0) }
+    return range
+  }
+
   /// Replaces every album with the default catalogue and selects the first; returns how
   /// many albums were replaced.
   @discardableResult
@@ -329,7 +349,7 @@ public final class Library {
   /// Runs a logged store change made by this shell from its current selection, then
   /// refreshes the cached count and the selection from what the store now holds (the
   /// change wrote the selection in its own transaction).
-  private func change<T>(_ body: (ChangeOrigin) throws(LibraryError) -> T) throws(LibraryError) -> T {
+  func change<T>(_ body: (ChangeOrigin) throws(LibraryError) -> T) throws(LibraryError) -> T {
     cachedCount = nil
     let result: T
     do {

@@ -91,7 +91,15 @@ final class ShellSession {
         guard !lines.isEmpty else { return }
         for line in lines { output.line(line) }
         output.flush()
-      })
+      },
+      progressLine: isInteractive
+        ? { text in
+          // Carriage return and erase to the end of the line: the line is drawn again in
+          // place, cut to the window so that it never wraps (the text comes escaped).
+          let width = max(1, WindowSize.ofTerminal().columns - 1)
+          output.write("\r\u{1B}[K" + (text.map { DisplayWidth.fit($0, width: width) } ?? ""))
+          output.flush()
+        } : nil)
     interpreter = Interpreter(
       environment: environment, output: output, registry: .standard, history: history, style: style)
     coverSubscription = library.observeCovers { coverStatus.handle($0) }

@@ -169,7 +169,7 @@ enum AlbumGrouping {
     }
 
     return MusicAlbum(
-      key: [folder, group.artist.lowercased(), group.title.lowercased()].joined(separator: "\u{1F}"),
+      key: MusicAlbum.key(folder: folder, artist: group.artist, title: group.title),
       title: group.title, artist: group.artist,
       year: mostCommon(ordered.compactMap(\.tags.year), tieBreak: <),
       genre: mostCommon(ordered.compactMap(\.tags.genre), tieBreak: { _, _ in false }) ?? "",

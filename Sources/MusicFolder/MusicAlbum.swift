@@ -23,6 +23,12 @@ public struct MusicAlbum: Sendable, Hashable {
   /// that embeds a picture, else a cover image in its folder; nil when it has none.
   public var cover: MusicCover?
 
+  /// The ``key`` of the album with this folder, album artist and title: the three joined
+  /// by U+001F, the artist and title lowercased.
+  public static func key(folder: String, artist: String, title: String) -> String {
+    [folder, artist.lowercased(), title.lowercased()].joined(separator: "\u{1F}")
+  }
+
   /// An album with every field given.
   public init(
     key: String, title: String, artist: String, year: Int?, genre: String, trackCount: Int, duration: Double,

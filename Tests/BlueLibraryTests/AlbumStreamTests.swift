@@ -110,7 +110,7 @@ struct AlbumStreamTests {
     #expect(
       message("[{\"title\": \"A\", \(keys)}]", "a.json")
         == "a.json:1: element 1: unknown keys 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7', 'k8', 'k9', 'k10', … (12 in all)"
-        + " (keys: title, artist, genre, year, coverUrl)")
+        + " (keys: title, artist, genre, year, coverUrl, tracks, duration, folder)")
   }
 
   @Test func theBufferStaysOneBlockWhateverTheLengthOfTheFile() throws {

@@ -122,7 +122,7 @@ struct LibraryArchiveTests {
     ("duplicate column", "title,Title\n", "albums.csv:1: duplicate column 'title'"),
     (
       "no title column", "artist,year\nX,1\n",
-      "albums.csv:1: missing column 'title' (columns: title, artist, genre, year, coverUrl)"
+      "albums.csv:1: missing column 'title' (columns: title, artist, genre, year, coverUrl, tracks, duration, folder)"
     ),
     (
       "unterminated quote", "title,artist\nA,B\n\"Unfinished,C\nD,E\n",
@@ -140,7 +140,7 @@ struct LibraryArchiveTests {
     ),
     (
       "empty file", "",
-      "albums.csv: the file is empty (expected a header row naming title, artist, genre, year, coverUrl)"
+      "albums.csv: the file is empty (expected a header row naming title, artist, genre, year, coverUrl, tracks, duration, folder)"
     ),
     ("NUL in a field", "title\nA\u{0}B\n", "albums.csv:2: title must not contain a NUL character"),
   ])
@@ -223,11 +223,11 @@ struct LibraryArchiveTests {
   @Test(arguments: [
     (
       "unknown key", "[\n{\"title\": \"A\"},\n{\"title\": \"B\", \"yaer\": 1999}\n]",
-      "albums.json:3: element 2: unknown key 'yaer' (keys: title, artist, genre, year, coverUrl)"
+      "albums.json:3: element 2: unknown key 'yaer' (keys: title, artist, genre, year, coverUrl, tracks, duration, folder)"
     ),
     (
       "unknown keys", #"[{"title": "A", "x": 1, "y": 2}]"#,
-      "albums.json:1: element 1: unknown keys 'x', 'y' (keys: title, artist, genre, year, coverUrl)"
+      "albums.json:1: element 1: unknown keys 'x', 'y' (keys: title, artist, genre, year, coverUrl, tracks, duration, folder)"
     ),
     ("missing title", #"[{"artist": "A"}]"#, "albums.json:1: element 1: missing key 'title'"),
     ("empty title", #"[{"title": ""}]"#, "albums.json:1: element 1: title must not be empty"),
@@ -352,5 +352,88 @@ struct LibraryArchiveTests {
     }
     #expect(error?.description == "albums.csv:62: year must be a whole number, got '1x'")
     #expect(try store.all() == before)
+  }
+}
+
+// MARK: - Music-folder fields
+
+extension LibraryArchiveTests {
+  static let musicAlbum = Album(
+    title: "OK Computer", artist: "Radiohead", genre: "Alternative", year: 1997,
+    coverURL: "embedded:file:///m/OK%20Computer/01.mp3", tracks: 12, duration: 3207.125, folder: "/m/OK Computer")
+
+  @Test func jsonCarriesTracksDurationAndFolderOnlyForAlbumsThatHaveThem() throws {
+    let albums = [Self.musicAlbum, Album(title: "Plain")]
+    let json = String(decoding: LibraryArchive.encodeJSON(albums), as: UTF8.self)
+    #expect(
+      json.hasPrefix(
+        """
+        [
+          {
+            "title": "OK Computer",
+            "artist": "Radiohead",
+            "genre": "Alternative",
+            "year": "1997",
+            "coverUrl": "embedded:file:///m/OK%20Computer/01.mp3",
+            "tracks": 12,
+            "duration": 3207.125,
+            "folder": "/m/OK Computer"
+          },
+          {
+            "title": "Plain",
+        """))
+    #expect(json.components(separatedBy: "\"tracks\"").count == 2)
+    let decoded = try LibraryArchive.decode(Array(json.utf8), fileName: "x.json")
+    #expect(decoded.map(\.tracks) == [12, nil])
+    #expect(decoded.map(\.duration) == [3207.125, nil])
+    #expect(decoded.map(\.folder) == ["/m/OK Computer", nil])
+  }
+
+  @Test func csvAddsTheMusicColumnsWhenAnyAlbumHasThemAndReadsThemBack() throws {
+    #expect(
+      String(decoding: LibraryArchive.encodeCSV([Album(title: "Plain")]), as: UTF8.self)
+        == "title,artist,genre,year,coverUrl\r\nPlain,,,,\r\n")
+    let csv = LibraryArchive.encodeCSV([Self.musicAlbum, Album(title: "Plain")])
+    #expect(
+      String(decoding: csv, as: UTF8.self)
+        == "title,artist,genre,year,coverUrl,tracks,duration,folder\r\n"
+        + "OK Computer,Radiohead,Alternative,1997,embedded:file:///m/OK%20Computer/01.mp3,12,3207.125,/m/OK Computer\r\n"
+        + "Plain,,,,,,,\r\n")
+    let decoded = try LibraryArchive.decode(csv, fileName: "x.csv")
+    #expect(decoded.map(\.tracks) == [12, nil] && decoded.map(\.duration) == [3207.125, nil])
+    #expect(decoded.map(\.folder) == ["/m/OK Computer", nil])
+  }
+
+  @Test(arguments: [
+    (#"[{"title": "x", "tracks": "12"}]"#, "x.json:1: element 1: 'tracks' must be a number, found a string"),
+    (#"[{"title": "x", "tracks": 1.5}]"#, "x.json:1: element 1: 'tracks' must be a whole number, got 1.5"),
+    (
+      #"[{"title": "x", "tracks": -1}]"#,
+      "x.json:1: element 1: tracks must be a whole number from 0 to 100000, got '-1'"
+    ),
+    (
+      #"[{"title": "x", "duration": -2}]"#,
+      "x.json:1: element 1: duration must be a number of seconds from 0 to 31622400, got '-2.0'"
+    ),
+    (
+      #"[{"title": "x", "duration": 1e999}]"#,
+      "x.json:1: element 1: duration must be a number of seconds from 0 to 31622400, got 'inf'"
+    ),
+    (#"[{"title": "x", "folder": 3}]"#, "x.json:1: element 1: 'folder' must be a string, found a number"),
+    ("title,tracks\nx,many\n", "x.csv:2: 'tracks' must be a number, got 'many'"),
+    ("title,duration\nx,-1\n", "x.csv:2: duration must be a number of seconds from 0 to 31622400, got '-1.0'"),
+  ])
+  func badMusicFieldsAreRefusedWithTheirLine(input: String, message: String) {
+    let name = input.hasPrefix("[") ? "x.json" : "x.csv"
+    #expect(
+      libraryError { () throws(LibraryError) in try LibraryArchive.decode(Array(input.utf8), fileName: name) }?
+        .description == message)
+  }
+
+  @Test func aFolderOverItsLimitIsRefused() {
+    let long = "/" + String(repeating: "f", count: 5000)
+    #expect(
+      libraryError { () throws(LibraryError) in try Album(title: "x", folder: long).validated() }?.description
+        == "folder is longer than the limit of 4 KiB (5001 bytes)")
   }
 }

@@ -55,11 +55,12 @@ struct CoverCommandTests {
     try png.prefix(png.count / 2).write(to: truncated)
     let result = try runner.run(
       script: "edit 2 cover=file://\(truncated.path)\ndownload 2\nwait\ncover 2 --force\nshow 2\n")
-    // Decoded before it is cached (issue 11): the download fails, and says why.
+    // Decoded before it is cached (issue 11): the download fails, and says why. A file: URL
+    // is a local cover, which `cover` reads rather than downloads (issue 14).
     #expect(result.status == 1)
     #expect(
       result.stderr.hasPrefix(
-        "bluelib: stdin:4: cover: the cover of \"It's My Life\" failed to download: not a readable image: "
+        "bluelib: stdin:4: cover: cannot read the cover of \"It's My Life\": not a readable image: "
           + "truncated or corrupt PNG"))
     #expect(result.stdout.contains("cover of \"It's My Life\" failed: not a readable image: truncated or corrupt PNG"))
     #expect(

@@ -125,7 +125,7 @@ struct LibraryVerbTests {
     #expect(imported.stderr == "")
     #expect(
       imported.stdout
-        == "ignored a column bluelib does not read: 'Rating' (it reads title, artist, genre, year, coverUrl)\n"
+        == "ignored a column bluelib does not read: 'Rating' (it reads title, artist, genre, year, coverUrl, tracks, duration, folder)\n"
         + "imported 1 album (6 albums in all)\n")
   }
 
@@ -646,7 +646,7 @@ struct LibraryVerbTests {
       result.stderr
         == F.stdinErrors([
           (1, "import: cannot read '\(missing)': no such file or directory"),
-          (2, "import: missing FILE (usage: import FILE)"),
+          (2, "import: missing FILE or DIR (usage: import FILE|DIR)"),
         ]))
   }
 

@@ -1,9 +1,10 @@
-/// The keys of an exported album, in export order: the original app's property names.
+/// The keys of an exported album, in export order: the original app's property names,
+/// then the music-folder fields (albums imported from a folder of audio files have them).
 ///
 /// JSON objects use them as keys and a CSV header names them as columns (in any
 /// order, ignoring case); `title` is the one that must be present.
 enum ArchiveKey: String, CaseIterable, Sendable {
-  case title, artist, genre, year, coverUrl
+  case title, artist, genre, year, coverUrl, tracks, duration, folder
 
   /// The key's place in `allCases`.
   var slot: Int {
@@ -13,6 +14,9 @@ enum ArchiveKey: String, CaseIterable, Sendable {
     case .genre: 2
     case .year: 3
     case .coverUrl: 4
+    case .tracks: 5
+    case .duration: 6
+    case .folder: 7
     }
   }
 
@@ -32,8 +36,26 @@ enum ArchiveKey: String, CaseIterable, Sendable {
     self = key
   }
 
-  /// `title, artist, genre, year, coverUrl`, for messages.
+  /// `title, artist, genre, year, coverUrl, tracks, duration, folder`, for messages.
   static let list = allCases.map(\.rawValue).joined(separator: ", ")
+
+  /// A whole number of tracks as written (`12`); nil when it is not one.
+  static func parseTracks(_ text: some StringProtocol) -> Int? {
+    Album.parseWholeNumber(text.utf8)
+  }
+
+  /// A length in seconds as written (`2712.5`); nil when it is not a number.
+  static func parseDuration(_ text: some StringProtocol) -> Double? {
+    Double(String(text))
+  }
+
+  /// `text` without blanks (spaces, tabs) at either end.
+  static func trimmed(_ text: String) -> Substring {
+    var trimmed = Substring(text)
+    while trimmed.first == " " || trimmed.first == "\t" { trimmed = trimmed.dropFirst() }
+    while trimmed.last == " " || trimmed.last == "\t" { trimmed = trimmed.dropLast() }
+    return trimmed
+  }
 }
 
 /// The text values read for one JSON element.
@@ -43,6 +65,9 @@ struct ArchiveRecord {
   var genre = ""
   var year: Int?
   var coverURL = ""
+  var tracks: Int?
+  var duration: Double?
+  var folder: String?
 
   /// Hands the values over as UTF-8 (a missing title as empty), read in place.
   func withFields<R>(_ body: (AlbumFields) throws -> R) rethrows -> R {
@@ -51,7 +76,14 @@ struct ArchiveRecord {
       try artist.withUTF8 { artist in
         try genre.withUTF8 { genre in
           try coverURL.withUTF8 { coverURL in
-            try body(AlbumFields(title: title, artist: artist, genre: genre, year: year, coverURL: coverURL))
+            var fields = AlbumFields(title: title, artist: artist, genre: genre, year: year, coverURL: coverURL)
+            fields.tracks = tracks
+            fields.duration = duration
+            guard var folder else { return try body(fields) }
+            return try folder.withUTF8 { folder in
+              fields.folder = folder
+              return try body(fields)
+            }
           }
         }
       }

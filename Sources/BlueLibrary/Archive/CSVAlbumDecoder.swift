@@ -81,6 +81,21 @@ struct CSVAlbumDecoder {
         case .artist: album.artist = try utf8(field)
         case .genre: album.genre = try utf8(field)
         case .coverUrl: album.coverURL = try utf8(field)
+        case .folder:
+          let folder = try utf8(field)
+          album.folder = folder.isEmpty ? nil : folder
+        case .tracks, .duration:
+          // An empty field is no value, as for year. Few rows have these: a String is fine.
+          let text = String(decoding: try utf8(field), as: UTF8.self)
+          let number = ArchiveKey.trimmed(text)
+          if number.isEmpty { continue }
+          if key == .tracks, let tracks = ArchiveKey.parseTracks(number) {
+            album.tracks = tracks
+          } else if key == .duration, let duration = ArchiveKey.parseDuration(number) {
+            album.duration = duration
+          } else {
+            throw failure(recordLine, "'\(key.rawValue)' must be a number, got \(LibraryError.quoted(text))")
+          }
         case .year:
           do throws(LibraryError) {
             album.year = try year(field)

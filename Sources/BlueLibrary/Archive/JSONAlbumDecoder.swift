@@ -149,7 +149,7 @@ struct JSONAlbumDecoder {
     let elementLine = line
     index += 1
     // One slot per key, in `ArchiveKey` order: cheaper than a dictionary per element.
-    var values: [Value?] = [nil, nil, nil, nil, nil]
+    var values = [Value?](repeating: nil, count: ArchiveKey.allCases.count)
     var unknown: [String] = []
     var unknownCount = 0
     skipWhitespace()
@@ -214,6 +214,18 @@ struct JSONAlbumDecoder {
       case (.artist, .string(let text)): record.artist = text
       case (.genre, .string(let text)): record.genre = text
       case (.coverUrl, .string(let text)): record.coverURL = text
+      case (.folder, .string(let text)): record.folder = text
+      case (.tracks, .number(let text)):
+        guard let tracks = ArchiveKey.parseTracks(text) else {
+          throw fail("'tracks' must be a whole number, got \(text)")
+        }
+        record.tracks = tracks
+      case (.duration, .number(let text)):
+        guard let duration = ArchiveKey.parseDuration(text) else {
+          throw fail("'duration' must be a number, got \(text)")
+        }
+        record.duration = duration
+      case (.tracks, _), (.duration, _): throw fail("'\(key.rawValue)' must be a number, found \(value.kind)")
       case (.year, _): throw fail("'year' must be a string or a number, found \(value.kind)")
       default: throw fail("'\(key.rawValue)' must be a string, found \(value.kind)")
       }

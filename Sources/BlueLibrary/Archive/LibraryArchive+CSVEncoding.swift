@@ -1,13 +1,17 @@
 extension LibraryArchive {
   /// The albums as CSV (RFC 4180, CRLF) with the header `title,artist,genre,year,coverUrl`,
-  /// which `import` reads back to the same albums.
+  /// which `import` reads back to the same albums. When any album was imported from a
+  /// music folder, three more columns follow: `tracks,duration,folder` (empty where unknown).
   ///
   /// A field is quoted when it holds a comma, a quote, a line break or blanks at
   /// either end; control characters are written as they are.
   public static func encodeCSV(_ albums: [Album]) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(albums.count * 100 + 40)
-    out.append(contentsOf: "title,artist,genre,year,coverUrl\r\n".utf8)
+    let music = albums.contains { $0.tracks != nil || $0.duration != nil || $0.folder != nil }
+    out.append(
+      contentsOf: (music
+        ? "title,artist,genre,year,coverUrl,tracks,duration,folder\r\n" : "title,artist,genre,year,coverUrl\r\n").utf8)
     for album in albums {
       appendCSVField(album.title, to: &out)
       out.append(UInt8(ascii: ","))
@@ -18,6 +22,10 @@ extension LibraryArchive {
       if let year = album.year { out.append(contentsOf: String(year).utf8) }
       out.append(UInt8(ascii: ","))
       appendCSVField(album.coverURL, to: &out)
+      if music {
+        out.append(contentsOf: ",\(album.tracks.map(String.init) ?? ""),\(album.duration.map { "\($0)" } ?? ""),".utf8)
+        appendCSVField(album.folder ?? "", to: &out)
+      }
       out.append(contentsOf: "\r\n".utf8)
     }
     return out

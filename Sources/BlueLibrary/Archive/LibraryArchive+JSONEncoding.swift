@@ -2,8 +2,10 @@ extension LibraryArchive {
   /// The albums as pretty-printed JSON in the original app's shape, ending in a newline.
   ///
   /// Keys come in a stable order (`title`, `artist`, `genre`, `year`, `coverUrl`);
-  /// `year` is a string as in the original app, `""` when unknown. Control
-  /// characters are escaped, so the file is safe to `cat`.
+  /// `year` is a string as in the original app, `""` when unknown. An album imported from
+  /// a music folder adds `tracks` (a whole number), `duration` (seconds, a number) and
+  /// `folder` (a string), each only when known. Control characters are escaped, so the
+  /// file is safe to `cat`.
   public static func encodeJSON(_ albums: [Album]) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(albums.count * 160 + 4)
@@ -25,6 +27,17 @@ extension LibraryArchive {
       }
       out.append(contentsOf: "\",\n    \"coverUrl\": ".utf8)
       appendJSONString(album.coverURL, to: &out)
+      if let tracks = album.tracks {
+        out.append(contentsOf: ",\n    \"tracks\": \(tracks)".utf8)
+      }
+      if let duration = album.duration {
+        // Swift's shortest form that reads back as the same Double (`2712.345`).
+        out.append(contentsOf: ",\n    \"duration\": \(duration)".utf8)
+      }
+      if let folder = album.folder {
+        out.append(contentsOf: ",\n    \"folder\": ".utf8)
+        appendJSONString(folder, to: &out)
+      }
       out.append(contentsOf: offset == albums.count - 1 ? "\n  }\n".utf8 : "\n  },\n".utf8)
     }
     out.append(contentsOf: "]\n".utf8)

@@ -58,6 +58,17 @@ public struct CoverCache: Sendable {
     return data
   }
 
+  /// Removes the cached cover for `url`, if there is one.
+  public func remove(_ url: String) {
+    unlink(path(for: url))
+  }
+
+  /// When the cached cover for `url` was written, or nil when none is cached.
+  func modificationTime(for url: String) -> timespec? {
+    var info = stat()
+    return stat(path(for: url), &info) == 0 ? info.st_mtim : nil
+  }
+
   /// Writes `data` as the cover of `url`, atomically (temporary file, fsync, rename).
   public func store(_ data: Data, for url: String) throws(CoverCacheError) {
     let staged = try stage(data)

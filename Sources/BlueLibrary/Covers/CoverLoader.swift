@@ -37,9 +37,10 @@ public actor CoverLoader {
     var timer: Task<Void, Never>?
   }
 
-  /// The sources of a standard loader: http/https, file and the bundled covers.
+  /// The sources of a standard loader: http/https, file, the bundled covers and pictures
+  /// embedded in audio files.
   public static func standardSources() -> [any CoverSource] {
-    [HTTPCoverSource(), FileCoverSource(), BundledCoverSource()]
+    [HTTPCoverSource(), FileCoverSource(), BundledCoverSource(), EmbeddedCoverSource()]
   }
 
   /// Creates a loader over `cache`; for each scheme the first source that lists it is used.
@@ -99,6 +100,68 @@ public actor CoverLoader {
     }
     if deliver { scheduleDelivery() }
     return state
+  }
+
+  /// Fetches the cover at `url` now, blocking the calling thread, through the same source,
+  /// check and cache as a download, but quietly: no event is sent, so no status line is
+  /// printed. For local covers (``LocalCover``), which the shell reads when a card or
+  /// `cover` needs them rather than on `download`.
+  ///
+  /// A cover queued or downloading is left to that download, and one that failed in this
+  /// session is not tried again (`download` retries it): both return their state at once.
+  ///
+  /// - Important: For a thread outside Swift concurrency (the shell's main thread): it
+  ///   waits on a semaphore for a detached task.
+  /// - Returns: The cover's state afterwards: `.cached` with the bytes now in the cache, or
+  ///   `.failed` with the reason.
+  public nonisolated func fetchNow(_ url: String) -> CoverState {
+    let claimed = book.withLock { book -> CoverState? in
+      if book.jobs[url] != nil { return book.states[url] ?? .queued }
+      if case .failed = book.states[url] { return book.states[url] }
+      book.states[url] = .downloading
+      return nil
+    }
+    if let claimed { return claimed }
+    let outcome = Mutex<Result<Data, CoverFailure>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+      let result: Result<Data, CoverFailure>
+      do throws(CoverFailure) {
+        result = .success(try await self.fetchChecked(url))
+      } catch {
+        result = .failure(error)
+      }
+      outcome.withLock { $0 = result }
+      done.signal()
+    }
+    done.wait()
+    var state = CoverState.failed(.cancelled)
+    switch outcome.withLock({ $0 }) {
+    case .success(let data):
+      do throws(CoverCacheError) {
+        try cache.store(data, for: url)
+        state = .cached
+      } catch {
+        state = .failed(.downloadFailed(error.description))
+      }
+    case .failure(let failure):
+      state = .failed(failure)
+    case nil:
+      break
+    }
+    book.withLock { $0.states[url] = state }
+    return state
+  }
+
+  /// Removes the cached cover for `url` and forgets its state in this session, so the next
+  /// request or ``fetchNow(_:)`` fetches it again; nothing happens while it is queued or
+  /// downloading. For local covers whose file changed (`import DIR` again).
+  public nonisolated func forget(_ url: String) {
+    book.withLock { book in
+      guard book.jobs[url] == nil else { return }
+      book.states[url] = nil
+      cache.remove(url)
+    }
   }
 
   /// Cancels every queued and running download: each fails with ``CoverFailure/cancelled``
@@ -239,16 +302,22 @@ public actor CoverLoader {
     }
   }
 
+  /// Fetches the cover at `url` through its source and checks that it is an image.
+  private nonisolated func fetchChecked(_ url: String) async throws(CoverFailure) -> Data {
+    guard let source = source(for: url) else { throw .unsupportedURL(url) }
+    let data = try await source.fetch(url, limits: limits)
+    guard CoverImageFormat(sniffing: data) != nil else { throw .notAnImage }
+    // A header alone proves little: what enters the cache must decode, or it would be
+    // a "cached" cover that never draws and is never fetched again.
+    if let reason = validate(data) { throw .unreadableImage(reason) }
+    return data
+  }
+
   /// Fetches, checks and stages one cover, then settles its job.
   private nonisolated func run(_ url: String, id: UInt64) async {
     let outcome: Result<(staged: CoverCache.StagedFile, bytes: Int), CoverFailure>
     do throws(CoverFailure) {
-      guard let source = source(for: url) else { throw .unsupportedURL(url) }
-      let data = try await source.fetch(url, limits: limits)
-      guard CoverImageFormat(sniffing: data) != nil else { throw .notAnImage }
-      // A header alone proves little: what enters the cache must decode, or it would be
-      // a "cached" cover that never draws and is never fetched again.
-      if let reason = validate(data) { throw .unreadableImage(reason) }
+      let data = try await fetchChecked(url)
       do throws(CoverCacheError) {
         outcome = .success((try cache.stage(data), data.count))
       } catch {

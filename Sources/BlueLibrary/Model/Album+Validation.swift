@@ -10,6 +10,12 @@ extension Album {
   public static let maximumTextLength = 1000
   /// The most bytes a cover URL may have (8 KiB).
   public static let maximumCoverBytes = 8 << 10
+  /// The track counts an album may have.
+  public static let validTrackCounts = 0...100_000
+  /// The longest an album may be, in seconds: a year of audio.
+  public static let maximumDuration: Double = 366 * 86_400
+  /// The most bytes a folder may have (4 KiB, Linux's `PATH_MAX`).
+  public static let maximumFolderBytes = 4 << 10
 
   /// Throws when `text` has more than ``maximumTextLength`` characters. Counting stops
   /// there, so a field of gigabytes costs no more than one of a thousand characters.
@@ -55,6 +61,46 @@ extension Album {
       }
     }
     if let violation { throw violation }
+    try Album.checkMusicFields(tracks: tracks, duration: duration, folder: folder)
+  }
+
+  /// Throws the first rule the music-folder fields break (all may be nil).
+  static func checkMusicFields(tracks: Int?, duration: Double?, folder: String?) throws(LibraryError) {
+    guard let folder else {
+      return try checkMusicFields(tracks: tracks, duration: duration, folderBytes: nil)
+    }
+    let violation = withBytes(of: folder) { bytes -> LibraryError? in
+      do throws(LibraryError) {
+        try checkMusicFields(tracks: tracks, duration: duration, folderBytes: bytes)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let violation { throw violation }
+  }
+
+  /// ``checkMusicFields(tracks:duration:folder:)`` with the folder as UTF-8 bytes.
+  static func checkMusicFields(
+    tracks: Int?, duration: Double?, folderBytes folder: UnsafeBufferPointer<UInt8>?
+  ) throws(LibraryError) {
+    if let tracks, !Album.validTrackCounts.contains(tracks) {
+      throw .invalidMusicField(
+        field: "tracks", reason: "must be a whole number from 0 to 100000, got '\(tracks)'")
+    }
+    if let duration, !(duration.isFinite && duration >= 0 && duration <= Album.maximumDuration) {
+      throw .invalidMusicField(
+        field: "duration", reason: "must be a number of seconds from 0 to 31622400, got '\(duration)'")
+    }
+    if let folder {
+      if folder.count > Album.maximumFolderBytes {
+        throw .invalidMusicField(
+          field: "folder", reason: "is longer than the limit of 4 KiB (\(folder.count) bytes)")
+      }
+      if folder.contains(0) {
+        throw .invalidMusicField(field: "folder", reason: "must not contain a NUL character")
+      }
+    }
   }
 
   /// Parses a year as typed: empty (or blanks) is no year; otherwise a whole number in 0...9999.
@@ -128,8 +174,8 @@ extension Album {
     if bytes.contains(0) { throw .nulCharacter(field) }
   }
 
-  /// A cover is empty or `scheme:rest` with scheme http, https, file or `bluelib`
-  /// (a cover bundled with the program), a non-empty rest,
+  /// A cover is empty or `scheme:rest` with scheme http, https, file, `bluelib` (a cover
+  /// bundled with the program) or `embedded` (a picture in an audio file), a non-empty rest,
   /// a host for http and https, and no blanks or control characters.
   static func checkCover(_ url: String) throws(LibraryError) {
     if !withBytes(of: url, isValidCover) {
@@ -159,7 +205,7 @@ extension Album {
       return bytes.count > colon + 3 && bytes[colon + 1] == slashes && bytes[colon + 2] == slashes
         && bytes[colon + 3] != slashes
     }
-    return isScheme(scheme, "file") || isScheme(scheme, "bluelib")
+    return isScheme(scheme, "file") || isScheme(scheme, "bluelib") || isScheme(scheme, "embedded")
   }
 
   /// Whether `bytes` spell the lowercase ASCII `name`, ignoring case.

@@ -22,6 +22,33 @@ public struct Album: Sendable, Equatable, Hashable {
   /// by the store when it reads the album; not imported or exported). Lets a card or a
   /// `list` line show the cover's state without looking in the cache.
   public var coverCached: Bool
+  /// The music-folder fields, boxed: most albums have none, and a million albums in memory
+  /// (an import of a large file) should not carry four more fields each.
+  private var music: MusicFields?
+
+  /// How many tracks the album has; known for albums imported from a music folder.
+  public var tracks: Int? {
+    get { music?.tracks }
+    set { changeMusic { $0.tracks = newValue } }
+  }
+  /// The album's length in seconds (its tracks' lengths added up); known for albums
+  /// imported from a music folder.
+  public var duration: Double? {
+    get { music?.duration }
+    set { changeMusic { $0.duration = newValue } }
+  }
+  /// The folder the album's audio files are in, for albums imported from a music folder.
+  public var folder: String? {
+    get { music?.folder }
+    set { changeMusic { $0.folder = newValue } }
+  }
+  /// What identifies an album imported from a music folder across imports of it (its
+  /// folder, album artist and title): importing the folder again updates the album with
+  /// this key in place. Nil for other albums; never shown, exported or edited.
+  var sourceKey: String? {
+    get { music?.sourceKey }
+    set { changeMusic { $0.sourceKey = newValue } }
+  }
 
   /// Creates an album; nothing is validated here (see ``validated()``).
   public init(
@@ -32,7 +59,10 @@ public struct Album: Sendable, Equatable, Hashable {
     year: Int? = nil,
     coverURL: String = "",
     position: Int = 0,
-    coverCached: Bool = false
+    coverCached: Bool = false,
+    tracks: Int? = nil,
+    duration: Double? = nil,
+    folder: String? = nil
   ) {
     self.id = id
     self.title = title
@@ -42,5 +72,41 @@ public struct Album: Sendable, Equatable, Hashable {
     self.coverURL = coverURL
     self.position = position
     self.coverCached = coverCached
+    if tracks != nil || duration != nil || folder != nil {
+      music = MusicFields(tracks: tracks, duration: duration, folder: folder, sourceKey: nil)
+    }
   }
+
+  /// Replaces the music-folder fields with `change` applied to them (none left: no box).
+  private mutating func changeMusic(_ change: (inout MusicFields.Values) -> Void) {
+    var values = music?.values ?? MusicFields.Values()
+    change(&values)
+    music = values == MusicFields.Values() ? nil : MusicFields(values)
+  }
+}
+
+/// An album's music-folder fields, immutable and compared by value (see ``Album/tracks``).
+private final class MusicFields: Sendable, Hashable {
+  struct Values: Hashable {
+    var tracks: Int?
+    var duration: Double?
+    var folder: String?
+    var sourceKey: String?
+  }
+
+  let values: Values
+
+  var tracks: Int? { values.tracks }
+  var duration: Double? { values.duration }
+  var folder: String? { values.folder }
+  var sourceKey: String? { values.sourceKey }
+
+  init(_ values: Values) { self.values = values }
+
+  convenience init(tracks: Int?, duration: Double?, folder: String?, sourceKey: String?) {
+    self.init(Values(tracks: tracks, duration: duration, folder: folder, sourceKey: sourceKey))
+  }
+
+  static func == (left: MusicFields, right: MusicFields) -> Bool { left.values == right.values }
+  func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }

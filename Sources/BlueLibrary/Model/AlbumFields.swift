@@ -10,6 +10,10 @@ struct AlbumFields {
   var genre: UnsafeBufferPointer<UInt8>
   var year: Int?
   var coverURL: UnsafeBufferPointer<UInt8>
+  /// The music-folder fields (an album exported after `import DIR` has them); nil when unknown.
+  var tracks: Int?
+  var duration: Double?
+  var folder: UnsafeBufferPointer<UInt8>?
 
   /// No bytes: an empty field.
   static var empty: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
@@ -41,6 +45,7 @@ struct AlbumFields {
       throw .yearOutOfRange(String(year))
     }
     try Album.checkCover(coverURL)
+    try Album.checkMusicFields(tracks: tracks, duration: duration, folderBytes: folder)
   }
 
   /// The fields as an ``Album`` at `position` (copied into strings).
@@ -48,6 +53,17 @@ struct AlbumFields {
     Album(
       title: String(decoding: title, as: UTF8.self), artist: String(decoding: artist, as: UTF8.self),
       genre: String(decoding: genre, as: UTF8.self), year: year, coverURL: String(decoding: coverURL, as: UTF8.self),
-      position: position)
+      position: position, tracks: tracks, duration: duration, folder: folder.map { String(decoding: $0, as: UTF8.self) }
+    )
+  }
+
+  /// The source key a scan of ``folder`` would give this album (so that importing the
+  /// folder later updates it rather than adding it twice); nil without a folder.
+  var sourceKey: String? {
+    folder.map {
+      Album.sourceKey(
+        folder: String(decoding: $0, as: UTF8.self), artist: String(decoding: artist, as: UTF8.self),
+        title: String(decoding: title, as: UTF8.self))
+    }
   }
 }

@@ -28,6 +28,13 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   case nulCharacter(AlbumField)
   /// A field longer than its limit (title, artist, genre: 1,000 characters; cover: 8 KiB).
   case tooLong(field: AlbumField, limit: String, actual: String)
+  /// A music-folder field (`tracks`, `duration`, `folder`) out of its bounds; `reason`
+  /// follows the field's name: `must be a whole number from 0 to 100000, got '-1'`.
+  case invalidMusicField(field: String, reason: String)
+  /// A music folder that could not be scanned (not a directory, unreadable).
+  case cannotScan(path: String, reason: String)
+  /// An import was cancelled (Ctrl-C) before it changed anything.
+  case cancelled
   /// An import file that cannot be decoded; `line` is 1-based when known.
   case invalidArchive(file: String, line: Int?, reason: String)
   /// A file that could not be read.
@@ -73,6 +80,12 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       "\(field.rawValue) must not contain a NUL character"
     case .tooLong(let field, let limit, let actual):
       "\(field.rawValue) is longer than the limit of \(limit) (\(actual))"
+    case .invalidMusicField(let field, let reason):
+      "\(field) \(reason)"
+    case .cannotScan(let path, let reason):
+      "cannot scan '\(path)': \(reason)"
+    case .cancelled:
+      "cancelled; nothing was changed"
     case .invalidArchive(let file, let line, let reason):
       line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)"
     case .cannotRead(let path, let reason):

@@ -22,7 +22,8 @@ extension AlbumStore {
   ) throws {
     let statement = try db.makeStatement(
       sql:
-        "INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        "INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step, \(musicColumns)) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
     let handle = statement.sqliteStatement
     defer {
       sqlite3_reset(handle)
@@ -54,6 +55,20 @@ extension AlbumStore {
       }
       sqlite3_bind_int64(handle, 7, position)
       position += 1
+      if let tracks = album.tracks {
+        sqlite3_bind_int64(handle, 9, Int64(tracks))
+      } else {
+        sqlite3_bind_null(handle, 9)
+      }
+      if let duration = album.duration {
+        sqlite3_bind_double(handle, 10, duration)
+      } else {
+        sqlite3_bind_null(handle, 10)
+      }
+      // Albums from a music folder are few (thousands, not millions): their two optional
+      // strings are bound as copies, keeping the fast path of the four fields every album has.
+      bindOptionalText(album.folder, handle, 11)
+      bindOptionalText(album.sourceKey, handle, 12)
       var (title, artist, genre, coverURL) = (album.title, album.artist, album.genre, album.coverURL)
       let code = title.withUTF8 { title in
         artist.withUTF8 { artist in
@@ -85,6 +100,24 @@ extension AlbumStore {
         _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), nil)
       } else {
         _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+      }
+    }
+  }
+
+  /// Binds a copy of `text` (SQLite keeps it until the next bind), or NULL when nil.
+  private static func bindOptionalText(_ text: String?, _ handle: SQLiteStatement, _ index: Int32) {
+    guard let text else {
+      sqlite3_bind_null(handle, index)
+      return
+    }
+    var copy = text
+    copy.withUTF8 { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { chars in
+        if let base = chars.baseAddress, !chars.isEmpty {
+          _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
+        } else {
+          _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+        }
       }
     }
   }

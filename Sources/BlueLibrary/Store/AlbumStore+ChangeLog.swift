@@ -9,6 +9,10 @@ extension AlbumStore {
   /// The `change_album` columns after `change_id, image`, in ``AlbumImage/selection`` order.
   static let imageColumns = AlbumImage.selection
 
+  /// The music-folder columns, named alike in `album` and `change_album`, in the order
+  /// ``imageColumns`` ends with.
+  static let musicColumns = "tracks, duration, folder, source_key"
+
   /// The `change` columns ``changeStep(row:)`` reads.
   static let stepColumns = "id, kind, summary, session, undone"
 
@@ -66,13 +70,19 @@ extension AlbumStore {
   static func record(_ id: Int64, as side: AlbumImage.Side, of step: Int64, _ db: Database) throws {
     try db.execute(
       sql: "DELETE FROM change_album WHERE change_id = ? AND image = ?", arguments: [step, side.rawValue])
+    try appendImage(id, as: side, of: step, db)
+  }
+
+  /// Logs the album with `id` as it is now stored, with its neighbours, as one more album
+  /// of `side` of `step` (a step that touches several albums, such as a folder import).
+  static func appendImage(_ id: Int64, as side: AlbumImage.Side, of step: Int64, _ db: Database) throws {
     try db.execute(
       sql: """
         INSERT INTO change_album (change_id, image, \(imageColumns))
         SELECT ?, ?, id, title, artist, genre, year, coverUrl, position,
           (SELECT p.id FROM album p WHERE p.position = a.position - 1),
           (SELECT n.id FROM album n WHERE n.position = a.position + 1),
-          step
+          step, \(musicColumns)
         FROM album a WHERE a.id = ?
         """,
       arguments: [step, side.rawValue, id])
@@ -171,28 +181,32 @@ extension AlbumStore {
     throw LibraryError.deletedSince(title: try deletedTitle(expected, db), undoing: undoing)
   }
 
-  /// Checks that every album `side` of `step` recorded is stored and still carries the step it recorded.
-  static func requireImagesUnchanged(_ side: AlbumImage.Side, of step: Int64, count: Int, undoing: Bool, _ db: Database)
-    throws
-  {
+  /// Checks that every album `side` of `step` recorded is stored and still carries the step
+  /// it recorded (or, when given, `carrying`).
+  static func requireImagesUnchanged(
+    _ side: AlbumImage.Side, of step: Int64, count: Int, carrying: Int64? = nil, undoing: Bool, _ db: Database
+  ) throws {
+    let expected = carrying == nil ? "c.step" : "?3"
+    var arguments: StatementArguments = [step, side.rawValue]
+    if let carrying { arguments += [carrying] }
     let standing =
       try Int.fetchOne(
         db,
         sql: """
-          SELECT COUNT(*) FROM change_album c JOIN album a ON a.id = c.album_id AND a.step IS c.step
-          WHERE c.change_id = ? AND c.image = ?
+          SELECT COUNT(*) FROM change_album c JOIN album a ON a.id = c.album_id AND a.step IS \(expected)
+          WHERE c.change_id = ?1 AND c.image = ?2
           """,
-        arguments: [step, side.rawValue]) ?? 0
+        arguments: arguments) ?? 0
     guard standing != count else { return }
     guard
       let row = try Row.fetchOne(
         db,
         sql: """
           SELECT c.title, a.id IS NULL FROM change_album c LEFT JOIN album a ON a.id = c.album_id
-          WHERE c.change_id = ? AND c.image = ? AND (a.id IS NULL OR a.step IS NOT c.step)
+          WHERE c.change_id = ?1 AND c.image = ?2 AND (a.id IS NULL OR a.step IS NOT \(expected))
           ORDER BY c.position LIMIT 1
           """,
-        arguments: [step, side.rawValue])
+        arguments: arguments)
     else { return }
     let title: String = row[0]
     throw (row[1] as Bool)
@@ -246,9 +260,14 @@ extension AlbumStore {
     let free = try id.map { id in try position(of: id, db) == nil } ?? false
     try db.execute(sql: "UPDATE album SET position = position + 1 WHERE position >= ?", arguments: [index])
     try db.execute(
-      sql:
-        "INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      arguments: [free ? id : nil, album.title, album.artist, album.genre, album.year, album.coverURL, index, step])
+      sql: """
+        INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step, \(musicColumns))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [
+        free ? id : nil, album.title, album.artist, album.genre, album.year, album.coverURL, index, step,
+        album.tracks, album.duration, album.folder, album.sourceKey,
+      ])
     return db.lastInsertedRowID
   }
 
@@ -272,11 +291,19 @@ extension AlbumStore {
     try db.execute(sql: "UPDATE album SET position = ?, step = ? WHERE id = ?", arguments: [index, step, id])
   }
 
-  /// Writes `album`'s fields to the album with `id` and marks it written by `step`.
+  /// Writes `album`'s fields (the music-folder ones and its source key too) to the album
+  /// with `id` and marks it written by `step`.
   static func writeFields(of album: Album, to id: Int64, step: Int64?, _ db: Database) throws {
     try db.execute(
-      sql: "UPDATE album SET title = ?, artist = ?, genre = ?, year = ?, coverUrl = ?, step = ? WHERE id = ?",
-      arguments: [album.title, album.artist, album.genre, album.year, album.coverURL, step, id])
+      sql: """
+        UPDATE album SET title = ?, artist = ?, genre = ?, year = ?, coverUrl = ?, step = ?,
+          tracks = ?, duration = ?, folder = ?, source_key = ?
+        WHERE id = ?
+        """,
+      arguments: [
+        album.title, album.artist, album.genre, album.year, album.coverURL, step, album.tracks, album.duration,
+        album.folder, album.sourceKey, id,
+      ])
   }
 
   /// Where an album goes back: just after `image`'s old previous neighbour if it is still
@@ -299,16 +326,20 @@ extension AlbumStore {
 
   // MARK: - Albums in bulk (import and reset)
 
-  /// Copies the albums with ids `first...last` into `side` of `step` and deletes them;
-  /// the positions are left with gaps for the caller to close with ``renumber(from:to:_:)``.
-  static func removeRange(first: Int64, last: Int64, into side: AlbumImage.Side, of step: Int64, _ db: Database) throws
-  {
-    try db.execute(
-      sql: "DELETE FROM change_album WHERE change_id = ? AND image = ?", arguments: [step, side.rawValue])
+  /// Copies the albums with ids `first...last` into `side` of `step` (replacing what that
+  /// side held, unless `replacing` is false) and deletes them; the positions are left with
+  /// gaps for the caller to close with ``renumber(from:to:_:)``.
+  static func removeRange(
+    first: Int64, last: Int64, into side: AlbumImage.Side, of step: Int64, replacing: Bool = true, _ db: Database
+  ) throws {
+    if replacing {
+      try db.execute(
+        sql: "DELETE FROM change_album WHERE change_id = ? AND image = ?", arguments: [step, side.rawValue])
+    }
     try db.execute(
       sql: """
         INSERT INTO change_album (change_id, image, \(imageColumns))
-        SELECT ?, ?, id, title, artist, genre, year, coverUrl, position, NULL, NULL, step
+        SELECT ?, ?, id, title, artist, genre, year, coverUrl, position, NULL, NULL, step, \(musicColumns)
         FROM album WHERE id BETWEEN ? AND ?
         """,
       arguments: [step, side.rawValue, first, last])
@@ -329,21 +360,25 @@ extension AlbumStore {
   /// Inserts the albums `side` of `step` recorded, in their recorded order, at positions
   /// `start`, `start + 1`, … (which the caller has freed), with their recorded ids; if any
   /// of those ids is taken, all get fresh contiguous ids. Each carries `step` when given,
-  /// else the step it recorded. Returns the first id and how many were inserted.
+  /// else the step it recorded. With `skippingUpdated`, the albums that also have a
+  /// `before` image (those a folder import updated rather than inserted) are left out.
+  /// Returns the first id and how many were inserted.
   static func insertImages(
-    _ side: AlbumImage.Side, of step: Int64, at start: Int, carrying: Int64?, _ db: Database
+    _ side: AlbumImage.Side, of step: Int64, at start: Int, carrying: Int64?, skippingUpdated: Bool = false,
+    _ db: Database
   ) throws -> (firstID: Int64, count: Int) {
+    let rows =
+      "change_id = ?1 AND image = ?2"
+      + (skippingUpdated ? " AND album_id NOT IN (\(updatedIDs))" : "")
     let count =
       try Int.fetchOne(
-        db, sql: "SELECT COUNT(*) FROM change_album WHERE change_id = ? AND image = ?",
-        arguments: [step, side.rawValue])
+        db, sql: "SELECT COUNT(*) FROM change_album WHERE \(rows)", arguments: [step, side.rawValue])
       ?? 0
     let taken =
       try Bool.fetchOne(
         db,
         sql: """
-          SELECT EXISTS (SELECT 1 FROM change_album c JOIN album a ON a.id = c.album_id
-          WHERE c.change_id = ? AND c.image = ?)
+          SELECT EXISTS (SELECT 1 FROM change_album JOIN album a ON a.id = album_id WHERE \(rows))
           """,
         arguments: [step, side.rawValue]) ?? false
     let fresh = try maxID(db) + 1
@@ -351,19 +386,23 @@ extension AlbumStore {
     if let carrying { arguments += [carrying] }
     try db.execute(
       sql: """
-        INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step)
+        INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step, \(musicColumns))
         SELECT \(taken ? "NULL" : "album_id"), title, artist, genre, year, coverUrl,
-          ?3 + ROW_NUMBER() OVER (ORDER BY position) - 1, \(carrying == nil ? "step" : "?4")
-        FROM change_album WHERE change_id = ?1 AND image = ?2 ORDER BY position
+          ?3 + ROW_NUMBER() OVER (ORDER BY position) - 1, \(carrying == nil ? "step" : "?4"), \(musicColumns)
+        FROM change_album WHERE \(rows) ORDER BY position
         """,
       arguments: arguments)
     guard taken else {
       return (
         try Int64.fetchOne(
-          db, sql: "SELECT MIN(album_id) FROM change_album WHERE change_id = ? AND image = ?",
-          arguments: [step, side.rawValue]) ?? fresh, count
+          db, sql: "SELECT MIN(album_id) FROM change_album WHERE \(rows)", arguments: [step, side.rawValue])
+          ?? fresh, count
       )
     }
     return (fresh, count)
   }
+
+  /// The ids of the albums step `?1` updated in place (a folder import): those with a
+  /// `before` image, as a subquery.
+  static let updatedIDs = "SELECT album_id FROM change_album WHERE change_id = ?1 AND image = 'before'"
 }

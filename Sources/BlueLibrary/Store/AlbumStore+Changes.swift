@@ -121,7 +121,8 @@ extension AlbumStore {
       try db.execute(
         sql: """
           INSERT INTO change_album (change_id, image, \(Self.imageColumns))
-          SELECT ?, 'before', id, title, artist, genre, year, coverUrl, position, NULL, NULL, step FROM album
+          SELECT ?, 'before', id, title, artist, genre, year, coverUrl, position, NULL, NULL, step, \(Self.musicColumns)
+          FROM album
           """,
         arguments: [step])
       try db.execute(sql: "DELETE FROM album")

@@ -18,12 +18,14 @@ extension AlbumStore {
   static func fastAlbums(_ db: Database, sql: String, _ bindings: Int64...) throws -> [Album] {
     var albums: [Album] = []
     try step(db, sql: sql, bindings) { row in
-      albums.append(
-        Album(
-          id: sqlite3_column_int64(row, 0), title: text(row, 1), artist: text(row, 2), genre: text(row, 3),
-          year: sqlite3_column_type(row, 4) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 4)),
-          coverURL: text(row, 5), position: Int(sqlite3_column_int64(row, 6)),
-          coverCached: sqlite3_column_int64(row, 7) != 0))
+      var album = Album(
+        id: sqlite3_column_int64(row, 0), title: text(row, 1), artist: text(row, 2), genre: text(row, 3),
+        year: integer(row, 4), coverURL: text(row, 5), position: Int(sqlite3_column_int64(row, 6)),
+        coverCached: sqlite3_column_int64(row, 7) != 0, tracks: integer(row, 8),
+        duration: sqlite3_column_type(row, 9) == SQLITE_NULL ? nil : sqlite3_column_double(row, 9),
+        folder: sqlite3_column_type(row, 10) == SQLITE_NULL ? nil : text(row, 10))
+      if sqlite3_column_type(row, 11) != SQLITE_NULL { album.sourceKey = text(row, 11) }
+      albums.append(album)
       return true
     }
     return albums
@@ -64,6 +66,10 @@ extension AlbumStore {
       guard code == SQLITE_ROW else { throw failure(db, code, sql) }
       if try !row(statement) { return }
     }
+  }
+
+  private static func integer(_ row: OpaquePointer, _ column: Int32) -> Int? {
+    sqlite3_column_type(row, column) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, column))
   }
 
   private static func text(_ row: OpaquePointer, _ column: Int32) -> String {

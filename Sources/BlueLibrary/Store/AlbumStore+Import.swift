@@ -66,8 +66,9 @@ extension AlbumStore {
 private struct AlbumInserter {
   static let rowsPerBatch = 64
   /// The columns bound per row, in the statement's order.
-  private static let columns = "title, artist, genre, year, coverUrl, position, step"
-  private static let columnCount: Int32 = 7
+  private static let columns =
+    "title, artist, genre, year, coverUrl, position, step, tracks, duration, folder, source_key"
+  private static let columnCount: Int32 = 11
 
   private let db: Database
   private let batchStatement: Statement
@@ -85,6 +86,10 @@ private struct AlbumInserter {
     /// previous ends).
     var ends: (Int, Int, Int, Int)
     var year: Int?
+    var tracks: Int?
+    var duration: Double?
+    /// End offsets of the folder and its source key, for an album that has a folder.
+    var folderEnds: (Int, Int)?
   }
 
   init(_ db: Database, firstID: Int64, position: Int, step: Int64) throws {
@@ -114,7 +119,18 @@ private struct AlbumInserter {
     text.append(contentsOf: album.genre)
     let genre = text.count
     text.append(contentsOf: album.coverURL)
-    pending.append(PendingRow(ends: (title, artist, genre, text.count), year: album.year))
+    let cover = text.count
+    var folderEnds: (Int, Int)?
+    if let folder = album.folder, let key = album.sourceKey {
+      text.append(contentsOf: folder)
+      let folderEnd = text.count
+      text.append(contentsOf: key.utf8)
+      folderEnds = (folderEnd, text.count)
+    }
+    pending.append(
+      PendingRow(
+        ends: (title, artist, genre, cover), year: album.year, tracks: album.tracks, duration: album.duration,
+        folderEnds: folderEnds))
     if pending.count == Self.rowsPerBatch { try flush(batchStatement) }
   }
 
@@ -159,6 +175,25 @@ private struct AlbumInserter {
         sqlite3_bind_int64(handle, parameter + 1, step)
         parameter += 2
         position += 1
+        if let tracks = row.tracks {
+          sqlite3_bind_int64(handle, parameter, Int64(tracks))
+        } else {
+          sqlite3_bind_null(handle, parameter)
+        }
+        if let duration = row.duration {
+          sqlite3_bind_double(handle, parameter + 1, duration)
+        } else {
+          sqlite3_bind_null(handle, parameter + 1)
+        }
+        parameter += 2
+        if let (folder, key) = row.folderEnds {
+          bindText(folder)
+          bindText(key)
+        } else {
+          sqlite3_bind_null(handle, parameter)
+          sqlite3_bind_null(handle, parameter + 1)
+          parameter += 2
+        }
       }
       let code = sqlite3_step(handle)
       // Let go of the text before it changes.

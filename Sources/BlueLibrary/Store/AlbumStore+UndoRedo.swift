@@ -37,7 +37,12 @@ extension AlbumStore {
       try moveAlbum(id: before.id, to: try placement(of: before, moving: before.id, db), step: before.step, db)
       return before.id
     case .import:
-      try removeInserted(row, undoing: true, db)
+      let updated = try updatedCount(of: step, db)
+      if updated > 0 {
+        try requireImagesUnchanged(.before, of: step, count: updated, carrying: step, undoing: true, db)
+      }
+      try removeInserted(row, undoing: true, keepingUpdated: updated > 0, db)
+      if updated > 0 { try writeImages(.before, of: step, carrying: nil, db) }
       return nil
     case .reset:
       try removeInserted(row, undoing: true, db)
@@ -78,10 +83,16 @@ extension AlbumStore {
       return before.id
     case .import:
       let count: Int = row["count"]
+      let updated = try updatedCount(of: step, db)
+      if updated > 0 { try requireImagesUnchanged(.before, of: step, count: updated, undoing: false, db) }
+      // The copies of the inserted albums stay in the `after` side until the next undo
+      // replaces them (deleting a million rows here would double the cost of a redo).
       if count > 0 {
-        let inserted = try insertImages(.after, of: step, at: try Self.count(db), carrying: step, db)
+        let inserted = try insertImages(
+          .after, of: step, at: try Self.count(db), carrying: step, skippingUpdated: updated > 0, db)
         try recordInserted(firstID: inserted.firstID, count: inserted.count, removed: 0, of: step, db)
       }
+      if updated > 0 { try writeImages(.after, of: step, carrying: step, db) }
       return nil
     case .reset:
       let (count, removed): (Int, Int) = (row["count"], row["removed"])
@@ -100,16 +111,50 @@ extension AlbumStore {
   }
 
   /// Undo of an import or reset: checks and removes the albums it inserted, keeping a copy
-  /// in the step's `after` side for redo, and closes the gap they leave.
-  private static func removeInserted(_ row: Row, undoing: Bool, _ db: Database) throws {
+  /// in the step's `after` side for redo, and closes the gap they leave. With
+  /// `keepingUpdated` (an import), the `after` images of the albums it updated in place stay.
+  private static func removeInserted(_ row: Row, undoing: Bool, keepingUpdated: Bool = false, _ db: Database) throws {
     let (step, count): (Int64, Int) = (row["id"], row["count"])
     guard count > 0, let first = row["first_id"] as Int64?, let last = row["last_id"] as Int64? else { return }
     try requireRangeUnchanged(first: first, last: last, count: count, carrying: step, undoing: undoing, db)
     let low =
       try Int.fetchOne(db, sql: "SELECT MIN(position) FROM album WHERE id BETWEEN ? AND ?", arguments: [first, last])
       ?? 0
-    try removeRange(first: first, last: last, into: .after, of: step, db)
+    if keepingUpdated { try dropInsertedCopies(of: step, db) }
+    try removeRange(first: first, last: last, into: .after, of: step, replacing: !keepingUpdated, db)
     try renumber(from: low, to: low, db)
+  }
+
+  // MARK: - Albums an import updated in place
+
+  /// How many albums `step` updated in place (a folder import imported them before).
+  private static func updatedCount(of step: Int64, _ db: Database) throws -> Int {
+    try Int.fetchOne(
+      db, sql: "SELECT COUNT(*) FROM change_album WHERE change_id = ? AND image = 'before'", arguments: [step]) ?? 0
+  }
+
+  /// Removes from `step`'s `after` side the copies of the albums it inserted (kept there
+  /// while it is undone), leaving the images of the albums it updated.
+  private static func dropInsertedCopies(of step: Int64, _ db: Database) throws {
+    try db.execute(
+      sql: "DELETE FROM change_album WHERE change_id = ?1 AND image = 'after' AND album_id NOT IN (\(updatedIDs))",
+      arguments: [step])
+  }
+
+  /// Writes the fields `side` of `step` recorded back to the albums it updated in place,
+  /// each marked with `carrying`, or with the step it recorded when nil.
+  private static func writeImages(_ side: AlbumImage.Side, of step: Int64, carrying: Int64?, _ db: Database) throws {
+    var arguments: StatementArguments = [step, side.rawValue]
+    if let carrying { arguments += [carrying] }
+    try db.execute(
+      sql: """
+        UPDATE album SET title = c.title, artist = c.artist, genre = c.genre, year = c.year, coverUrl = c.coverUrl,
+          step = \(carrying == nil ? "c.step" : "?3"), tracks = c.tracks, duration = c.duration, folder = c.folder,
+          source_key = c.source_key
+        FROM change_album c
+        WHERE c.change_id = ?1 AND c.image = ?2 AND album.id = c.album_id AND c.album_id IN (\(updatedIDs))
+        """,
+      arguments: arguments)
   }
 
   static func kind(of row: Row) throws -> ChangeKind {

@@ -14,7 +14,7 @@ enum Schema {
 
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
-    createVersion1, addChangeLog, addCoverLedger,
+    createVersion1, addChangeLog, addCoverLedger, addMusicFields,
   ]
 
   /// The newest schema this build knows.
@@ -44,6 +44,8 @@ enum Schema {
       2
     ),
     ("cover", ["url"], 3),
+    ("album", ["tracks", "duration", "folder", "source_key"], 4),
+    ("change_album", ["tracks", "duration", "folder", "source_key"], 4),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -178,6 +180,35 @@ enum Schema {
       sql: """
         CREATE TABLE cover (url TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
         INSERT OR REPLACE INTO state (key, value) VALUES ('coverScan', 'pending');
+        """)
+  }
+
+  /// The music-folder fields (version 4): an album imported from a folder of audio files
+  /// (`import DIR`) knows its track count, its total length in seconds and its folder;
+  /// `source_key` identifies it across imports of that folder (its folder, album artist
+  /// and title, see `MusicAlbum.key`), so importing the folder again updates it in place.
+  /// All four are NULL for other albums; only those with a key are indexed.
+  ///
+  /// `change_album` gains the same columns, so undoing or redoing an edit, a delete or an
+  /// import puts them back too. A folder import is an `import` step whose inserted albums are
+  /// its id range, as for a file, and which also holds a `before` and an `after` image of
+  /// each album it updated in place (once it has been undone, its `after` side also holds
+  /// copies of the albums it inserted, told apart by having no `before` image). `ADD COLUMN`
+  /// rewrites nothing: a million-album library migrates at once.
+  private static func addMusicFields(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE album ADD COLUMN tracks INTEGER
+          CONSTRAINT "tracks must not be negative" CHECK (tracks >= 0);
+        ALTER TABLE album ADD COLUMN duration REAL
+          CONSTRAINT "duration must not be negative" CHECK (duration >= 0);
+        ALTER TABLE album ADD COLUMN folder TEXT;
+        ALTER TABLE album ADD COLUMN source_key TEXT;
+        CREATE INDEX album_source_key ON album(source_key) WHERE source_key IS NOT NULL;
+        ALTER TABLE change_album ADD COLUMN tracks INTEGER;
+        ALTER TABLE change_album ADD COLUMN duration REAL;
+        ALTER TABLE change_album ADD COLUMN folder TEXT;
+        ALTER TABLE change_album ADD COLUMN source_key TEXT;
         """)
   }
 }

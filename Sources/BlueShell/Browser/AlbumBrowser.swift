@@ -33,6 +33,8 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   static let artRows = 10
   /// The cards fetched for the current render (first index, albums); cleared after it.
   private var prefetched: (start: Int, albums: [Album])?
+  /// Whether this render draws cover art, so the visible cards' local covers are read first.
+  private var drawsArt = false
 
   /// Card geometry on a terminal: a 20-column card inside a border, one column apart.
   static let terminalCard = (width: 22, padding: 1)
@@ -67,6 +69,12 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   public func horizontalScroller(_ scroller: HorizontalScroller, willShowItemsIn range: Range<Int>) {
     // One query for the visible cards instead of one per card.
     prefetched = (try? library.albums(in: range)).map { (range.lowerBound, $0) }
+    // Local covers (a music folder's) are read now, before the cards are made, so that a
+    // card's badge says what its art shows: no 'download' for them.
+    guard drawsArt, let albums = prefetched?.albums else { return }
+    for album in albums where LocalCover.isLocal(album.coverURL) && library.coverState(of: album) == .none {
+      _ = library.loadLocalCover(of: album)
+    }
   }
 
   public func horizontalScroller(_ scroller: HorizontalScroller, cardAt index: Int) -> ScrollerCard {
@@ -98,6 +106,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   public func lines(window: WindowSize) -> [String] {
     defer { prefetched = nil }
     if layout == .cards { scroller.resize(width: max(1, window.columns)) }
+    drawsArt = layout == .cards && window.rows >= 24
     scroller.itemCountDidChange(centringOn: library.selection)
     let cards = scroller.visibleCards()
     let count = (try? library.count()) ?? 0
@@ -164,10 +173,11 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     var placeholders: [Int: String] = [:]
     for card in cards {
       guard let album = album(at: card.index) else { continue }
-      if card.x >= 0, card.x + card.width <= width, let lines = artLines(album, columns: inner, rows: Self.artRows) {
+      let whole = card.x >= 0 && card.x + card.width <= width
+      if whole, let lines = artLines(album, columns: inner, rows: Self.artRows) {
         art[card.index] = lines
       } else {
-        placeholders[card.index] = placeholder(album)
+        placeholders[card.index] = placeholder(album, clipped: !whole)
       }
     }
     // The art area only when there is something to show in it (a cover, or one on its way)
@@ -216,8 +226,12 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     if let cached = cardArt.frame(for: key) {
       frame = cached
     } else {
-      guard library.coverState(of: album) == .cached,
-        let bytes = library.cachedCover(of: album),
+      // A local cover (a music folder's) is read when its card first shows (see
+      // `willShowItemsIn`): no 'download'.
+      let state = library.coverState(of: album)
+      let local = state == .none && LocalCover.isLocal(album.coverURL)
+      guard state == .cached || local,
+        let bytes = local ? library.loadLocalCover(of: album) : library.cachedCover(of: album),
         let drawn = try? HalfBlockRenderer.render(
           encoded: [UInt8](bytes), columns: columns, rows: rows, mode: colorMode)
       else { return nil }
@@ -229,15 +243,16 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   }
 
   /// What a card shows where its art would be: the spinner while the cover downloads (the
-  /// original app's activity indicator), else why there is no art.
-  private func placeholder(_ album: Album) -> String {
+  /// original app's activity indicator), else why there is no art (for a card cut by the
+  /// window's edge, which never draws art, that the cover is there).
+  private func placeholder(_ album: Album, clipped: Bool) -> String {
     guard !album.coverURL.isEmpty, library.fetchesCovers else { return "no cover" }
     switch library.coverState(of: album) {
     case .queued: return "… queued"
     case .downloading: return "⟳ downloading"
     case .failed: return "✗ no cover"
-    case .cached: return "✗ unreadable"
-    case .none: return "· download"
+    case .cached: return clipped ? "✓ cover" : "✗ unreadable"
+    case .none: return LocalCover.isLocal(album.coverURL) ? "· local" : "· download"
     }
   }
 

@@ -1,27 +1,48 @@
 import BlueLibrary
 
-/// `import FILE`: append albums from JSON (the `export` format) or CSV; all or nothing.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `import FILE|DIR`: append albums from JSON (the `export` format) or CSV, all or nothing;
+/// or bring in the albums of a music folder, updating those imported from it before.
 public struct ImportCommand: Command {
   public static let configuration = CommandConfiguration(
-    verb: "import", group: .change, synopsis: "FILE",
-    summary: "append albums from a JSON or CSV file (all or nothing)",
+    verb: "import", group: .change, synopsis: "FILE|DIR",
+    summary: "append albums from a JSON or CSV file, or from a folder of audio files",
     details: """
-      JSON: an array of objects with the keys title, artist, genre, year, coverUrl (the
-      'export' format; year may be a number). CSV: a header row naming the same keys;
-      other columns are skipped, with one line saying which. A file with any bad row
-      changes nothing and the error names the line.
+      DIR: a music folder, scanned recursively (MP3, FLAC, M4A, Ogg Vorbis, Opus): tracks
+      with the same album tag in a folder make one album, discs in CD1/, CD2/ make one,
+      the album artist is the album-artist tag, else the one artist, else Various Artists;
+      the cover is the first embedded picture, else cover/folder/album/front.jpg|png.
+      Albums imported from the folder before are updated in place; the summary says how
+      many were added, updated and unchanged, and which files were skipped. One step for
+      undo; Ctrl-C during the scan cancels and changes nothing.
+      FILE: JSON, an array of objects with the keys title, artist, genre, year, coverUrl
+      (the 'export' format; year may be a number; tracks, duration, folder optional). CSV:
+      a header row naming the same keys; other columns are skipped, with one line saying
+      which. A file with any bad row changes nothing and the error names the line.
       """,
-    examples: ["import albums.json", "import ~/music/albums.csv"], arguments: [.path])
+    examples: ["import ~/Music", "import albums.json", "import ~/music/albums.csv"], arguments: [.path])
 
   let path: String
+  /// The path as typed, for messages.
+  let shownPath: String
 
   public init(arguments: [Word]) throws(CommandError) {
-    guard let file = arguments.first else { throw .missing("FILE", usage: Self.configuration.usage) }
+    guard let file = arguments.first else { throw .missing("FILE or DIR", usage: Self.configuration.usage) }
     if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
     path = expandingTilde(file.text)
+    shownPath = file.text
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    var info = stat()
+    if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+      return try importFolder(in: environment)
+    }
     let library = environment.library
     let (range, ignoredColumns) = try library.importAlbums(fromFile: path)
     let total = try library.count()
@@ -34,6 +55,90 @@ public struct ImportCommand: Command {
         + "bluelib does not read: \(names)\(more) (it reads \(LibraryArchive.keyList))\n" + message
     }
     return .changed(message, redraw: false)
+  }
+}
+
+// MARK: - A music folder
+
+extension ImportCommand {
+  /// The paths a skipped-files line names before it ends in `…`.
+  static let skippedShown = 3
+
+  /// `import DIR`: scans the folder (a progress line on a terminal), then one change.
+  private func importFolder(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let name = TextSanitizer.escaped(shownPath)
+    let progressLine = environment.progressLine
+    let start = ContinuousClock.now
+    defer { progressLine?(nil) }
+    var interrupted = false
+    let result: FolderImport
+    do throws(LibraryError) {
+      result = try environment.library.importFolder(
+        path, named: shownPath,
+        progress: progressLine.map { show in
+          { progress in show(Self.progressText(progress, folder: name, since: start)) }
+        },
+        isCancelled: {
+          // Ctrl-C at a terminal cancels the import and the shell goes on; in a script
+          // SIGINT ends the run (130), so it is left for the input reader to see.
+          if environment.isInteractive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt) {
+            interrupted = true
+          }
+          return interrupted || SignalMonitor.terminationPending
+        })
+    } catch {
+      if error == .cancelled { throw CommandError("cancelled; nothing was imported") }
+      throw CommandError(error)
+    }
+    var lines = [Self.summary(result, name: name)]
+    if !result.skipped.isEmpty {
+      let shown = result.skipped.prefix(Self.skippedShown).map {
+        TextSanitizer.escaped(relative($0.path, to: result.folder))
+      }
+      let more = result.skipped.count > Self.skippedShown ? ", …" : ""
+      let files = result.skipped.count == 1 ? "1 file" : "\(result.skipped.count) files"
+      lines.append("skipped \(files) (not readable audio): " + shown.joined(separator: ", ") + more)
+    }
+    let message = lines.joined(separator: "\n")
+    return result.summary == nil ? .lines(lines) : .changed(message, redraw: false)
+  }
+
+  /// `imported 12 albums (140 tracks) from ~/Music: 2 added, 1 updated, 9 unchanged`.
+  static func summary(_ result: FolderImport, name: String) -> String {
+    let tracks = result.tracks == 1 ? "1 track" : "\(result.tracks) tracks"
+    let counts = Library.counts(added: result.added, updated: result.updated, unchanged: result.unchanged)
+    return "imported \(albumCount(result.albums)) (\(tracks)) from \(name)"
+      + (result.albums == 0 ? " (no readable audio files)" : ": " + counts)
+  }
+
+  /// `scanning ~/Music: 5,000 of 20,000 files, 480 albums, 9,800 files/s`.
+  static func progressText(_ progress: FolderScanProgress, folder: String, since start: ContinuousClock.Instant)
+    -> String
+  {
+    guard progress.filesScanned > 0 else {
+      return "scanning \(folder): \(grouped(progress.filesFound)) audio files found"
+    }
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let rate = seconds > 0 ? Int((Double(progress.filesScanned) / seconds).rounded()) : 0
+    return "scanning \(folder): \(grouped(progress.filesScanned)) of \(grouped(progress.filesFound)) files, "
+      + "\(albumCount(progress.albumsFound)), \(grouped(rate)) files/s"
+  }
+
+  /// `20,000`.
+  static func grouped(_ number: Int) -> String {
+    let digits = String(number.magnitude)
+    var out = ""
+    for (offset, digit) in digits.enumerated() {
+      if offset > 0 && (digits.count - offset) % 3 == 0 { out.append(",") }
+      out.append(digit)
+    }
+    return (number < 0 ? "-" : "") + out
+  }
+
+  /// `path` relative to `folder` when it is inside it.
+  private func relative(_ path: String, to folder: String) -> String {
+    path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
   }
 }
 

@@ -5,12 +5,13 @@ import CoverArt
 public struct CoverCommand: Command {
   public static let configuration = CommandConfiguration(
     verb: "cover", group: .covers, synopsis: "[ALBUM] [--size COLSxROWS] [--force]",
-    summary: "draw the album's cover in the terminal (download it first)",
+    summary: "draw the album's cover in the terminal (download it first, unless it is local)",
     details: """
       Two pixel rows per character cell (▀/▄), 24-bit colour when COLORTERM says so,
       256 colours otherwise, a brightness ramp under --no-color/NO_COLOR/TERM=dumb.
       The default size is 40x20 cells (narrower on a narrow window). To a pipe or file the
-      cover is drawn only with --force.
+      cover is drawn only with --force. A local cover (a file: URL, or a picture embedded
+      in an audio file: albums from 'import DIR') is read when needed, without 'download'.
       """,
     examples: ["download; wait; cover", "cover 3 --size 20x10", "cover --force > art.txt"],
     arguments: [.album, .keyword(["--size", "--force"])])
@@ -68,11 +69,17 @@ public struct CoverCommand: Command {
     let chosen = try library.album(at: index)
     let name = quotedTitle(chosen)
     guard !chosen.coverURL.isEmpty else {
+      if chosen.folder != nil {
+        throw CommandError("\(name) has no cover (no picture in its audio files, no cover image in its folder)")
+      }
       throw CommandError("\(name) has no cover URL (set one with 'edit cover=URL')")
     }
     guard library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
-    guard let bytes = library.cachedCover(of: chosen) else {
+    // A local cover (a music folder's) is read now, into the same cache: no 'download'.
+    guard let bytes = library.cachedCover(of: chosen) ?? library.loadLocalCover(of: chosen) else {
       switch library.coverState(of: chosen) {
+      case .failed(let failure) where LocalCover.isLocal(chosen.coverURL):
+        throw CommandError("cannot read the cover of \(name): \(failure) ('download \(index + 1)' tries again)")
       case .queued, .downloading:
         throw CommandError("the cover of \(name) is still downloading ('wait' waits for it)")
       case .failed(let failure):

@@ -26,12 +26,17 @@ public final class CommandEnvironment {
   /// Prints the status lines that arrived so far, while a command blocks (`wait` calls
   /// it as it waits, so each download reports as it ends, not when the last one does).
   public let deliverMessages: () -> Void
+  /// Shows a long command's progress on one line, each call replacing what the last one
+  /// showed; nil erases the line (`import DIR` calls it as it scans). Nil itself when no
+  /// progress is shown: in script mode, or when the output is not a terminal.
+  public let progressLine: ((String?) -> Void)?
 
   /// Creates an environment.
   public init(
     library: Library, isInteractive: Bool = false, outputIsTerminal: Bool? = nil, window: WindowSize = .standard,
     colorMode: ColorMode = .palette256, coverStatus: CoverStatusReporter? = nil,
-    announce: @escaping (String) -> Void = { _ in }, deliverMessages: @escaping () -> Void = {}
+    announce: @escaping (String) -> Void = { _ in }, deliverMessages: @escaping () -> Void = {},
+    progressLine: ((String?) -> Void)? = nil
   ) {
     self.library = library
     self.isInteractive = isInteractive
@@ -41,6 +46,7 @@ public final class CommandEnvironment {
     self.coverStatus = coverStatus
     self.announce = announce
     self.deliverMessages = deliverMessages
+    self.progressLine = progressLine
   }
 }
 

@@ -103,7 +103,7 @@ extension CoverState {
   func label(url: String) -> String {
     if url.isEmpty { return "no cover" }
     switch self {
-    case .none: return "not downloaded"
+    case .none: return LocalCover.isLocal(url) ? "local" : "not downloaded"
     case .queued: return "queued"
     case .downloading: return "downloading"
     case .cached: return "cached"

@@ -1,0 +1,60 @@
+import Foundation
+internal import MusicFolder
+
+/// Fetches pictures embedded in audio files: `embedded:file:///path/track.mp3` (ID3 APIC,
+/// FLAC PICTURE, MP4 covr, Vorbis/Opus METADATA_BLOCK_PICTURE), read with TagLib through
+/// MusicFolder. The URLs are those ``LocalCover`` gives albums imported from a folder.
+///
+/// The path must be absolute, as for ``FileCoverSource``. TagLib reads the picture whole,
+/// so the size cap is checked on what it read; the read runs on a Dispatch worker (file
+/// I/O blocks) and the deadline is checked once it returns.
+public struct EmbeddedCoverSource: CoverSource {
+  /// `["embedded"]`.
+  public let schemes: Set<String> = [LocalCover.embeddedScheme]
+
+  /// Creates the source.
+  public init() {}
+
+  /// The embedded picture's bytes.
+  public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+    let path = try Self.path(of: url)
+    let deadline = ContinuousClock.now.advanced(by: limits.timeout)
+    let result: Result<Data, CoverFailure> = await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(returning: Self.read(path, limits: limits))
+      }
+    }
+    if Task.isCancelled { throw .cancelled }
+    if ContinuousClock.now >= deadline { throw limits.timedOut }
+    return try result.get()
+  }
+
+  /// The absolute path of the track an `embedded:` URL names.
+  static func path(of url: String) throws(CoverFailure) -> String {
+    let prefix = LocalCover.embeddedScheme + ":"
+    guard url.utf8.count > prefix.utf8.count, url.lowercased().hasPrefix(prefix) else { throw .unsupportedURL(url) }
+    do {
+      return try FileCoverSource.path(of: String(url.dropFirst(prefix.count)))
+    } catch {
+      throw .unsupportedURL(url)
+    }
+  }
+
+  private static func read(_ path: String, limits: CoverLimits) -> Result<Data, CoverFailure> {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      return .failure(errno == ENOENT || errno == ENOTDIR ? .noSuchFile(path) : .downloadFailed("cannot open \(path)"))
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.downloadFailed("\(path) is not a regular file")) }
+    do throws(MusicFolderError) {
+      return .success(Data(try MusicCover.embedded(track: path, mimeType: "").bytes(limit: limits.maxBytes)))
+    } catch {
+      switch error {
+      case .coverTooLarge: return .failure(limits.tooLarge)
+      case .noPicture: return .failure(.downloadFailed("\(path) embeds no picture"))
+      case .cannotOpen(_, let code) where code == ENOENT: return .failure(.noSuchFile(path))
+      default: return .failure(.downloadFailed(error.description))
+      }
+    }
+  }
+}

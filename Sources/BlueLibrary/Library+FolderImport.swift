@@ -1,0 +1,127 @@
+import Foundation
+internal import MusicFolder
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// `import DIR` and the covers it brings: local files read into the cover cache when first
+// needed, never through `download`.
+extension Library {
+  // MARK: - Import of a music folder
+
+  /// Scans the music folder at `path` (tags read with TagLib, tracks grouped into albums:
+  /// see MusicFolder) and brings its albums into the library as one change: albums not
+  /// imported before are appended, albums imported before from the same folder (same
+  /// album artist and title) are updated in place when their tags changed. When nothing
+  /// changed, nothing is written and no step is logged. The selection stays.
+  ///
+  /// - Parameters:
+  ///   - name: how the step's summary names the folder (as the user typed it).
+  ///   - progress: told how far the scan has got, about ten times a second, on this thread.
+  ///   - isCancelled: asked between files; when it says true the scan stops and
+  ///     ``LibraryError/cancelled`` is thrown, with nothing changed.
+  /// - Throws: ``LibraryError/cannotScan(path:reason:)`` when `path` is not a folder that
+  ///   can be listed, ``LibraryError/cancelled``, or a store error (nothing changed then).
+  @discardableResult
+  public func importFolder(
+    _ path: String, named name: String, progress: ((FolderScanProgress) -> Void)? = nil,
+    isCancelled: () -> Bool = { false }
+  ) throws(LibraryError) -> FolderImport {
+    // No read transaction may stay open across a scan of seconds: it would keep other
+    // shells from committing for that long.
+    endCommand()
+    let scan: MusicFolderScan
+    do {
+      scan = try MusicFolderScanner().scan(
+        path,
+        progress: progress.map { report in
+          {
+            report(
+              FolderScanProgress(filesFound: $0.filesFound, filesScanned: $0.filesScanned, albumsFound: $0.albumsFound))
+          }
+        },
+        isCancelled: isCancelled)
+    } catch {
+      switch error {
+      case .cancelled: throw .cancelled
+      case .notADirectory: throw .cannotScan(path: path, reason: "not a directory")
+      case .cannotOpen(_, let code): throw .cannotScan(path: path, reason: String(cString: strerror(code)))
+      default: throw .cannotScan(path: path, reason: error.description)
+      }
+    }
+    if isCancelled() { throw .cancelled }
+    var keys: Set<String> = []
+    let albums = scan.albums.map { album in
+      // Two albums of one scan never share a key (one title in two letter cases, loose in
+      // the folder that also holds a merged multi-disc album): the later one gets a suffix,
+      // the same on every scan.
+      var key = album.key
+      var copy = 1
+      while !keys.insert(key).inserted {
+        copy += 1
+        key = album.key + "\u{1F}\(copy)"
+      }
+      return Album(music: album, key: key)
+    }
+    let outcome = try change { (origin) throws(LibraryError) in
+      try store.importFolder(
+        albums,
+        summary: { added, updated in
+          "import from \(name): " + Self.counts(added: added, updated: updated, unchanged: 0)
+        }, origin: origin)
+    }
+    // Into an empty library: the first album becomes current, as the viewport shows it.
+    if selection == nil, (try? count()) ?? 0 > 0 { select(0) }
+    refreshLocalCovers(of: albums)
+    return FolderImport(
+      folder: scan.folder, albums: scan.albums.count, tracks: scan.trackCount, added: outcome.added,
+      updated: outcome.updated, unchanged: outcome.unchanged,
+      skipped: scan.skipped.map { FolderImport.Skipped(path: $0.path, reason: $0.reason.description) },
+      summary: outcome.step?.summary)
+  }
+
+  /// `2 added, 1 updated, 9 unchanged`, leaving out the counts that are 0.
+  public static func counts(added: Int, updated: Int, unchanged: Int) -> String {
+    let parts = [(added, "added"), (updated, "updated"), (unchanged, "unchanged")].filter { $0.0 > 0 }
+    return parts.isEmpty ? "nothing" : parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+  }
+
+  // MARK: - Local covers
+
+  /// Forgets the cached copy of each of `albums`' local covers whose file changed since it
+  /// was read (a new `cover.jpg`, a retagged track), so the next card or `cover` reads it
+  /// again. One `stat` per album, two for a cached cover.
+  private func refreshLocalCovers(of albums: [Album]) {
+    guard let covers else { return }
+    for album in albums where !album.coverURL.isEmpty {
+      guard let cached = covers.cache.modificationTime(for: album.coverURL),
+        let file = try? LocalCover.path(of: album.coverURL)
+      else { continue }
+      var info = stat()
+      guard stat(file, &info) == 0 else { continue }
+      let changed = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) > (cached.tv_sec, cached.tv_nsec)
+      if changed || info.st_ctim.tv_sec > cached.tv_sec {
+        covers.forget(album.coverURL)
+        try? store.forgetCachedCover(album.coverURL)
+      }
+    }
+  }
+
+  /// The bytes of `album`'s cover if it is local (``LocalCover``: an image beside the
+  /// tracks or a picture embedded in one) and can be read: from the cover cache, or read
+  /// now through its cover source (checked and cached like a download, but without a
+  /// status line) and recorded as cached. Nil for other covers, and for a local cover
+  /// that cannot be read (its state then says why: ``coverState(of:)``).
+  ///
+  /// - Important: Blocks while it reads the file (milliseconds for a local file).
+  public func loadLocalCover(of album: Album) -> Data? {
+    guard let covers, !album.coverURL.isEmpty, LocalCover.isLocal(album.coverURL) else { return nil }
+    if let data = cachedCover(of: album) { return data }
+    guard covers.fetchNow(album.coverURL) == .cached else { return nil }
+    try? store.recordCachedCover(album.coverURL)
+    return covers.cache.cachedData(for: album.coverURL)
+  }
+}

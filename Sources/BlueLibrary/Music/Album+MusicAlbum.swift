@@ -1,0 +1,33 @@
+internal import MusicFolder
+
+extension Album {
+  /// The album a music-folder scan found, as the library stores it: its tags, its track
+  /// count, length and folder, its cover as a local URL (``LocalCover``) and its source key.
+  ///
+  /// Tag values are cut to the library's limits rather than refused (a tag of megabytes
+  /// must not fail an import of thousands of albums); a cover URL or folder too long to
+  /// store (paths of thousands of bytes) is left out.
+  init(music album: MusicAlbum, key: String) {
+    self.init(
+      title: Self.cut(album.title), artist: Self.cut(album.artist), genre: Self.cut(album.genre),
+      year: album.year.flatMap { Album.validYears.contains($0) ? $0 : nil },
+      coverURL: album.cover.map(LocalCover.url(for:)) ?? "",
+      tracks: min(album.trackCount, Album.validTrackCounts.upperBound),
+      duration: min(max(album.duration, 0), Album.maximumDuration),
+      folder: album.folder.utf8.count <= Album.maximumFolderBytes ? album.folder : nil)
+    if coverURL.utf8.count > Album.maximumCoverBytes { coverURL = "" }
+    if title.allSatisfy({ $0 == " " || $0 == "\t" }) { title = "(untitled)" }
+    sourceKey = key
+  }
+
+  /// The source key a scan gives the album with this folder, album artist and title.
+  static func sourceKey(folder: String, artist: String, title: String) -> String {
+    MusicAlbum.key(folder: folder, artist: artist, title: title)
+  }
+
+  /// `text` cut to ``maximumTextLength`` characters, without NUL characters.
+  private static func cut(_ text: String) -> String {
+    let clean = text.contains("\0") ? text.filter { $0 != "\0" } : text
+    return clean.count > maximumTextLength ? String(clean.prefix(maximumTextLength)) : clean
+  }
+}

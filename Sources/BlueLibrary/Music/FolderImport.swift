@@ -1,0 +1,45 @@
+/// What `import DIR` did: the albums the folder holds and what became of them.
+public struct FolderImport: Sendable, Equatable {
+  /// A file (or folder) the scan passed over, and why.
+  public struct Skipped: Sendable, Equatable {
+    /// Its path.
+    public var path: String
+    /// Why: `empty`, `no readable audio`, or why it could not be opened.
+    public var reason: String
+  }
+
+  /// The scanned folder's real path (symbolic links resolved).
+  public var folder: String
+  /// The albums the folder holds.
+  public var albums: Int
+  /// Their tracks.
+  public var tracks: Int
+  /// Albums appended to the library.
+  public var added: Int
+  /// Albums imported before (the same folder, album artist and title) whose fields changed.
+  public var updated: Int
+  /// Albums imported before and unchanged.
+  public var unchanged: Int
+  /// Audio files (by their extension) with no readable audio, and folders that could not be
+  /// opened, ordered by path.
+  public var skipped: [Skipped]
+  /// The step `undo` takes back, or nil when nothing changed.
+  public var summary: String?
+}
+
+/// How far the scan of an `import DIR` has got, for a progress line.
+public struct FolderScanProgress: Sendable, Equatable {
+  /// Audio files (by their extension) found so far; final once the folders are all listed.
+  public var filesFound: Int
+  /// Audio files read so far.
+  public var filesScanned: Int
+  /// Albums found so far (an estimate until the scan ends).
+  public var albumsFound: Int
+
+  /// A progress report with every field given.
+  public init(filesFound: Int, filesScanned: Int, albumsFound: Int) {
+    self.filesFound = filesFound
+    self.filesScanned = filesScanned
+    self.albumsFound = albumsFound
+  }
+}

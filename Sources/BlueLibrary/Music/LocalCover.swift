@@ -1,0 +1,59 @@
+internal import MusicFolder
+
+/// The cover URLs of albums imported from a music folder: local files the cover sources
+/// read without a network, and that the shell reads into the cover cache when it first
+/// needs them (no `download`).
+///
+/// - A cover image beside the tracks is a `file:` URL: `file:///home/me/Music/A/cover.jpg`.
+/// - A picture embedded in an audio file is `embedded:` followed by the file URL of the
+///   track: `embedded:file:///home/me/Music/A/01%20Intro.mp3` (``EmbeddedCoverSource``
+///   reads it with TagLib).
+///
+/// Paths are percent-encoded: every byte but ASCII letters, digits, `-._~` and `/`, so a
+/// URL never holds a blank or a control character.
+public enum LocalCover {
+  /// The scheme of a picture embedded in an audio file.
+  public static let embeddedScheme = "embedded"
+
+  /// Whether `url` names a local cover (`file:` or `embedded:`), which the shell reads
+  /// into the cache when it needs it instead of waiting for `download`.
+  public static func isLocal(_ url: String) -> Bool {
+    switch coverURLScheme(url) {
+    case "file", embeddedScheme: true
+    default: false
+    }
+  }
+
+  /// The file a local cover URL names: the image, or the audio file embedding the picture.
+  static func path(of url: String) throws(CoverFailure) -> String {
+    coverURLScheme(url) == embeddedScheme ? try EmbeddedCoverSource.path(of: url) : try FileCoverSource.path(of: url)
+  }
+
+  /// The cover URL of a cover a scan found.
+  static func url(for cover: MusicCover) -> String {
+    switch cover {
+    case .file(let path): fileURL(path)
+    case .embedded(let track, _): embeddedScheme + ":" + fileURL(track)
+    }
+  }
+
+  /// `file://` and the percent-encoded absolute `path`.
+  static func fileURL(_ path: String) -> String {
+    var url = "file://"
+    url.reserveCapacity(path.utf8.count + 7)
+    let hex = Array("0123456789ABCDEF".utf8)
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "~"), UInt8(ascii: "/"):
+        url.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        url.unicodeScalars.append("%")
+        url.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
+        url.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0xF)]))
+      }
+    }
+    return url
+  }
+}

@@ -1,0 +1,82 @@
+internal import GRDB
+
+// `import DIR`: the albums of a music folder brought into the library as one logged step,
+// adding the albums it has not seen and updating in place those it imported before.
+extension AlbumStore {
+  /// What bringing a folder's albums into the library did.
+  struct FolderImportOutcome {
+    /// Albums appended (no stored album had their source key).
+    var added: Int
+    /// Stored albums with the same source key whose fields changed.
+    var updated: Int
+    /// Stored albums with the same source key and the same fields.
+    var unchanged: Int
+    /// The logged step, nil when nothing changed (no step is logged then).
+    var step: ChangeStep?
+  }
+
+  /// Brings `albums` (from a music-folder scan, each with a source key) into the library
+  /// in one transaction: an album whose source key a stored album has updates that album in
+  /// place when any field differs (the first one in order, if several have it), and is
+  /// appended after the last album otherwise. All of it is one logged step, summed up by
+  /// `summary(added, updated)`; when nothing changes, nothing is written or logged. The
+  /// selection stays `origin.selection`.
+  ///
+  /// The step is an `import`: the ids it appended are a range (as for a file import) and
+  /// each album it updated has a `before` and an `after` image (as for an edit), so undo
+  /// puts back the old fields and removes the new albums, and redo does both again.
+  func importFolder(
+    _ albums: [Album], summary: (_ added: Int, _ updated: Int) -> String, origin: ChangeOrigin
+  ) throws(LibraryError) -> FolderImportOutcome {
+    try changing { db in
+      var added: [Album] = []
+      var updates: [(id: Int64, album: Album)] = []
+      var matched: Set<Int64> = []
+      var unchanged = 0
+      let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
+      for album in albums {
+        try album.validate()
+        guard let key = album.sourceKey, let stored = try Album.fetchOne(db, sql: find, arguments: [key]),
+          let id = stored.id, matched.insert(id).inserted
+        else {
+          added.append(album)
+          continue
+        }
+        if stored.hasSameFields(as: album) {
+          unchanged += 1
+        } else {
+          updates.append((id, album))
+        }
+      }
+      guard !added.isEmpty || !updates.isEmpty else {
+        return FolderImportOutcome(added: 0, updated: 0, unchanged: unchanged, step: nil)
+      }
+      let step = try Self.beginStep(
+        .import, summary: summary(added.count, updates.count), origin: origin, db)
+      for (id, album) in updates {
+        try Self.appendImage(id, as: .before, of: step, db)
+        try Self.writeFields(of: album, to: id, step: step, db)
+        try Self.appendImage(id, as: .after, of: step, db)
+      }
+      if !added.isEmpty {
+        let count = try Self.count(db)
+        let firstID = try Self.maxID(db) + 1
+        try Self.insertAll(added, from: count, firstID: firstID, step: step, db)
+        try Self.recordInserted(firstID: firstID, count: added.count, removed: 0, of: step, db)
+      }
+      try Self.finishStep(step, selecting: origin.selection, db)
+      return FolderImportOutcome(
+        added: added.count, updated: updates.count, unchanged: unchanged, step: try Self.changeStep(step, db))
+    }
+  }
+}
+
+extension Album {
+  /// Whether every field an import writes is the same in both: title, artist, genre, year,
+  /// cover, the music-folder fields and the source key (not the id, position or cache state).
+  func hasSameFields(as other: Album) -> Bool {
+    title == other.title && artist == other.artist && genre == other.genre && year == other.year
+      && coverURL == other.coverURL && tracks == other.tracks && duration == other.duration && folder == other.folder
+      && sourceKey == other.sourceKey
+  }
+}

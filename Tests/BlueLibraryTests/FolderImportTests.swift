@@ -1,0 +1,295 @@
+import CoverArt
+import Foundation
+import GRDB
+import MusicFolder
+import Testing
+
+@testable import BlueLibrary
+
+/// `import DIR` in the library: the albums of a music folder as one logged step, updated in
+/// place on a second import, undone and redone by identity, and their covers read locally.
+@Suite struct FolderImportTests {
+  let directory: TemporaryDirectory
+  let music: String
+  let path: String
+
+  init() throws {
+    directory = try TemporaryDirectory()
+    music = URL(fileURLWithPath: directory.file("Music")).resolvingSymlinksInPath().path
+    path = directory.file("library.sqlite")
+    try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+  }
+
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/music").path
+
+  /// Copies the fixture of `relative`'s extension to `music/relative` and tags the copy.
+  func track(_ relative: String, _ edit: TagEdit) throws {
+    let destination = music + "/" + relative
+    try FileManager.default.createDirectory(
+      atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: Self.fixtures + "/silence." + (relative as NSString).pathExtension, toPath: destination)
+    try edit.write(to: destination)
+  }
+
+  /// Two albums: "Loud" (two MP3s embedding a red JPEG) and "Quiet" (a FLAC).
+  func makeTwoAlbums() throws {
+    let red = ImageEncoder.jpeg(RGBImage(width: 16, height: 16, filledWith: RGB(220, 30, 30)))
+    for number in 1...2 {
+      try track(
+        "A/Loud/\(number).mp3",
+        TagEdit(album: "Loud", artist: "A", date: "1997", genre: "Rock", picture: (red, "image/jpeg")))
+    }
+    try track("B/Quiet Times/1.flac", TagEdit(album: "Quiet", artist: "B", genre: "Jazz"))
+  }
+
+  func shell(_ session: String) throws -> Library {
+    try Library(store: AlbumStore.open(path: path), session: session)
+  }
+
+  // MARK: - Import and re-import
+
+  @Test func aFolderImportAppendsItsAlbumsWithTheirMusicFieldsAsOneStep() throws {
+    try makeTwoAlbums()
+    let library = try shell("A")
+    let result = try library.importFolder(music, named: "~/Music")
+    #expect(result.albums == 2 && result.tracks == 3 && result.added == 2 && result.updated == 0)
+    #expect(result.summary == "import from ~/Music: 2 added")
+    let loud = try library.album(at: 5)
+    #expect(loud.title == "Loud" && loud.artist == "A" && loud.year == 1997 && loud.genre == "Rock")
+    #expect(loud.tracks == 2 && loud.folder == music + "/A/Loud")
+    #expect((loud.duration ?? 0) > 1.8 && (loud.duration ?? 0) < 2.6)
+    #expect(loud.coverURL == "embedded:file://" + music + "/A/Loud/1.mp3")
+    let quiet = try library.album(at: 6)
+    #expect(quiet.coverURL == "" && quiet.folder == music + "/B/Quiet Times")
+    #expect(try library.changeLog(limit: 10).map(\.summary) == ["import from ~/Music: 2 added"])
+  }
+
+  @Test func importingAnUnchangedFolderAgainWritesAndLogsNothing() throws {
+    try makeTwoAlbums()
+    let library = try shell("A")
+    try library.importFolder(music, named: "M")
+    let version = try library.store.dataVersion()
+    let before = try AlbumStore.open(path: path).all()
+    let again = try shell("B").importFolder(music, named: "M")
+    #expect(again.added == 0 && again.updated == 0 && again.unchanged == 2 && again.summary == nil)
+    #expect(try AlbumStore.open(path: path).all() == before)
+    #expect(try library.store.dataVersion() == version, "nothing was committed")
+    #expect(try library.changeLog(limit: 10).count == 1)
+  }
+
+  @Test func reimportUpdatesInPlaceAndUndoRedoRestoreBothSides() throws {
+    try makeTwoAlbums()
+    let library = try shell("A")
+    try library.importFolder(music, named: "M")
+    try library.add(Album(title: "After"))  // added since (after the current album): stays where it is
+    let imported = try library.allAlbums()
+    try TagEdit(genre: "Blues").write(to: music + "/B/Quiet Times/1.flac")
+    try track("C/New/1.ogg", TagEdit(album: "New", artist: "C"))
+
+    let result = try library.importFolder(music, named: "M")
+    #expect(result.added == 1 && result.updated == 1 && result.unchanged == 1)
+    #expect(result.summary == "import from M: 1 added, 1 updated")
+    let updated = try library.allAlbums()
+    let defaults = DefaultCatalogue.albums.map(\.title)
+    #expect(updated.map(\.title) == [defaults[0], "After"] + defaults.dropFirst() + ["Loud", "Quiet", "New"])
+    #expect(updated[7].genre == "Blues" && updated[7].id == imported[7].id)
+
+    #expect(try library.undo() == "import from M: 1 added, 1 updated")
+    #expect(try library.allAlbums() == imported)
+    #expect(try library.redo() == "import from M: 1 added, 1 updated")
+    #expect(try library.allAlbums().map(\.title) == updated.map(\.title))
+    #expect(try library.allAlbums()[7].genre == "Blues")
+    // Twice round: the copies redo kept are not left behind to be inserted twice.
+    _ = try library.undo()
+    _ = try library.redo()
+    #expect(try library.allAlbums().map(\.title) == updated.map(\.title))
+    #expect(try library.count() == 9)
+  }
+
+  @Test func undoOfAnImportRefusesWhenAnAlbumItUpdatedWasEditedSince() throws {
+    try makeTwoAlbums()
+    let a = try shell("A")
+    try a.importFolder(music, named: "M")
+    try TagEdit(genre: "Blues").write(to: music + "/B/Quiet Times/1.flac")
+    try a.importFolder(music, named: "M")
+    let b = try shell("B")
+    var quiet = try b.album(at: 6)
+    quiet.artist = "Someone else"
+    try b.edit(quiet)
+    let before = try a.allAlbums()
+
+    #expect(libraryError { () throws(LibraryError) in try a.undo() } == .changedSince(title: "Quiet", undoing: true))
+    #expect(try a.allAlbums() == before)
+
+    // Once the edit is taken back, the import (an update only) can be undone and redone.
+    #expect(try b.undo() == "edit \"Quiet\"")
+    #expect(try a.undo() == "import from M: 1 updated")
+    #expect(try a.album(at: 6).genre == "Jazz")
+    #expect(try a.redo() == "import from M: 1 updated")
+    #expect(try a.album(at: 6).genre == "Blues" && a.count() == 7)
+  }
+
+  @Test func aCancelledScanChangesNothing() throws {
+    try makeTwoAlbums()
+    let library = try shell("A")
+    #expect(
+      libraryError { () throws(LibraryError) in try library.importFolder(music, named: "M", isCancelled: { true }) }
+        == .cancelled)
+    #expect(try library.count() == 5)
+    #expect(try library.changeLog(limit: 10).isEmpty)
+  }
+
+  @Test func aPathThatIsNotAFolderCannotBeScanned() throws {
+    let library = try shell("A")
+    #expect(
+      libraryError { () throws(LibraryError) in try library.importFolder(music + "/missing", named: "x") }
+        == .cannotScan(path: music + "/missing", reason: "No such file or directory"))
+  }
+
+  @Test func anAlbumExportedAndImportedAsJSONIsUpdatedByTheNextFolderImport() throws {
+    try makeTwoAlbums()
+    let first = try shell("A")
+    try first.importFolder(music, named: "M")
+    let json = LibraryArchive.encodeJSON(Array(try first.allAlbums().suffix(2)))
+    let other = try Library(store: .inMemory(), session: "other")
+    try other.importAlbums(try LibraryArchive.decode(json, fileName: "albums.json"))
+    #expect(try other.allAlbums().suffix(2).map(\.tracks) == [2, 1])
+    let again = try other.importFolder(music, named: "M")
+    #expect(again.added == 0 && again.unchanged == 2)
+  }
+
+  @Test(arguments: ["albums.json", "albums.csv"])
+  func anAlbumExportedToAFileAndImportedFromItIsUpdatedByTheNextFolderImport(name: String) throws {
+    try makeTwoAlbums()
+    let first = try shell("A")
+    try first.importFolder(music, named: "M")
+    let exported = Array(try first.allAlbums().suffix(2))
+    let file = directory.file(name)
+    let bytes = name.hasSuffix(".csv") ? LibraryArchive.encodeCSV(exported) : LibraryArchive.encodeJSON(exported)
+    try Data(bytes).write(to: URL(fileURLWithPath: file))
+    // What `import FILE` runs: the streaming import, not a decoded array.
+    let other = try Library(store: .inMemory(), session: "other")
+    try other.importAlbums(fromFile: file)
+    let imported = Array(try other.allAlbums().suffix(2))
+    #expect(imported.map(\.tracks) == exported.map(\.tracks))
+    #expect(imported.map(\.duration) == exported.map(\.duration))
+    #expect(imported.map(\.folder) == exported.map(\.folder))
+    #expect(imported.map(\.sourceKey) == exported.map(\.sourceKey))
+    let again = try other.importFolder(music, named: "M")
+    #expect(again.added == 0 && again.unchanged == 2)
+    #expect(try other.count() == 7)
+  }
+
+  // MARK: - Migration
+
+  @Test func aVersion3LibraryMigratesAndTakesAFolderImport() throws {
+    try DatabaseQueue(path: path).writeWithoutTransaction { db in
+      try db.inTransaction {
+        for migration in Schema.migrations.prefix(3) { try migration(db) }
+        try db.execute(sql: "PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 3")
+        try db.execute(sql: "INSERT INTO album (title, position) VALUES ('Old', 0)")
+        return .commit
+      }
+    }
+    try makeTwoAlbums()
+    let library = try shell("A")
+    let version = try library.store.queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+    #expect(version == 4)
+    let old = try library.album(at: 0)
+    #expect(old.title == "Old" && old.tracks == nil && old.duration == nil && old.folder == nil)
+    try library.importFolder(music, named: "M")
+    #expect(try library.allAlbums().map(\.tracks) == [nil, 2, 1])
+    // The migrated file holds exactly what a new one does: it opens again.
+    #expect(try AlbumStore.open(path: path).count() == 3)
+    let objects = try library.store.queue.read { db in try Schema.objects(in: db) }
+    #expect(objects == (try Schema.objects(atVersion: 4)))
+  }
+
+  @Test func undoOfAnEditRestoresTheMusicFields() throws {
+    try makeTwoAlbums()
+    let library = try shell("A")
+    try library.importFolder(music, named: "M")
+    var loud = try library.album(at: 5)
+    let original = loud
+    loud.title = "Louder"
+    try library.edit(loud)
+    try library.delete(at: 5)
+    _ = try library.undo()
+    _ = try library.undo()
+    #expect(try library.album(at: 5).hasSameFields(as: original))
+  }
+
+  // MARK: - Local covers
+
+  @Test func anEmbeddedCoverIsReadIntoTheCacheWithoutADownload() throws {
+    try makeTwoAlbums()
+    let (loader, events) = makeLoader(in: directory)
+    let library = try Library(store: AlbumStore.open(path: path), covers: loader, session: "A")
+    try library.importFolder(music, named: "M")
+    let loud = try library.album(at: 5)
+    #expect(library.coverState(of: loud) == .none)
+    let bytes = try #require(library.loadLocalCover(of: loud))
+    let image = try ImageDecoder.decode([UInt8](bytes))
+    #expect(image.pixels[0] > 200 && image.pixels[1] < 60)
+    #expect(library.coverState(of: loud) == .cached)
+    #expect(try library.album(at: 5).coverCached, "recorded in the ledger")
+    #expect(events.events.isEmpty, "no event, so no status line")
+    // Not local: left to 'download'.
+    #expect(library.loadLocalCover(of: try library.album(at: 0)) == nil)
+  }
+
+  @Test func importingAgainRereadsACoverWhoseFileChanged() throws {
+    try makeTwoAlbums()
+    let image = music + "/B/Quiet Times/cover.png"
+    let png = { (color: RGB) in Data(ImageEncoder.png(RGBImage(width: 4, height: 4, filledWith: color))) }
+    try png(RGB(0, 0, 255)).write(to: URL(fileURLWithPath: image))
+    let (loader, _) = makeLoader(in: directory)
+    let library = try Library(store: AlbumStore.open(path: path), covers: loader, session: "A")
+    try library.importFolder(music, named: "M")
+    let blue = try ImageDecoder.decode([UInt8](try #require(library.loadLocalCover(of: try library.album(at: 6)))))
+    #expect(blue.pixels[2] == 255)
+
+    try png(RGB(0, 255, 0)).write(to: URL(fileURLWithPath: image))
+    try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: image)
+    let again = try library.importFolder(music, named: "M")
+    #expect(again.unchanged == 2, "the same URL: the album is unchanged, its cover is read again")
+    let quiet = try library.album(at: 6)
+    #expect(!quiet.coverCached && library.coverState(of: quiet) == .none)
+    let green = try ImageDecoder.decode([UInt8](try #require(library.loadLocalCover(of: quiet))))
+    #expect(green.pixels[1] == 255 && green.pixels[2] == 0)
+  }
+
+  @Test func anEmbeddedCoverOverTheSizeCapFails() throws {
+    try makeTwoAlbums()
+    let (loader, _) = makeLoader(in: directory, maxBytes: 100)
+    let library = try Library(store: AlbumStore.open(path: path), covers: loader, session: "A")
+    try library.importFolder(music, named: "M")
+    let loud = try library.album(at: 5)
+    #expect(library.loadLocalCover(of: loud) == nil)
+    #expect(library.coverState(of: loud) == .failed(.tooLarge(maxBytes: 100)))
+  }
+
+  @Test(arguments: [
+    ("embedded:file:///a/b%20c/%E6%97%A5.mp3", "/a/b c/日.mp3"),
+    ("EMBEDDED:file:///x.flac", "/x.flac"),
+    ("embedded:file://localhost/x.flac", "/x.flac"),
+  ])
+  func embeddedURLsNameTheirTrack(url: String, path: String) throws {
+    #expect(try EmbeddedCoverSource.path(of: url) == path)
+  }
+
+  @Test(arguments: ["embedded:", "embedded:x.mp3", "embedded:file://host/x.mp3", "embedded:http://x/y.mp3"])
+  func malformedEmbeddedURLsAreRefused(url: String) {
+    #expect(throws: CoverFailure.unsupportedURL(url)) { try EmbeddedCoverSource.path(of: url) }
+  }
+
+  @Test func localCoverURLsArePercentEncodedAndValid() throws {
+    let url = LocalCover.fileURL("/home/me/Music/Sigur Rós/()%#?.jpg")
+    #expect(url == "file:///home/me/Music/Sigur%20R%C3%B3s/%28%29%25%23%3F.jpg")
+    #expect(try FileCoverSource.path(of: url) == "/home/me/Music/Sigur Rós/()%#?.jpg")
+    #expect(try Album(title: "x", coverURL: "embedded:" + url).validated().coverURL == "embedded:" + url)
+    #expect(LocalCover.isLocal(url) && LocalCover.isLocal("embedded:" + url) && !LocalCover.isLocal("http://x/y"))
+  }
+}

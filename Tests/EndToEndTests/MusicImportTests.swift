@@ -1,0 +1,351 @@
+import CoverArt
+import Foundation
+import MusicFolder
+import TestSupport
+import Testing
+
+/// `import DIR` from the built binary: a music folder's albums with their tags, lengths and
+/// covers, re-import as an update, one undo step, and covers drawn without `download`
+/// (issue 14).
+@Suite(.serialized)
+struct MusicImportTests {
+  /// One album as `export -` shows it, its folder relative to the music folder and its
+  /// cover as `embedded FILE`, `file FILE` or `none`.
+  struct Row: Equatable, CustomStringConvertible {
+    var folder: String
+    var title: String
+    var artist: String
+    var year: String
+    var genre: String
+    var tracks: Int
+    var cover: String
+
+    var description: String { "\(folder) | \(title) | \(artist) | \(year) | \(genre) | \(tracks) | \(cover)" }
+  }
+
+  static let expected = [
+    Row(
+      folder: "ABBA/Greatest Hits", title: "Greatest Hits", artist: "ABBA", year: "1975", genre: "", tracks: 1,
+      cover: "none"),
+    Row(
+      folder: "Björk/Homogenic", title: "Homogenic", artist: "Björk", year: "1997", genre: "", tracks: 2,
+      cover: "file Folder.png"),
+    Row(
+      folder: "Compilations/Britpop", title: "Britpop", artist: "Various Artists", year: "", genre: "", tracks: 2,
+      cover: "none"),
+    Row(
+      folder: "Compilations/Café del Mar", title: "Café del Mar", artist: "José Padilla", year: "", genre: "Chillout",
+      tracks: 2, cover: "none"),
+    Row(
+      folder: "Loose", title: "Blue Train", artist: "John Coltrane", year: "1958", genre: "", tracks: 1, cover: "none"),
+    Row(
+      folder: "Loose", title: "Kind of Blue", artist: "Miles Davis", year: "1959", genre: "", tracks: 1, cover: "none"),
+    Row(
+      folder: "Pink Floyd/The Wall", title: "The Wall", artist: "Pink Floyd", year: "1979", genre: "", tracks: 2,
+      cover: "none"),
+    Row(
+      folder: "Portishead/Dummy", title: "Dummy", artist: "Portishead", year: "", genre: "Trip hop", tracks: 1,
+      cover: "file front.jpg"),
+    Row(
+      folder: "Queen/Greatest Hits", title: "Greatest Hits", artist: "Queen", year: "1981", genre: "", tracks: 1,
+      cover: "none"),
+    Row(
+      folder: "Radiohead/OK Computer", title: "OK Computer", artist: "Radiohead", year: "1997", genre: "Alternative",
+      tracks: 3, cover: "embedded 01.mp3"),
+    Row(
+      folder: "Unsorted Tapes", title: "Unsorted Tapes", artist: "Someone", year: "", genre: "", tracks: 1,
+      cover: "none"),
+    Row(
+      folder: "久石譲/千と千尋の神隠し", title: "千と千尋の神隠し", artist: "久石譲", year: "2001", genre: "サウンドトラック", tracks: 1,
+      cover: "none"),
+  ]
+
+  // MARK: - Import
+
+  @Test func importOfTheIssueFolderGivesEveryAlbumItsTagsLengthAndCover() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    let result = try runner.run(["-c", "import '\(music.root)'"])
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    #expect(
+      result.stdout == """
+        imported 12 albums (18 tracks) from \(music.root): 12 added
+        skipped 2 files (not readable audio): Broken/empty.flac, Broken/noise.mp3
+
+        """)
+    // Script mode: no progress line, no escape sequence.
+    #expect(!result.stdout.contains("\r") && !result.stdout.contains("\u{1B}") && !result.stdout.contains("scanning"))
+
+    let albums = try exported(runner)
+    #expect(albums.count == 17)
+    let music12 = albums.dropFirst(5)
+    #expect(music12.map { row($0, in: music) } == Self.expected)
+    // Lengths: one second of silence per track, give or take the codec's padding.
+    for album in music12 {
+      let tracks = try #require(album["tracks"] as? Int)
+      let duration = try #require(album["duration"] as? Double)
+      #expect(duration > 0.9 * Double(tracks) && duration < 1.3 * Double(tracks), "\(album)")
+    }
+    #expect(
+      albums[14]["coverUrl"] as? String == "embedded:file://\(music.root)/Radiohead/OK%20Computer/01.mp3")
+    #expect(albums[6]["coverUrl"] as? String == "file://\(music.root)/Bj%C3%B6rk/Homogenic/Folder.png")
+
+    let shown = try runner.run(["-c", "show 15", "-c", "list radiohead", "-c", "show 2"])
+    #expect(
+      shown.stdout == """
+        Artist: Radiohead
+        Album: OK Computer
+        Genre: Alternative
+        Year: 1997
+        Tracks: 3
+        Length: 0:03
+        Cover: embedded:file://\(music.root)/Radiohead/OK%20Computer/01.mp3 (local)
+        Folder: \(music.root)/Radiohead/OK Computer
+          15. OK Computer — Radiohead (1997, Alternative) · cover: local
+        1 of 17 albums match 'radiohead'
+        Artist: No Doubt
+        Album: It's My Life
+        Genre: Pop
+        Year: 2003
+        Cover: bluelib:covers/its-my-life.png (not downloaded)
+
+        """)
+  }
+
+  @Test func reimportChangesNothingAndUndoTakesTheWholeImportBack() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    let imported = try runner.run(["-c", "export -"]).stdout
+
+    let again = try runner.run(["-c", "import '\(music.root)'", "-c", "undo --list"])
+    #expect(again.status == 0)
+    #expect(
+      again.stdout == """
+        imported 12 albums (18 tracks) from \(music.root): 12 unchanged
+        skipped 2 files (not readable audio): Broken/empty.flac, Broken/noise.mp3
+          1  import from \(music.root): 12 added
+
+        """)
+    #expect(try runner.run(["-c", "export -"]).stdout == imported)
+
+    let undone = try runner.run(["-c", "undo", "-c", "list"])
+    #expect(undone.stdout.hasPrefix("undid import from \(music.root): 12 added\n"))
+    #expect(undone.stdout.hasSuffix("5 albums\n"))
+    let redone = try runner.run(["-c", "redo"])
+    #expect(redone.stdout.hasPrefix("redid import from \(music.root): 12 added\n"))
+    #expect(try runner.run(["-c", "export -"]).stdout == imported)
+  }
+
+  @Test func reimportUpdatesChangedAlbumsInPlaceAndAddsNewOnesAsOneStep() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    let imported = try runner.run(["-c", "export -"]).stdout
+    try TagEdit(genre: "Rock").write(to: music.path("Queen/Greatest Hits/1.mp3"))
+    try music.track("Queen/Innuendo/1.flac", TagEdit(album: "Innuendo", artist: "Queen", date: "1991"))
+
+    let again = try runner.run(["-c", "import '\(music.root)'", "-c", "list queen"])
+    #expect(
+      again.stdout == """
+        imported 13 albums (19 tracks) from \(music.root): 1 added, 1 updated, 11 unchanged
+        skipped 2 files (not readable audio): Broken/empty.flac, Broken/noise.mp3
+          14. Greatest Hits — Queen (1981, Rock) · cover: no cover
+          18. Innuendo — Queen (1991) · cover: no cover
+        2 of 18 albums match 'queen'
+
+        """)
+
+    let undone = try runner.run(["-c", "undo", "-c", "list queen"])
+    #expect(
+      undone.stdout.hasPrefix("undid import from \(music.root): 1 added, 1 updated\n"),
+      "\(undone.stdout)\(undone.stderr)")
+    #expect(
+      undone.stdout.hasSuffix("  14. Greatest Hits — Queen (1981) · cover: no cover\n1 of 17 albums match 'queen'\n"))
+    #expect(try runner.run(["-c", "export -"]).stdout == imported)
+
+    let redone = try runner.run(["-c", "redo", "-c", "list queen"])
+    #expect(
+      redone.stdout.hasSuffix(
+        "14. Greatest Hits — Queen (1981, Rock) · cover: no cover\n  18. Innuendo — Queen (1991) · cover: no cover\n2 of 18 albums match 'queen'\n"
+      ))
+  }
+
+  // MARK: - Covers
+
+  @Test func coverDrawsEmbeddedAndFolderArtWithoutADownload() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    // 15: OK Computer (embedded), 7: Homogenic (Folder.png), 13: Dummy (front.jpg).
+    let expected = [(15, MusicPicture.red), (7, MusicPicture.green), (13, MusicPicture.blue)]
+    for (index, color) in expected {
+      let drawn = try runner.run(
+        ["-c", "cover \(index) --force --size 4x2"], environment: ["COLORTERM": "truecolor"])
+      #expect(drawn.status == 0, "\(drawn.stderr)")
+      #expect(drawn.stderr == "")
+      let colors = trueColors(in: drawn.stdout)
+      // One colour, sent once (a colour is sent only when it changes).
+      #expect(!colors.isEmpty, "cover \(index): \(drawn.stdout.debugDescription)")
+      #expect(colors.allSatisfy { close($0, color) }, "cover \(index): \(colors) is not \(color)")
+    }
+    // Read into the cache as a download would be, without one: no status line, no 'download'.
+    let listed = try runner.run(["-c", "list homogenic", "-c", "downloads"])
+    #expect(
+      listed.stdout == """
+          7. Homogenic — Björk (1997) · cover: cached
+        1 of 17 albums match 'homogenic'
+        no downloads yet ('download all' starts them)
+
+        """)
+
+    let none = try runner.run(["-c", "cover 6 --force"])
+    #expect(none.status == 1)
+    #expect(
+      none.stderr
+        == "bluelib: -c:1: cover: \"Greatest Hits\" has no cover (no picture in its audio files, no cover image in its folder)\n"
+    )
+  }
+
+  @Test func aLocalCoverWhoseFileIsGoneSaysWhy() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    try FileManager.default.removeItem(atPath: music.path("Portishead/Dummy/front.jpg"))
+    let result = try runner.run(["-c", "cover 13 --force"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "bluelib: -c:1: cover: cannot read the cover of \"Dummy\": no such file \(music.root)/Portishead/Dummy/front.jpg "
+        + "('download 13' tries again)\n")
+  }
+
+  // MARK: - Archives
+
+  @Test func jsonAndCSVExportAndImportKeepTracksLengthAndFolder() throws {
+    let first = BinaryRunner()
+    defer { first.cleanUp() }
+    let music = try TaggedMusicFolder.issueCases(in: first.home)
+    let json = first.home.appendingPathComponent("albums.json").path
+    let csv = first.home.appendingPathComponent("albums.csv").path
+    let written = try first.run(["-c", "import '\(music.root)'", "-c", "export '\(json)'", "-c", "export '\(csv)'"])
+    #expect(written.status == 0)
+    let original = try exported(first) as NSArray
+    #expect(try first.run(["-c", "export -"]).stdout.contains("\"tracks\": 3,\n    \"duration\": "))
+    #expect(
+      try String(contentsOfFile: csv, encoding: .utf8).hasPrefix(
+        "title,artist,genre,year,coverUrl,tracks,duration,folder\r\n"))
+
+    for file in [json, csv] {
+      let second = BinaryRunner()
+      defer { second.cleanUp() }
+      let result = try second.run(["-c", "import '\(file)'"])
+      #expect(result.status == 0, "\(result.stderr)")
+      // The five default albums, then the 17 imported: the same as they were exported.
+      #expect(Array(try exported(second).dropFirst(5)) as NSArray == original, "\(file)")
+      // The folder links them to the music folder again: importing it updates, not duplicates.
+      let again = try second.run(["-c", "import '\(music.root)'"])
+      #expect(again.stdout.hasPrefix("imported 12 albums (18 tracks) from \(music.root): 12 unchanged\n"), "\(file)")
+    }
+  }
+
+  // MARK: - At a terminal
+
+  @Test func ctrlCDuringTheScanCancelsItAndChangesNothing() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder(in: runner.home)
+    try music.track("Band/Album/1.mp3", TagEdit(album: "Album", artist: "Band"))
+    // TagLib searches a file of zeros named .mp3 for an MPEG frame to its end: a fraction
+    // of a second per sparse mebibyte, which leaves time to see the progress and press Ctrl-C.
+    for number in 1...40 {
+      let path = music.path("Slow/\(number).mp3")
+      try FileManager.default.createDirectory(
+        atPath: music.path("Slow"), withIntermediateDirectories: true)
+      #expect(FileManager.default.createFile(atPath: path, contents: nil))
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+      try handle.truncate(atOffset: 1 << 20)
+      try handle.close()
+    }
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path], environment: runner.environment(["NO_COLOR": "1"]))
+    #expect(terminal.waitFor("bluelib> "))
+    let mark = terminal.mark
+    terminal.type("import \(music.root)\r")
+    #expect(terminal.waitFor("scanning \(music.root): ", after: mark))
+    terminal.type("\u{3}")
+    #expect(terminal.waitFor("error: import: cancelled; nothing was imported", after: mark))
+    // The progress line was erased before the error.
+    let transcript = String(terminal.transcript[mark...])
+    #expect(transcript.contains("\r\u{1B}[K"))
+    terminal.type("list\r")
+    #expect(terminal.waitFor("5 albums", after: mark))
+    terminal.type("undo --list\r")
+    #expect(terminal.waitFor("(no changes in the log yet)", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  @Test func cardsDrawALocalCoverWithoutADownload() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    // Colours on (no NO_COLOR): art is drawn with 256-colour cells, which no other card
+    // shows (a cover of one colour is spaces on that background).
+    let art = "\u{1B}[48;5;"
+    let terminal = try PseudoTerminal(arguments: ["--home", runner.home.path], environment: runner.environment())
+    #expect(terminal.waitFor("Type 'help' for commands"))
+    #expect(terminal.waitFor("1 of 17"))
+    terminal.settle()
+    let before = terminal.mark
+    #expect(!terminal.transcript.contains(art), "no cover is cached yet")
+    terminal.type("tap 15\r")
+    #expect(terminal.waitFor("15 of 17", after: before))
+    let drawn = String(terminal.transcript[before...])
+    // OK Computer's embedded cover is red: xterm colour 160 (rgb 215, 0, 0) is the nearest.
+    #expect(drawn.contains(art + "160m"), "the embedded cover of OK Computer is drawn on its card")
+    #expect(!drawn.contains("cover of"), "no download status line")
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  // MARK: - Helpers
+
+  private func exported(_ runner: BinaryRunner) throws -> [[String: Any]] {
+    let result = try runner.run(["-c", "export -"])
+    return try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+  }
+
+  private func row(_ album: [String: Any], in music: TaggedMusicFolder) -> Row {
+    let folder = (album["folder"] as? String) ?? ""
+    let cover = (album["coverUrl"] as? String) ?? ""
+    let file = cover.split(separator: "/").last.map { $0.removingPercentEncoding ?? String($0) } ?? ""
+    return Row(
+      folder: folder.hasPrefix(music.root + "/") ? String(folder.dropFirst(music.root.count + 1)) : folder,
+      title: album["title"] as? String ?? "", artist: album["artist"] as? String ?? "",
+      year: album["year"] as? String ?? "", genre: album["genre"] as? String ?? "",
+      tracks: album["tracks"] as? Int ?? -1,
+      cover: cover.isEmpty ? "none" : cover.hasPrefix("embedded:") ? "embedded \(file)" : "file \(file)")
+  }
+
+  /// The colours of `38;2;R;G;B` and `48;2;R;G;B` sequences in `text`.
+  private func trueColors(in text: String) -> [RGB] {
+    let pattern = try! NSRegularExpression(pattern: "\u{1B}\\[[34]8;2;(\\d+);(\\d+);(\\d+)m")
+    let range = NSRange(text.startIndex..., in: text)
+    return pattern.matches(in: text, range: range).map { match in
+      let value = { (group: Int) in UInt8(text[Range(match.range(at: group), in: text)!])! }
+      return RGB(value(1), value(2), value(3))
+    }
+  }
+
+  private func close(_ a: RGB, _ b: RGB) -> Bool {
+    abs(Int(a.red) - Int(b.red)) <= 12 && abs(Int(a.green) - Int(b.green)) <= 12 && abs(Int(a.blue) - Int(b.blue)) <= 12
+  }
+}
