@@ -44,6 +44,21 @@ struct AlbumStoreFileTests {
       ])
   }
 
+  /// Opening checks a file against the schema written out in `Schema.currentObjects`; it
+  /// must be exactly what the migrations make, or every library would be refused (or a
+  /// tampered one let in).
+  @Test func theWrittenOutSchemaIsWhatTheMigrationsMake() throws {
+    let migrated = try Schema.migratedObjects(atVersion: Schema.version)
+    let listing = migrated.map { "    " + String(reflecting: $0) + "," }.joined(separator: "\n")
+    #expect(
+      Schema.currentObjects == migrated,
+      "Schema.currentObjects is out of date: replace it with\n\(listing)")
+    // And the file `open` creates has exactly those objects.
+    let path = directory.file("library.sqlite")
+    _ = try AlbumStore.open(path: path)
+    #expect(try DatabaseQueue(path: path).read { db in try Schema.objects(in: db) } == migrated)
+  }
+
   @Test func reopeningKeepsEveryChangeAndTheSelection() throws {
     let path = directory.file("library.sqlite")
     do {
@@ -184,6 +199,32 @@ struct AlbumStoreFileTests {
       try db.execute(sql: "INSERT INTO customers (name) VALUES ('Ada')")
     }
     try expectRefused(path, reason: "not a bluelib library (it has tables 'customers', 'orders')")
+  }
+
+  /// Another program's database caught mid-transaction (a hot journal beside it): reading
+  /// it would make SQLite roll the journal back into the file, so it is refused unread.
+  @Test func anotherApplicationsDatabaseWithAHotJournalIsRefusedUntouched() throws {
+    let live = directory.file("live.sqlite")
+    let path = directory.file("library.sqlite")
+    let queue = try DatabaseQueue(path: live)
+    try queue.writeWithoutTransaction { db in
+      try db.execute(sql: "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
+      try db.execute(sql: "PRAGMA cache_size = 1")  // so the transaction spills into the file
+      try db.execute(sql: "BEGIN")
+      for n in 0..<2000 {
+        try db.execute(sql: "INSERT INTO customers (name) VALUES (?)", arguments: [String(repeating: "x", count: n)])
+      }
+      // A crash now leaves these two files: copy them as they are.
+      try FileManager.default.copyItem(atPath: live, toPath: path)
+      try FileManager.default.copyItem(atPath: live + "-journal", toPath: path + "-journal")
+      try db.execute(sql: "ROLLBACK")
+    }
+    try queue.close()
+    try FileManager.default.removeItem(atPath: live)
+    let journal = try FileSnapshot(path + "-journal")
+    try expectRefused(
+      path, reason: "not a bluelib library (it has a journal: another program may be changing it)")
+    #expect(try FileSnapshot(path + "-journal") == journal, "the journal was rolled back")
   }
 
   @Test func aDatabaseStampedByAnotherApplicationIsRefusedUntouched() throws {

@@ -43,6 +43,17 @@ extension AlbumStore {
     configuration.allowsUnsafeTransactions = true
     do {
       let queue = try DatabaseQueue(path: path, configuration: configuration)
+      var state = state
+      if state == .existing {
+        // One connection both checks and uses the file: a second one, read-only, cost
+        // a tenth of start-up. Reading writes nothing, so a refused file stays as it was.
+        do {
+          state = try queue.read { db in try LibraryFile.classify(db, path: path) }
+        } catch {
+          try? queue.close()
+          throw error
+        }
+      }
       switch state {
       case .missing, .empty:
         // A crash before this commits leaves an empty file, which the next
@@ -70,7 +81,7 @@ extension AlbumStore {
             return .commit
           }
         }
-      case .library:
+      case .library, .existing:
         break
       }
       return AlbumStore(path: path, queue: queue)
@@ -104,6 +115,9 @@ enum LibraryFile: Equatable {
   case empty
   /// A bluelib library at schema `version` (never newer than this build's).
   case library(version: Int)
+  /// An SQLite file that is not someone else's by its header: to be classified (as
+  /// `empty` or `library`, or refused) on the connection that will use it.
+  case existing
 
   static let sqliteHeader = Array("SQLite format 3\0".utf8)
 
@@ -162,19 +176,26 @@ enum LibraryFile: Equatable {
       }
     }
 
-    var configuration = Configuration()
-    configuration.readonly = true
-    configuration.busyMode = .timeout(5)
+    // Anyone else's file with a journal: opening it to read would make SQLite roll the
+    // journal back, writing to a file that is not ours.
+    if applicationID == 0 && stat(path + "-journal", &journal) == 0 && journal.st_size > 0 {
+      throw refuse("not a bluelib library (it has a journal: another program may be changing it)")
+    }
+    return .existing
+  }
+
+  /// Classifies the SQLite file `db` is connected to (``existing``), or throws
+  /// `cannotOpen` saying why it cannot be used. It only reads: a refused file is left as
+  /// it was.
+  static func classify(_ db: Database, path: String) throws(LibraryError) -> LibraryFile {
     do {
-      let queue = try DatabaseQueue(path: path, configuration: configuration)
-      defer { try? queue.close() }
-      return try queue.read { db in try classify(db) }
+      return try classify(db)
     } catch let refusal as Refusal {
-      throw refuse(refusal.reason)
+      throw .cannotOpen(path: path, reason: refusal.reason)
     } catch let error as DatabaseError {
-      throw refuse(AlbumStore.reason(error))
+      throw .cannotOpen(path: path, reason: AlbumStore.reason(error))
     } catch {
-      throw refuse("\(error)")
+      throw .cannotOpen(path: path, reason: "\(error)")
     }
   }
 
@@ -189,10 +210,6 @@ enum LibraryFile: Equatable {
   private static func classify(_ db: Database) throws -> LibraryFile {
     let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
     let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-    let tables = try String.fetchAll(
-      db,
-      sql:
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
     let objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
 
     if applicationID == 0 && version == 0 && objects == 0 { return .empty }
@@ -201,6 +218,11 @@ enum LibraryFile: Equatable {
         throw Refusal(
           "not a bluelib library (application id 0x\(String(UInt32(bitPattern: applicationID), radix: 16)))")
       }
+      let tables = try String.fetchAll(
+        db,
+        sql:
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+      )
       let list = tables.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
       throw Refusal(
         tables.isEmpty
@@ -211,18 +233,21 @@ enum LibraryFile: Equatable {
         "created by a newer version of bluelib (schema \(version), this build knows \(Schema.version))")
     }
     guard version >= 1 else { throw Refusal("damaged library (schema version \(version))") }
-    for (table, columns, since) in Schema.requiredColumns where since <= version {
-      let present = Set(try db.columns(in: table).map(\.name))
-      if present.isEmpty { throw Refusal("damaged library: table '\(table)' is missing") }
-      if let missing = columns.first(where: { !present.contains($0) }) {
-        throw Refusal("damaged library: table '\(table)' has no column '\(missing)'")
-      }
-    }
     // Exactly the objects this build writes, with the same constraints and column types:
     // a trigger, a view, an extra index or a loosened NOT NULL would run or let in what
     // the shell is not made for (a trigger that never ends, a NULL title). O(schema).
     let expected = try Schema.objects(atVersion: version)
     let found = try Schema.objects(in: db)
+    if found != expected {
+      // Say what is wrong as precisely as possible: a missing table or column first.
+      for (table, columns, since) in Schema.requiredColumns where since <= version {
+        let present = Set(try db.columns(in: table).map(\.name))
+        if present.isEmpty { throw Refusal("damaged library: table '\(table)' is missing") }
+        if let missing = columns.first(where: { !present.contains($0) }) {
+          throw Refusal("damaged library: table '\(table)' has no column '\(missing)'")
+        }
+      }
+    }
     if let extra = found.first(where: { !expected.contains($0) }) {
       let name = extra.prefix { $0 != ":" }
       let known = expected.contains { $0.hasPrefix(name + ":") }

@@ -53,6 +53,12 @@ enum Schema {
   /// (`sqlite_…`) are left out. Built by running the migrations in memory, so a file
   /// created fresh and one migrated from an older version compare alike.
   static func objects(atVersion version: Int) throws -> [String] {
+    if version == Schema.version { return currentObjects }
+    return try migratedObjects(atVersion: version)
+  }
+
+  /// ``objects(atVersion:)`` found by running the migrations in an in-memory database.
+  static func migratedObjects(atVersion version: Int) throws -> [String] {
     let queue = try DatabaseQueue()
     try queue.write { db in
       for migration in migrations.prefix(version) { try migration(db) }
