@@ -28,6 +28,8 @@ let package = Package(
       providers: [.apt(["libpng-dev", "libjpeg62-turbo-dev"]), .brew(["libpng", "jpeg-turbo"])]
     ),
     .target(name: "CImageDecoding", dependencies: ["CImageCodecs"]),
+    // Caps the window size every library in the process sees (see WindowSize.c).
+    .target(name: "CWindowSize"),
     .systemLibrary(
       name: "CTagLibSystem",
       pkgConfig: "taglib",
@@ -53,7 +55,7 @@ let package = Package(
     ),
     .target(
       name: "BlueShell",
-      dependencies: ["BlueLibrary", "HorizontalScroller", "CoverArt", "CEditLine"]
+      dependencies: ["BlueLibrary", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize"]
     ),
     .executableTarget(
       name: "bluelib",

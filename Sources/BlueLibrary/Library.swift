@@ -179,12 +179,14 @@ public final class Library {
 
   /// Appends the albums of the JSON or CSV file at `path`, all or nothing, streaming it
   /// (see ``AlbumStore/importAlbums(fromFile:origin:)``); returns their 0-based range and
-  /// the CSV header's columns that were skipped. The selection stays.
+  /// the CSV header's columns that were skipped. The selection stays. `isCancelled` is asked
+  /// as the file is read: true rolls it back and throws ``LibraryError/cancelled``.
   @discardableResult
-  public func importAlbums(fromFile path: String) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String])
-  {
+  public func importAlbums(
+    fromFile path: String, isCancelled: (() -> Bool)? = nil
+  ) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String]) {
     let (range, ignoredColumns) = try change { (origin) throws(LibraryError) in
-      let imported = try store.importAlbums(fromFile: path, origin: origin)
+      let imported = try store.importAlbums(fromFile: path, origin: origin, isCancelled: isCancelled)
       return (imported.range, imported.ignoredColumns)
     }
     // Into an empty library: the first album becomes current, as the viewport shows it.
@@ -289,6 +291,22 @@ public final class Library {
   public func coverState(of album: Album) -> CoverState {
     guard let covers, !album.coverURL.isEmpty else { return .none }
     return covers.sessionState(of: album.coverURL) ?? (album.coverCached ? .cached : .none)
+  }
+
+  /// ``coverState(of:)`` for a row of `list`: its cover URL as bytes and whether the
+  /// library records it as cached. No `String` unless downloads ran in this session.
+  public func coverState(ofURL url: UnsafeBufferPointer<UInt8>, cached: Bool) -> CoverState {
+    guard let covers, !url.isEmpty else { return .none }
+    if covers.hasSessionStates, let state = covers.sessionState(of: String(decoding: url, as: UTF8.self)) {
+      return state
+    }
+    return cached ? .cached : .none
+  }
+
+  /// Hands `body` the albums from index `start` on, in order, straight from the library
+  /// file, until it returns false (see ``AlbumStore/forEachListRow(from:_:)``).
+  public func forEachListRow(from start: Int, _ body: (AlbumListRow) throws -> Bool) throws(LibraryError) {
+    try store.forEachListRow(from: start, body)
   }
 
   /// The cached bytes of `album`'s cover, if it was downloaded. A cover the library

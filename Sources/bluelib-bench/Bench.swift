@@ -213,38 +213,43 @@ final class Bench {
     let runs = options.runsPerScenario
     let label = "\(scenario.rawValue) \(grouped(size))"
     return measure(label, runs: runs) { run throws(RunFailure) in
-      let directory = "\(work)/runs/\(scenario.rawValue)-\(size)-\(run)"
-      let home = directory + "/home"
-      defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
-      do {
-        DataSet.remove(directory)
-        try DataSet.makeDirectory(home)
-        try DataSet.copyFile(libraryPath(size), to: home + "/library.sqlite")
-      } catch {
-        throw RunFailure(message: "setup: \(error)")
+      try runLibraryScenarioOnce(scenario, size: size, run: run, of: runs)
+    }
+  }
+
+  /// Run `run` of `runs` of ``runLibraryScenario(_:size:)``.
+  func runLibraryScenarioOnce(_ scenario: Scenario, size: Int, run: Int, of runs: Int) throws(RunFailure) -> ChildRun {
+    let directory = "\(work)/runs/\(scenario.rawValue)-\(size)-\(run)"
+    let home = directory + "/home"
+    defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
+    do {
+      DataSet.remove(directory)
+      try DataSet.makeDirectory(home)
+      try DataSet.copyFile(libraryPath(size), to: home + "/library.sqlite")
+    } catch {
+      throw RunFailure(message: "setup: \(error)")
+    }
+    switch scenario {
+    case .open:
+      let child = try invoke(
+        bluelib, ["--home", home, "-c", "view"], input: .null, in: directory, keepOutput: true)
+      guard !DataSet.contents(ofFileAt: directory + "/stdout").isEmpty else {
+        throw RunFailure(message: "`view` printed nothing")
       }
-      switch scenario {
-      case .open:
-        let child = try invoke(
-          bluelib, ["--home", home, "-c", "view"], input: .null, in: directory, keepOutput: true)
-        guard !DataSet.contents(ofFileAt: directory + "/stdout").isEmpty else {
-          throw RunFailure(message: "`view` printed nothing")
-        }
-        return child
-      case .tap:
-        let child = try invoke(
-          bluelib, ["--home", home, "-c", "tap \(size); show"], input: .null, in: directory, keepOutput: true)
-        let expected = DataSet.title(size, of: size)
-        guard DataSet.contents(ofFileAt: directory + "/stdout").contains(expected) else {
-          throw RunFailure(message: "`show` did not print '\(expected)'")
-        }
-        return child
-      case .scroll:
-        let input = ChildInput.pipe(Array(String(repeating: "scroll right\n", count: options.scrolls).utf8))
-        return try invoke(bluelib, ["--home", home], input: input, in: directory, keepOutput: false)
-      case .import, .downloads, .art, .startup, .list:
-        preconditionFailure("\(scenario.rawValue) is not a library scenario")
+      return child
+    case .tap:
+      let child = try invoke(
+        bluelib, ["--home", home, "-c", "tap \(size); show"], input: .null, in: directory, keepOutput: true)
+      let expected = DataSet.title(size, of: size)
+      guard DataSet.contents(ofFileAt: directory + "/stdout").contains(expected) else {
+        throw RunFailure(message: "`show` did not print '\(expected)'")
       }
+      return child
+    case .scroll:
+      let input = ChildInput.pipe(Array(String(repeating: "scroll right\n", count: options.scrolls).utf8))
+      return try invoke(bluelib, ["--home", home], input: input, in: directory, keepOutput: false)
+    case .import, .downloads, .art, .startup, .list:
+      preconditionFailure("\(scenario.rawValue) is not a library scenario")
     }
   }
 
@@ -348,6 +353,25 @@ final class Bench {
       if measurement.failure != nil { break }
     }
     return measurement
+  }
+
+  /// Measures two commands run by run in turn (ours, theirs, ours, …), so that a change in
+  /// the machine's load during the measurement weighs on both alike.
+  func measureInTurn(
+    _ labels: (String, String), runs: Int, _ ours: (Int) throws(RunFailure) -> ChildRun,
+    _ theirs: (Int) throws(RunFailure) -> ChildRun
+  ) -> (Measurement, Measurement) {
+    var first = Measurement()
+    var second = Measurement()
+    for run in 1...runs {
+      if first.failure == nil {
+        record(&first, label: labels.0, run: run, of: runs) { () throws(RunFailure) in try ours(run) }
+      }
+      if second.failure == nil {
+        record(&second, label: labels.1, run: run, of: runs) { () throws(RunFailure) in try theirs(run) }
+      }
+    }
+    return (first, second)
   }
 
   func record(

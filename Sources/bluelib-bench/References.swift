@@ -33,25 +33,30 @@ extension Bench {
         try DataSet.makeDirectory(home)
         try DataSet.copyFile(libraryPath(options.sizes.first ?? 0), to: home + "/library.sqlite")
       }
-      var ours = measure("start-up bluelib", runs: runs) { run throws(RunFailure) in
+      // Start-up is milliseconds: more runs than elsewhere, so the medians settle.
+      var (ours, theirs) = measureInTurn(("start-up bluelib", "start-up sqlite3"), runs: max(runs * 5, 15)) {
+        run throws(RunFailure) in
         try invoke(
           bluelib, ["--home", home, "-c", "quit"], input: .null, in: "\(work)/runs/startup/b\(run)", keepOutput: false)
-      }
-      if case .failure(let error) = prepared { ours.failure = "setup: \(error)" }
-      let theirs = measure("start-up sqlite3", runs: runs) { run throws(RunFailure) in
+      } _: { run throws(RunFailure) in
         try invoke(sqlite3, [":memory:", ".quit"], input: .null, in: "\(work)/runs/startup/s\(run)", keepOutput: false)
       }
+      if case .failure(let error) = prepared { ours.failure = "setup: \(error)" }
       results.references.append(
         ReferenceRow(
           title: "start-up", bluelibCommand: "bluelib --home H -c quit", referenceCommand: "sqlite3 :memory: .quit",
           bluelib: ours, reference: theirs, goal: 5))
     }
-    if options.only.contains(.scroll), let ours = results.row(.scroll, size: large) {
-      // The same lookups by position, one statement per line, on the same library file.
+    if options.only.contains(.scroll), large > 0 {
+      // The same lookups by position, one statement per line, on the same library file,
+      // each tool's runs in turn with the other's.
       var script = ""
       for index in 0..<options.scrolls { script += "select title from album where position=\(index % large);\n" }
       let input = Array(script.utf8)
-      let theirs = measure("scroll sqlite3", runs: min(runs, 3)) { run throws(RunFailure) in
+      let turns = min(runs, 3)
+      let (ours, theirs) = measureInTurn(("scroll bluelib", "scroll sqlite3"), runs: turns) { run throws(RunFailure) in
+        try runLibraryScenarioOnce(.scroll, size: large, run: run, of: turns)
+      } _: { run throws(RunFailure) in
         try invoke(
           sqlite3, [libraryPath(large)], input: .pipe(input), in: "\(work)/runs/scroll-sqlite3-\(run)",
           keepOutput: false)
@@ -66,22 +71,19 @@ extension Bench {
     }
     if options.only.contains(.list) {
       let home = "\(work)/runs/list/home"
-      var ours = Measurement()
-      do {
+      let prepared = Result { () throws(SetupError) in
         try DataSet.makeDirectory(home)
         try DataSet.copyFile(libraryPath(large), to: home + "/library.sqlite")
-        ours = measure("list bluelib", runs: runs) { run throws(RunFailure) in
-          try invoke(
-            bluelib, ["--home", home, "-c", "list"], input: .null, in: "\(work)/runs/list/b\(run)", keepOutput: false)
-        }
-      } catch {
-        ours.failure = "setup: \(error)"
       }
       let query = "select position, title, artist, year, genre, coverUrl from album order by position"
-      let theirs = measure("list sqlite3", runs: runs) { run throws(RunFailure) in
+      var (ours, theirs) = measureInTurn(("list bluelib", "list sqlite3"), runs: runs) { run throws(RunFailure) in
+        try invoke(
+          bluelib, ["--home", home, "-c", "list"], input: .null, in: "\(work)/runs/list/b\(run)", keepOutput: false)
+      } _: { run throws(RunFailure) in
         try invoke(
           sqlite3, [home + "/library.sqlite", query], input: .null, in: "\(work)/runs/list/s\(run)", keepOutput: false)
       }
+      if case .failure(let error) = prepared { ours.failure = "setup: \(error)" }
       results.references.append(
         ReferenceRow(
           title: "`list` of \(grouped(large)) albums to /dev/null", bluelibCommand: "bluelib --home H -c list",

@@ -762,6 +762,34 @@ struct AlbumVerbTests {
       lines.dropLast().map { String($0.dropFirst(2).prefix { $0 != "—" }.dropLast()) } == albums)
   }
 
+  /// `list` writes its lines straight from the library's rows; they must be the very lines
+  /// the album-by-album path makes (the pager uses that one), whatever the text holds.
+  @Test func listWrittenFromRowsIsTheSameAsAlbumByAlbum() throws {
+    let albums = [
+      Album(
+        title: "Red \u{1B}[31mAlert", artist: "Tab\tBand", genre: "Noise\u{7}", year: 1999, coverURL: "http://x/a.png"),
+      Album(title: "Café – 東京 🎷", artist: "", genre: "Jazz", coverURL: "file:///covers/b.png"),
+      Album(title: "C1 \u{9B}2J here", artist: "Ünïcode", genre: "", year: 2001, coverURL: "FILE:///c.png"),
+      Album(title: "No cover at all", artist: "Someone", year: 0),
+      Album(title: "Plain", artist: "Plain Artist", genre: "Pop", year: 1980, coverURL: "https://example.com/p.jpg"),
+    ]
+    let shell = try InProcessShell(albums: albums)
+    #expect(shell.run("tap 3") == [])
+    _ = shell.output()
+    #expect(shell.run("list") == [])
+    let direct = shell.lines()
+    let library = shell.library
+    let byAlbum = Array(
+      AlbumListing(
+        library: library, query: nil, total: try library.count(),
+        first: try library.search("", from: 0, limit: ListCommand.pageSize)))
+    #expect(direct == byAlbum)
+    #expect(direct.count == 6)
+    #expect(direct[0] == "  1. Red \\e[31mAlert — Tab\\tBand (1999, Noise\\x07) · cover: not downloaded")
+    #expect(direct[1] == "  2. Café – 東京 🎷 (Jazz) · cover: local")
+    #expect(direct[2] == "* 3. C1 \\u{9b}2J here — Ünïcode (2001) · cover: local")
+  }
+
   @Test func listOfAnEmptyLibrary() throws {
     let shell = try InProcessShell(albums: [])
     #expect(shell.run("list") == [])

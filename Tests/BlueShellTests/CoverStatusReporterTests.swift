@@ -37,4 +37,17 @@ struct CoverStatusReporterTests {
     #expect(!finished.contains("cover of \"Album 0\": 3.4 KB"))
     #expect(finished.contains("cover of \"Album \(CoverStatusReporter.remembered + 49)\": 3.4 KB"))
   }
+
+  @Test func statusLinesWaitingToBePrintedAreBoundedAndTheRestCounted() {
+    let messages = MessageQueue()
+    for index in 0..<(MessageQueue.limit + 500) { messages.post("line \(index)", order: index) }
+    let lines = messages.drain()
+    #expect(lines.count == MessageQueue.limit + 1)
+    #expect(lines.first == "line 0")
+    #expect(lines[MessageQueue.limit - 1] == "line \(MessageQueue.limit - 1)")
+    #expect(lines.last == "… and 500 more lines not shown ('downloads' lists the latest)")
+    // Drained: the next lines start afresh.
+    messages.post("after")
+    #expect(messages.drain() == ["after"])
+  }
 }

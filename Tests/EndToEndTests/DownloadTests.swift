@@ -571,6 +571,25 @@ struct DownloadTests {
     #expect(seconds >= 1.2, "one at a time, two covers of 0.6 s took only \(seconds) s")
   }
 
+  /// `download all` on a big library: `downloads` lists 50 pending covers and says how many
+  /// more there are, rather than a line per album.
+  @Test func downloadsListsAtMostFiftyPendingCovers() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    for index in 1...60 { server.route("/\(index).png", .ok(CoverFixture.png(), delay: 0.5)) }
+    try prepare(runner, (1...60).map { ("Album \($0)", server.url("/\($0).png")) })
+
+    let result = try runner.run(script: "download all\ndownloads\n", ["--downloads", "2"])
+
+    let listed = lines(result.stdout)
+    #expect(listed.first == "downloading 60 covers")
+    #expect(listed.filter { $0.hasPrefix("downloading: ") || $0.hasPrefix("queued: ") }.count == 50)
+    #expect(listed.contains("… and 10 more pending"))
+    #expect(listed.contains("60 pending, 0 finished"))
+  }
+
   @Test func endOfInputWaitsForPendingDownloads() throws {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }

@@ -244,4 +244,24 @@ struct HostileInputTests {
     #expect(result.status == status)
     #expect(result.seconds < 1)
   }
+
+  @Test(arguments: HostileInputTests.exits)
+  func aSignalEndsALongImportWhichChangesNothing(signal: Int32, status: Int32) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    // Four million one-letter titles: seconds of inserting, whatever the build.
+    let csv = runner.home.appendingPathComponent("big.csv").path
+    var text = "title\n"
+    text.reserveCapacity(8_000_010)
+    for _ in 0..<4_000_000 { text += "a\n" }
+    try text.write(toFile: csv, atomically: false, encoding: .utf8)
+    #expect(try runner.run(["-c", "list"]).stdout.hasSuffix("\n5 albums\n"))
+
+    let result = try signalled(runner, ["-c", "import \(csv)"], signal: signal, after: 0.8)
+    #expect(result.status == status)
+    #expect(result.seconds < 1)
+    #expect(result.stderr.contains("nothing was imported"), "stderr: \(result.stderr)")
+    let after = try runner.run(["-c", "list"])
+    #expect(after.status == 0 && after.stdout.hasSuffix("\n5 albums\n"))
+  }
 }

@@ -176,6 +176,32 @@ struct InteractiveTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  /// A bogus `stty cols 65535 rows 65535`: libedit's display buffer is rows × columns, and
+  /// at that size its set-up alone took 10–20 s and 9 GB. The shell uses at most 1024 × 512
+  /// and leaves the terminal's own size as it was.
+  @Test func anAbsurdWindowSizeIsUsedAsAtMost1024By512() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path], environment: runner.environment(["NO_COLOR": "1"]),
+      columns: 65535, rows: 65535)
+    #expect(terminal.waitFor("bluelib> ", timeout: 5))
+    var mark = terminal.mark
+    terminal.type("view\r")
+    #expect(terminal.waitFor("1 of 5", after: mark, timeout: 5))
+    #expect(try terminal.sttySize() == "65535 65535")
+    // Resized to an absurd size while running: the same.
+    terminal.resize(columns: 60000, rows: 60000)
+    terminal.settle()
+    mark = terminal.mark
+    terminal.type("show\r")
+    #expect(terminal.waitFor("Artist:", after: mark, timeout: 5))
+    let peak = terminal.foregroundPeakMemoryKiB()
+    #expect(peak != nil && peak! < 200_000, "peak memory \(peak.map { "\($0) KiB" } ?? "unknown")")
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   @Test func resizingWhileATypedLineWrapsClearsItAndDrawsItAgain() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

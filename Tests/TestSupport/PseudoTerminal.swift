@@ -12,6 +12,8 @@ public final class PseudoTerminal {
   public let process = Process()
   private let master: Int32
   private let slave: Int32
+  /// The terminal's device, `/dev/pts/N`.
+  private let slaveName: String
   /// Everything the program wrote so far.
   public private(set) var transcript = ""
 
@@ -29,6 +31,7 @@ public final class PseudoTerminal {
       throw PseudoTerminalError("cannot allocate a pseudo-terminal: errno \(errno)")
     }
     let name = "/dev/pts/\(number)"
+    slaveName = name
     slave = open(name, O_RDWR | O_NOCTTY)
     guard slave >= 0 else { throw PseudoTerminalError("cannot open \(name)") }
     var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
@@ -101,6 +104,27 @@ public final class PseudoTerminal {
 
   /// The process group in the terminal's foreground (the shell).
   public func foregroundProcessGroup() -> pid_t { tcgetpgrp(master) }
+
+  /// The window size the terminal reports now, as `stty size` prints it (`rows columns`).
+  /// Asked by another process: in this one, ioctl is bluelib's own, which caps the size.
+  public func sttySize() throws -> String {
+    let stty = Process()
+    stty.executableURL = URL(fileURLWithPath: "/bin/stty")
+    stty.arguments = ["-F", slaveName, "size"]
+    let output = Pipe()
+    stty.standardOutput = output
+    try stty.run()
+    stty.waitUntilExit()
+    return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// The peak memory (VmHWM, KiB) of the process leading the foreground group (the shell).
+  public func foregroundPeakMemoryKiB() -> Int? {
+    let status = (try? String(contentsOfFile: "/proc/\(foregroundProcessGroup())/status", encoding: .utf8)) ?? ""
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+  }
 
   /// The terminal's current modes, as the program left them.
   public func modes() -> termios {

@@ -13,9 +13,12 @@ struct AlbumStream {
   /// Column names of a CSV header that are not album keys (their fields are skipped).
   let ignoredColumns: [String]
 
-  /// Opens the file at `path` (the path also names it in errors).
-  init(path: String) throws(LibraryError) {
-    try self.init(input: ArchiveInput(path: path))
+  /// Opens the file at `path` (the path also names it in errors); `isCancelled` is asked
+  /// before each block is read (see ``ArchiveInput/isCancelled``).
+  init(path: String, isCancelled: (() -> Bool)? = nil) throws(LibraryError) {
+    let input = try ArchiveInput(path: path)
+    input.isCancelled = isCancelled
+    try self.init(input: input)
   }
 
   /// Decodes what `input` holds, in the format its name or first bytes say.

@@ -30,6 +30,10 @@ final class ArchiveInput {
   /// one endless line.
   let maximumRecordBytes: Int
 
+  /// Asked before each block is read: true ends the import with ``LibraryError/cancelled``
+  /// (a signal to stop: the import's transaction is rolled back, nothing is changed).
+  var isCancelled: (() -> Bool)?
+
   private var storage: UnsafeMutableBufferPointer<UInt8>
   private var source: Source
   /// How many bytes were read from the file so far, for the size limit.
@@ -135,6 +139,7 @@ final class ArchiveInput {
   func refill(keepingFrom offset: Int) throws(LibraryError) {
     precondition(offset >= 0 && offset <= bytes.count, "refill past the bytes read")
     guard !isAtEnd else { return }
+    if let isCancelled, isCancelled() { throw .cancelled }
     let kept = bytes.count - offset
     if offset > 0 && kept > 0, let base = storage.baseAddress {
       memmove(base, base + offset, kept)

@@ -198,6 +198,12 @@ public actor CoverLoader {
     book.withLock { $0.states[url] }
   }
 
+  /// Whether any cover was asked for in this session (else ``sessionState(of:)`` is nil
+  /// for every URL).
+  public nonisolated var hasSessionStates: Bool {
+    book.withLock { !$0.states.isEmpty }
+  }
+
   /// The state of the cover at `url`, from any thread without waiting.
   ///
   /// A URL not requested in this session is `.cached` if the cache holds it, else `.none`.

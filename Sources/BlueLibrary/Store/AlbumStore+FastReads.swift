@@ -48,7 +48,7 @@ extension AlbumStore {
 
   /// Runs the cached statement for `sql` with `bindings`, calling `row` for each row until
   /// it returns false; the statement is reset afterwards, ready for GRDB or the next call.
-  private static func step(
+  fileprivate static func step(
     _ db: Database, sql: String, _ bindings: [Int64], _ row: (OpaquePointer) throws -> Bool
   ) throws {
     let statement = try db.cachedStatement(sql: sql).sqliteStatement
@@ -68,7 +68,7 @@ extension AlbumStore {
     }
   }
 
-  private static func integer(_ row: OpaquePointer, _ column: Int32) -> Int? {
+  fileprivate static func integer(_ row: OpaquePointer, _ column: Int32) -> Int? {
     sqlite3_column_type(row, column) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, column))
   }
 
@@ -81,5 +81,48 @@ extension AlbumStore {
   private static func failure(_ db: Database, _ code: Int32, _ sql: String) -> DatabaseError {
     let message = sqlite3_errmsg(db.sqliteConnection).map { String(cString: $0) }
     return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+  }
+}
+
+/// One album as `list` shows it, its text borrowed from SQLite for the duration of the call
+/// that hands it over (valid UTF-8 in a library bluelib wrote; repaired when shown).
+public struct AlbumListRow {
+  /// The album's 0-based index.
+  public var position: Int
+  public var title: UnsafeBufferPointer<UInt8>
+  public var artist: UnsafeBufferPointer<UInt8>
+  public var genre: UnsafeBufferPointer<UInt8>
+  public var year: Int?
+  public var coverURL: UnsafeBufferPointer<UInt8>
+  /// Whether the library records the cover as in the cover cache.
+  public var coverCached: Bool
+}
+
+extension AlbumStore {
+  /// Hands `body` the albums from index `start` on, in order, each straight from SQLite's
+  /// row (no ``Album``, no `String`), until it returns false: `list` of a million albums
+  /// without a million allocations of each field.
+  public func forEachListRow(from start: Int, _ body: (AlbumListRow) throws -> Bool) throws(LibraryError) {
+    try reading { db in
+      try Self.step(
+        db,
+        sql: """
+          SELECT position, title, artist, genre, year, coverUrl, EXISTS (SELECT 1 FROM cover WHERE url = album.coverUrl)
+          FROM album WHERE position >= ? ORDER BY position
+          """, [Int64(max(start, 0))]
+      ) { row in
+        try body(
+          AlbumListRow(
+            position: Int(sqlite3_column_int64(row, 0)), title: Self.bytes(row, 1), artist: Self.bytes(row, 2),
+            genre: Self.bytes(row, 3), year: Self.integer(row, 4), coverURL: Self.bytes(row, 5),
+            coverCached: sqlite3_column_int64(row, 6) != 0))
+      }
+    }
+  }
+
+  /// The text of `column` as bytes, valid until the row changes.
+  private static func bytes(_ row: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+    guard let bytes = sqlite3_column_text(row, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(row, column)))
   }
 }

@@ -16,12 +16,24 @@ extension AlbumStore {
   /// line (the last of a million, say) rolls everything back. A file that cannot be read,
   /// or a CSV header that is wrong, is refused before the library is touched. The step
   /// records only the range of fresh, contiguous ids the albums get, so undo and redo stay
-  /// cheap whatever the size.
+  /// cheap whatever the size. `isCancelled` is asked before each block of the file is
+  /// read; true rolls the import back and throws ``LibraryError/cancelled``.
   public func importAlbums(
-    fromFile path: String, origin: ChangeOrigin
+    fromFile path: String, origin: ChangeOrigin, isCancelled: (() -> Bool)? = nil
   ) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String], step: ChangeStep) {
-    var stream = try AlbumStream(path: path)
-    let (range, step) = try importAlbums(origin: origin) { insert in try stream.forEachAlbum(insert) }
+    var stream = try AlbumStream(path: path, isCancelled: isCancelled)
+    var sinceAsked = 0
+    let (range, step) = try importAlbums(origin: origin) { insert in
+      try stream.forEachAlbum { fields in
+        try insert(fields)
+        // Also between blocks' worth of rows: a block of short rows is half a million.
+        sinceAsked += 1
+        if sinceAsked == 4096 {
+          sinceAsked = 0
+          if let isCancelled, isCancelled() { throw LibraryError.cancelled }
+        }
+      }
+    }
     return (range, stream.ignoredColumns, step)
   }
 

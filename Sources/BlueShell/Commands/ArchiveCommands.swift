@@ -44,7 +44,15 @@ public struct ImportCommand: Command {
       return try importFolder(in: environment)
     }
     let library = environment.library
-    let (range, ignoredColumns) = try library.importAlbums(fromFile: path)
+    let range: Range<Int>
+    let ignoredColumns: [String]
+    do throws(LibraryError) {
+      (range, ignoredColumns) = try library.importAlbums(
+        fromFile: path, isCancelled: Self.cancellation(in: environment))
+    } catch {
+      if error == .cancelled { throw CommandError("cancelled; nothing was imported") }
+      throw CommandError(error)
+    }
     let total = try library.count()
     var message = "imported \(albumCount(range.count)) (\(albumCount(total)) in all)"
     if !ignoredColumns.isEmpty {
@@ -70,7 +78,6 @@ extension ImportCommand {
     let progressLine = environment.progressLine
     let start = ContinuousClock.now
     defer { progressLine?(nil) }
-    var interrupted = false
     let result: FolderImport
     do throws(LibraryError) {
       result = try environment.library.importFolder(
@@ -78,14 +85,7 @@ extension ImportCommand {
         progress: progressLine.map { show in
           { progress in show(Self.progressText(progress, folder: name, since: start)) }
         },
-        isCancelled: {
-          // Ctrl-C at a terminal cancels the import and the shell goes on; in a script
-          // SIGINT ends the run (130), so it is left for the input reader to see.
-          if environment.isInteractive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt) {
-            interrupted = true
-          }
-          return interrupted || SignalMonitor.terminationPending
-        })
+        isCancelled: Self.cancellation(in: environment))
     } catch {
       if error == .cancelled { throw CommandError("cancelled; nothing was imported") }
       throw CommandError(error)
@@ -101,6 +101,19 @@ extension ImportCommand {
     }
     let message = lines.joined(separator: "\n")
     return result.summary == nil ? .lines(lines) : .changed(message, redraw: false)
+  }
+
+  /// Whether a long import should stop: Ctrl-C at a terminal cancels it and the shell goes
+  /// on; in a script SIGINT ends the run (130), and SIGTERM or SIGHUP end it in any mode, so
+  /// those are left pending for the shell to see once the import has rolled back.
+  static func cancellation(in environment: CommandEnvironment) -> () -> Bool {
+    var interrupted = false
+    return {
+      if environment.isInteractive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt) {
+        interrupted = true
+      }
+      return interrupted || SignalMonitor.terminationPending
+    }
   }
 
   /// `imported 12 albums (140 tracks) from ~/Music: 2 added, 1 updated, 9 unchanged`.

@@ -70,7 +70,14 @@ public struct DownloadCommand: Command {
 /// `downloads`: pending and finished downloads with their state.
 public struct DownloadsCommand: Command {
   public static let configuration = CommandConfiguration(
-    verb: "downloads", group: .covers, summary: "list pending and finished cover downloads")
+    verb: "downloads", group: .covers, summary: "list pending and finished cover downloads",
+    details: """
+      Lists at most \(shown) pending downloads and \(shown) finished ones (in album order; the
+      outcomes of the last 1,000 covers are kept), then the counts.
+      """)
+
+  /// The most pending downloads, and the most outcomes, listed.
+  static let shown = 50
 
   public init(arguments: [Word]) throws(CommandError) {
     try Self.expectNoArguments(arguments)
@@ -79,12 +86,16 @@ public struct DownloadsCommand: Command {
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     guard environment.library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
     let pending = environment.library.pendingCovers()
-    var lines = pending.map { item in
+    var lines = pending.prefix(Self.shown).map { item in
       let state = item.state == .downloading ? "downloading" : "queued"
       return "\(state): " + item.albums.map { "\"\(TextSanitizer.escaped($0))\"" }.joined(separator: ", ")
     }
+    if pending.count > Self.shown { lines.append("… and \(pending.count - Self.shown) more pending") }
     let finished = environment.coverStatus?.finished ?? []
-    lines += finished
+    if finished.count > Self.shown {
+      lines.append("… \(finished.count - Self.shown) earlier outcomes not shown")
+    }
+    lines += finished.suffix(Self.shown)
     if pending.isEmpty && finished.isEmpty {
       lines.append("no downloads yet ('download all' starts them)")
     } else {

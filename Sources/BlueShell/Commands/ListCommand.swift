@@ -30,7 +30,14 @@ public struct ListCommand: Command {
 
 /// The lines of `list`, read from the store a page at a time as they are printed, so a
 /// million albums never sit in memory at once.
-struct AlbumListing: Sequence, IteratorProtocol {
+/// Lines that can also be written straight to the output as bytes, which is faster than
+/// a `String` per line when nobody pages through them.
+protocol DirectlyWritten: Sequence<String> {
+  /// Writes every line (each ending in a newline) to `output`, stopping when it closes.
+  func write(to output: OutputChannel)
+}
+
+struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
   let library: Library
   let query: String?
   let total: Int
@@ -64,6 +71,68 @@ struct AlbumListing: Sequence, IteratorProtocol {
 
   /// `* 3. Title — Artist (1999, Pop) · cover: cached`, assembled as bytes and made a
   /// string once (a million of these is the whole cost of `list` once the rows are read).
+  /// The plain `list` (no query) writes each album's line from the library's row bytes; a
+  /// query goes through ``next()``. Same lines either way (a test compares them).
+  func write(to output: OutputChannel) {
+    guard query == nil, index == 0, shown == 0 else {
+      var copy = self
+      while !output.isClosed, let line = copy.next() { output.line(line) }
+      return
+    }
+    let selection = library.selection
+    var shown = 0
+    do {
+      try library.forEachListRow(from: 0) { row in
+        shown += 1
+        return output.append { bytes in
+          bytes.append(contentsOf: row.position == selection ? "* ".utf8 : "  ".utf8)
+          bytes.append(contentsOf: String(row.position + 1).utf8)
+          bytes.append(contentsOf: ". ".utf8)
+          TextSanitizer.appendEscaped(row.title, to: &bytes)
+          if !row.artist.isEmpty {
+            bytes.append(contentsOf: " — ".utf8)
+            TextSanitizer.appendEscaped(row.artist, to: &bytes)
+          }
+          if row.year != nil || !row.genre.isEmpty {
+            bytes.append(contentsOf: " (".utf8)
+            if let year = row.year {
+              bytes.append(contentsOf: String(year).utf8)
+              if !row.genre.isEmpty { bytes.append(contentsOf: ", ".utf8) }
+            }
+            TextSanitizer.appendEscaped(row.genre, to: &bytes)
+            bytes.append(UInt8(ascii: ")"))
+          }
+          bytes.append(contentsOf: " · cover: ".utf8)
+          Self.appendCoverLabel(library.coverState(ofURL: row.coverURL, cached: row.coverCached), row.coverURL, &bytes)
+          bytes.append(UInt8(ascii: "\n"))
+        }
+      }
+    } catch {
+      // As a later page of ``next()``: the lines so far stand (the first page was checked).
+    }
+    output.line(albumCount(total))
+  }
+
+  /// ``CoverState/label(url:)`` appended as bytes (no `String` for the common states).
+  private static func appendCoverLabel(_ state: CoverState, _ url: UnsafeBufferPointer<UInt8>, _ bytes: inout [UInt8]) {
+    switch state {
+    case .cached: bytes.append(contentsOf: "cached".utf8)
+    case .none where !url.isEmpty && !isLocal(url): bytes.append(contentsOf: "not downloaded".utf8)
+    default: bytes.append(contentsOf: state.label(url: String(decoding: url, as: UTF8.self)).utf8)
+    }
+  }
+
+  /// Whether `url` starts with `file:` or `embedded:` (ignoring case), as ``LocalCover/isLocal(_:)``.
+  private static func isLocal(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
+    func starts(with scheme: String) -> Bool {
+      let scheme = Array(scheme.utf8)
+      guard url.count > scheme.count else { return false }
+      for i in 0..<scheme.count where url[i] | 0x20 != scheme[i] { return false }
+      return true
+    }
+    return starts(with: "file:") || starts(with: "embedded:")
+  }
+
   private func line(for album: Album) -> String {
     let title = TextSanitizer.escaped(album.title)
     let artist = TextSanitizer.escaped(album.artist)

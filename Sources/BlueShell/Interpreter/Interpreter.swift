@@ -188,6 +188,11 @@ public final class Interpreter {
         if pager.show(first, then: &iterator) { return }
       }
     }
+    if first.isEmpty, let direct = lines as? any DirectlyWritten {
+      // Not paged (or all of it fits): straight to the output.
+      direct.write(to: output)
+      return
+    }
     for line in first {
       output.line(line)
     }

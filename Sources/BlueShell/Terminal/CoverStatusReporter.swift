@@ -47,7 +47,12 @@ public final class CoverStatusReporter: Sendable {
     guard event.isTerminal else { return }
     let lines = event.albums.map { Self.line(for: event, album: $0, showsTimes: showsTimes) }
     let order = state.withLock { state in
-      let order = state.order[event.url] ?? .max
+      // The URL's last word: forget where it was asked for (`download all` on a million
+      // albums must not keep a million positions).
+      // A cover asked for again keeps the place of its earlier line.
+      let order =
+        state.order.removeValue(forKey: event.url)
+        ?? event.albums.first.flatMap { state.latest[event.url + "\u{0}" + $0]?.order } ?? .max
       for (album, line) in zip(event.albums, lines) {
         state.sequence += 1
         state.latest[event.url + "\u{0}" + album] = (order, state.sequence, line)

@@ -6,7 +6,17 @@ import Synchronization
 ///   The owning thread drains the queue: between commands in script mode, and above the
 ///   prompt (redrawing the half-typed line) in interactive mode.
 public final class MessageQueue: Sendable {
-  private let lines = Mutex<[(order: Int, sequence: Int, text: String)]>([])
+  private let queue = Mutex(Queued())
+
+  private struct Queued {
+    var lines: [(order: Int, sequence: Int, text: String)] = []
+    /// Lines posted while ``limit`` were waiting: counted, not kept.
+    var dropped = 0
+  }
+
+  /// The most lines kept waiting for the owner (a `download all` of a million albums
+  /// posts a million): past it, lines are counted and summed up in one.
+  public static let limit = 1000
   private let pipe: WakeUpPipe
 
   /// Creates a queue that wakes the owner through `pipe`.
@@ -19,15 +29,28 @@ public final class MessageQueue: Sendable {
   /// are reported in the order they were requested, so a script's output does not depend
   /// on which server answered first.
   public func post(_ line: String, order: Int = .max) {
-    lines.withLock { $0.append((order, $0.count, line)) }
+    queue.withLock { queue in
+      if queue.lines.count < Self.limit {
+        queue.lines.append((order, queue.lines.count, line))
+      } else {
+        queue.dropped += 1
+      }
+    }
     pipe.wake()
   }
 
-  /// Takes every queued line.
+  /// Takes every queued line; when more were posted than the queue keeps, a last line
+  /// says how many were left out.
   public func drain() -> [String] {
-    lines.withLock { queued in
-      defer { queued.removeAll() }
-      return queued.sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }.map(\.text)
+    queue.withLock { queue in
+      defer { queue = Queued() }
+      var lines = queue.lines.sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }.map(\.text)
+      if queue.dropped > 0 {
+        lines.append(
+          "… and \(queue.dropped) more \(queue.dropped == 1 ? "line" : "lines") not shown ('downloads' lists the latest)"
+        )
+      }
+      return lines
     }
   }
 }

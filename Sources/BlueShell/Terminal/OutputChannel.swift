@@ -39,6 +39,16 @@ public final class OutputChannel {
     if buffer.count >= flushThreshold { flush() }
   }
 
+  /// Lets `body` append bytes to the buffer in place (false when the channel is closed and
+  /// they would be dropped), flushing afterwards when the buffer is full enough.
+  @discardableResult
+  public func append(_ body: (inout [UInt8]) -> Void) -> Bool {
+    guard !isClosed else { return false }
+    body(&buffer)
+    if buffer.count >= flushThreshold { flush() }
+    return !isClosed
+  }
+
   /// Appends `text` and a newline.
   public func line(_ text: String = "") {
     write(text)

@@ -31,6 +31,16 @@ public enum TextSanitizer {
     return out
   }
 
+  /// Appends ``escaped(_:)`` of the UTF-8 `bytes` to `out`: printable ASCII as it is,
+  /// without a `String`.
+  public static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+      out.append(contentsOf: bytes)
+    } else {
+      out.append(contentsOf: escaped(String(decoding: bytes, as: UTF8.self)).utf8)
+    }
+  }
+
   /// `text` escaped and cut to at most `limit` characters (with `…`), for error messages
   /// that quote what the user typed.
   public static func quotedWord(_ text: String, limit: Int = 40) -> String {

@@ -1,4 +1,5 @@
 internal import CEditLine
+internal import CWindowSize
 
 #if canImport(Glibc)
   import Glibc
@@ -21,12 +22,20 @@ public struct WindowSize: Equatable, Sendable {
 
   /// 80×24, for a terminal that does not say.
   public static let standard = WindowSize(columns: 80, rows: 24)
+
+  /// The largest window bluelib lays out (1024×512): a larger one, such as a bogus
+  /// `stty cols 65535 rows 65535`, is used as this large — by libedit too, which otherwise
+  /// spends seconds and gigabytes on a display buffer of rows × columns (see CWindowSize).
+  public static let maximum = WindowSize(
+    columns: Int(CWindowSize_maximumColumns), rows: Int(CWindowSize_maximumRows))
 }
 
 extension WindowSize {
   /// The size of the terminal behind `fileDescriptor` (1, standard output, by default); 80×24
   /// for what it does not say.
   public static func ofTerminal(_ fileDescriptor: Int32 = 1) -> WindowSize {
+    // The ioctl asked is the clamping one (CWindowSize), in this process.
+    precondition(CWindowSize_isInstalled() == 1)
     let columns = Int(CEditLine_terminalColumns(fileDescriptor))
     let rows = Int(CEditLine_terminalRows(fileDescriptor))
     return WindowSize(
