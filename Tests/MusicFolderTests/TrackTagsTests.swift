@@ -101,6 +101,23 @@ import Testing
     #expect(TrackTags.read(try music.file("empty.flac", [])) == .noAudio)
   }
 
+  /// A zero-filled (sparse) `.mp3` of 1 GiB, and one behind a valid ID3v2 tag: no frame sync
+  /// where the audio must start, so no audio — decided from the first bytes. TagLib alone
+  /// read such a file to its end looking for a frame (30 s for 256 MiB).
+  @Test func aZeroFilledMP3IsNotAudioWithoutReadingItAll() throws {
+    let music = try MusicFolderFixture()
+    let zeros = try music.file("zeros.mp3", [])
+    #expect(truncate(zeros, 1 << 30) == 0)
+    #expect(TrackTags.read(zeros) == .noAudio)
+    // "ID3", version 4, no flags, a tag of 100 bytes, then zeros.
+    let tagged = try music.file(
+      "tagged-zeros.mp3", Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 100] + [UInt8](repeating: 0, count: 100))
+    #expect(truncate(tagged, 1 << 30) == 0)
+    #expect(TrackTags.read(tagged) == .noAudio)
+    // A real MP3 still reads.
+    #expect(TrackTags.mayHoldMPEGAudio(AudioFormat.mp3.fixture))
+  }
+
   @Test(
     arguments: [
       ("1997-05-21", 1997), ("1997", 1997), ("2003-01-01T00:00:00Z", 2003), (" 1999 ", 1999), ("97", nil),
