@@ -29,13 +29,18 @@ let package = Package(
     ),
     .target(name: "CImageDecoding", dependencies: ["CImageCodecs"]),
     .systemLibrary(
+      name: "CSixel",
+      pkgConfig: "libsixel",
+      providers: [.apt(["libsixel-dev"]), .brew(["libsixel"])]
+    ),
+    .systemLibrary(
       name: "CTagLibSystem",
       pkgConfig: "taglib",
       providers: [.apt(["libtag1-dev"]), .brew(["taglib"])]
     ),
     .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
     .target(name: "MusicFolder", dependencies: ["CTagLib"]),
-    .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding"]),
+    .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
     .target(
       name: "BlueLibrary",
@@ -79,7 +84,7 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "BlueLibraryTests", dependencies: ["BlueLibrary", "LoopbackHTTPServer", "TestSupport"]),
     .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "TestSupport"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BlueShell", "LoopbackHTTPServer", "TestSupport"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
