@@ -166,3 +166,16 @@ import Testing
     #expect(decoded.width == 400 && decoded.height == 400)
   }
 }
+
+extension PixelRendererTests {
+  /// Stripes in a period of three pixels, at a size where libsixel's histogram samples
+  /// every third pixel: a sampled palette would see red only.
+  @Test func sixelKeepsEveryColourOfAPictureWithFewColours() throws {
+    let image = RGBImage(width: 240, height: 234) { x, _ in x % 3 == 2 ? RGB(0, 0, 255) : RGB(255, 0, 0) }
+    let sixel = try TerminalImageDecoding.sixel(SixelEncoder.encode(image))
+    #expect(sixel.palette.count == 2)
+    for x in 0..<6 {
+      #expect(sixel[x, 100] == (x % 3 == 2 ? RGB(0, 0, 255) : RGB(255, 0, 0)))
+    }
+  }
+}
