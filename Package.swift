@@ -31,13 +31,18 @@ let package = Package(
     // Caps the window size every library in the process sees (see WindowSize.c).
     .target(name: "CWindowSize"),
     .systemLibrary(
+      name: "CSixel",
+      pkgConfig: "libsixel",
+      providers: [.apt(["libsixel-dev"]), .brew(["libsixel"])]
+    ),
+    .systemLibrary(
       name: "CTagLibSystem",
       pkgConfig: "taglib",
       providers: [.apt(["libtag1-dev"]), .brew(["taglib"])]
     ),
     .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
     .target(name: "MusicFolder", dependencies: ["CTagLib"]),
-    .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding"]),
+    .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
     .target(
       name: "BlueLibrary",

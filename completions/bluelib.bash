@@ -165,7 +165,7 @@ _bluelib() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--bail --no-color --no-pager --version -h --help)
     local -a repeating_options=(-c)
-    local -a non_repeating_options=(--home --script --downloads --download-timeout)
+    local -a non_repeating_options=(--home --script --downloads --download-timeout --graphics)
     __bluelib_offer_flags_options 0
 
     # Offer option value completions
@@ -185,6 +185,10 @@ _bluelib() {
         return
         ;;
     '--download-timeout')
+        return
+        ;;
+    '--graphics')
+        __bluelib_add_completions -W 'auto'$'\n''kitty'$'\n''sixel'$'\n''iterm'$'\n''blocks'$'\n''none'
         return
         ;;
     esac

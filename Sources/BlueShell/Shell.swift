@@ -32,6 +32,8 @@ public struct ShellOptions: Sendable {
   public var maxDownloads: Int = 6
   /// `--download-timeout`: seconds before one download fails.
   public var downloadTimeout: Double = 15
+  /// `--graphics`: how covers are drawn; nil leaves it to `BLUELIB_GRAPHICS`, else `auto`.
+  public var graphics: GraphicsSetting?
 
   /// Creates options.
   public init(

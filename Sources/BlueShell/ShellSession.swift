@@ -75,10 +75,21 @@ final class ShellSession {
 
     let coverStatus = CoverStatusReporter(messages: messages, showsTimes: isInteractive)
     let output = output
+    let setting: GraphicsSetting
+    switch GraphicsSetting.resolve(flag: options.graphics?.rawValue, environment: options.environment) {
+    case .success(let resolved): setting = resolved
+    case .failure(let error): throw StartFailure(message: "bluelib: \(error)", status: Shell.ExitCode.failure)
+    }
+    let colorMode = ColorMode.detect(environment: options.environment, noColor: options.noColor)
+    let environmentVariables = options.environment
+    // Asking needs the terminal on both ends: the question goes out on standard output,
+    // the answer comes back on standard input.
+    let canAsk = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    let editor = reader as? EditLineReader
     let environment = CommandEnvironment(
       library: library, isInteractive: isInteractive, outputIsTerminal: isatty(STDOUT_FILENO) == 1,
       window: .ofTerminal(),
-      colorMode: ColorMode.detect(environment: options.environment, noColor: options.noColor),
+      colorMode: colorMode,
       coverStatus: coverStatus,
       announce: { line in
         output.line(line)
@@ -99,7 +110,18 @@ final class ShellSession {
           let width = max(1, WindowSize.ofTerminal().columns - 1)
           output.write("\r\u{1B}[K" + (text.map { DisplayWidth.fit($0, width: width) } ?? ""))
           output.flush()
-        } : nil)
+        } : nil,
+      graphics: {
+        GraphicsCapabilities.decide(
+          setting: setting, environment: environmentVariables, terminal: canAsk, colorMode: colorMode
+        ) {
+          output.flush()
+          guard let reply = GraphicsProbe.ask() else { return nil }
+          // Keys typed while the terminal answered are the start of the first line.
+          editor?.queueTypedAhead(reply.typedAhead)
+          return reply
+        }
+      })
     interpreter = Interpreter(
       environment: environment, output: output, registry: .standard, history: history, style: style)
     coverSubscription = library.observeCovers { coverStatus.handle($0) }
@@ -151,7 +173,12 @@ final class ShellSession {
     let library = library
     let interpreter = interpreter
     if let editor = reader as? EditLineReader {
-      editor.onResize = { interpreter.environment.window = .ofTerminal() }
+      editor.onResize = {
+        interpreter.environment.window = .ofTerminal()
+        // The row is laid out again at the next draw; its kitty pictures go now.
+        interpreter.removeCardPictures()
+        interpreter.output.flush()
+      }
       let home = options.environment["HOME"]
       editor.completer = Completer(
         registry: interpreter.registry,

@@ -137,4 +137,18 @@ static inline int CEditLine_terminalRows(int fd) {
   return ws.ws_row;
 }
 
+/// The window's width in pixels, or 0 when `fd` is no terminal or the terminal does not say.
+static inline int CEditLine_terminalPixelWidth(int fd) {
+  struct winsize ws;
+  if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return 0;
+  return ws.ws_xpixel;
+}
+
+/// The window's height in pixels, or 0 when `fd` is no terminal or the terminal does not say.
+static inline int CEditLine_terminalPixelHeight(int fd) {
+  struct winsize ws;
+  if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return 0;
+  return ws.ws_ypixel;
+}
+
 #endif

@@ -45,4 +45,27 @@ public enum CoverArtBenchmark {
     }
     return times
   }
+
+  /// Decodes `encoded` and encodes it for `graphics` (`.kitty`, `.sixel`, `.iterm`) over
+  /// `columns` × `rows` cells of `cell`, escape sequence included, `runs` times; the seconds
+  /// of each run on the monotonic clock.
+  public static func timeDecodeAndEncode(
+    _ encoded: [UInt8], graphics: TerminalGraphics, columns: Int = 40, rows: Int = 20, cell: CellPixelSize = .assumed,
+    runs: Int = 50
+  ) throws(CoverArtError) -> [Double] {
+    let clock = ContinuousClock()
+    var times: [Double] = []
+    times.reserveCapacity(runs)
+    for _ in 0..<runs {
+      let start = clock.now
+      let frame = try PixelRenderer.render(
+        encoded: encoded, graphics: graphics, columns: columns, rows: rows, cell: cell)
+      let sequence = frame.sequence(imageID: 1)
+      let elapsed = clock.now - start
+      precondition(!sequence.isEmpty)
+      let (seconds, attoseconds) = elapsed.components
+      times.append(Double(seconds) + Double(attoseconds) / 1e18)
+    }
+    return times
+  }
 }

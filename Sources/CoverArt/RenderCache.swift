@@ -1,32 +1,44 @@
 import Synchronization
 
-/// Rendered covers, keyed by source (a URL or a file path), cell size and colour mode,
-/// keeping the most recently used `capacity` frames.
+/// What a cover was drawn from and for: the cache key of ``RenderCache``.
+public struct RenderKey: Hashable, Sendable {
+  public var source: String
+  public var columns: Int
+  public var rows: Int
+  public var mode: ColorMode
+  /// How it was drawn: half blocks, or the image protocol it was encoded for.
+  public var graphics: TerminalGraphics
+  /// The cell size the pixels were sized for (image protocols only).
+  public var cell: CellPixelSize?
+
+  /// The key of `source` drawn in `columns` × `rows` cells in `mode`, as `graphics`.
+  public init(
+    source: String, columns: Int, rows: Int, mode: ColorMode, graphics: TerminalGraphics = .blocks,
+    cell: CellPixelSize? = nil
+  ) {
+    self.source = source
+    self.columns = columns
+    self.rows = rows
+    self.mode = mode
+    self.graphics = graphics
+    self.cell = cell
+  }
+}
+
+/// Drawn covers — half-block text or encoded pictures — keyed by source (a URL or a file
+/// path), cell size, colour mode and protocol, keeping the most recently used `capacity`.
 ///
-/// Frames are small (a 20×10 cover is about 5 KB in 24-bit colour), so the bound is a
-/// count; eviction scans for the least recently used entry, which is cheap at the few
-/// hundred entries a shell needs.
+/// Frames are small (a 20×10 cover is about 5 KB in 24-bit colour, a 40×20 PNG some tens
+/// of KB), so the bound is a count; eviction scans for the least recently used entry,
+/// which is cheap at the few hundred entries a shell needs.
 ///
 /// - Important: Thread-safe: every method takes an internal lock, never while rendering.
-public final class RenderCache: Sendable {
+public final class RenderCache<Frame: Sendable>: Sendable {
   /// What a frame was rendered from and for.
-  public struct Key: Hashable, Sendable {
-    public var source: String
-    public var columns: Int
-    public var rows: Int
-    public var mode: ColorMode
-
-    /// The key of `source` drawn in `columns` × `rows` cells in `mode`.
-    public init(source: String, columns: Int, rows: Int, mode: ColorMode) {
-      self.source = source
-      self.columns = columns
-      self.rows = rows
-      self.mode = mode
-    }
-  }
+  public typealias Key = RenderKey
 
   private struct Entry {
-    var frame: String
+    var frame: Frame
     var lastUse: UInt64
   }
 
@@ -46,7 +58,7 @@ public final class RenderCache: Sendable {
   }
 
   /// The frame stored for `key`, marking it recently used.
-  public func frame(for key: Key) -> String? {
+  public func frame(for key: Key) -> Frame? {
     state.withLock { state in
       guard var entry = state.entries[key] else { return nil }
       state.clock += 1
@@ -57,7 +69,7 @@ public final class RenderCache: Sendable {
   }
 
   /// Stores `frame` for `key`, evicting the least recently used frame when full.
-  public func store(_ frame: String, for key: Key) {
+  public func store(_ frame: Frame, for key: Key) {
     state.withLock { state in
       state.clock += 1
       state.entries[key] = Entry(frame: frame, lastUse: state.clock)
@@ -71,7 +83,7 @@ public final class RenderCache: Sendable {
 
   /// The frame for `key`, rendered with `render` and stored when missing. Two threads
   /// missing the same key at once may both render; the last store wins.
-  public func frame<E: Error>(for key: Key, render: () throws(E) -> String) throws(E) -> String {
+  public func frame<E: Error>(for key: Key, render: () throws(E) -> Frame) throws(E) -> Frame {
     if let frame = frame(for: key) { return frame }
     let frame = try render()
     store(frame, for: key)

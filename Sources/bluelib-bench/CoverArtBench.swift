@@ -18,12 +18,24 @@ struct CoverArtResult {
   var jpegBytes = 0
   /// The chafa binary, when found.
   var chafaPath: String?
+  /// The same cover encoded for each image protocol, against chafa's encoder for it.
+  var pictures: [PictureRow] = []
 
   /// Every measurement taken.
-  var measurements: [Measurement] { [ours, chafa, chafaFloor].compactMap { $0 } }
+  var measurements: [Measurement] {
+    [ours, chafa, chafaFloor].compactMap { $0 } + pictures.flatMap { [$0.ours, $0.chafa].compactMap { $0 } }
+  }
 
   /// A measurement failed (a missing chafa is not a failure).
   var anyFailed: Bool { measurements.contains { !$0.succeeded } }
+}
+
+/// One image protocol: bluelib's decode + scale + encode in-process, and `chafa -f FORMAT`.
+struct PictureRow {
+  var graphics: TerminalGraphics
+  var chafaFormat: String
+  var ours = Measurement()
+  var chafa: Measurement?
 }
 
 /// The cover the scenario draws, its size in cells and chafa's arguments (before the file).
@@ -57,6 +69,17 @@ func measureCoverArt(
   } catch {
     result.ours.failure = "failed: \(error)"
   }
+  for (graphics, format) in [(TerminalGraphics.kitty, "kitty"), (.sixel, "sixels"), (.iterm, "iterm")] {
+    var row = PictureRow(graphics: graphics, chafaFormat: format)
+    do {
+      _ = try CoverArtBenchmark.timeDecodeAndEncode(jpeg, graphics: graphics, columns: columns, rows: rows, runs: 1)
+      row.ours.times = try CoverArtBenchmark.timeDecodeAndEncode(
+        jpeg, graphics: graphics, columns: columns, rows: rows, runs: max(5, runs / 4))
+    } catch {
+      row.ours.failure = "failed: \(error)"
+    }
+    result.pictures.append(row)
+  }
   guard let chafa = findInPath("chafa", environment: environment) else { return result }
   result.chafaPath = chafa
   let path = work + "/cover-\(side).jpg"
@@ -71,12 +94,12 @@ func measureCoverArt(
   let childEnvironment = chafaEnvironment.map { "\($0.key)=\($0.value)" }.sorted()
   let stderrPath = work + "/chafa-stderr"
   defer { DataSet.remove(stderrPath) }
-  func measure(_ file: String) -> Measurement {
+  func measure(_ file: String, arguments: [String] = CoverArtScenario.chafaArguments) -> Measurement {
     var measurement = Measurement()
     for _ in 0..<childRuns {
       do {
         let run = try runChild(
-          executable: chafa, arguments: CoverArtScenario.chafaArguments + [file], environment: childEnvironment,
+          executable: chafa, arguments: arguments + [file], environment: childEnvironment,
           input: .null, stdoutPath: "/dev/null", stderrPath: stderrPath, timeout: timeout)
         guard run.termination.succeeded else {
           let reason = DataSet.firstLine(ofFileAt: stderrPath) ?? "nothing on stderr"
@@ -95,6 +118,10 @@ func measureCoverArt(
   }
   result.chafa = measure(path)
   result.chafaFloor = measure(tinyPath)
+  for index in result.pictures.indices {
+    let format = result.pictures[index].chafaFormat
+    result.pictures[index].chafa = measure(path, arguments: ["--size", "\(columns)x\(rows)", "-f", format])
+  }
   return result
 }
 
@@ -122,6 +149,10 @@ extension Bench {
     if result.chafaPath == nil { log("\(label): chafa is not installed, no comparison") }
     summary("chafa", result.chafa)
     summary("chafa 8×8", result.chafaFloor)
+    for row in result.pictures {
+      summary("bluelib \(row.graphics)", row.ours)
+      summary("chafa -f \(row.chafaFormat)", row.chafa)
+    }
     results.coverArt = result
   }
 }
@@ -177,7 +208,48 @@ extension Report {
       lines.append("ratio chafa / bluelib: – (not both measured)")
     }
     lines.append("")
+    lines += pictureLines(result)
     return lines
+  }
+
+  /// The image protocols: the same JPEG in real pixels, against chafa's encoder for each.
+  func pictureLines(_ result: CoverArtResult) -> [String] {
+    guard !result.pictures.isEmpty else { return [] }
+    let columns = CoverArtScenario.columns
+    let rows = CoverArtScenario.rows
+    var lines = [
+      "### in real pixels: the same JPEG at \(columns)×\(rows) cells of 10×20 px (400×400 px)", "",
+      "bluelib decodes, scales and encodes in this process (`PixelRenderer.render(encoded:graphics:…)` and the escape sequence: PNG + base64 for kitty and iTerm2, libsixel for sixel); chafa is a process per run, `chafa --size \(columns)x\(rows) -f FORMAT`, its start-up included.",
+      "", "| protocol | bluelib median | chafa command | chafa median | ratio bluelib / chafa | goal |",
+      "| --- | ---: | --- | ---: | ---: | ---: |",
+    ]
+    for row in result.pictures {
+      let ours = row.ours.failure ?? row.ours.median.map(formatSeconds) ?? "–"
+      let command = "`chafa --size \(columns)x\(rows) -f \(row.chafaFormat)`"
+      let theirs =
+        result.chafaPath == nil ? "not installed" : row.chafa?.failure ?? row.chafa?.median.map(formatSeconds) ?? "–"
+      let ratio = pictureRatio(row).map(formatRatio) ?? "–"
+      lines.append("| \(row.graphics) | \(ours) | \(command) | \(cell(theirs)) | \(ratio) | ≤ 1 |")
+    }
+    lines.append("")
+    return lines
+  }
+
+  func pictureRatio(_ row: PictureRow) -> Double? {
+    guard let ours = row.ours.median, let theirs = row.chafa?.median, theirs > 0 else { return nil }
+    return ours / theirs
+  }
+
+  /// PASS when bluelib encodes for the protocol no slower than chafa (medians); SKIP
+  /// without chafa.
+  func pictureChecks(_ result: CoverArtResult?) -> [Check] {
+    guard let result else { return [] }
+    return result.pictures.map { row in
+      let text = "\(row.graphics) picture of a 600×600 JPEG at 40×20 ≤ chafa -f \(row.chafaFormat)"
+      guard result.chafaPath != nil else { return Check(status: .skip, text: "\(text): chafa is not installed") }
+      guard let ratio = pictureRatio(row) else { return missing(text, row.ours, row.chafa) }
+      return Check(status: ratio <= 1 ? .pass : .fail, text: "\(text): ratio \(formatRatio(ratio))")
+    }
   }
 
   /// PASS when decode + draw takes under 5 ms (the median).

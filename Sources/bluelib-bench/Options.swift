@@ -29,7 +29,9 @@ struct Options: ParsableCommand {
         art        decode + draw a 600×600 JPEG at 40×20 cells in this process
                    (200 runs), and the same JPEG through
                    `chafa --size 40x20 -f symbols` (20 runs) when chafa is on
-                   PATH, reported as a ratio
+                   PATH, reported as a ratio; then the same JPEG encoded for
+                   kitty, sixel and iTerm2 in this process against
+                   `chafa -f kitty`, `-f sixels` and `-f iterm` (goal: ≤ chafa)
 
       Exit status: 0 when every scenario ran and every check passed; 1 when a scenario \
       failed; 2 on a usage or setup error; 3 when a check failed.

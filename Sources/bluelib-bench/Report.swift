@@ -223,6 +223,7 @@ struct Report {
     if let check = staticBinaryCheck(results.staticBinary) { checks.append(check) }
     checks += downloadChecks(results.downloads)
     checks.append(coverArtCheck(results.coverArt))
+    checks += pictureChecks(results.coverArt)
     return checks
   }
 

@@ -45,6 +45,13 @@ struct Bluelib: ParsableCommand {
     help: ArgumentHelp("Seconds before a cover download fails.", valueName: "SECONDS"))
   var downloadTimeout = 15.0
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "How covers are drawn: in pixels (kitty, sixel, iterm), half blocks, none, or auto: ask the terminal (also BLUELIB_GRAPHICS).",
+      valueName: "MODE"))
+  var graphics: GraphicsSetting?
+
   @Flag(name: .long, help: "Stop at the first failing command (script mode).")
   var bail = false
 
@@ -79,6 +86,7 @@ struct Bluelib: ParsableCommand {
     options.noPager = noPager
     options.maxDownloads = downloads
     options.downloadTimeout = downloadTimeout
+    options.graphics = graphics
     let status = Shell.run(options)
     if status != 0 { throw ExitCode(status) }
   }
@@ -127,6 +135,7 @@ extension Bluelib {
     var bail = false
     var noColor = false
     var noPager = false
+    var graphics: GraphicsSetting?
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
@@ -158,6 +167,9 @@ extension Bluelib {
       case "--download-timeout":
         guard downloadTimeout == nil, let given = value().flatMap({ Double($0) }) else { return nil }
         downloadTimeout = given
+      case "--graphics":
+        guard graphics == nil, let given = value().flatMap({ GraphicsSetting(rawValue: $0) }) else { return nil }
+        graphics = given
       case "--bail":
         guard inline == nil, !bail else { return nil }
         bail = true
@@ -183,7 +195,10 @@ extension Bluelib {
     command.bail = bail
     command.noColor = noColor
     command.noPager = noPager
+    command.graphics = graphics
     guard (try? command.validate()) != nil else { return nil }
     return command
   }
 }
+
+extension GraphicsSetting: ExpressibleByArgument {}

@@ -2,12 +2,12 @@ import CoverArt
 import Testing
 
 @Suite struct RenderCacheTests {
-  func key(_ source: String, _ columns: Int = 20, _ rows: Int = 10, _ mode: ColorMode = .trueColor) -> RenderCache.Key {
-    RenderCache.Key(source: source, columns: columns, rows: rows, mode: mode)
+  func key(_ source: String, _ columns: Int = 20, _ rows: Int = 10, _ mode: ColorMode = .trueColor) -> RenderKey {
+    RenderKey(source: source, columns: columns, rows: rows, mode: mode)
   }
 
   @Test func framesAreFoundBySourceSizeAndMode() {
-    let cache = RenderCache(capacity: 8)
+    let cache = RenderCache<String>(capacity: 8)
     cache.store("a 20×10", for: key("a"))
     cache.store("a 8×4", for: key("a", 8, 4))
     cache.store("a none", for: key("a", 20, 10, .none))
@@ -20,7 +20,7 @@ import Testing
   }
 
   @Test func theLeastRecentlyUsedFrameIsEvicted() {
-    let cache = RenderCache(capacity: 3)
+    let cache = RenderCache<String>(capacity: 3)
     for name in ["a", "b", "c"] { cache.store(name, for: key(name)) }
     _ = cache.frame(for: key("a"))
     cache.store("d", for: key("d"))
@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func aMissRendersOnceAndAHitDoesNot() throws {
-    let cache = RenderCache()
+    let cache = RenderCache<String>()
     let cover = ImageEncoder.png(TestImages.quadrants(size: 40))
     var renders = 0
     let first = try cache.frame(for: key("file:///cover.png")) { () throws(CoverArtError) in
@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func concurrentUseStaysWithinCapacity() async {
-    let cache = RenderCache(capacity: 16)
+    let cache = RenderCache<String>(capacity: 16)
     await withTaskGroup(of: Void.self) { group in
       for worker in 0..<8 {
         group.addTask {

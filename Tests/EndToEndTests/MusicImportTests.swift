@@ -262,15 +262,16 @@ struct MusicImportTests {
     defer { runner.cleanUp() }
     let music = try TaggedMusicFolder(in: runner.home)
     try music.track("Band/Album/1.mp3", TagEdit(album: "Album", artist: "Band"))
-    // TagLib searches a file of zeros named .mp3 for an MPEG frame to its end: a fraction
-    // of a second per sparse mebibyte, which leaves time to see the progress and press Ctrl-C.
+    // One MPEG frame header, then zeros: TagLib searches them for the next frame to the
+    // file's end, a fraction of a second per sparse 4 MiB, which leaves time to see the
+    // progress and press Ctrl-C. (A file of zeros alone is ruled out from its first bytes.)
     for number in 1...40 {
       let path = music.path("Slow/\(number).mp3")
       try FileManager.default.createDirectory(
         atPath: music.path("Slow"), withIntermediateDirectories: true)
-      #expect(FileManager.default.createFile(atPath: path, contents: nil))
+      #expect(FileManager.default.createFile(atPath: path, contents: Data([0xFF, 0xFB, 0x90, 0x00])))
       let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-      try handle.truncate(atOffset: 1 << 20)
+      try handle.truncate(atOffset: 4 << 20)
       try handle.close()
     }
     let terminal = try PseudoTerminal(

@@ -27,8 +27,13 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   private let layout: Layout
   /// How card art is coloured (set by the shell from the terminal's capabilities).
   public var colorMode: ColorMode = .palette256
+  /// How card art is drawn: half blocks, or pictures for an image protocol (set by the
+  /// interpreter on a terminal).
+  public var graphics = GraphicsCapabilities.blocks
   /// Drawn card art by (URL, size, colour mode).
-  private let cardArt = RenderCache(capacity: 64)
+  private let cardArt = RenderCache<String>(capacity: 64)
+  /// Card pictures by (URL, size, protocol, cell size).
+  private let cardPictures = RenderCache<PixelFrame>(capacity: 64)
   /// Cover art rows inside a terminal card: 20×10 cells, a square of 20×20 pixels.
   static let artRows = 10
   /// The cards fetched for the current render (first index, albums); cleared after it.
@@ -99,11 +104,36 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
 
   // MARK: - Drawing
 
+  /// What a draw of the viewport puts on the screen: lines of text, and the pictures that
+  /// go over the blank art areas of some cards once the lines are printed.
+  public struct Drawing {
+    /// The lines, top to bottom.
+    public var lines: [String]
+    /// Card pictures (image protocols only), each over a box of blank cells in `lines`.
+    public var pictures: [CardPicture]
+  }
+
+  /// A card's cover in pixels, to draw over its art area.
+  public struct CardPicture {
+    /// The line of ``Drawing/lines`` the art area starts on.
+    public var line: Int
+    /// The cell column the art area starts at.
+    public var column: Int
+    /// The encoded picture and where it lands in the art area.
+    public var frame: PixelFrame
+  }
+
   /// The row of visible cards and the current album's details, for a window of `window`.
+  public func lines(window: WindowSize) -> [String] {
+    drawing(window: window).lines
+  }
+
+  /// The row of visible cards and the current album's details, for a window of `window`,
+  /// with the pictures of the cards that show their cover in pixels.
   ///
   /// The library is the truth: the scroller is first brought in step with its count and
   /// selection (whoever changed them), then asked for the visible cards.
-  public func lines(window: WindowSize) -> [String] {
+  public func drawing(window: WindowSize) -> Drawing {
     defer { prefetched = nil }
     if layout == .cards { scroller.resize(width: max(1, window.columns)) }
     drawsArt = layout == .cards && window.rows >= 24
@@ -111,12 +141,14 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     let cards = scroller.visibleCards()
     let count = (try? library.count()) ?? 0
     guard count > 0, let current = scroller.currentIndex else {
-      return ["(the library is empty: 'add TITLE' adds an album, 'reset' brings back the defaults)"]
+      return Drawing(
+        lines: ["(the library is empty: 'add TITLE' adds an album, 'reset' brings back the defaults)"], pictures: [])
     }
     var lines: [String]
+    var pictures: [CardPicture] = []
     switch layout {
     case .cards:
-      lines = cardLines(cards, current: current, count: count, tall: window.rows >= 24)
+      (lines, pictures) = cardLines(cards, current: current, count: count, tall: window.rows >= 24)
     case .plain:
       let row = cards.map { card in
         let label = "\(card.index + 1) \(card.card.lines.first ?? "")"
@@ -125,7 +157,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
       lines = ["[\(current + 1)/\(count)] " + row.joined(separator: " | ")]
     }
     if let album = album(at: current) { lines += detailLines(for: album) }
-    return lines
+    return Drawing(lines: lines, pictures: pictures)
   }
 
   /// The `Field: value` rows of `album` (the decorator), with the cover's state.
@@ -163,18 +195,26 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     return try? library.album(at: index)
   }
 
-  private func cardLines(_ cards: [VisibleCard], current: Int, count: Int, tall: Bool) -> [String] {
+  private func cardLines(
+    _ cards: [VisibleCard], current: Int, count: Int, tall: Bool
+  ) -> (lines: [String], pictures: [CardPicture]) {
     var lines: [String] = []
     let inner = Self.terminalCard.width - 2
     let width = scroller.viewport.width
     // Art for the cards that are wholly visible (a clipped card shows its placeholder:
-    // cutting escape sequences mid-cell is not worth it for a sliver at the edge).
+    // cutting escape sequences mid-cell is not worth it for a sliver at the edge, and a
+    // picture cannot be cut at a cell at all).
     var art: [Int: [String]] = [:]
     var placeholders: [Int: String] = [:]
+    var pictures: [CardPicture] = []
+    let blank = [String](repeating: String(repeating: " ", count: inner), count: Self.artRows)
     for card in cards {
       guard let album = album(at: card.index) else { continue }
       let whole = card.x >= 0 && card.x + card.width <= width
-      if whole, let lines = artLines(album, columns: inner, rows: Self.artRows) {
+      if whole, graphics.graphics.drawsPixels, let frame = picture(album, columns: inner, rows: Self.artRows) {
+        art[card.index] = blank
+        pictures.append(CardPicture(line: 1, column: card.x + 1, frame: frame))
+      } else if whole, graphics.graphics != .none, let lines = artLines(album, columns: inner, rows: Self.artRows) {
         art[card.index] = lines
       } else {
         placeholders[card.index] = placeholder(album, clipped: !whole)
@@ -182,8 +222,10 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     }
     // The art area only when there is something to show in it (a cover, or one on its way)
     // and the window is tall enough; otherwise the compact five-row cards.
+    // `--graphics none`: never.
     let artRows =
-      tall && (!art.isEmpty || placeholders.values.contains { $0.hasPrefix("⟳") || $0.hasPrefix("…") })
+      tall && graphics.graphics != .none
+        && (!art.isEmpty || placeholders.values.contains { $0.hasPrefix("⟳") || $0.hasPrefix("…") })
       ? Self.artRows : 0
     for row in 0..<(artRows + 5) {
       var line = ""
@@ -215,13 +257,33 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     let label = "\(current + 1) of \(count)"
     let centre = max(0, width / 2 - label.count / 2)
     lines.append(String(repeating: " ", count: centre) + style.dim(label))
-    return lines
+    return (lines, artRows > 0 ? pictures : [])
+  }
+
+  /// The album's cover encoded for the terminal's image protocol, when it is cached.
+  private func picture(_ album: Album, columns: Int, rows: Int) -> PixelFrame? {
+    guard !album.coverURL.isEmpty, library.fetchesCovers else { return nil }
+    let cell = graphics.cellSize()
+    let key = RenderKey(
+      source: album.coverURL, columns: columns, rows: rows, mode: colorMode, graphics: graphics.graphics, cell: cell)
+    if let cached = cardPictures.frame(for: key) { return cached }
+    // A local cover is read as for half blocks (see `artLines`).
+    let state = library.coverState(of: album)
+    let local = state == .none && LocalCover.isLocal(album.coverURL)
+    guard state == .cached || local,
+      let bytes = local ? library.loadLocalCover(of: album) : library.cachedCover(of: album),
+      let frame = try? PixelRenderer.render(
+        encoded: [UInt8](bytes), graphics: graphics.graphics, columns: columns, rows: rows, cell: cell,
+        colors: graphics.colorRegisters)
+    else { return nil }
+    cardPictures.store(frame, for: key)
+    return frame
   }
 
   /// The album's cover drawn in `columns`×`rows` cells, one string per row, when it is cached.
   private func artLines(_ album: Album, columns: Int, rows: Int) -> [String]? {
     guard !album.coverURL.isEmpty, library.fetchesCovers else { return nil }
-    let key = RenderCache.Key(source: album.coverURL, columns: columns, rows: rows, mode: colorMode)
+    let key = RenderKey(source: album.coverURL, columns: columns, rows: rows, mode: colorMode)
     let frame: String
     if let cached = cardArt.frame(for: key) {
       frame = cached

@@ -1,17 +1,22 @@
 import BlueLibrary
 import CoverArt
 
-/// `cover [ALBUM] [--size COLSxROWS] [--force]`: draw an album's cover with half blocks.
+/// `cover [ALBUM] [--size COLSxROWS] [--force]`: draw an album's cover in real pixels where
+/// the terminal shows images (kitty graphics, sixel, iTerm2), else with half blocks.
 public struct CoverCommand: Command {
   public static let configuration = CommandConfiguration(
     verb: "cover", group: .covers, synopsis: "[ALBUM] [--size COLSxROWS] [--force]",
     summary: "draw the album's cover in the terminal (download it first, unless it is local)",
     details: """
-      Two pixel rows per character cell (▀/▄), 24-bit colour when COLORTERM says so,
-      256 colours otherwise, a brightness ramp under --no-color/NO_COLOR/TERM=dumb.
-      The default size is 40x20 cells (narrower on a narrow window). To a pipe or file the
-      cover is drawn only with --force. A local cover (a file: URL, or a picture embedded
-      in an audio file: albums from 'import DIR') is read when needed, without 'download'.
+      In real pixels where the terminal shows images: the kitty graphics protocol,
+      sixel or iTerm2's inline images, as the terminal answers when asked (--graphics
+      and BLUELIB_GRAPHICS choose instead). Elsewhere, in tmux and screen, in a pipe, and
+      when the cover is taller than the window: two pixel rows per character cell (▀/▄),
+      24-bit colour when COLORTERM says so, 256 colours otherwise, a brightness ramp
+      under --no-color/NO_COLOR/TERM=dumb. The default size is 40x20 cells (narrower on
+      a narrow window). To a pipe or file the cover is drawn only with --force. A local
+      cover (a file: URL, or a picture embedded in an audio file: albums from 'import DIR')
+      is read when needed, without 'download'.
       """,
     examples: ["download; wait; cover", "cover 3 --size 20x10", "cover --force > art.txt"],
     arguments: [.album, .keyword(["--size", "--force"])])
@@ -75,6 +80,8 @@ public struct CoverCommand: Command {
       throw CommandError("\(name) has no cover URL (set one with 'edit cover=URL')")
     }
     guard library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
+    let capabilities = environment.graphics
+    guard capabilities.graphics != .none else { throw CommandError("cover art is off (--graphics none)") }
     // A local cover (a music folder's) is read now, into the same cache: no 'download'.
     guard let bytes = library.cachedCover(of: chosen) ?? library.loadLocalCover(of: chosen) else {
       switch library.coverState(of: chosen) {
@@ -91,7 +98,23 @@ public struct CoverCommand: Command {
     let columns = size?.columns ?? min(40, max(10, environment.window.columns - 1))
     let rows = size?.rows ?? (columns + 1) / 2
     let mode = environment.colorMode
-    let key = RenderCache.Key(source: chosen.coverURL, columns: columns, rows: rows, mode: mode)
+    // A picture taller than the window cannot come back to its first line: half blocks scroll.
+    if capabilities.graphics.drawsPixels && (!environment.outputIsTerminal || rows < environment.window.rows) {
+      let cell = capabilities.cellSize()
+      let key = RenderKey(
+        source: chosen.coverURL, columns: columns, rows: rows, mode: mode, graphics: capabilities.graphics, cell: cell)
+      do {
+        let frame = try environment.pixelCovers.frame(for: key) { () throws(CoverArtError) in
+          try PixelRenderer.render(
+            encoded: [UInt8](bytes), graphics: capabilities.graphics, columns: columns, rows: rows, cell: cell,
+            colors: capabilities.colorRegisters)
+        }
+        return .text(PixelDrawing.box(frame, rows: rows, imageID: environment.nextImageID()))
+      } catch {
+        throw CommandError("cannot draw the cover of \(name): \(error)")
+      }
+    }
+    let key = RenderKey(source: chosen.coverURL, columns: columns, rows: rows, mode: mode)
     do {
       return .text(
         try environment.renderedCovers.frame(for: key) { () throws(CoverArtError) in

@@ -20,7 +20,14 @@ public final class CommandEnvironment {
   /// The observer of cover downloads (status lines, the `downloads` list).
   public let coverStatus: CoverStatusReporter?
   /// Drawn covers by (URL, size, colour mode), so drawing one again costs nothing.
-  public let renderedCovers = RenderCache()
+  public let renderedCovers = RenderCache<String>()
+  /// Covers encoded for an image protocol, by (URL, size, protocol, cell size).
+  public let pixelCovers = RenderCache<PixelFrame>(capacity: 32)
+  /// Decides how covers are drawn; called once, on first use of ``graphics``.
+  private let detectGraphics: () -> GraphicsCapabilities
+  private var detectedGraphics: GraphicsCapabilities?
+  /// The next kitty image id this shell gives a cover (see ``nextImageID()``).
+  private var imageID: UInt32
   /// Prints a line at once, before the command returns (`wait`'s "waiting for …").
   public let announce: (String) -> Void
   /// Prints the status lines that arrived so far, while a command blocks (`wait` calls
@@ -36,7 +43,8 @@ public final class CommandEnvironment {
     library: Library, isInteractive: Bool = false, outputIsTerminal: Bool? = nil, window: WindowSize = .standard,
     colorMode: ColorMode = .palette256, coverStatus: CoverStatusReporter? = nil,
     announce: @escaping (String) -> Void = { _ in }, deliverMessages: @escaping () -> Void = {},
-    progressLine: ((String?) -> Void)? = nil
+    progressLine: ((String?) -> Void)? = nil,
+    graphics: @escaping () -> GraphicsCapabilities = { .blocks }
   ) {
     self.library = library
     self.isInteractive = isInteractive
@@ -47,6 +55,24 @@ public final class CommandEnvironment {
     self.announce = announce
     self.deliverMessages = deliverMessages
     self.progressLine = progressLine
+    self.detectGraphics = graphics
+    // Ids from a random start, so this run's covers do not replace the ones an earlier
+    // run left on the screen (kitty keeps images by id across programs).
+    imageID = UInt32.random(in: 1...0x00FF_FFFF) << 7
+  }
+
+  /// How covers are drawn: decided on first use, asking the terminal at most once per run.
+  public var graphics: GraphicsCapabilities {
+    if let detectedGraphics { return detectedGraphics }
+    let decided = detectGraphics()
+    detectedGraphics = decided
+    return decided
+  }
+
+  /// A kitty image id no other cover of this run has.
+  public func nextImageID() -> UInt32 {
+    imageID = imageID == UInt32.max ? 1 : imageID + 1
+    return imageID
   }
 }
 

@@ -1,4 +1,5 @@
 import BlueLibrary
+import CoverArt
 
 /// Turns input lines into commands, runs them, and renders what they return: the
 /// controller of the shell.
@@ -29,6 +30,8 @@ public final class Interpreter {
   public var afterEachCommand: () -> Void = {}
   /// Where output taller than the window goes on a terminal (nil: printed as it is).
   var pager: Pager?
+  /// The kitty images of the cards drawn last, deleted before the next draw.
+  private var cardImageIDs: [UInt32] = []
 
   /// Creates an interpreter printing to `output`.
   public init(
@@ -100,9 +103,33 @@ public final class Interpreter {
     }
   }
 
-  /// Draws the viewport: the row of cards and the current album's details.
+  /// Draws the viewport: the row of cards and the current album's details, then the
+  /// cards' pictures over their art areas when covers are drawn in pixels.
   public func drawViewport() {
-    for line in browser.lines(window: environment.window) { output.line(line) }
+    // Only a terminal's cards show art (and only they need the terminal asked).
+    if environment.isInteractive { browser.graphics = environment.graphics }
+    removeCardPictures()
+    let drawing = browser.drawing(window: environment.window)
+    for line in drawing.lines { output.line(line) }
+    for picture in drawing.pictures {
+      // The cursor is below the last line; a picture whose top has scrolled out of the
+      // window cannot be reached (its art area stays blank).
+      let linesUp = drawing.lines.count - picture.line
+      guard linesUp < environment.window.rows else { continue }
+      let id = environment.nextImageID()
+      if picture.frame.graphics == .kitty { cardImageIDs.append(id) }
+      output.write(PixelDrawing.overlay(picture.frame, linesUp: linesUp, column: picture.column, imageID: id))
+    }
+  }
+
+  /// Deletes the cards' kitty pictures from the screen: before the row is drawn again
+  /// (the old row's pictures would otherwise stay, over text that has moved) and when the
+  /// window is resized. Sixel and iTerm2 pictures are cells, overwritten by what is drawn
+  /// there next.
+  public func removeCardPictures() {
+    guard !cardImageIDs.isEmpty else { return }
+    for id in cardImageIDs { output.write(String(decoding: KittyGraphics.delete(imageID: id), as: UTF8.self)) }
+    cardImageIDs.removeAll()
   }
 
   // MARK: - Rendering outcomes

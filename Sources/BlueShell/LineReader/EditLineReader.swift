@@ -133,6 +133,13 @@ public final class EditLineReader: LineReader {
     return .line(line)
   }
 
+  /// Input read before the editor started (keys typed while the terminal answered a
+  /// query), handed to libedit before anything else is read.
+  func queueTypedAhead(_ bytes: [UInt8]) {
+    guard !bytes.isEmpty else { return }
+    pendingInput += String(decoding: bytes, as: UTF8.self).unicodeScalars
+  }
+
   public func remember(_ line: String) {
     CEditLine_historyEnter(history, line)
   }

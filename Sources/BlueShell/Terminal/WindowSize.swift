@@ -1,5 +1,6 @@
 internal import CEditLine
 internal import CWindowSize
+import CoverArt
 
 #if canImport(Glibc)
   import Glibc
@@ -40,5 +41,16 @@ extension WindowSize {
     let rows = Int(CEditLine_terminalRows(fileDescriptor))
     return WindowSize(
       columns: columns > 0 ? columns : standard.columns, rows: rows > 0 ? rows : standard.rows)
+  }
+}
+
+extension CellPixelSize {
+  /// The cell size the terminal behind `fileDescriptor` reports with its window size
+  /// (`TIOCGWINSZ`'s pixels), or nil when it leaves them at 0 (many do, and pseudo-terminals).
+  public static func ofTerminal(_ fileDescriptor: Int32 = 1) -> CellPixelSize? {
+    of(
+      columns: Int(CEditLine_terminalColumns(fileDescriptor)), rows: Int(CEditLine_terminalRows(fileDescriptor)),
+      pixelWidth: Int(CEditLine_terminalPixelWidth(fileDescriptor)),
+      pixelHeight: Int(CEditLine_terminalPixelHeight(fileDescriptor)))
   }
 }

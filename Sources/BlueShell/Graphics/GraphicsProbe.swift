@@ -1,0 +1,75 @@
+import BlueLibrary
+import CoverArt
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Asks the terminal which image protocols it speaks, the way kitty's documentation
+/// recommends: the kitty graphics query, the cell size (`ESC [ 16 t`), the sixel colour
+/// registers (XTSMGRAPHICS) and last the primary device attributes (`ESC [ c`), which every
+/// terminal answers — so a terminal that ignores the rest still ends the wait at once.
+///
+/// The answers arrive on the terminal's input, where the line editor would read them as
+/// keys: the query runs in non-canonical, no-echo mode before the editor reads anything,
+/// reads until the device attributes came or the time ran out, and restores the modes.
+/// Keys typed meanwhile are handed back (``TerminalReply/typedAhead``).
+///
+/// - Important: Only the thread that owns the terminal asks, outside `el_gets`.
+enum GraphicsProbe {
+  /// Everything asked, in one write.
+  static let query =
+    KittyGraphics.query + "\u{1B}[16t" + "\u{1B}[?1;1;0S" + "\u{1B}[c"
+
+  /// How long to wait for the device attributes: a terminal that answers nothing (a bare
+  /// pseudo-terminal, a serial line) costs this much once per run.
+  static let timeoutMilliseconds: Int32 = 150
+
+  /// Writes the query to `output`, reads the answers from `input` (both a terminal) and
+  /// returns them; nil when the terminal's modes cannot be read or set.
+  static func ask(
+    input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, timeoutMilliseconds: Int32 = timeoutMilliseconds
+  ) -> TerminalReply? {
+    var saved = termios()
+    guard tcgetattr(input, &saved) == 0 else { return nil }
+    var raw = saved
+    raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+    withUnsafeMutableBytes(of: &raw.c_cc) { characters in
+      // A read returns what is there; poll does the waiting.
+      characters[Int(VMIN)] = 1
+      characters[Int(VTIME)] = 0
+    }
+    guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
+    defer { _ = tcsetattr(input, TCSANOW, &saved) }
+
+    let bytes = Array(query.utf8)
+    guard bytes.withUnsafeBytes({ POSIX.writeAll(output, $0) }) else { return nil }
+    var received: [UInt8] = []
+    var reply = TerminalReply()
+    let clock = ContinuousClock()
+    let deadline = clock.now + .milliseconds(Int(timeoutMilliseconds))
+    var chunk = [UInt8](repeating: 0, count: 1024)
+    while !reply.isComplete {
+      let left = deadline - clock.now
+      guard left > .zero else { break }
+      let (seconds, attoseconds) = left.components
+      let milliseconds = Int32(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+      var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&descriptor, 1, milliseconds)
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { break }
+      let count = chunk.withUnsafeMutableBytes { POSIX.read(input, $0.baseAddress!, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      received += chunk[..<count]
+      reply = TerminalReply.parse(received).reply
+    }
+    let (final, consumed) = TerminalReply.parse(received)
+    reply = final
+    // A sequence cut off by the timeout is returned as typed: it may be a key.
+    reply.typedAhead += received[consumed...]
+    return reply
+  }
+}
