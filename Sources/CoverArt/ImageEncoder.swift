@@ -95,8 +95,24 @@ public enum ImageEncoder {
       return image
     }
     var image = header()
-    var size = 0
-    // The first call only measures (libpng compresses once to learn the exact size).
+    // One pass into a buffer that holds the image even uncompressed (raw rows and their
+    // filter bytes, zlib's and PNG's framing, the colormap): asking libpng for the exact
+    // size first would compress the image twice.
+    let colormapped = format & UInt32(PNG_FORMAT_FLAG_COLORMAP) != 0
+    let samples =
+      (format & UInt32(PNG_FORMAT_FLAG_COLOR) != 0 ? 3 : 1) + (format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0 ? 1 : 0)
+    let channels = colormapped ? 1 : samples * (format & UInt32(PNG_FORMAT_FLAG_LINEAR) != 0 ? 2 : 1)
+    let raw = height * (1 + width * channels)
+    var size = raw + raw / 1000 * 12 + colormapEntries * 4 + 4096
+    let once = [UInt8](unsafeUninitializedCapacity: size) { output, initialized in
+      var written = size
+      let ok = png_image_write_to_memory(&image, output.baseAddress, &written, 0, buffer, Int32(rowStride), colormap)
+      initialized = ok != 0 && written <= size ? written : 0
+    }
+    if !once.isEmpty { return once }
+    image = header()
+    size = 0
+    // The estimate was short (it never should be): measure, then write.
     guard png_image_write_to_memory(&image, nil, &size, 0, buffer, Int32(rowStride), colormap) != 0 else {
       preconditionFailure("libpng cannot write the image: \(message(of: image))")
     }
