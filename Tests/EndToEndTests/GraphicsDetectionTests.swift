@@ -99,6 +99,30 @@ struct GraphicsDetectionTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  /// A slow link: the answers arrive after the shell stopped waiting (half blocks were
+  /// chosen) and land in the line being typed. They are not keys: dropped, and the keys
+  /// around them stay.
+  @Test func answersArrivingAfterTheWaitNeverReachTheLine() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor(Self.deviceAttributesQuery))
+    // No answer in time: the prompt comes.
+    #expect(terminal.waitFor("bluelib>"))
+    terminal.settle()
+    let mark = terminal.mark
+    terminal.type("hi\u{1B}_Gi=31;OK\u{1B}\\st\u{1B}[6;20;10t\u{1B}[?1;0;256S\u{1B}[?62;4;22cory")
+    terminal.settle()
+    // Keys still work as keys: Left and Right arrows move over the line.
+    terminal.type("\u{1B}[D\u{1B}[C\r")
+    #expect(terminal.waitFor("1  history", after: mark))
+    let echoed = terminal.transcript[mark...]
+    #expect(!echoed.contains("unknown command"))
+    #expect(!echoed.contains("62;4;22c") && !echoed.contains("20;10t") && !echoed.contains("OK"))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   @Test func keysTypedWhileTheTerminalAnswersStayAndTheAnswerDoesNot() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

@@ -195,6 +195,7 @@ public final class EditLineReader: LineReader {
       if n == 0 { return 0 }
       if byte == 0x1B && pendingBytes.isEmpty {
         pendingInput = readEscapeOrPaste()
+        if pendingInput.isEmpty { continue }  // a terminal's answer, not keys
         out.pointee = wchar_t(bitPattern: pendingInput.removeFirst().value)
         return 1
       }
@@ -214,17 +215,41 @@ public final class EditLineReader: LineReader {
 
   /// After an ESC: the characters to hand libedit. A paste (`ESC [200~ … ESC [201~`)
   /// becomes its text, its lines joined with `; ` (so Enter runs them in order) and tabs as
-  /// spaces (a tab would complete); any other sequence passes through as it came.
+  /// spaces (a tab would complete). A terminal's answer to the graphics query that arrives
+  /// after its wait (a slow link): kitty's `ESC _G…ESC \`, the device attributes
+  /// `ESC [?…c`, the sixel registers `ESC [?…S` and the cell size `ESC […t` — none of them a
+  /// key — is dropped (empty). Any other sequence passes through as it came.
   private func readEscapeOrPaste() -> [Unicode.Scalar] {
-    var ahead: [UInt8] = []
-    while ahead.count < Self.pasteStart.count, ahead == Array(Self.pasteStart.prefix(ahead.count)),
-      let next = readByte(waiting: 50)
-    {
+    func passThrough(_ bytes: [UInt8]) -> [Unicode.Scalar] {
+      ["\u{1B}"] + String(decoding: bytes, as: UTF8.self).unicodeScalars
+    }
+    guard let first = readByte(waiting: 50) else { return ["\u{1B}"] }
+    var ahead = [first]
+    if first == UInt8(ascii: "_") {
+      guard let second = readByte(waiting: 50) else { return passThrough(ahead) }
+      ahead.append(second)
+      guard second == UInt8(ascii: "G") else { return passThrough(ahead) }
+      var previous: UInt8 = 0
+      for _ in 0..<4096 {
+        guard let next = readByte(waiting: 200) else { break }
+        if next == 0x07 || (previous == 0x1B && next == UInt8(ascii: "\\")) { break }
+        previous = next
+      }
+      return []
+    }
+    guard first == UInt8(ascii: "[") else { return passThrough(ahead) }
+    // A control sequence: parameters and intermediates (0x20–0x3F), then a final byte.
+    while ahead.count < 64, let next = readByte(waiting: 50) {
       ahead.append(next)
+      if next >= 0x40 && next <= 0x7E { break }
+      if next < 0x20 || next > 0x3F { return passThrough(ahead) }
     }
-    guard ahead == Self.pasteStart else {
-      return ["\u{1B}"] + String(decoding: ahead, as: UTF8.self).unicodeScalars
+    let final = ahead.count > 1 ? ahead[ahead.count - 1] : 0
+    let private_ = ahead.count > 2 && ahead[1] == UInt8(ascii: "?")
+    if final == UInt8(ascii: "t") || (private_ && (final == UInt8(ascii: "c") || final == UInt8(ascii: "S"))) {
+      return []
     }
+    guard ahead == Self.pasteStart else { return passThrough(ahead) }
     var pasted: [UInt8] = []
     var tail: [UInt8] = []  // the last bytes read, to see the end marker past the limit too
     while tail != Self.pasteEnd, let next = readByte(waiting: 1000) {
