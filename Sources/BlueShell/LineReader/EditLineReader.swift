@@ -245,8 +245,8 @@ public final class EditLineReader: LineReader {
       if next < 0x20 || next > 0x3F { return passThrough(ahead) }
     }
     let final = ahead.count > 1 ? ahead[ahead.count - 1] : 0
-    let private_ = ahead.count > 2 && ahead[1] == UInt8(ascii: "?")
-    if final == UInt8(ascii: "t") || (private_ && (final == UInt8(ascii: "c") || final == UInt8(ascii: "S"))) {
+    let isPrivate = ahead.count > 2 && ahead[1] == UInt8(ascii: "?")
+    if final == UInt8(ascii: "t") || (isPrivate && (final == UInt8(ascii: "c") || final == UInt8(ascii: "S"))) {
       return []
     }
     guard ahead == Self.pasteStart else { return passThrough(ahead) }
