@@ -71,6 +71,12 @@ final class ShellSession {
     (reader, source) = try Self.reader(
       for: options.input, terminal: terminal, colors: colors, history: history, messages: messages)
     isInteractive = reader is EditLineReader
+    // A long SQLite statement (undoing a million-album import) stops for SIGTERM and SIGHUP,
+    // and in a script for SIGINT too, all of which end the run; it rolls back.
+    let scriptMode = !isInteractive
+    AlbumStore.setInterruptCheck {
+      SignalMonitor.terminationPending || (scriptMode && SignalMonitor.peek(.interrupt))
+    }
     TerminalModes.enableUTF8Locale()
 
     let coverStatus = CoverStatusReporter(messages: messages, showsTimes: isInteractive)

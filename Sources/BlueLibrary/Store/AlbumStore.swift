@@ -289,6 +289,8 @@ public final class AlbumStore: Sendable {
   static func libraryError(_ error: any Error) -> LibraryError {
     switch error {
     case let error as LibraryError: error
+    // Stopped on request (``setInterruptCheck(_:)``): rolled back, nothing changed.
+    case let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT: .cancelled
     case let error as DatabaseError: .database(reason(error))
     default: .database(String(describing: error))
     }
