@@ -23,9 +23,12 @@ enum GraphicsProbe {
   static let query =
     KittyGraphics.query + "\u{1B}[16t" + "\u{1B}[?1;1;0S" + "\u{1B}[c"
 
-  /// How long to wait for the device attributes: a terminal that answers nothing (a bare
-  /// pseudo-terminal, a serial line) costs this much once per run.
-  static let timeoutMilliseconds: Int32 = 150
+  /// How long to wait for the device attributes, which every terminal answers (a local one
+  /// in well under a millisecond, over ssh in a round trip): one that answers nothing (a bare
+  /// pseudo-terminal, a serial line) costs this much once per run. 150 ms proved too short
+  /// for kitty on a busy machine, and for slow links; answers that come later still are
+  /// dropped by the line reader, never typed.
+  static let timeoutMilliseconds: Int32 = 400
 
   /// Writes the query to `output`, reads the answers from `input` (both a terminal) and
   /// returns them; nil when the terminal's modes cannot be read or set.
