@@ -24,6 +24,7 @@ public struct ImportCommand: Command {
       (the 'export' format; year may be a number; tracks, duration, folder optional). CSV:
       a header row naming the same keys; other columns are skipped, with one line saying
       which. A file with any bad row changes nothing and the error names the line.
+      Ctrl-C (SIGTERM, SIGHUP) during a long file import cancels it too: nothing imported.
       """,
     examples: ["import ~/Music", "import albums.json", "import ~/music/albums.csv"], arguments: [.path])
 
