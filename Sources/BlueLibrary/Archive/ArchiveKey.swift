@@ -27,10 +27,8 @@ enum ArchiveKey: String, CaseIterable, Sendable {
       self = exact
       return
     }
-    var trimmed = Substring(name)
-    while trimmed.first == " " || trimmed.first == "\t" { trimmed = trimmed.dropFirst() }
-    while trimmed.last == " " || trimmed.last == "\t" { trimmed = trimmed.dropLast() }
-    guard let key = ArchiveKey.allCases.first(where: { $0.rawValue.lowercased() == trimmed.lowercased() }) else {
+    let trimmed = Self.trimmed(name).lowercased()
+    guard let key = ArchiveKey.allCases.first(where: { $0.rawValue.lowercased() == trimmed }) else {
       return nil
     }
     self = key

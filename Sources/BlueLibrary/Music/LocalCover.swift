@@ -18,10 +18,22 @@ public enum LocalCover {
   /// Whether `url` names a local cover (`file:` or `embedded:`), which the shell reads
   /// into the cache when it needs it instead of waiting for `download`.
   public static func isLocal(_ url: String) -> Bool {
-    switch coverURLScheme(url) {
-    case "file", embeddedScheme: true
-    default: false
+    var url = url
+    return url.withUTF8 { isLocal($0) }
+  }
+
+  /// ``isLocal(_:)`` of a URL's UTF-8 bytes (a row of `list`): its scheme, before the first
+  /// colon, is `file` or `embedded` in any case.
+  public static func isLocal(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
+    func hasScheme(_ scheme: String) -> Bool {
+      var index = 0
+      for byte in scheme.utf8 {
+        guard index < url.count, url[index] | 0x20 == byte else { return false }
+        index += 1
+      }
+      return index < url.count && url[index] == UInt8(ascii: ":")
     }
+    return hasScheme("file") || hasScheme(embeddedScheme)
   }
 
   /// The file a local cover URL names: the image, or the audio file embedding the picture.

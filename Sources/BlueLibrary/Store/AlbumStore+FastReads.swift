@@ -98,6 +98,25 @@ public struct AlbumListRow {
   public var coverCached: Bool
 }
 
+extension Album {
+  /// The album as a row of `list`, its text borrowed for the duration of `body`.
+  public func withListRow<R>(_ body: (AlbumListRow) throws -> R) rethrows -> R {
+    var (title, artist, genre, coverURL) = (title, artist, genre, coverURL)
+    return try title.withUTF8 { title in
+      try artist.withUTF8 { artist in
+        try genre.withUTF8 { genre in
+          try coverURL.withUTF8 { coverURL in
+            try body(
+              AlbumListRow(
+                position: position, title: title, artist: artist, genre: genre, year: year, coverURL: coverURL,
+                coverCached: coverCached))
+          }
+        }
+      }
+    }
+  }
+}
+
 extension AlbumStore {
   /// Hands `body` the albums from index `start` on, in order, each straight from SQLite's
   /// row (no ``Album``, no `String`), until it returns false: `list` of a million albums

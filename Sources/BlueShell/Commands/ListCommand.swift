@@ -69,41 +69,19 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     return albumCount(total)
   }
 
-  /// `* 3. Title — Artist (1999, Pop) · cover: cached`, assembled as bytes and made a
-  /// string once (a million of these is the whole cost of `list` once the rows are read).
-  /// The plain `list` (no query) writes each album's line from the library's row bytes; a
-  /// query goes through ``next()``. Same lines either way (a test compares them).
+  /// The plain `list` (no query) writes each album's line from the library's row bytes
+  /// (a million of these is the whole cost of `list` once the rows are read); a query goes
+  /// through ``next()``. Both make their lines with ``appendLine(_:to:)``.
   func write(to output: OutputChannel) {
     guard query == nil, index == 0, shown == 0 else {
       var copy = self
       while !output.isClosed, let line = copy.next() { output.line(line) }
       return
     }
-    let selection = library.selection
-    var shown = 0
     do {
       try library.forEachListRow(from: 0) { row in
-        shown += 1
-        return output.append { bytes in
-          bytes.append(contentsOf: row.position == selection ? "* ".utf8 : "  ".utf8)
-          bytes.append(contentsOf: String(row.position + 1).utf8)
-          bytes.append(contentsOf: ". ".utf8)
-          TextSanitizer.appendEscaped(row.title, to: &bytes)
-          if !row.artist.isEmpty {
-            bytes.append(contentsOf: " — ".utf8)
-            TextSanitizer.appendEscaped(row.artist, to: &bytes)
-          }
-          if row.year != nil || !row.genre.isEmpty {
-            bytes.append(contentsOf: " (".utf8)
-            if let year = row.year {
-              bytes.append(contentsOf: String(year).utf8)
-              if !row.genre.isEmpty { bytes.append(contentsOf: ", ".utf8) }
-            }
-            TextSanitizer.appendEscaped(row.genre, to: &bytes)
-            bytes.append(UInt8(ascii: ")"))
-          }
-          bytes.append(contentsOf: " · cover: ".utf8)
-          Self.appendCoverLabel(library.coverState(ofURL: row.coverURL, cached: row.coverCached), row.coverURL, &bytes)
+        output.append { bytes in
+          appendLine(row, to: &bytes)
           bytes.append(UInt8(ascii: "\n"))
         }
       }
@@ -113,53 +91,39 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     output.line(albumCount(total))
   }
 
-  /// ``CoverState/label(url:)`` appended as bytes (no `String` for the common states).
-  private static func appendCoverLabel(_ state: CoverState, _ url: UnsafeBufferPointer<UInt8>, _ bytes: inout [UInt8]) {
-    switch state {
-    case .cached: bytes.append(contentsOf: "cached".utf8)
-    case .none where !url.isEmpty && !isLocal(url): bytes.append(contentsOf: "not downloaded".utf8)
-    default: bytes.append(contentsOf: state.label(url: String(decoding: url, as: UTF8.self)).utf8)
-    }
-  }
-
-  /// Whether `url` starts with `file:` or `embedded:` (ignoring case), as ``LocalCover/isLocal(_:)``.
-  private static func isLocal(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
-    func starts(with scheme: String) -> Bool {
-      let scheme = Array(scheme.utf8)
-      guard url.count > scheme.count else { return false }
-      for i in 0..<scheme.count where url[i] | 0x20 != scheme[i] { return false }
-      return true
-    }
-    return starts(with: "file:") || starts(with: "embedded:")
-  }
-
-  private func line(for album: Album) -> String {
-    let title = TextSanitizer.escaped(album.title)
-    let artist = TextSanitizer.escaped(album.artist)
-    let genre = TextSanitizer.escaped(album.genre)
-    let cover = library.coverState(of: album).label(url: album.coverURL)
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(title.utf8.count + artist.utf8.count + genre.utf8.count + cover.utf8.count + 48)
-    bytes.append(contentsOf: album.position == library.selection ? "* ".utf8 : "  ".utf8)
-    bytes.append(contentsOf: String(album.position + 1).utf8)
+  /// `* 3. Title — Artist (1999, Pop) · cover: cached`, appended as bytes: printable text
+  /// as it is, no `String` per field.
+  private func appendLine(_ row: AlbumListRow, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: row.position == library.selection ? "* ".utf8 : "  ".utf8)
+    bytes.append(contentsOf: String(row.position + 1).utf8)
     bytes.append(contentsOf: ". ".utf8)
-    bytes.append(contentsOf: title.utf8)
-    if !artist.isEmpty {
+    TextSanitizer.appendEscaped(row.title, to: &bytes)
+    if !row.artist.isEmpty {
       bytes.append(contentsOf: " — ".utf8)
-      bytes.append(contentsOf: artist.utf8)
+      TextSanitizer.appendEscaped(row.artist, to: &bytes)
     }
-    if album.year != nil || !genre.isEmpty {
+    if row.year != nil || !row.genre.isEmpty {
       bytes.append(contentsOf: " (".utf8)
-      if let year = album.year {
+      if let year = row.year {
         bytes.append(contentsOf: String(year).utf8)
-        if !genre.isEmpty { bytes.append(contentsOf: ", ".utf8) }
+        if !row.genre.isEmpty { bytes.append(contentsOf: ", ".utf8) }
       }
-      bytes.append(contentsOf: genre.utf8)
+      TextSanitizer.appendEscaped(row.genre, to: &bytes)
       bytes.append(UInt8(ascii: ")"))
     }
     bytes.append(contentsOf: " · cover: ".utf8)
-    bytes.append(contentsOf: cover.utf8)
-    return String(decoding: bytes, as: UTF8.self)
+    // ``CoverState/label(url:)``, without a `String` for the common states.
+    switch library.coverState(ofURL: row.coverURL, cached: row.coverCached) {
+    case .cached: bytes.append(contentsOf: "cached".utf8)
+    case .none where !row.coverURL.isEmpty && !LocalCover.isLocal(row.coverURL):
+      bytes.append(contentsOf: "not downloaded".utf8)
+    case let state: bytes.append(contentsOf: state.label(url: String(decoding: row.coverURL, as: UTF8.self)).utf8)
+    }
   }
 
+  private func line(for album: Album) -> String {
+    var bytes: [UInt8] = []
+    album.withListRow { row in appendLine(row, to: &bytes) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
 }
