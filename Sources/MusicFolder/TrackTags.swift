@@ -72,8 +72,9 @@ package struct TrackTags: Sendable, Equatable {
   /// the file); real files have their first frame right after the tag. Other formats start
   /// with a magic number TagLib checks at once. True for other extensions.
   package static func mayHoldMPEGAudio(_ path: String) -> Bool {
-    let lowered = path.lowercased()
-    guard lowered.hasSuffix(".mp3") || lowered.hasSuffix(".aac") else { return true }
+    // The extension alone, lowercased: a small string, not a copy of the whole path.
+    let suffix = String(decoding: path.utf8.suffix(4), as: UTF8.self).lowercased()
+    guard suffix == ".mp3" || suffix == ".aac" else { return true }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return true }  // TagLib says why it cannot be read
     defer { close(fd) }
