@@ -95,6 +95,13 @@ public final class Library {
     try store.albums(in: range)
   }
 
+  /// The library file and SQLite's files beside it (journal, WAL, shared memory): what
+  /// an `export` must never replace. Empty for a library in memory.
+  public var files: [String] {
+    guard let path = store.path else { return [] }
+    return [path, path + "-journal", path + "-wal", path + "-shm"]
+  }
+
   /// Every album in order (for `export`).
   public func allAlbums() throws(LibraryError) -> [Album] {
     try store.all()

@@ -25,8 +25,17 @@ public struct MusicAlbum: Sendable, Hashable {
 
   /// The ``key`` of the album with this folder, album artist and title: the three joined
   /// by U+001F, the artist and title lowercased.
+  ///
+  /// A U+001F inside a part becomes U+FFFD, so the separator stays a separator: folder `A`,
+  /// artist `x`, title `y<US>t` must not give the key of folder `A<US>x`, artist `y`, title
+  /// `t` (the second album would overwrite the first). Keys of parts without it are as before.
   public static func key(folder: String, artist: String, title: String) -> String {
-    [folder, artist.lowercased(), title.lowercased()].joined(separator: "\u{1F}")
+    [folder, artist.lowercased(), title.lowercased()].map { part in
+      guard part.utf8.contains(0x1F) else { return part }
+      var scalars = String.UnicodeScalarView()
+      scalars.append(contentsOf: part.unicodeScalars.lazy.map { $0 == "\u{1F}" ? "\u{FFFD}" : $0 })
+      return String(scalars)
+    }.joined(separator: "\u{1F}")
   }
 
   /// An album with every field given.

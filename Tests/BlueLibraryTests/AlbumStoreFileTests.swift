@@ -280,4 +280,36 @@ struct AlbumStoreFileTests {
     defer { chmod(path, 0o644) }
     try expectRefused(path, reason: "permission denied (the file is read-only)")
   }
+
+  /// Once SQLite has reported the file damaged, no change is written to it, even one that
+  /// misses the damaged pages (round 3, F18: `move` went on changing a broken file).
+  @Test func aLibraryFoundDamagedTakesNoMoreChanges() throws {
+    let path = directory.file("library.sqlite")
+    do {
+      let store = try AlbumStore.open(path: path)
+      let albums = (0..<20_000).map { Album(title: "Album \($0)", artist: "Artist \($0 % 97)") }
+      _ = try store.importAlbums(albums, origin: ChangeOrigin(session: "s", selection: 0))
+    }
+    // Garbage over the middle of the file: album rows and index pages, not the schema.
+    let file = try #require(FileHandle(forUpdatingAtPath: path))
+    let size = try file.seekToEnd()
+    try file.seek(toOffset: size * 2 / 5 / 4096 * 4096)
+    try file.write(contentsOf: Data(repeating: 0xAB, count: Int(size / 4 / 4096 * 4096)))
+    try file.close()
+
+    let store = try AlbumStore.open(path: path)
+    let first = try store.album(at: 0)
+    #expect(libraryError { () throws(LibraryError) in try store.all() } != nil)
+    let refused = libraryError { () throws(LibraryError) in
+      try store.move(id: first.id!, to: 2, origin: ChangeOrigin(session: "s", selection: 0))
+    }
+    #expect(refused == .damaged)
+    #expect(refused?.description.hasPrefix("the library file is damaged") == true)
+    #expect(try store.album(at: 0) == first, "reads go on")
+    // Without the damage found first, the same change goes through: the refusal above is
+    // the store's, not SQLite's.
+    let unaware = try AlbumStore.open(path: path)
+    _ = try unaware.move(id: first.id!, to: 2, origin: ChangeOrigin(session: "s", selection: 0))
+    #expect(try unaware.album(at: 2).id == first.id)
+  }
 }

@@ -131,6 +131,36 @@ import Testing
     #expect(try a.album(at: 6).genre == "Blues" && a.count() == 7)
   }
 
+  /// An import undone in one run, the folder imported again in the next, then `redo` in a
+  /// third: the redo would insert every album a second time (round 3, F8). It is refused,
+  /// naming an album, and the library keeps one copy of each.
+  @Test func redoOfAnUndoneImportWhoseFolderWasImportedAgainIsRefused() throws {
+    try makeTwoAlbums()
+    try shell("first").importFolder(music, named: "M")
+    #expect(try shell("second").undo() == "import from M: 2 added")
+    try shell("third").importFolder(music, named: "M")
+    let before = try shell("fourth").allAlbums()
+    #expect(before.count == 7)
+
+    let fifth = try shell("fifth")
+    let redo = libraryError { () throws(LibraryError) in _ = try fifth.redo() }
+    #expect(redo == .importedSince(title: "Loud"))
+    #expect(redo?.description == "\"Loud\" was imported again since; nothing redone")
+    #expect(try shell("sixth").allAlbums() == before)
+  }
+
+  /// A tag of one huge character (a letter and 5,000 combining accents) is cut to the
+  /// byte limit like any long tag, at a scalar's end (round 3, F13).
+  @Test func aTagOfOneHugeCharacterIsCutToTheByteLimit() throws {
+    let huge = "Z" + String(repeating: "\u{301}", count: 5_000)
+    try track("A/1.mp3", TagEdit(album: huge, artist: "A"))
+    let library = try shell("A")
+    try library.importFolder(music, named: "M")
+    let title = try library.album(at: 5).title
+    #expect(title.utf8.count <= Album.maximumTextBytes && title.utf8.count > Album.maximumTextBytes - 2)
+    #expect(title.unicodeScalars.first == "Z")
+  }
+
   @Test func aCancelledScanChangesNothing() throws {
     try makeTwoAlbums()
     let library = try shell("A")

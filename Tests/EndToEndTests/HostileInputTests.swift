@@ -60,6 +60,23 @@ struct HostileInputTests {
     #expect(added.stderr == "bluelib: -c:1: add: title is longer than the limit of 1,000 characters (1001 bytes)\n")
   }
 
+  /// One "character" can be megabytes (a letter and 4,000 combining accents is one grapheme
+  /// cluster): the text limits count bytes too, in every way in (round 3, F13).
+  @Test func aFieldOfOneHugeCharacterIsOverTheByteLimit() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let huge = "Z" + String(repeating: "\u{301}", count: 4_000)  // 1 character, 8,001 bytes
+    let csv = try F.write("title\n\(huge)\n", to: "z.csv", in: runner)
+    let imported = try runner.run(["-c", "import \(csv)"])
+    #expect(imported.status == 1)
+    #expect(
+      imported.stderr == "bluelib: -c:1: import: \(csv):2: title is longer than the limit of 4 KiB (8001 bytes)\n")
+    let added = try runner.run(["-c", "add \(huge)", "-c", "add X artist=\(huge)"])
+    #expect(added.stderr.contains("add: title is longer than the limit of 4 KiB (8001 bytes)"), "\(added.stderr)")
+    #expect(added.stderr.contains("add: artist is longer than the limit of 4 KiB (8001 bytes)"), "\(added.stderr)")
+    #expect(try runner.run(["-c", "list"]).stdout.hasSuffix("\n5 albums\n"))
+  }
+
   // MARK: - Export writes only where it should
 
   @Test func exportThroughASymbolicLinkUpdatesItsTargetAndKeepsTheLink() throws {
@@ -227,6 +244,30 @@ struct HostileInputTests {
     let result = try signalledWhileDownloading("download 1; wait; list", signal: signal)
     #expect(result.status == status)
     #expect(result.seconds < 1)
+  }
+
+  /// A signal ends the whole line, not one command: what follows the command it stopped
+  /// (`delete 1`, `add`) must not run — in `-c`, in a script's line, after `;`.
+  @Test(arguments: HostileInputTests.exits)
+  func aSignalDropsTheRestOfTheLine(signal: Int32, status: Int32) throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    server.route("/silent.png", .neverAnswer)
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    #expect(try runner.run(["-c", "edit 1 cover=\(server.url("/silent.png"))"]).status == 0)
+    let script = runner.home.appendingPathComponent("script.txt").path
+    try "download 1; wait; delete 1; add AfterSignal\nadd NextLine\n".write(
+      toFile: script, atomically: false, encoding: .utf8)
+
+    for arguments in [["-c", "download 1; wait; delete 1; add AfterSignal"], ["--script", script]] {
+      let result = try signalled(runner, arguments, signal: signal)
+      #expect(result.status == status, "\(arguments): \(result.stderr)")
+      let after = try runner.run(["-c", "list"])
+      #expect(after.stdout.contains(" 1. Best of Bowie"), "\(arguments): \(after.stdout)")
+      #expect(!after.stdout.contains("After") && !after.stdout.contains("NextLine"), "\(after.stdout)")
+      #expect(after.stdout.hasSuffix("\n5 albums\n"), "\(arguments): \(after.stdout)")
+    }
   }
 
   @Test(arguments: HostileInputTests.exits)

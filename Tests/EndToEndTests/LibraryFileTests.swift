@@ -155,6 +155,64 @@ struct LibraryFileTests {
     #expect(result.stderr == "bluelib: cannot open library '\(libraryPath(runner))': it is a directory\n")
   }
 
+  /// `export` onto the library itself (by its name, a symbolic link, a hard link, or its
+  /// journal) is refused: renaming JSON over it lost every change after it (round 3, F4).
+  @Test func exportOntoTheLibraryItselfIsRefusedAndTheLibraryStays() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let path = libraryPath(runner)
+    #expect(try runner.run(["-c", "add Keep"]).status == 0)
+    let symbolic = runner.home.appendingPathComponent("lib.json").path
+    let hard = runner.home.appendingPathComponent("hard.json").path
+    try FileManager.default.createSymbolicLink(atPath: symbolic, withDestinationPath: path)
+    try FileManager.default.linkItem(atPath: path, toPath: hard)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+    for target in [path, symbolic, hard, runner.home.path + "/./library.sqlite"] {
+      let result = try runner.run(["-c", "export \(target); add After"])
+      #expect(result.status == 1, "\(target)")
+      #expect(
+        result.stderr.contains("export: cannot write '\(target)': it is the library itself"), "\(result.stderr)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(16) == before.prefix(16))
+    let after = try runner.run(["-c", "list"])
+    #expect(after.status == 0, "\(after.stderr)")
+    #expect(after.stdout.contains("Keep") && after.stdout.hasSuffix("\n10 albums\n"), "\(after.stdout)")
+  }
+
+  /// Under `ulimit -f` a write past the limit fails with "file too large" and the shell goes
+  /// on: SIGXFSZ killed it (153) and left the export's temporary file behind (round 3, F17).
+  @Test func aWritePastTheFileSizeLimitIsAnErrorNotADeath() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let csv = runner.home.appendingPathComponent("many.csv").path
+    try ("title\n" + (0..<5_000).map { "Album \($0)\n" }.joined()).write(
+      toFile: csv, atomically: false, encoding: .utf8)
+    #expect(try runner.run(["-c", "import \(csv)"]).status == 0)
+    let out = runner.home.appendingPathComponent("out").path
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    // 100 blocks of 512 bytes: the library (already written) is read, the export is too big.
+    process.arguments = [
+      "-c", "ulimit -f 100; exec \"$0\" --home \"$1\" -c \"export $2/all.json; add After\"",
+      BinaryRunner.executable.path, runner.home.path, out,
+    ]
+    process.environment = runner.environment()
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+
+    #expect(process.terminationStatus == 1, "\(stderr)")
+    #expect(stderr.contains("file too large"), "\(stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [], "a temporary file was left behind")
+    #expect(try runner.run(["-c", "list After"]).stdout.contains("After"))
+  }
+
   @Test func aFreshHomeGetsALibraryWithTheDefaultCatalogue() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

@@ -135,4 +135,21 @@ import Testing
     // The same folder gives the same albums, keys included.
     #expect(try music.scan().albums == scan.albums)
   }
+
+  /// Folder `A`, artist `x`, title `y<US>t` and folder `A<US>x`, artist `y`, title `t` are
+  /// two albums: with the parts joined by U+001F as they were, they had one key, and a
+  /// re-import overwrote one with the other (round 3, F16).
+  @Test func theKeySeparatorInsideATagOrAFolderNameDoesNotMergeTwoAlbums() throws {
+    let music = try MusicFolderFixture()
+    try music.track("A/01.mp3", TagEdit(album: "y\u{1F}t", artist: "x"))
+    try music.track("A\u{1F}x/01.mp3", TagEdit(album: "t", artist: "y"))
+    let scan = try music.scan()
+    #expect(scan.albums.count == 2)
+    #expect(Set(scan.albums.map(\.key)).count == 2, "\(scan.albums.map(\.key))")
+    #expect(
+      MusicAlbum.key(folder: "/m/A", artist: "x", title: "y\u{1F}t")
+        != MusicAlbum.key(folder: "/m/A\u{1F}x", artist: "y", title: "t"))
+    // Keys without the separator in a part are what they always were.
+    #expect(MusicAlbum.key(folder: "/m/A", artist: "X", title: "T") == "/m/A\u{1F}x\u{1F}t")
+  }
 }

@@ -14,13 +14,31 @@ extension LibraryArchive {
   /// Only a regular file or a new path is written: through a symbolic link, the file it
   /// points to is replaced (the link stays a link); a device (`/dev/null`), a FIFO, a
   /// socket or a directory is refused, never replaced by a renamed file.
-  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(LibraryError) {
+  ///
+  /// `sparing` names files that must never be replaced (the open library and its journal,
+  /// WAL and shared-memory files): a target that is one of them, by name or through a link
+  /// (the same device and inode), is refused.
+  public static func writeAtomically(_ bytes: [UInt8], to path: String, sparing: [String] = []) throws(LibraryError) {
     let target = try exportTarget(path)
+    try refuseIfSpared(target, named: path, sparing: sparing)
     do {
       // 0o666 less the umask, as any tool that exports a file.
       try AtomicFile.write(bytes, to: target, mode: 0o666)
     } catch {
       throw .cannotWrite(path: path, reason: error.reason)
+    }
+  }
+
+  /// Throws when `target` is one of the `spared` files (compared by device and inode, so a
+  /// hard link, a symbolic link or another spelling of the path is caught too).
+  static func refuseIfSpared(_ target: String, named path: String, sparing spared: [String]) throws(LibraryError) {
+    var info = stat()
+    guard !spared.isEmpty, stat(target, &info) == 0 else { return }
+    for file in spared {
+      var other = stat()
+      if stat(file, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino {
+        throw .cannotWrite(path: path, reason: "it is the library itself (\(file))")
+      }
     }
   }
 

@@ -29,6 +29,9 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   case noSuchFile(String)
   /// No cover source handles the URL, or it is malformed: `unsupported URL gopher://x`.
   case unsupportedURL(String)
+  /// The URL names something no connection can reach, with why:
+  /// `bad URL http://127.0.0.1:65536/x.png (port 65536 is out of range)`.
+  case badURL(String, reason: String)
   /// The download was cancelled before it finished: `cancelled`.
   case cancelled
   /// Anything else, with a short lowercase reason: `download failed: connection lost`.
@@ -50,6 +53,7 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case .tooManyRedirects(let max): "too many redirects (more than \(max))"
     case .noSuchFile(let path): "no such file \(path)"
     case .unsupportedURL(let url): "unsupported URL \(url)"
+    case .badURL(let url, let reason): "bad URL \(url) (\(reason))"
     case .cancelled: "cancelled"
     case .downloadFailed(let reason): "download failed: \(reason)"
     }

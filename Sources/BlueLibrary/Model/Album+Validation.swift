@@ -8,6 +8,9 @@ extension Album {
 
   /// The most characters a title, artist or genre may have.
   public static let maximumTextLength = 1000
+  /// The most UTF-8 bytes a title, artist or genre may have (4 KiB): a character is a
+  /// grapheme cluster, and one cluster can be megabytes of combining marks.
+  public static let maximumTextBytes = 4 << 10
   /// The most bytes a cover URL may have (8 KiB).
   public static let maximumCoverBytes = 8 << 10
   /// The track counts an album may have.
@@ -17,10 +20,14 @@ extension Album {
   /// The most bytes a folder may have (4 KiB, Linux's `PATH_MAX`).
   public static let maximumFolderBytes = 4 << 10
 
-  /// Throws when `text` has more than ``maximumTextLength`` characters. Counting stops
-  /// there, so a field of gigabytes costs no more than one of a thousand characters.
+  /// Throws when `text` has more than ``maximumTextLength`` characters or
+  /// ``maximumTextBytes`` bytes. Counting stops there, so a field of gigabytes costs no
+  /// more than one of a thousand characters.
   static func checkLength(_ text: String, field: AlbumField) throws(LibraryError) {
     guard text.utf8.count > maximumTextLength else { return }
+    if text.utf8.count > maximumTextBytes {
+      throw .tooLong(field: field, limit: "4 KiB", actual: "\(text.utf8.count) bytes")
+    }
     var count = 0
     for _ in text {
       count += 1

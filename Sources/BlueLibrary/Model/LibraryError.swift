@@ -53,6 +53,13 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// An album the step touches was deleted since; nothing was undone (`undoing`) or redone.
   case deletedSince(title: String, undoing: Bool)
 
+  /// SQLite found the library file damaged earlier in this run; no change is written to it.
+  case damaged
+
+  /// An album an undone import would bring back was imported again since (its folder, by
+  /// this or another shell); nothing was redone.
+  case importedSince(title: String)
+
   /// The one-line, lowercase message to show the user.
   public var description: String {
     switch self {
@@ -102,6 +109,11 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       "\(Self.quoted(title, mark: "\"")) was changed since (by another shell?); nothing \(undoing ? "undone" : "redone")"
     case .deletedSince(let title, let undoing):
       "\(Self.quoted(title, mark: "\"")) was deleted since (by another shell?); nothing \(undoing ? "undone" : "redone")"
+    case .damaged:
+      "the library file is damaged (database disk image is malformed), so no change is written to it;"
+        + " save what can still be read with 'export FILE'"
+    case .importedSince(let title):
+      "\(Self.quoted(title, mark: "\"")) was imported again since; nothing redone"
     }
   }
 

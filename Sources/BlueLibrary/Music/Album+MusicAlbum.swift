@@ -25,9 +25,21 @@ extension Album {
     MusicAlbum.key(folder: folder, artist: artist, title: title)
   }
 
-  /// `text` cut to ``maximumTextLength`` characters, without NUL characters.
-  private static func cut(_ text: String) -> String {
+  /// `text` cut to ``maximumTextLength`` characters and ``maximumTextBytes`` bytes (at a
+  /// scalar's end: one character may be longer than that), without NUL characters.
+  static func cut(_ text: String) -> String {
     let clean = text.contains("\0") ? text.filter { $0 != "\0" } : text
-    return clean.count > maximumTextLength ? String(clean.prefix(maximumTextLength)) : clean
+    var kept = clean.count > maximumTextLength ? String(clean.prefix(maximumTextLength)) : clean
+    if kept.utf8.count > maximumTextBytes {
+      var scalars = String.UnicodeScalarView()
+      var bytes = 0
+      for scalar in kept.unicodeScalars {
+        bytes += UTF8.width(scalar)
+        if bytes > maximumTextBytes { break }
+        scalars.append(scalar)
+      }
+      kept = String(scalars)
+    }
+    return kept
   }
 }

@@ -85,6 +85,7 @@ extension AlbumStore {
       let count: Int = row["count"]
       let updated = try updatedCount(of: step, db)
       if updated > 0 { try requireImagesUnchanged(.before, of: step, count: updated, undoing: false, db) }
+      try requireNotImportedSince(step, db)
       // The copies of the inserted albums stay in the `after` side until the next undo
       // replaces them (deleting a million rows here would double the cost of a redo).
       if count > 0 {
@@ -123,6 +124,22 @@ extension AlbumStore {
     if keepingUpdated { try dropInsertedCopies(of: step, db) }
     try removeRange(first: first, last: last, into: .after, of: step, replacing: !keepingUpdated, db)
     try renumber(from: low, to: low, db)
+  }
+
+  /// Checks that no album the import `step` inserted was imported again while the step
+  /// was undone (the same source key: a later import of the same folder, by any shell);
+  /// redoing it would put every album of the folder in the library twice.
+  private static func requireNotImportedSince(_ step: Int64, _ db: Database) throws {
+    let again = try String.fetchOne(
+      db,
+      sql: """
+        SELECT c.title FROM change_album c JOIN album a ON a.source_key = c.source_key
+        WHERE c.change_id = ?1 AND c.image = 'after' AND c.source_key IS NOT NULL
+          AND c.album_id NOT IN (\(updatedIDs))
+        ORDER BY c.position LIMIT 1
+        """,
+      arguments: [step])
+    if let again { throw LibraryError.importedSince(title: again) }
   }
 
   // MARK: - Albums an import updated in place

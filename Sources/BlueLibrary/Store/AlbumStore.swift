@@ -1,5 +1,6 @@
 import Foundation
 internal import GRDB
+import Synchronization
 
 /// The album library, stored in one SQLite file.
 ///
@@ -18,6 +19,10 @@ public final class AlbumStore: Sendable {
   /// The library file, or nil for an in-memory store.
   public let path: String?
   let queue: DatabaseQueue
+  /// Set once SQLite has reported the file damaged (SQLITE_CORRUPT, SQLITE_NOTADB): from
+  /// then on every change is refused, so a change that happens to miss the damaged pages
+  /// cannot write more into a broken file. Reads go on, for `export` to save what it can.
+  let damaged = Atomic<Bool>(false)
 
   init(path: String?, queue: DatabaseQueue) {
     self.path = path
@@ -234,7 +239,7 @@ public final class AlbumStore: Sendable {
     do {
       return try queue.inDatabase(body)
     } catch {
-      throw Self.libraryError(error)
+      throw noting(error)
     }
   }
 
@@ -244,6 +249,7 @@ public final class AlbumStore: Sendable {
 
   /// Runs `body` in a `kind` transaction, ending an open snapshot first (``beginSnapshot()``).
   func transaction<T>(_ kind: Database.TransactionKind, _ body: (Database) throws -> T) throws(LibraryError) -> T {
+    if damaged.load(ordering: .relaxed) { throw .damaged }
     do {
       return try queue.writeWithoutTransaction { db in
         try Self.endSnapshot(db)
@@ -256,8 +262,16 @@ public final class AlbumStore: Sendable {
         return result
       }
     } catch {
-      throw Self.libraryError(error)
+      throw noting(error)
     }
+  }
+
+  /// The library error for `error`, noting first whether it says the file is damaged.
+  private func noting(_ error: any Error) -> LibraryError {
+    if let error = error as? DatabaseError, error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+      damaged.store(true, ordering: .relaxed)
+    }
+    return Self.libraryError(error)
   }
 
   // MARK: - Snapshots

@@ -183,7 +183,7 @@ public struct ExportCommand: Command {
     if path == "-" { return .text(String(decoding: LibraryArchive.encodeJSON(albums), as: UTF8.self)) }
     let csv = path.lowercased().hasSuffix(".csv")
     let bytes = csv ? LibraryArchive.encodeCSV(albums) : LibraryArchive.encodeJSON(albums)
-    try LibraryArchive.writeAtomically(bytes, to: path)
+    try LibraryArchive.writeAtomically(bytes, to: path, sparing: environment.library.files)
     return .lines(["exported \(albumCount(albums.count)) to \(TextSanitizer.escaped(path))\(csv ? " as CSV" : "")"])
   }
 }

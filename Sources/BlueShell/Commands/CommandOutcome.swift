@@ -16,6 +16,9 @@ public enum CommandOutcome {
   /// The library changed: print `message`, bring the scroller in step, and draw the
   /// viewport unless `redraw` is false.
   case changed(String, redraw: Bool = true)
+  /// An album other than the current one changed: print `message`, then that album's
+  /// `Field: value` rows (the viewport would show the current album instead).
+  case changedAlbum(String, Album)
   /// Something only the interpreter does (undo, help, quit …).
   case shell(ShellRequest)
 }

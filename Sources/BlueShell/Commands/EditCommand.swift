@@ -42,10 +42,12 @@ public struct EditCommand: Command {
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
-    let before = try library.album(at: album.resolve(in: library))
+    let index = try album.resolve(in: library)
+    let before = try library.album(at: index)
     // Editing is not a selection move: the current album stays current.
     let (_, after) = try library.edit(FieldAssignment.apply(assignments, to: before))
-    let fields = assignments.map(\.field.rawValue).joined(separator: ", ")
-    return .changed("edited \(quotedTitle(after)): \(fields)")
+    let message = "edited \(quotedTitle(after)): " + assignments.map(\.field.rawValue).joined(separator: ", ")
+    // The viewport shows the current album; an edit of another one shows that one.
+    return index == library.selection ? .changed(message) : .changedAlbum(message, after)
   }
 }

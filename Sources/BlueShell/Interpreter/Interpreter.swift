@@ -51,6 +51,10 @@ public final class Interpreter {
   /// Runs every command on `line` in order and returns the messages of those that failed
   /// (`verb: message`).
   ///
+  /// A signal that asks to stop (Ctrl-C, SIGINT, SIGTERM, SIGHUP) ends the whole line, as in
+  /// bash: the command it came in finishes or cancels, and no later command of the line runs
+  /// — `import big.csv; delete 1` must not delete after the import was cancelled.
+  ///
   /// - Parameter stopAtFirstFailure: stop after the first failing command (`--bail`).
   public func run(line: String, stopAtFirstFailure: Bool = false) -> [String] {
     let commands: [[Word]]
@@ -60,6 +64,7 @@ public final class Interpreter {
       return [error.description]
     }
     var failures: [String] = []
+    let stops = SignalMonitor.stopRequestCount
     for words in commands {
       let failure = run(words: words)
       afterEachCommand()
@@ -67,7 +72,7 @@ public final class Interpreter {
         failures.append(failure)
         if stopAtFirstFailure { break }
       }
-      if quitRequested || output.isClosed { break }
+      if quitRequested || output.isClosed || SignalMonitor.stopRequestCount != stops { break }
     }
     return failures
   }
@@ -149,6 +154,9 @@ public final class Interpreter {
     case .changed(let message, let redraw):
       output.line(message)
       if redraw { drawViewport() }
+    case .changedAlbum(let message, let album):
+      output.line(message)
+      for line in browser.detailLines(for: album) { output.line(line) }
     case .shell(let request):
       try perform(request)
     }

@@ -67,6 +67,8 @@ public enum ShellSignal: UInt32, Sendable, CaseIterable {
 }
 
 private let pendingSignals = Atomic<UInt32>(0)
+/// How many SIGINT, SIGTERM and SIGHUP have arrived: each ends the rest of the line it came in.
+private let stopRequests = Atomic<UInt32>(0)
 /// The exit status the last SIGTERM (143) or SIGHUP (129) taken calls for.
 private let lastTermination = Atomic<Int32>(143)
 
@@ -79,6 +81,9 @@ public enum SignalMonitor {
     signal(SIGPIPE, SIG_IGN)
     // Ctrl-\ is ignored, as bash and psql ignore it: no core, no runtime crash report.
     signal(SIGQUIT, SIG_IGN)
+    // Past `ulimit -f` a write fails with EFBIG ("file too large") instead of killing us
+    // with a half-written export or a cut `list > file`.
+    signal(SIGXFSZ, SIG_IGN)
     for signal in ShellSignal.allCases {
       var action = sigaction()
       #if canImport(Glibc)
@@ -93,6 +98,9 @@ public enum SignalMonitor {
             default: ShellSignal.windowChange.rawValue
             }
           pendingSignals.bitwiseOr(bit, ordering: .relaxed)
+          if number == SIGINT || number == SIGTERM || number == SIGHUP {
+            stopRequests.wrappingAdd(1, ordering: .relaxed)
+          }
           WakeUpPipe.shared.wake()
         }
       #endif
@@ -133,6 +141,10 @@ public enum SignalMonitor {
 
   /// SIGTERM or SIGHUP arrived and was not taken yet.
   public static var terminationPending: Bool { peek(.terminate) || peek(.hangUp) }
+
+  /// A count that changes whenever SIGINT, SIGTERM or SIGHUP arrives, whether or not a
+  /// command took the signal: the interpreter compares it to drop the rest of a line.
+  public static var stopRequestCount: UInt32 { stopRequests.load(ordering: .relaxed) }
 
   /// Whether `signal` arrived, without clearing it.
   public static func peek(_ signal: ShellSignal) -> Bool {

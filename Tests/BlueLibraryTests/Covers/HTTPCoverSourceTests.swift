@@ -339,6 +339,60 @@ struct HTTPCoverSourceTests {
     #expect(!source.hasStarted)
   }
 
+  @Test(arguments: ["http://127.0.0.1:65536/x.png", "https://[::1]:99999/x.png", "http://127.0.0.1:0/x.png"])
+  func portOutsideSixteenBitsIsABadURLNotATrap(url: String) async {
+    let source = HTTPCoverSource()
+    defer { source.shutDown() }
+    let failure = await failure(source, url)
+    let port = url.split(separator: ":").last!.split(separator: "/").first!
+    #expect(failure == .badURL(url, reason: "port \(port) is out of range"))
+    #expect(failure?.description == "bad URL \(url) (port \(port) is out of range)")
+  }
+
+  @Test func redirectToAPortOutsideSixteenBitsIsRefusedNotATrap() async throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let source = HTTPCoverSource()
+    defer { source.shutDown() }
+    server.route("/a.png", .redirect(to: "http://127.0.0.1:99999/x"))
+
+    let failure = await failure(source, server.url("/a.png"))
+
+    #expect(failure == .redirectRefused("http://127.0.0.1:99999/x", reason: "port 99999 is out of range"))
+  }
+
+  @Test func httpsServerThatNeverAnswersTheHandshakeTimesOutOnTimeAndLetsGo() async throws {
+    // A socket that listens and never accepts: the kernel completes the TCP handshake,
+    // and the TLS hello waits for an answer that never comes (a tarpit, a firewall).
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #expect(listener >= 0)
+    defer { close(listener) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+        bind(listener, pointer, length) == 0 && listen(listener, 8) == 0
+          && getsockname(listener, pointer, &length) == 0
+      }
+    }
+    #expect(bound)
+    let port = Int(UInt16(bigEndian: address.sin_port))
+    let source = HTTPCoverSource()
+    let short = CoverLimits(timeout: .seconds(1), maxBytes: 10 << 20)
+
+    let start = ContinuousClock.now
+    let failure = await failure(source, "https://127.0.0.1:\(port)/x.png", limits: short)
+    let took = ContinuousClock.now - start
+    source.shutDown()
+    let leaving = ContinuousClock.now - start - took
+
+    #expect(failure == .timedOut(seconds: 1))
+    #expect(took < .seconds(3), "the 1 s timeout took \(took)")
+    #expect(leaving < .seconds(3), "shutting down took \(leaving)")
+  }
+
   // MARK: - Many at once
 
   @Test func sixtyFourFetchesRunAtOnceOnOneHost() async throws {

@@ -51,9 +51,11 @@ public final class HTTPCoverSource: CoverSource {
   /// Cancels the fetches in flight, closes every connection and stops the event-loop
   /// thread; later fetches fail with ``CoverFailure/cancelled``. Safe to call more than once.
   ///
-  /// - Important: Blocks until the client and its thread are down (milliseconds); never
-  ///   call it from the client's own event loop. The shell calls it from its main thread
-  ///   as it leaves.
+  /// - Important: Blocks until the client and its thread are down (milliseconds), or one
+  ///   second at most: a connection stuck in a handshake holds the client until its connect
+  ///   timeout, and leaving must not wait for it (the rest shuts down in the background).
+  ///   Never call it from the client's own event loop. The shell calls it from its main
+  ///   thread as it leaves.
   public func shutDown() {
     let running = client.withLock { state -> (HTTPClient, MultiThreadedEventLoopGroup)? in
       defer { state = .shutDown }
@@ -61,8 +63,11 @@ public final class HTTPCoverSource: CoverSource {
       return (http, group)
     }
     guard let (http, group) = running else { return }
-    try? http.syncShutdown()
-    try? group.syncShutdownGracefully()
+    let down = DispatchSemaphore(value: 0)
+    http.shutdown(queue: .global()) { _ in
+      group.shutdownGracefully(queue: .global()) { _ in down.signal() }
+    }
+    _ = down.wait(timeout: .now() + .seconds(1))
   }
 
   /// Whether the client and its thread exist (for tests: a source that never fetched has none).
@@ -74,7 +79,10 @@ public final class HTTPCoverSource: CoverSource {
   }
 
   /// The client, made on first use; nil once shut down.
-  private func startedClient() -> HTTPClient? {
+  ///
+  /// `connectTimeout` (the first fetch's timeout) bounds connecting and the TLS handshake,
+  /// so a connection a silent server holds is given up and the client can shut down.
+  private func startedClient(connectTimeout: Duration) -> HTTPClient? {
     client.withLock { state in
       switch state {
       case .running(let http, _):
@@ -93,8 +101,12 @@ public final class HTTPCoverSource: CoverSource {
         configuration.connectionPool.idleTimeout = .seconds(30)
         // A refused connection is reported at once rather than retried until a timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
-        // The fetch's own timeout covers connecting too; this only backs it up.
-        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .hours(1), read: nil)
+        // The fetch's own timeout covers connecting too; this bounds what it leaves behind.
+        let parts = connectTimeout.components
+        let nanoseconds = parts.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let connect = nanoseconds.overflow ? Int64.max : nanoseconds.partialValue + parts.attoseconds / 1_000_000_000
+        configuration.timeout = HTTPClient.Configuration.Timeout(
+          connect: .nanoseconds(min(max(connect, 1_000_000_000), 3_600 * 1_000_000_000)), read: nil)
         let http = HTTPClient(eventLoopGroup: group, configuration: configuration)
         state = .running(http, group)
         return http
@@ -107,34 +119,34 @@ public final class HTTPCoverSource: CoverSource {
   /// The body of a 2xx answer to a GET of `url`, following redirects.
   public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     guard let target = HTTPTarget(url), schemes.contains(target.scheme) else { throw .unsupportedURL(url) }
-    guard let http = startedClient() else { throw .cancelled }
+    // SwiftNIO traps on a port that does not fit 16 bits: it must not get that far.
+    if let reason = target.portProblem { throw .badURL(url, reason: reason) }
+    guard let http = startedClient(connectTimeout: limits.timeout) else { throw .cancelled }
     let deadline = ContinuousClock.now + limits.timeout
-    let outcome = await withTaskGroup(of: Result<Data, CoverFailure>?.self) { group in
-      group.addTask {
-        do throws(CoverFailure) {
-          return .success(try await Self.follow(target, with: http, limits: limits, deadline: deadline))
-        } catch {
-          return .failure(error)
-        }
+    // The fetch and its clock race as unstructured tasks, and the loser is cancelled but
+    // not awaited: a connection stuck in a TLS handshake does not react to cancellation,
+    // and a task group would wait for it long after the deadline (and past SIGTERM).
+    let (answers, answer) = AsyncStream.makeStream(of: Result<Data, CoverFailure>.self)
+    let fetching = Task {
+      do throws(CoverFailure) {
+        answer.yield(.success(try await Self.follow(target, with: http, limits: limits, deadline: deadline)))
+      } catch {
+        answer.yield(.failure(error))
       }
-      group.addTask {
-        // A clock for the whole fetch: the client's own deadline ends when the head arrives.
-        do {
-          try await Task.sleep(until: deadline)
-        } catch {
-          return nil
-        }
-        return .failure(limits.timedOut)
-      }
-      var outcome: Result<Data, CoverFailure> = .failure(.cancelled)
-      while let next = await group.next() {
-        guard let next else { continue }
-        outcome = next
-        break
-      }
-      group.cancelAll()
-      return outcome
     }
+    let clock = Task {
+      // A clock for the whole fetch: the client's own deadline ends when the head arrives.
+      guard (try? await Task.sleep(until: deadline)) != nil else { return }
+      answer.yield(.failure(limits.timedOut))
+    }
+    defer {
+      fetching.cancel()
+      clock.cancel()
+      answer.finish()
+    }
+    // The stream ends its wait at once when the calling task is cancelled.
+    var first = answers.makeAsyncIterator()
+    guard let outcome = await first.next() else { throw .cancelled }
     return try outcome.get()
   }
 
@@ -288,6 +300,14 @@ struct HTTPTarget: Sendable {
     self.port = url.port ?? (scheme == "https" ? 443 : 80)
   }
 
+  /// Why the port cannot be connected to (`port 65536 is out of range`), or nil when it can.
+  ///
+  /// A URL from a library or a redirect from any server may say anything; SwiftNIO traps
+  /// on a port outside 16 bits, so it is checked here, before a connection is tried.
+  var portProblem: String? {
+    (1...65535).contains(port) ? nil : "port \(port) is out of range"
+  }
+
   /// Where a redirect's `Location` (absolute or relative to this URL) leads, if a cover may go there.
   ///
   /// Only `http:` and `https:`: a redirect to `file:` or any other scheme would let a server
@@ -305,6 +325,7 @@ struct HTTPTarget: Sendable {
       throw .redirectRefused(text, reason: "https may not lead to http")
     }
     guard let target = HTTPTarget(url: resolved) else { throw .redirectRefused(text, reason: "no host") }
+    if let reason = target.portProblem { throw .redirectRefused(text, reason: reason) }
     return target
   }
 }
