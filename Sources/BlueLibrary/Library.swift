@@ -176,6 +176,20 @@ public final class Library {
     }
   }
 
+  /// Deletes the albums at `indices` (0-based, each once) as one undoable step; returns
+  /// them in library order.
+  @discardableResult
+  public func delete(at indices: [Int]) throws(LibraryError) -> [Album] {
+    var ids: [Int64] = []
+    for index in Set(indices) {
+      guard let id = try store.album(at: index).id else { throw .noAlbumWithID(-1) }
+      ids.append(id)
+    }
+    return try change { (origin) throws(LibraryError) in
+      try store.delete(ids: ids, selecting: nil, origin: origin).albums
+    }
+  }
+
   /// Moves the album at `from` to `to` and selects it there; returns the album.
   @discardableResult
   public func move(from: Int, to: Int) throws(LibraryError) -> Album {

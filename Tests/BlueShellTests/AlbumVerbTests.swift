@@ -274,12 +274,51 @@ struct AlbumVerbTests {
   @Test(arguments: [
     ("delete 9", "delete: no album 9 (the library has 5)"),
     ("delete 0", "delete: no album 0 (the library has 5)"),
-    ("delete 1 2", "delete: unexpected argument '2'"),
+    ("delete 1 9", "delete: no album 9 (the library has 5)"),
+    ("delete 2-9", "delete: no album 9 (the library has 5)"),
+    ("delete 0-2", "delete: no album '0-2' (indices start at 1)"),
+    ("delete 4-2", "delete: the range '4-2' runs backwards (try '2-4')"),
+    ("delete 1 Nope", "delete: no album titled 'Nope' (try 'list Nope')"),
   ])
   func deleteRejectsBadAlbums(line: String, message: String) throws {
     let shell = try InProcessShell()
     #expect(shell.run(line) == [message])
     #expect(try shell.library.count() == 5)
+  }
+
+  /// `delete 1 3 5`, `delete 2-4`, titles and ranges mixed: one step, one undo (issue 26, item 2).
+  @Test(arguments: [
+    (
+      "delete 1 3 5", [2, 4],
+      #"deleted 3 albums: "Best of Bowie", "Nothing Like The Sun", "American Pie" (2 albums left)"#
+    ),
+    (
+      "delete 2-4", [1, 5],
+      #"deleted 3 albums: "It's My Life", "Nothing Like The Sun", "Staring at the Sun" (2 albums left)"#
+    ),
+    (
+      #"rm 5 "best of bowie" 4-5 2"#, [3],
+      #"deleted 4 albums: "Best of Bowie", "It's My Life", "Staring at the Sun", … (1 album left)"#
+    ),
+    (
+      "delete 1-5", [], #"deleted 5 albums: "Best of Bowie", "It's My Life", "Nothing Like The Sun", … (0 albums left)"#
+    ),
+    ("delete 3-3", [1, 2, 4, 5], #"deleted "Nothing Like The Sun" (4 albums left)"#),
+  ])
+  func deleteSeveralAlbumsIsOneStepThatOneUndoTakesBack(line: String, left: [Int], message: String) throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("tap 3") == [])
+    _ = shell.output()
+    #expect(shell.run(line) == [])
+    #expect(shell.lines().first == message)
+    #expect(try shell.titles() == left.map { Self.catalogue($0).title })
+    #expect(shell.run("undo") == [])
+    #expect(try shell.titles() == Self.catalogueTitles)
+    #expect(try shell.library.changeLog(limit: 5).count == 1)
+    #expect(shell.run("redo") == [])
+    #expect(try shell.titles() == left.map { Self.catalogue($0).title })
+    #expect(shell.run("undo") == [])
+    #expect(try shell.titles() == Self.catalogueTitles)
   }
 
   // MARK: - move

@@ -101,6 +101,15 @@ extension AlbumStore {
     return AlbumImage(row: row)
   }
 
+  /// Every album `side` of `step` recorded, in the order of their positions then.
+  static func images(_ side: AlbumImage.Side, of step: Int64, _ db: Database) throws -> [AlbumImage] {
+    try Row.fetchAll(
+      db,
+      sql: "SELECT \(AlbumImage.selection) FROM change_album WHERE change_id = ? AND image = ? ORDER BY position",
+      arguments: [step, side.rawValue]
+    ).map(AlbumImage.init(row:))
+  }
+
   /// The standing (or, with `undone`, the most recently undone) step to act on: `session`'s
   /// own if it has any step in the log, else the library's.
   static func pickStep(undone: Bool, session: String, _ db: Database) throws -> Row? {

@@ -48,23 +48,43 @@ extension AlbumStore {
   public func delete(
     id: Int64, selecting: Int?, origin: ChangeOrigin
   ) throws(LibraryError) -> (album: Album, step: ChangeStep) {
+    let deleted = try delete(ids: [id], selecting: selecting, origin: origin)
+    return (deleted.albums[0], deleted.step)
+  }
+
+  /// Deletes the albums with `ids` (at least one, no repeats) as one logged step: one undo
+  /// brings them all back where they were. Selection as ``delete(id:selecting:origin:)``.
+  public func delete(
+    ids: [Int64], selecting: Int?, origin: ChangeOrigin
+  ) throws(LibraryError) -> (albums: [Album], step: ChangeStep) {
     try changing { db in
-      let album = try Self.album(id: id, db)
+      let albums = try ids.map { id in try Self.album(id: id, db) }.sorted { $0.position < $1.position }
+      guard let first = albums.first else { throw LibraryError.database("a delete of no album") }
       let selectedID = try origin.selection.flatMap { index in try Self.albumID(at: index, db) }
-      let step = try Self.beginStep(.delete, summary: "delete \(Self.summaryTitle(album.title))", origin: origin, db)
-      try Self.record(id, as: .before, of: step, db)
-      try Self.removeAlbum(id: id, db)
+      let step = try Self.beginStep(.delete, summary: Self.deleteSummary(albums), origin: origin, db)
+      // Every image is taken before any album goes, so each keeps its first neighbours:
+      // undo puts them back in order, each after the one before it.
+      let stored = albums.compactMap(\.id)
+      for id in stored { try Self.appendImage(id, as: .before, of: step, db) }
+      for id in stored { try Self.removeAlbum(id: id, db) }
       var next = selecting
       if next == nil {
-        if let selectedID, selectedID != id, let position = try Self.position(of: selectedID, db) {
+        if let selectedID, !ids.contains(selectedID), let position = try Self.position(of: selectedID, db) {
           next = position
         } else {
-          next = origin.selection
+          next = origin.selection.map { min($0, first.position) }
         }
       }
       try Self.finishStep(step, selecting: next, db)
-      return (album, try Self.changeStep(step, db))
+      return (albums, try Self.changeStep(step, db))
     }
+  }
+
+  /// `delete "Title"`, or `delete 3 albums ("A", "B", "C")`, at most three titles named.
+  static func deleteSummary(_ albums: [Album]) -> String {
+    guard albums.count > 1 else { return "delete \(summaryTitle(albums[0].title))" }
+    let named = albums.prefix(3).map { summaryTitle($0.title) }.joined(separator: ", ")
+    return "delete \(albums.count) albums (\(named)\(albums.count > 3 ? ", …" : ""))"
   }
 
   /// Moves the album with `id` to index `index` (0..<count), logs it, and selects it there.

@@ -20,11 +20,15 @@ extension AlbumStore {
       try removeAlbum(id: after.id, db)
       return nil
     case .delete:
-      let before = try image(.before, of: step, db)
-      let index = try placement(of: before, moving: nil, db)
-      let id = try insertAlbum(before.album, id: before.id, at: index, step: before.step, db)
-      try renameAlbum(before.id, to: id, in: step, db)
-      return id
+      // In order: each album goes back after the one before it (its recorded neighbour).
+      var restored: Int64?
+      for before in try images(.before, of: step, db) {
+        let index = try placement(of: before, moving: nil, db)
+        let id = try insertAlbum(before.album, id: before.id, at: index, step: before.step, db)
+        try renameAlbum(before.id, to: id, in: step, db)
+        restored = restored ?? id
+      }
+      return restored
     case .edit:
       let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
       try requireUnchanged(after.id, carrying: step, title: after.album.title, undoing: true, db)
@@ -65,10 +69,14 @@ extension AlbumStore {
       try renameAlbum(after.id, to: id, in: step, db)
       return id
     case .delete:
-      let before = try image(.before, of: step, db)
-      try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
-      try record(before.id, as: .before, of: step, db)  // where undo puts it back
-      try removeAlbum(id: before.id, db)
+      let befores = try images(.before, of: step, db)
+      for before in befores {
+        try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
+      }
+      // Where undo puts them back: all recorded before any goes.
+      try db.execute(sql: "DELETE FROM change_album WHERE change_id = ? AND image = 'before'", arguments: [step])
+      for before in befores { try appendImage(before.id, as: .before, of: step, db) }
+      for before in befores { try removeAlbum(id: before.id, db) }
       return nil
     case .edit:
       let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))

@@ -41,6 +41,64 @@ struct AlbumReference: Equatable {
   }
 }
 
+/// Albums as typed to a verb that acts on several at once (`delete 1 2 3`, `delete 1-5`,
+/// `delete 2 "American Pie"`): indices, inclusive ranges of indices and titles.
+struct AlbumReferences: Equatable {
+  enum Item: Equatable {
+    case album(AlbumReference)
+    /// 1-based, inclusive, as typed.
+    case range(Int, Int)
+  }
+
+  let items: [Item]
+
+  /// Parses `words`; an unquoted `A-B` of two whole numbers is a range, anything else one album.
+  init(words: [Word]) throws(CommandError) {
+    var items: [Item] = []
+    for word in words {
+      if !word.isQuoted, let range = try Self.range(word.text) {
+        items.append(range)
+      } else {
+        items.append(.album(AlbumReference(word: word)))
+      }
+    }
+    self.items = items
+  }
+
+  /// The 0-based indices named, each once, in library order.
+  func resolve(in library: Library) throws -> [Int] {
+    var indices = Set<Int>()
+    for item in items {
+      switch item {
+      case .album(let reference):
+        indices.insert(try reference.resolve(in: library))
+      case .range(let low, let high):
+        let count = try library.count()
+        for end in [low, high] where end > count {
+          throw CommandError("no album \(end) (\(LibraryError.size(count)))")
+        }
+        indices.formUnion((low - 1)..<high)
+      }
+    }
+    return indices.sorted()
+  }
+
+  /// `3-7` as a range; nil when the text is not two numbers around a dash.
+  private static func range(_ text: String) throws(CommandError) -> Item? {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
+      return nil
+    }
+    guard let low = Int(parts[0]), let high = Int(parts[1]), low >= 1 else {
+      throw CommandError("no album \(TextSanitizer.quotedWord(text)) (indices start at 1)")
+    }
+    guard low <= high else {
+      throw CommandError("the range \(TextSanitizer.quotedWord(text)) runs backwards (try '\(high)-\(low)')")
+    }
+    return .range(low, high)
+  }
+}
+
 extension Optional where Wrapped == AlbumReference {
   /// The index of the album the reference names, else of the current one.
   func resolve(in library: Library) throws -> Int {

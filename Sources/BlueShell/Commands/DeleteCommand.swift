@@ -1,23 +1,36 @@
 import BlueLibrary
 
-/// `delete [ALBUM]` (`rm`): remove an album; `undo` brings it back at its place, selected.
+/// `delete [ALBUM…]` (`rm`): remove albums; `undo` brings them back at their places, selected.
 public struct DeleteCommand: Command {
   public static let configuration = CommandConfiguration(
-    verb: "delete", aliases: ["rm"], group: .change, synopsis: "[ALBUM]",
-    summary: "delete an album (the current one by default)",
-    details: "Undo puts it back where it was and selects it, as the original app's trash did.",
-    examples: ["delete", "delete 2", "rm \"American Pie\""], arguments: [.album])
+    verb: "delete", aliases: ["rm"], group: .change, synopsis: "[ALBUM…]",
+    summary: "delete albums (the current one by default)",
+    details: """
+      ALBUM is an index, a range of indices (3-7) or a title; several albums go in one step.
+      Undo puts them back where they were and selects them, as the original app's trash did.
+      """,
+    examples: ["delete", "delete 2", "delete 1 3 5", "delete 1-5", "rm \"American Pie\""], arguments: [.album])
 
-  let album: AlbumReference?
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    [.album]
+  }
+
+  let albums: AlbumReferences?
 
   public init(arguments: [Word]) throws(CommandError) {
-    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    album = arguments.first.map(AlbumReference.init)
+    albums = arguments.isEmpty ? nil : try AlbumReferences(words: arguments)
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
-    let removed = try library.delete(at: album.resolve(in: library))
-    return .changed("deleted \(quotedTitle(removed)) (\(albumCount(try library.count())) left)")
+    guard let albums else {
+      let removed = try library.delete(at: Optional<AlbumReference>.none.resolve(in: library))
+      return .changed("deleted \(quotedTitle(removed)) (\(albumCount(try library.count())) left)")
+    }
+    let removed = try library.delete(at: albums.resolve(in: library))
+    let left = albumCount(try library.count())
+    guard removed.count > 1 else { return .changed("deleted \(quotedTitle(removed[0])) (\(left) left)") }
+    let named = removed.prefix(3).map(quotedTitle).joined(separator: ", ") + (removed.count > 3 ? ", …" : "")
+    return .changed("deleted \(removed.count) albums: \(named) (\(left) left)")
   }
 }
