@@ -86,7 +86,7 @@ extension Library {
   /// `2 added, 1 updated, 9 unchanged`, leaving out the counts that are 0.
   public static func counts(added: Int, updated: Int, unchanged: Int) -> String {
     let parts = [(added, "added"), (updated, "updated"), (unchanged, "unchanged")].filter { $0.0 > 0 }
-    return parts.isEmpty ? "nothing" : parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+    return parts.isEmpty ? "nothing" : parts.map { "\(grouped($0.0)) \($0.1)" }.joined(separator: ", ")
   }
 
   // MARK: - Local covers

@@ -102,6 +102,12 @@ public final class Library {
     return [path, path + "-journal", path + "-wal", path + "-shm"]
   }
 
+  /// Whether any album has a music-folder field (tracks, length, folder): the CSV of
+  /// `export` then has those columns.
+  public func hasMusicFields() throws(LibraryError) -> Bool {
+    try store.hasMusicFields()
+  }
+
   /// Every album in order (for `export`).
   public func allAlbums() throws(LibraryError) -> [Album] {
     try store.all()
@@ -404,8 +410,26 @@ public final class Library {
     return result
   }
 
-  /// `N album(s)`.
+  /// `N album(s)`, with thousands separators: `1 album`, `20,164 albums`.
   public static func albumCount(_ count: Int) -> String {
-    count == 1 ? "1 album" : "\(count) albums"
+    counted(count, "album")
+  }
+
+  /// `count` and the noun, plural unless it is 1, with thousands separators: `1 track`,
+  /// `20,164 tracks`. Every count the shell prints is written this way.
+  public static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    count == 1 ? "1 \(noun)" : "\(grouped(count)) \(plural ?? noun + "s")"
+  }
+
+  /// `20,000`: digits in groups of three.
+  public static func grouped(_ number: Int) -> String {
+    let digits = String(number.magnitude)
+    guard digits.count > 3 else { return number < 0 ? "-" + digits : digits }
+    var out = ""
+    for (offset, digit) in digits.enumerated() {
+      if offset > 0 && (digits.count - offset) % 3 == 0 { out.append(",") }
+      out.append(digit)
+    }
+    return (number < 0 ? "-" : "") + out
   }
 }

@@ -291,7 +291,7 @@ final class ShellSession {
     guard !library.coversAreIdle else { return }
     let pending = library.pendingCovers().count
     if isInteractive && pending > 0 {
-      output.line("waiting for \(pending == 1 ? "1 download" : "\(pending) downloads") (Ctrl-C cancels)")
+      output.line("waiting for \(Library.counted(pending, "download")) (Ctrl-C cancels)")
       output.flush()
     }
     let signalled = {

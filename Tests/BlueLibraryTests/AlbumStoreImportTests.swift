@@ -37,7 +37,7 @@ struct AlbumStoreImportTests {
     let path = try writeCSV(30_000)
     let imported = try store.importAlbums(fromFile: path, origin: origin)
     #expect(imported.range == 5..<30_005)
-    #expect(imported.step.summary == "import of 30000 albums")
+    #expect(imported.step.summary == "import of 30,000 albums")
     #expect(try store.count() == 30_005)
     #expect(try store.selectedIndex() == 2)
     #expect(try store.storedPositions() == Array(0..<30_005))
@@ -53,7 +53,7 @@ struct AlbumStoreImportTests {
     #expect(logged?[0] == first && logged?[1] == first + 29_999 && logged?[2] == 30_000)
     #expect(try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change_album") } == 0)
 
-    #expect(try store.undo(session: "test").step.summary == "import of 30000 albums")
+    #expect(try store.undo(session: "test").step.summary == "import of 30,000 albums")
     #expect(try content(store.all()) == content(DefaultCatalogue.albums))
     _ = try store.redo(session: "test")
     #expect(try store.count() == 30_005)

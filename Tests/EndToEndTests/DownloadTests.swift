@@ -164,9 +164,9 @@ struct DownloadTests {
     let file = runner.home.appendingPathComponent("fillers.json")
     try JSONSerialization.data(withJSONObject: fillers).write(to: file)
     let imported = try runner.run(script: "import \(file.path)\n")
-    #expect(imported.stdout == "imported 3000 albums (3002 albums in all)\n")
+    #expect(imported.stdout == "imported 3,000 albums (3,002 albums in all)\n")
     let expected = [
-      "downloading 2 covers, 3000 albums without a cover URL",
+      "downloading 2 covers, 3,000 albums without a cover URL",
       "cover of \"Late\": 70 bytes",
       "cover of \"Missing\" failed: no such file \(missing)",
       "",

@@ -293,7 +293,7 @@ struct MementoTests {
     #expect(status == 143)
     // Whatever happened, the import was all or nothing.
     let listed = try runner.run(["-c", "list zzzz"])
-    #expect(["0 of 5 albums match 'zzzz'\n", "0 of 100005 albums match 'zzzz'\n"].contains(listed.stdout))
+    #expect(["0 of 5 albums match 'zzzz'\n", "0 of 100,005 albums match 'zzzz'\n"].contains(listed.stdout))
   }
 
   @Test func currentAlbumSurvivesDashC() throws {

@@ -9,26 +9,34 @@ extension LibraryArchive {
     var out: [UInt8] = []
     out.reserveCapacity(albums.count * 100 + 40)
     let music = albums.contains { $0.tracks != nil || $0.duration != nil || $0.folder != nil }
+    appendCSVHeader(music: music, to: &out)
+    for album in albums { appendCSV(album, music: music, to: &out) }
+    return out
+  }
+
+  /// The header row; with `music`, the three music-folder columns too.
+  static func appendCSVHeader(music: Bool, to out: inout [UInt8]) {
     out.append(
       contentsOf: (music
         ? "title,artist,genre,year,coverUrl,tracks,duration,folder\r\n" : "title,artist,genre,year,coverUrl\r\n").utf8)
-    for album in albums {
-      appendCSVField(album.title, to: &out)
-      out.append(UInt8(ascii: ","))
-      appendCSVField(album.artist, to: &out)
-      out.append(UInt8(ascii: ","))
-      appendCSVField(album.genre, to: &out)
-      out.append(UInt8(ascii: ","))
-      if let year = album.year { out.append(contentsOf: String(year).utf8) }
-      out.append(UInt8(ascii: ","))
-      appendCSVField(album.coverURL, to: &out)
-      if music {
-        out.append(contentsOf: ",\(album.tracks.map(String.init) ?? ""),\(album.duration.map { "\($0)" } ?? ""),".utf8)
-        appendCSVField(album.folder ?? "", to: &out)
-      }
-      out.append(contentsOf: "\r\n".utf8)
+  }
+
+  /// One row of ``encodeCSV(_:)``; `export` streams a library of any size through it.
+  static func appendCSV(_ album: Album, music: Bool, to out: inout [UInt8]) {
+    appendCSVField(album.title, to: &out)
+    out.append(UInt8(ascii: ","))
+    appendCSVField(album.artist, to: &out)
+    out.append(UInt8(ascii: ","))
+    appendCSVField(album.genre, to: &out)
+    out.append(UInt8(ascii: ","))
+    if let year = album.year { out.append(contentsOf: String(year).utf8) }
+    out.append(UInt8(ascii: ","))
+    appendCSVField(album.coverURL, to: &out)
+    if music {
+      out.append(contentsOf: ",\(album.tracks.map(String.init) ?? ""),\(album.duration.map { "\($0)" } ?? ""),".utf8)
+      appendCSVField(album.folder ?? "", to: &out)
     }
-    return out
+    out.append(contentsOf: "\r\n".utf8)
   }
 
   private static func appendCSVField(_ text: String, to out: inout [UInt8]) {

@@ -29,6 +29,58 @@ extension LibraryArchive {
     }
   }
 
+  /// Writes every album `library` holds to `path` — CSV when `csv`, else JSON — atomically
+  /// and in bounded memory: the albums are read a page at a time and written as they come,
+  /// so a million-album library costs the memory of one page. Where it may write, and the
+  /// files it spares (the library's own), are as ``writeAtomically(_:to:sparing:)``.
+  /// Returns how many albums it wrote.
+  public static func export(_ library: Library, to path: String, csv: Bool) throws(LibraryError) -> Int {
+    let target = try exportTarget(path)
+    try refuseIfSpared(target, named: path, sparing: library.files)
+    let music = csv ? try library.hasMusicFields() : false
+    var written = 0
+    do {
+      try AtomicFile.write(to: target, mode: 0o666) { emit in
+        var out: [UInt8] = []
+        out.reserveCapacity(Self.exportBlock + 64 << 10)
+        if csv { appendCSVHeader(music: music, to: &out) }
+        let count = try library.count()
+        var start = 0
+        while start < count {
+          let page = try library.albums(in: start..<min(start + Self.exportPage, count))
+          for album in page {
+            if csv {
+              appendCSV(album, music: music, to: &out)
+            } else {
+              appendJSON(album, first: written == 0, to: &out)
+            }
+            written += 1
+            if out.count >= Self.exportBlock {
+              try out.withUnsafeBytes { try emit($0) }
+              out.removeAll(keepingCapacity: true)
+            }
+          }
+          guard !page.isEmpty else { break }
+          start += page.count
+        }
+        if !csv { endJSON(count: written, to: &out) }
+        try out.withUnsafeBytes { try emit($0) }
+      }
+    } catch let error as LibraryError {
+      throw error
+    } catch let error as AtomicFileError {
+      throw .cannotWrite(path: path, reason: error.reason)
+    } catch {
+      throw .cannotWrite(path: path, reason: String(describing: error))
+    }
+    return written
+  }
+
+  /// Albums read at once by ``export(_:to:csv:)``.
+  static let exportPage = 4096
+  /// Bytes gathered before each write of ``export(_:to:csv:)``.
+  static let exportBlock = 1 << 20
+
   /// Throws when `target` is one of the `spared` files (compared by device and inode, so a
   /// hard link, a symbolic link or another spelling of the path is caught too).
   static func refuseIfSpared(_ target: String, named path: String, sparing spared: [String]) throws(LibraryError) {

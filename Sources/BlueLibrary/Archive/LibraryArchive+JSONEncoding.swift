@@ -9,39 +9,44 @@ extension LibraryArchive {
   public static func encodeJSON(_ albums: [Album]) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(albums.count * 160 + 4)
-    if albums.isEmpty {
-      out.append(contentsOf: "[]\n".utf8)
-      return out
-    }
-    out.append(contentsOf: "[\n".utf8)
-    for (offset, album) in albums.enumerated() {
-      out.append(contentsOf: "  {\n    \"title\": ".utf8)
-      appendJSONString(album.title, to: &out)
-      out.append(contentsOf: ",\n    \"artist\": ".utf8)
-      appendJSONString(album.artist, to: &out)
-      out.append(contentsOf: ",\n    \"genre\": ".utf8)
-      appendJSONString(album.genre, to: &out)
-      out.append(contentsOf: ",\n    \"year\": \"".utf8)
-      if let year = album.year {
-        out.append(contentsOf: String(year).utf8)
-      }
-      out.append(contentsOf: "\",\n    \"coverUrl\": ".utf8)
-      appendJSONString(album.coverURL, to: &out)
-      if let tracks = album.tracks {
-        out.append(contentsOf: ",\n    \"tracks\": \(tracks)".utf8)
-      }
-      if let duration = album.duration {
-        // Swift's shortest form that reads back as the same Double (`2712.345`).
-        out.append(contentsOf: ",\n    \"duration\": \(duration)".utf8)
-      }
-      if let folder = album.folder {
-        out.append(contentsOf: ",\n    \"folder\": ".utf8)
-        appendJSONString(folder, to: &out)
-      }
-      out.append(contentsOf: offset == albums.count - 1 ? "\n  }\n".utf8 : "\n  },\n".utf8)
-    }
-    out.append(contentsOf: "]\n".utf8)
+    for (offset, album) in albums.enumerated() { appendJSON(album, first: offset == 0, to: &out) }
+    endJSON(count: albums.count, to: &out)
     return out
+  }
+
+  /// Appends `album` as an element of the array ``encodeJSON(_:)`` writes (the opening
+  /// bracket before the `first`); ``endJSON(count:to:)`` closes it. `export` streams a
+  /// library of any size through these, a page of albums at a time.
+  static func appendJSON(_ album: Album, first: Bool, to out: inout [UInt8]) {
+    out.append(contentsOf: first ? "[\n  {\n    \"title\": ".utf8 : ",\n  {\n    \"title\": ".utf8)
+    appendJSONString(album.title, to: &out)
+    out.append(contentsOf: ",\n    \"artist\": ".utf8)
+    appendJSONString(album.artist, to: &out)
+    out.append(contentsOf: ",\n    \"genre\": ".utf8)
+    appendJSONString(album.genre, to: &out)
+    out.append(contentsOf: ",\n    \"year\": \"".utf8)
+    if let year = album.year {
+      out.append(contentsOf: String(year).utf8)
+    }
+    out.append(contentsOf: "\",\n    \"coverUrl\": ".utf8)
+    appendJSONString(album.coverURL, to: &out)
+    if let tracks = album.tracks {
+      out.append(contentsOf: ",\n    \"tracks\": \(tracks)".utf8)
+    }
+    if let duration = album.duration {
+      // Swift's shortest form that reads back as the same Double (`2712.345`).
+      out.append(contentsOf: ",\n    \"duration\": \(duration)".utf8)
+    }
+    if let folder = album.folder {
+      out.append(contentsOf: ",\n    \"folder\": ".utf8)
+      appendJSONString(folder, to: &out)
+    }
+    out.append(contentsOf: "\n  }".utf8)
+  }
+
+  /// Closes the array after `count` elements (`[]` when there were none).
+  static func endJSON(count: Int, to out: inout [UInt8]) {
+    out.append(contentsOf: count == 0 ? "[]\n".utf8 : "\n]\n".utf8)
   }
 
   private static func appendJSONString(_ text: String, to out: inout [UInt8]) {

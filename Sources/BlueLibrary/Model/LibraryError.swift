@@ -127,7 +127,7 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     switch count {
     case 0: "the library is empty"
     case 1: "the library has 1 album"
-    default: "the library has \(count)"
+    default: "the library has \(Library.grouped(count))"
     }
   }
 

@@ -84,7 +84,7 @@ extension AlbumStore {
   static func deleteSummary(_ albums: [Album]) -> String {
     guard albums.count > 1 else { return "delete \(summaryTitle(albums[0].title))" }
     let named = albums.prefix(3).map { summaryTitle($0.title) }.joined(separator: ", ")
-    return "delete \(albums.count) albums (\(named)\(albums.count > 3 ? ", …" : ""))"
+    return "delete \(Library.albumCount(albums.count)) (\(named)\(albums.count > 3 ? ", …" : ""))"
   }
 
   /// Moves the album with `id` to index `index` (0..<count), logs it, and selects it there.
@@ -116,8 +116,7 @@ extension AlbumStore {
     try changing { db in
       let count = try Self.count(db)
       let firstID = try Self.maxID(db) + 1
-      let noun = albums.count == 1 ? "album" : "albums"
-      let step = try Self.beginStep(.import, summary: "import of \(albums.count) \(noun)", origin: origin, db)
+      let step = try Self.beginStep(.import, summary: "import of \(Library.albumCount(albums.count))", origin: origin, db)
       try Self.insertAll(albums, from: count, firstID: firstID, step: step, db)
       try Self.recordInserted(firstID: firstID, count: albums.count, removed: 0, of: step, db)
       try Self.finishStep(step, selecting: origin.selection, db)

@@ -53,7 +53,7 @@ extension AlbumStore {
       let inserted = try inserter.finish()
       try db.execute(
         sql: "UPDATE change SET summary = ? WHERE id = ?",
-        arguments: ["import of \(inserted) \(inserted == 1 ? "album" : "albums")", step])
+        arguments: ["import of \(Library.albumCount(inserted))", step])
       try Self.recordInserted(firstID: firstID, count: inserted, removed: 0, of: step, db)
       try Self.finishStep(step, selecting: origin.selection, db)
       return (count..<(count + inserted), try Self.changeStep(step, db))

@@ -79,6 +79,16 @@ public final class AlbumStore: Sendable {
     try reading { db in try Self.all(db) }
   }
 
+  /// Whether any album has a music-folder field (tracks, duration or folder).
+  public func hasMusicFields() throws(LibraryError) -> Bool {
+    try reading { db in
+      try Bool.fetchOne(
+        db,
+        sql: "SELECT EXISTS (SELECT 1 FROM album WHERE tracks IS NOT NULL OR duration IS NOT NULL OR folder IS NOT NULL)"
+      ) ?? false
+    }
+  }
+
   /// The index of the first album titled exactly `title`, else of the first whose
   /// title equals it ignoring case, else nil.
   public func firstIndex(ofTitle title: String) throws(LibraryError) -> Int? {

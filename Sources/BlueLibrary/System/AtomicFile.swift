@@ -46,6 +46,53 @@ package enum AtomicFile {
     }.get()
   }
 
+  /// Replaces the file at `path` with what `produce` hands to the function it is given, in
+  /// pieces, so a file of any size is written in bounded memory; otherwise as
+  /// ``write(_:to:mode:keepingExistingMode:)``. An error `produce` throws removes the
+  /// temporary file and is rethrown; the target is untouched.
+  package static func write(
+    to path: String, mode: mode_t = 0o644, keepingExistingMode: Bool = true,
+    _ produce: (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+  ) throws {
+    var existing = stat()
+    let exists = stat(path, &existing) == 0
+    if exists && existing.st_mode & S_IFMT == S_IFDIR {
+      throw AtomicFileError(path: path, reason: "it is a directory")
+    }
+    let random = String(UInt64.random(in: .min ... .max), radix: 36)
+    let directory = directory(of: path)
+    let temporary = "\(directory)/.\(lastComponent(of: path)).\(getpid()).\(random).tmp"
+    let fd: Int32
+    do {
+      fd = try syscall("open") { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
+    } catch {
+      throw AtomicFileError(path: path, reason: error.reason)
+    }
+    var failure: (any Error)?
+    do {
+      if exists && keepingExistingMode { try syscall("fchmod") { fchmod(fd, existing.st_mode & 0o7777) } }
+      try produce { bytes in
+        do throws(SystemError) {
+          try writeAll(fd, bytes)
+        } catch {
+          throw AtomicFileError(path: path, reason: error.reason)
+        }
+      }
+      try syscall("fsync") { fsync(fd) }
+    } catch let error as SystemError {
+      failure = AtomicFileError(path: path, reason: error.reason)
+    } catch {
+      failure = error
+    }
+    if close(fd) != 0 && failure == nil { failure = AtomicFileError(path: path, reason: SystemError("close").reason) }
+    if let failure {
+      unlink(temporary)
+      throw failure
+    }
+    try Staged(path: temporary, directory: directory).commit(to: path)
+    syncDirectory(directory)
+  }
+
   /// Writes `bytes` to a fresh temporary file in `directory` (created with O_EXCL and
   /// `mode`) and syncs it; nothing is visible under a real name until it is committed.
   /// Errors name the temporary file, which is removed.

@@ -97,7 +97,7 @@ extension ImportCommand {
         TextSanitizer.escaped(relative($0.path, to: result.folder))
       }
       let more = result.skipped.count > Self.skippedShown ? ", …" : ""
-      let files = result.skipped.count == 1 ? "1 file" : "\(result.skipped.count) files"
+      let files = Library.counted(result.skipped.count, "file")
       lines.append("skipped \(files) (not readable audio): " + shown.joined(separator: ", ") + more)
     }
     let message = lines.joined(separator: "\n")
@@ -119,7 +119,7 @@ extension ImportCommand {
 
   /// `imported 12 albums (140 tracks) from ~/Music: 2 added, 1 updated, 9 unchanged`.
   static func summary(_ result: FolderImport, name: String) -> String {
-    let tracks = result.tracks == 1 ? "1 track" : "\(result.tracks) tracks"
+    let tracks = Library.counted(result.tracks, "track")
     let counts = Library.counts(added: result.added, updated: result.updated, unchanged: result.unchanged)
     return "imported \(albumCount(result.albums)) (\(tracks)) from \(name)"
       + (result.albums == 0 ? " (no readable audio files)" : ": " + counts)
@@ -141,14 +141,9 @@ extension ImportCommand {
 
   /// `20,000`.
   static func grouped(_ number: Int) -> String {
-    let digits = String(number.magnitude)
-    var out = ""
-    for (offset, digit) in digits.enumerated() {
-      if offset > 0 && (digits.count - offset) % 3 == 0 { out.append(",") }
-      out.append(digit)
-    }
-    return (number < 0 ? "-" : "") + out
+    Library.grouped(number)
   }
+
 
   /// `path` relative to `folder` when it is inside it.
   private func relative(_ path: String, to folder: String) -> String {
@@ -178,13 +173,14 @@ public struct ExportCommand: Command {
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    let albums = try environment.library.allAlbums()
     // `export -`: the JSON on standard output, for pipes (`bluelib -c 'export -' | jq`).
-    if path == "-" { return .text(String(decoding: LibraryArchive.encodeJSON(albums), as: UTF8.self)) }
+    if path == "-" {
+      let albums = try environment.library.allAlbums()
+      return .text(String(decoding: LibraryArchive.encodeJSON(albums), as: UTF8.self))
+    }
     let csv = path.lowercased().hasSuffix(".csv")
-    let bytes = csv ? LibraryArchive.encodeCSV(albums) : LibraryArchive.encodeJSON(albums)
-    try LibraryArchive.writeAtomically(bytes, to: path, sparing: environment.library.files)
-    return .lines(["exported \(albumCount(albums.count)) to \(TextSanitizer.escaped(path))\(csv ? " as CSV" : "")"])
+    let count = try LibraryArchive.export(environment.library, to: path, csv: csv)
+    return .lines(["exported \(albumCount(count)) to \(TextSanitizer.escaped(path))\(csv ? " as CSV" : "")"])
   }
 }
 

@@ -31,6 +31,6 @@ public struct DeleteCommand: Command {
     let left = albumCount(try library.count())
     guard removed.count > 1 else { return .changed("deleted \(quotedTitle(removed[0])) (\(left) left)") }
     let named = removed.prefix(3).map(quotedTitle).joined(separator: ", ") + (removed.count > 3 ? ", …" : "")
-    return .changed("deleted \(removed.count) albums: \(named) (\(left) left)")
+    return .changed("deleted \(albumCount(removed.count)): \(named) (\(left) left)")
   }
 }

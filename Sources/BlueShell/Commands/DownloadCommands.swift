@@ -60,7 +60,7 @@ public struct DownloadCommand: Command {
       throw CommandError("\"\(TextSanitizer.escaped(title))\" has no cover URL (set one with 'edit cover=URL')")
     }
     var parts: [String] = []
-    if started > 0 { parts.append("downloading \(started == 1 ? "1 cover" : "\(started) covers")") }
+    if started > 0 { parts.append("downloading \(Library.counted(started, "cover"))") }
     if cached > 0 { parts.append("\(cached) already cached") }
     if !withoutCover.isEmpty { parts.append("\(albumCount(withoutCover.count)) without a cover URL") }
     return .lines([parts.isEmpty ? "nothing to download" : parts.joined(separator: ", ")])
@@ -135,7 +135,7 @@ public struct WaitCommand: Command {
     guard !library.coversAreIdle else { return .nothing }
     let before = library.pendingCovers().count
     if environment.isInteractive && before > 0 {
-      environment.announce("waiting for \(before == 1 ? "1 download" : "\(before) downloads") (Ctrl-C cancels)")
+      environment.announce("waiting for \(Library.counted(before, "download")) (Ctrl-C cancels)")
     }
     var interrupted = false
     let done = library.waitForCovers(timeout: seconds) {
@@ -166,7 +166,7 @@ public struct WaitCommand: Command {
     guard done else {
       let left = library.pendingCovers().count
       return .lines([
-        "still \(left == 1 ? "1 download" : "\(left) downloads") pending after \(Self.format(seconds ?? 0)) s"
+        "still \(Library.counted(left, "download")) pending after \(Self.format(seconds ?? 0)) s"
       ])
     }
     return .nothing

@@ -1,3 +1,4 @@
+import BlueLibrary
 import Synchronization
 
 /// Lines produced by background work (cover downloads), waiting for the terminal's owner.
@@ -47,7 +48,7 @@ public final class MessageQueue: Sendable {
       var lines = queue.lines.sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }.map(\.text)
       if queue.dropped > 0 {
         lines.append(
-          "… and \(queue.dropped) more \(queue.dropped == 1 ? "line" : "lines") not shown ('downloads' lists the latest)"
+          "… and \(Library.counted(queue.dropped, "more line", plural: "more lines")) not shown ('downloads' lists the latest)"
         )
       }
       return lines
