@@ -61,7 +61,8 @@ struct StreamedImportTests {
     let imported = try peak(runner, "import '\(file)'\n")
     #expect(
       imported.result.stdout
-        == "imported \(grouped(rows)) albums (\(grouped(rows + 5)) albums in all)\n0 of \(grouped(rows + 5)) albums match 'zzzz'\n")
+        == "imported \(grouped(rows)) albums (\(grouped(rows + 5)) albums in all)\n0 of \(grouped(rows + 5)) albums match 'zzzz'\n"
+    )
     #expect(imported.result.stderr == "")
     // A block of the file, SQLite's page cache and the allocator's slack, whatever the size.
     let growthKiB = imported.peakKiB - idle.peakKiB
@@ -84,7 +85,8 @@ struct StreamedImportTests {
     #expect(exported.result.stderr == "")
     #expect(exported.result.stdout.hasPrefix("exported \(grouped(rows + 5)) albums to \(out)"))
     let growthKiB = exported.peakKiB - idle.peakKiB
-    #expect(growthKiB < 12 * 1024, "exporting \(rows) albums as \(format) took \(growthKiB) KiB more than an idle shell")
+    #expect(
+      growthKiB < 12 * 1024, "exporting \(rows) albums as \(format) took \(growthKiB) KiB more than an idle shell")
     let again = BinaryRunner()
     defer { again.cleanUp() }
     let reimported = try again.run(["-c", "reset", "-c", "import '\(out)'"])

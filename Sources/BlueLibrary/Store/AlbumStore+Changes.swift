@@ -116,7 +116,8 @@ extension AlbumStore {
     try changing { db in
       let count = try Self.count(db)
       let firstID = try Self.maxID(db) + 1
-      let step = try Self.beginStep(.import, summary: "import of \(Library.albumCount(albums.count))", origin: origin, db)
+      let step = try Self.beginStep(
+        .import, summary: "import of \(Library.albumCount(albums.count))", origin: origin, db)
       try Self.insertAll(albums, from: count, firstID: firstID, step: step, db)
       try Self.recordInserted(firstID: firstID, count: albums.count, removed: 0, of: step, db)
       try Self.finishStep(step, selecting: origin.selection, db)

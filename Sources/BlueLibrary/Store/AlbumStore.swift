@@ -84,7 +84,8 @@ public final class AlbumStore: Sendable {
     try reading { db in
       try Bool.fetchOne(
         db,
-        sql: "SELECT EXISTS (SELECT 1 FROM album WHERE tracks IS NOT NULL OR duration IS NOT NULL OR folder IS NOT NULL)"
+        sql:
+          "SELECT EXISTS (SELECT 1 FROM album WHERE tracks IS NOT NULL OR duration IS NOT NULL OR folder IS NOT NULL)"
       ) ?? false
     }
   }

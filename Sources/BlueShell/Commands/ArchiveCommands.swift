@@ -144,7 +144,6 @@ extension ImportCommand {
     Library.grouped(number)
   }
 
-
   /// `path` relative to `folder` when it is inside it.
   private func relative(_ path: String, to folder: String) -> String {
     path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
