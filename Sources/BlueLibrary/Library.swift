@@ -196,6 +196,20 @@ public final class Library {
     }
   }
 
+  /// Moves the albums at `indices` (0-based, each once) as one block, in library order, so
+  /// the first lands at `to`, as one undoable step; selects it. Returns them in order.
+  @discardableResult
+  public func move(from indices: [Int], to: Int) throws(LibraryError) -> [Album] {
+    let unique = Set(indices).sorted()
+    if unique.count == 1 { return [try move(from: unique[0], to: to)] }
+    var ids: [Int64] = []
+    for index in unique {
+      guard let id = try store.album(at: index).id else { throw .noAlbumWithID(-1) }
+      ids.append(id)
+    }
+    return try change { (origin) throws(LibraryError) in try store.move(ids: ids, to: to, origin: origin).albums }
+  }
+
   /// Moves the album at `from` to `to` and selects it there; returns the album.
   @discardableResult
   public func move(from: Int, to: Int) throws(LibraryError) -> Album {

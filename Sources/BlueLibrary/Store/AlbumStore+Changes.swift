@@ -105,6 +105,47 @@ extension AlbumStore {
     }
   }
 
+  /// Moves the albums with `ids` (at least two, no repeats) as one block, in their order, so
+  /// the first lands at index `index`, as one logged step; selects the first there.
+  public func move(
+    ids: [Int64], to index: Int, origin: ChangeOrigin
+  ) throws(LibraryError) -> (albums: [Album], step: ChangeStep) {
+    try changing { db in
+      let albums = try ids.map { id in try Self.album(id: id, db) }.sorted { $0.position < $1.position }
+      let count = try Self.count(db)
+      guard (0...(count - albums.count)).contains(index) else {
+        throw LibraryError.noAlbum(index: index + albums.count - 1, count: count)
+      }
+      let block = albums.compactMap(\.id)
+      let step = try Self.beginStep(.move, summary: Self.moveSummary(albums), origin: origin, db)
+      for id in block { try Self.appendImage(id, as: .before, of: step, db) }
+      try Self.placeBlock(block, at: block.indices.map { index + $0 }, step: step, db)
+      for id in block { try Self.appendImage(id, as: .after, of: step, db) }
+      try Self.finishStep(step, selecting: index, db)
+      return (try block.map { id in try Self.album(id: id, db) }, try Self.changeStep(step, db))
+    }
+  }
+
+  /// `move 3 albums ("A", "B", "C")`, at most three titles named.
+  static func moveSummary(_ albums: [Album]) -> String {
+    let named = albums.prefix(3).map { summaryTitle($0.title) }.joined(separator: ", ")
+    return "move \(Library.albumCount(albums.count)) (\(named)\(albums.count > 3 ? ", …" : ""))"
+  }
+
+  /// Puts the albums `block` (in their current order) at `positions` (ascending): all go
+  /// to the end first, in order, and then each from there to its place, so the others keep
+  /// their order around them. Each is marked written by `step`, or keeps its own when nil.
+  static func placeBlock(_ block: [Int64], at positions: [Int], step: Int64?, stepping steps: [Int64?]? = nil, _ db: Database) throws {
+    let last = try count(db) - 1
+    for (offset, id) in block.enumerated() {
+      try moveAlbum(id: id, to: last, step: steps?[offset] ?? step, db)
+    }
+    for (offset, id) in block.enumerated() {
+      // Another shell may have removed albums since: a place past the end is the end.
+      try moveAlbum(id: id, to: min(positions[offset], last), step: steps?[offset] ?? step, db)
+    }
+  }
+
   /// Appends `albums` after the last one, all or nothing, as one logged step, and returns
   /// their indices. The selection stays `origin.selection`.
   ///

@@ -34,6 +34,18 @@ extension AlbumStore {
       try requireUnchanged(after.id, carrying: step, title: after.album.title, undoing: true, db)
       try writeFields(of: before.album, to: before.id, step: before.step, db)
       return before.id
+    case .move where try imageCount(.before, of: step, db) > 1:
+      // A block: back to where each was, in order, each with the step it carried.
+      let befores = try images(.before, of: step, db)
+      for before in befores {
+        try requireUnchanged(before.id, carrying: step, title: before.album.title, undoing: true, db)
+      }
+      try db.execute(sql: "DELETE FROM change_album WHERE change_id = ? AND image = 'after'", arguments: [step])
+      for before in befores { try appendImage(before.id, as: .after, of: step, db) }
+      // The block kept its order when it moved: its albums stand in the order of `befores`.
+      try placeBlock(
+        befores.map(\.id), at: befores.map(\.album.position), step: nil, stepping: befores.map(\.step), db)
+      return befores.first?.id
     case .move:
       let before = try image(.before, of: step, db)
       try requireUnchanged(before.id, carrying: step, title: before.album.title, undoing: true, db)
@@ -83,6 +95,17 @@ extension AlbumStore {
       try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
       try writeFields(of: after.album, to: before.id, step: step, db)
       return before.id
+    case .move where try imageCount(.before, of: step, db) > 1:
+      let (befores, afters) = (try images(.before, of: step, db), try images(.after, of: step, db))
+      for before in befores {
+        try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
+      }
+      try db.execute(sql: "DELETE FROM change_album WHERE change_id = ? AND image = 'before'", arguments: [step])
+      for before in befores { try appendImage(before.id, as: .before, of: step, db) }
+      let count = try Self.count(db)
+      let start = min(afters.first?.album.position ?? 0, count - afters.count)
+      try placeBlock(afters.map(\.id), at: afters.indices.map { start + $0 }, step: step, db)
+      return afters.first?.id
     case .move:
       let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
       try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
@@ -148,6 +171,13 @@ extension AlbumStore {
         """,
       arguments: [step])
     if let again { throw LibraryError.importedSince(title: again) }
+  }
+
+  /// How many albums `side` of `step` recorded.
+  private static func imageCount(_ side: AlbumImage.Side, of step: Int64, _ db: Database) throws -> Int {
+    try Int.fetchOne(
+      db, sql: "SELECT COUNT(*) FROM change_album WHERE change_id = ? AND image = ?", arguments: [step, side.rawValue])
+      ?? 0
   }
 
   // MARK: - Albums an import updated in place

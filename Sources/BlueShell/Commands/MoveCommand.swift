@@ -1,37 +1,54 @@
 import BlueLibrary
 
-/// `move ALBUM to POSITION`: reorder the scroller.
+/// `move ALBUM… to POSITION`: reorder the scroller.
 public struct MoveCommand: Command {
   public static let configuration = CommandConfiguration(
-    verb: "move", group: .change, synopsis: "ALBUM to POSITION",
-    summary: "move an album to another place in the order",
-    examples: ["move 5 to 1", "move \"American Pie\" to 2"],
+    verb: "move", group: .change, synopsis: "ALBUM… to POSITION",
+    summary: "move albums to another place in the order",
+    details: """
+      ALBUM is an index, a range of indices (3-7) or a title; several albums move as one
+      block, in their order, the first to POSITION, as one undoable step.
+      """,
+    examples: ["move 5 to 1", "move \"American Pie\" to 2", "move 3-5 to 1"],
     arguments: [.album, .keyword(["to"]), .text])
 
-  let album: AlbumReference
+  let albums: AlbumReferences
   let target: Int
 
   public init(arguments: [Word]) throws(CommandError) {
-    guard arguments.count == 3, arguments[1].text.lowercased() == "to" else {
-      if arguments.count > 3 { throw .unexpectedArgument(arguments[3]) }
+    guard let to = arguments.lastIndex(where: { !$0.isQuoted && $0.text.lowercased() == "to" }), to > 0,
+      to == arguments.count - 2
+    else {
+      if let to = arguments.lastIndex(where: { $0.text.lowercased() == "to" }), to + 2 < arguments.count {
+        throw .unexpectedArgument(arguments[to + 2])
+      }
       throw .missing("ALBUM to POSITION", usage: Self.configuration.usage)
     }
-    guard let position = Int(arguments[2].text), position >= 1 else {
-      throw CommandError(
-        "POSITION must be a whole number from 1, got \(TextSanitizer.quotedWord(arguments[2].text))")
+    let position = arguments[to + 1]
+    guard let number = Int(position.text), number >= 1 else {
+      throw CommandError("POSITION must be a whole number from 1, got \(TextSanitizer.quotedWord(position.text))")
     }
-    album = AlbumReference(word: arguments[0])
-    target = position
+    albums = try AlbumReferences(words: Array(arguments[..<to]))
+    target = number
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     let count = try library.count()
-    let from = try album.resolve(in: library)
+    let from = try albums.resolve(in: library)
     guard target <= count else {
       throw CommandError("no position \(target) (\(LibraryError.size(count)))")
     }
+    guard from.count > 1 else {
+      let moved = try library.move(from: from[0], to: target - 1)
+      return .changed("moved \(quotedTitle(moved)) from \(from[0] + 1) to \(target)")
+    }
+    guard target + from.count - 1 <= count else {
+      throw CommandError(
+        "\(albumCount(from.count)) do not fit from position \(target) (\(LibraryError.size(count)))")
+    }
     let moved = try library.move(from: from, to: target - 1)
-    return .changed("moved \(quotedTitle(moved)) from \(from + 1) to \(target)")
+    let named = moved.prefix(3).map(quotedTitle).joined(separator: ", ") + (moved.count > 3 ? ", …" : "")
+    return .changed("moved \(albumCount(moved.count)) to \(target)–\(target + moved.count - 1): \(named)")
   }
 }
