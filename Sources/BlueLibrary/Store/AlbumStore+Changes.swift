@@ -135,7 +135,9 @@ extension AlbumStore {
   /// Puts the albums `block` (in their current order) at `positions` (ascending): all go
   /// to the end first, in order, and then each from there to its place, so the others keep
   /// their order around them. Each is marked written by `step`, or keeps its own when nil.
-  static func placeBlock(_ block: [Int64], at positions: [Int], step: Int64?, stepping steps: [Int64?]? = nil, _ db: Database) throws {
+  static func placeBlock(
+    _ block: [Int64], at positions: [Int], step: Int64?, stepping steps: [Int64?]? = nil, _ db: Database
+  ) throws {
     let last = try count(db) - 1
     for (offset, id) in block.enumerated() {
       try moveAlbum(id: id, to: last, step: steps?[offset] ?? step, db)
