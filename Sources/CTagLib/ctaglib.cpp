@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
@@ -15,6 +16,8 @@
 #include <mp4file.h>
 #include <mpegfile.h>
 #include <tdebuglistener.h>
+#include <tfilestream.h>
+#include <tiostream.h>
 #include <tpropertymap.h>
 #include <xiphcomment.h>
 
@@ -35,6 +38,33 @@ std::once_flag quietOnce;
 void silenceTagLib() {
   std::call_once(quietOnce, [] { TagLib::setDebugListener(&quietListener); });
 }
+
+// MARK: - Reading through a descriptor
+
+/// A read-only stream over an open descriptor (which it owns and closes) that keeps the
+/// file's name, so TagLib still picks the format by its extension. The caller opened the
+/// file once, without blocking, and checked it is a regular file: TagLib never opens the
+/// path itself, so a FIFO swapped in after the check cannot block the read.
+class DescriptorStream : public TagLib::IOStream {
+public:
+  DescriptorStream(int descriptor, const char *path) : inner(descriptor, true), path(path) {}
+  TagLib::FileName name() const override { return path.c_str(); }
+  TagLib::ByteVector readBlock(unsigned long length) override { return inner.readBlock(length); }
+  void writeBlock(const TagLib::ByteVector &) override {}
+  void insert(const TagLib::ByteVector &, unsigned long, unsigned long) override {}
+  void removeBlock(unsigned long, unsigned long) override {}
+  bool readOnly() const override { return true; }
+  bool isOpen() const override { return inner.isOpen(); }
+  void seek(long offset, Position position) override { inner.seek(offset, position); }
+  void clear() override { inner.clear(); }
+  long tell() const override { return inner.tell(); }
+  long length() override { return inner.length(); }
+  void truncate(long) override {}
+
+private:
+  TagLib::FileStream inner;
+  std::string path;
+};
 
 // MARK: - Reading
 
@@ -181,10 +211,17 @@ bool replacePictures(TagLib::File *file, const CTLTags *tags) {
 // MARK: - C interface
 
 extern "C" int ctl_read(const char *path, int flags, CTLTrack *track) {
+  return ctl_read_descriptor(-1, path, flags, track);
+}
+
+extern "C" int ctl_read_descriptor(int descriptor, const char *path, int flags, CTLTrack *track) {
   std::memset(track, 0, sizeof *track);
   try {
     silenceTagLib();
-    TagLib::FileRef ref(path, true, TagLib::AudioProperties::Fast);
+    std::unique_ptr<DescriptorStream> stream;
+    if (descriptor >= 0) stream.reset(new DescriptorStream(descriptor, path));
+    TagLib::FileRef ref = stream ? TagLib::FileRef(stream.get(), true, TagLib::AudioProperties::Fast)
+                                 : TagLib::FileRef(path, true, TagLib::AudioProperties::Fast);
     if (ref.isNull()) return CTL_NOT_AUDIO;
     TagLib::File *file = ref.file();
 

@@ -38,12 +38,20 @@ public struct SkippedFile: Sendable, Hashable {
     case noAudio
     /// It (or, for a folder, its listing) could not be opened.
     case cannotOpen(errno: Int32)
+    /// Not a regular file by the time it was read (a FIFO or a device put in its place).
+    case notRegularFile
+    /// Its metadata declares more bytes than bluelib lets TagLib read (a cover of gigabytes).
+    case metadataTooLarge(bytes: Int64)
 
     public var description: String {
       switch self {
       case .empty: return "empty"
       case .noAudio: return "no readable audio"
-      case .cannotOpen(let code): return String(cString: strerror(code))
+      case .cannotOpen(let code):
+        let reason = String(cString: strerror(code))
+        return reason.prefix(1).lowercased() + reason.dropFirst()
+      case .notRegularFile: return "not a regular file"
+      case .metadataTooLarge(let bytes): return "metadata of \(bytes >> 20) MiB, more than 64 MiB"
       }
     }
   }

@@ -132,6 +132,10 @@ private enum Outcome: Sendable {
       var info = stat()
       let isEmpty = stat(file.path, &info) == 0 && info.st_size == 0
       self = .skipped(isEmpty ? .empty : .noAudio)
+    case .notRegularFile:
+      self = .skipped(.notRegularFile)
+    case .metadataTooLarge(let bytes):
+      self = .skipped(.metadataTooLarge(bytes: bytes))
     }
   }
 }

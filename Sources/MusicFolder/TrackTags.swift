@@ -41,17 +41,29 @@ package struct TrackTags: Sendable, Equatable {
     case noAudio
     /// The file could not be opened.
     case cannotOpen(errno: Int32)
+    /// Not a regular file (a FIFO, a device, a socket put where a file was listed).
+    case notRegularFile
+    /// Its metadata says it is `bytes` long, more than TagLib should read (``metadataLimit``).
+    case metadataTooLarge(bytes: Int64)
   }
 
+  /// The most metadata (an MP4 file's `ilst`, a FLAC file's metadata blocks) a file may
+  /// declare: TagLib reads all of it, pictures included, when it opens the file, so a sparse
+  /// file of kilobytes declaring a cover of gigabytes would cost gigabytes of memory.
+  package static let metadataLimit: Int64 = 64 << 20
+
   /// Reads the file at `path` with TagLib.
+  ///
+  /// The file is opened once, without blocking, and read only if it is a regular file,
+  /// through that descriptor: a FIFO or device put in its place after the folder was listed
+  /// is skipped at once instead of blocking the reader for ever.
   package static func read(_ path: String) -> Outcome {
-    if !mayHoldMPEGAudio(path) { return access(path, R_OK) == 0 ? .noAudio : .cannotOpen(errno: errno) }
     var track = CTLTrack()
     defer { ctl_track_free(&track) }
-    guard ctl_read(path, 0, &track) == CTL_OK else {
-      // TagLib does not say why it could not open a file; a permission problem is worth
-      // telling apart from a corrupt file.
-      return access(path, R_OK) == 0 ? .noAudio : .cannotOpen(errno: errno)
+    switch open(path, flags: 0, into: &track) {
+    case .skipped(let outcome): return outcome
+    case .read(let status) where status != CTL_OK: return .noAudio
+    case .read: break
     }
     guard track.hasAudio != 0 else { return .noAudio }
     return .track(
@@ -63,6 +75,35 @@ package struct TrackTags: Sendable, Equatable {
         pictureMimeType: track.hasPicture != 0 ? text(track.pictureMimeType) : nil))
   }
 
+  /// Opens `path` without blocking, checks it is a regular file TagLib may read, and reads
+  /// it with `flags` through that descriptor: TagLib's status, or why it was not read.
+  private static func open(_ path: String, flags: Int32, into track: inout CTLTrack) -> Opened {
+    let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return .skipped(.cannotOpen(errno: errno)) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      return .skipped(.notRegularFile)
+    }
+    if !mayHoldMPEGAudio(fd, path: path) {
+      close(fd)
+      return .skipped(.noAudio)
+    }
+    if let declared = declaredMetadataSize(fd, path: path), declared > metadataLimit {
+      close(fd)
+      return .skipped(.metadataTooLarge(bytes: declared))
+    }
+    // The descriptor is TagLib's now: closed when the call returns.
+    return .read(ctl_read_descriptor(fd, path, flags, &track))
+  }
+
+  /// What ``open(_:flags:into:)`` did: TagLib read the file (with this status), or the file
+  /// was skipped before TagLib saw it.
+  private enum Opened {
+    case read(Int32)
+    case skipped(Outcome)
+  }
+
   /// How far into an MPEG file (after its ID3v2 tag) the first frame must start.
   static let mpegSyncWindow = 64 << 10
 
@@ -72,12 +113,17 @@ package struct TrackTags: Sendable, Equatable {
   /// the file); real files have their first frame right after the tag. Other formats start
   /// with a magic number TagLib checks at once. True for other extensions.
   package static func mayHoldMPEGAudio(_ path: String) -> Bool {
+    let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return true }  // TagLib says why it cannot be read
+    defer { close(fd) }
+    return mayHoldMPEGAudio(fd, path: path)
+  }
+
+  /// ``mayHoldMPEGAudio(_:)`` of the open file `fd` named `path`.
+  static func mayHoldMPEGAudio(_ fd: Int32, path: String) -> Bool {
     // The extension alone, lowercased: a small string, not a copy of the whole path.
     let suffix = String(decoding: path.utf8.suffix(4), as: UTF8.self).lowercased()
     guard suffix == ".mp3" || suffix == ".aac" else { return true }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return true }  // TagLib says why it cannot be read
-    defer { close(fd) }
     var header = [UInt8](repeating: 0, count: 10)
     var start: off_t = 0
     if pread(fd, &header, 10, 0) == 10, header.starts(with: Array("ID3".utf8)) {
@@ -92,14 +138,78 @@ package struct TrackTags: Sendable, Equatable {
     return false
   }
 
+  /// The size of the metadata TagLib would read from the open file `fd` named `path`, as
+  /// its headers declare it, without reading the metadata: an MP4 file's `moov/udta/meta/ilst`
+  /// (by the `.m4a`, `.m4b`, `.m4p`, `.mp4` extension) or a FLAC file's metadata blocks (by
+  /// its `fLaC` magic). Nil for other files or headers that do not parse.
+  static func declaredMetadataSize(_ fd: Int32, path: String) -> Int64? {
+    var magic = [UInt8](repeating: 0, count: 4)
+    if pread(fd, &magic, 4, 0) == 4, magic == Array("fLaC".utf8) { return flacMetadataSize(fd) }
+    let suffix = String(decoding: path.utf8.suffix(4), as: UTF8.self).lowercased()
+    guard [".m4a", ".m4b", ".m4p", ".mp4"].contains(suffix) else { return nil }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return nil }
+    // moov, then udta, meta (a full box: 4 bytes of version and flags) and ilst inside it.
+    var range = (start: Int64(0), end: Int64(info.st_size))
+    for (name, skip) in [("moov", 0), ("udta", 0), ("meta", 4), ("ilst", 0)] as [(String, Int64)] {
+      guard let atom = findAtom(name, in: range, fd) else { return nil }
+      range = (atom.body + skip, atom.end)
+    }
+    return range.end - range.start
+  }
+
+  /// The first atom named `name` among those in `range`: where its body starts and it ends.
+  private static func findAtom(_ name: String, in range: (start: Int64, end: Int64), _ fd: Int32)
+    -> (body: Int64, end: Int64)?
+  {
+    var offset = range.start
+    var atoms = 0
+    while offset + 8 <= range.end, atoms < 10_000 {
+      atoms += 1
+      var header = [UInt8](repeating: 0, count: 16)
+      guard pread(fd, &header, 16, off_t(offset)) >= 8 else { return nil }
+      var size = Int64(header[0...3].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+      var body = offset + 8
+      if size == 1 {
+        size = Int64(bitPattern: header[8...15].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        body = offset + 16
+      } else if size == 0 {
+        size = range.end - offset
+      }
+      guard size >= body - offset else { return nil }
+      if String(decoding: header[4...7], as: UTF8.self) == name { return (body, offset + size) }
+      offset += size
+    }
+    return nil
+  }
+
+  /// The total length of a FLAC file's metadata blocks (each up to 16 MiB, any number).
+  private static func flacMetadataSize(_ fd: Int32) -> Int64? {
+    var offset: Int64 = 4
+    var total: Int64 = 0
+    for _ in 0..<100_000 {
+      var header = [UInt8](repeating: 0, count: 4)
+      guard pread(fd, &header, 4, off_t(offset)) == 4 else { return total }
+      let length = Int64(header[1]) << 16 | Int64(header[2]) << 8 | Int64(header[3])
+      total += length
+      offset += 4 + length
+      if header[0] & 0x80 != 0 { return total }
+    }
+    return total
+  }
+
   /// The embedded picture of the file at `path` and its MIME type ("" when the file does not
   /// say), or nil when it has none; pictures over `limit` bytes are an error.
   static func picture(_ path: String, limit: Int) throws(MusicFolderError) -> (bytes: [UInt8], mimeType: String)? {
     var track = CTLTrack()
     defer { ctl_track_free(&track) }
-    guard ctl_read(path, Int32(CTL_READ_PICTURE), &track) == CTL_OK else {
-      if access(path, R_OK) != 0 { throw .cannotOpen(path, errno: errno) }
-      return nil
+    switch open(path, flags: Int32(CTL_READ_PICTURE), into: &track) {
+    case .skipped(.cannotOpen(let code)): throw .cannotOpen(path, errno: code)
+    case .skipped(.notRegularFile): throw .cannotOpen(path, errno: EINVAL)
+    case .skipped(.metadataTooLarge): throw .coverTooLarge(path, limit: limit)
+    case .skipped: return nil
+    case .read(let status) where status != CTL_OK: return nil
+    case .read: break
     }
     guard track.hasPicture != 0, let picture = track.picture else { return nil }
     guard track.pictureSize <= limit else { throw .coverTooLarge(path, limit: limit) }

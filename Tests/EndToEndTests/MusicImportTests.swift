@@ -72,7 +72,8 @@ struct MusicImportTests {
     #expect(
       result.stdout == """
         imported 12 albums (18 tracks) from \(music.root): 12 added
-        skipped 2 files (not readable audio): Broken/empty.flac, Broken/noise.mp3
+        skipped 1 file (empty): Broken/empty.flac
+        skipped 1 file (no readable audio): Broken/noise.mp3
 
         """)
     // Script mode: no progress line, no escape sequence.
@@ -126,7 +127,8 @@ struct MusicImportTests {
     #expect(
       again.stdout == """
         imported 12 albums (18 tracks) from \(music.root): 12 unchanged
-        skipped 2 files (not readable audio): Broken/empty.flac, Broken/noise.mp3
+        skipped 1 file (empty): Broken/empty.flac
+        skipped 1 file (no readable audio): Broken/noise.mp3
           1  import from \(music.root): 12 added
 
         """)
@@ -153,7 +155,8 @@ struct MusicImportTests {
     #expect(
       again.stdout == """
         imported 13 albums (19 tracks) from \(music.root): 1 added, 1 updated, 11 unchanged
-        skipped 2 files (not readable audio): Broken/empty.flac, Broken/noise.mp3
+        skipped 1 file (empty): Broken/empty.flac
+        skipped 1 file (no readable audio): Broken/noise.mp3
           14. Greatest Hits — Queen (1981, Rock) · cover: no cover
           18. Innuendo — Queen (1991) · cover: no cover
         2 of 18 albums match 'queen'

@@ -126,4 +126,79 @@ import Testing
   func yearIsTheFirstFourDigitRunOfTheDate(date: String, year: Int?) {
     #expect(TrackTags.year(in: date) == year)
   }
+
+  // MARK: - Files that must not be read (round 3, F6 and F7)
+
+  /// Reads `path` on another thread; nil when it has not returned within `seconds`.
+  private func readWithin(_ seconds: Double, _ path: String) -> TrackTags.Outcome? {
+    let result = LockedBox<TrackTags.Outcome?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let outcome = TrackTags.read(path)
+      result.update { $0 = outcome }
+      done.signal()
+    }
+    guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+    return result.value
+  }
+
+  /// A FIFO where a track was listed (swapped in during a scan) is skipped at once: opening
+  /// it blocked the reader for good, ignoring SIGTERM.
+  @Test(arguments: ["01.mp3", "01.flac", "01.m4a", "01.ogg"])
+  func aFIFOInPlaceOfATrackIsNotARegularFileAndDoesNotBlock(name: String) throws {
+    let music = try MusicFolderFixture()
+    let path = music.path(name)
+    #expect(mkfifo(path, 0o644) == 0)
+    let outcome = readWithin(5, path)
+    if outcome == nil {
+      // Let the blocked reader go before failing.
+      let writer = open(path, O_WRONLY | O_NONBLOCK)
+      if writer >= 0 { close(writer) }
+    }
+    #expect(outcome == .notRegularFile)
+  }
+
+  /// A sparse MP4 whose `ilst` declares a cover of gigabytes (28 KB on disk) is skipped from
+  /// its atom headers: TagLib would read the whole atom into memory (5 GB for two such files).
+  @Test func anMP4DeclaringGigabytesOfMetadataIsSkippedFromItsHeaders() throws {
+    let music = try MusicFolderFixture()
+    let cover: UInt64 = 5 << 29  // 2.5 GiB of picture, never written: a hole
+    func atom(_ name: String, _ body: [UInt8], size: UInt64? = nil) -> [UInt8] {
+      let total = size ?? UInt64(8 + body.count)
+      return withUnsafeBytes(of: UInt32(total).bigEndian, Array.init) + Array(name.utf8) + body
+    }
+    let covr = atom("covr", atom("data", [0, 0, 0, 13, 0, 0, 0, 0], size: 16 + cover), size: 24 + cover)
+    let ilst = atom("ilst", covr, size: 8 + 24 + cover)
+    let meta = atom("meta", [0, 0, 0, 0] + ilst, size: 12 + 8 + 24 + cover)
+    let udta = atom("udta", meta, size: 8 + 12 + 8 + 24 + cover)
+    let moov = atom("moov", udta, size: 8 + 8 + 12 + 8 + 24 + cover)
+    let ftyp = atom("ftyp", Array("M4A \0\0\0\0M4A mp42isom".utf8))
+    let path = try music.file("big.m4a", ftyp + moov)
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    try handle.truncate(atOffset: UInt64(ftyp.count) + 8 + 8 + 12 + 8 + 24 + cover)
+    try handle.close()
+
+    let start = ContinuousClock.now
+    #expect(readWithin(10, path) == .metadataTooLarge(bytes: Int64(24 + cover)))
+    #expect(ContinuousClock.now - start < .seconds(2))
+  }
+
+  /// FLAC metadata blocks are at most 16 MiB each, but there may be any number of them.
+  @Test func aFLACDeclaringTooManyMetadataBytesIsSkippedFromItsHeaders() throws {
+    let music = try MusicFolderFixture()
+    let block = (1 << 24) - 1
+    var header = Array("fLaC".utf8)
+    var offset = header.count
+    let path = try music.file("big.flac", header)
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    for number in 0..<5 {
+      header = [UInt8(number == 4 ? 0x86 : 0x06), 0xFF, 0xFF, 0xFF]  // type 6 (picture), last flag on the fifth
+      try handle.seek(toOffset: UInt64(offset))
+      try handle.write(contentsOf: Data(header))
+      offset += 4 + block
+    }
+    try handle.truncate(atOffset: UInt64(offset))
+    try handle.close()
+    #expect(readWithin(10, path) == .metadataTooLarge(bytes: Int64(5 * block)))
+  }
 }

@@ -92,13 +92,19 @@ extension ImportCommand {
       throw CommandError(error)
     }
     var lines = [Self.summary(result, name: name)]
-    if !result.skipped.isEmpty {
-      let shown = result.skipped.prefix(Self.skippedShown).map {
-        TextSanitizer.escaped(relative($0.path, to: result.folder))
-      }
-      let more = result.skipped.count > Self.skippedShown ? ", …" : ""
-      let files = Library.counted(result.skipped.count, "file")
-      lines.append("skipped \(files) (not readable audio): " + shown.joined(separator: ", ") + more)
+    // One line per reason, in the order the reasons first come up: a folder that cannot be
+    // listed is not a file of bad audio.
+    var reasons: [String] = []
+    var byReason: [String: [String]] = [:]
+    for skipped in result.skipped {
+      if byReason[skipped.reason] == nil { reasons.append(skipped.reason) }
+      byReason[skipped.reason, default: []].append(skipped.path)
+    }
+    for reason in reasons {
+      let paths = byReason[reason] ?? []
+      let shown = paths.prefix(Self.skippedShown).map { TextSanitizer.escaped(relative($0, to: result.folder)) }
+      let more = paths.count > Self.skippedShown ? ", …" : ""
+      lines.append("skipped \(Library.counted(paths.count, "file")) (\(reason)): " + shown.joined(separator: ", ") + more)
     }
     let message = lines.joined(separator: "\n")
     return result.summary == nil ? .lines(lines) : .changed(message, redraw: false)

@@ -66,6 +66,11 @@ typedef struct CTLTrack {
 /// On any status other than CTL_OK the track holds nothing to free (freeing it is allowed).
 int ctl_read(const char *path, int flags, CTLTrack *track);
 
+/// `ctl_read` through `descriptor`, an open, readable regular file named `path` (the name
+/// picks the format by its extension; TagLib never opens `path`). The descriptor is closed
+/// when the call returns, whatever it returns; -1 reads `path` as `ctl_read` does.
+int ctl_read_descriptor(int descriptor, const char *path, int flags, CTLTrack *track);
+
 /// Frees what `ctl_read` put into `track` and zeroes it.
 void ctl_track_free(CTLTrack *track);
 
