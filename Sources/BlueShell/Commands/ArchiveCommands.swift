@@ -104,7 +104,8 @@ extension ImportCommand {
       let paths = byReason[reason] ?? []
       let shown = paths.prefix(Self.skippedShown).map { TextSanitizer.escaped(relative($0, to: result.folder)) }
       let more = paths.count > Self.skippedShown ? ", …" : ""
-      lines.append("skipped \(Library.counted(paths.count, "file")) (\(reason)): " + shown.joined(separator: ", ") + more)
+      lines.append(
+        "skipped \(Library.counted(paths.count, "file")) (\(reason)): " + shown.joined(separator: ", ") + more)
     }
     let message = lines.joined(separator: "\n")
     return result.summary == nil ? .lines(lines) : .changed(message, redraw: false)
