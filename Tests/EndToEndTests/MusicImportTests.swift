@@ -115,6 +115,23 @@ struct MusicImportTests {
         """)
   }
 
+  /// An audio file given to `import` is named as one, with the folder to import instead of
+  /// a CSV error about its bytes (round 3, F22).
+  @Test(arguments: ["mp3", "flac", "m4a", "ogg"])
+  func importOfOneAudioFileSaysToImportItsFolder(format: String) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let folder = runner.home.appendingPathComponent("Music").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/music/silence.\(format)").path
+    try FileManager.default.copyItem(atPath: fixture, toPath: folder + "/01.\(format)")
+    let result = try runner.run(["-c", "import \(folder)/01.\(format)"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("01.\(format)' is an audio file"), "\(result.stderr)")
+    #expect(result.stderr.hasSuffix("import its folder: import \(folder)\n"), "\(result.stderr)")
+  }
+
   @Test func reimportChangesNothingAndUndoTakesTheWholeImportBack() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
@@ -226,7 +243,7 @@ struct MusicImportTests {
     #expect(
       result.stderr
         == "bluelib: -c:1: cover: cannot read the cover of \"Dummy\": no such file \(music.root)/Portishead/Dummy/front.jpg "
-        + "('download 13' tries again)\n")
+        + "(once the file is fixed, 'download 13' reads it again)\n")
   }
 
   // MARK: - Archives

@@ -36,6 +36,9 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   case cancelled
   /// Anything else, with a short lowercase reason: `download failed: connection lost`.
   case downloadFailed(String)
+  /// A local cover (a file, a picture in a track) could not be read, with why:
+  /// `permission denied /music/A/cover.jpg`. Nothing was downloaded, so no word of it.
+  case unreadableFile(String)
 
   /// The user-facing reason, as a status line shows it.
   public var description: String {
@@ -56,6 +59,7 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case .badURL(let url, let reason): "bad URL \(url) (\(reason))"
     case .cancelled: "cancelled"
     case .downloadFailed(let reason): "download failed: \(reason)"
+    case .unreadableFile(let reason): reason
     }
   }
 

@@ -44,6 +44,12 @@ public struct ImportCommand: Command {
     if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
       return try importFolder(in: environment)
     }
+    if let format = Self.audioFormat(of: path) {
+      let folder = shownPath.contains("/") ? String(shownPath[..<shownPath.lastIndex(of: "/")!]) : "."
+      throw CommandError(
+        "'\(TextSanitizer.escaped(shownPath))' is an audio file (\(format)); import its folder: "
+          + "import \(TextSanitizer.escaped(folder))")
+    }
     let library = environment.library
     let range: Range<Int>
     let ignoredColumns: [String]
@@ -64,6 +70,31 @@ public struct ImportCommand: Command {
         + "bluelib does not read: \(names)\(more) (it reads \(LibraryArchive.keyList))\n" + message
     }
     return .changed(message, redraw: false)
+  }
+}
+
+extension ImportCommand {
+  /// The audio format the first bytes of the regular file at `path` announce (`MP3`,
+  /// `FLAC`, `Ogg`, `MP4`, `WAV`, `AIFF`), or nil: an audio file given to `import` would
+  /// otherwise be read as CSV and fail with a baffling `invalid UTF-8 on line 1`.
+  static func audioFormat(of path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    var head = [UInt8](repeating: 0, count: 12)
+    guard read(fd, &head, 12) == 12 else { return nil }
+    func starts(_ text: String, at offset: Int = 0) -> Bool {
+      Array(head[offset..<(offset + text.utf8.count)]) == Array(text.utf8)
+    }
+    if starts("ID3") || (head[0] == 0xFF && head[1] & 0xE0 == 0xE0) { return "MP3" }
+    if starts("fLaC") { return "FLAC" }
+    if starts("OggS") { return "Ogg" }
+    if starts("ftyp", at: 4) { return "MP4" }
+    if starts("RIFF") && starts("WAVE", at: 8) { return "WAV" }
+    if starts("FORM") && (starts("AIFF", at: 8) || starts("AIFC", at: 8)) { return "AIFF" }
+    return nil
   }
 }
 

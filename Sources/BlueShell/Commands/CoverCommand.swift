@@ -86,7 +86,10 @@ public struct CoverCommand: Command {
     guard let bytes = library.cachedCover(of: chosen) ?? library.loadLocalCover(of: chosen) else {
       switch library.coverState(of: chosen) {
       case .failed(let failure) where LocalCover.isLocal(chosen.coverURL):
-        throw CommandError("cannot read the cover of \(name): \(failure) ('download \(index + 1)' tries again)")
+        // Read from a file, not downloaded: nothing to fetch again until the file is fixed.
+        throw CommandError(
+          "cannot read the cover of \(name): \(failure) (once the file is fixed, 'download \(index + 1)' reads it again)"
+        )
       case .queued, .downloading:
         throw CommandError("the cover of \(name) is still downloading ('wait' waits for it)")
       case .failed(let failure):

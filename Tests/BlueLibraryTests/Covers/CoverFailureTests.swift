@@ -33,6 +33,8 @@ struct CoverFailureTests {
     (.unsupportedURL("gopher://x/y"), "unsupported URL gopher://x/y"),
     (.cancelled, "cancelled"),
     (.downloadFailed("connection lost"), "download failed: connection lost"),
+    // A local cover was never downloaded: its failure does not say so (round 3, F27).
+    (.unreadableFile("permission denied /music/A/cover.jpg"), "permission denied /music/A/cover.jpg"),
   ])
   func failureReadsAsTheStatusLineReason(failure: CoverFailure, text: String) {
     #expect(failure.description == text)

@@ -86,7 +86,7 @@ struct CoverSourceTests {
   @Test func directoryIsNotACover() async throws {
     let home = try TemporaryDirectory()
     #expect(
-      await failure(of: FileCoverSource(), "file://" + home.path) == .downloadFailed("\(home.path) is a directory"))
+      await failure(of: FileCoverSource(), "file://" + home.path) == .unreadableFile("\(home.path) is a directory"))
   }
 
   @Test func fileOverTheCapIsTooLargeWithoutBeingRead() async throws {

@@ -46,12 +46,12 @@ enum CoverFileReader {
     do {
       try syscall("fstat") { fstat(fd, &info) }
     } catch {
-      return .failure(.downloadFailed("cannot read \(name): \(error.reason)"))
+      return .failure(.unreadableFile("cannot read \(name): \(error.reason)"))
     }
     switch info.st_mode & mode_t(S_IFMT) {
     case mode_t(S_IFREG): break
-    case mode_t(S_IFDIR): return .failure(.downloadFailed("\(name) is a directory"))
-    default: return .failure(.downloadFailed("\(name) is not a regular file"))
+    case mode_t(S_IFDIR): return .failure(.unreadableFile("\(name) is a directory"))
+    default: return .failure(.unreadableFile("\(name) is not a regular file"))
     }
     if Int(info.st_size) > limits.maxBytes {
       return .failure(limits.tooLarge)
@@ -69,7 +69,7 @@ enum CoverFileReader {
         // Opened O_NONBLOCK (see above); a regular file does not block, but ask again.
         continue
       } catch {
-        return .failure(.downloadFailed("cannot read \(name): \(error.reason)"))
+        return .failure(.unreadableFile("cannot read \(name): \(error.reason)"))
       }
       if count == 0 { return .success(data) }
       // The file may have grown since fstat: the cap still holds.
@@ -81,8 +81,8 @@ enum CoverFileReader {
   private static func openFailure(_ error: SystemError, name: String) -> CoverFailure {
     switch error.errno {
     case ENOENT, ENOTDIR: .noSuchFile(name)
-    case EACCES, EPERM: .downloadFailed("permission denied \(name)")
-    default: .downloadFailed("cannot open \(name): \(error.reason)")
+    case EACCES, EPERM: .unreadableFile("permission denied \(name)")
+    default: .unreadableFile("cannot open \(name): \(error.reason)")
     }
   }
 }

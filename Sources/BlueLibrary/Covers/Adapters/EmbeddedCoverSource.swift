@@ -43,17 +43,17 @@ public struct EmbeddedCoverSource: CoverSource {
   private static func read(_ path: String, limits: CoverLimits) -> Result<Data, CoverFailure> {
     var info = stat()
     guard stat(path, &info) == 0 else {
-      return .failure(errno == ENOENT || errno == ENOTDIR ? .noSuchFile(path) : .downloadFailed("cannot open \(path)"))
+      return .failure(errno == ENOENT || errno == ENOTDIR ? .noSuchFile(path) : .unreadableFile("cannot open \(path)"))
     }
-    guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.downloadFailed("\(path) is not a regular file")) }
+    guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.unreadableFile("\(path) is not a regular file")) }
     do throws(MusicFolderError) {
       return .success(Data(try MusicCover.embedded(track: path, mimeType: "").bytes(limit: limits.maxBytes)))
     } catch {
       switch error {
       case .coverTooLarge: return .failure(limits.tooLarge)
-      case .noPicture: return .failure(.downloadFailed("\(path) embeds no picture"))
+      case .noPicture: return .failure(.unreadableFile("\(path) embeds no picture"))
       case .cannotOpen(_, let code) where code == ENOENT: return .failure(.noSuchFile(path))
-      default: return .failure(.downloadFailed(error.description))
+      default: return .failure(.unreadableFile(error.description))
       }
     }
   }
