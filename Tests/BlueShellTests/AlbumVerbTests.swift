@@ -321,6 +321,17 @@ struct AlbumVerbTests {
     #expect(try shell.titles() == Self.catalogueTitles)
   }
 
+  /// A query past SQLite's own limits is the user's to shorten: it said "library database
+  /// error: Expression tree is too large", as if the file were damaged (round 3, F23).
+  @Test(arguments: [
+    Array(repeating: "w", count: 1_000).joined(separator: " "), String(repeating: "x", count: 60_000),
+  ])
+  func listSaysAQueryIsTooLongNotThatTheLibraryIsDamaged(query: String) throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("list \(query)") == ["list: the query is too long (at most 100 words of 4 KiB each)"])
+    #expect(shell.run("list " + Array(repeating: "o", count: 100).joined(separator: " ")) == [])
+  }
+
   // MARK: - move
 
   @Test func moveReordersAndSelectsTheMovedAlbum() throws {

@@ -55,6 +55,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
 
   /// SQLite found the library file damaged earlier in this run; no change is written to it.
   case damaged
+  /// A query with more words, or a longer word, than a search takes.
+  case queryTooLong(words: Int, bytes: Int)
 
   /// An album an undone import would bring back was imported again since (its folder, by
   /// this or another shell); nothing was redone.
@@ -109,6 +111,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       "\(Self.quoted(title, mark: "\"")) was changed since (by another shell?); nothing \(undoing ? "undone" : "redone")"
     case .deletedSince(let title, let undoing):
       "\(Self.quoted(title, mark: "\"")) was deleted since (by another shell?); nothing \(undoing ? "undone" : "redone")"
+    case .queryTooLong(let words, let bytes):
+      "the query is too long (at most \(words) words of \(bytes >> 10) KiB each)"
     case .damaged:
       "the library file is damaged (database disk image is malformed), so no change is written to it;"
         + " save what can still be read with 'export FILE'"

@@ -118,6 +118,11 @@ public final class AlbumStore: Sendable {
     }
   }
 
+  /// The most words a query may have (SQLite allows an expression 1,000 deep).
+  public static let maximumQueryWords = 100
+  /// The most bytes a query word may have (SQLite's LIKE patterns stop at 50,000).
+  public static let maximumQueryWordBytes = 4 << 10
+
   /// The albums in which every word of `query` appears in the title, artist, genre or
   /// year, ignoring case and accents (`cafe` finds "Café", `bjork jazz` finds Björk's jazz
   /// albums), in order, starting at index `start`; at most `limit` of them.
@@ -127,6 +132,11 @@ public final class AlbumStore: Sendable {
   /// characters are let through), and only those rows are folded and checked here.
   public func search(_ query: String, from start: Int = 0, limit: Int? = nil) throws(LibraryError) -> [Album] {
     let words = query.split(whereSeparator: \.isWhitespace).map { Self.fold(String($0)) }
+    // SQLite's own limits (expression depth, LIKE pattern length) would say "library
+    // database error"; a query past these is the user's to shorten, not a damaged file.
+    if words.count > Self.maximumQueryWords || words.contains(where: { $0.utf8.count > Self.maximumQueryWordBytes }) {
+      throw .queryTooLong(words: Self.maximumQueryWords, bytes: Self.maximumQueryWordBytes)
+    }
     return try reading { db in
       if words.isEmpty {
         return try Self.fastAlbums(
