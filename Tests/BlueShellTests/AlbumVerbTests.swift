@@ -332,6 +332,18 @@ struct AlbumVerbTests {
     #expect(shell.run("list " + Array(repeating: "o", count: 100).joined(separator: " ")) == [])
   }
 
+  /// `scroll to Album 01500` and `tap Best of Bowie`: an unquoted title of several words is
+  /// the rest of the line (issue 26, item 10); after an index, a word more is still an error.
+  @Test(arguments: [
+    ("scroll to Nothing Like The Sun", 2), ("tap american pie", 4), ("scroll to staring at the sun", 3),
+  ])
+  func anUnquotedTitleOfSeveralWordsIsTheRestOfTheLine(line: String, selected: Int) throws {
+    let shell = try InProcessShell()
+    #expect(shell.run(line) == [])
+    #expect(shell.library.selection == selected)
+    #expect(shell.run("tap no such album") == ["tap: no album titled 'no such album' (try 'list no such album')"])
+  }
+
   // MARK: - move
 
   @Test func moveReordersAndSelectsTheMovedAlbum() throws {

@@ -137,7 +137,7 @@ struct DownloadTests {
         "  1. Silent · cover: failed: timed out after 1 s",
         "  2. Missing · cover: failed: HTTP 404",
         "  3. Portal · cover: failed: not an image",
-        "  4. Fine · cover: cached",
+        "  4. Fine",
         "  5. Huge · cover: failed: larger than 10 MiB",
         "  6. Streamed · cover: failed: larger than 10 MiB",
         "* 7. Nowhere · cover: failed: could not resolve host bluelib-no-such-host.invalid",
@@ -193,7 +193,7 @@ struct DownloadTests {
     let expected = [
       "downloading 1 cover",
       "cover of \"Best of Bowie\": 3.4 KB",
-      "* 1. Best of Bowie — David Bowie (1992, Pop) · cover: cached",
+      "* 1. Best of Bowie — David Bowie (1992, Pop)",
       "1 of 5 albums match 'bowie'",
       "",
     ]
@@ -334,7 +334,7 @@ struct DownloadTests {
     #expect(second.status == 0)
     let output = lines(second.stdout)
     #expect(
-      Array(output.prefix(4)) == ["  1. A · cover: cached", "* 2. B · cover: cached", "2 albums", "2 already cached"])
+      Array(output.prefix(4)) == ["  1. A", "* 2. B", "2 albums", "2 already cached"])
     #expect(output.contains("1 already cached"))
     #expect(!output.contains { $0.hasPrefix("downloading") })
     #expect(server.totalRequests == 2)
@@ -396,11 +396,11 @@ struct DownloadTests {
         "5 albums",
         "downloading 5 covers",
       ] + statusLines + [
-        "* 1. Best of Bowie — David Bowie (1992, Pop) · cover: cached",
-        "  2. It's My Life — No Doubt (2003, Pop) · cover: cached",
-        "  3. Nothing Like The Sun — Sting (1999, Pop) · cover: cached",
-        "  4. Staring at the Sun — U2 (2000, Pop) · cover: cached",
-        "  5. American Pie — Madonna (2000, Pop) · cover: cached",
+        "* 1. Best of Bowie — David Bowie (1992, Pop)",
+        "  2. It's My Life — No Doubt (2003, Pop)",
+        "  3. Nothing Like The Sun — Sting (1999, Pop)",
+        "  4. Staring at the Sun — U2 (2000, Pop)",
+        "  5. American Pie — Madonna (2000, Pop)",
         "5 albums",
         "",
       ])
@@ -466,11 +466,11 @@ struct DownloadTests {
     #expect(again.status == 0)
     #expect(
       lines(again.stdout) == [
-        "* 1. Damaged · cover: cached",
+        "* 1. Damaged",
         "1 album",
         "downloading 1 cover",
         "cover of \"Damaged\": 70 bytes",
-        "* 1. Damaged · cover: cached",
+        "* 1. Damaged",
         "1 album",
         "",
       ])
@@ -536,7 +536,7 @@ struct DownloadTests {
         "* 1. Slow · cover: downloading",
         "1 album",
         "cover of \"Slow\": 70 bytes",
-        "* 1. Slow · cover: cached",
+        "* 1. Slow",
         "1 album",
         "",
       ])
@@ -661,7 +661,7 @@ struct DownloadTests {
         "1 album",
         "downloading 1 cover",
         "cover of \"Flaky\": 3.4 KB",
-        "* 1. Flaky · cover: cached",
+        "* 1. Flaky",
         "1 album",
         "",
       ])

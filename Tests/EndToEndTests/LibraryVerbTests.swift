@@ -446,8 +446,8 @@ struct LibraryVerbTests {
         + "[3/5] 1 Best of Bowie | 2 It's My Life | >3 Nothing Like The Sun< | 4 Staring at the Sun | 5 American Pie\n"
         + current
         + "edited \"Life's What You Make It\": artist, genre, title\n"
-        + "[3/5] 1 Best of Bowie | 2 Life's What You Make It | >3 Nothing Like The Sun< | 4 Staring at the Sun | 5 American Pie\n"
-        + current
+        // Album 2 is not the current one: the edit shows it, as edited (issue 26, item 3).
+        + "Artist: Talk Talk\nAlbum: Life's What You Make It\nGenre: Rock\nYear: 2003\nCover: bluelib:covers/its-my-life.png (not downloaded)\n"
         + F.list(selected: 3, rows: rows)
         + "Artist: Talk Talk\nAlbum: Life's What You Make It\nGenre: Rock\nYear: 2003\nCover: bluelib:covers/its-my-life.png (not downloaded)\n"
     )
@@ -564,8 +564,8 @@ struct LibraryVerbTests {
           (1, "move: no position 6 (the library has 5)"),
           (2, "move: POSITION must be a whole number from 1, got '0'"),
           (3, "move: POSITION must be a whole number from 1, got 'x'"),
-          (4, "move: missing ALBUM to POSITION (usage: move ALBUM to POSITION)"),
-          (5, "move: missing ALBUM to POSITION (usage: move ALBUM to POSITION)"),
+          (4, "move: missing ALBUM to POSITION (usage: move ALBUM… to POSITION)"),
+          (5, "move: missing ALBUM to POSITION (usage: move ALBUM… to POSITION)"),
           (6, "move: no album 9 (the library has 5)"),
           (7, "move: unexpected argument '3'"),
         ]))

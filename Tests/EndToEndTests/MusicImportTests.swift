@@ -218,7 +218,7 @@ struct MusicImportTests {
     let listed = try runner.run(["-c", "list homogenic", "-c", "downloads"])
     #expect(
       listed.stdout == """
-          7. Homogenic — Björk (1997) · cover: cached
+           7. Homogenic — Björk (1997)
         1 of 17 albums match 'homogenic'
         no downloads yet ('download all' starts them)
 

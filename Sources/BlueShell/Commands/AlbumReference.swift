@@ -41,6 +41,21 @@ struct AlbumReference: Equatable {
   }
 }
 
+extension AlbumReference {
+  /// The album the rest of a command line names: one word, or — when there are several and
+  /// the first is not a number — a title of several words typed without quotes
+  /// (`scroll to Album 01500`). Extra words after an index are an error.
+  init(restOfLine words: ArraySlice<Word>) throws(CommandError) {
+    guard let first = words.first else { throw CommandError("missing ALBUM") }
+    guard words.count > 1 else {
+      self.init(word: first)
+      return
+    }
+    if first.isQuoted || Self.number(first.text) != nil { throw .unexpectedArgument(words[words.startIndex + 1]) }
+    self.init(word: Word(words.map(\.text).joined(separator: " "), isQuoted: true, column: first.column))
+  }
+}
+
 /// Albums as typed to a verb that acts on several at once (`delete 1 2 3`, `delete 1-5`,
 /// `delete 2 "American Pie"`): indices, inclusive ranges of indices and titles.
 struct AlbumReferences: Equatable {

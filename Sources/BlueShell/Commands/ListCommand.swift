@@ -41,6 +41,8 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
   let library: Library
   let query: String?
   let total: Int
+  /// Digits of the largest index: every index is padded to it.
+  private let indexWidth: Int
   private var page: [Album]
   private var index = 0
   private var shown = 0
@@ -50,6 +52,7 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     self.library = library
     self.query = query
     self.total = total
+    indexWidth = String(total).utf8.count
     page = first
   }
 
@@ -91,11 +94,14 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     output.line(albumCount(total))
   }
 
-  /// `* 3. Title — Artist (1999, Pop) · cover: cached`, appended as bytes: printable text
-  /// as it is, no `String` per field.
+  /// `*  3. Title — Artist (1999, Pop) · cover: failed: HTTP 404`, appended as bytes:
+  /// printable text as it is, no `String` per field. Indices are right-aligned to the
+  /// widest the library has; a cover in the cache (the ordinary state) says nothing.
   private func appendLine(_ row: AlbumListRow, to bytes: inout [UInt8]) {
     bytes.append(contentsOf: row.position == library.selection ? "* ".utf8 : "  ".utf8)
-    bytes.append(contentsOf: String(row.position + 1).utf8)
+    let number = String(row.position + 1)
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: Swift.max(0, indexWidth - number.utf8.count)))
+    bytes.append(contentsOf: number.utf8)
     bytes.append(contentsOf: ". ".utf8)
     TextSanitizer.appendEscaped(row.title, to: &bytes)
     if !row.artist.isEmpty {
@@ -111,13 +117,14 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
       TextSanitizer.appendEscaped(row.genre, to: &bytes)
       bytes.append(UInt8(ascii: ")"))
     }
-    bytes.append(contentsOf: " · cover: ".utf8)
     // ``CoverState/label(url:)``, without a `String` for the common states.
     switch library.coverState(ofURL: row.coverURL, cached: row.coverCached) {
-    case .cached: bytes.append(contentsOf: "cached".utf8)
+    case .cached: break
     case .none where !row.coverURL.isEmpty && !LocalCover.isLocal(row.coverURL):
-      bytes.append(contentsOf: "not downloaded".utf8)
-    case let state: bytes.append(contentsOf: state.label(url: String(decoding: row.coverURL, as: UTF8.self)).utf8)
+      bytes.append(contentsOf: " · cover: not downloaded".utf8)
+    case let state:
+      bytes.append(contentsOf: " · cover: ".utf8)
+      bytes.append(contentsOf: state.label(url: String(decoding: row.coverURL, as: UTF8.self)).utf8)
     }
   }
 

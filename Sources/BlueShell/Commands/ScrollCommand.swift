@@ -35,9 +35,8 @@ public struct ScrollCommand: Command {
       let steps = try Self.parseCount(rest) ?? 1
       motion = .by(direction.text.lowercased() == "left" ? -steps : steps)
     case "to":
-      guard let target = rest.first else { throw .missing("ALBUM", usage: "scroll to ALBUM") }
-      if rest.count > 1 { throw .unexpectedArgument(rest[1]) }
-      motion = .to(AlbumReference(word: target))
+      guard !rest.isEmpty else { throw .missing("ALBUM", usage: "scroll to ALBUM") }
+      motion = .to(try AlbumReference(restOfLine: rest[...]))
     case "home", "end":
       if let extra = rest.first { throw .unexpectedArgument(extra) }
       motion = direction.text.lowercased() == "home" ? .home : .end
@@ -74,9 +73,8 @@ public struct TapCommand: Command {
   let album: AlbumReference
 
   public init(arguments: [Word]) throws(CommandError) {
-    guard let first = arguments.first else { throw .missing("ALBUM", usage: Self.configuration.usage) }
-    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    album = AlbumReference(word: first)
+    guard !arguments.isEmpty else { throw .missing("ALBUM", usage: Self.configuration.usage) }
+    album = try AlbumReference(restOfLine: arguments[...])
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
