@@ -41,6 +41,9 @@ struct FolderWalk {
   var files: [File] = []
   /// Folders under the root that could not be opened, with the reason.
   var unreadableFolders: [(path: String, errno: Int32)] = []
+  /// Entries passed over for their name: not UTF-8 (shown with the bad bytes as `\xE9`),
+  /// or a path longer than the system takes. Never dropped without a word.
+  var skippedNames: [(path: String, reason: SkippedFile.Reason)] = []
 
   /// Walks the tree under `root`, an absolute path of a directory. `beforeFolder` is called
   /// with the number of audio files found so far before each folder is listed; what it
@@ -65,9 +68,20 @@ struct FolderWalk {
       var entries: [(name: String, type: UInt8)] = []
       while let entry = readdir(directory) {
         let name = withUnsafePointer(to: &entry.pointee.d_name) {
-          $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+          $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { pointer -> String? in
+            if let valid = String(validatingCString: pointer) { return valid }
+            // Not UTF-8 (a Latin-1 "Café" of an old collection): the repaired name would
+            // name no file, so it is reported rather than walked into and lost.
+            let bytes = UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self)
+            let shown = Self.escapedName(UnsafeBufferPointer(start: bytes, count: strlen(pointer)))
+            if !shown.hasPrefix(".") {
+              walk.skippedNames.append(
+                ((path.hasSuffix("/") ? path : path + "/") + shown, .nameNotUTF8))
+            }
+            return nil
+          }
         }
-        if name.hasPrefix(".") { continue }
+        guard let name, !name.hasPrefix(".") else { continue }
         entries.append((name, entry.pointee.d_type))
       }
       closedir(directory)
@@ -81,7 +95,11 @@ struct FolderWalk {
         var isFile = entry.type == DT_REG
         if entry.type == DT_DIR || entry.type == DT_LNK || entry.type == DT_UNKNOWN {
           // Follow links; a folder's identity is needed to enter it only once.
-          guard stat(child, &info) == 0 else { continue }
+          guard stat(child, &info) == 0 else {
+            // A dangling link is no loss; a path past PATH_MAX is a folder of music.
+            if errno == ENAMETOOLONG { walk.skippedNames.append((child, .cannotOpen(errno: ENAMETOOLONG))) }
+            continue
+          }
           isDirectory = info.st_mode & S_IFMT == S_IFDIR
           isFile = info.st_mode & S_IFMT == S_IFREG
           if isDirectory {
@@ -101,6 +119,25 @@ struct FolderWalk {
       pending.append(contentsOf: subfolders.reversed())
     }
     return walk
+  }
+
+  /// `name`'s bytes as text, each byte that is not part of valid UTF-8 written `\xE9`.
+  static func escapedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    var out = ""
+    var rest = bytes[...]
+    while !rest.isEmpty {
+      var iterator = rest.makeIterator()
+      var decoder = UTF8()
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar):
+        out.unicodeScalars.append(scalar)
+        rest = rest.dropFirst(UTF8.width(scalar))
+      case .error, .emptyInput:
+        out += "\\x" + String(rest.first!, radix: 16, uppercase: true)
+        rest = rest.dropFirst()
+      }
+    }
+    return out
   }
 
   /// Where `name` stands among cover image names (0 is best: cover.jpg, then cover.jpeg,

@@ -42,6 +42,8 @@ public struct SkippedFile: Sendable, Hashable {
     case notRegularFile
     /// Its metadata declares more bytes than bluelib lets TagLib read (a cover of gigabytes).
     case metadataTooLarge(bytes: Int64)
+    /// Its name is not UTF-8 (Latin-1 from an old collection): it cannot be stored as it is.
+    case nameNotUTF8
 
     public var description: String {
       switch self {
@@ -51,6 +53,7 @@ public struct SkippedFile: Sendable, Hashable {
         let reason = String(cString: strerror(code))
         return reason.prefix(1).lowercased() + reason.dropFirst()
       case .notRegularFile: return "not a regular file"
+      case .nameNotUTF8: return "name not in UTF-8; rename it to import it"
       case .metadataTooLarge(let bytes): return "metadata of \(bytes >> 20) MiB, more than 64 MiB"
       }
     }

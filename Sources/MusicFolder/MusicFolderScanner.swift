@@ -100,6 +100,7 @@ public struct MusicFolderScanner: Sendable {
 
     var tracks: [AlbumGrouping.Track] = []
     var skipped = walk.unreadableFolders.map { SkippedFile(path: $0.path, reason: .cannotOpen(errno: $0.errno)) }
+    skipped += walk.skippedNames.map { SkippedFile(path: $0.path, reason: $0.reason) }
     for (index, outcome) in reading.outcomes().enumerated() {
       switch outcome {
       case .track(let tags): tracks.append(AlbumGrouping.Track(file: walk.files[index], tags: tags))

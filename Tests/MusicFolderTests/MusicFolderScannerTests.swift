@@ -160,4 +160,28 @@ import Testing
     #expect(two.albums.count == 6)
     #expect(two.trackCount == 24)
   }
+
+  /// A folder or file whose name is not UTF-8 (a Latin-1 "Café") was skipped without a word:
+  /// its repaired name named no file (round 3, F19). Now it is listed, its bad bytes shown.
+  @Test func namesThatAreNotUTF8AreReportedNotDroppedSilently() throws {
+    let music = try MusicFolderFixture()
+    _ = try music.track("Fine/01.mp3")
+    let folder: [UInt8] = Array((music.root + "/Caf").utf8) + [0xE9]
+    let folderPath = folder + [0]
+    let made = folderPath.withUnsafeBufferPointer {
+      mkdir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o755)
+    }
+    #expect(made == 0)
+    let file: [UInt8] = Array((music.root + "/Fine/").utf8) + [0xFF, 0xFE] + Array(" bad.mp3".utf8) + [0]
+    let fd = file.withUnsafeBufferPointer {
+      open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT, 0o644)
+    }
+    #expect(fd >= 0)
+    close(fd)
+
+    let scan = try music.scan()
+    #expect(scan.albums.count == 1)
+    let skipped = scan.skipped.filter { $0.reason == .nameNotUTF8 }.map(\.path).sorted()
+    #expect(skipped == [music.root + "/Caf\\xE9", music.root + "/Fine/\\xFF\\xFE bad.mp3"])
+  }
 }
