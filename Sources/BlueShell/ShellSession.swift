@@ -113,8 +113,10 @@ final class ShellSession {
       progressLine: isInteractive
         ? { text in
           // Carriage return and erase to the end of the line: the line is drawn again in
-          // place, cut to the window so that it never wraps (the text comes escaped).
-          let width = max(1, WindowSize.ofTerminal().columns - 1)
+          // place, cut to the window so that it never wraps (the text comes escaped). Two
+          // more columns stay free for the `^C` the terminal echoes at Ctrl-C: wrapped, the
+          // erase would reach only its `C`, and the line and a `^` would stay.
+          let width = max(1, WindowSize.ofTerminal().columns - 3)
           output.write("\r\u{1B}[K" + (text.map { DisplayWidth.fit($0, width: width) } ?? ""))
           output.flush()
         } : nil,

@@ -244,6 +244,45 @@ struct InputRobustnessTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  // MARK: - Issue 26, item 5: Ctrl-C during a scan
+
+  /// The progress line filled the window but its last column: the `^C` the terminal echoes
+  /// wrapped, the erase reached only the `C`, and the line and a `^` stayed.
+  @Test func theProgressLineLeavesRoomForTheEchoedCtrlC() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder(in: runner.home)
+    // Slow files (one MPEG frame header, then 4 MiB of zeros TagLib searches): time to
+    // see the progress and press Ctrl-C.
+    try FileManager.default.createDirectory(atPath: music.path("Slow"), withIntermediateDirectories: true)
+    for number in 1...40 {
+      let path = music.path("Slow/\(number).mp3")
+      #expect(FileManager.default.createFile(atPath: path, contents: Data([0xFF, 0xFB, 0x90, 0x00])))
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+      try handle.truncate(atOffset: 4 << 20)
+      try handle.close()
+    }
+    let columns = 40
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path], environment: runner.environment(["NO_COLOR": "1"]),
+      columns: UInt16(columns), rows: 20)
+    #expect(terminal.waitFor("bluelib> "))
+    let mark = terminal.mark
+    terminal.type("import \(music.root)\r")
+    #expect(terminal.waitFor("scanning ", after: mark))
+    terminal.type("\u{3}")
+    #expect(terminal.waitFor("cancelled; nothing was imported", after: mark))
+    // Each drawing of the progress line: what follows `ESC [K` up to the next control.
+    let drawn = terminal.transcript[mark...].components(separatedBy: "\u{1B}[K").dropFirst()
+    let progress = drawn.map { $0.prefix { $0 != "\r" && $0 != "\u{1B}" && $0 != "^" } }.filter {
+      $0.hasPrefix("scanning")
+    }
+    #expect(!progress.isEmpty)
+    for line in progress { #expect(line.count <= columns - 3, "\(line)") }
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   // MARK: - F25: a pager that fails
 
   @Test(arguments: [("false", "exit status 1"), ("/nonexistent/pager", "not found")])
