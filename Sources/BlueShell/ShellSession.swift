@@ -68,6 +68,7 @@ final class ShellSession {
       && options.environment["TERM"] != "dumb"
     style = TextStyle(colors: colors)
     history = InputHistory(path: terminal ? paths.history : nil)
+    if let warning = history.warning { OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0).line(warning) }
     (reader, source) = try Self.reader(
       for: options.input, terminal: terminal, colors: colors, history: history, messages: messages)
     isInteractive = reader is EditLineReader
@@ -112,8 +113,10 @@ final class ShellSession {
       progressLine: isInteractive
         ? { text in
           // Carriage return and erase to the end of the line: the line is drawn again in
-          // place, cut to the window so that it never wraps (the text comes escaped).
-          let width = max(1, WindowSize.ofTerminal().columns - 1)
+          // place, cut to the window so that it never wraps (the text comes escaped). Two
+          // more columns stay free for the `^C` the terminal echoes at Ctrl-C: wrapped, the
+          // erase would reach only its `C`, and the line and a `^` would stay.
+          let width = max(1, WindowSize.ofTerminal().columns - 3)
           output.write("\r\u{1B}[K" + (text.map { DisplayWidth.fit($0, width: width) } ?? ""))
           output.flush()
         } : nil,
@@ -157,14 +160,29 @@ final class ShellSession {
       return (StreamLineReader(text: text, stopRequested: Shell.scriptStopRequested), "-c")
     case .script(let path):
       let fd: Int32
+      var status = stat()
       do {
-        fd = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC) }
+        // Non-blocking: opening a FIFO that has no writer would wait where no signal ends it.
+        fd = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        _ = try syscall("fstat") { fstat(fd, &status) }
       } catch {
         throw StartFailure(
           message: "bluelib: cannot read script '\(path)': \(error.reason)", status: Shell.ExitCode.failure)
       }
+      let kind = status.st_mode & S_IFMT
+      if kind == S_IFDIR {
+        close(fd)
+        throw StartFailure(
+          message: "bluelib: cannot read script '\(path)': is a directory", status: Shell.ExitCode.failure)
+      }
+      // A FIFO (or `/dev/stdin` as a pipe) stays non-blocking, its reader waits for data with
+      // poll, which a signal ends; anything else reads as before.
+      let fifo = kind == S_IFIFO
+      if !fifo { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
       return (
-        StreamLineReader(fileDescriptor: fd, closeWhenDone: true, stopRequested: Shell.scriptStopRequested), path
+        StreamLineReader(
+          fileDescriptor: fd, closeWhenDone: true, waitForWriter: fifo, stopRequested: Shell.scriptStopRequested),
+        path
       )
     case .standardInput:
       if terminal, let editor = EditLineReader(colors: colors, entries: history.entries, messages: messages) {
@@ -247,6 +265,12 @@ final class ShellSession {
         if !isInteractive { return Shell.ExitCode.interrupted }
       case .endOfInput:
         if isInteractive { output.line() }
+        if let failure = (reader as? StreamLineReader)?.readFailure {
+          let what = source == "stdin" ? "standard input" : "script '\(source)'"
+          output.flush()
+          errors.line("bluelib: cannot read \(what): \(failure)")
+          anyFailed = true
+        }
         return Shell.ExitCode.success
       case .terminated:
         if isInteractive { output.line() }

@@ -17,11 +17,26 @@ public struct CellPixelSize: Sendable, Hashable, CustomStringConvertible {
   /// on it.
   public static let assumed = CellPixelSize(width: 10, height: 20)
 
+  /// The widths a real cell can have: a terminal that says more (`ESC [ 6 ; 65535 ; 65535 t`,
+  /// a bogus `TIOCGWINSZ`) is not believed, since its covers would need gigabytes.
+  public static let plausibleWidths = 1...256
+  /// The heights a real cell can have (see ``plausibleWidths``).
+  public static let plausibleHeights = 1...512
+
+  /// True when `width` × `height` pixels can be a real cell.
+  public static func isPlausible(width: Int, height: Int) -> Bool {
+    plausibleWidths.contains(width) && plausibleHeights.contains(height)
+  }
+
   /// The cell of a window of `columns` × `rows` cells that is `pixelWidth` × `pixelHeight`
-  /// pixels (`TIOCGWINSZ`), or nil when the terminal leaves the pixels at 0.
+  /// pixels (`TIOCGWINSZ`), or nil when the terminal leaves the pixels at 0 or gives a cell
+  /// that cannot be real (see ``isPlausible(width:height:)``).
   public static func of(columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int) -> CellPixelSize? {
     guard columns > 0, rows > 0, pixelWidth >= columns, pixelHeight >= rows else { return nil }
-    return CellPixelSize(width: pixelWidth / columns, height: pixelHeight / rows)
+    let width = pixelWidth / columns
+    let height = pixelHeight / rows
+    guard isPlausible(width: width, height: height) else { return nil }
+    return CellPixelSize(width: width, height: height)
   }
 
   /// `W×H px`.

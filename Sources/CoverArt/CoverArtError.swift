@@ -12,6 +12,9 @@ public enum CoverArtError: Error, Equatable, CustomStringConvertible {
   /// Wider or taller than `ImageDecoder.maximumDimension`; refused before any pixel memory
   /// is allocated.
   case tooLarge(width: Int, height: Int)
+  /// The cells asked for hold more pixels than `PixelRenderer.maximumSide` a side; refused
+  /// before the picture is scaled.
+  case pictureTooLarge(width: Int, height: Int)
 
   public var description: String {
     switch self {
@@ -21,6 +24,8 @@ public enum CoverArtError: Error, Equatable, CustomStringConvertible {
     case .unsupportedJPEG(let message): "unsupported JPEG (\(Self.lowercasingFirst(message)))"
     case .tooLarge(let width, let height):
       "image too large (\(width)×\(height), at most \(ImageDecoder.maximumDimension) a side)"
+    case .pictureTooLarge(let width, let height):
+      "picture too large (\(width)×\(height) pixels, at most \(PixelRenderer.maximumSide) a side; try a smaller --size)"
     }
   }
 

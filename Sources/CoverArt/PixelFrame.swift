@@ -35,6 +35,10 @@ public struct PixelFrame: Sendable, Hashable {
 ///
 /// - Important: Stateless; safe from any thread.
 public enum PixelRenderer {
+  /// The most pixels a picture has a side (a 400-column cover of 10-pixel cells is 4,000):
+  /// a larger box is refused before anything is decoded or scaled.
+  public static let maximumSide = 4096
+
   /// Decodes a PNG or JPEG and encodes it for `graphics` over `columns` × `rows` cells of
   /// `cell`. A JPEG is decoded only as finely as the pixels need.
   public static func render(
@@ -42,6 +46,9 @@ public enum PixelRenderer {
     colors: Int = 256, background: RGB = .black
   ) throws(CoverArtError) -> PixelFrame {
     let box = PixelSize(width: columns * cell.width, height: rows * cell.height)
+    guard box.width <= maximumSide, box.height <= maximumSide else {
+      throw .pictureTooLarge(width: box.width, height: box.height)
+    }
     let image = try ImageDecoder.decode(bytes, background: background, minimumSize: box)
     return render(image, graphics: graphics, columns: columns, rows: rows, cell: cell, colors: colors)
   }

@@ -96,6 +96,8 @@ struct Bluelib: ParsableCommand {
 @main
 enum Entrypoint {
   static func main() {
+    // Before anything opens a descriptor: a closed 0, 1 or 2 would be handed out again.
+    StandardDescriptors.openClosedOnes()
     do {
       if let command = Bluelib.parsedWithoutReflection(Array(CommandLine.arguments.dropFirst())) {
         try command.run()

@@ -195,3 +195,33 @@ enum SixelReader {
     return Result(width: width, height: height, colors: definitions.count)
   }
 }
+
+/// A terminal that claims absurd cells (reliability round 3, F5): the covers would need
+/// gigabytes, so the shell draws half blocks instead of crashing or hanging.
+@Suite(.serialized)
+struct AbsurdCellSizeTests {
+  @Test(arguments: ["\u{1B}[6;65535;65535t", "\u{1B}[6;2000;1000t"])
+  func anAbsurdAnsweredCellFallsBackToHalfBlocks(cell: String) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let prepared = try runner.run(script: "download 2\nwait\n")
+    #expect(prepared.status == 0, "\(prepared.stderr)")
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path], environment: runner.environment(["COLORTERM": "truecolor"]),
+      columns: 100, rows: 30)
+    #expect(terminal.waitFor(GraphicsDetectionTests.deviceAttributesQuery))
+    // Sixel in the device attributes, and cells of 65535×65535 pixels.
+    terminal.type(cell + "\u{1B}[?62;4;22c")
+    #expect(terminal.waitFor("bluelib>", timeout: 10))
+    terminal.settle()
+    let mark = terminal.mark
+    terminal.type("cover 2 --size 20x10\r")
+    #expect(terminal.waitFor("bluelib>", after: mark, timeout: 10))
+    let drawn = terminal.transcript[mark...]
+    let blocks = drawn.contains("▀") || drawn.contains("▄")
+    let sixel = drawn.contains("\u{1B}Pq")
+    #expect(blocks && !sixel)
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+}

@@ -37,8 +37,15 @@ public struct GraphicsCapabilities: Sendable, Equatable {
   ) -> GraphicsCapabilities {
     if let fixed = setting.fixed { return GraphicsCapabilities(graphics: fixed) }
     guard terminal, !isMultiplexed(environment), colorMode != .none, let reply = ask() else { return .blocks }
+    var cell: CellPixelSize?
+    if let answered = reply.cellSize {
+      // A terminal that claims cells of thousands of pixels is not believed with pixels:
+      // its covers would take gigabytes (`ESC [ 6 ; 65535 ; 65535 t`).
+      guard CellPixelSize.isPlausible(width: answered.width, height: answered.height) else { return .blocks }
+      cell = CellPixelSize(width: answered.width, height: answered.height)
+    }
     return GraphicsCapabilities(
-      graphics: choose(reply, environment: environment), answeredCellSize: reply.cellSize,
+      graphics: choose(reply, environment: environment), answeredCellSize: cell,
       colorRegisters: reply.colorRegisters ?? 256)
   }
 

@@ -49,16 +49,27 @@ enum GraphicsProbe {
 
     let bytes = Array(query.utf8)
     guard bytes.withUnsafeBytes({ POSIX.writeAll(output, $0) }) else { return nil }
-    var received: [UInt8] = []
+    // Bytes not read as a reply yet (an answer cut off between reads); each is looked at
+    // about once, so a megabyte of answer costs milliseconds.
+    var pending: [UInt8] = []
     var reply = TerminalReply()
     let clock = ContinuousClock()
     let deadline = clock.now + .milliseconds(Int(timeoutMilliseconds))
-    var chunk = [UInt8](repeating: 0, count: 1024)
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    // An over-long answer still arriving at the deadline is read to its end (while bytes
+    // keep coming, for at most a few seconds), so that its rest is not typed.
+    let lastDeadline = deadline + .seconds(5)
     while !reply.isComplete {
       let left = deadline - clock.now
-      guard left > .zero else { break }
-      let (seconds, attoseconds) = left.components
-      let milliseconds = Int32(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+      let milliseconds: Int32
+      if left > .zero {
+        let (seconds, attoseconds) = left.components
+        milliseconds = Int32(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+      } else if reply.isDropping && clock.now < lastDeadline {
+        milliseconds = 200
+      } else {
+        break
+      }
       var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
       let ready = poll(&descriptor, 1, milliseconds)
       if ready < 0 && errno == EINTR { continue }
@@ -66,13 +77,12 @@ enum GraphicsProbe {
       let count = chunk.withUnsafeMutableBytes { POSIX.read(input, $0.baseAddress!, $0.count) }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }
-      received += chunk[..<count]
-      reply = TerminalReply.parse(received).reply
+      pending += chunk[..<count]
+      pending.removeFirst(reply.read(pending))
     }
-    let (final, consumed) = TerminalReply.parse(received)
-    reply = final
-    // A sequence cut off by the timeout is returned as typed: it may be a key.
-    reply.typedAhead += received[consumed...]
+    // A sequence cut off by the timeout is returned as typed: it may be a key. Not the
+    // rest of an over-long answer being dropped.
+    if !reply.isDropping { reply.typedAhead += pending }
     return reply
   }
 }

@@ -1,20 +1,34 @@
-import CoverArt
-
 /// What a terminal answered to ``GraphicsProbe/query``, read out of the bytes that came
 /// back on its input — which may also hold keys the user typed meanwhile (kept in
 /// ``typedAhead`` for the line editor).
+///
+/// Depends on nothing but the standard library, so that the fuzz target
+/// (`Tests/Fuzz/TerminalReplyFuzzTarget.swift`) builds it alone.
 struct TerminalReply: Equatable {
+  /// A cell size as the terminal said it, in pixels; not yet judged plausible.
+  struct AnsweredCell: Equatable {
+    var width: Int
+    var height: Int
+  }
+
   /// The kitty graphics query was answered `OK`.
   var kittyGraphics = false
   /// The primary device attributes (`ESC [ ? 62 ; 4 ; … c`), once they arrived: every
   /// terminal answers them, and they come last, so they end the wait.
   var deviceAttributes: [Int]?
-  /// The cell size from `ESC [ 6 ; HEIGHT ; WIDTH t` (the answer to `ESC [ 16 t`).
-  var cellSize: CellPixelSize?
+  /// The cell size from `ESC [ 6 ; HEIGHT ; WIDTH t` (the answer to `ESC [ 16 t`), as said.
+  var cellSize: AnsweredCell?
   /// Sixel colour registers from `ESC [ ? 1 ; 0 ; N S` (the answer to XTSMGRAPHICS).
   var colorRegisters: Int?
   /// Bytes that were not part of an answer: keys typed while we waited.
   var typedAhead: [UInt8] = []
+  /// The introducer (`_`, `P`, `]` or `[`) of an over-long sequence being dropped up to its
+  /// end, across reads.
+  private var dropping: UInt8?
+
+  /// The longest escape sequence read as an answer or a key: a longer one (a megabyte of
+  /// `ESC _G AAAA…`) is dropped whole as it arrives, never typed.
+  static let maximumSequenceLength = 4096
 
   /// True once the device attributes arrived (attribute 4: sixel graphics).
   var isComplete: Bool { deviceAttributes != nil }
@@ -34,17 +48,56 @@ struct TerminalReply: Equatable {
   mutating func read(_ bytes: [UInt8]) -> Int {
     var index = 0
     while index < bytes.count {
+      if let introducer = dropping {
+        guard let end = Self.end(of: introducer, in: bytes, from: index) else {
+          // An ESC last may begin the ESC \ that ends the sequence: kept for the next read.
+          return bytes[bytes.count - 1] == 0x1B ? bytes.count - 1 : bytes.count
+        }
+        dropping = nil
+        index = end
+        continue
+      }
       guard bytes[index] == 0x1B else {
         typedAhead.append(bytes[index])
         index += 1
         continue
       }
-      guard let length = sequenceLength(bytes, from: index) else { return index }
-      let sequence = Array(bytes[index..<index + length])
-      if !interpret(sequence) { typedAhead += sequence }
+      guard let length = sequenceLength(bytes, from: index) else {
+        // Unfinished: wait for the rest, unless it is already longer than any answer.
+        guard bytes.count - index > Self.maximumSequenceLength else { return index }
+        dropping = bytes[index + 1]
+        index += 2
+        continue
+      }
+      // A finished sequence that long is dropped too, as when it arrives in pieces.
+      if length <= Self.maximumSequenceLength {
+        let sequence = Array(bytes[index..<index + length])
+        if !interpret(sequence) { typedAhead += sequence }
+      }
       index += length
     }
     return index
+  }
+
+  /// True while an over-long sequence is being dropped (its end has not come yet).
+  var isDropping: Bool { dropping != nil }
+
+  /// Where the body of a sequence introduced by `introducer` ends in `bytes` (the index
+  /// after its terminator), searching from `start`; nil when it does not end there.
+  private static func end(of introducer: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
+    var index = start
+    while index < bytes.count {
+      let byte = bytes[index]
+      if introducer == UInt8(ascii: "[") {
+        if (0x40...0x7E).contains(byte) { return index + 1 }
+      } else if byte == 0x07 {
+        return index + 1
+      } else if byte == 0x1B, index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\\") {
+        return index + 2
+      }
+      index += 1
+    }
+    return nil
   }
 
   /// The length of the escape sequence at `start`, or nil when it is not complete yet.
@@ -101,7 +154,7 @@ struct TerminalReply: Equatable {
     if text.hasPrefix("\u{1B}[6;"), text.hasSuffix("t") {
       let values = numbers(text.dropFirst(2).dropLast())
       if values.count == 3, values[1] > 0, values[2] > 0 {
-        cellSize = CellPixelSize(width: values[2], height: values[1])
+        cellSize = AnsweredCell(width: values[2], height: values[1])
       }
       return true
     }

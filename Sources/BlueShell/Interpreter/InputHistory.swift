@@ -18,21 +18,45 @@ public final class InputHistory {
   public private(set) var entries: [String] = []
   /// The most entries kept.
   public let limit: Int
-  /// Where entries are persisted; nil keeps them in memory only (script mode).
-  public let path: String?
+  /// Where entries are persisted; nil keeps them in memory only (script mode, or a history
+  /// path that is not a regular file).
+  public private(set) var path: String?
+  /// Why the history at the given path is not used, in one line, for the shell to print.
+  public private(set) var warning: String?
   private var needsSeparator = false
 
-  /// Loads the history at `path` (a missing or unreadable file starts empty).
+  /// The most bytes read from the end of the file: enough for ``limit`` lines of a
+  /// thousand bytes; an older start is dropped (and the file compacted).
+  public static let maximumFileSize = 1 << 20
+
+  /// Loads the history at `path` (a missing or unreadable file starts empty; one that is
+  /// not a regular file — a FIFO, a device — is left alone, with a ``warning``).
   public init(path: String?, limit: Int = 1000) {
     self.path = path
     self.limit = max(1, limit)
-    guard let path, let data = FileBytes.read(path) else { return }
+    guard let path else { return }
+    let data: [UInt8]
+    var cut = false
+    switch FileBytes.readRegular(path, atMost: Self.maximumFileSize) {
+    case .missing:
+      return
+    case .notRegular(let kind):
+      // Appending to a FIFO would block, to a device fill it: no history this run.
+      self.path = nil
+      warning = "bluelib: the history file '\(path)' is \(kind), not a regular file; starting without history"
+      return
+    case .bytes(let bytes, let truncated):
+      data = bytes
+      cut = truncated
+    }
     // A file cut short (or edited by hand) may lack its last newline; the next append must
     // not glue its line onto that one.
     needsSeparator = data.last.map { $0 != UInt8(ascii: "\n") } ?? false
-    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+    var lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+    // Only the end of a large file was read: its first line is likely a piece of one.
+    if cut, !lines.isEmpty { lines.removeFirst() }
     entries = lines.suffix(self.limit).map(String.init)
-    if lines.count > 2 * self.limit { compact() }
+    if cut || lines.count > 2 * self.limit { compact() }
   }
 
   /// Records `line` if the rules allow; returns whether it was recorded.
@@ -67,11 +91,36 @@ public final class InputHistory {
 
 /// Small file helpers over POSIX calls (no Foundation in the hot path).
 enum FileBytes {
-  /// The whole file, or nil when it cannot be read.
-  static func read(_ path: String) -> [UInt8]? {
-    guard let fd = try? syscall("open", { open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
+  /// What ``readRegular(_:atMost:)`` found.
+  enum RegularRead {
+    /// No file, or one that cannot be opened or read.
+    case missing
+    /// Not a regular file: "a FIFO", "a device", "a directory", "a socket".
+    case notRegular(String)
+    /// The last bytes of the file (all of them unless `truncated`).
+    case bytes([UInt8], truncated: Bool)
+  }
+
+  /// The last `limit` bytes of the regular file at `path`. Opened without waiting (a FIFO
+  /// without a writer) and checked before anything is read (`/dev/zero` never ends).
+  static func readRegular(_ path: String, atMost limit: Int) -> RegularRead {
+    guard let fd = try? syscall("open", { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }) else { return .missing }
     defer { close(fd) }
-    return try? readToEnd(fd)
+    var status = stat()
+    guard fstat(fd, &status) == 0 else { return .missing }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFIFO: return .notRegular("a FIFO")
+    case S_IFDIR: return .notRegular("a directory")
+    case S_IFSOCK: return .notRegular("a socket")
+    default: return .notRegular("a device")
+    }
+    let size = Int(status.st_size)
+    let truncated = size > limit
+    if truncated, lseek(fd, off_t(size - limit), SEEK_SET) < 0 { return .missing }
+    // A file that grows while being read still gives at most about `limit` bytes.
+    guard let bytes = try? readToEnd(fd, sizeHint: min(size, limit), atMost: limit) else { return .missing }
+    return .bytes(bytes, truncated: truncated)
   }
 
   /// Appends `bytes` in one write (O_APPEND keeps concurrent writers' lines whole).

@@ -220,7 +220,18 @@ public final class Interpreter {
         output.flush()
         // The user may read for a long time: no lock held meanwhile.
         environment.library.endCommand()
-        if pager.show(first, then: &iterator) { return }
+        switch pager.show(first, then: &iterator) {
+        case .shown: return
+        case .notStarted: break
+        case .failed(let reason, let replay):
+          // The lines are not lost: printed here, after a word on why.
+          guard let replay else {
+            output.line("(\(reason); output lost, use --no-pager or set PAGER)")
+            return
+          }
+          output.line("(\(reason); printed here instead; --no-pager or PAGER= turns it off)")
+          first = replay
+        }
       }
     }
     if first.isEmpty, let direct = lines as? any DirectlyWritten {

@@ -107,7 +107,16 @@ public final class EditLineReader: LineReader {
     ("\\eOH", "ed-move-to-beg"), ("\\eOF", "ed-move-to-end"),
     ("\\e[3~", "ed-delete-next-char"),
     ("\\e[1;5C", "em-next-word"), ("\\e[1;5D", "ed-prev-word"),
+    ("\\e[1;3C", "em-next-word"), ("\\e[1;3D", "ed-prev-word"),
   ]
+
+  /// The control sequences (after ESC) handed to libedit: those it or ``extraBindings``
+  /// binds. Any other (PageUp `[5~`, PageDown `[6~`, Insert, F5, Shift+arrows) is dropped:
+  /// libedit would insert its last character (`~`, `C`) into the line.
+  private static let boundSequences: Set<[UInt8]> = Set(
+    ["[A", "[B", "[C", "[D", "[H", "[F", "[1~", "[3~", "[4~", "[1;5C", "[1;5D", "[1;3C", "[1;3D"].map {
+      Array($0.utf8)
+    })
 
   public func readLine() -> LineEvent {
     guard !isClosed else { return .endOfInput }
@@ -229,9 +238,9 @@ public final class EditLineReader: LineReader {
       guard let second = readByte(waiting: 50) else { return passThrough(ahead) }
       ahead.append(second)
       guard second == UInt8(ascii: "G") else { return passThrough(ahead) }
+      // Dropped to its end however long (a megabyte of answer is no key either).
       var previous: UInt8 = 0
-      for _ in 0..<4096 {
-        guard let next = readByte(waiting: 200) else { break }
+      while let next = readByte(waiting: 200) {
         if next == 0x07 || (previous == 0x1B && next == UInt8(ascii: "\\")) { break }
         previous = next
       }
@@ -249,7 +258,11 @@ public final class EditLineReader: LineReader {
     if final == UInt8(ascii: "t") || (isPrivate && (final == UInt8(ascii: "c") || final == UInt8(ascii: "S"))) {
       return []
     }
-    guard ahead == Self.pasteStart else { return passThrough(ahead) }
+    guard ahead == Self.pasteStart else {
+      // A finished sequence no binding knows is no text either.
+      let finished = (0x40...0x7E).contains(final) && ahead.count > 1
+      return finished && !Self.boundSequences.contains(ahead) ? [] : passThrough(ahead)
+    }
     var pasted: [UInt8] = []
     var tail: [UInt8] = []  // the last bytes read, to see the end marker past the limit too
     while tail != Self.pasteEnd, let next = readByte(waiting: 1000) {

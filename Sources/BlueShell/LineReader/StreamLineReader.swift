@@ -24,18 +24,27 @@ public final class StreamLineReader: LineReader {
   private var start = 0
   private var atEnd = false
   private let stopRequested: () -> LineEvent?
+  /// A FIFO opened without waiting for its writer: the first read would see end of input
+  /// before the writer came, so the reader polls (stopping on a signal) before it.
+  private var waitsForWriter: Bool
+  /// Why reading failed (`is a directory`, `input/output error`), once ``readLine()``
+  /// returned ``LineEvent/endOfInput`` because of it; nil at a true end of input.
+  public private(set) var readFailure: String?
   /// Called before a read that may block: the shell flushes its output and saves state,
   /// so what was done is visible and kept while we wait for more input.
   public var beforeBlocking: () -> Void = {}
 
   /// Reads from `fileDescriptor`; `stopRequested` is asked after an interrupted read
   /// whether a signal asks the shell to stop (nil means keep reading).
+  /// `waitForWriter` is for a FIFO opened with `O_NONBLOCK` (which does not wait for a
+  /// writer, unlike a blocking open, which no signal ends).
   public init(
-    fileDescriptor: Int32, closeWhenDone: Bool = false,
+    fileDescriptor: Int32, closeWhenDone: Bool = false, waitForWriter: Bool = false,
     stopRequested: @escaping () -> LineEvent? = { nil }
   ) {
     self.fileDescriptor = fileDescriptor
     self.ownsDescriptor = closeWhenDone
+    self.waitsForWriter = waitForWriter
     self.stopRequested = stopRequested
   }
 
@@ -77,6 +86,9 @@ public final class StreamLineReader: LineReader {
         skipped += buffer.count - start
         start = buffer.count
       }
+      // Endless input without a newline (`/dev/zero`) never blocks, so no read is ever
+      // interrupted: the skip asks itself whether a signal came.
+      if tooLong, let stop = stopRequested() { return stop }
       if let stop = fill() { return stop }
     }
   }
@@ -96,6 +108,15 @@ public final class StreamLineReader: LineReader {
     let old = buffer.count
     buffer.reserveCapacity(old + chunk)
     buffer.append(contentsOf: repeatElement(0, count: chunk))
+    if waitsForWriter {
+      waitsForWriter = false
+      var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+      let waited = try? syscall("poll", stoppingOnSignal: stopRequested) { poll(&descriptor, 1, -1) }
+      if case .stopped(let stop) = waited {
+        buffer.removeLast(chunk)
+        return stop
+      }
+    }
     while true {
       do throws(SystemError) {
         // A signal interrupts the read: the moment to ask whether it means stop.
@@ -120,8 +141,11 @@ public final class StreamLineReader: LineReader {
           return stop
         }
       } catch {
+        // A directory (EISDIR), a device that fails (EIO): the input ends, and the shell
+        // says why instead of taking it for an empty script.
         buffer.removeLast(chunk)
         atEnd = true
+        readFailure = error.reason
         return nil
       }
     }
