@@ -98,7 +98,9 @@ struct InputRobustnessTests {
     let zero = try #require(FileHandle(forReadingAtPath: "/dev/zero"))
     let result = try terminated(runner, arguments, input: zero)
     #expect(result.status == 143)
-    #expect(result.seconds < 1)
+    // About 0.3 s alone (debug build); the reader spins a core, so beside other tests
+    // under load the exit takes longer. Before, it never ended.
+    #expect(result.seconds < 2.5)
   }
 
   // MARK: - F11: a FIFO as the script

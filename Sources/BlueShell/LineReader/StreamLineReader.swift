@@ -99,7 +99,9 @@ public final class StreamLineReader: LineReader {
 
   /// Reads the next chunk; returns an event when a signal asks to stop.
   private func fill() -> LineEvent? {
-    beforeBlocking()
+    // Only before a read that would wait: not per 64 KiB of a file or of `/dev/zero`.
+    var ready = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+    if poll(&ready, 1, 0) != 1 { beforeBlocking() }
     if start > 0 {
       buffer.removeFirst(start)
       start = 0
