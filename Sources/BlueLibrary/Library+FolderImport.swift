@@ -76,11 +76,30 @@ extension Library {
     // Into an empty library: the first album becomes current, as the viewport shows it.
     if selection == nil, (try? count()) ?? 0 > 0 { select(0) }
     refreshLocalCovers(of: albums)
+    let skipped = scan.skipped.map { FolderImport.Skipped(path: $0.path, reason: $0.reason.description) }
     return FolderImport(
       folder: scan.folder, albums: scan.albums.count, tracks: scan.trackCount, added: outcome.added,
-      updated: outcome.updated, unchanged: outcome.unchanged,
-      skipped: scan.skipped.map { FolderImport.Skipped(path: $0.path, reason: $0.reason.description) },
-      summary: outcome.step?.summary)
+      updated: outcome.updated, unchanged: outcome.unchanged, skipped: skipped,
+      skippedAsBefore: noteSkipped(skipped, in: scan.folder), summary: outcome.step?.summary)
+  }
+
+  /// Remembers (in the library file) which files a scan of `folder` skipped, each with its
+  /// reason, size and modification time; returns whether they are the very ones the last
+  /// scan of it skipped, so a re-import says "the same 2 files as before" instead of
+  /// listing them again. Best effort: a failure to remember only repeats the list.
+  private func noteSkipped(_ skipped: [FolderImport.Skipped], in folder: String) -> Bool {
+    var signature: [UInt8] = []
+    for file in skipped {
+      var info = stat()
+      let known = stat(file.path, &info) == 0
+      signature += Array(file.path.utf8) + [0] + Array(file.reason.utf8) + [0]
+      signature += Array((known ? "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)" : "-").utf8) + [0]
+    }
+    let key = "skipped " + folder
+    let value = skipped.isEmpty ? nil : SHA256.hex(SHA256.digest(signature))
+    let before = try? store.stateText(key)
+    if before != value { try? store.setStateText(key, value) }
+    return value != nil && before == value
   }
 
   /// `2 added, 1 updated, 9 unchanged`, leaving out the counts that are 0.

@@ -161,6 +161,21 @@ import Testing
     #expect(title.unicodeScalars.first == "Z")
   }
 
+  /// The files a scan skips are said once: a re-import that skips the very same files (same
+  /// reasons, sizes, times) says so; a changed one is listed again (issue 26, item 7).
+  @Test func aReimportKnowsTheFilesItSkippedBefore() throws {
+    try makeTwoAlbums()
+    try Data("not audio".utf8).write(to: URL(fileURLWithPath: music + "/A/Loud/3.mp3"))
+    let library = try shell("A")
+    let first = try library.importFolder(music, named: "M")
+    #expect(first.skipped.count == 1 && !first.skippedAsBefore)
+    #expect(try library.importFolder(music, named: "M").skippedAsBefore)
+    try Data("still not audio".utf8).write(to: URL(fileURLWithPath: music + "/A/Loud/3.mp3"))
+    let changed = try library.importFolder(music, named: "M")
+    #expect(changed.skipped.count == 1 && !changed.skippedAsBefore)
+    #expect(try shell("B").importFolder(music, named: "M").skippedAsBefore, "another shell, the same library")
+  }
+
   @Test func aCancelledScanChangesNothing() throws {
     try makeTwoAlbums()
     let library = try shell("A")

@@ -23,6 +23,9 @@ public struct FolderImport: Sendable, Equatable {
   /// Audio files (by their extension) with no readable audio, and folders that could not be
   /// opened, ordered by path.
   public var skipped: [Skipped]
+  /// Whether ``skipped`` are the very files (same paths, reasons, sizes and times) the last
+  /// import of this folder skipped: said once, not at every re-import.
+  public var skippedAsBefore = false
   /// The step `undo` takes back, or nil when nothing changed.
   public var summary: String?
 }

@@ -36,6 +36,17 @@ public enum LocalCover {
     return hasScheme("file") || hasScheme(embeddedScheme)
   }
 
+  /// A local cover as a person reads it: `embedded in 01 Track 1.mp3`, `folder image
+  /// cover.jpg` (an image in the album's `folder`, by its path there); nil for any other URL,
+  /// which is shown as it is. The percent-encoded URL stays what `export` writes.
+  public static func shortDescription(of url: String, folder: String?) -> String? {
+    guard isLocal(url), let path = try? path(of: url) else { return nil }
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    if coverURLScheme(url) == embeddedScheme { return "embedded in \(name)" }
+    guard let folder, path.hasPrefix(folder + "/") else { return nil }
+    return "folder image " + path.dropFirst(folder.count + 1)
+  }
+
   /// The file a local cover URL names: the image, or the audio file embedding the picture.
   static func path(of url: String) throws(CoverFailure) -> String {
     coverURLScheme(url) == embeddedScheme ? try EmbeddedCoverSource.path(of: url) : try FileCoverSource.path(of: url)

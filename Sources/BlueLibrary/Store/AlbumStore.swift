@@ -219,6 +219,23 @@ public final class AlbumStore: Sendable {
     try Album.fetchAll(db, sql: "SELECT \(Album.selection) FROM album ORDER BY position")
   }
 
+  /// The text kept under `key` in the library's state (nil when there is none).
+  func stateText(_ key: String) throws(LibraryError) -> String? {
+    try reading { db in try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [key]) }
+  }
+
+  /// Keeps `value` under `key` in the library's state (removes the key when nil). Not a
+  /// change of the library: no step, no undo.
+  func setStateText(_ key: String, _ value: String?) throws(LibraryError) {
+    try writing { db in
+      if let value {
+        try db.execute(sql: "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)", arguments: [key, value])
+      } else {
+        try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [key])
+      }
+    }
+  }
+
   static func readSelection(_ db: Database) throws -> Int? {
     try fastInteger(db, sql: "SELECT value FROM state WHERE key = 'selectedIndex'")
   }

@@ -10,7 +10,10 @@ extension Album {
     ]
     if let tracks { rows.append(("Tracks", String(tracks))) }
     if let duration { rows.append(("Length", Self.length(duration))) }
-    rows.append(("Cover", coverURL.isEmpty ? "(none)" : coverURL))
+    // A music folder's cover is named by its file, not by a percent-encoded URL that
+    // wraps on every album (`export` keeps the URL).
+    rows.append(
+      ("Cover", coverURL.isEmpty ? "(none)" : LocalCover.shortDescription(of: coverURL, folder: folder) ?? coverURL))
     if let folder { rows.append(("Folder", folder)) }
     return rows
   }

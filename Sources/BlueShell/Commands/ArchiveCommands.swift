@@ -131,6 +131,13 @@ extension ImportCommand {
       if byReason[skipped.reason] == nil { reasons.append(skipped.reason) }
       byReason[skipped.reason, default: []].append(skipped.path)
     }
+    if result.skippedAsBefore {
+      // Listed when they first came up; a re-import only says they are still there.
+      lines.append(
+        "skipped the same \(Library.counted(result.skipped.count, "file")) as before (\(reasons.joined(separator: ", ")))"
+      )
+      reasons = []
+    }
     for reason in reasons {
       let paths = byReason[reason] ?? []
       let shown = paths.prefix(Self.skippedShown).map { TextSanitizer.escaped(relative($0, to: result.folder)) }
