@@ -176,6 +176,26 @@ import Testing
     #expect(try shell("B").importFolder(music, named: "M").skippedAsBefore, "another shell, the same library")
   }
 
+  /// A deep folder of CJK names (3 KB of path, 9 KB percent-encoded) keeps its embedded
+  /// cover: the 8 KiB limit of cover URLs dropped it without a word (round 3, F20).
+  @Test func aDeepFolderOfCJKNamesKeepsItsCover() throws {
+    let red = ImageEncoder.jpeg(RGBImage(width: 16, height: 16, filledWith: RGB(220, 30, 30)))
+    let deep = Array(repeating: String(repeating: "音", count: 60), count: 17).joined(separator: "/")
+    // Tagged where TagLib can write it, then moved down.
+    try track("shallow/1.mp3", TagEdit(album: "Deep", artist: "A", picture: (red, "image/jpeg")))
+    try FileManager.default.createDirectory(atPath: music + "/" + deep, withIntermediateDirectories: true)
+    try FileManager.default.moveItem(atPath: music + "/shallow/1.mp3", toPath: music + "/" + deep + "/1.mp3")
+    let (loader, _) = makeLoader(in: directory)
+    let library = try Library(store: AlbumStore.open(path: path), covers: loader, session: "A")
+    try library.importFolder(music, named: "M")
+    let album = try library.album(at: 5)
+    #expect(album.title == "Deep")
+    #expect(album.coverURL.utf8.count > Album.maximumCoverBytes)
+    #expect(album.coverURL.hasPrefix("embedded:file://"))
+    let bytes = try #require(library.loadLocalCover(of: album), "\(library.coverState(of: album))")
+    #expect(try ImageDecoder.decode([UInt8](bytes)).pixels[0] > 200)
+  }
+
   @Test func aCancelledScanChangesNothing() throws {
     try makeTwoAlbums()
     let library = try shell("A")

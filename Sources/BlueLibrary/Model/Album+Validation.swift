@@ -13,6 +13,15 @@ extension Album {
   public static let maximumTextBytes = 4 << 10
   /// The most bytes a cover URL may have (8 KiB).
   public static let maximumCoverBytes = 8 << 10
+  /// The most bytes a local cover URL (`file:`, `embedded:`) may have (16 KiB): its path is
+  /// at most 4 KiB, but percent-encoded letters take three bytes each, so a deep folder of
+  /// CJK names passes 8 KiB and its cover would be lost.
+  public static let maximumLocalCoverBytes = 16 << 10
+
+  /// The most bytes `url` may have: more for a local cover than for a download's URL.
+  static func coverLimit(_ url: UnsafeBufferPointer<UInt8>) -> Int {
+    LocalCover.isLocal(url) ? maximumLocalCoverBytes : maximumCoverBytes
+  }
   /// The track counts an album may have.
   public static let validTrackCounts = 0...100_000
   /// The longest an album may be, in seconds: a year of audio.

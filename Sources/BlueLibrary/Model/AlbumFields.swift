@@ -38,8 +38,9 @@ struct AlbumFields {
     try Album.checkLength(artist, field: .artist)
     try Album.checkText(genre, field: .genre)
     try Album.checkLength(genre, field: .genre)
-    if coverURL.count > Album.maximumCoverBytes {
-      throw .tooLong(field: .cover, limit: "8 KiB", actual: "\(coverURL.count) bytes")
+    let coverLimit = Album.coverLimit(coverURL)
+    if coverURL.count > coverLimit {
+      throw .tooLong(field: .cover, limit: "\(coverLimit >> 10) KiB", actual: "\(coverURL.count) bytes")
     }
     if let year, !Album.validYears.contains(year) {
       throw .yearOutOfRange(String(year))

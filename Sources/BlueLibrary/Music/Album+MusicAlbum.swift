@@ -15,7 +15,7 @@ extension Album {
       tracks: min(album.trackCount, Album.validTrackCounts.upperBound),
       duration: min(max(album.duration, 0), Album.maximumDuration),
       folder: album.folder.utf8.count <= Album.maximumFolderBytes ? album.folder : nil)
-    if coverURL.utf8.count > Album.maximumCoverBytes { coverURL = "" }
+    if coverURL.utf8.count > Album.maximumLocalCoverBytes { coverURL = "" }
     if title.allSatisfy({ $0 == " " || $0 == "\t" }) { title = "(untitled)" }
     sourceKey = key
   }
