@@ -59,12 +59,11 @@ package enum AtomicFile {
     if exists && existing.st_mode & S_IFMT == S_IFDIR {
       throw AtomicFileError(path: path, reason: "it is a directory")
     }
-    let random = String(UInt64.random(in: .min ... .max), radix: 36)
     let directory = directory(of: path)
-    let temporary = "\(directory)/.\(lastComponent(of: path)).\(getpid()).\(random).tmp"
+    let temporary: String
     let fd: Int32
     do {
-      fd = try syscall("open") { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
+      (temporary, fd) = try createTemporary(in: directory, name: lastComponent(of: path), mode: mode)
     } catch {
       throw AtomicFileError(path: path, reason: error.reason)
     }
@@ -140,15 +139,7 @@ package enum AtomicFile {
   private static func stage(
     _ bytes: UnsafeRawBufferPointer, in directory: String, name: String, mode: mode_t, keeping existingMode: mode_t?
   ) throws(AtomicFileError) -> Staged {
-    // Dot-prefixed and unique: never mistaken for the target or for another writer's file.
-    let random = String(UInt64.random(in: .min ... .max), radix: 36)
-    let path = "\(directory)/.\(name).\(getpid()).\(random).tmp"
-    let fd: Int32
-    do {
-      fd = try syscall("open") { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
-    } catch {
-      throw AtomicFileError(path: path, reason: error.reason)
-    }
+    let (path, fd) = try createTemporary(in: directory, name: name, mode: mode)
     var failure: SystemError?
     do {
       if let existingMode { try syscall("fchmod") { fchmod(fd, existingMode) } }
@@ -164,6 +155,20 @@ package enum AtomicFile {
       throw AtomicFileError(path: path, reason: failure.reason)
     }
     return Staged(path: path, directory: directory)
+  }
+
+  /// Creates a fresh temporary file for `name` in `directory` and opens it for writing.
+  private static func createTemporary(
+    in directory: String, name: String, mode: mode_t
+  ) throws(AtomicFileError) -> (path: String, fd: Int32) {
+    // Dot-prefixed and unique: never mistaken for the target or for another writer's file.
+    let random = String(UInt64.random(in: .min ... .max), radix: 36)
+    let path = "\(directory)/.\(name).\(getpid()).\(random).tmp"
+    do {
+      return (path, try syscall("open") { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) })
+    } catch {
+      throw AtomicFileError(path: path, reason: error.reason)
+    }
   }
 
   private static func directory(of path: String) -> String {
