@@ -17,9 +17,13 @@ import Foundation
 public final class Library {
   let store: AlbumStore
   let covers: CoverLoader?
-  /// The current album's 0-based index.
-  public private(set) var selection: Int?
-  private var savedSelection: Int?
+  /// The current album's 0-based index (in the view, when there is one).
+  public internal(set) var selection: Int?
+  /// The library position of the selection as last stored.
+  var savedSelection: Int?
+  /// The current view (`find QUERY`): the albums the scroller, the indices and `all` mean;
+  /// nil for the whole library in library order. See Library+Views.swift.
+  public internal(set) var view: AlbumView?
   private var cachedCount: Int?
   /// SQLite's `data_version` when this library last looked (see ``noticeChangesElsewhere()``).
   private var dataVersion: Int?
@@ -52,6 +56,7 @@ public final class Library {
     let saved = try store.selectedIndex()
     selection = count == 0 ? nil : min(max(saved ?? 0, 0), count - 1)
     savedSelection = saved
+    try restoreView(selectedPosition: saved)
     dataVersion = try store.dataVersion()
   }
 
@@ -79,6 +84,12 @@ public final class Library {
 
   /// The number of albums (cached; every change through the facade refreshes it).
   public func count() throws(LibraryError) -> Int {
+    if let view { return view.ids.count }
+    return try libraryCount()
+  }
+
+  /// The number of albums in the library, whatever the view.
+  public func libraryCount() throws(LibraryError) -> Int {
     if let cachedCount { return cachedCount }
     let count = try store.count()
     cachedCount = count
@@ -87,12 +98,20 @@ public final class Library {
 
   /// The album at a 0-based index.
   public func album(at index: Int) throws(LibraryError) -> Album {
-    try store.album(at: index)
+    guard let view else { return try store.album(at: index) }
+    guard view.ids.indices.contains(index), let album = try store.album(id: view.ids[index]) else {
+      throw .noAlbum(index: index, count: view.ids.count)
+    }
+    return album
   }
 
   /// The albums at the 0-based `range`, in order: one query for a page of the viewport.
   public func albums(in range: Range<Int>) throws(LibraryError) -> [Album] {
-    try store.albums(in: range)
+    guard let view else { return try store.albums(in: range) }
+    guard range.lowerBound >= 0, range.upperBound <= view.ids.count else {
+      throw .noAlbums(range: range, count: view.ids.count)
+    }
+    return try store.albums(ids: view.ids[range])
   }
 
   /// The library file and SQLite's files beside it (journal, WAL, shared memory): what
@@ -116,7 +135,7 @@ public final class Library {
   /// The selected album, or nil when the library is empty.
   public func selectedAlbum() throws(LibraryError) -> Album? {
     guard let selection else { return nil }
-    return try store.album(at: selection)
+    return try album(at: selection)
   }
 
   /// The albums matching `query` from index `start`, at most `limit` (see ``AlbumStore/search(_:from:limit:)``).
@@ -126,7 +145,14 @@ public final class Library {
 
   /// The indices of the albums titled `title` (exactly, else ignoring case), at most `limit`.
   public func indices(ofTitle title: String, limit: Int) throws(LibraryError) -> [Int] {
-    try store.indices(ofTitle: title, limit: limit)
+    guard let view else { return try store.indices(ofTitle: title, limit: limit) }
+    var found: [Int] = []
+    for position in try store.indices(ofTitle: title, limit: 10_000) {
+      if let id = try store.albumID(atPosition: position), let index = view.ids.firstIndex(of: id) {
+        found.append(index)
+      }
+    }
+    return Array(found.sorted().prefix(limit))
   }
 
   /// Distinct titles starting with `prefix` (ignoring case), for tab completion.
@@ -138,15 +164,23 @@ public final class Library {
 
   /// Selects the album at `index` (clamped); not a library change, not undoable.
   public func select(_ index: Int) {
-    let count = cachedCount ?? 0
+    let count = view?.ids.count ?? cachedCount ?? 0
     selection = count == 0 ? nil : min(max(index, 0), count - 1)
   }
 
-  /// Writes the selection to the store if it changed since the last save.
+  /// Writes the selection (the selected album's library position) to the store if it
+  /// changed since the last save.
   public func saveSelection() throws(LibraryError) {
-    guard selection != savedSelection else { return }
-    try store.setSelectedIndex(selection)
-    savedSelection = selection
+    let position = try selectedPosition()
+    guard position != savedSelection else { return }
+    try store.setSelectedIndex(position)
+    savedSelection = position
+  }
+
+  /// The library position of the selected album.
+  func selectedPosition() throws(LibraryError) -> Int? {
+    guard view != nil else { return selection }
+    return try selectedAlbum()?.position
   }
 
   // MARK: - Changes (each one transaction: the albums, the selection and the undo log)
@@ -155,7 +189,7 @@ public final class Library {
   /// returns it as stored and its index.
   @discardableResult
   public func add(_ album: Album) throws(LibraryError) -> (album: Album, index: Int) {
-    let index = selection.map { $0 + 1 } ?? 0
+    let index = try selectedPosition().map { $0 + 1 } ?? 0
     let stored = try change { (origin) throws(LibraryError) in try store.add(album, at: index, origin: origin).album }
     return (stored, index)
   }
@@ -175,7 +209,7 @@ public final class Library {
   /// keeps the current album selected. Returns the deleted album.
   @discardableResult
   public func delete(at index: Int) throws(LibraryError) -> Album {
-    let album = try store.album(at: index)
+    let album = try self.album(at: index)
     guard let id = album.id else { throw .noAlbumWithID(-1) }
     return try change { (origin) throws(LibraryError) in
       try store.delete(id: id, selecting: nil, origin: origin).album
@@ -188,7 +222,7 @@ public final class Library {
   public func delete(at indices: [Int]) throws(LibraryError) -> [Album] {
     var ids: [Int64] = []
     for index in Set(indices) {
-      guard let id = try store.album(at: index).id else { throw .noAlbumWithID(-1) }
+      guard let id = try album(at: index).id else { throw .noAlbumWithID(-1) }
       ids.append(id)
     }
     return try change { (origin) throws(LibraryError) in
@@ -202,9 +236,10 @@ public final class Library {
   public func move(from indices: [Int], to: Int) throws(LibraryError) -> [Album] {
     let unique = Set(indices).sorted()
     if unique.count == 1 { return [try move(from: unique[0], to: to)] }
+    let to = try libraryPosition(forMoveTo: to)
     var ids: [Int64] = []
     for index in unique {
-      guard let id = try store.album(at: index).id else { throw .noAlbumWithID(-1) }
+      guard let id = try album(at: index).id else { throw .noAlbumWithID(-1) }
       ids.append(id)
     }
     return try change { (origin) throws(LibraryError) in try store.move(ids: ids, to: to, origin: origin).albums }
@@ -213,7 +248,8 @@ public final class Library {
   /// Moves the album at `from` to `to` and selects it there; returns the album.
   @discardableResult
   public func move(from: Int, to: Int) throws(LibraryError) -> Album {
-    let album = try store.album(at: from)
+    let to = try libraryPosition(forMoveTo: to)
+    let album = try self.album(at: from)
     guard let id = album.id else { throw .noAlbumWithID(-1) }
     return try change { (origin) throws(LibraryError) in try store.move(id: id, to: to, origin: origin).album }
   }
@@ -317,6 +353,11 @@ public final class Library {
     guard version != dataVersion else { return }
     dataVersion = version
     cachedCount = nil
+    if view != nil {
+      let selectedID = try? selectedAlbum()?.id
+      try refreshView(keeping: selectedID)
+      return
+    }
     let count = try count()
     selection = count == 0 ? nil : min(max(selection ?? 0, 0), count - 1)
   }
@@ -409,18 +450,23 @@ public final class Library {
   /// refreshes the cached count and the selection from what the store now holds (the
   /// change wrote the selection in its own transaction).
   func change<T>(_ body: (ChangeOrigin) throws(LibraryError) -> T) throws(LibraryError) -> T {
+    let origin = ChangeOrigin(session: session, selection: try selectedPosition())
     cachedCount = nil
     let result: T
     do {
-      result = try body(ChangeOrigin(session: session, selection: selection))
+      result = try body(origin)
     } catch {
       _ = try? count()
       throw error
     }
     let count = try count()
     let stored = try store.selectedIndex()
-    selection = count == 0 ? nil : stored.map { min(max($0, 0), count - 1) } ?? selection.map { min($0, count - 1) }
     savedSelection = stored
+    if view != nil {
+      try refreshView(keeping: stored.flatMap { try? store.albumID(atPosition: $0) })
+      return result
+    }
+    selection = count == 0 ? nil : stored.map { min(max($0, 0), count - 1) } ?? selection.map { min($0, count - 1) }
     return result
   }
 

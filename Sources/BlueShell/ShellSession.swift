@@ -208,7 +208,9 @@ final class ShellSession {
         registry: interpreter.registry,
         titles: { prefix, limit in (try? library.titles(withPrefix: prefix, limit: limit)) ?? [] },
         albumCount: { (try? library.count()) ?? 0 },
-        paths: { PathCompletion.entries(matching: $0, home: home) })
+        paths: { PathCompletion.entries(matching: $0, home: home) },
+        fieldValues: { field, prefix, limit in (try? library.values(of: field, withPrefix: prefix, limit: limit)) ?? [] },
+        viewNames: { (try? library.savedViews().map(\.name)) ?? [] })
     }
     if let stream = reader as? StreamLineReader {
       stream.beforeBlocking = { [unowned self] in

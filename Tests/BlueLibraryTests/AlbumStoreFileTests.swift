@@ -40,7 +40,7 @@ struct AlbumStoreFileTests {
     #expect(
       names == [
         "album", "album_position", "album_source_key", "change", "change_album", "change_album_change", "cover",
-        "sqlite_sequence", "state",
+        "sqlite_sequence", "state", "view",
       ])
   }
 
@@ -167,7 +167,7 @@ struct AlbumStoreFileTests {
       origin: ChangeOrigin(session: "test", selection: 0))
     // Page 1 holds the schema; scribble over a page of album rows.
     let handle = try #require(FileHandle(forWritingAtPath: path))
-    try handle.seek(toOffset: 4096 * 10 + 100)
+    try handle.seek(toOffset: 4096 * 20 + 100)
     handle.write(Data(repeating: 0xA5, count: 2000))
     try handle.close()
     let before = try FileSnapshot(path)

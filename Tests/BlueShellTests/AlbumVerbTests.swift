@@ -881,8 +881,8 @@ struct AlbumVerbTests {
     let library = shell.library
     let byAlbum = Array(
       AlbumListing(
-        library: library, query: nil, total: try library.count(),
-        first: try library.search("", from: 0, limit: ListCommand.pageSize)))
+        library: library, query: nil, total: try library.count(), entries: try library.listing(.all),
+        format: nil))
     #expect(direct == byAlbum)
     #expect(direct.count == 6)
     #expect(direct[0] == "  1. Red \\e[31mAlert — Tab\\tBand (1999, Noise\\x07) · cover: not downloaded")

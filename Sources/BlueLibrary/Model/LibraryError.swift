@@ -61,6 +61,12 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// An album an undone import would bring back was imported again since (its folder, by
   /// this or another shell); nothing was redone.
   case importedSince(title: String)
+  /// A query word that cannot be read (an unknown field, a bad number, date or pattern).
+  case badQuery(word: String, reason: String)
+  /// A move inside a view sorted by a query, whose order is not the library's.
+  case sortedView(String)
+  /// A saved view that does not exist.
+  case noView(name: String, known: [String])
 
   /// The one-line, lowercase message to show the user.
   public var description: String {
@@ -118,6 +124,13 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
         + " save what can still be read with 'export FILE'"
     case .importedSince(let title):
       "\(Self.quoted(title, mark: "\"")) was imported again since; nothing redone"
+    case .badQuery(let word, let reason):
+      "bad query word \(Self.quoted(word)): \(reason)"
+    case .sortedView(let query):
+      "this view is sorted (\(Self.quoted(query))), so there is no place to move to; 'find' alone shows the library order"
+    case .noView(let name, let known):
+      "no view named \(Self.quoted(name))"
+        + (known.isEmpty ? " (no views are saved; 'view save NAME' saves one)" : " (views: \(known.joined(separator: ", ")))")
     }
   }
 

@@ -15,13 +15,15 @@ struct AlbumImage {
   var nextID: Int64?
   /// The `step` value the album carried then.
   var step: Int64?
+  /// When the album entered the library (nil: before the field existed).
+  var added: Int64?
 
   /// The album's id as recorded (a recorded album always has one).
   var id: Int64 { album.id ?? 0 }
 
   /// The columns ``init(row:)`` reads, in order.
   static let selection =
-    "album_id, title, artist, genre, year, coverUrl, position, prev_id, next_id, step, tracks, duration, folder, source_key"
+    "album_id, title, artist, genre, year, coverUrl, position, prev_id, next_id, step, tracks, duration, folder, source_key, added"
 
   init(row: Row) {
     album = Album(
@@ -31,5 +33,6 @@ struct AlbumImage {
     previousID = row[7]
     nextID = row[8]
     step = row[9]
+    added = row[14]
   }
 }

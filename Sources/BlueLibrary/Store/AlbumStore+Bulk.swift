@@ -23,7 +23,7 @@ extension AlbumStore {
     let statement = try db.makeStatement(
       sql:
         "INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step, \(musicColumns)) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(addedNow))")
     let handle = statement.sqliteStatement
     defer {
       sqlite3_reset(handle)

@@ -11,7 +11,7 @@ extension AlbumStore {
 
   /// The music-folder columns, named alike in `album` and `change_album`, in the order
   /// ``imageColumns`` ends with.
-  static let musicColumns = "tracks, duration, folder, source_key"
+  static let musicColumns = "tracks, duration, folder, source_key, added"
 
   /// The `change` columns ``changeStep(row:)`` reads.
   static let stepColumns = "id, kind, summary, session, undone"
@@ -265,17 +265,19 @@ extension AlbumStore {
 
   /// Inserts `album` at `index` (0...count), shifting the later albums, with `id` unless
   /// nil or taken (then SQLite picks a fresh one); returns the id it got.
-  static func insertAlbum(_ album: Album, id: Int64?, at index: Int, step: Int64?, _ db: Database) throws -> Int64 {
+  static func insertAlbum(
+    _ album: Album, id: Int64?, at index: Int, step: Int64?, added: Int64? = nil, _ db: Database
+  ) throws -> Int64 {
     let free = try id.map { id in try position(of: id, db) == nil } ?? false
     try db.execute(sql: "UPDATE album SET position = position + 1 WHERE position >= ?", arguments: [index])
     try db.execute(
       sql: """
         INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step, \(musicColumns))
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         free ? id : nil, album.title, album.artist, album.genre, album.year, album.coverURL, index, step,
-        album.tracks, album.duration, album.folder, album.sourceKey,
+        album.tracks, album.duration, album.folder, album.sourceKey, added ?? addedNow,
       ])
     return db.lastInsertedRowID
   }

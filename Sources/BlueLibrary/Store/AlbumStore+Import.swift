@@ -117,9 +117,9 @@ private struct AlbumInserter {
   /// `INSERT INTO album (…) VALUES (?, …), …` for `rows` rows. Columns by name: a column
   /// added later (with a default) is filled by SQLite.
   private static func statement(rows: Int, _ db: Database) throws -> Statement {
-    let row = "(" + Array(repeating: "?", count: Int(columnCount)).joined(separator: ", ") + ")"
+    let row = "(" + Array(repeating: "?", count: Int(columnCount)).joined(separator: ", ") + ", \(AlbumStore.addedNow))"
     return try db.makeStatement(
-      sql: "INSERT INTO album (\(columns)) VALUES " + Array(repeating: row, count: rows).joined(separator: ", "))
+      sql: "INSERT INTO album (\(columns), added) VALUES " + Array(repeating: row, count: rows).joined(separator: ", "))
   }
 
   /// Queues one album (its fields checked already), inserting a batch when it is full.

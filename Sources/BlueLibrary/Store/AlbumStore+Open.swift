@@ -38,7 +38,10 @@ extension AlbumStore {
     }
     var configuration = Configuration()
     configuration.busyMode = .timeout(5)
-    configuration.prepareDatabase { db in AlbumStore.installInterruptCheck(db) }
+    configuration.prepareDatabase { db in
+      AlbumStore.installInterruptCheck(db)
+      AlbumStore.installQueryFunctions(db)
+    }
     // A command's reads share one read transaction (``beginSnapshot()``), left open
     // between the store's calls until the command ends.
     configuration.allowsUnsafeTransactions = true

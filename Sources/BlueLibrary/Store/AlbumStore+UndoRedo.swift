@@ -24,7 +24,7 @@ extension AlbumStore {
       var restored: Int64?
       for before in try images(.before, of: step, db) {
         let index = try placement(of: before, moving: nil, db)
-        let id = try insertAlbum(before.album, id: before.id, at: index, step: before.step, db)
+        let id = try insertAlbum(before.album, id: before.id, at: index, step: before.step, added: before.added, db)
         try renameAlbum(before.id, to: id, in: step, db)
         restored = restored ?? id
       }
@@ -77,7 +77,7 @@ extension AlbumStore {
     case .add:
       let after = try image(.after, of: step, db)
       let index = try placement(of: after, moving: nil, db)
-      let id = try insertAlbum(after.album, id: after.id, at: index, step: step, db)
+      let id = try insertAlbum(after.album, id: after.id, at: index, step: step, added: after.added, db)
       try renameAlbum(after.id, to: id, in: step, db)
       return id
     case .delete:

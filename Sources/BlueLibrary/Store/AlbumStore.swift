@@ -34,6 +34,7 @@ public final class AlbumStore: Sendable {
     do {
       var configuration = Configuration()
       configuration.allowsUnsafeTransactions = true
+      configuration.prepareDatabase { db in AlbumStore.installQueryFunctions(db) }
       let queue = try DatabaseQueue(configuration: configuration)
       try queue.write { db in try Schema.create(db, seed: albums) }
       return AlbumStore(path: nil, queue: queue)
@@ -117,6 +118,9 @@ public final class AlbumStore: Sendable {
       return found
     }
   }
+
+  /// Now, in whole seconds since 1970: the `added` time of the albums a change stores new.
+  static var addedNow: Int64 { Int64(Date().timeIntervalSince1970.rounded(.down)) }
 
   /// The most words a query may have (SQLite allows an expression 1,000 deep).
   public static let maximumQueryWords = 100

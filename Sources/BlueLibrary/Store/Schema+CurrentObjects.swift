@@ -17,7 +17,7 @@ extension Schema {
       position INTEGER NOT NULL CONSTRAINT "position must not be negative" CHECK (position >= 0)
     , step INTEGER, tracks INTEGER
       CONSTRAINT "tracks must not be negative" CHECK (tracks >= 0), duration REAL
-      CONSTRAINT "duration must not be negative" CHECK (duration >= 0), folder TEXT, source_key TEXT)
+      CONSTRAINT "duration must not be negative" CHECK (duration >= 0), folder TEXT, source_key TEXT, added INTEGER)
     """,
     """
     table 'change' on 'change': CREATE TABLE change (
@@ -49,9 +49,10 @@ extension Schema {
       prev_id INTEGER,
       next_id INTEGER,
       step INTEGER
-    , tracks INTEGER, duration REAL, folder TEXT, source_key TEXT)
+    , tracks INTEGER, duration REAL, folder TEXT, source_key TEXT, added INTEGER)
     """,
     "table 'cover' on 'cover': CREATE TABLE cover (url TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID",
     "table 'state' on 'state': CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID",
+    "table 'view' on 'view': CREATE TABLE view (name TEXT PRIMARY KEY NOT NULL, query TEXT NOT NULL) WITHOUT ROWID",
   ]
 }

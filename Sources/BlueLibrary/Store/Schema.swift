@@ -14,7 +14,7 @@ enum Schema {
 
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
-    createVersion1, addChangeLog, addCoverLedger, addMusicFields,
+    createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews,
   ]
 
   /// The newest schema this build knows.
@@ -46,6 +46,9 @@ enum Schema {
     ("cover", ["url"], 3),
     ("album", ["tracks", "duration", "folder", "source_key"], 4),
     ("change_album", ["tracks", "duration", "folder", "source_key"], 4),
+    ("album", ["added"], 5),
+    ("change_album", ["added"], 5),
+    ("view", ["name", "query"], 5),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -215,6 +218,21 @@ enum Schema {
         ALTER TABLE change_album ADD COLUMN duration REAL;
         ALTER TABLE change_album ADD COLUMN folder TEXT;
         ALTER TABLE change_album ADD COLUMN source_key TEXT;
+        """)
+  }
+
+  /// Views (version 5): `album.added` is when the album entered the library (seconds since
+  /// 1970; NULL for the albums stored before this version, which read the `addedBefore`
+  /// state row: the time of this migration), and `change_album` keeps it so undo brings it
+  /// back. `view` holds the named views (`view save NAME QUERY`). `ADD COLUMN` rewrites
+  /// nothing: a million-album library migrates at once.
+  private static func addViews(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE album ADD COLUMN added INTEGER;
+        ALTER TABLE change_album ADD COLUMN added INTEGER;
+        CREATE TABLE view (name TEXT PRIMARY KEY NOT NULL, query TEXT NOT NULL) WITHOUT ROWID;
+        INSERT OR REPLACE INTO state (key, value) VALUES ('addedBefore', CAST(strftime('%s', 'now') AS INTEGER));
         """)
   }
 }

@@ -20,6 +20,10 @@ public struct CommandConfiguration: Sendable {
     case assignments
     /// A file path.
     case path
+    /// A query (`find`, `list`, `stats`): field names, a field's values, `@` view names.
+    case query
+    /// A saved view's name.
+    case viewName
     /// Free text or a number: nothing to complete.
     case text
   }

@@ -2,7 +2,9 @@ extension CommandRegistry {
   /// Every verb of the shell, in the order `help` lists them within each group.
   public static var standard: CommandRegistry {
     CommandRegistry([
+      FindCommand.self,
       ListCommand.self,
+      StatsCommand.self,
       ShowCommand.self,
       ScrollCommand.self,
       TapCommand.self,

@@ -1,31 +1,132 @@
 import BlueLibrary
+import Foundation
 
-/// `list [QUERY]` (`ls`): one line per album, filtered by words that must all appear.
+/// `list [-f FORMAT] [QUERY]` (`ls`): one line per album of the view (or library), or of
+/// those QUERY matches, in its order.
 public struct ListCommand: Command {
   public static let configuration = CommandConfiguration(
-    verb: "list", aliases: ["ls"], group: .browse, synopsis: "[QUERY]",
-    summary: "one line per album (QUERY filters title, artist, genre, year)",
+    verb: "list", aliases: ["ls"], group: .browse, synopsis: "[-f FORMAT] [QUERY]",
+    summary: "one line per album, or per album QUERY matches (in the view, when there is one)",
     details: """
-      The current album is marked with '*'. Each word of QUERY must appear in the title,
-      artist, genre or year, in any order, ignoring case and accents ('cafe' finds "Café").
-      """,
-    examples: ["list", "list sun", "list bjork jazz", "ls 2000"], arguments: [.text])
+      The current album is marked with '*'; the indices are those tap, show and delete take.
+      -f FORMAT prints each album as FORMAT, with $field or ${field} for a field ($index,
+      $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added),
+      and no summary line.
 
-  let query: String?
+      """ + querySyntaxHelp,
+    examples: ["list", "list sun", "list bjork jazz", "ls year:2000", "list -f '$year  $artist — $title' year-"],
+    arguments: [.query])
+
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    previous.last.map { $0.text == "-f" || $0.text == "--format" } == true ? [.text] : [.query]
+  }
+
+  let query: TypedQuery
+  let format: ListFormat?
 
   public init(arguments: [Word]) throws(CommandError) {
-    query = arguments.isEmpty ? nil : arguments.map(\.text).joined(separator: " ")
+    var rest = arguments[...]
+    var format: ListFormat?
+    if let first = rest.first, !first.isQuoted, first.text == "-f" || first.text == "--format" {
+      guard rest.count > 1 else { throw .missing("FORMAT", usage: Self.configuration.usage) }
+      format = try ListFormat(rest[rest.startIndex + 1].text)
+      rest = rest.dropFirst(2)
+    }
+    self.format = format
+    query = TypedQuery(words: Array(rest))
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
+    let query = try self.query.resolve(in: library)
     let total = try library.count()
-    // Checked before the first line: a failed first page is an error, not a short list.
-    let first = try library.search(query ?? "", from: 0, limit: Self.pageSize)
-    return .lines(AlbumListing(library: library, query: query, total: total, first: first))
+    if query == nil, format == nil, library.view == nil {
+      return .lines(AlbumListing(library: library, query: nil, total: total, entries: nil, format: nil))
+    }
+    let entries = try library.listing(query)
+    return .lines(AlbumListing(library: library, query: query, total: total, entries: entries, format: format))
   }
 
   static let pageSize = 1000
+}
+
+/// `$year  $artist — $title`: literal text and fields.
+struct ListFormat: Equatable {
+  enum Part: Equatable {
+    case text(String)
+    case field(String)
+  }
+
+  static let fields = ["index"] + QueryField.allCases.map(\.rawValue)
+  let parts: [Part]
+
+  init(_ format: String) throws(CommandError) {
+    var parts: [Part] = []
+    var text = ""
+    var rest = Substring(format)
+    while let dollar = rest.firstIndex(of: "$") {
+      text += rest[..<dollar]
+      rest = rest[rest.index(after: dollar)...]
+      let name: Substring
+      if rest.hasPrefix("$") {
+        text += "$"
+        rest = rest.dropFirst()
+        continue
+      } else if rest.hasPrefix("{"), let close = rest.firstIndex(of: "}") {
+        name = rest[rest.index(after: rest.startIndex)..<close]
+        rest = rest[rest.index(after: close)...]
+      } else {
+        name = rest.prefix { $0.isASCII && ($0.isLetter || $0 == "_") }
+        rest = rest.dropFirst(name.count)
+      }
+      let field = name.lowercased()
+      guard Self.fields.contains(field) else {
+        throw CommandError(
+          "unknown field \(TextSanitizer.quotedWord("$" + name)) in the format (fields: \(Self.fields.joined(separator: ", ")))")
+      }
+      if !text.isEmpty { parts.append(.text(text)) }
+      text = ""
+      parts.append(.field(field))
+    }
+    text += rest
+    if !text.isEmpty { parts.append(.text(text)) }
+    self.parts = parts
+  }
+
+  func line(for album: Album, index: Int, added: () -> Int64?) -> String {
+    var line = ""
+    for part in parts {
+      switch part {
+      case .text(let text): line += text
+      case .field(let name): line += TextSanitizer.escaped(Self.value(name, album, index, added))
+      }
+    }
+    return line
+  }
+
+  var needsAdded: Bool { parts.contains(.field("added")) }
+
+  private static func value(_ name: String, _ album: Album, _ index: Int, _ added: () -> Int64?) -> String {
+    switch name {
+    case "index": String(index + 1)
+    case "title": album.title
+    case "artist", "albumartist": album.artist
+    case "genre": album.genre
+    case "year": album.year.map(String.init) ?? ""
+    case "tracks": album.tracks.map(String.init) ?? ""
+    case "length": album.duration.map { StatsCommand.length($0) } ?? ""
+    case "folder": album.folder ?? ""
+    case "cover": album.coverURL
+    case "added": added().map { ListFormat.day(Date(timeIntervalSince1970: TimeInterval($0))) } ?? ""
+    default: ""
+    }
+  }
+
+  /// `2026-11-25`, local time.
+  static func day(_ date: Date) -> String {
+    let parts = Calendar.current.dateComponents([.year, .month, .day], from: date)
+    return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+  }
 }
 
 /// The lines of `list`, read from the store a page at a time as they are printed, so a
@@ -39,36 +140,74 @@ protocol DirectlyWritten: Sequence<String> {
 
 struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
   let library: Library
-  let query: String?
+  let query: AlbumQuery?
+  /// How many albums the view (or library) has.
   let total: Int
+  /// The albums to list with their indices; nil: every album of the library, in order.
+  let entries: [ListedAlbum]?
+  let format: ListFormat?
   /// Digits of the largest index: every index is padded to it.
   private let indexWidth: Int
-  private var page: [Album]
+  private var page: [(album: Album, index: Int)] = []
+  /// Where the next page of ``entries`` starts (or the next library position).
+  private var nextEntry = 0
   private var index = 0
   private var shown = 0
   private var done = false
 
-  init(library: Library, query: String?, total: Int, first: [Album]) {
+  init(library: Library, query: AlbumQuery?, total: Int, entries: [ListedAlbum]?, format: ListFormat?) {
     self.library = library
     self.query = query
     self.total = total
+    self.entries = entries
+    self.format = format
     indexWidth = String(total).utf8.count
-    page = first
+  }
+
+  /// Reads the next page of albums; false at the end (or when the library cannot be read:
+  /// the lines so far stand).
+  private mutating func readPage() -> Bool {
+    index = 0
+    page = []
+    if let entries {
+      let slice = entries[Swift.min(nextEntry, entries.count)..<Swift.min(nextEntry + ListCommand.pageSize, entries.count)]
+      nextEntry += slice.count
+      guard !slice.isEmpty, let albums = try? library.albums(ids: slice.map(\.id)) else { return false }
+      // An album deleted since the listing was read is left out.
+      var byID: [Int64: Album] = [:]
+      for album in albums { if let id = album.id { byID[id] = album } }
+      page = slice.compactMap { entry in byID[entry.id].map { ($0, entry.index ?? $0.position) } }
+      return !page.isEmpty || nextEntry < entries.count && readPage()
+    }
+    let range = nextEntry..<Swift.min(nextEntry + ListCommand.pageSize, total)
+    nextEntry = range.upperBound
+    guard !range.isEmpty, let albums = try? library.albums(in: range) else { return false }
+    page = albums.map { ($0, $0.position) }
+    return !page.isEmpty
   }
 
   mutating func next() -> String? {
-    if index == page.count, page.count == ListCommand.pageSize, let last = page.last {
-      page = (try? library.search(query ?? "", from: last.position + 1, limit: ListCommand.pageSize)) ?? []
-      index = 0
-    }
+    if index == page.count, !done, readPage() {}
     if index < page.count {
       defer { index += 1 }
       shown += 1
-      return line(for: page[index])
+      let (album, albumIndex) = page[index]
+      if let format {
+        return format.line(for: album, index: albumIndex) { try? library.addedTime(of: album) }
+      }
+      return line(for: album, index: albumIndex)
     }
     guard !done else { return nil }
     done = true
-    if let query { return "\(shown) of \(albumCount(total)) match \(TextSanitizer.quotedWord(query))" }
+    if format != nil { return nil }
+    let scope = library.view.map { "the view's \(albumCount(total)) (\(TextSanitizer.quotedWord($0.query.text)))" }
+    if let query {
+      return "\(Library.grouped(shown)) of \(scope ?? albumCount(total)) match \(TextSanitizer.quotedWord(query.text))"
+    }
+    if let view = library.view {
+      return "\(albumCount(shown)) in the view \(TextSanitizer.quotedWord(view.query.text))"
+        + " (\((try? library.libraryCount()).map(albumCount) ?? "?") in the library; 'find' alone shows them all)"
+    }
     return albumCount(total)
   }
 
@@ -76,7 +215,7 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
   /// (a million of these is the whole cost of `list` once the rows are read); a query goes
   /// through ``next()``. Both make their lines with ``appendLine(_:to:)``.
   func write(to output: OutputChannel) {
-    guard query == nil, index == 0, shown == 0 else {
+    guard entries == nil, format == nil, index == 0, shown == 0, library.view == nil else {
       var copy = self
       while !output.isClosed, let line = copy.next() { output.line(line) }
       return
@@ -97,9 +236,10 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
   /// `*  3. Title — Artist (1999, Pop) · cover: failed: HTTP 404`, appended as bytes:
   /// printable text as it is, no `String` per field. Indices are right-aligned to the
   /// widest the library has; a cover in the cache (the ordinary state) says nothing.
-  private func appendLine(_ row: AlbumListRow, to bytes: inout [UInt8]) {
-    bytes.append(contentsOf: row.position == library.selection ? "* ".utf8 : "  ".utf8)
-    let number = String(row.position + 1)
+  private func appendLine(_ row: AlbumListRow, index: Int? = nil, to bytes: inout [UInt8]) {
+    let index = index ?? row.position
+    bytes.append(contentsOf: index == library.selection ? "* ".utf8 : "  ".utf8)
+    let number = String(index + 1)
     bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: Swift.max(0, indexWidth - number.utf8.count)))
     bytes.append(contentsOf: number.utf8)
     bytes.append(contentsOf: ". ".utf8)
@@ -128,9 +268,9 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     }
   }
 
-  private func line(for album: Album) -> String {
+  private func line(for album: Album, index: Int) -> String {
     var bytes: [UInt8] = []
-    album.withListRow { row in appendLine(row, to: &bytes) }
+    album.withListRow { row in appendLine(row, index: index, to: &bytes) }
     return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -21,16 +21,3 @@ public struct ShowCommand: Command {
   }
 }
 
-/// `view`: draw the viewport again.
-public struct ViewCommand: Command {
-  public static let configuration = CommandConfiguration(
-    verb: "view", group: .browse, summary: "draw the scroller and the current album again")
-
-  public init(arguments: [Word]) throws(CommandError) {
-    try Self.expectNoArguments(arguments)
-  }
-
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    .moved
-  }
-}

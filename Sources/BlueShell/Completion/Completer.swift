@@ -28,6 +28,10 @@ public struct Completer {
   public var albumCount: () -> Int
   /// Directory entries for a path prefix (directories end in `/`).
   public var paths: (String) -> [String]
+  /// A field's values in the library starting with a prefix (ignoring case), at most a limit.
+  public var fieldValues: (QueryField, String, Int) -> [String]
+  /// The saved views' names.
+  public var viewNames: () -> [String]
 
   /// The most candidates listed.
   public static let listLimit = 200
@@ -35,12 +39,16 @@ public struct Completer {
   /// Creates a completer over the given sources.
   public init(
     registry: CommandRegistry, titles: @escaping (String, Int) -> [String] = { _, _ in [] },
-    albumCount: @escaping () -> Int = { 0 }, paths: @escaping (String) -> [String] = { _ in [] }
+    albumCount: @escaping () -> Int = { 0 }, paths: @escaping (String) -> [String] = { _ in [] },
+    fieldValues: @escaping (QueryField, String, Int) -> [String] = { _, _, _ in [] },
+    viewNames: @escaping () -> [String] = { [] }
   ) {
     self.registry = registry
     self.titles = titles
     self.albumCount = albumCount
     self.paths = paths
+    self.fieldValues = fieldValues
+    self.viewNames = viewNames
   }
 
   /// Completes the word before the cursor in `textBeforeCursor`; nil when nothing fits.
@@ -127,8 +135,43 @@ public struct Completer {
           display: isDirectory ? String(entry.dropLast()).split(separator: "/").last.map { $0 + "/" } ?? entry : name,
           isFinal: !isDirectory)
       }
+    case .viewName:
+      let name = prefix.hasPrefix("@") ? String(prefix.dropFirst()) : prefix
+      return viewNames().filter { $0.hasPrefix(name) }.sorted()
+        .map { Candidate(text: (prefix.hasPrefix("@") ? "@" : "") + $0, display: $0, isFinal: true) }
+    case .query:
+      return queryWords(prefix)
     case .text:
       return []
+    }
+  }
+
+  /// A query word: `@` view names, `field:` names, then a field's values from the library
+  /// (`artist:Rad` → `artist:Radiohead`); a leading `^` or `-` stays.
+  private func queryWords(_ typed: String) -> [Candidate] {
+    var prefix = Substring(typed)
+    var negation = ""
+    if let first = prefix.first, first == "^" || first == "-" {
+      negation = String(first)
+      prefix = prefix.dropFirst()
+    }
+    if prefix.hasPrefix("@") {
+      return candidatesFor(.viewName, prefix: String(prefix)).map {
+        Candidate(text: negation + $0.text, display: $0.display, isFinal: true)
+      }
+    }
+    guard let colon = prefix.firstIndex(of: ":") else {
+      guard !prefix.isEmpty else { return [] }
+      return QueryField.allCases.map { $0.rawValue + ":" }.filter { $0.hasPrefix(prefix.lowercased()) }
+        .map { Candidate(text: negation + $0, display: $0, isFinal: false) }
+    }
+    guard let field = QueryField(name: prefix[..<colon]) else { return [] }
+    let value = prefix[prefix.index(after: colon)...]
+    // `artist:=Rad`: exact matches complete the same values.
+    let mark = value.hasPrefix("=~") ? "=~" : value.hasPrefix("=") ? "=" : ""
+    let head = negation + field.rawValue + ":" + mark
+    return fieldValues(field, String(value.dropFirst(mark.count)), Self.listLimit).map {
+      Candidate(text: head + $0, display: TextSanitizer.escaped($0), isFinal: true)
     }
   }
 

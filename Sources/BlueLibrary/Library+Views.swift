@@ -1,0 +1,156 @@
+import Foundation
+
+/// A view: the albums a query matches, in its order. The scroller, the indices every verb
+/// takes and `all` mean the view's albums while it is shown (the original app's adapter
+/// lesson: the data source changes, the scroller does not).
+///
+/// The view holds the matching albums' ids (8 bytes each), read once by `find` and again
+/// only when the library changed (this shell's change, or another's seen by
+/// ``Library/noticeChangesElsewhere()``), so scrolling and tapping read only the visible albums.
+public struct AlbumView: Sendable {
+  /// The query that made the view.
+  public let query: AlbumQuery
+  /// The ids of its albums, in its order.
+  let ids: [Int64]
+
+  /// How many albums the view has.
+  public var count: Int { ids.count }
+}
+
+/// One album of a listing: its id and its index in the current view (or library).
+public struct ListedAlbum: Sendable, Equatable {
+  public let id: Int64
+  /// The 0-based index `tap` and `delete` take for it; nil when the caller reads the
+  /// album's library position instead (no view).
+  public let index: Int?
+}
+
+extension Library {
+  /// Shows the albums `query` matches, in its order (`find QUERY`), selecting the first;
+  /// nil or a query that neither filters nor sorts shows the whole library again, keeping
+  /// the current album. The view is remembered in the library file for the next start.
+  /// Returns how many albums the view has.
+  @discardableResult
+  public func show(_ query: AlbumQuery?) throws(LibraryError) -> Int {
+    let selectedID = try selectedAlbum()?.id
+    if let query, !query.isEverything {
+      let ids = try store.albumIDs(matching: query)
+      view = AlbumView(query: query, ids: ids)
+      selection = ids.isEmpty ? nil : 0
+    } else {
+      view = nil
+      let position = try selectedID.flatMap { id throws(LibraryError) in try store.album(id: id)?.position }
+      let count = try libraryCount()
+      selection = count == 0 ? nil : min(max(position ?? selection ?? 0, 0), count - 1)
+    }
+    let position = try selectedPosition()
+    try store.setCurrentView(view.map(\.query.storedText), selection: position)
+    savedSelection = position
+    return try count()
+  }
+
+  /// `query` within the current view: the albums `list QUERY`, `stats`, `export FILE QUERY`
+  /// and `all` act on (the view's sort unless `query` has its own).
+  public func scope(_ query: AlbumQuery?) -> AlbumQuery {
+    guard let view else { return query ?? .all }
+    return query.map { view.query.narrowed(by: $0) } ?? view.query
+  }
+
+  /// The albums of the current view (or library) that `query` matches, in its order (else
+  /// the view's), with the indices verbs take for them.
+  public func listing(_ query: AlbumQuery?) throws(LibraryError) -> [ListedAlbum] {
+    let ids = try store.albumIDs(matching: scope(query))
+    guard let view else { return ids.map { ListedAlbum(id: $0, index: nil) } }
+    if query == nil { return ids.enumerated().map { ListedAlbum(id: $0.element, index: $0.offset) } }
+    let wanted = Set(ids)
+    var indexOf: [Int64: Int] = [:]
+    indexOf.reserveCapacity(ids.count)
+    for (index, id) in view.ids.enumerated() where wanted.contains(id) { indexOf[id] = index }
+    return ids.compactMap { id in indexOf[id].map { ListedAlbum(id: id, index: $0) } }
+  }
+
+  /// The albums with `ids`, in that order (a page of a ``listing(_:)``).
+  public func albums(ids: some Collection<Int64>) throws(LibraryError) -> [Album] {
+    try store.albums(ids: ids)
+  }
+
+  /// Figures over the albums of `query` within the current view.
+  public func statistics(_ query: AlbumQuery?) throws(LibraryError) -> LibraryStatistics {
+    try store.statistics(scope(query))
+  }
+
+  /// When the album entered the library (seconds since 1970).
+  public func addedTime(of album: Album) throws(LibraryError) -> Int64? {
+    guard let id = album.id else { return nil }
+    return try store.addedTime(ofAlbumID: id)
+  }
+
+  /// Distinct values of `field` starting with `prefix`, for completion.
+  public func values(of field: QueryField, withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
+    try store.values(of: field, withPrefix: prefix, limit: limit)
+  }
+
+  // MARK: - Saved views
+
+  /// The saved views, by name, with their queries as typed.
+  public func savedViews() throws(LibraryError) -> [(name: String, query: AlbumQuery?)] {
+    try store.savedViews().map { ($0.name, try? AlbumQuery(storedText: $0.query)) }
+  }
+
+  /// The query saved as `name`.
+  public func savedView(_ name: String) throws(LibraryError) -> AlbumQuery {
+    guard let stored = try store.savedView(name) else {
+      throw .noView(name: name, known: try store.savedViews().map(\.name))
+    }
+    return try AlbumQuery(storedText: stored)
+  }
+
+  /// Saves `query` as `name`; returns whether a view of that name was replaced.
+  @discardableResult
+  public func saveView(_ name: String, query: AlbumQuery) throws(LibraryError) -> Bool {
+    try store.saveView(name, query: query.storedText)
+  }
+
+  /// Deletes the saved view `name`.
+  public func deleteView(_ name: String) throws(LibraryError) {
+    guard try store.deleteView(name) != nil else {
+      throw .noView(name: name, known: try store.savedViews().map(\.name))
+    }
+  }
+
+  // MARK: - Keeping the view in step
+
+  /// Reads the view the last session showed (the memento) and selects the saved album in it.
+  func restoreView(selectedPosition position: Int?) throws(LibraryError) {
+    guard let stored = try store.currentViewQuery() else { return }
+    // A view that no longer parses (a field a later build renamed) is dropped, not fatal.
+    guard let query = try? AlbumQuery(storedText: stored), !query.isEverything else { return }
+    let selectedID = try position.flatMap { position throws(LibraryError) in try store.albumID(atPosition: position) }
+    view = AlbumView(query: query, ids: try store.albumIDs(matching: query))
+    selection = view.flatMap { view in selectedID.flatMap { view.ids.firstIndex(of: $0) } ?? (view.ids.isEmpty ? nil : 0) }
+  }
+
+  /// Reads the view's albums again after a change, keeping `selectedID` selected when it is
+  /// still in the view, else the same index (clamped).
+  func refreshView(keeping selectedID: Int64?) throws(LibraryError) {
+    guard let current = view else { return }
+    let ids = try store.albumIDs(matching: current.query)
+    view = AlbumView(query: current.query, ids: ids)
+    if let selectedID, let index = ids.firstIndex(of: selectedID) {
+      selection = index
+    } else {
+      selection = ids.isEmpty ? nil : min(max(selection ?? 0, 0), ids.count - 1)
+    }
+  }
+
+  /// The library position a move to view index `index` means: where the album at that
+  /// index stands (after the last album of the view: after that album). Moving is refused
+  /// in a sorted view, whose order is not the library's.
+  func libraryPosition(forMoveTo index: Int) throws(LibraryError) -> Int {
+    guard let view else { return index }
+    if !view.query.sort.isEmpty { throw .sortedView(view.query.text) }
+    if view.ids.isEmpty { return 0 }
+    if index >= view.ids.count { return try album(at: view.ids.count - 1).position }
+    return try album(at: max(0, index)).position
+  }
+}

@@ -1,0 +1,140 @@
+import Foundation
+internal import GRDB
+import Synchronization
+
+/// A query as SQL over the `album` table: a `WHERE` condition with its arguments and an
+/// `ORDER BY` that ends in library order.
+///
+/// Text terms are exact in SQL: SQLite's `LIKE` folds ASCII case, which is the whole
+/// answer for a row of printable ASCII; only the other rows are folded by
+/// `bluelib_fold` (case, accents and width, as ``AlbumStore/fold(_:)``). Every term is
+/// NULL-free (`IFNULL(…, 0)`), so a negated term takes in the albums that lack the field.
+struct QuerySQL {
+  var condition: String
+  var arguments: [(any DatabaseValueConvertible)?]
+  var order: String
+
+  init(_ query: AlbumQuery) {
+    var arguments: [(any DatabaseValueConvertible)?] = []
+    func argument(_ value: any DatabaseValueConvertible) -> String {
+      arguments.append(value)
+      return "?\(arguments.count)"
+    }
+    let groups = query.groups.map { group in
+      "(" + group.map { Self.term($0, argument) }.joined(separator: " AND ") + ")"
+    }
+    condition = groups.isEmpty ? "1" : groups.joined(separator: " OR ")
+    self.arguments = arguments
+    order = (query.sort.map { key in
+      Self.sortExpression(key.field) + (key.ascending ? " ASC" : " DESC")
+    } + ["position"]).joined(separator: ", ")
+  }
+
+  /// The column (or expression) a field reads.
+  static func column(_ field: QueryField) -> String {
+    switch field {
+    case .title: "title"
+    case .artist, .albumartist: "artist"
+    case .genre: "genre"
+    case .year: "year"
+    case .tracks: "tracks"
+    case .length: "duration"
+    case .folder: "IFNULL(folder, '')"
+    case .cover: "coverUrl"
+    case .added: "IFNULL(added, \(addedBefore))"
+    }
+  }
+
+  /// What `added` is for albums stored before the field existed: the time of the migration
+  /// that added it, kept in the `state` table.
+  static let addedBefore = "(SELECT value FROM state WHERE key = 'addedBefore')"
+
+  private static func sortExpression(_ field: QueryField) -> String {
+    field.kind == .text ? column(field) + " COLLATE NOCASE" : column(field)
+  }
+
+  private static func term(_ term: QueryTerm, _ argument: (any DatabaseValueConvertible) -> String) -> String {
+    let fields = term.field.map { [$0] } ?? QueryField.defaultFields
+    let sql: String
+    switch term.match {
+    case .substring(let folded):
+      let pattern = argument("%" + AlbumStore.escapeLike(folded) + "%")
+      let word = argument(folded)
+      sql = fields.map { field in
+        let column = textColumn(field)
+        return "\(column) LIKE \(pattern) ESCAPE '\\' OR (\(column) GLOB '*[^ -~]*' AND instr(bluelib_fold(\(column)), \(word)) > 0)"
+      }.joined(separator: " OR ")
+    case .exact(let value):
+      let value = argument(value)
+      sql = fields.map { "\(textColumn($0)) = \(value)" }.joined(separator: " OR ")
+    case .exactIgnoringCase(let value):
+      let value = argument(value.lowercased())
+      sql = fields.map { "bluelib_lower(\(textColumn($0))) = \(value)" }.joined(separator: " OR ")
+    case .regex(let pattern):
+      let pattern = argument(pattern)
+      sql = fields.map { "\(textColumn($0)) REGEXP \(pattern)" }.joined(separator: " OR ")
+    case .number(let lower, let upper):
+      let column = column(fields[0])
+      // A length is compared to the second it is shown as: `length:..40:00` takes 40:00.4.
+      let slack = fields[0] == .length ? 1.0 : 0
+      var bounds: [String] = []
+      if let lower { bounds.append("\(column) >= \(lower)") }
+      if let upper { bounds.append(slack > 0 ? "\(column) < \(upper + slack)" : "\(column) <= \(upper)") }
+      sql = bounds.joined(separator: " AND ")
+    case .date(let from, let until):
+      let column = column(fields[0])
+      sql = ([from.map { "\(column) >= \($0)" }, until.map { "\(column) < \($0)" }].compactMap { $0 })
+        .joined(separator: " AND ")
+    }
+    return (term.negated ? "NOT " : "") + "IFNULL(\(sql.isEmpty ? "1" : sql), 0)"
+  }
+
+  /// A field as text: numbers as their digits (for `year::^19`).
+  private static func textColumn(_ field: QueryField) -> String {
+    field.kind == .text ? column(field) : "CAST(\(column(field)) AS TEXT)"
+  }
+}
+
+extension AlbumStore {
+  /// Adds the functions queries use to a connection: `bluelib_fold(text)` (case, accents
+  /// and width folded), `bluelib_lower(text)` (case folded, every script) and
+  /// `regexp(pattern, text)`, which SQLite calls for `text REGEXP pattern`.
+  static func installQueryFunctions(_ db: Database) {
+    db.add(
+      function: DatabaseFunction("bluelib_fold", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(AlbumStore.fold)
+      })
+    db.add(
+      function: DatabaseFunction("bluelib_lower", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0])?.lowercased()
+      })
+    db.add(
+      function: DatabaseFunction("regexp", argumentCount: 2, pure: true) { values in
+        guard let pattern = String.fromDatabaseValue(values[0]), let text = String.fromDatabaseValue(values[1]),
+          let regex = RegexCache.shared.regex(pattern)
+        else { return false }
+        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+      })
+  }
+}
+
+/// Compiled patterns by their text, so a query's pattern is compiled once, not per row.
+final class RegexCache: Sendable {
+  static let shared = RegexCache()
+  private let compiled = Mutex<[String: CompiledRegex]>([:])
+
+  /// `NSRegularExpression` is immutable once made, and safe to use from any thread.
+  struct CompiledRegex: @unchecked Sendable {
+    let regex: NSRegularExpression
+  }
+
+  func regex(_ pattern: String) -> NSRegularExpression? {
+    if let found = compiled.withLock({ $0[pattern] }) { return found.regex }
+    guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+    compiled.withLock { cache in
+      if cache.count > 64 { cache.removeAll() }
+      cache[pattern] = CompiledRegex(regex: regex)
+    }
+    return regex
+  }
+}

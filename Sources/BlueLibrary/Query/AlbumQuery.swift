@@ -1,0 +1,369 @@
+import Foundation
+
+/// A query in beets' syntax (its `docs/reference/query.rst`), for albums: what `find`,
+/// `list`, `stats` and `export` take.
+///
+/// - bare words match as substrings, ignoring case and accents, in the title, artist and
+///   genre; words are ANDed; a word ending in a comma closes an OR group;
+/// - `field:value` (substring), `field:=Value` (exact), `field:=~value` (exact ignoring
+///   case), `field::regex`; `=Value`, `=~value` and `:regex` alone look in every text field;
+/// - numbers and ranges on `year`, `tracks` and `length` (`1990..1999`, `..40:00`, `10..`);
+/// - dates and date ranges on `added` (`2026-11`, `2026-11-01..2026-11-20`, `-1w..`);
+/// - `^` or `-` before a term negates it; a known field followed by `+` or `-` is a sort key.
+///
+/// Parsing never touches the library: a malformed query throws ``LibraryError/badQuery(word:reason:)``
+/// (or ``LibraryError/unknownField(_:)``-like text naming the known fields) before anything runs.
+public struct AlbumQuery: Sendable, Equatable {
+  /// Terms ANDed within a group; groups ORed. No groups: every album.
+  public let groups: [[QueryTerm]]
+  /// Sort keys in the order typed; ties keep library order.
+  public let sort: [SortKey]
+  /// The words as parsed (quoting resolved).
+  public let words: [String]
+
+  /// The query that matches every album in library order.
+  public static let all = AlbumQuery(groups: [], sort: [], words: [])
+
+  init(groups: [[QueryTerm]], sort: [SortKey], words: [String]) {
+    self.groups = groups
+    self.sort = sort
+    self.words = words
+  }
+
+  /// The words as one could type them again: joined by spaces, a word with a space or a
+  /// quote in it single-quoted (what the prompt, `view list` and messages show).
+  public var text: String {
+    words.map { word in
+      guard word.isEmpty || word.contains(where: { $0.isWhitespace || $0 == "'" || $0 == "\"" || $0 == ";" || $0 == "\\" })
+      else { return word }
+      return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }.joined(separator: " ")
+  }
+
+  /// The words as stored in the library file (a JSON array), so a word with spaces
+  /// comes back as one word.
+  public var storedText: String {
+    let data = (try? JSONEncoder().encode(words)) ?? Data("[]".utf8)
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Reads a query stored as ``storedText``.
+  public init(storedText: String, now: Date = Date(), calendar: Calendar = .current) throws(LibraryError) {
+    guard let words = try? JSONDecoder().decode([String].self, from: Data(storedText.utf8)) else {
+      throw .badQuery(word: storedText, reason: "a stored query must be a JSON array of words")
+    }
+    try self.init(words: words, now: now, calendar: calendar)
+  }
+
+  /// True when the query neither filters nor sorts.
+  public var isEverything: Bool { groups.isEmpty && sort.isEmpty }
+
+  /// Parses `words` (shell quoting already resolved: `artist:="Dave Matthews"` is one word).
+  /// `now` anchors relative dates (`-1w`); `calendar` reads calendar dates (local time).
+  public init(
+    words: [String], now: Date = Date(), calendar: Calendar = .current
+  ) throws(LibraryError) {
+    if words.count > AlbumStore.maximumQueryWords
+      || words.contains(where: { $0.utf8.count > AlbumStore.maximumQueryWordBytes })
+    {
+      throw .queryTooLong(words: AlbumStore.maximumQueryWords, bytes: AlbumStore.maximumQueryWordBytes)
+    }
+    var groups: [[QueryTerm]] = []
+    var sort: [SortKey] = []
+    var current: [QueryTerm] = []
+    let context = QueryTerm.Context(now: now, calendar: calendar)
+    for word in words + [","] {
+      if word.hasSuffix(",") {
+        let last = String(word.dropLast())
+        if !last.isEmpty { current.append(try QueryTerm(parsing: last, context)) }
+        if !current.isEmpty { groups.append(current) }
+        current = []
+      } else if let key = SortKey(word) {
+        sort.append(key)
+      } else {
+        current.append(try QueryTerm(parsing: word, context))
+      }
+    }
+    self.init(groups: groups, sort: sort, words: words)
+  }
+
+  /// This query's filter and `other`'s, ANDed; `other`'s sort keys when it has any, else this one's.
+  public func narrowed(by other: AlbumQuery) -> AlbumQuery {
+    let groups: [[QueryTerm]]
+    switch (self.groups.isEmpty, other.groups.isEmpty) {
+    case (true, _): groups = other.groups
+    case (_, true): groups = self.groups
+    default:
+      // (a OR b) AND (c OR d) = ac OR ad OR bc OR bd.
+      groups = self.groups.flatMap { left in other.groups.map { left + $0 } }
+    }
+    return AlbumQuery(groups: groups, sort: other.sort.isEmpty ? sort : other.sort, words: words + other.words)
+  }
+}
+
+/// A field a query can name.
+public enum QueryField: String, Sendable, CaseIterable {
+  case title, artist, albumartist, genre, year, tracks, length, folder, cover, added
+
+  /// What a value of the field is compared as.
+  enum Kind { case text, number, date }
+
+  var kind: Kind {
+    switch self {
+    case .title, .artist, .albumartist, .genre, .folder, .cover: .text
+    case .year, .tracks, .length: .number
+    case .added: .date
+    }
+  }
+
+  /// The fields a bare word (and `=value`, `:regex` without a field) looks in.
+  static let defaultFields: [QueryField] = [.title, .artist, .genre]
+
+  /// `title, artist, …`: every field, for messages.
+  public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+  /// The field named `name`, ignoring case.
+  public init?(name: some StringProtocol) {
+    self.init(rawValue: name.lowercased())
+  }
+}
+
+/// One sort key: `year-`, `artist+`.
+public struct SortKey: Sendable, Equatable {
+  public let field: QueryField
+  public let ascending: Bool
+
+  /// A word ending in `+` or `-` whose rest is a field name; nil for any other word
+  /// (`C++` stays a word to search for).
+  init?(_ word: String) {
+    guard word.count > 1, let sign = word.last, sign == "+" || sign == "-", !word.contains(":"),
+      let field = QueryField(name: word.dropLast())
+    else { return nil }
+    self.field = field
+    ascending = sign == "+"
+  }
+}
+
+/// One term of a query, as parsed.
+public struct QueryTerm: Sendable, Equatable {
+  /// How a term compares.
+  public enum Match: Sendable, Equatable {
+    /// The folded text appears in the folded field (case and accents ignored).
+    case substring(String)
+    /// The field is exactly this (case counts).
+    case exact(String)
+    /// The field is this, ignoring case.
+    case exactIgnoringCase(String)
+    /// The pattern matches somewhere in the field (case counts).
+    case regex(String)
+    /// A number within the bounds, both inclusive, either open.
+    case number(lower: Double?, upper: Double?)
+    /// A time in seconds since 1970 at or after `from` and before `until`.
+    case date(from: Int64?, until: Int64?)
+  }
+
+  /// The field, or nil for the bare-word fields (title, artist, genre).
+  public let field: QueryField?
+  public let match: Match
+  public let negated: Bool
+
+  struct Context {
+    let now: Date
+    let calendar: Calendar
+  }
+
+  init(field: QueryField?, match: Match, negated: Bool) {
+    self.field = field
+    self.match = match
+    self.negated = negated
+  }
+
+  /// Parses one word of a query.
+  init(parsing word: String, _ context: Context) throws(LibraryError) {
+    var rest = Substring(word)
+    var negated = false
+    if rest.count > 1, let first = rest.first, first == "^" || first == "-" {
+      negated = true
+      rest = rest.dropFirst()
+    }
+    var field: QueryField?
+    if let colon = rest.firstIndex(of: ":"), colon > rest.startIndex,
+      rest[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_") })
+    {
+      let name = rest[..<colon]
+      guard let known = QueryField(name: name) else {
+        throw .badQuery(
+          word: word, reason: "unknown field '\(name)' (fields: \(QueryField.names))")
+      }
+      field = known
+      rest = rest[rest.index(after: colon)...]
+      if rest.hasPrefix(":") {
+        self.init(field: field, match: try Self.regex(rest.dropFirst(), word), negated: negated)
+        return
+      }
+    } else if rest.hasPrefix(":") {
+      self.init(field: nil, match: try Self.regex(rest.dropFirst(), word), negated: negated)
+      return
+    }
+    let match: Match
+    if rest.hasPrefix("=~") {
+      match = .exactIgnoringCase(String(rest.dropFirst(2)))
+    } else if rest.hasPrefix("=") {
+      match = .exact(String(rest.dropFirst()))
+    } else {
+      switch field?.kind ?? .text {
+      case .text: match = .substring(AlbumStore.fold(String(rest)))
+      case .number: match = try Self.numbers(rest, field: field ?? .year, word)
+      case .date: match = try Self.dates(rest, context, word)
+      }
+    }
+    if let field, field.kind == .date, case .exact = match {
+      throw .badQuery(word: word, reason: "dates take no '=' (try 'added:2026-11-25')")
+    }
+    self.init(field: field, match: match, negated: negated)
+  }
+
+  // MARK: - Regular expressions
+
+  private static func regex(_ pattern: Substring, _ word: String) throws(LibraryError) -> Match {
+    do {
+      _ = try NSRegularExpression(pattern: String(pattern))
+    } catch {
+      throw .badQuery(word: word, reason: "'\(pattern)' is not a valid regular expression")
+    }
+    return .regex(String(pattern))
+  }
+
+  // MARK: - Numbers
+
+  /// `A`, `A..B`, `..B`, `A..`; `length` also takes `M:SS` and `H:MM:SS`.
+  private static func numbers(_ text: Substring, field: QueryField, _ word: String) throws(LibraryError) -> Match {
+    let example = field == .length ? "..40:00 or 30:00..45:00" : field == .year ? "1990..1999" : "10.."
+    guard !text.isEmpty else {
+      throw .badQuery(word: word, reason: "\(field.rawValue) needs a number or a range (like \(example))")
+    }
+    func number(_ part: Substring) throws(LibraryError) -> Double? {
+      if part.isEmpty { return nil }
+      if let value = field == .length ? duration(part) : Int(part).map(Double.init) { return value }
+      throw .badQuery(
+        word: word, reason: "'\(part)' is not a number (\(field.rawValue) takes a number or a range like \(example))")
+    }
+    guard let dots = text.range(of: "..") else {
+      let value = try number(text)
+      return .number(lower: value, upper: value)
+    }
+    let lower = try number(text[..<dots.lowerBound])
+    let upper = try number(text[dots.upperBound...])
+    if lower == nil && upper == nil {
+      throw .badQuery(word: word, reason: "'..' needs a number on at least one side (like \(example))")
+    }
+    if let lower, let upper, lower > upper { return .number(lower: upper, upper: lower) }
+    return .number(lower: lower, upper: upper)
+  }
+
+  /// `90`, `4:30`, `1:02:03` in seconds; nil when it is none of these.
+  private static func duration(_ text: Substring) -> Double? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard (1...3).contains(parts.count) else { return nil }
+    var seconds = 0.0
+    for (offset, part) in parts.enumerated() {
+      guard !part.isEmpty, part.count <= 9, part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(part)
+      else { return nil }
+      if offset > 0 && value >= 60 { return nil }
+      seconds = seconds * 60 + Double(value)
+    }
+    return seconds
+  }
+
+  // MARK: - Dates
+
+  /// `2026`, `2026-11`, `2026-11-25`, `2026-11-25T22:45:20`, a relative `-1w` (d, w, m, y),
+  /// or a range of these with `..`; local time. A range written back to front is turned.
+  private static func dates(_ text: Substring, _ context: Context, _ word: String) throws(LibraryError) -> Match {
+    guard !text.isEmpty else {
+      throw .badQuery(word: word, reason: "added needs a date or a range (like 2026-11 or -1w..)")
+    }
+    guard let dots = text.range(of: "..") else {
+      let span = try date(text, context, word)
+      return .date(from: span.start, until: span.end)
+    }
+    let low = text[..<dots.lowerBound]
+    let high = text[dots.upperBound...]
+    if low.isEmpty && high.isEmpty {
+      throw .badQuery(word: word, reason: "'..' needs a date on at least one side (like 2026-11-01..)")
+    }
+    var start = low.isEmpty ? nil : try date(low, context, word)
+    var end = high.isEmpty ? nil : try date(high, context, word)
+    if let first = start, let last = end, first.start > last.start { (start, end) = (last, first) }
+    return .date(from: start?.start, until: end?.end)
+  }
+
+  /// The span of time a date names: its start and the start of the next unit it was written
+  /// to (a month for `2026-11`); a relative date is an instant (its span one second).
+  private static func date(
+    _ text: Substring, _ context: Context, _ word: String
+  ) throws(LibraryError) -> (start: Int64, end: Int64) {
+    if let instant = relative(text, context.now) { return (instant, instant + 1) }
+    let parts = text.split(maxSplits: 1, whereSeparator: { $0 == "T" || $0 == "t" || $0 == " " })
+    let day = parts[0].split(separator: "-", omittingEmptySubsequences: false)
+    let time = parts.count > 1 ? parts[1].split(separator: ":", omittingEmptySubsequences: false) : []
+    let bad = LibraryError.badQuery(
+      word: word, reason: "'\(text)' is not a date (like 2026, 2026-11, 2026-11-25, 2026-11-25T22:45 or -1w)")
+    guard (1...3).contains(day.count), time.count <= 3, parts.count == 1 || (day.count == 3 && !time.isEmpty) else {
+      throw bad
+    }
+    var numbers: [Int] = []
+    for (index, part) in (day + time).enumerated() {
+      let width = index == 0 ? 4 : 2
+      guard part.count == width, part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(part) else {
+        throw bad
+      }
+      numbers.append(value)
+    }
+    let limits: [(name: String, range: ClosedRange<Int>)] = [
+      ("year", 1...9999), ("month", 1...12), ("day", 1...31), ("hour", 0...23), ("minute", 0...59),
+      ("second", 0...59),
+    ]
+    for (value, limit) in zip(numbers, limits) where !limit.range.contains(value) {
+      throw .badQuery(word: word, reason: "there is no \(limit.name) \(value) in '\(text)'")
+    }
+    var components = DateComponents(
+      year: numbers[0], month: numbers.count > 1 ? numbers[1] : 1, day: numbers.count > 2 ? numbers[2] : 1,
+      hour: numbers.count > 3 ? numbers[3] : 0, minute: numbers.count > 4 ? numbers[4] : 0,
+      second: numbers.count > 5 ? numbers[5] : 0)
+    let calendar = context.calendar
+    guard let start = calendar.date(from: components),
+      calendar.component(.day, from: start) == components.day
+    else {
+      throw .badQuery(word: word, reason: "there is no day \(components.day ?? 0) in '\(text)'")
+    }
+    let unit: Calendar.Component = [.year, .month, .day, .hour, .minute, .second][numbers.count - 1]
+    components = DateComponents()
+    components.setValue(1, for: unit)
+    let end = calendar.date(byAdding: components, to: start) ?? start.addingTimeInterval(1)
+    return (Int64(start.timeIntervalSince1970.rounded(.down)), Int64(end.timeIntervalSince1970.rounded(.down)))
+  }
+
+  /// `-3w`, `+4d`, `1y` (no sign: the future) as seconds since 1970; nil for other text.
+  /// A month is 30 days and a year 365, as in beets.
+  private static func relative(_ text: Substring, _ now: Date) -> Int64? {
+    var rest = text
+    var sign = 1.0
+    if let first = rest.first, first == "-" || first == "+" {
+      sign = first == "-" ? -1 : 1
+      rest = rest.dropFirst()
+    }
+    guard let unit = rest.last, let count = Int(rest.dropLast()), count <= 100_000, rest.count > 1,
+      rest.dropLast().allSatisfy({ $0.isASCII && $0.isNumber })
+    else { return nil }
+    let days: Double
+    switch unit {
+    case "d": days = 1
+    case "w": days = 7
+    case "m": days = 30
+    case "y": days = 365
+    default: return nil
+    }
+    return Int64((now.timeIntervalSince1970 + sign * Double(count) * days * 86_400).rounded(.down))
+  }
+}

@@ -1,0 +1,195 @@
+import Foundation
+internal import GRDB
+
+#if canImport(GRDBSQLite)
+  internal import GRDBSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
+
+/// Queries (``AlbumQuery``) over the library, the saved views and the view memento.
+extension AlbumStore {
+  /// The ids of the albums matching `query`, in its order (ties, and a query without sort
+  /// keys, in library order). A million ids are 8 MB; no album is read.
+  public func albumIDs(matching query: AlbumQuery) throws(LibraryError) -> [Int64] {
+    let sql = QuerySQL(query)
+    return try reading { db in
+      let statement = try db.makeStatement(
+        sql: "SELECT id FROM album WHERE \(sql.condition) ORDER BY \(sql.order)")
+      try statement.setArguments(StatementArguments(sql.arguments))
+      let handle = statement.sqliteStatement
+      defer { sqlite3_reset(handle) }
+      var ids: [Int64] = []
+      while true {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_DONE { break }
+        guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage) }
+        ids.append(sqlite3_column_int64(handle, 0))
+      }
+      return ids
+    }
+  }
+
+  /// The albums with `ids`, in that order; an id no longer stored is left out.
+  public func albums(ids: some Collection<Int64>) throws(LibraryError) -> [Album] {
+    guard !ids.isEmpty else { return [] }
+    return try reading { db in
+      var byID: [Int64: Album] = [:]
+      // SQLite takes up to 32,766 parameters; pages of a thousand keep statements small.
+      var rest = ids[...]
+      while !rest.isEmpty {
+        let page = rest.prefix(1000)
+        rest = rest.dropFirst(page.count)
+        let marks = Array(repeating: "?", count: page.count).joined(separator: ",")
+        for album in try Album.fetchAll(
+          db, sql: "SELECT \(Album.selection) FROM album WHERE id IN (\(marks))",
+          arguments: StatementArguments(Array(page)))
+        {
+          if let id = album.id { byID[id] = album }
+        }
+      }
+      return ids.compactMap { byID[$0] }
+    }
+  }
+
+  /// The album with `id`, or nil when it is no longer stored.
+  public func album(id: Int64) throws(LibraryError) -> Album? {
+    try reading { db in
+      try Self.fastAlbums(db, sql: "SELECT \(Album.selection) FROM album WHERE id = ?", id).first
+    }
+  }
+
+  /// The id of the album at the 0-based library position `position`.
+  public func albumID(atPosition position: Int) throws(LibraryError) -> Int64? {
+    try reading { db in try Self.albumID(at: position, db) }
+  }
+
+  /// When the album with `id` entered the library, in seconds since 1970.
+  public func addedTime(ofAlbumID id: Int64) throws(LibraryError) -> Int64? {
+    try reading { db in
+      try Int64.fetchOne(db, sql: "SELECT \(QuerySQL.column(.added)) FROM album WHERE id = ?", arguments: [id])
+    }
+  }
+
+  /// Figures over the albums matching `query`.
+  public func statistics(_ query: AlbumQuery) throws(LibraryError) -> LibraryStatistics {
+    let sql = QuerySQL(query)
+    let arguments = StatementArguments(sql.arguments)
+    return try reading { db in
+      let row = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT COUNT(*), IFNULL(SUM(tracks), 0), IFNULL(SUM(duration), 0), COUNT(DISTINCT artist COLLATE NOCASE),
+            COUNT(tracks)
+          FROM album WHERE \(sql.condition)
+          """, arguments: arguments)
+      let genres = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT genre, COUNT(*) FROM album WHERE \(sql.condition)
+          GROUP BY genre COLLATE NOCASE ORDER BY 2 DESC, genre COLLATE NOCASE
+          """, arguments: arguments
+      ).map { (name: $0[0] as String, count: $0[1] as Int) }
+      let decades = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT year / 10 * 10, COUNT(*) FROM album WHERE \(sql.condition)
+          GROUP BY 1 ORDER BY 1
+          """, arguments: arguments
+      ).map { (decade: $0[0] as Int?, count: $0[1] as Int) }
+      return LibraryStatistics(
+        albums: row?[0] ?? 0, tracks: row?[1] ?? 0, length: row?[2] ?? 0, artists: row?[3] ?? 0,
+        albumsWithTracks: row?[4] ?? 0, genres: genres, decades: decades)
+    }
+  }
+
+  /// Distinct values of a text field that start with `prefix` (ignoring case), in
+  /// alphabetical order, at most `limit`: what `artist:Rad<Tab>` offers.
+  public func values(of field: QueryField, withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
+    let column = QuerySQL.column(field)
+    let pattern = Self.escapeLike(prefix) + "%"
+    return try reading { db in
+      try String.fetchAll(
+        db,
+        sql: """
+          SELECT DISTINCT CAST(\(column) AS TEXT) AS value FROM album
+          WHERE value LIKE ? ESCAPE '\\' AND value <> '' ORDER BY value COLLATE NOCASE LIMIT ?
+          """,
+        arguments: [pattern, limit])
+    }
+  }
+
+  // MARK: - Saved views
+
+  /// The saved views, by name.
+  public func savedViews() throws(LibraryError) -> [(name: String, query: String)] {
+    try reading { db in
+      try Row.fetchAll(db, sql: "SELECT name, query FROM view ORDER BY name").map { ($0[0], $0[1]) }
+    }
+  }
+
+  /// The query saved as `name`, or nil.
+  public func savedView(_ name: String) throws(LibraryError) -> String? {
+    try reading { db in try String.fetchOne(db, sql: "SELECT query FROM view WHERE name = ?", arguments: [name]) }
+  }
+
+  /// Saves `query` as `name`, replacing a view of that name; returns whether it replaced one.
+  @discardableResult
+  public func saveView(_ name: String, query: String) throws(LibraryError) -> Bool {
+    try writing { db in
+      let existed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM view WHERE name = ?)", arguments: [name])
+      try db.execute(sql: "INSERT OR REPLACE INTO view (name, query) VALUES (?, ?)", arguments: [name, query])
+      return existed ?? false
+    }
+  }
+
+  /// Deletes the view `name`; returns its query, nil when there was none.
+  public func deleteView(_ name: String) throws(LibraryError) -> String? {
+    try writing { db in
+      let query = try String.fetchOne(db, sql: "SELECT query FROM view WHERE name = ?", arguments: [name])
+      try db.execute(sql: "DELETE FROM view WHERE name = ?", arguments: [name])
+      return query
+    }
+  }
+
+  // MARK: - The current view (memento)
+
+  /// The query of the view the shell showed last, nil for the whole library.
+  public func currentViewQuery() throws(LibraryError) -> String? {
+    try reading { db in try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'view'") }
+  }
+
+  /// Remembers the current view's query (nil: the whole library) and the selected album's
+  /// library position, in one transaction.
+  public func setCurrentView(_ query: String?, selection: Int?) throws(LibraryError) {
+    try writing { db in
+      if let query {
+        try db.execute(sql: "INSERT OR REPLACE INTO state (key, value) VALUES ('view', ?)", arguments: [query])
+      } else {
+        try db.execute(sql: "DELETE FROM state WHERE key = 'view'")
+      }
+      try Self.writeSelection(selection, db)
+    }
+  }
+}
+
+/// What `stats` prints.
+public struct LibraryStatistics: Sendable, Equatable {
+  public var albums: Int
+  public var tracks: Int
+  /// Seconds.
+  public var length: Double
+  public var artists: Int
+  /// Albums whose track count is known (from a music folder).
+  public var albumsWithTracks: Int
+  /// Albums per genre, most first ("" for none).
+  public var genres: [(name: String, count: Int)]
+  /// Albums per decade (1990 for the 1990s; nil for no year), in order.
+  public var decades: [(decade: Int?, count: Int)]
+
+  public static func == (left: LibraryStatistics, right: LibraryStatistics) -> Bool {
+    left.albums == right.albums && left.tracks == right.tracks && left.length == right.length
+      && left.artists == right.artists && left.genres.elementsEqual(right.genres, by: { $0 == $1 })
+      && left.decades.elementsEqual(right.decades, by: { $0 == $1 })
+  }
+}

@@ -1,0 +1,239 @@
+import BlueLibrary
+import Foundation
+
+/// The query syntax, for `help find`, `help list` and the README.
+let querySyntaxHelp = """
+  QUERY is beets' query language, for albums:
+    sun bowie            words: all must appear in title, artist or genre (case and accents ignored)
+    bowie, madonna pop   a word ending in a comma ends a group; groups are ORed
+    artist:bowie         a word in one field: title artist albumartist genre year tracks
+                         length folder cover added (field names ignore case)
+    artist:=Sting        exactly (case counts); artist:=~sting ignores case; =Sting any field
+    title::^The          a regular expression (case counts); :regex looks in every field
+    year:1990..1999      numbers and ranges: year:..1979 tracks:10.. length:..40:00
+    added:2026-11        dates: added:2026-11-01..2026-11-20 added:-1w.. (d w m y)
+    ^genre:pop -pop      ^ or - before a term negates it
+    year- artist+        sort keys (a field and + or -); ties keep the library order
+    @NAME                the query saved as NAME ('view save NAME QUERY')
+  """
+
+/// A query as typed, resolved when the command runs: `@NAME` words stand for the saved
+/// view's words.
+struct TypedQuery {
+  let words: [Word]
+
+  /// Nil when no words were typed.
+  func resolve(in library: Library) throws -> AlbumQuery? {
+    guard !words.isEmpty else { return nil }
+    var expanded: [String] = []
+    for word in words {
+      if !word.isQuoted, word.text.hasPrefix("@"), word.text.count > 1 {
+        expanded += try library.savedView(String(word.text.dropFirst())).words
+      } else {
+        expanded.append(word.text)
+      }
+    }
+    return try AlbumQuery(words: expanded)
+  }
+}
+
+/// `find [QUERY]`: show only the matching albums, in the query's order; alone, the whole library.
+public struct FindCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "find", group: .browse, synopsis: "[QUERY]",
+    summary: "show only the albums QUERY matches, in its order (alone: the whole library)",
+    details: """
+      Inside a view, indices are the view's (tap 2, delete 3, show 1), scroll stays in it,
+      list lists it and 'all' means its albums. The view follows changes (an album edited
+      out of it leaves, a new match joins) and is restored at the next start.
+
+      """ + querySyntaxHelp,
+    examples: ["find year:1990..1999", "find artist:bowie year-", "find genre:jazz, genre:blues", "find @nineties", "find"],
+    arguments: [.query])
+
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    [.query]
+  }
+
+  let query: TypedQuery
+
+  public init(arguments: [Word]) throws(CommandError) {
+    query = TypedQuery(words: arguments)
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    let query = try self.query.resolve(in: library)
+    let count = try library.show(query)
+    let total = try library.libraryCount()
+    guard let view = library.view else {
+      return .changed("showing the whole library (\(albumCount(total)))")
+    }
+    let matched = "\(Library.grouped(count)) of \(albumCount(total)) match \(TextSanitizer.quotedWord(view.query.text))"
+    if count == 0 { return .changed(matched + " ('find' alone shows them all)", redraw: false) }
+    return .changed(matched)
+  }
+}
+
+/// `view`: draw the viewport again; `view save NAME [QUERY]`, `view list`, `view delete NAME`.
+public struct ViewCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "view", group: .browse, synopsis: "[save NAME [QUERY] | list | delete NAME]",
+    summary: "draw the scroller again; save, list and delete named views",
+    details: """
+      'view save NAME' saves the current view's query (or QUERY) under NAME, in the library
+      file; 'find @NAME' shows it again. Saving over a name replaces its query.
+      """,
+    examples: ["view", "view save nineties year:1990..1999", "find @nineties", "view list", "view delete nineties"],
+    arguments: [.keyword(["save", "list", "delete"]), .viewName])
+
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    switch position {
+    case 0: [configuration.arguments[0]]
+    case 1 where previous.first?.text.lowercased() == "delete": [.viewName]
+    case 2... where previous.first?.text.lowercased() == "save": [.query]
+    default: []
+    }
+  }
+
+  enum Action: Equatable {
+    case draw
+    case save(name: String, query: [Word])
+    case list
+    case delete(name: String)
+  }
+
+  let action: Action
+
+  public init(arguments: [Word]) throws(CommandError) {
+    guard let first = arguments.first else {
+      action = .draw
+      return
+    }
+    switch first.text.lowercased() {
+    case "save":
+      guard arguments.count > 1 else { throw .missing("NAME", usage: "view save NAME [QUERY]") }
+      action = .save(name: try Self.name(arguments[1]), query: Array(arguments.dropFirst(2)))
+    case "list", "ls":
+      if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+      action = .list
+    case "delete", "rm":
+      guard arguments.count > 1 else { throw .missing("NAME", usage: "view delete NAME") }
+      if arguments.count > 2 { throw .unexpectedArgument(arguments[2]) }
+      action = .delete(name: try Self.name(arguments[1]))
+    default:
+      throw CommandError("expected save, list or delete, got \(TextSanitizer.quotedWord(first.text))")
+    }
+  }
+
+  /// A view's name: letters, digits, `-`, `_` and `.`, as `@NAME` is typed (an `@` in front is dropped).
+  private static func name(_ word: Word) throws(CommandError) -> String {
+    let name = word.text.hasPrefix("@") ? String(word.text.dropFirst()) : word.text
+    guard !name.isEmpty, name.count <= 64,
+      name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) })
+    else {
+      throw CommandError(
+        "a view's name is letters, digits, '-', '_' and '.' (at most 64), not \(TextSanitizer.quotedWord(word.text))")
+    }
+    return name
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    switch action {
+    case .draw:
+      return .moved
+    case .save(let name, let words):
+      guard let query = try TypedQuery(words: words).resolve(in: library) ?? library.view?.query else {
+        throw CommandError("no view to save: give a QUERY, or 'find QUERY' first")
+      }
+      let replaced = try library.saveView(name, query: query)
+      return .lines([
+        "\(replaced ? "replaced" : "saved") view @\(name): \(TextSanitizer.escaped(query.text)) ('find @\(name)' shows it)"
+      ])
+    case .list:
+      let views = try library.savedViews()
+      if views.isEmpty { return .lines(["no views saved ('view save NAME QUERY' saves one)"]) }
+      let width = views.map { $0.name.count }.max() ?? 0
+      return .lines(
+        views.map { view in
+          let padding = String(repeating: " ", count: width - view.name.count)
+          return "@\(view.name)\(padding)  \(TextSanitizer.escaped(view.query?.text ?? "(no longer a valid query)"))"
+        })
+    case .delete(let name):
+      try library.deleteView(name)
+      return .lines(["deleted view @\(name)"])
+    }
+  }
+}
+
+/// `stats [QUERY]`: albums, tracks, length and artists, then albums per genre and decade.
+public struct StatsCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "stats", group: .browse, synopsis: "[QUERY]",
+    summary: "counts for the view or QUERY: albums, tracks, length, genres, decades",
+    details: "Bars are sized to the window. " + "QUERY is as for 'find' ('help find').",
+    examples: ["stats", "stats genre:jazz", "stats added:-1m.."], arguments: [.query])
+
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    [.query]
+  }
+
+  let query: TypedQuery
+
+  public init(arguments: [Word]) throws(CommandError) {
+    query = TypedQuery(words: arguments)
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    let stats = try library.statistics(try query.resolve(in: library))
+    var lines = [
+      "Albums:  \(Library.grouped(stats.albums))",
+      "Tracks:  " + (stats.albumsWithTracks == 0 ? "unknown" : Library.grouped(stats.tracks))
+        + (stats.albumsWithTracks > 0 && stats.albumsWithTracks < stats.albums
+          ? " (on the \(Library.grouped(stats.albumsWithTracks)) albums that count them)" : ""),
+      "Length:  " + (stats.albumsWithTracks == 0 ? "unknown" : Self.length(stats.length)),
+      "Artists: \(Library.grouped(stats.artists))",
+    ]
+    guard stats.albums > 0 else { return .lines(lines) }
+    let width = environment.window.columns
+    lines.append("")
+    lines.append("Genres")
+    lines += Self.bars(
+      stats.genres.prefix(12).map { ($0.name.isEmpty ? "(none)" : TextSanitizer.escaped($0.name), $0.count) }
+        + (stats.genres.count > 12 ? [("(others)", stats.genres.dropFirst(12).reduce(0) { $0 + $1.count })] : []),
+      width: width)
+    lines.append("")
+    lines.append("Decades")
+    lines += Self.bars(stats.decades.map { ($0.decade.map { "\($0)s" } ?? "(no year)", $0.count) }, width: width)
+    return .lines(lines)
+  }
+
+  /// `1 d 2:03:04`, `2:03:04`, `43:10`.
+  static func length(_ seconds: Double) -> String {
+    let total = Int(seconds.rounded())
+    let (days, hours, minutes, rest) = (total / 86_400, total / 3600 % 24, total / 60 % 60, total % 60)
+    let clock =
+      hours > 0 || days > 0
+      ? "\(hours):\(String(format: "%02d", minutes)):\(String(format: "%02d", rest))"
+      : "\(minutes):\(String(format: "%02d", rest))"
+    return days > 0 ? "\(days) d \(clock)" : clock
+  }
+
+  /// `Pop     ████████ 12`: labels padded, bars scaled so the largest fills the window.
+  static func bars(_ rows: [(label: String, count: Int)], width: Int) -> [String] {
+    let labelWidth = min(24, rows.map { DisplayWidth.width($0.label) }.max() ?? 0)
+    let countWidth = rows.map { Library.grouped($0.count).count }.max() ?? 1
+    let most = max(1, rows.map(\.count).max() ?? 1)
+    let room = max(4, width - labelWidth - countWidth - 4)
+    return rows.map { row in
+      let label = DisplayWidth.fit(row.label, width: labelWidth)
+      let padding = ""
+      let length = max(row.count > 0 ? 1 : 0, Int((Double(row.count) / Double(most) * Double(room)).rounded()))
+      let count = Library.grouped(row.count)
+      return "  \(label)\(padding) \(String(repeating: "█", count: length))"
+        + "\(String(repeating: " ", count: room - length)) \(String(repeating: " ", count: countWidth - count.count))\(count)"
+    }
+  }
+}
