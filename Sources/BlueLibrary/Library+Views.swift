@@ -90,6 +90,17 @@ extension Library {
     try store.values(of: field, withPrefix: prefix, limit: limit)
   }
 
+  /// Deletes every album of the view (or the library) as one undoable step; returns how many.
+  @discardableResult
+  public func deleteAll() throws(LibraryError) -> Int {
+    let ids: [Int64]
+    if let view { ids = view.ids } else { ids = try store.albumIDs(matching: .all) }
+    guard !ids.isEmpty else { return 0 }
+    return try change { (origin) throws(LibraryError) in
+      try store.delete(ids: ids, selecting: nil, origin: origin).albums.count
+    }
+  }
+
   // MARK: - Saved views
 
   /// The saved views, by name, with their queries as typed.
@@ -127,7 +138,9 @@ extension Library {
     guard let query = try? AlbumQuery(storedText: stored), !query.isEverything else { return }
     let selectedID = try position.flatMap { position throws(LibraryError) in try store.albumID(atPosition: position) }
     view = AlbumView(query: query, ids: try store.albumIDs(matching: query))
-    selection = view.flatMap { view in selectedID.flatMap { view.ids.firstIndex(of: $0) } ?? (view.ids.isEmpty ? nil : 0) }
+    selection = view.flatMap { view in
+      selectedID.flatMap { view.ids.firstIndex(of: $0) } ?? (view.ids.isEmpty ? nil : 0)
+    }
   }
 
   /// Reads the view's albums again after a change, keeping `selectedID` selected when it is

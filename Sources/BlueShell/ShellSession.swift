@@ -197,6 +197,12 @@ final class ShellSession {
     let library = library
     let interpreter = interpreter
     if let editor = reader as? EditLineReader {
+      let output = output
+      interpreter.environment.confirm = { question in
+        output.write(question + " [y/N] ")
+        output.flush()
+        return Self.readAnswer()
+      }
       editor.onResize = {
         interpreter.environment.window = .ofTerminal()
         // The row is laid out again at the next draw; its kitty pictures go now.
@@ -209,7 +215,8 @@ final class ShellSession {
         titles: { prefix, limit in (try? library.titles(withPrefix: prefix, limit: limit)) ?? [] },
         albumCount: { (try? library.count()) ?? 0 },
         paths: { PathCompletion.entries(matching: $0, home: home) },
-        fieldValues: { field, prefix, limit in (try? library.values(of: field, withPrefix: prefix, limit: limit)) ?? [] },
+        fieldValues: { field, prefix, limit in (try? library.values(of: field, withPrefix: prefix, limit: limit)) ?? []
+        },
         viewNames: { (try? library.savedViews().map(\.name)) ?? [] })
     }
     if let stream = reader as? StreamLineReader {
@@ -218,6 +225,21 @@ final class ShellSession {
         output.flush()
       }
     }
+  }
+
+  /// A line typed at the terminal (cooked mode: libedit is not reading) read byte by byte,
+  /// so nothing past it is taken from libedit; true for `y` or `yes`.
+  static func readAnswer() -> Bool {
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while bytes.count < 256 {
+      let got = read(STDIN_FILENO, &byte, 1)
+      if got < 0 && errno == EINTR { continue }
+      if got != 1 || byte == UInt8(ascii: "\n") { break }
+      bytes.append(byte)
+    }
+    let answer = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    return answer == "y" || answer == "yes"
   }
 
   // MARK: - The loop
@@ -248,6 +270,8 @@ final class ShellSession {
       // write per block, not one per command.
       if isInteractive {
         saveState()
+        (reader as? EditLineReader)?.setPromptContext(
+          library.view.map { "\($0.query.text) · \(Library.grouped($0.count))" })
         output.flush()
       }
       if let failure = saveFailure {

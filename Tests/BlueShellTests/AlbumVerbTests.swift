@@ -585,8 +585,11 @@ struct AlbumVerbTests {
 
   @Test func exportRejectsBadArguments() throws {
     let shell = try InProcessShell()
-    #expect(shell.run("export") == ["export: missing FILE (usage: export FILE)"])
-    #expect(shell.run("export a b") == ["export: unexpected argument 'b'"])
+    #expect(shell.run("export") == ["export: missing FILE (usage: export FILE [QUERY])"])
+    #expect(
+      shell.run("export a year:abc")
+        == ["export: bad query word 'year:abc': 'abc' is not a number (year takes a number or a range like 1990..1999)"]
+    )
     try withTemporaryDirectory { directory in
       let failures = shell.run("export \(directory)/missing/out.json")
       #expect(failures.count == 1)
@@ -713,7 +716,8 @@ struct AlbumVerbTests {
     ("scroll right x", "scroll: N must be a positive whole number, got 'x'"),
     ("scroll to", "scroll: missing ALBUM (usage: scroll to ALBUM)"),
     ("scroll to 9", "scroll: no album 9 (the library has 5)"),
-    ("scroll to staring", "scroll: no album titled 'staring' (try 'list staring')"),
+    ("scroll to zzz", "scroll: no album titled 'zzz' (try 'list zzz')"),
+    ("scroll to artist:zzz", "scroll: no album matches 'artist:zzz'"),
     ("scroll home 2", "scroll: unexpected argument '2'"),
   ])
   func scrollRejectsBadArguments(line: String, message: String) throws {
@@ -848,7 +852,7 @@ struct AlbumVerbTests {
       "list sun", ["3. Nothing Like The Sun", "4. Staring at the Sun"], "2 of 5 albums match 'sun'"
     ),
     ("ls SUN", ["3. Nothing Like The Sun", "4. Staring at the Sun"], "2 of 5 albums match 'SUN'"),
-    ("list 2000", ["4. Staring at the Sun", "5. American Pie"], "2 of 5 albums match '2000'"),
+    ("list year:2000", ["4. Staring at the Sun", "5. American Pie"], "2 of 5 albums match 'year:2000'"),
     ("list no doubt", ["2. It's My Life"], "1 of 5 albums match 'no doubt'"),
     ("list madonna", ["5. American Pie"], "1 of 5 albums match 'madonna'"),
     ("list jazz", [], "0 of 5 albums match 'jazz'"),

@@ -108,7 +108,7 @@ struct InterpreterTests {
     ("exit now", "exit: unexpected argument 'now'"),
     ("help hepl", "help: unknown command 'hepl' (did you mean 'help'?)"),
     ("help quit exit", "help: unexpected argument 'exit'"),
-    ("view 2", "view: unexpected argument '2'"),
+    ("view 2", "view: expected save, list or delete, got '2'"),
     ("tap", "tap: missing ALBUM (usage: tap ALBUM)"),
   ])
   func commandErrorsArePrefixedWithTheVerb(line: String, message: String) throws {

@@ -178,7 +178,7 @@ struct LibraryVerbTests {
       script: """
         list SUN
         list sting
-        list 1992
+        list year:1992
         list at the
         list zzz
         add "Blue Train" genre=Jazz year=1957
@@ -197,7 +197,7 @@ struct LibraryVerbTests {
           3. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded
         1 of 5 albums match 'sting'
         * 1. Best of Bowie — David Bowie (1992, Pop) · cover: not downloaded
-        1 of 5 albums match '1992'
+        1 of 5 albums match 'year:1992'
           4. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded
         1 of 5 albums match 'at the'
         0 of 5 albums match 'zzz'
@@ -358,13 +358,13 @@ struct LibraryVerbTests {
         ]))
   }
 
-  @Test func viewRedrawsTheViewportAndTakesNoArguments() throws {
+  @Test func viewRedrawsTheViewportAndTakesOnlyItsSubcommands() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
     let result = try runner.run(script: "view\ntap 5\nview\nview now\n")
     #expect(result.status == 1)
     #expect(result.stdout == F.view(1) + F.view(5) + F.view(5))
-    #expect(result.stderr == F.stdinErrors([(4, "view: unexpected argument 'now'")]))
+    #expect(result.stderr == F.stdinErrors([(4, "view: expected save, list or delete, got 'now'")]))
   }
 
   // MARK: - add
@@ -660,7 +660,7 @@ struct LibraryVerbTests {
       script: "add \"No Year\" artist=\"A, B\"\nexport '\(file.path)'\nexport\n")
     #expect(result.status == 1)
     #expect(result.stdout.hasSuffix("exported 6 albums to \(file.path)\n"))
-    #expect(result.stderr == F.stdinErrors([(3, "export: missing FILE (usage: export FILE)")]))
+    #expect(result.stderr == F.stdinErrors([(3, "export: missing FILE (usage: export FILE [QUERY])")]))
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: file))
     let albums = try #require(json as? [[String: Any]])
     #expect(albums.count == 6)

@@ -34,8 +34,12 @@ extension LibraryArchive {
   /// so a million-album library costs the memory of one page. Where it may write, and the
   /// files it spares (the library's own), are as ``writeAtomically(_:to:sparing:)``.
   /// Returns how many albums it wrote.
-  public static func export(_ library: Library, to path: String, csv: Bool) throws(LibraryError) -> Int {
+  public static func export(
+    _ library: Library, to path: String, csv: Bool, query: AlbumQuery? = nil
+  ) throws(LibraryError) -> Int {
     let target = try exportTarget(path)
+    // With a query, only its matches (within the view); without, the whole library.
+    let ids = try query.map { query throws(LibraryError) in try library.store.albumIDs(matching: library.scope(query)) }
     try refuseIfSpared(target, named: path, sparing: library.files)
     let music = csv ? try library.hasMusicFields() : false
     var written = 0
@@ -44,10 +48,13 @@ extension LibraryArchive {
         var out: [UInt8] = []
         out.reserveCapacity(Self.exportBlock + 64 << 10)
         if csv { appendCSVHeader(music: music, to: &out) }
-        let count = try library.count()
+        let count = try ids?.count ?? library.store.count()
         var start = 0
         while start < count {
-          let page = try library.albums(in: start..<min(start + Self.exportPage, count))
+          let range = start..<min(start + Self.exportPage, count)
+          let page =
+            try ids.map { ids throws(LibraryError) in try library.store.albums(ids: ids[range]) }
+            ?? library.store.albums(in: range)
           for album in page {
             if csv {
               appendCSV(album, music: music, to: &out)

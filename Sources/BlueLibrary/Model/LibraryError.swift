@@ -130,7 +130,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       "this view is sorted (\(Self.quoted(query))), so there is no place to move to; 'find' alone shows the library order"
     case .noView(let name, let known):
       "no view named \(Self.quoted(name))"
-        + (known.isEmpty ? " (no views are saved; 'view save NAME' saves one)" : " (views: \(known.joined(separator: ", ")))")
+        + (known.isEmpty
+          ? " (no views are saved; 'view save NAME' saves one)" : " (views: \(known.joined(separator: ", ")))")
     }
   }
 

@@ -25,9 +25,10 @@ struct QuerySQL {
     }
     condition = groups.isEmpty ? "1" : groups.joined(separator: " OR ")
     self.arguments = arguments
-    order = (query.sort.map { key in
-      Self.sortExpression(key.field) + (key.ascending ? " ASC" : " DESC")
-    } + ["position"]).joined(separator: ", ")
+    order =
+      (query.sort.map { key in
+        Self.sortExpression(key.field) + (key.ascending ? " ASC" : " DESC")
+      } + ["position"]).joined(separator: ", ")
   }
 
   /// The column (or expression) a field reads.
@@ -62,7 +63,8 @@ struct QuerySQL {
       let word = argument(folded)
       sql = fields.map { field in
         let column = textColumn(field)
-        return "\(column) LIKE \(pattern) ESCAPE '\\' OR (\(column) GLOB '*[^ -~]*' AND instr(bluelib_fold(\(column)), \(word)) > 0)"
+        return
+          "\(column) LIKE \(pattern) ESCAPE '\\' OR (\(column) GLOB '*[^ -~]*' AND instr(bluelib_fold(\(column)), \(word)) > 0)"
       }.joined(separator: " OR ")
     case .exact(let value):
       let value = argument(value)

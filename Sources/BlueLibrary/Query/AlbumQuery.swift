@@ -34,7 +34,8 @@ public struct AlbumQuery: Sendable, Equatable {
   /// quote in it single-quoted (what the prompt, `view list` and messages show).
   public var text: String {
     words.map { word in
-      guard word.isEmpty || word.contains(where: { $0.isWhitespace || $0 == "'" || $0 == "\"" || $0 == ";" || $0 == "\\" })
+      guard
+        word.isEmpty || word.contains(where: { $0.isWhitespace || $0 == "'" || $0 == "\"" || $0 == ";" || $0 == "\\" })
       else { return word }
       return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }.joined(separator: " ")

@@ -23,7 +23,9 @@ extension AlbumStore {
       while true {
         let code = sqlite3_step(handle)
         if code == SQLITE_DONE { break }
-        guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage) }
+        guard code == SQLITE_ROW else {
+          throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage)
+        }
         ids.append(sqlite3_column_int64(handle, 0))
       }
       return ids

@@ -195,35 +195,45 @@ extension ImportCommand {
   }
 }
 
-/// `export FILE`: write the whole library as JSON, atomically.
+/// `export FILE [QUERY]`: write the whole library (or QUERY's matches) as JSON or CSV, atomically.
 public struct ExportCommand: Command {
   public static let configuration = CommandConfiguration(
-    verb: "export", group: .change, synopsis: "FILE",
+    verb: "export", group: .change, synopsis: "FILE [QUERY]",
     summary: "write the library as JSON or CSV (by the file's extension), atomically",
     details: """
       FILE ending in .csv gets CSV with the header row title,artist,genre,year,coverUrl;
       any other name gets JSON: an array of objects with the original app's keys; '-' writes
       the JSON to standard output. Only a regular file or a new path is written (through a
       symbolic link, the file it points to); a device, FIFO or directory is refused.
+      Without QUERY the whole library is written, even inside a view; with QUERY only the
+      albums it matches (within the view), in its order ('help find').
       """,
-    examples: ["export albums.json", "export albums.csv", "export -"], arguments: [.path])
+    examples: ["export albums.json", "export albums.csv", "export -", "export jazz.json genre:jazz year+"],
+    arguments: [.path, .query])
+
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    position == 0 ? [.path] : [.query]
+  }
 
   let path: String
+  let query: TypedQuery
 
   public init(arguments: [Word]) throws(CommandError) {
     guard let file = arguments.first else { throw .missing("FILE", usage: Self.configuration.usage) }
-    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
     path = expandingTilde(file.text)
+    query = TypedQuery(words: Array(arguments.dropFirst()))
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    let query = try self.query.resolve(in: library)
     // `export -`: the JSON on standard output, for pipes (`bluelib -c 'export -' | jq`).
     if path == "-" {
-      let albums = try environment.library.allAlbums()
+      let albums = try query.map { try library.albums(ids: library.listing($0).map(\.id)) } ?? library.allAlbums()
       return .text(String(decoding: LibraryArchive.encodeJSON(albums), as: UTF8.self))
     }
     let csv = path.lowercased().hasSuffix(".csv")
-    let count = try LibraryArchive.export(environment.library, to: path, csv: csv)
+    let count = try LibraryArchive.export(library, to: path, csv: csv, query: query)
     return .lines(["exported \(albumCount(count)) to \(TextSanitizer.escaped(path))\(csv ? " as CSV" : "")"])
   }
 }

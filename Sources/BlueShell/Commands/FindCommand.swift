@@ -27,8 +27,8 @@ struct TypedQuery {
     guard !words.isEmpty else { return nil }
     var expanded: [String] = []
     for word in words {
-      if !word.isQuoted, word.text.hasPrefix("@"), word.text.count > 1 {
-        expanded += try library.savedView(String(word.text.dropFirst())).words
+      if !word.isQuoted, let name = ViewCommand.viewName(word.text) {
+        expanded += try library.savedView(name).words
       } else {
         expanded.append(word.text)
       }
@@ -48,7 +48,9 @@ public struct FindCommand: Command {
       out of it leaves, a new match joins) and is restored at the next start.
 
       """ + querySyntaxHelp,
-    examples: ["find year:1990..1999", "find artist:bowie year-", "find genre:jazz, genre:blues", "find @nineties", "find"],
+    examples: [
+      "find year:1990..1999", "find artist:bowie year-", "find genre:jazz, genre:blues", "find @nineties", "find",
+    ],
     arguments: [.query])
 
   public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
@@ -126,12 +128,24 @@ public struct ViewCommand: Command {
     }
   }
 
-  /// A view's name: letters, digits, `-`, `_` and `.`, as `@NAME` is typed (an `@` in front is dropped).
+  /// The name in `@NAME`, when the word is one (a name is letters, digits, `-`, `_` and `.`,
+  /// at most 64); nil for any other word, which a query reads as a word to search for.
+  static func viewName(_ word: String) -> String? {
+    guard word.hasPrefix("@") else { return nil }
+    let name = String(word.dropFirst())
+    return isViewName(name) ? name : nil
+  }
+
+  static func isViewName(_ name: String) -> Bool {
+    !name.isEmpty && name.count <= 64
+      && name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
+      )
+  }
+
+  /// A view's name as `view save` and `view delete` take it (an `@` in front is dropped).
   private static func name(_ word: Word) throws(CommandError) -> String {
     let name = word.text.hasPrefix("@") ? String(word.text.dropFirst()) : word.text
-    guard !name.isEmpty, name.count <= 64,
-      name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) })
-    else {
+    guard Self.isViewName(name) else {
       throw CommandError(
         "a view's name is letters, digits, '-', '_' and '.' (at most 64), not \(TextSanitizer.quotedWord(word.text))")
     }

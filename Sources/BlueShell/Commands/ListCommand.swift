@@ -82,7 +82,8 @@ struct ListFormat: Equatable {
       let field = name.lowercased()
       guard Self.fields.contains(field) else {
         throw CommandError(
-          "unknown field \(TextSanitizer.quotedWord("$" + name)) in the format (fields: \(Self.fields.joined(separator: ", ")))")
+          "unknown field \(TextSanitizer.quotedWord("$" + name)) in the format (fields: \(Self.fields.joined(separator: ", ")))"
+        )
       }
       if !text.isEmpty { parts.append(.text(text)) }
       text = ""
@@ -170,7 +171,8 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     index = 0
     page = []
     if let entries {
-      let slice = entries[Swift.min(nextEntry, entries.count)..<Swift.min(nextEntry + ListCommand.pageSize, entries.count)]
+      let slice = entries[
+        Swift.min(nextEntry, entries.count)..<Swift.min(nextEntry + ListCommand.pageSize, entries.count)]
       nextEntry += slice.count
       guard !slice.isEmpty, let albums = try? library.albums(ids: slice.map(\.id)) else { return false }
       // An album deleted since the listing was read is left out.

@@ -18,7 +18,8 @@ public struct ScrollCommand: Command {
 
   enum Motion: Equatable {
     case by(Int)
-    case to(AlbumReference)
+    /// The album, and the words typed, which are also a query (`scroll to artist:R`).
+    case to(AlbumReference, [Word])
     case home
     case end
   }
@@ -36,7 +37,7 @@ public struct ScrollCommand: Command {
       motion = .by(direction.text.lowercased() == "left" ? -steps : steps)
     case "to":
       guard !rest.isEmpty else { throw .missing("ALBUM", usage: "scroll to ALBUM") }
-      motion = .to(try AlbumReference(restOfLine: rest[...]))
+      motion = .to(try AlbumReference(restOfLine: rest[...]), rest)
     case "home", "end":
       if let extra = rest.first { throw .unexpectedArgument(extra) }
       motion = direction.text.lowercased() == "home" ? .home : .end
@@ -55,11 +56,44 @@ public struct ScrollCommand: Command {
     case .by(let cards):
       let current = library.selection ?? 0
       library.select(cards > 0 ? current + min(cards, count) : current - min(-cards, count))
-    case .to(let album): library.select(try album.resolve(in: library))
+    case .to(let album, let words): library.select(try Self.index(of: album, words, in: library))
     case .home: library.select(0)
     case .end: library.select(count - 1)
     }
     return .moved
+  }
+}
+
+extension ScrollCommand {
+  /// `scroll to`'s album: a query (a word with a field, `artist:R`) is its first match in
+  /// the view's order; else an index or title, and when no album has the title, the first
+  /// album the words match (`scroll to sun`).
+  static func index(of album: AlbumReference, _ words: [Word], in library: Library) throws -> Int {
+    let isQuery = words.contains { !$0.isQuoted && $0.text.contains(":") }
+    if !isQuery {
+      do {
+        return try album.resolve(in: library)
+      } catch let error as CommandError {
+        guard error.message.hasPrefix("no album titled"), let index = try? firstMatch(words, in: library) else {
+          throw error
+        }
+        return index
+      }
+    }
+    guard let index = try firstMatch(words, in: library) else {
+      throw CommandError(
+        "no album matches \(TextSanitizer.quotedWord(words.map(\.text).joined(separator: " ")))"
+          + (library.view == nil ? "" : " in this view"))
+    }
+    return index
+  }
+
+  private static func firstMatch(_ words: [Word], in library: Library) throws -> Int? {
+    guard let query = try TypedQuery(words: words).resolve(in: library),
+      let first = try library.listing(query).first
+    else { return nil }
+    if let index = first.index { return index }
+    return try library.albums(ids: [first.id]).first?.position
   }
 }
 

@@ -20,4 +20,3 @@ public struct ShowCommand: Command {
     return .details(try library.album(at: album.resolve(in: library)))
   }
 }
-

@@ -37,6 +37,8 @@ public final class CommandEnvironment {
   /// showed; nil erases the line (`import DIR` calls it as it scans). Nil itself when no
   /// progress is shown: in script mode, or when the output is not a terminal.
   public let progressLine: ((String?) -> Void)?
+  /// Asks a person a yes/no question (`delete all`); nil where nobody can answer.
+  public var confirm: ((String) -> Bool)?
 
   /// Creates an environment.
   public init(

@@ -26,7 +26,10 @@ public final class EditLineReader: LineReader {
   private let history: OpaquePointer
   private let messages: MessageQueue
   private let pipe: WakeUpPipe
-  private let prompt: UnsafeMutablePointer<CChar>
+  private var prompt: UnsafeMutablePointer<CChar>
+  /// The prompt's width in cells, for placing the cursor.
+  private var promptWidth = EditLineReader.promptText.count
+  private let colors: Bool
   private var interruptedByKey = false
   private var stopEvent: LineEvent?
   private var pendingBytes: [UInt8] = []
@@ -57,10 +60,8 @@ public final class EditLineReader: LineReader {
     self.history = history
     self.messages = messages
     self.pipe = pipe
-    let text =
-      colors
-      ? "\u{1}\u{1B}[1;34m\u{1}bluelib>\u{1}\u{1B}[0m\u{1} " : Self.promptText
-    prompt = strdup(text)
+    self.colors = colors
+    prompt = strdup(Self.promptString(context: nil, colors: colors))
 
     CEditLine_historySetSize(history, 1000)
     CEditLine_historySetUnique(history, 1)
@@ -434,9 +435,24 @@ public final class EditLineReader: LineReader {
     if redraw { CEditLine_refresh(editLine) }
   }
 
+  /// Shows `context` in the prompt (`bluelib [year:1990..1999 · 12]> `), nil for none;
+  /// takes effect at the next prompt.
+  public func setPromptContext(_ context: String?) {
+    let context = context.map { DisplayWidth.width($0) > 40 ? DisplayWidth.fit($0, width: 40) : $0 }
+    free(prompt)
+    prompt = strdup(Self.promptString(context: context, colors: colors))
+    promptWidth = Self.promptText.count + (context.map { DisplayWidth.width($0) + 3 } ?? 0)
+  }
+
+  /// The prompt as libedit takes it: colour codes between `\u{1}` marks (not counted).
+  static func promptString(context: String?, colors: Bool) -> String {
+    let context = context.map { " [" + TextSanitizer.escaped($0) + "]" } ?? ""
+    return colors ? "\u{1}\u{1B}[1;34m\u{1}bluelib\(context)>\u{1}\u{1B}[0m\u{1} " : "bluelib\(context)> "
+  }
+
   /// The cursor's column counted from the prompt's start, in display cells.
   private func cursorColumn() -> Int {
-    var column = Self.promptText.count
+    var column = promptWidth
     guard let info = el_wline(editLine) else { return column }
     var pointer = info.pointee.buffer
     while let current = pointer, current < info.pointee.cursor {

@@ -1,0 +1,206 @@
+import BlueLibrary
+import Foundation
+import Testing
+
+@testable import BlueShell
+
+/// `find`: a view over the default catalogue (1992, 2003, 1999, 2000, 2000), in process.
+@Suite("Views")
+struct ViewTests {
+  /// The titles `list` prints, with their indices, and the summary line.
+  func listed(_ shell: InProcessShell, _ line: String = "list") throws -> [String] {
+    _ = shell.output()
+    #expect(shell.run(line) == [], "\(line)")
+    return shell.lines()
+  }
+
+  @Test func findShowsOnlyTheMatchesAndIndicesAreTheViews() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find year:1990..1999") == [])
+    #expect(shell.lines().first == "2 of 5 albums match 'year:1990..1999'")
+    #expect(
+      try listed(shell) == [
+        "* 1. Best of Bowie — David Bowie (1992, Pop) · cover: not downloaded",
+        "  2. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded",
+        "2 albums in the view 'year:1990..1999' (5 albums in the library; 'find' alone shows them all)",
+      ])
+    #expect(shell.run("tap 2") == [])
+    #expect(try shell.library.selectedAlbum()?.title == "Nothing Like The Sun")
+    _ = shell.output()
+    #expect(shell.run("show 1") == [])
+    #expect(shell.lines().contains("Album: Best of Bowie"))
+    #expect(shell.run("tap 3") == ["tap: no album 3 (the library has 2)"])
+    // `find` alone: the whole library again, the current album kept.
+    #expect(shell.run("find") == [])
+    #expect(shell.lines().first == "showing the whole library (5 albums)")
+    #expect(shell.library.selection == 2)
+  }
+
+  @Test func scrollStaysInTheViewInItsOrder() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find year-") == [])
+    let order = try (0..<5).map { try shell.library.album(at: $0).title }
+    #expect(order == ["It's My Life", "Staring at the Sun", "American Pie", "Nothing Like The Sun", "Best of Bowie"])
+    #expect(shell.run("scroll right 2") == [])
+    #expect(try shell.library.selectedAlbum()?.title == "American Pie")
+    #expect(shell.run("scroll end; scroll right") == [])
+    #expect(try shell.library.selectedAlbum()?.title == "Best of Bowie")
+    #expect(shell.run("scroll home") == [])
+    #expect(try shell.library.selectedAlbum()?.title == "It's My Life")
+    // `scroll to QUERY`: the first match in the view's order.
+    #expect(shell.run("scroll to artist::^S") == [])
+    #expect(try shell.library.selectedAlbum()?.title == "Nothing Like The Sun")
+  }
+
+  @Test func deleteInsideAViewTakesTheViewsIndexAndUndoBringsItBack() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find year:2000") == [])
+    #expect(shell.run("delete 2") == [])
+    #expect(try shell.titles() == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun"])
+    #expect(try shell.library.count() == 1)
+    #expect(shell.run("undo") == [])
+    #expect(try shell.library.count() == 2)
+    #expect(try shell.library.selectedAlbum()?.title == "American Pie")
+  }
+
+  @Test func anAlbumEditedOutOfTheViewLeavesItAndANewMatchJoins() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find genre:pop") == [])
+    #expect(shell.run("edit 1 genre=Rock") == [])
+    #expect(try shell.library.count() == 4)
+    #expect(shell.run("add \"Pop Life\" genre=Pop") == [])
+    #expect(try shell.library.count() == 5)
+    #expect(try shell.library.selectedAlbum()?.title == "Pop Life")
+    #expect(shell.run("add \"Kind of Blue\" genre=Jazz") == [])
+    #expect(try shell.library.count() == 5)
+    #expect(try shell.library.libraryCount() == 7)
+  }
+
+  @Test func moveInASortedViewIsRefusedAndInAFilteredOneKeepsLibraryOrder() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find year-") == [])
+    #expect(
+      shell.run("move 2 to 1") == [
+        "move: this view is sorted ('year-'), so there is no place to move to; 'find' alone shows the library order"
+      ])
+    #expect(shell.run("find sun, pie") == [])
+    // The view is Nothing Like The Sun (3), Staring at the Sun (4), American Pie (5).
+    #expect(shell.run("move 3 to 1") == [])
+    #expect(
+      try shell.titles() == [
+        "Best of Bowie", "It's My Life", "American Pie", "Nothing Like The Sun", "Staring at the Sun",
+      ])
+    #expect(
+      try (0..<3).map { try shell.library.album(at: $0).title } == [
+        "American Pie", "Nothing Like The Sun", "Staring at the Sun",
+      ])
+  }
+
+  @Test func deleteAllDeletesTheViewInOneStep() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find year:2000") == [])
+    _ = shell.output()
+    #expect(shell.run("delete all") == [])
+    #expect(shell.lines().first == "deleted 2 albums (3 albums left in the library; 'undo' brings them back)")
+    #expect(try shell.titles() == ["Best of Bowie", "It's My Life", "Nothing Like The Sun"])
+    #expect(shell.run("undo") == [])
+    #expect(try shell.titles().count == 5)
+    #expect(try shell.library.count() == 2)
+  }
+
+  @Test func aBadQueryChangesNothing() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find year:2000") == [])
+    #expect(
+      shell.run("find added:2026-13")
+        == ["find: bad query word 'added:2026-13': there is no month 13 in '2026-13'"])
+    #expect(shell.library.view?.query.text == "year:2000")
+    #expect(try shell.library.count() == 2)
+  }
+
+  @Test func namedViewsAreSavedFoundListedAndDeleted() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("view list") == [])
+    #expect(shell.lines() == ["no views saved ('view save NAME QUERY' saves one)"])
+    #expect(shell.run("find year:2000") == [])
+    #expect(shell.run("view save twok") == [])
+    #expect(shell.run("view save nineties 'year:1990..1999' year-") == [])
+    _ = shell.output()
+    #expect(shell.run("view list") == [])
+    #expect(shell.lines() == ["@nineties  year:1990..1999 year-", "@twok      year:2000"])
+    #expect(shell.run("find @nineties") == [])
+    #expect(try (0..<2).map { try shell.library.album(at: $0).title } == ["Nothing Like The Sun", "Best of Bowie"])
+    #expect(shell.run("find @nineties title:sun") == [])
+    #expect(try shell.library.count() == 1)
+    #expect(shell.run("view delete twok") == [])
+    #expect(shell.run("find @twok") == ["find: no view named 'twok' (views: nineties)"])
+    #expect(
+      shell.run("view save bad/name x") == [
+        "view: a view's name is letters, digits, '-', '_' and '.' (at most 64), not 'bad/name'"
+      ])
+  }
+
+  @Test func listFormatPrintsFieldsAndNoSummary() throws {
+    let shell = try InProcessShell()
+    #expect(
+      try listed(shell, "list -f '$year  $artist — $title' year- title+") == [
+        "2003  No Doubt — It's My Life",
+        "2000  Madonna — American Pie",
+        "2000  U2 — Staring at the Sun",
+        "1999  Sting — Nothing Like The Sun",
+        "1992  David Bowie — Best of Bowie",
+      ])
+    #expect(try listed(shell, "list -f '${index}:$title' sun") == ["3:Nothing Like The Sun", "4:Staring at the Sun"])
+    #expect(
+      shell.run("list -f '$yaer'")
+        == [
+          "list: unknown field '$yaer' in the format (fields: index, title, artist, albumartist, genre, year, tracks, length, folder, cover, added)"
+        ])
+  }
+
+  @Test func statsCountsAndDrawsBars() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("stats year:1999..") == [])
+    let lines = shell.lines()
+    #expect(Array(lines.prefix(4)) == ["Albums:  4", "Tracks:  unknown", "Length:  unknown", "Artists: 4"])
+    #expect(lines.contains { $0.hasPrefix("  Pop ") && $0.hasSuffix(" 4") })
+    let decades = lines.drop { $0 != "Decades" }.dropFirst()
+    #expect(decades.count == 2)
+    #expect(decades.first?.hasPrefix("  1990s █") == true && decades.first?.hasSuffix(" 1") == true)
+    #expect(decades.last?.hasPrefix("  2000s █") == true && decades.last?.hasSuffix(" 3") == true)
+    // The bars fit the window.
+    #expect(lines.allSatisfy { $0.count <= 80 })
+  }
+
+  @Test func exportWithAQueryWritesOnlyTheMatchesAndWithoutOneTheWholeLibrary() throws {
+    try withTemporaryDirectory { directory in
+      let shell = try InProcessShell()
+      #expect(shell.run("find year:2000") == [])
+      #expect(shell.run("export \(directory)/all.json") == [])
+      #expect(shell.run("export \(directory)/sun.json sun") == [])
+      let all = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/all.json")))
+      let sun = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/sun.json")))
+      #expect((all as? [Any])?.count == 5)
+      #expect(((sun as? [[String: Any]])?.map { $0["title"] as? String }) == ["Staring at the Sun"])
+    }
+  }
+
+  @Test func theViewIsRestoredAtTheNextStartAndFollowsAnotherShell() throws {
+    try withTemporaryDirectory { directory in
+      let path = "\(directory)/library.sqlite"
+      let first = try Library.open(path: path)
+      try first.show(try AlbumQuery(words: ["year:2000"]))
+      first.select(1)
+      try first.saveSelection()
+      let other = try Library.open(path: path)
+      #expect(other.view?.query.text == "year:2000")
+      #expect(try other.selectedAlbum()?.title == "American Pie")
+      // Another shell adds a matching album: this one's view takes it in.
+      try other.show(nil)
+      try other.add(Album(title: "Music", artist: "Madonna", genre: "Pop", year: 2000))
+      try first.noticeChangesElsewhere()
+      #expect(try first.count() == 3)
+      #expect(try first.selectedAlbum()?.title == "American Pie")
+    }
+  }
+}
