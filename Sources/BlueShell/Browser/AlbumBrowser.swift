@@ -136,7 +136,10 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   public func drawing(window: WindowSize) -> Drawing {
     defer { prefetched = nil }
     if layout == .cards { scroller.resize(width: max(1, window.columns)) }
-    drawsArt = layout == .cards && window.rows >= 24
+    // The window's rows less the command line above and the prompt below: the drawing fits
+    // in them, so a scroll leaves the whole row of cards and the prompt on screen.
+    let budget = window.rows - 2
+    drawsArt = layout == .cards && budget >= Self.minimumArtRows + 7
     scroller.itemCountDidChange(centringOn: library.selection)
     let cards = scroller.visibleCards()
     let count = (try? library.count()) ?? 0
@@ -146,18 +149,47 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     }
     var lines: [String]
     var pictures: [CardPicture] = []
-    switch layout {
-    case .cards:
-      (lines, pictures) = cardLines(cards, current: current, count: count, tall: window.rows >= 24)
-    case .plain:
+    let plainRow = { () -> String in
       let row = cards.map { card in
         let label = "\(card.index + 1) \(card.card.lines.first ?? "")"
         return card.isCurrent ? ">" + label + "<" : label
       }
-      lines = ["[\(current + 1)/\(count)] " + row.joined(separator: " | ")]
+      return "[\(current + 1)/\(count)] " + row.joined(separator: " | ")
     }
-    if let album = album(at: current) { lines += detailLines(for: album) }
+    let album = album(at: current)
+    switch layout {
+    case .cards:
+      // Too low for a card: the row on one line.
+      guard budget >= 7 else {
+        let line = DisplayWidth.fit(plainRow(), width: max(1, window.columns))
+        return Drawing(lines: [String(line.reversed().drop { $0 == " " }.reversed())], pictures: [])
+      }
+      // Cards (5 rows and the `N of M` line), the details, then art in the rows left over;
+      // details too many for the window become one line.
+      var details = album.map(detailLines) ?? []
+      if 6 + details.count > budget, let album { details = [summaryLine(album)] }
+      let room = budget - 6 - details.count
+      let artRows = room >= Self.minimumArtRows ? min(Self.artRows, room) : 0
+      (lines, pictures) = cardLines(cards, current: current, count: count, artRows: artRows)
+      lines += details
+    case .plain:
+      lines = [plainRow()]
+      if let album { lines += detailLines(for: album) }
+    }
     return Drawing(lines: lines, pictures: pictures)
+  }
+
+  /// The fewest art rows worth drawing; a lower window shows cards without art.
+  static let minimumArtRows = 4
+
+  /// `Artist — Album (Year, Genre)`: the details in one line, for a low window.
+  func summaryLine(_ album: Album) -> String {
+    var line = style.bold(TextSanitizer.escaped(album.title))
+    if !album.artist.isEmpty { line += " — " + TextSanitizer.escaped(album.artist) }
+    let extra = [album.year.map(String.init), album.genre.isEmpty ? nil : TextSanitizer.escaped(album.genre)]
+      .compactMap { $0 }
+    if !extra.isEmpty { line += " (" + extra.joined(separator: ", ") + ")" }
+    return line
   }
 
   /// The `Field: value` rows of `album` (the decorator), with the cover's state.
@@ -196,7 +228,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   }
 
   private func cardLines(
-    _ cards: [VisibleCard], current: Int, count: Int, tall: Bool
+    _ cards: [VisibleCard], current: Int, count: Int, artRows maximumArtRows: Int
   ) -> (lines: [String], pictures: [CardPicture]) {
     var lines: [String] = []
     let inner = Self.terminalCard.width - 2
@@ -207,14 +239,19 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     var art: [Int: [String]] = [:]
     var placeholders: [Int: String] = [:]
     var pictures: [CardPicture] = []
-    let blank = [String](repeating: String(repeating: " ", count: inner), count: Self.artRows)
+    let drawnRows = max(1, maximumArtRows)
+    let blank = [String](repeating: String(repeating: " ", count: inner), count: drawnRows)
     for card in cards {
       guard let album = album(at: card.index) else { continue }
       let whole = card.x >= 0 && card.x + card.width <= width
-      if whole, graphics.graphics.drawsPixels, let frame = picture(album, columns: inner, rows: Self.artRows) {
+      if maximumArtRows > 0, whole, graphics.graphics.drawsPixels,
+        let frame = picture(album, columns: inner, rows: drawnRows)
+      {
         art[card.index] = blank
         pictures.append(CardPicture(line: 1, column: card.x + 1, frame: frame))
-      } else if whole, graphics.graphics != .none, let lines = artLines(album, columns: inner, rows: Self.artRows) {
+      } else if maximumArtRows > 0, whole, graphics.graphics != .none,
+        let lines = artLines(album, columns: inner, rows: drawnRows)
+      {
         art[card.index] = lines
       } else {
         placeholders[card.index] = placeholder(album, clipped: !whole)
@@ -224,9 +261,9 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     // and the window is tall enough; otherwise the compact five-row cards.
     // `--graphics none`: never.
     let artRows =
-      tall && graphics.graphics != .none
+      maximumArtRows > 0 && graphics.graphics != .none
         && (!art.isEmpty || placeholders.values.contains { $0.hasPrefix("⟳") || $0.hasPrefix("…") })
-      ? Self.artRows : 0
+      ? maximumArtRows : 0
     for row in 0..<(artRows + 5) {
       var line = ""
       var column = 0
