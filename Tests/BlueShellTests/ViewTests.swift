@@ -204,3 +204,43 @@ struct ViewTests {
     }
   }
 }
+
+/// Completing queries from a real library: field names, a field's values, view names.
+@Suite("Query completion")
+struct QueryCompletionTests {
+  let library = Library.inMemory()
+
+  var completer: Completer {
+    let library = library
+    return Completer(
+      registry: .standard,
+      fieldValues: { field, prefix, limit in (try? library.values(of: field, withPrefix: prefix, limit: limit)) ?? [] },
+      viewNames: { (try? library.savedViews().map(\.name)) ?? [] })
+  }
+
+  @Test func fieldNamesCompleteWithTheirColon() throws {
+    let completion = try #require(completer.complete("find ye"))
+    #expect(completion.insertion == "year:")
+    #expect(try #require(completer.complete("list ^gen")).insertion == "^genre:")
+    #expect(try #require(completer.complete("stats a")).candidates == ["artist:", "albumartist:", "added:"])
+  }
+
+  @Test func valuesComeFromTheLibraryQuotedWhenNeeded() throws {
+    let completion = try #require(completer.complete("find artist:no"))
+    #expect(completion.insertion == "\"artist:No Doubt\" ")
+    #expect(try #require(completer.complete("find artist:=St")).insertion == "artist:=Sting ")
+    #expect(try #require(completer.complete("find year:19")).candidates == ["1992", "1999"])
+    #expect(
+      try #require(completer.complete("find artist:")).candidates == [
+        "David Bowie", "Madonna", "No Doubt", "Sting", "U2",
+      ])
+  }
+
+  @Test func viewNamesCompleteAfterTheAt() throws {
+    try library.saveView("nineties", query: try AlbumQuery(words: ["year:1990..1999"]))
+    try library.saveView("noughties", query: try AlbumQuery(words: ["year:2000..2009"]))
+    #expect(try #require(completer.complete("find @ni")).insertion == "@nineties ")
+    #expect(try #require(completer.complete("find @n")).candidates == ["nineties", "noughties"])
+    #expect(try #require(completer.complete("view delete nou")).insertion == "noughties ")
+  }
+}
