@@ -73,6 +73,10 @@ struct Results {
   var coverArt: CoverArtResult?
   /// Start-up, piped commands and `list` against sqlite3 (References.swift).
   var references: [ReferenceRow] = []
+  /// Sorted views, per size, and completing `artist:` values (QueryBench.swift).
+  var views: [ViewRow] = []
+  var completionSeconds: Double?
+  var completionFailure: String?
   /// Whether the measured binary runs without the toolchain (References.swift).
   var staticBinary: StaticBinaryResult?
 
@@ -135,7 +139,7 @@ final class Bench {
   /// decoding a million albums takes hundreds of MiB, and every process we spawn
   /// afterwards would otherwise report at least our own resident memory as its peak.
   func generate() throws(SetupError) {
-    let needsLibrary = [.open, .tap, .scroll, .startup, .list].contains { options.only.contains($0) }
+    let needsLibrary = [.open, .tap, .scroll, .startup, .list, .query].contains { options.only.contains($0) }
     for size in options.sizes {
       let needsCSV = needsLibrary || (options.only.contains(.import) && size == options.sizes.last)
       guard needsCSV else { continue }
@@ -184,6 +188,7 @@ final class Bench {
     }
     results.staticBinary = checkStaticBinary()
     runReferences()
+    if options.only.contains(.query) { runQueries() }
     if options.only.contains(.import), let size = options.sizes.last {
       runImports(size: size)
     }
@@ -248,7 +253,7 @@ final class Bench {
     case .scroll:
       let input = ChildInput.pipe(Array(String(repeating: "scroll right\n", count: options.scrolls).utf8))
       return try invoke(bluelib, ["--home", home], input: input, in: directory, keepOutput: false)
-    case .import, .downloads, .art, .startup, .list:
+    case .import, .downloads, .art, .startup, .list, .query:
       preconditionFailure("\(scenario.rawValue) is not a library scenario")
     }
   }

@@ -26,6 +26,11 @@ struct Options: ParsableCommand {
                    sqlite3 selecting the same rows in order (to /dev/null);
                    with scroll, sqlite3 also runs the same number of
                    lookups by position on the large library
+        query      list -f '$title' 'artist:Artist 42' year:1990..1999 on the
+                   large library against sqlite3 answering the same question;
+                   `find year-` alone and with 10,000 piped `scroll right` on
+                   each size (per scroll: 1M ≤ 1.5× 1k, peak RSS < 64 MiB);
+                   completing artist: values in this process (< 50 ms)
         art        decode + draw a 600×600 JPEG at 40×20 cells in this process
                    (200 runs), and the same JPEG through
                    `chafa --size 40x20 -f symbols` (20 runs) when chafa is on

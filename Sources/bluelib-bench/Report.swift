@@ -121,6 +121,7 @@ struct Report {
     case .art: "cover art"
     case .startup: "start-up"
     case .list: "list"
+    case .query: "queries and views"
     }
   }
 
@@ -220,6 +221,7 @@ struct Report {
     }
 
     checks += referenceChecks()
+    checks += queryChecks()
     if let check = staticBinaryCheck(results.staticBinary) { checks.append(check) }
     checks += downloadChecks(results.downloads)
     checks.append(coverArtCheck(results.coverArt))
@@ -271,6 +273,7 @@ struct Report {
     }
 
     lines += referenceLines()
+    lines += queryLines()
 
     if options.only.contains(.import) {
       let size = results.importSize

@@ -16,6 +16,8 @@ enum Scenario: String, CaseIterable, Sendable {
   case startup
   /// `bluelib --home H -c list` on the large library against sqlite3 selecting the same rows
   case list
+  /// A field query against sqlite3, `find year-` + piped scrolls on each size, completion
+  case query
 
   /// The names `--only` accepts for it.
   var names: [String] {
@@ -28,6 +30,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case .art: ["art", "cover-art"]
     case .startup: ["startup", "start-up", "quit"]
     case .list: ["list"]
+    case .query: ["query", "find", "views"]
     }
   }
 

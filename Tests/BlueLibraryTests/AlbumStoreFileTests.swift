@@ -39,7 +39,8 @@ struct AlbumStoreFileTests {
     #expect(journal == "delete")
     #expect(
       names == [
-        "album", "album_position", "album_source_key", "change", "change_album", "change_album_change", "cover",
+        "album", "album_artist", "album_position", "album_source_key", "change", "change_album", "change_album_change",
+        "cover",
         "sqlite_sequence", "state", "view",
       ])
   }

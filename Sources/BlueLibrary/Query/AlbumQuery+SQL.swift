@@ -63,8 +63,10 @@ struct QuerySQL {
       let word = argument(folded)
       sql = fields.map { field in
         let column = textColumn(field)
-        return
-          "\(column) LIKE \(pattern) ESCAPE '\\' OR (\(column) GLOB '*[^ -~]*' AND instr(bluelib_fold(\(column)), \(word)) > 0)"
+        // CASE, not AND: SQLite may evaluate either side of an AND first, and folding every
+        // row in Swift costs ten times the LIKE.
+        return "CASE WHEN \(column) GLOB '*[^ -~]*' THEN instr(bluelib_fold(\(column)), \(word)) > 0 "
+          + "ELSE \(column) LIKE \(pattern) ESCAPE '\\' END"
       }.joined(separator: " OR ")
     case .exact(let value):
       let value = argument(value)

@@ -108,14 +108,16 @@ extension AlbumStore {
   /// Distinct values of a text field that start with `prefix` (ignoring case), in
   /// alphabetical order, at most `limit`: what `artist:Rad<Tab>` offers.
   public func values(of field: QueryField, withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
-    let column = QuerySQL.column(field)
     let pattern = Self.escapeLike(prefix) + "%"
+    // A text column is read as it is, so the artist index (NOCASE) serves both the prefix
+    // and the order; numbers as their digits.
+    let column = field.kind == .text ? QuerySQL.column(field) : "CAST(\(QuerySQL.column(field)) AS TEXT)"
     return try reading { db in
       try String.fetchAll(
         db,
         sql: """
-          SELECT DISTINCT CAST(\(column) AS TEXT) AS value FROM album
-          WHERE value LIKE ? ESCAPE '\\' AND value <> '' ORDER BY value COLLATE NOCASE LIMIT ?
+          SELECT DISTINCT \(column) FROM album
+          WHERE \(column) LIKE ? ESCAPE '\\' AND \(column) <> '' ORDER BY \(column) COLLATE NOCASE LIMIT ?
           """,
         arguments: [pattern, limit])
     }

@@ -144,8 +144,11 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     let cards = scroller.visibleCards()
     let count = (try? library.count()) ?? 0
     guard count > 0, let current = scroller.currentIndex else {
-      return Drawing(
-        lines: ["(the library is empty: 'add TITLE' adds an album, 'reset' brings back the defaults)"], pictures: [])
+      let empty =
+        library.view == nil
+        ? "(the library is empty: 'add TITLE' adds an album, 'reset' brings back the defaults)"
+        : "(no album in this view: 'find' alone shows the whole library)"
+      return Drawing(lines: [empty], pictures: [])
     }
     var lines: [String]
     var pictures: [CardPicture] = []
