@@ -205,8 +205,9 @@ final class ShellSession {
       }
       editor.onResize = {
         interpreter.environment.window = .ofTerminal()
-        // The row is laid out again at the next draw; its kitty pictures go now.
-        interpreter.removeCardPictures()
+        // The row is drawn again for the new size, above the prompt (the reader has cleared
+        // the prompt's rows and draws it, with the half-typed line, after this).
+        interpreter.drawViewport()
         interpreter.output.flush()
       }
       let home = options.environment["HOME"]

@@ -222,6 +222,40 @@ struct InteractiveTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  @Test func resizingDrawsTheRowAgainAboveThePromptAndKeepsTheTypedLine() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    terminal.type("show 2")
+    #expect(terminal.waitFor("show 2"))
+    terminal.settle()
+    let mark = terminal.mark
+    terminal.resize(columns: 90, rows: 28)
+    // The cards and the details of the current album again, then the prompt and the line.
+    #expect(terminal.waitFor("1 of 5", after: mark))
+    #expect(terminal.waitFor("Album: Best of Bowie", after: mark))
+    #expect(terminal.waitFor("bluelib> show 2", after: mark))
+    terminal.type("\r")
+    #expect(terminal.waitFor("Album: It's My Life", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  @Test func thePromptShowsTheViewAndItsCount() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    let mark = terminal.mark
+    terminal.type("find year:2000\r")
+    #expect(terminal.waitFor("bluelib [year:2000 · 2]> ", after: mark))
+    terminal.type("find\r")
+    #expect(terminal.waitFor("showing the whole library", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   @Test func tabCompletesVerbsWordsTitlesAndFieldsAsTyped() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

@@ -40,6 +40,8 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   private var prefetched: (start: Int, albums: [Album])?
   /// Whether this render draws cover art, so the visible cards' local covers are read first.
   private var drawsArt = false
+  /// The albums the last drawing showed, by id, in order (see ``showsOtherAlbums(window:)``).
+  private var drawnIDs: [Int64?] = []
 
   /// Card geometry on a terminal: a 20-column card inside a border, one column apart.
   static let terminalCard = (width: 22, padding: 1)
@@ -142,6 +144,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     drawsArt = layout == .cards && budget >= Self.minimumArtRows + 7
     scroller.itemCountDidChange(centringOn: library.selection)
     let cards = scroller.visibleCards()
+    drawnIDs = cards.map { self.album(at: $0.index)?.id }
     let count = (try? library.count()) ?? 0
     guard count > 0, let current = scroller.currentIndex else {
       let empty =
@@ -180,6 +183,15 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
       if let album { lines += detailLines(for: album) }
     }
     return Drawing(lines: lines, pictures: pictures)
+  }
+
+  /// Whether a drawing now would show other albums than the last one did (an import that
+  /// reached the visible cards, a match that joined the view).
+  public func showsOtherAlbums(window: WindowSize) -> Bool {
+    if layout == .cards { scroller.resize(width: max(1, window.columns)) }
+    scroller.itemCountDidChange(centringOn: library.selection)
+    let ids = scroller.visibleCards().map { try? library.album(at: $0.index).id }
+    return ids != drawnIDs
   }
 
   /// The fewest art rows worth drawing; a lower window shows cards without art.

@@ -153,7 +153,11 @@ public final class Interpreter {
       drawViewport()
     case .changed(let message, let redraw):
       output.line(message)
-      if redraw { drawViewport() }
+      // At a terminal, a change that reached the visible cards (an import into a short
+      // library or a view) draws them again; scripts keep their output as it was.
+      if redraw || (environment.isInteractive && browser.showsOtherAlbums(window: environment.window)) {
+        drawViewport()
+      }
     case .changedAlbum(let message, let album):
       output.line(message)
       for line in browser.detailLines(for: album) { output.line(line) }
