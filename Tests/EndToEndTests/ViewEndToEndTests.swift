@@ -23,7 +23,7 @@ struct ViewEndToEndTests {
       result.stdout.contains(
         "[4/5] 2 Staring at the Sun | 3 American Pie | >4 Nothing Like The Sun< | 5 Best of Bowie\n"))
     #expect(result.stdout.contains("[5/5] 3 American Pie | 4 Nothing Like The Sun | >5 Best of Bowie<\n"))
-    #expect(result.stdout.contains("deleted \"Staring at the Sun\" (4 albums left)\n"))
+    #expect(result.stdout.contains("deleted \"Staring at the Sun\" (4 albums left in the view)\n"))
     #expect(
       result.stdout.contains(
         """

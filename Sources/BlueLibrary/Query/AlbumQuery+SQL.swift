@@ -20,8 +20,11 @@ struct QuerySQL {
       arguments.append(value)
       return "?\(arguments.count)"
     }
+    // Within a group the cheap terms go first (SQLite tests them in order and stops at the
+    // first false one): a range on a number skips most rows before any text is compared.
     let groups = query.groups.map { group in
-      "(" + group.map { Self.term($0, argument) }.joined(separator: " AND ") + ")"
+      "(" + group.sorted { Self.cost($0) < Self.cost($1) }.map { Self.term($0, argument) }.joined(separator: " AND ")
+        + ")"
     }
     condition = groups.isEmpty ? "1" : groups.joined(separator: " OR ")
     self.arguments = arguments
@@ -29,6 +32,16 @@ struct QuerySQL {
       (query.sort.map { key in
         Self.sortExpression(key.field) + (key.ascending ? " ASC" : " DESC")
       } + ["position"]).joined(separator: ", ")
+  }
+
+  /// How costly a term is to test, roughly: numbers, then exact text, then substrings, then patterns.
+  private static func cost(_ term: QueryTerm) -> Int {
+    switch term.match {
+    case .number, .date: 0
+    case .exact, .exactIgnoringCase: 1
+    case .substring: term.field == nil ? 3 : 2
+    case .regex: 4
+    }
   }
 
   /// The column (or expression) a field reads.
@@ -65,8 +78,8 @@ struct QuerySQL {
         let column = textColumn(field)
         // CASE, not AND: SQLite may evaluate either side of an AND first, and folding every
         // row in Swift costs ten times the LIKE.
-        return "CASE WHEN \(column) GLOB '*[^ -~]*' THEN instr(bluelib_fold(\(column)), \(word)) > 0 "
-          + "ELSE \(column) LIKE \(pattern) ESCAPE '\\' END"
+        return "CASE WHEN \(column) LIKE \(pattern) ESCAPE '\\' THEN 1 "
+          + "WHEN \(column) GLOB '*[^ -~]*' THEN instr(bluelib_fold(\(column)), \(word)) > 0 ELSE 0 END"
       }.joined(separator: " OR ")
     case .exact(let value):
       let value = argument(value)

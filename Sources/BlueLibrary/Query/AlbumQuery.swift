@@ -30,15 +30,39 @@ public struct AlbumQuery: Sendable, Equatable {
     self.words = words
   }
 
-  /// The words as one could type them again: joined by spaces, a word with a space or a
-  /// quote in it single-quoted (what the prompt, `view list` and messages show).
+  /// The words as one could type them again: joined by spaces, the value of a word with a
+  /// space or a quote in it double-quoted after its operator (`artist:="Dave Matthews"`):
+  /// what the prompt, `view list` and messages show.
   public var text: String {
     words.map { word in
-      guard
-        word.isEmpty || word.contains(where: { $0.isWhitespace || $0 == "'" || $0 == "\"" || $0 == ";" || $0 == "\\" })
-      else { return word }
-      return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+      guard word.isEmpty || word.contains(where: { $0.isWhitespace || "'\";\\#".contains($0) }) else { return word }
+      let head = Self.operatorPrefix(of: word)
+      var quoted = "\""
+      for character in word.dropFirst(head.count) {
+        if character == "\"" || character == "\\" { quoted.append("\\") }
+        quoted.append(character)
+      }
+      return head + quoted + "\""
     }.joined(separator: " ")
+  }
+
+  /// `^artist:=~`, `title::`, `=`: what comes before a word's value.
+  private static func operatorPrefix(of word: String) -> String {
+    var rest = Substring(word)
+    var head = ""
+    if let first = rest.first, first == "^" || first == "-", rest.count > 1 {
+      head.append(first)
+      rest = rest.dropFirst()
+    }
+    if let colon = rest.firstIndex(of: ":"), rest[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_") }) {
+      head += rest[...colon]
+      rest = rest[rest.index(after: colon)...]
+    }
+    for mark in ["=~", "=", ":"] where rest.hasPrefix(mark) {
+      head += mark
+      break
+    }
+    return head
   }
 
   /// The words as stored in the library file (a JSON array), so a word with spaces

@@ -46,12 +46,19 @@ public struct DeleteCommand: Command {
     }
     guard let albums else {
       let removed = try library.delete(at: Optional<AlbumReference>.none.resolve(in: library))
-      return .changed("deleted \(quotedTitle(removed)) (\(albumCount(try library.count())) left)")
+      return .changed(
+        "deleted \(quotedTitle(removed)) (\(albumCount(try library.count())) left\(Self.inView(library)))")
     }
     let removed = try library.delete(at: albums.resolve(in: library))
     let left = albumCount(try library.count())
-    guard removed.count > 1 else { return .changed("deleted \(quotedTitle(removed[0])) (\(left) left)") }
+    let place = Self.inView(library)
+    guard removed.count > 1 else { return .changed("deleted \(quotedTitle(removed[0])) (\(left) left\(place))") }
     let named = removed.prefix(3).map(quotedTitle).joined(separator: ", ") + (removed.count > 3 ? ", …" : "")
-    return .changed("deleted \(albumCount(removed.count)): \(named) (\(left) left)")
+    return .changed("deleted \(albumCount(removed.count)): \(named) (\(left) left\(place))")
+  }
+
+  /// ` in the view` when one is shown: the count after a delete is the view's.
+  private static func inView(_ library: Library) -> String {
+    library.view == nil ? "" : " in the view"
   }
 }
