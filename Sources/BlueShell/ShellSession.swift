@@ -243,6 +243,19 @@ final class ShellSession {
     return answer == "y" || answer == "yes"
   }
 
+  /// The command a browsing key runs: PageUp/PageDown scroll by the whole cards the
+  /// window holds, Home/End go to the ends.
+  private func browsingCommand(_ key: BrowsingKey) -> String {
+    let card = AlbumBrowser.terminalCard
+    let cards = max(1, interpreter.environment.window.columns / (card.width + card.padding))
+    switch key {
+    case .pageUp: return "scroll left \(cards)"
+    case .pageDown: return "scroll right \(cards)"
+    case .home: return "scroll home"
+    case .end: return "scroll end"
+    }
+  }
+
   // MARK: - The loop
 
   /// Runs to the end of the input and returns the exit status.
@@ -299,6 +312,11 @@ final class ShellSession {
           anyFailed = true
         }
         return Shell.ExitCode.success
+      case .key(let key):
+        // As if typed: the command shows after the prompt, then runs; it is not history.
+        let line = browsingCommand(key)
+        output.line(line)
+        interpreter.run(line: line, stopAtFirstFailure: false).forEach(report)
       case .terminated:
         if isInteractive { output.line() }
         return SignalMonitor.terminationStatus

@@ -241,7 +241,7 @@ struct StreamLineReaderTests {
         #expect(
           reason.hasPrefix("line contains a NUL byte")
             || reason.hasPrefix("line is not valid UTF-8"))
-      case .interrupted, .endOfInput, .terminated:
+      case .interrupted, .endOfInput, .terminated, .key:
         Issue.record("unexpected \(event) before the end of the bytes")
       }
     }

@@ -246,6 +246,46 @@ struct InputRobustnessTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  /// At an empty prompt PageDown/PageUp scroll a window of cards and Home/End go to the
+  /// ends, as in a browser; each shows as the command it ran. With text typed they insert
+  /// nothing (Home/End move the cursor).
+  @Test func pageKeysScrollAWindowOfCardsAndHomeEndGoToTheEnds() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try historyStart(runner)
+    #expect(terminal.waitFor("bluelib> "))
+    terminal.settle()
+    var mark = terminal.mark
+    // 100 columns hold four whole cards: from album 1, PageDown lands on album 5.
+    terminal.type("\u{1B}[6~")
+    #expect(terminal.waitFor("scroll right 4", after: mark))
+    #expect(terminal.waitFor("Album: American Pie", after: mark))
+    terminal.settle()
+    mark = terminal.mark
+    terminal.type("\u{1B}[5~")
+    #expect(terminal.waitFor("scroll left 4", after: mark))
+    #expect(terminal.waitFor("Album: Best of Bowie", after: mark))
+    terminal.settle()
+    mark = terminal.mark
+    terminal.type("\u{1B}[F")
+    #expect(terminal.waitFor("scroll end", after: mark))
+    #expect(terminal.waitFor("Album: American Pie", after: mark))
+    terminal.settle()
+    mark = terminal.mark
+    terminal.type("\u{1B}[H")
+    #expect(terminal.waitFor("scroll home", after: mark))
+    #expect(terminal.waitFor("Album: Best of Bowie", after: mark))
+    terminal.settle()
+    // The keys ran commands but are not history.
+    mark = terminal.mark
+    terminal.type("history\r")
+    #expect(terminal.waitFor("1  history", after: mark))
+    terminal.settle()
+    #expect(!terminal.transcript[mark...].contains("scroll"))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   // MARK: - Issue 26, item 5: Ctrl-C during a scan
 
   /// The progress line filled the window but its last column: the `^C` the terminal echoes

@@ -16,6 +16,11 @@ internal import GRDB
 extension AlbumStore {
   /// The albums `sql` (selecting ``Album/selection``) returns with `bindings` bound in order.
   static func fastAlbums(_ db: Database, sql: String, _ bindings: Int64...) throws -> [Album] {
+    try fastAlbums(db, sql: sql, bindings: bindings)
+  }
+
+  /// ``fastAlbums(_:sql:_:)`` with the bindings as an array.
+  static func fastAlbums(_ db: Database, sql: String, bindings: [Int64]) throws -> [Album] {
     var albums: [Album] = []
     try step(db, sql: sql, bindings) { row in
       var album = Album(

@@ -36,6 +36,8 @@ public final class EditLineReader: LineReader {
   /// Characters to hand libedit before reading more: a bracketed paste, or the bytes read
   /// ahead to tell a paste from another escape sequence.
   private var pendingInput: [Unicode.Scalar] = []
+  /// A browsing key seen at an empty prompt: the read ends with it.
+  private var pressedKey: BrowsingKey?
   private var isClosed = false
   /// Called on this thread when the window was resized (the shell re-lays out its view).
   public var onResize: (() -> Void)?
@@ -205,6 +207,12 @@ public final class EditLineReader: LineReader {
       if n == 0 { return 0 }
       if byte == 0x1B && pendingBytes.isEmpty {
         pendingInput = readEscapeOrPaste()
+        if let key = pressedKey {
+          pressedKey = nil
+          stopEvent = .key(key)
+          errno = EINTR  // el_gets returns at once, as for a signal
+          return -1
+        }
         if pendingInput.isEmpty { continue }  // a terminal's answer, not keys
         out.pointee = wchar_t(bitPattern: pendingInput.removeFirst().value)
         return 1
@@ -214,6 +222,18 @@ public final class EditLineReader: LineReader {
         return 1
       }
     }
+  }
+
+  /// PageUp, PageDown, Home and End as terminals send them (after ESC).
+  private static let browsingKeys: [[UInt8]: BrowsingKey] = [
+    Array("[5~".utf8): .pageUp, Array("[6~".utf8): .pageDown,
+    Array("[H".utf8): .home, Array("[1~".utf8): .home, Array("[F".utf8): .end, Array("[4~".utf8): .end,
+  ]
+
+  /// Whether nothing is typed on the line.
+  private func lineIsEmpty() -> Bool {
+    guard let info = el_wline(editLine) else { return false }
+    return info.pointee.buffer == info.pointee.lastchar
   }
 
   // MARK: - Bracketed paste
@@ -257,6 +277,10 @@ public final class EditLineReader: LineReader {
     let final = ahead.count > 1 ? ahead[ahead.count - 1] : 0
     let isPrivate = ahead.count > 2 && ahead[1] == UInt8(ascii: "?")
     if final == UInt8(ascii: "t") || (isPrivate && (final == UInt8(ascii: "c") || final == UInt8(ascii: "S"))) {
+      return []
+    }
+    if let key = Self.browsingKeys[ahead], lineIsEmpty() {
+      pressedKey = key
       return []
     }
     guard ahead == Self.pasteStart else {

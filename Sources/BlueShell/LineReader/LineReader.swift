@@ -10,6 +10,13 @@ public enum LineEvent: Equatable, Sendable {
   case endOfInput
   /// SIGTERM or SIGHUP: save and leave.
   case terminated
+  /// A browsing key pressed at an empty prompt (PageUp, PageDown, Home, End).
+  case key(BrowsingKey)
+}
+
+/// The keys a person presses in a browser, which act on the scroller at an empty prompt.
+public enum BrowsingKey: Equatable, Sendable {
+  case pageUp, pageDown, home, end
 }
 
 /// A source of input lines: libedit on a terminal, buffered bytes otherwise.
