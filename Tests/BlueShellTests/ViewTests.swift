@@ -68,10 +68,17 @@ struct ViewTests {
     #expect(shell.run("find genre:pop") == [])
     #expect(shell.run("edit 1 genre=Rock") == [])
     #expect(try shell.library.count() == 4)
+    _ = shell.output()
     #expect(shell.run("add \"Pop Life\" genre=Pop") == [])
+    #expect(shell.lines().first == "added \"Pop Life\" as 2 (5 albums in the view)")
     #expect(try shell.library.count() == 5)
     #expect(try shell.library.selectedAlbum()?.title == "Pop Life")
     #expect(shell.run("add \"Kind of Blue\" genre=Jazz") == [])
+    #expect(
+      shell.lines()
+        == [
+          "added \"Kind of Blue\" (7 albums in the library; it is not in the view 'genre:pop': 'find' alone shows it)"
+        ])
     #expect(try shell.library.count() == 5)
     #expect(try shell.library.libraryCount() == 7)
   }

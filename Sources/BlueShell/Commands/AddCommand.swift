@@ -30,7 +30,17 @@ public struct AddCommand: Command {
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
-    let (_, index) = try library.add(album)
-    return .changed("added \(quotedTitle(album)) as \(index + 1) (\(albumCount(try library.count())))")
+    let (stored, index) = try library.add(album)
+    guard let view = library.view else {
+      return .changed("added \(quotedTitle(album)) as \(index + 1) (\(albumCount(try library.count())))")
+    }
+    // In a view the index is the view's, when the new album matches it.
+    if let selection = library.selection, try library.selectedAlbum()?.id == stored.id {
+      return .changed(
+        "added \(quotedTitle(album)) as \(selection + 1) (\(albumCount(try library.count())) in the view)")
+    }
+    return .changed(
+      "added \(quotedTitle(album)) (\(albumCount(try library.libraryCount())) in the library; it is not in the view "
+        + "\(TextSanitizer.quotedWord(view.query.text)): 'find' alone shows it)", redraw: false)
   }
 }

@@ -60,7 +60,7 @@ public struct ImportCommand: Command {
       if error == .cancelled { throw CommandError("cancelled; nothing was imported") }
       throw CommandError(error)
     }
-    let total = try library.count()
+    let total = try library.libraryCount()
     var message = "imported \(albumCount(range.count)) (\(albumCount(total)) in all)"
     if !ignoredColumns.isEmpty {
       let names = ignoredColumns.prefix(5).map { TextSanitizer.quotedWord($0) }.joined(separator: ", ")
