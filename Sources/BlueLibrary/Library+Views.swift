@@ -103,17 +103,27 @@ extension Library {
 
   // MARK: - Saved views
 
-  /// The saved views, by name, with their queries as typed.
+  /// The saved views, by name, with their queries (nil for one that no longer parses).
   public func savedViews() throws(LibraryError) -> [(name: String, query: AlbumQuery?)] {
-    try store.savedViews().map { ($0.name, try? AlbumQuery(storedText: $0.query)) }
+    try store.savedViews().map { ($0.name, try? AlbumQuery(storedText: $0.query, savedViews: savedViewWords)) }
   }
 
   /// The query saved as `name`.
   public func savedView(_ name: String) throws(LibraryError) -> AlbumQuery {
+    try AlbumQuery(words: savedViewWords(name), savedViews: savedViewWords)
+  }
+
+  /// The words of the view saved as `name`.
+  public func savedViewWords(_ name: String) throws(LibraryError) -> [String] {
     guard let stored = try store.savedView(name) else {
       throw .noView(name: name, known: try store.savedViews().map(\.name))
     }
-    return try AlbumQuery(storedText: stored)
+    return try AlbumQuery.words(storedText: stored)
+  }
+
+  /// Parses `words` as a query, `@NAME` standing for the view saved as NAME.
+  public func query(_ words: [String]) throws(LibraryError) -> AlbumQuery {
+    try AlbumQuery(words: words, savedViews: savedViewWords)
   }
 
   /// Saves `query` as `name`; returns whether a view of that name was replaced.
@@ -135,7 +145,9 @@ extension Library {
   func restoreView(selectedPosition position: Int?) throws(LibraryError) {
     guard let stored = try store.currentViewQuery() else { return }
     // A view that no longer parses (a field a later build renamed) is dropped, not fatal.
-    guard let query = try? AlbumQuery(storedText: stored), !query.isEverything else { return }
+    guard let query = try? AlbumQuery(storedText: stored, savedViews: savedViewWords), !query.isEverything else {
+      return
+    }
     let selectedID = try position.flatMap { position throws(LibraryError) in try store.albumID(atPosition: position) }
     view = AlbumView(query: query, ids: try store.albumIDs(matching: query))
     selection = view.flatMap { view in
@@ -144,26 +156,40 @@ extension Library {
   }
 
   /// Reads the view's albums again after a change, keeping `selectedID` selected when it is
-  /// still in the view, else the same index (clamped).
-  func refreshView(keeping selectedID: Int64?) throws(LibraryError) {
+  /// still in the view, else the same index (clamped). When `previous` (the album selected
+  /// before the change) has left the view, the same index is kept whatever `selectedID` is.
+  func refreshView(keeping selectedID: Int64?, unlessGone previous: Int64? = nil) throws(LibraryError) {
     guard let current = view else { return }
     let ids = try store.albumIDs(matching: current.query)
     view = AlbumView(query: current.query, ids: ids)
-    if let selectedID, let index = ids.firstIndex(of: selectedID) {
+    if let previous, !ids.contains(previous) {
+      selection = ids.isEmpty ? nil : min(max(selection ?? 0, 0), ids.count - 1)
+    } else if let selectedID, let index = ids.firstIndex(of: selectedID) {
       selection = index
     } else {
       selection = ids.isEmpty ? nil : min(max(selection ?? 0, 0), ids.count - 1)
     }
   }
 
-  /// The library position a move to view index `index` means: where the album at that
-  /// index stands (after the last album of the view: after that album). Moving is refused
-  /// in a sorted view, whose order is not the library's.
-  func libraryPosition(forMoveTo index: Int) throws(LibraryError) -> Int {
+  /// The library position the first of `moved` (view indices) must land at for it to
+  /// stand at view index `index` once the block is moved: just before the album that will
+  /// follow it in the view (after the view's last album for the end), counted without the
+  /// moved albums. Moving is refused in a sorted view, whose order is not the library's.
+  func libraryPosition(forMoveTo index: Int, moving moved: [Int]) throws(LibraryError) -> Int {
     guard let view else { return index }
     if !view.query.sort.isEmpty { throw .sortedView(view.query.text) }
-    if view.ids.isEmpty { return 0 }
-    if index >= view.ids.count { return try album(at: view.ids.count - 1).position }
-    return try album(at: max(0, index)).position
+    let movedIDs = Set(moved.compactMap { view.ids.indices.contains($0) ? view.ids[$0] : nil })
+    let remaining = view.ids.filter { !movedIDs.contains($0) }
+    var movedPositions: [Int] = []
+    for id in movedIDs {
+      if let position = try store.album(id: id)?.position { movedPositions.append(position) }
+    }
+    func positionWithoutBlock(_ id: Int64) throws(LibraryError) -> Int {
+      guard let position = try store.album(id: id)?.position else { throw .noAlbumWithID(id) }
+      return position - movedPositions.filter { $0 < position }.count
+    }
+    if remaining.isEmpty { return movedPositions.min() ?? 0 }
+    if index < remaining.count { return try positionWithoutBlock(remaining[max(0, index)]) }
+    return try positionWithoutBlock(remaining[remaining.count - 1]) + 1
   }
 }

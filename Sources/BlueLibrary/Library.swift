@@ -146,13 +146,17 @@ public final class Library {
   /// The indices of the albums titled `title` (exactly, else ignoring case), at most `limit`.
   public func indices(ofTitle title: String, limit: Int) throws(LibraryError) -> [Int] {
     guard let view else { return try store.indices(ofTitle: title, limit: limit) }
-    var found: [Int] = []
-    for position in try store.indices(ofTitle: title, limit: 10_000) {
-      if let id = try store.albumID(atPosition: position), let index = view.ids.firstIndex(of: id) {
+    // Exactly within the view, else ignoring case within the view: one pass over its ids.
+    let titled = try store.albumIDs(titled: title)
+    for ids in [titled.exact, titled.ignoringCase] where !ids.isEmpty {
+      var found: [Int] = []
+      for (index, id) in view.ids.enumerated() where ids.contains(id) {
         found.append(index)
+        if found.count == limit { break }
       }
+      if !found.isEmpty { return found }
     }
-    return Array(found.sorted().prefix(limit))
+    return []
   }
 
   /// Distinct titles starting with `prefix` (ignoring case), for tab completion.
@@ -236,7 +240,7 @@ public final class Library {
   public func move(from indices: [Int], to: Int) throws(LibraryError) -> [Album] {
     let unique = Set(indices).sorted()
     if unique.count == 1 { return [try move(from: unique[0], to: to)] }
-    let to = try libraryPosition(forMoveTo: to)
+    let to = try libraryPosition(forMoveTo: to, moving: unique)
     var ids: [Int64] = []
     for index in unique {
       guard let id = try album(at: index).id else { throw .noAlbumWithID(-1) }
@@ -248,7 +252,7 @@ public final class Library {
   /// Moves the album at `from` to `to` and selects it there; returns the album.
   @discardableResult
   public func move(from: Int, to: Int) throws(LibraryError) -> Album {
-    let to = try libraryPosition(forMoveTo: to)
+    let to = try libraryPosition(forMoveTo: to, moving: [from])
     let album = try self.album(at: from)
     guard let id = album.id else { throw .noAlbumWithID(-1) }
     return try change { (origin) throws(LibraryError) in try store.move(id: id, to: to, origin: origin).album }
@@ -451,6 +455,10 @@ public final class Library {
   /// change wrote the selection in its own transaction).
   func change<T>(_ body: (ChangeOrigin) throws(LibraryError) -> T) throws(LibraryError) -> T {
     let origin = ChangeOrigin(session: session, selection: try selectedPosition())
+    // In a view, the album selected before: if the change removed it (a delete, an edit that
+    // took it out of the view), the card that slides into its place is selected, as the
+    // store does in library order.
+    let selectedBefore = view == nil ? nil : try selectedAlbum()?.id
     cachedCount = nil
     let result: T
     do {
@@ -463,7 +471,9 @@ public final class Library {
     let stored = try store.selectedIndex()
     savedSelection = stored
     if view != nil {
-      try refreshView(keeping: stored.flatMap { try? store.albumID(atPosition: $0) })
+      let storeSelected = try stored.flatMap { position throws(LibraryError) in try store.albumID(atPosition: position)
+      }
+      try refreshView(keeping: storeSelected, unlessGone: selectedBefore)
       return result
     }
     selection = count == 0 ? nil : stored.map { min(max($0, 0), count - 1) } ?? selection.map { min($0, count - 1) }

@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import TestSupport
 import Testing
 
 @testable import BlueLibrary
@@ -140,6 +142,10 @@ struct AlbumQueryTests {
     ("length:4:75", "is not a number"),
     ("year:..", "needs a number on at least one side"),
     ("year:", "year needs a number or a range"),
+    // A `T` alone split into nothing and the parser indexed past the end (review).
+    ("added:T", "is not a date"),
+    ("added:2026..t", "is not a date"),
+    ("added:T12", "is not a date"),
   ])
   func aMalformedWordIsAnErrorNamingIt(query: String, message: String) throws {
     do {
@@ -183,6 +189,42 @@ struct AlbumQueryTests {
             negated: false)
         ]
       ])
+  }
+
+  /// beets turns a range only when its start lies after its end: `2026-11-15..2026-11` is
+  /// from the 15th to the end of November, not from the 1st to the 16th.
+  @Test func aRangeIsTurnedOnlyWhenItRunsBackwards() throws {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    func day(_ month: Int, _ day: Int) -> Int64 {
+      Int64(calendar.date(from: DateComponents(year: 2026, month: month, day: day))!.timeIntervalSince1970)
+    }
+    let overlapping = try AlbumQuery(words: ["added:2026-11-15..2026-11"], calendar: calendar)
+    #expect(overlapping.groups[0][0].match == .date(from: day(11, 15), until: day(12, 1)))
+    let backwards = try AlbumQuery(words: ["added:2026-12..2026-11"], calendar: calendar)
+    #expect(backwards.groups[0][0].match == .date(from: day(11, 1), until: day(2027 - 2026 + 12, 1)))
+  }
+
+  /// Undo of a delete puts back the `added` the album had, NULL included (an album from
+  /// before the field reads the migration's time), not the time of the undo (review).
+  @Test func undoOfADeleteKeepsWhenTheAlbumWasAdded() throws {
+    try withTemporaryDirectory { directory in
+      let library = try Library.open(path: "\(directory)/library.sqlite")
+      try library.store.queue.write { db in
+        try db.execute(sql: "UPDATE album SET added = NULL WHERE position = 2")
+        try db.execute(sql: "UPDATE album SET added = 1000000000 WHERE position = 3")
+        try db.execute(sql: "UPDATE state SET value = 1500000000 WHERE key = 'addedBefore'")
+      }
+      try library.delete(at: [2, 3])
+      _ = try library.undo()
+      let added = try library.store.queue.read { db in
+        try Row.fetchAll(db, sql: "SELECT added FROM album WHERE position IN (2, 3) ORDER BY position").map {
+          $0[0] as Int64?
+        }
+      }
+      #expect(added == [nil, 1_000_000_000])
+      #expect(try library.addedTime(of: try library.album(at: 2)) == 1_500_000_000)
+    }
   }
 
   @Test func aQueryOfOnlySortKeysKeepsEveryAlbum() throws {

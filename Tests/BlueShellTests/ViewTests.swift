@@ -115,6 +115,61 @@ struct ViewTests {
     #expect(try shell.library.count() == 2)
   }
 
+  /// A `find` that fails ends its line: `delete all` after it would act on the view (or the
+  /// whole library) shown before (review).
+  @Test func aFailedFindEndsItsLineSoDeleteAllDoesNotRun() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find gnre:xmas; delete all").count == 1)
+    #expect(try shell.titles().count == 5)
+    #expect(shell.run("find year:2000; find year:abc; delete all").count == 1)
+    #expect(try shell.titles().count == 5)
+  }
+
+  /// A block moved forward in a filtered view lands where asked (review: it stayed put).
+  @Test func aBlockMovedForwardInAFilteredViewLandsAtItsIndex() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find ^artist:Sting") == [])
+    #expect(shell.run("move 1-2 to 2") == [])
+    #expect(
+      try shell.titles() == [
+        "Nothing Like The Sun", "Staring at the Sun", "Best of Bowie", "It's My Life", "American Pie",
+      ])
+    #expect(
+      try (0..<4).map { try shell.library.album(at: $0).title } == [
+        "Staring at the Sun", "Best of Bowie", "It's My Life", "American Pie",
+      ])
+    #expect(shell.run("move 4 to 1") == [])
+    #expect(try shell.library.album(at: 0).title == "American Pie")
+  }
+
+  /// Deleting the current album of a sorted view selects the card that slides into its
+  /// place, so a second `delete` takes the album the person sees (review).
+  @Test func deletingInASortedViewSelectsTheNextCardOfTheView() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find year-") == [])
+    #expect(shell.run("delete") == [])
+    #expect(try shell.library.selectedAlbum()?.title == "Staring at the Sun")
+    #expect(shell.run("delete") == [])
+    #expect(try shell.titles() == ["Best of Bowie", "Nothing Like The Sun", "American Pie"])
+  }
+
+  /// A saved view with OR groups is ANDed with the rest as a whole (review: its words were
+  /// spliced in, so the last group took the rest), and the view keeps `@NAME` for the next start.
+  @Test func aSavedViewKeepsItsOrGroupsWhenNarrowed() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("view save either artist:sting, artist:bowie") == [])
+    #expect(shell.run("find @either year:1995..") == [])
+    #expect(try shell.library.count() == 1)
+    #expect(try shell.library.album(at: 0).title == "Nothing Like The Sun")
+    #expect(shell.library.view?.query.text == "@either year:1995..")
+  }
+
+  @Test func scrollToATitleWithAColonFindsTheTitle() throws {
+    let shell = try InProcessShell(albums: DefaultCatalogue.albums + [Album(title: "Mission: Impossible")])
+    #expect(shell.run("scroll to Mission: Impossible") == [])
+    #expect(try shell.library.selectedAlbum()?.title == "Mission: Impossible")
+  }
+
   @Test func aBadQueryChangesNothing() throws {
     let shell = try InProcessShell()
     #expect(shell.run("find year:2000") == [])

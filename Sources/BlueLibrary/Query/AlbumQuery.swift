@@ -73,11 +73,18 @@ public struct AlbumQuery: Sendable, Equatable {
   }
 
   /// Reads a query stored as ``storedText``.
-  public init(storedText: String, now: Date = Date(), calendar: Calendar = .current) throws(LibraryError) {
+  public init(
+    storedText: String, now: Date = Date(), calendar: Calendar = .current, savedViews: SavedViews? = nil
+  ) throws(LibraryError) {
+    try self.init(words: Self.words(storedText: storedText), now: now, calendar: calendar, savedViews: savedViews)
+  }
+
+  /// The words of a query stored as ``storedText``.
+  public static func words(storedText: String) throws(LibraryError) -> [String] {
     guard let words = try? JSONDecoder().decode([String].self, from: Data(storedText.utf8)) else {
       throw .badQuery(word: storedText, reason: "a stored query must be a JSON array of words")
     }
-    try self.init(words: words, now: now, calendar: calendar)
+    return words
   }
 
   /// True when the query neither filters nor sorts.
@@ -85,9 +92,66 @@ public struct AlbumQuery: Sendable, Equatable {
 
   /// Parses `words` (shell quoting already resolved: `artist:="Dave Matthews"` is one word).
   /// `now` anchors relative dates (`-1w`); `calendar` reads calendar dates (local time).
+  /// The words of the view saved as a name; throws ``LibraryError/noView(name:known:)``.
+  public typealias SavedViews = (String) throws(LibraryError) -> [String]
+
+  /// The most OR groups a query may have once saved views are ANDed in (each pair of groups
+  /// multiplies): SQLite's expressions stop at 1,000 deep.
+  public static let maximumGroups = 100
+
+  /// The name in `@NAME` when `word` is one (a name is letters, digits, `-`, `_` and `.`,
+  /// at most 64); nil for any other word, which is a word to search for.
+  public static func viewName(_ word: String) -> String? {
+    guard word.hasPrefix("@") else { return nil }
+    let name = String(word.dropFirst())
+    return isViewName(name) ? name : nil
+  }
+
+  /// Whether `name` can name a saved view.
+  public static func isViewName(_ name: String) -> Bool {
+    !name.isEmpty && name.count <= 64
+      && name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
+      )
+  }
+
+  /// Parses `words`; with `savedViews`, an `@NAME` word is the view saved as NAME, ANDed with
+  /// the rest as a whole (its OR groups stay its own), read again each time (so a view made
+  /// with `@NAME` follows a later `view save NAME`).
   public init(
-    words: [String], now: Date = Date(), calendar: Calendar = .current
+    words: [String], now: Date = Date(), calendar: Calendar = .current, savedViews: SavedViews? = nil
   ) throws(LibraryError) {
+    try self.init(words: words, now: now, calendar: calendar, savedViews: savedViews, depth: 0)
+  }
+
+  private init(
+    words: [String], now: Date, calendar: Calendar, savedViews: SavedViews?, depth: Int
+  ) throws(LibraryError) {
+    var typed: [String] = []
+    var saved: [AlbumQuery] = []
+    for word in words {
+      if let savedViews, let name = Self.viewName(word) {
+        // A view saved with `@itself` in it, however deep, would never end.
+        guard depth < 8 else { throw .badQuery(word: word, reason: "saved views refer to each other in a circle") }
+        saved.append(
+          try AlbumQuery(
+            words: try savedViews(name), now: now, calendar: calendar, savedViews: savedViews, depth: depth + 1))
+      } else {
+        typed.append(word)
+      }
+    }
+    var query = try AlbumQuery(parsing: typed, now: now, calendar: calendar)
+    for view in saved.reversed() {
+      query = view.narrowed(by: query)
+      if query.groups.count > Self.maximumGroups {
+        throw .badQuery(
+          word: "@" + (words.first { Self.viewName($0) != nil }?.dropFirst() ?? ""),
+          reason: "the saved views' OR groups make more than \(Self.maximumGroups) combinations")
+      }
+    }
+    self.init(groups: query.groups, sort: query.sort, words: words)
+  }
+
+  private init(parsing words: [String], now: Date, calendar: Calendar) throws(LibraryError) {
     if words.count > AlbumStore.maximumQueryWords
       || words.contains(where: { $0.utf8.count > AlbumStore.maximumQueryWordBytes })
     {
@@ -319,7 +383,8 @@ public struct QueryTerm: Sendable, Equatable {
     }
     var start = low.isEmpty ? nil : try date(low, context, word)
     var end = high.isEmpty ? nil : try date(high, context, word)
-    if let first = start, let last = end, first.start > last.start { (start, end) = (last, first) }
+    // Written back to front (as beets reads it): only when the first starts after the last ends.
+    if let first = start, let last = end, first.start >= last.end { (start, end) = (last, first) }
     return .date(from: start?.start, until: end?.end)
   }
 
@@ -330,10 +395,12 @@ public struct QueryTerm: Sendable, Equatable {
   ) throws(LibraryError) -> (start: Int64, end: Int64) {
     if let instant = relative(text, context.now) { return (instant, instant + 1) }
     let parts = text.split(maxSplits: 1, whereSeparator: { $0 == "T" || $0 == "t" || $0 == " " })
-    let day = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-    let time = parts.count > 1 ? parts[1].split(separator: ":", omittingEmptySubsequences: false) : []
     let bad = LibraryError.badQuery(
       word: word, reason: "'\(text)' is not a date (like 2026, 2026-11, 2026-11-25, 2026-11-25T22:45 or -1w)")
+    // `T` or a space alone splits into nothing.
+    guard let first = parts.first, first.startIndex == text.startIndex else { throw bad }
+    let day = first.split(separator: "-", omittingEmptySubsequences: false)
+    let time = parts.count > 1 ? parts[1].split(separator: ":", omittingEmptySubsequences: false) : []
     guard (1...3).contains(day.count), time.count <= 3, parts.count == 1 || (day.count == 3 && !time.isEmpty) else {
       throw bad
     }

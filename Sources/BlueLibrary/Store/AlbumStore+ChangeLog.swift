@@ -265,8 +265,10 @@ extension AlbumStore {
 
   /// Inserts `album` at `index` (0...count), shifting the later albums, with `id` unless
   /// nil or taken (then SQLite picks a fresh one); returns the id it got.
+  /// A new album (`add`) gets `added` now; one put back by undo or redo gets the `added`
+  /// its image recorded, NULL included (an album from before the field reads the migration's time).
   static func insertAlbum(
-    _ album: Album, id: Int64?, at index: Int, step: Int64?, added: Int64? = nil, _ db: Database
+    _ album: Album, id: Int64?, at index: Int, step: Int64?, added: Int64?, _ db: Database
   ) throws -> Int64 {
     let free = try id.map { id in try position(of: id, db) == nil } ?? false
     try db.execute(sql: "UPDATE album SET position = position + 1 WHERE position >= ?", arguments: [index])
@@ -277,7 +279,7 @@ extension AlbumStore {
         """,
       arguments: [
         free ? id : nil, album.title, album.artist, album.genre, album.year, album.coverURL, index, step,
-        album.tracks, album.duration, album.folder, album.sourceKey, added ?? addedNow,
+        album.tracks, album.duration, album.folder, album.sourceKey, added,
       ])
     return db.lastInsertedRowID
   }

@@ -16,7 +16,7 @@ extension AlbumStore {
       guard (0...count).contains(index) else { throw LibraryError.noAlbum(index: index, count: count) }
       let valid = try album.validated()
       let step = try Self.beginStep(.add, summary: "add \(Self.summaryTitle(valid.title))", origin: origin, db)
-      let id = try Self.insertAlbum(valid, id: nil, at: index, step: step, db)
+      let id = try Self.insertAlbum(valid, id: nil, at: index, step: step, added: Self.addedNow, db)
       try Self.record(id, as: .after, of: step, db)
       try Self.finishStep(step, selecting: index, db)
       return (try Self.album(id: id, db), try Self.changeStep(step, db))

@@ -54,6 +54,23 @@ extension AlbumStore {
     }
   }
 
+  /// The ids of the albums titled exactly `title`, and of those titled so ignoring case.
+  public func albumIDs(titled title: String) throws(LibraryError) -> (exact: Set<Int64>, ignoringCase: Set<Int64>) {
+    try reading { db in
+      let exact = try Int64.fetchSet(db, sql: "SELECT id FROM album WHERE title = ?", arguments: [title])
+      // SQLite's NOCASE folds ASCII only; compare in Swift for the rest.
+      let folded = title.lowercased()
+      var ignoringCase = Set<Int64>()
+      let cursor = try Row.fetchCursor(
+        db, sql: "SELECT id, title FROM album WHERE title = ? COLLATE NOCASE OR title GLOB '*[^ -~]*'",
+        arguments: [title])
+      while let row = try cursor.next() {
+        if (row[1] as String).lowercased() == folded { ignoringCase.insert(row[0]) }
+      }
+      return (exact, ignoringCase)
+    }
+  }
+
   /// The album with `id`, or nil when it is no longer stored.
   public func album(id: Int64) throws(LibraryError) -> Album? {
     try reading { db in

@@ -17,23 +17,15 @@ let querySyntaxHelp = """
     @NAME                the query saved as NAME ('view save NAME QUERY')
   """
 
-/// A query as typed, resolved when the command runs: `@NAME` words stand for the saved
-/// view's words.
+/// A query as typed, resolved when the command runs: an `@NAME` word stands for the saved
+/// view, ANDed with the rest as a whole (its OR groups stay its own).
 struct TypedQuery {
   let words: [Word]
 
   /// Nil when no words were typed.
   func resolve(in library: Library) throws -> AlbumQuery? {
     guard !words.isEmpty else { return nil }
-    var expanded: [String] = []
-    for word in words {
-      if !word.isQuoted, let name = ViewCommand.viewName(word.text) {
-        expanded += try library.savedView(name).words
-      } else {
-        expanded.append(word.text)
-      }
-    }
-    return try AlbumQuery(words: expanded)
+    return try library.query(words.map(\.text))
   }
 }
 
@@ -145,7 +137,7 @@ public struct ViewCommand: Command {
   /// A view's name as `view save` and `view delete` take it (an `@` in front is dropped).
   private static func name(_ word: Word) throws(CommandError) -> String {
     let name = word.text.hasPrefix("@") ? String(word.text.dropFirst()) : word.text
-    guard Self.isViewName(name) else {
+    guard AlbumQuery.isViewName(name) else {
       throw CommandError(
         "a view's name is letters, digits, '-', '_' and '.' (at most 64), not \(TextSanitizer.quotedWord(word.text))")
     }

@@ -69,14 +69,14 @@ extension ScrollCommand {
   /// the view's order; else an index or title, and when no album has the title, the first
   /// album the words match (`scroll to sun`).
   static func index(of album: AlbumReference, _ words: [Word], in library: Library) throws -> Int {
+    // A title first (`scroll to Mission: Impossible`), then the words as a query.
     let isQuery = words.contains { !$0.isQuoted && $0.text.contains(":") }
-    if !isQuery {
-      do {
-        return try album.resolve(in: library)
-      } catch let error as CommandError {
-        guard error.message.hasPrefix("no album titled"), let index = try? firstMatch(words, in: library) else {
-          throw error
-        }
+    do {
+      return try album.resolve(in: library)
+    } catch let error as CommandError {
+      guard error.message.hasPrefix("no album titled") else { throw error }
+      if !isQuery {
+        guard let index = try? firstMatch(words, in: library) else { throw error }
         return index
       }
     }
