@@ -291,6 +291,24 @@ extension AlbumStore {
     try db.execute(sql: "UPDATE album SET position = position - 1 WHERE position > ?", arguments: [position])
   }
 
+  /// Deletes the albums with `ids` and closes the gaps in one pass: deleting them one by one
+  /// shifted every later position once per album (a `delete all` of a large view never ended).
+  static func removeAlbums(ids: [Int64], _ db: Database) throws {
+    guard ids.count > 1 else {
+      if let id = ids.first { try removeAlbum(id: id, db) }
+      return
+    }
+    try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY)")
+    try db.execute(sql: "DELETE FROM temp.doomed")
+    let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO temp.doomed (id) VALUES (?)")
+    for id in ids { try insert.execute(arguments: [id]) }
+    let low = try Int.fetchOne(
+      db, sql: "SELECT MIN(position) FROM album WHERE id IN (SELECT id FROM temp.doomed)")
+    try db.execute(sql: "DELETE FROM album WHERE id IN (SELECT id FROM temp.doomed)")
+    try db.execute(sql: "DELETE FROM temp.doomed")
+    if let low { try renumber(from: low, to: low, db) }
+  }
+
   /// Moves the album with `id` to index `index` (0..<count) and marks it written by `step`.
   static func moveAlbum(id: Int64, to index: Int, step: Int64?, _ db: Database) throws {
     guard let from = try position(of: id, db) else { throw LibraryError.noAlbumWithID(id) }

@@ -66,7 +66,7 @@ extension AlbumStore {
       // undo puts them back in order, each after the one before it.
       let stored = albums.compactMap(\.id)
       for id in stored { try Self.appendImage(id, as: .before, of: step, db) }
-      for id in stored { try Self.removeAlbum(id: id, db) }
+      try Self.removeAlbums(ids: stored, db)
       var next = selecting
       if next == nil {
         if let selectedID, !ids.contains(selectedID), let position = try Self.position(of: selectedID, db) {

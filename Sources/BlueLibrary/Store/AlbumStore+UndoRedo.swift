@@ -88,7 +88,7 @@ extension AlbumStore {
       // Where undo puts them back: all recorded before any goes.
       try db.execute(sql: "DELETE FROM change_album WHERE change_id = ? AND image = 'before'", arguments: [step])
       for before in befores { try appendImage(before.id, as: .before, of: step, db) }
-      for before in befores { try removeAlbum(id: before.id, db) }
+      try removeAlbums(ids: befores.map(\.id), db)
       return nil
     case .edit:
       let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
