@@ -306,3 +306,15 @@ struct QueryCompletionTests {
     #expect(try #require(completer.complete("view delete nou")).insertion == "noughties ")
   }
 }
+
+@Suite("Query help")
+struct QueryHelpTests {
+  /// `help find` and `help list` keep the syntax table as a table, within 80 columns.
+  @Test(arguments: ["find", "list"])
+  func helpShowsTheSyntaxTable(verb: String) throws {
+    let lines = try HelpCommand.lines(for: Word(verb), in: .standard, style: .plain)
+    #expect(lines.contains("    year:1990..1999      ranges: year:..1979 tracks:10.. length:..40:00"))
+    #expect(lines.contains("    ^genre:pop -pop      ^ or - before a term negates it"))
+    #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+  }
+}

@@ -4,16 +4,18 @@ import Foundation
 /// The query syntax, for `help find`, `help list` and the README.
 let querySyntaxHelp = """
   QUERY is beets' query language, for albums:
-    sun bowie            words: all must appear in title, artist or genre (case and accents ignored)
+    sun bowie            words in title, artist or genre (case, accents ignored)
     bowie, madonna pop   a word ending in a comma ends a group; groups are ORed
-    artist:bowie         a word in one field: title artist albumartist genre year tracks
-                         length folder cover added (field names ignore case)
-    artist:=Sting        exactly (case counts); artist:=~sting ignores case; =Sting any field
-    title::^The          a regular expression (case counts); :regex looks in every field
-    year:1990..1999      numbers and ranges: year:..1979 tracks:10.. length:..40:00
-    added:2026-11        dates: added:2026-11-01..2026-11-20 added:-1w.. (d w m y)
+    artist:bowie         in one field (names ignore case): title, artist,
+                         albumartist, genre, year, tracks, length, folder,
+                         cover, added
+    artist:=Sting        the whole field (case counts); =~Sting ignores case
+    =Sting               the whole title, artist or genre
+    title::^The          a regular expression (case counts); :regex: any field
+    year:1990..1999      ranges: year:..1979 tracks:10.. length:..40:00
+    added:2026-11        dates: 2026-11-01..2026-11-20, -1w.. (d, w, m, y)
     ^genre:pop -pop      ^ or - before a term negates it
-    year- artist+        sort keys (a field and + or -); ties keep the library order
+    year- artist+        sort keys, in order; ties keep the library's order
     @NAME                the query saved as NAME ('view save NAME QUERY')
   """
 
@@ -39,7 +41,7 @@ public struct FindCommand: Command {
       list lists it and 'all' means its albums. The view follows changes (an album edited
       out of it leaves, a new match joins) and is restored at the next start.
 
-      """ + querySyntaxHelp,
+      """ + "\n" + querySyntaxHelp,
     examples: [
       "find year:1990..1999", "find artist:bowie year-", "find genre:jazz, genre:blues", "find @nineties", "find",
     ],

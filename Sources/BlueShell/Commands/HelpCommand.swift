@@ -18,6 +18,25 @@ public struct HelpCommand: Command {
     .shell(.help(verb: verb))
   }
 
+  /// A row of a table in the details (`    key    what it does`) fitted to `width`: the text
+  /// wraps under its column, or under the key when the window is too narrow for the column.
+  static func tableRow(_ line: String, width: Int) -> [String] {
+    guard line.count > width else { return [line] }
+    let indent = String(line.prefix { $0 == " " })
+    let body = line.dropFirst(indent.count)
+    if let gap = body.range(of: "  "), let text = body[gap.upperBound...].firstIndex(where: { $0 != " " }) {
+      let column = indent.count + body.distance(from: body.startIndex, to: text)
+      if width - column >= 20 {
+        return wrap(
+          String(body[text...]), width: width, first: indent + body[..<text],
+          rest: String(repeating: " ", count: column))
+      }
+    }
+    return wrap(
+      body.split(whereSeparator: \.isWhitespace).joined(separator: " "), width: width, first: indent,
+      rest: indent + "  ")
+  }
+
   /// The text of `help` (every verb by group) or `help VERB` (usage, details, examples).
   static func lines(
     for verb: Word?, in registry: CommandRegistry, style: TextStyle, width: Int = WindowSize.standard.columns
@@ -61,9 +80,20 @@ public struct HelpCommand: Command {
     }
     if !configuration.details.isEmpty {
       out.append("")
-      // The details are one paragraph written across lines: re-flow it to the window.
-      let paragraph = configuration.details.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-      out += wrap(paragraph, width: width, first: "  ", rest: "  ")
+      // Paragraphs (split by blank lines) are re-flowed to the window; a paragraph whose
+      // lines are indented (the query syntax table) is kept as written.
+      let paragraphs = configuration.details.components(separatedBy: "\n\n")
+      for (index, paragraph) in paragraphs.enumerated() {
+        if index > 0 { out.append("") }
+        let lines = paragraph.split(separator: "\n", omittingEmptySubsequences: true)
+        if lines.count > 1, lines.dropFirst().allSatisfy({ $0.hasPrefix("  ") }) {
+          for line in lines { out += tableRow("  " + line, width: width) }
+        } else {
+          out += wrap(
+            paragraph.split(whereSeparator: \.isWhitespace).joined(separator: " "), width: width, first: "  ",
+            rest: "  ")
+        }
+      }
     }
     if !configuration.examples.isEmpty {
       out.append("")

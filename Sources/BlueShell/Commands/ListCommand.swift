@@ -13,7 +13,7 @@ public struct ListCommand: Command {
       $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added),
       and no summary line.
 
-      """ + querySyntaxHelp,
+      """ + "\n" + querySyntaxHelp,
     examples: ["list", "list sun", "list bjork jazz", "ls year:2000", "list -f '$year  $artist — $title' year-"],
     arguments: [.query])
 
