@@ -90,3 +90,28 @@ struct ViewEndToEndTests {
     #expect(result.stdout.hasSuffix("Staring at the Sun\nAmerican Pie\n"))
   }
 }
+
+/// `download` takes several albums, as `delete` does (issue 26, item 2), and `all` is the view's.
+@Suite("download of several albums")
+struct DownloadSeveralTests {
+  @Test func downloadTakesIndicesRangesAndTitles() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let result = try runner.run(["-c", "download 2-3 \"American Pie\"", "-c", "wait"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("downloading 3 covers\n"))
+    for title in ["It's My Life", "Nothing Like The Sun", "American Pie"] {
+      #expect(result.stdout.contains(title), "\(title): \(result.stdout)")
+    }
+    #expect(!result.stdout.contains("Best of Bowie"))
+  }
+
+  @Test func downloadAllInAViewFetchesTheViewsCovers() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let result = try runner.run(["-c", "find year:2000", "-c", "download all", "-c", "wait"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("downloading 2 covers\n"))
+    #expect(!result.stdout.contains("Best of Bowie"))
+  }
+}

@@ -1,62 +1,75 @@
 import BlueLibrary
 
-/// `download [ALBUM|all]`: start cover downloads in the background and return at once.
+/// `download [ALBUM…|all]`: start cover downloads in the background and return at once.
 public struct DownloadCommand: Command {
   public static let configuration = CommandConfiguration(
-    verb: "download", group: .covers, synopsis: "[ALBUM|all]",
+    verb: "download", group: .covers, synopsis: "[ALBUM…|all]",
     summary: "download covers in the background (the current album's by default)",
     details: """
       Returns at once; a status line reports each finished download (bytes, or the reason it
       failed). Covers are cached on disk, so a cached cover is not fetched again; a failed one
-      can be retried with 'download' again. 'wait' blocks until they are done.
+      can be retried with 'download' again. 'wait' blocks until they are done. ALBUM is an
+      index, a range (2-4) or a title, several at once; 'all' is every album of the view.
       """,
-    examples: ["download", "download all", "download 3; wait"],
+    examples: ["download", "download all", "download 3; wait", "download 1-3 5"],
     arguments: [.album])
 
   public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    position == 0 ? [.keyword(["all"]), .album] : []
+    position == 0 ? [.keyword(["all"]), .album] : [.album]
   }
 
-  let target: AlbumReference?
+  let targets: AlbumReferences?
   let all: Bool
 
   public init(arguments: [Word]) throws(CommandError) {
-    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
     all = arguments.first.map { !$0.isQuoted && $0.text.lowercased() == "all" } ?? false
-    target = all ? nil : arguments.first.map(AlbumReference.init)
+    if all, arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    targets = all || arguments.isEmpty ? nil : try AlbumReferences(words: arguments)
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     guard library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
-    let indices: Range<Int>
+    // Runs of indices: all of them, the ones named, or the current album.
+    var runs: [Range<Int>] = []
     if all {
-      indices = 0..<(try library.count())
+      runs = [0..<(try library.count())]
+    } else if let targets {
+      for index in try targets.resolve(in: library) {
+        if let last = runs.last, last.upperBound == index {
+          runs[runs.count - 1] = last.lowerBound..<index + 1
+        } else {
+          runs.append(index..<index + 1)
+        }
+      }
     } else {
-      let index = try target.resolve(in: library)
-      indices = index..<index + 1
+      let index = try Optional<AlbumReference>.none.resolve(in: library)
+      runs = [index..<index + 1]
     }
+    let single = !all && runs.count == 1 && runs[0].count == 1
     var started = 0
     var cached = 0
     var withoutCover: [String] = []
     // Page through the store: `download all` on a huge library never loads it whole.
-    var start = indices.lowerBound
-    while start < indices.upperBound {
-      let end = min(start + 1000, indices.upperBound)
-      for album in try library.albums(in: start..<end) {
-        guard !album.coverURL.isEmpty else {
-          withoutCover.append(album.title)
-          continue
+    for indices in runs {
+      var start = indices.lowerBound
+      while start < indices.upperBound {
+        let end = min(start + 1000, indices.upperBound)
+        for album in try library.albums(in: start..<end) {
+          guard !album.coverURL.isEmpty else {
+            withoutCover.append(album.title)
+            continue
+          }
+          environment.coverStatus?.noteRequest(album.coverURL, position: album.position)
+          switch library.requestCover(of: album) {
+          case .cached: cached += 1
+          default: started += 1
+          }
         }
-        environment.coverStatus?.noteRequest(album.coverURL, position: album.position)
-        switch library.requestCover(of: album) {
-        case .cached: cached += 1
-        default: started += 1
-        }
+        start = end
       }
-      start = end
     }
-    if !all, let title = withoutCover.first {
+    if single, let title = withoutCover.first {
       throw CommandError("\"\(TextSanitizer.escaped(title))\" has no cover URL (set one with 'edit cover=URL')")
     }
     var parts: [String] = []
