@@ -318,3 +318,19 @@ struct QueryHelpTests {
     #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
   }
 }
+
+/// `show` takes several albums, as `delete` and `download` do (issue 26, item 2).
+@Suite("show of several albums")
+struct ShowSeveralTests {
+  @Test func showTakesRangesAndTitlesAndPrintsEachAlbum() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("show 2-3 \"American Pie\"") == [])
+    let lines = shell.lines()
+    #expect(
+      lines.filter { $0.hasPrefix("Album: ") } == [
+        "Album: It's My Life", "Album: Nothing Like The Sun", "Album: American Pie",
+      ])
+    #expect(lines.filter(\.isEmpty).count == 2)
+    #expect(shell.run("show 4-9") == ["show: no album 9 (the library has 5)"])
+  }
+}

@@ -11,6 +11,8 @@ public enum CommandOutcome {
   case text(String)
   /// An album's `Field: value` rows (the decorator).
   case details(Album)
+  /// Several albums' rows, one album after the other, a blank line between.
+  case severalDetails([Album])
   /// The selection moved: draw the viewport.
   case moved
   /// The library changed: print `message`, bring the scroller in step, and draw the

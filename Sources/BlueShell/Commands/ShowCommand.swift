@@ -3,20 +3,29 @@ import BlueLibrary
 /// `show [ALBUM]`: the album's details as `Field: value` rows.
 public struct ShowCommand: Command {
   public static let configuration = CommandConfiguration(
-    verb: "show", group: .browse, synopsis: "[ALBUM]",
+    verb: "show", group: .browse, synopsis: "[ALBUM…]",
     summary: "the album's details (the current one by default)",
-    details: "ALBUM is an index as 'list' shows it, or a title (quote it when it has spaces).",
-    examples: ["show", "show 2", "show \"American Pie\""], arguments: [.album])
+    details: """
+      ALBUM is an index as 'list' shows it, a range of indices (2-4) or a title (quote it when
+      it has spaces); several albums are shown one after the other.
+      """,
+    examples: ["show", "show 2", "show \"American Pie\"", "show 1-3"], arguments: [.album])
 
-  let album: AlbumReference?
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    [.album]
+  }
+
+  let albums: AlbumReferences?
 
   public init(arguments: [Word]) throws(CommandError) {
-    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    album = arguments.first.map(AlbumReference.init)
+    albums = arguments.isEmpty ? nil : try AlbumReferences(words: arguments)
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
-    return .details(try library.album(at: album.resolve(in: library)))
+    guard let albums else { return .details(try library.album(at: Optional<AlbumReference>.none.resolve(in: library))) }
+    let indices = try albums.resolve(in: library)
+    if indices.count == 1 { return .details(try library.album(at: indices[0])) }
+    return .severalDetails(try indices.map { index in try library.album(at: index) })
   }
 }

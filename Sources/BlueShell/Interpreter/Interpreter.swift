@@ -156,6 +156,11 @@ public final class Interpreter {
       output.write(text)
     case .details(let album):
       for line in browser.detailLines(for: album) { output.line(line) }
+    case .severalDetails(let albums):
+      for (index, album) in albums.enumerated() {
+        if index > 0 { output.line() }
+        for line in browser.detailLines(for: album) { output.line(line) }
+      }
     case .moved:
       drawViewport()
     case .changed(let message, let redraw):
