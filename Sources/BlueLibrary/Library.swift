@@ -454,11 +454,12 @@ public final class Library {
   /// refreshes the cached count and the selection from what the store now holds (the
   /// change wrote the selection in its own transaction).
   func change<T>(_ body: (ChangeOrigin) throws(LibraryError) -> T) throws(LibraryError) -> T {
-    let origin = ChangeOrigin(session: session, selection: try selectedPosition())
-    // In a view, the album selected before: if the change removed it (a delete, an edit that
-    // took it out of the view), the card that slides into its place is selected, as the
-    // store does in library order.
-    let selectedBefore = view == nil ? nil : try selectedAlbum()?.id
+    // In a view, the album selected before, read once: its library position is the change's
+    // origin, and if the change removed it (a delete, an edit that took it out of the view),
+    // the card that slides into its place is selected, as the store does in library order.
+    let selected = view == nil ? nil : try selectedAlbum()
+    let selectedBefore = selected?.id
+    let origin = ChangeOrigin(session: session, selection: view == nil ? selection : selected?.position)
     cachedCount = nil
     let result: T
     do {

@@ -225,15 +225,8 @@ final class Bench {
   /// Run `run` of `runs` of ``runLibraryScenario(_:size:)``.
   func runLibraryScenarioOnce(_ scenario: Scenario, size: Int, run: Int, of runs: Int) throws(RunFailure) -> ChildRun {
     let directory = "\(work)/runs/\(scenario.rawValue)-\(size)-\(run)"
-    let home = directory + "/home"
     defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
-    do {
-      DataSet.remove(directory)
-      try DataSet.makeDirectory(home)
-      try DataSet.copyFile(libraryPath(size), to: home + "/library.sqlite")
-    } catch {
-      throw RunFailure(message: "setup: \(error)")
-    }
+    let home = try homeWithCopy(size: size, in: directory)
     switch scenario {
     case .open:
       let child = try invoke(
@@ -256,6 +249,20 @@ final class Bench {
     case .import, .downloads, .art, .startup, .list, .query:
       preconditionFailure("\(scenario.rawValue) is not a library scenario")
     }
+  }
+
+  /// A fresh `directory` (removed first) holding `home/library.sqlite`, a copy of the
+  /// `size`-album library; returns the home.
+  func homeWithCopy(size: Int, in directory: String) throws(RunFailure) -> String {
+    let home = directory + "/home"
+    do {
+      DataSet.remove(directory)
+      try DataSet.makeDirectory(home)
+      try DataSet.copyFile(libraryPath(size), to: home + "/library.sqlite")
+    } catch {
+      throw RunFailure(message: "setup: \(error)")
+    }
+    return home
   }
 
   /// Imports the `size`-row CSV with bluelib and with sqlite3, alternating, each into a fresh home.

@@ -94,15 +94,8 @@ extension Bench {
   /// Pipes `input` into bluelib over a fresh copy of the `size`-album library.
   private func runInCopy(size: Int, name: String, input: [UInt8]) throws(RunFailure) -> ChildRun {
     let directory = "\(work)/runs/\(name)"
-    let home = directory + "/home"
     defer { DataSet.remove(directory) }
-    do {
-      DataSet.remove(directory)
-      try DataSet.makeDirectory(home)
-      try DataSet.copyFile(libraryPath(size), to: home + "/library.sqlite")
-    } catch {
-      throw RunFailure(message: "setup: \(error)")
-    }
+    let home = try homeWithCopy(size: size, in: directory)
     return try invoke(bluelib, ["--home", home], input: .pipe(input), in: directory, keepOutput: false)
   }
 }

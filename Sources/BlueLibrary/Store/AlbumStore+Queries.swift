@@ -195,7 +195,7 @@ extension AlbumStore {
 }
 
 /// What `stats` prints.
-public struct LibraryStatistics: Sendable, Equatable {
+public struct LibraryStatistics: Sendable {
   public var albums: Int
   public var tracks: Int
   /// Seconds.
@@ -207,10 +207,4 @@ public struct LibraryStatistics: Sendable, Equatable {
   public var genres: [(name: String, count: Int)]
   /// Albums per decade (1990 for the 1990s; nil for no year), in order.
   public var decades: [(decade: Int?, count: Int)]
-
-  public static func == (left: LibraryStatistics, right: LibraryStatistics) -> Bool {
-    left.albums == right.albums && left.tracks == right.tracks && left.length == right.length
-      && left.artists == right.artists && left.genres.elementsEqual(right.genres, by: { $0 == $1 })
-      && left.decades.elementsEqual(right.decades, by: { $0 == $1 })
-  }
 }

@@ -137,13 +137,11 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   /// selection (whoever changed them), then asked for the visible cards.
   public func drawing(window: WindowSize) -> Drawing {
     defer { prefetched = nil }
-    if layout == .cards { scroller.resize(width: max(1, window.columns)) }
     // The window's rows less the command line above and the prompt below: the drawing fits
     // in them, so a scroll leaves the whole row of cards and the prompt on screen.
     let budget = window.rows - 2
     drawsArt = layout == .cards && budget >= Self.minimumArtRows + 7
-    scroller.itemCountDidChange(centringOn: library.selection)
-    let cards = scroller.visibleCards()
+    let cards = visibleCards(window: window)
     drawnIDs = cards.map { self.album(at: $0.index)?.id }
     let count = (try? library.count()) ?? 0
     guard count > 0, let current = scroller.currentIndex else {
@@ -188,10 +186,15 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   /// Whether a drawing now would show other albums than the last one did (an import that
   /// reached the visible cards, a match that joined the view).
   public func showsOtherAlbums(window: WindowSize) -> Bool {
+    visibleCards(window: window).map { try? library.album(at: $0.index).id } != drawnIDs
+  }
+
+  /// The cards a drawing for `window` shows, the scroller first brought in step with the
+  /// window's width and the library's count and selection (whoever changed them).
+  private func visibleCards(window: WindowSize) -> [VisibleCard] {
     if layout == .cards { scroller.resize(width: max(1, window.columns)) }
     scroller.itemCountDidChange(centringOn: library.selection)
-    let ids = scroller.visibleCards().map { try? library.album(at: $0.index).id }
-    return ids != drawnIDs
+    return scroller.visibleCards()
   }
 
   /// The fewest art rows worth drawing; a lower window shows cards without art.

@@ -33,6 +33,12 @@ struct AlbumReference: Equatable {
     return first
   }
 
+  /// Whether no album has the title the reference names (false for an index).
+  func namesAMissingTitle(in library: Library) throws -> Bool {
+    guard word.isQuoted || Self.number(word.text) == nil else { return false }
+    return try library.indices(ofTitle: word.text, limit: 1).isEmpty
+  }
+
   /// Digits with an optional sign, however large (a huge number is still "no album N").
   private static func number(_ text: String) -> Int? {
     let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)

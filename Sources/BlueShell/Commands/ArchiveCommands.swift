@@ -211,10 +211,6 @@ public struct ExportCommand: Command {
     examples: ["export albums.json", "export albums.csv", "export -", "export jazz.json genre:jazz year+"],
     arguments: [.path, .query])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    position == 0 ? [.path] : [.query]
-  }
-
   let path: String
   let query: TypedQuery
 

@@ -17,15 +17,22 @@ public protocol Command {
   ///   interpreter wraps it, keeping it as the cause).
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome
   /// What tab completion offers for the argument at `position` (0-based) after `previous`
-  /// arguments; by default the configuration's `arguments` (the last `assignments` repeats).
+  /// arguments; by default the configuration's `arguments` (a last `assignments` or `query`
+  /// repeats: each further word is one more of them).
   static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument]
+  /// Whether the rest of the line is dropped when this command fails, because it meant the
+  /// state this command was to make (`find gnre:xmas; delete all`). False by default.
+  static var failureEndsLine: Bool { get }
 }
 
 extension Command {
+  public static var failureEndsLine: Bool { false }
+
   public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     let arguments = configuration.arguments
     if position < arguments.count { return [arguments[position]] }
-    return arguments.last == .assignments ? [.assignments] : []
+    guard let last = arguments.last, last == .assignments || last == .query else { return [] }
+    return [last]
   }
 
   /// Rejects any argument: for verbs that take none.

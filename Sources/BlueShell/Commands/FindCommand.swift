@@ -47,9 +47,8 @@ public struct FindCommand: Command {
     ],
     arguments: [.query])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    [.query]
-  }
+  /// The rest of the line meant the view this `find` was to make.
+  public static let failureEndsLine = true
 
   let query: TypedQuery
 
@@ -183,10 +182,6 @@ public struct StatsCommand: Command {
     details: "Bars are sized to the window. " + "QUERY is as for 'find' ('help find').",
     examples: ["stats", "stats genre:jazz", "stats added:-1m.."], arguments: [.query])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    [.query]
-  }
-
   let query: TypedQuery
 
   public init(arguments: [Word]) throws(CommandError) {
@@ -218,15 +213,10 @@ public struct StatsCommand: Command {
     return .lines(lines)
   }
 
-  /// `1 d 2:03:04`, `2:03:04`, `43:10`.
+  /// A library's length: `show`'s `M:SS` or `H:MM:SS`, with days in front (`1 d 2:03:04`).
   static func length(_ seconds: Double) -> String {
-    let total = Int(seconds.rounded())
-    let (days, hours, minutes, rest) = (total / 86_400, total / 3600 % 24, total / 60 % 60, total % 60)
-    let clock =
-      hours > 0 || days > 0
-      ? "\(hours):\(String(format: "%02d", minutes)):\(String(format: "%02d", rest))"
-      : "\(minutes):\(String(format: "%02d", rest))"
-    return days > 0 ? "\(days) d \(clock)" : clock
+    let days = Int(seconds.rounded()) / 86_400
+    return days > 0 ? "\(days) d " + Album.length(seconds - Double(days * 86_400)) : Album.length(seconds)
   }
 
   /// `Pop     ████████ 12`: labels padded, bars scaled so the largest fills the window.

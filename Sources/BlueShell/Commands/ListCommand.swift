@@ -115,7 +115,7 @@ struct ListFormat: Equatable {
     case "genre": album.genre
     case "year": album.year.map(String.init) ?? ""
     case "tracks": album.tracks.map(String.init) ?? ""
-    case "length": album.duration.map { StatsCommand.length($0) } ?? ""
+    case "length": album.duration.map(Album.length) ?? ""
     case "folder": album.folder ?? ""
     case "cover": album.coverURL
     case "added": added().map { ListFormat.day(Date(timeIntervalSince1970: TimeInterval($0))) } ?? ""

@@ -70,15 +70,12 @@ extension ScrollCommand {
   /// album the words match (`scroll to sun`).
   static func index(of album: AlbumReference, _ words: [Word], in library: Library) throws -> Int {
     // A title first (`scroll to Mission: Impossible`), then the words as a query.
+    guard try album.namesAMissingTitle(in: library) else { return try album.resolve(in: library) }
     let isQuery = words.contains { !$0.isQuoted && $0.text.contains(":") }
-    do {
-      return try album.resolve(in: library)
-    } catch let error as CommandError {
-      guard error.message.hasPrefix("no album titled") else { throw error }
-      if !isQuery {
-        guard let index = try? firstMatch(words, in: library) else { throw error }
-        return index
-      }
+    if !isQuery {
+      // Words that are no query: the first album they match, else the title's own error.
+      guard let index = try? firstMatch(words, in: library) else { return try album.resolve(in: library) }
+      return index
     }
     guard let index = try firstMatch(words, in: library) else {
       throw CommandError(

@@ -71,13 +71,8 @@ public final class Interpreter {
       if let failure {
         failures.append(failure)
         if stopAtFirstFailure { break }
-        // The rest of the line meant the view `find` was to make: `find gnre:xmas; delete
-        // all` must not delete the view (or library) shown before.
-        if let verb = words.first, let type = registry.command(named: verb.text),
-          ObjectIdentifier(type) == ObjectIdentifier(FindCommand.self)
-        {
-          break
-        }
+        // `find gnre:xmas; delete all` must not delete the view (or library) shown before.
+        if let verb = words.first, registry.command(named: verb.text)?.failureEndsLine == true { break }
       }
       if quitRequested || output.isClosed || SignalMonitor.stopRequestCount != stops { break }
     }
