@@ -34,6 +34,7 @@ extension Library {
     // shells from committing for that long.
     endCommand()
     let scan: MusicFolderScan
+    var stored = AlbumStore.StoredTracks()
     do {
       scan = try MusicFolderScanner().scan(
         path,
@@ -43,7 +44,12 @@ extension Library {
               FolderScanProgress(filesFound: $0.filesFound, filesScanned: $0.filesScanned, albumsFound: $0.albumsFound))
           }
         },
-        isCancelled: isCancelled)
+        isCancelled: isCancelled,
+        known: { root in
+          // What the last scan read: files whose size and time did not change are not opened.
+          stored = (try? self.store.storedTracks(under: root)) ?? AlbumStore.StoredTracks()
+          return stored.tracks
+        })
     } catch {
       switch error {
       case .cancelled: throw .cancelled
@@ -54,7 +60,7 @@ extension Library {
     }
     if isCancelled() { throw .cancelled }
     var keys: Set<String> = []
-    let albums = scan.albums.map { album in
+    let keyed = scan.albums.map { album in
       // Two albums of one scan never share a key (one title in two letter cases, loose in
       // the folder that also holds a merged multi-disc album): the later one gets a suffix,
       // the same on every scan.
@@ -64,21 +70,27 @@ extension Library {
         copy += 1
         key = album.key + "\u{1F}\(copy)"
       }
-      return Album(music: album, key: key)
+      return (key: key, album: album)
     }
+    let albums = keyed.map { Album(music: $0.album, key: $0.key) }
     let outcome = try change { (origin) throws(LibraryError) in
       try store.importFolder(
         albums,
         summary: { added, updated in
           "import from \(name): " + Self.counts(added: added, updated: updated, unchanged: 0)
-        }, origin: origin)
+        }, origin: origin,
+        alongside: { db in
+          try AlbumStore.writeTracks(
+            of: keyed, root: scan.folder, stored: stored, unreadable: scan.unreadableFolders, db)
+        })
     }
     // Into an empty library: the first album becomes current, as the viewport shows it.
     if selection == nil, (try? count()) ?? 0 > 0 { select(0) }
     refreshLocalCovers(of: albums)
     let skipped = scan.skipped.map { FolderImport.Skipped(path: $0.path, reason: $0.reason.description) }
     return FolderImport(
-      folder: scan.folder, albums: scan.albums.count, tracks: scan.trackCount, added: outcome.added,
+      folder: scan.folder, albums: scan.albums.count, tracks: scan.trackCount, filesOpened: scan.filesOpened,
+      added: outcome.added,
       updated: outcome.updated, unchanged: outcome.unchanged, skipped: skipped,
       skippedAsBefore: noteSkipped(skipped, in: scan.folder), summary: outcome.step?.summary)
   }
@@ -142,5 +154,16 @@ extension Library {
     guard covers.fetchNow(album.coverURL) == .cached else { return nil }
     try? store.recordCachedCover(album.coverURL)
     return covers.cache.cachedData(for: album.coverURL)
+  }
+}
+
+// MARK: - Tracks
+
+extension Library {
+  /// The tracks of `album` as its files said at the last import of its music folder, with
+  /// its discs and MusicBrainz ids; nil for an album that did not come from a music folder.
+  public func tracklist(of album: Album) throws(LibraryError) -> Tracklist? {
+    guard let key = album.sourceKey else { return nil }
+    return try store.tracklist(forKey: key)
   }
 }

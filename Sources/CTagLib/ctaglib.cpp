@@ -7,14 +7,31 @@
 #include <new>
 #include <string>
 
+#include <aifffile.h>
+#include <apefile.h>
+#include <asffile.h>
 #include <attachedpictureframe.h>
 #include <fileref.h>
 #include <flacfile.h>
 #include <flacpicture.h>
 #include <id3v2tag.h>
+#include <itfile.h>
+#include <modfile.h>
+#include <modfilebase.h>
 #include <mp4coverart.h>
 #include <mp4file.h>
+#include <mp4properties.h>
+#include <mpcfile.h>
 #include <mpegfile.h>
+#include <oggflacfile.h>
+#include <opusfile.h>
+#include <s3mfile.h>
+#include <speexfile.h>
+#include <trueaudiofile.h>
+#include <vorbisfile.h>
+#include <wavfile.h>
+#include <wavpackfile.h>
+#include <xmfile.h>
 #include <tdebuglistener.h>
 #include <tfilestream.h>
 #include <tiostream.h>
@@ -154,6 +171,32 @@ FoundPicture findPicture(TagLib::File *file) {
   return out;
 }
 
+/// The name of `file`'s format, as beets and players call it.
+const char *formatName(TagLib::File *file) {
+  if (dynamic_cast<TagLib::MPEG::File *>(file)) return "MP3";
+  if (dynamic_cast<TagLib::FLAC::File *>(file)) return "FLAC";
+  if (dynamic_cast<TagLib::Ogg::Vorbis::File *>(file)) return "OGG";
+  if (dynamic_cast<TagLib::Ogg::FLAC::File *>(file)) return "Ogg FLAC";
+  if (dynamic_cast<TagLib::Ogg::Opus::File *>(file)) return "Opus";
+  if (dynamic_cast<TagLib::Ogg::Speex::File *>(file)) return "Speex";
+  if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
+    const TagLib::MP4::Properties *audio = mp4->audioProperties();
+    return audio != nullptr && audio->codec() == TagLib::MP4::Properties::ALAC ? "ALAC" : "AAC";
+  }
+  if (dynamic_cast<TagLib::ASF::File *>(file)) return "WMA";
+  if (dynamic_cast<TagLib::APE::File *>(file)) return "APE";
+  if (dynamic_cast<TagLib::MPC::File *>(file)) return "MPC";
+  if (dynamic_cast<TagLib::WavPack::File *>(file)) return "WavPack";
+  if (dynamic_cast<TagLib::TrueAudio::File *>(file)) return "TrueAudio";
+  if (dynamic_cast<TagLib::RIFF::AIFF::File *>(file)) return "AIFF";
+  if (dynamic_cast<TagLib::RIFF::WAV::File *>(file)) return "WAV";
+  if (dynamic_cast<TagLib::Mod::File *>(file)) return "MOD";
+  if (dynamic_cast<TagLib::S3M::File *>(file)) return "S3M";
+  if (dynamic_cast<TagLib::IT::File *>(file)) return "IT";
+  if (dynamic_cast<TagLib::XM::File *>(file)) return "XM";
+  return "audio";
+}
+
 // MARK: - Writing
 
 void setField(TagLib::PropertyMap &map, const char *key, const char *value) {
@@ -233,10 +276,18 @@ extern "C" int ctl_read_descriptor(int descriptor, const char *path, int flags, 
     track->trackNumber = field(map, {"TRACKNUMBER"});
     track->date = field(map, {"DATE", "ORIGINALDATE"});
     track->genre = field(map, {"GENRE"});
+    track->discNumber = field(map, {"DISCNUMBER"});
+    track->musicBrainzTrackId = field(map, {"MUSICBRAINZ_TRACKID"});
+    track->musicBrainzAlbumId = field(map, {"MUSICBRAINZ_ALBUMID"});
+    track->musicBrainzReleaseGroupId = field(map, {"MUSICBRAINZ_RELEASEGROUPID"});
+    track->format = formatName(file);
 
     if (const TagLib::AudioProperties *audio = file->audioProperties()) {
       track->lengthMilliseconds = audio->lengthInMilliseconds();
-      track->hasAudio = audio->lengthInMilliseconds() > 0 || audio->bitrate() > 0;
+      track->bitrate = audio->bitrate();
+      // A tracker module has no length or bitrate: its channels say it holds music.
+      const bool isModule = dynamic_cast<TagLib::Mod::FileBase *>(file) != nullptr;
+      track->hasAudio = audio->lengthInMilliseconds() > 0 || audio->bitrate() > 0 || (isModule && audio->channels() > 0);
     }
 
     const FoundPicture picture = findPicture(file);
@@ -257,9 +308,28 @@ extern "C" int ctl_read_descriptor(int descriptor, const char *path, int flags, 
   }
 }
 
+extern "C" const char *ctl_extensions(void) {
+  static const std::string extensions = [] {
+    std::string joined;
+    try {
+      for (const TagLib::String &extension : TagLib::FileRef::defaultFileExtensions()) {
+        if (!joined.empty()) joined += ' ';
+        joined += extension.to8Bit(true);
+      }
+    } catch (...) {
+    }
+    return joined;
+  }();
+  return extensions.c_str();
+}
+
 extern "C" void ctl_track_free(CTLTrack *track) {
-  char *strings[] = {track->album, track->artist, track->albumArtist, track->title,
-                     track->trackNumber, track->date, track->genre, track->pictureMimeType};
+  char *strings[] = {track->album,      track->artist,
+                     track->albumArtist, track->title,
+                     track->trackNumber, track->date,
+                     track->genre,       track->discNumber,
+                     track->musicBrainzTrackId, track->musicBrainzAlbumId,
+                     track->musicBrainzReleaseGroupId, track->pictureMimeType};
   for (char *string : strings) std::free(string);
   std::free(track->picture);
   std::memset(track, 0, sizeof *track);
@@ -280,6 +350,10 @@ extern "C" int ctl_write(const char *path, const CTLTags *tags) {
     setField(map, "TRACKNUMBER", tags->trackNumber);
     setField(map, "DATE", tags->date);
     setField(map, "GENRE", tags->genre);
+    setField(map, "DISCNUMBER", tags->discNumber);
+    setField(map, "MUSICBRAINZ_TRACKID", tags->musicBrainzTrackId);
+    setField(map, "MUSICBRAINZ_ALBUMID", tags->musicBrainzAlbumId);
+    setField(map, "MUSICBRAINZ_RELEASEGROUPID", tags->musicBrainzReleaseGroupId);
     file->setProperties(map);
     if (tags->picture != nullptr && !replacePictures(file, tags)) return CTL_SAVE_FAILED;
 

@@ -141,16 +141,23 @@ enum AlbumGrouping {
   static func album(
     of group: Group, tracks: [Track], folders: [FolderWalk.Folder], coverImages: [String: String]
   ) -> MusicAlbum {
-    // Disc folders in walk order, then track number (tracks without one last), then file name.
-    let ordered = group.tracks.sorted { left, right in
-      let a = tracks[left]
-      let b = tracks[right]
+    // Disc (its tag, else its disc folder's place), disc folder in walk order, then track
+    // number (tracks without one last), then file name.
+    let discs = group.tracks.map { index -> Int? in
+      let track = tracks[index]
+      if let disc = track.tags.discNumber { return disc }
+      return group.folders.count > 1 ? group.folders.firstIndex(of: track.file.folder)! + 1 : nil
+    }
+    let ordered = group.tracks.indices.sorted { left, right in
+      let a = tracks[group.tracks[left]]
+      let b = tracks[group.tracks[right]]
+      if discs[left] != discs[right] { return (discs[left] ?? 1) < (discs[right] ?? 1) }
       if a.file.folder != b.file.folder { return a.file.folder < b.file.folder }
       if a.tags.trackNumber != b.tags.trackNumber {
         return (a.tags.trackNumber ?? .max) < (b.tags.trackNumber ?? .max)
       }
       return a.file.name < b.file.name
-    }.map { tracks[$0] }
+    }.map { (disc: discs[$0], track: tracks[group.tracks[$0]]) }
 
     let memberPaths = group.folders.map { folders[$0].path }
     let folder: String
@@ -162,18 +169,27 @@ enum AlbumGrouping {
     }
 
     var cover: MusicCover?
-    if let pictured = ordered.first(where: { $0.tags.hasPicture }) {
+    if let pictured = ordered.first(where: { $0.track.tags.hasPicture })?.track {
       cover = .embedded(track: pictured.file.path, mimeType: pictured.tags.pictureMimeType ?? "")
     } else if let image = ([folder] + memberPaths).lazy.compactMap({ coverImages[$0] }).first {
       cover = .file(image)
     }
 
-    return MusicAlbum(
+    let tags = ordered.map(\.track.tags)
+    var album = MusicAlbum(
       key: MusicAlbum.key(folder: folder, artist: group.artist, title: group.title),
       title: group.title, artist: group.artist,
-      year: mostCommon(ordered.compactMap(\.tags.year), tieBreak: <),
-      genre: mostCommon(ordered.compactMap(\.tags.genre), tieBreak: { _, _ in false }) ?? "",
-      trackCount: ordered.count, duration: ordered.reduce(0) { $0 + $1.tags.duration }, folder: folder, cover: cover)
+      year: mostCommon(tags.compactMap(\.year), tieBreak: <),
+      genre: mostCommon(tags.compactMap(\.genre), tieBreak: { _, _ in false }) ?? "",
+      trackCount: ordered.count, duration: tags.reduce(0) { $0 + $1.duration }, folder: folder, cover: cover)
+    album.tracks = ordered.map { disc, track in
+      MusicTrack(
+        path: track.file.path, size: track.file.size, modified: track.file.modified, disc: disc, tags: track.tags)
+    }
+    album.musicBrainzAlbumID = mostCommon(tags.compactMap(\.musicBrainzAlbumID), tieBreak: { _, _ in false })
+    album.musicBrainzReleaseGroupID = mostCommon(
+      tags.compactMap(\.musicBrainzReleaseGroupID), tieBreak: { _, _ in false })
+    return album
   }
 
   /// The value that occurs most often in `values`; among equally common ones, the one

@@ -1,3 +1,5 @@
+internal import CTagLib
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -28,10 +30,16 @@ struct FolderWalk {
     var name: String
     /// The index of its folder in ``FolderWalk/folders``.
     var folder: Int
+    /// Its size in bytes and modification time (nanoseconds since 1970) when the walk saw
+    /// it: a re-import that finds both unchanged need not open it.
+    var size: Int64
+    var modified: Int64
   }
 
-  /// The file extensions read as audio, lowercased.
-  static let audioExtensions: Set<String> = ["mp3", "flac", "m4a", "mp4", "aac", "ogg", "oga", "opus"]
+  /// The file extensions read as audio, lowercased: TagLib's own list
+  /// (`TagLib::FileRef::defaultFileExtensions()`), so every file TagLib can read is read.
+  static let audioExtensions: Set<String> = Set(
+    String(cString: ctl_extensions()).split(separator: " ").map { $0.lowercased() })
 
   /// The base names and extensions of cover images, best first.
   private static let coverNames = ["cover", "folder", "album", "front"]
@@ -84,7 +92,7 @@ struct FolderWalk {
         guard let name, !name.hasPrefix(".") else { continue }
         entries.append((name, entry.pointee.d_type))
       }
-      closedir(directory)
+      defer { closedir(directory) }
       entries.sort { $0.name < $1.name }
 
       var coverImage: (rank: Int, path: String)?
@@ -110,7 +118,13 @@ struct FolderWalk {
         guard isFile, !isDirectory else { continue }
         let fileExtension = Self.fileExtension(entry.name)
         if audioExtensions.contains(fileExtension) {
-          walk.files.append(File(path: child, name: entry.name, folder: folder))
+          // Its size and time, relative to the open folder (no path lookup from the root).
+          var file = stat()
+          let known = fstatat(dirfd(directory), entry.name, &file, 0) == 0
+          walk.files.append(
+            File(
+              path: child, name: entry.name, folder: folder, size: known ? Int64(file.st_size) : -1,
+              modified: known ? Int64(file.st_mtim.tv_sec) * 1_000_000_000 + Int64(file.st_mtim.tv_nsec) : -1))
         } else if let rank = coverImageRank(entry.name), rank < coverImage?.rank ?? .max {
           coverImage = (rank, child)
         }

@@ -22,6 +22,15 @@ public struct MusicAlbum: Sendable, Hashable {
   /// Where its cover is: the first track (in disc-folder, track-number, file-name order)
   /// that embeds a picture, else a cover image in its folder; nil when it has none.
   public var cover: MusicCover?
+  /// Its tracks, in disc, track-number and file-name order (tracks without a number after
+  /// those with one).
+  public var tracks: [MusicTrack] = []
+  /// How many discs it spans: the highest disc number of its tracks (1 when none says).
+  public var discs: Int { tracks.reduce(1) { max($0, $1.disc ?? 1) } }
+  /// The MusicBrainz release id most of its tracks carry, if any does.
+  public var musicBrainzAlbumID: String?
+  /// The MusicBrainz release-group id most of its tracks carry, if any does.
+  public var musicBrainzReleaseGroupID: String?
 
   /// The ``key`` of the album with this folder, album artist and title: the three joined
   /// by U+001F, the artist and title lowercased.
@@ -53,4 +62,30 @@ public struct MusicAlbum: Sendable, Hashable {
     self.folder = folder
     self.cover = cover
   }
+}
+
+/// One track of a ``MusicAlbum``: its file, as the walk saw it, and its tags.
+public struct MusicTrack: Sendable, Hashable {
+  /// The file's path.
+  public var path: String
+  /// The file's size in bytes and modification time (nanoseconds since 1970).
+  public var size: Int64
+  public var modified: Int64
+  /// Its disc: the disc-number tag, else its disc folder's place (1, 2…) in an album merged
+  /// from sibling folders (`CD1/`, `CD2/`); nil for a single folder without the tag.
+  public var disc: Int?
+  /// What TagLib read from it.
+  public var tags: TrackTags
+
+  /// A track with every field given.
+  public init(path: String, size: Int64, modified: Int64, disc: Int?, tags: TrackTags) {
+    self.path = path
+    self.size = size
+    self.modified = modified
+    self.disc = disc
+    self.tags = tags
+  }
+
+  /// The file's name: the last component of ``path``.
+  public var name: Substring { path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...] }
 }

@@ -15,6 +15,11 @@ public struct MusicFolderScan: Sendable {
   public var skipped: [SkippedFile]
   /// How many audio files (by their extension) were read, skipped ones included.
   public var filesScanned: Int
+  /// How many of them were opened: the others were known unchanged from an earlier scan.
+  public var filesOpened = 0
+  /// The folders under ``folder`` that could not be listed: what an earlier scan found in
+  /// them is not known to be gone.
+  public var unreadableFolders: [String] = []
 
   /// The tracks of all the albums.
   public var trackCount: Int { albums.reduce(0) { $0 + $1.trackCount } }

@@ -17,12 +17,15 @@ import Synchronization
 /// for album in scan.albums { print(album.title, album.trackCount, album.duration) }
 /// ```
 ///
-/// Audio files are recognised by their extension (``audioExtensions``); anything else is
-/// ignored, apart from cover images (`cover`, `folder`, `album` or `front` with `.jpg`,
-/// `.jpeg` or `.png`, any case). Files with such an extension but no readable audio (empty,
-/// corrupt, or not the format their name says) are skipped and listed in the result.
+/// Audio files are recognised by their extension: TagLib's own list (``audioExtensions``);
+/// anything else is ignored, apart from cover images (`cover`, `folder`, `album` or `front`
+/// with `.jpg`, `.jpeg` or `.png`, any case). Files with such an extension but no readable
+/// audio (empty, corrupt, or not the format their name says) are skipped and listed in the
+/// result. A file a scan before read (``MusicTrack``, given as `known`) whose size and
+/// modification time have not changed is not opened again: its tags are taken as known.
 public struct MusicFolderScanner: Sendable {
-  /// The extensions of the files read as audio (lowercase; matched in any case).
+  /// The extensions of the files read as audio (lowercase; matched in any case): those of
+  /// TagLib's `FileRef::defaultFileExtensions()`.
   public static let audioExtensions: Set<String> = FolderWalk.audioExtensions
 
   /// How many files are read at once (at least 1): the calling thread and `workers - 1` more.
@@ -46,12 +49,15 @@ public struct MusicFolderScanner: Sendable {
   ///     once more when it is done (with the exact album count).
   ///   - isCancelled: asked between files and folders; when it says true (or the current
   ///     task is cancelled) the scan stops and throws ``MusicFolderError/cancelled``.
+  ///   - known: given the folder's real path, the tracks read by an earlier scan under it,
+  ///     by path; a file whose size and modification time match its entry is not opened.
   /// - Important: `progress` and `isCancelled` are called on the calling thread only; the
   ///   other workers never call them.
   /// - Throws: ``MusicFolderError`` when `folder` is not a directory that can be listed, or
   ///   on cancellation. Files and subfolders that cannot be read are skipped, not errors.
   public func scan(
-    _ folder: String, progress: ((MusicScanProgress) -> Void)? = nil, isCancelled: () -> Bool = { false }
+    _ folder: String, progress: ((MusicScanProgress) -> Void)? = nil, isCancelled: () -> Bool = { false },
+    known: (_ root: String) -> [String: MusicTrack] = { _ in [:] }
   ) throws(MusicFolderError) -> MusicFolderScan {
     var info = stat()
     guard stat(folder, &info) == 0 else { throw .cannotOpen(folder, errno: errno) }
@@ -72,7 +78,7 @@ public struct MusicFolderScanner: Sendable {
       if due() { progress?(MusicScanProgress(filesFound: filesFound, filesScanned: 0, albumsFound: 0)) }
     }
 
-    let reading = Reading(files: walk.files)
+    let reading = Reading(files: walk.files, known: known(root))
     let helpers = DispatchGroup()
     for _ in 1..<max(1, workers) {
       DispatchQueue.global().async(group: helpers) {
@@ -111,7 +117,10 @@ public struct MusicFolderScanner: Sendable {
     let albums = AlbumGrouping.albums(folders: walk.folders, tracks: tracks)
     progress?(
       MusicScanProgress(filesFound: walk.files.count, filesScanned: walk.files.count, albumsFound: albums.count))
-    return MusicFolderScan(folder: root, albums: albums, skipped: skipped, filesScanned: walk.files.count)
+    var scan = MusicFolderScan(folder: root, albums: albums, skipped: skipped, filesScanned: walk.files.count)
+    scan.filesOpened = reading.opened.load(ordering: .relaxed)
+    scan.unreadableFolders = walk.unreadableFolders.map(\.path)
+    return scan
   }
 }
 
@@ -151,14 +160,19 @@ private final class Reading: Sendable {
   }
 
   let files: [FolderWalk.File]
+  /// The tracks an earlier scan read, by path.
+  let known: [String: MusicTrack]
+  /// How many files were opened (not known unchanged).
+  let opened = Atomic<Int>(0)
   private let next = Atomic<Int>(0)
   private let finished = Atomic<Int>(0)
   private let stopped = Atomic<Bool>(false)
   private let albumsSeen = Mutex<Set<AlbumSeen>>([])
   private let handedIn = Mutex<[(Int, Outcome)]>([])
 
-  init(files: [FolderWalk.File]) {
+  init(files: [FolderWalk.File], known: [String: MusicTrack]) {
     self.files = files
+    self.known = known
   }
 
   /// Reads the next unread file into `outcomes`; false when none is left or the scan stopped.
@@ -168,7 +182,14 @@ private final class Reading: Sendable {
     guard !stopped.load(ordering: .relaxed) else { return false }
     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
     guard index < files.count else { return false }
-    let outcome = Outcome(reading: files[index])
+    let file = files[index]
+    let outcome: Outcome
+    if let track = known[file.path], track.size == file.size, track.modified == file.modified, file.size >= 0 {
+      outcome = .track(track.tags)
+    } else {
+      opened.wrappingAdd(1, ordering: .relaxed)
+      outcome = Outcome(reading: file)
+    }
     if case .track(let tags) = outcome {
       let album = AlbumSeen(folder: files[index].folder, album: tags.album)
       if album != lastAlbum {

@@ -16,6 +16,13 @@ package struct TagEdit: Sendable {
   package var trackNumber: String?
   package var date: String?
   package var genre: String?
+  /// The disc number as written ("1", "1/2").
+  package var discNumber: String?
+  /// The MusicBrainz ids, written where TagLib maps them (ID3v2 UFID and TXXX
+  /// `MusicBrainz Album Id`, Vorbis `MUSICBRAINZ_ALBUMID`, MP4 `----:com.apple.iTunes:…`).
+  package var musicBrainzTrackID: String?
+  package var musicBrainzAlbumID: String?
+  package var musicBrainzReleaseGroupID: String?
   /// Replaces the file's pictures with this one front cover (when not empty).
   package var picture: (bytes: [UInt8], mimeType: String)?
   /// For MP3: 3 writes ID3v2.3 (the date as a TYER frame), 4 writes ID3v2.4.
@@ -24,7 +31,8 @@ package struct TagEdit: Sendable {
   /// An edit of the given tags.
   package init(
     album: String? = nil, artist: String? = nil, albumArtist: String? = nil, title: String? = nil,
-    trackNumber: String? = nil, date: String? = nil, genre: String? = nil,
+    trackNumber: String? = nil, date: String? = nil, genre: String? = nil, discNumber: String? = nil,
+    musicBrainzTrackID: String? = nil, musicBrainzAlbumID: String? = nil, musicBrainzReleaseGroupID: String? = nil,
     picture: (bytes: [UInt8], mimeType: String)? = nil, id3v2Version: Int = 4
   ) {
     self.album = album
@@ -34,6 +42,10 @@ package struct TagEdit: Sendable {
     self.trackNumber = trackNumber
     self.date = date
     self.genre = genre
+    self.discNumber = discNumber
+    self.musicBrainzTrackID = musicBrainzTrackID
+    self.musicBrainzAlbumID = musicBrainzAlbumID
+    self.musicBrainzReleaseGroupID = musicBrainzReleaseGroupID
     self.picture = picture
     self.id3v2Version = id3v2Version
   }
@@ -48,14 +60,19 @@ package struct TagEdit: Sendable {
   /// Writes the edit into the file at `path`, in place.
   package func write(to path: String) throws(Failure) {
     // strdup'ed copies stay valid for the whole call, however many fields are set.
-    let texts = [album, artist, albumArtist, title, trackNumber, date, genre, picture?.mimeType].map {
+    let texts = [
+      album, artist, albumArtist, title, trackNumber, date, genre, picture?.mimeType, discNumber, musicBrainzTrackID,
+      musicBrainzAlbumID, musicBrainzReleaseGroupID,
+    ].map {
       $0.map { strdup($0)! }
     }
     defer { for text in texts { free(text) } }
     let status = (picture?.bytes ?? []).withUnsafeBufferPointer { bytes in
       var tags = CTLTags(
         album: texts[0], artist: texts[1], albumArtist: texts[2], title: texts[3], trackNumber: texts[4],
-        date: texts[5], genre: texts[6], picture: picture == nil ? nil : bytes.baseAddress,
+        date: texts[5], genre: texts[6], discNumber: texts[8], musicBrainzTrackId: texts[9],
+        musicBrainzAlbumId: texts[10], musicBrainzReleaseGroupId: texts[11],
+        picture: picture == nil ? nil : bytes.baseAddress,
         pictureSize: bytes.count, pictureMimeType: texts[7], id3v2Version: Int32(id3v2Version))
       return ctl_write(path, &tags)
     }

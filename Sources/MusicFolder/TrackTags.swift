@@ -6,32 +6,70 @@ internal import CTagLib
   import Darwin
 #endif
 
-/// What TagLib reads from one audio file: the tags an album is built from, the length, and
-/// whether it embeds a picture.
-package struct TrackTags: Sendable, Equatable {
+/// What TagLib reads from one audio file: the tags an album is built from, the length,
+/// format and bitrate, and whether it embeds a picture.
+public struct TrackTags: Sendable, Hashable {
   /// The album tag, trimmed; nil when absent or blank.
-  package var album: String?
+  public var album: String?
   /// The track artist.
-  package var artist: String?
+  public var artist: String?
   /// The album-artist tag (ID3v2 TPE2, Vorbis ALBUMARTIST, MP4 aART).
-  package var albumArtist: String?
+  public var albumArtist: String?
   /// The track title.
-  package var title: String?
+  public var title: String?
   /// The track number: the leading number of the tag ("3/12" → 3).
-  package var trackNumber: Int?
+  public var trackNumber: Int?
   /// The date tag as written ("1997", "1997-05-21"…).
-  package var date: String?
+  public var date: String?
   /// The genre.
-  package var genre: String?
+  public var genre: String?
+  /// The disc number: the leading number of the tag ("1/2" → 1).
+  public var discNumber: Int?
+  /// The MusicBrainz recording (track) id.
+  public var musicBrainzTrackID: String?
+  /// The MusicBrainz release (album) id.
+  public var musicBrainzAlbumID: String?
+  /// The MusicBrainz release-group id.
+  public var musicBrainzReleaseGroupID: String?
+  /// The format's name, as TagLib opened the file: "MP3", "FLAC", "OGG", "Opus", "AAC"…
+  public var format: String = ""
+  /// The bitrate in kb/s; 0 when unknown.
+  public var bitrate: Int = 0
   /// The length in seconds, with millisecond precision where the format gives it.
-  package var duration: Double
+  public var duration: Double
   /// Whether the file embeds a picture.
-  package var hasPicture: Bool
+  public var hasPicture: Bool
   /// The embedded picture's MIME type, when it has one and says.
-  package var pictureMimeType: String?
+  public var pictureMimeType: String?
 
   /// The year of the date tag: its first run of four digits ("1997-05-21" → 1997).
-  package var year: Int? { date.flatMap(Self.year(in:)) }
+  public var year: Int? { date.flatMap(Self.year(in:)) }
+
+  /// Tags with every field given; the rest are read from files.
+  public init(
+    album: String? = nil, artist: String? = nil, albumArtist: String? = nil, title: String? = nil,
+    trackNumber: Int? = nil, date: String? = nil, genre: String? = nil, discNumber: Int? = nil,
+    musicBrainzTrackID: String? = nil, musicBrainzAlbumID: String? = nil, musicBrainzReleaseGroupID: String? = nil,
+    format: String = "", bitrate: Int = 0, duration: Double = 0, hasPicture: Bool = false,
+    pictureMimeType: String? = nil
+  ) {
+    self.album = album
+    self.artist = artist
+    self.albumArtist = albumArtist
+    self.title = title
+    self.trackNumber = trackNumber
+    self.date = date
+    self.genre = genre
+    self.discNumber = discNumber
+    self.musicBrainzTrackID = musicBrainzTrackID
+    self.musicBrainzAlbumID = musicBrainzAlbumID
+    self.musicBrainzReleaseGroupID = musicBrainzReleaseGroupID
+    self.format = format
+    self.bitrate = bitrate
+    self.duration = duration
+    self.hasPicture = hasPicture
+    self.pictureMimeType = pictureMimeType
+  }
 
   /// What reading a file gave.
   package enum Outcome: Sendable, Equatable {
@@ -70,7 +108,10 @@ package struct TrackTags: Sendable, Equatable {
       TrackTags(
         album: text(track.album), artist: text(track.artist), albumArtist: text(track.albumArtist),
         title: text(track.title), trackNumber: text(track.trackNumber).flatMap(leadingNumber),
-        date: text(track.date), genre: text(track.genre),
+        date: text(track.date), genre: text(track.genre), discNumber: text(track.discNumber).flatMap(leadingNumber),
+        musicBrainzTrackID: text(track.musicBrainzTrackId), musicBrainzAlbumID: text(track.musicBrainzAlbumId),
+        musicBrainzReleaseGroupID: text(track.musicBrainzReleaseGroupId),
+        format: track.format.map { String(cString: $0) } ?? "", bitrate: Int(max(track.bitrate, 0)),
         duration: Double(track.lengthMilliseconds) / 1000, hasPicture: track.hasPicture != 0,
         pictureMimeType: track.hasPicture != 0 ? text(track.pictureMimeType) : nil))
   }
@@ -85,7 +126,7 @@ package struct TrackTags: Sendable, Equatable {
       close(fd)
       return .skipped(.notRegularFile)
     }
-    if !mayHoldMPEGAudio(fd, path: path) {
+    if !mayHoldAudio(fd, path: path) {
       close(fd)
       return .skipped(.noAudio)
     }
@@ -107,30 +148,89 @@ package struct TrackTags: Sendable, Equatable {
   /// How far into an MPEG file (after its ID3v2 tag) the first frame must start.
   static let mpegSyncWindow = 64 << 10
 
-  /// For an `.mp3` or `.aac` file: whether an MPEG frame sync (11 set bits) starts within
-  /// ``mpegSyncWindow`` bytes after its ID3v2 tag. TagLib looks for the first frame through
-  /// the whole file, which for a zero-filled file of 256 MiB took 30 s (and Ctrl-C waits for
-  /// the file); real files have their first frame right after the tag. Other formats start
-  /// with a magic number TagLib checks at once. True for other extensions.
-  package static func mayHoldMPEGAudio(_ path: String) -> Bool {
+  /// Whether the file at `path` may hold audio of the format its extension names, by a look
+  /// at its first bytes (``mayHoldAudio(_:path:)``). True when it cannot be opened: TagLib
+  /// then says why.
+  package static func mayHoldAudio(_ path: String) -> Bool {
     let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return true }  // TagLib says why it cannot be read
+    guard fd >= 0 else { return true }
     defer { close(fd) }
-    return mayHoldMPEGAudio(fd, path: path)
+    return mayHoldAudio(fd, path: path)
   }
 
-  /// ``mayHoldMPEGAudio(_:)`` of the open file `fd` named `path`.
-  static func mayHoldMPEGAudio(_ fd: Int32, path: String) -> Bool {
+  /// Whether the open file `fd` named `path` starts as a file of the format its extension
+  /// names must start. Some of TagLib's readers look for their format's first frame or
+  /// header through the whole file: for a zero-filled file of 256 MiB, 30 s for MPEG, about
+  /// 1 s for Ogg, FLAC and Monkey's Audio; and a Musepack reader takes zeros for a stream of
+  /// 27 hours. Real files start with their magic (after an ID3v2 tag for MPEG, FLAC, APE
+  /// and Musepack):
+  /// - `.mp3`: an MPEG frame sync (11 set bits) within ``mpegSyncWindow`` bytes;
+  /// - `.ogg`, `.oga`, `.opus`, `.spx`: `OggS`;
+  /// - `.flac`: `fLaC`; `.ape`: `MAC `;
+  /// - `.mpc`: `MPCK` (SV8), `MP+` (SV7), or a header of stream version 4 to 6;
+  /// - `.mod`, `.module`, `.nst`, `.wow`: a tracker's id at byte 1080 (`M.K.`, `8CHN`…):
+  ///   15-sample modules, which have none, cannot be told from other bytes.
+  /// Other formats start with a magic number TagLib checks at once: true for them.
+  static func mayHoldAudio(_ fd: Int32, path: String) -> Bool {
     // The extension alone, lowercased: a small string, not a copy of the whole path.
-    let suffix = String(decoding: path.utf8.suffix(4), as: UTF8.self).lowercased()
-    guard suffix == ".mp3" || suffix == ".aac" else { return true }
-    var header = [UInt8](repeating: 0, count: 10)
-    var start: off_t = 0
-    if pread(fd, &header, 10, 0) == 10, header.starts(with: Array("ID3".utf8)) {
-      // The tag's size: four 7-bit bytes, then 10 bytes of footer when its flag says so.
-      let size = header[6...9].reduce(0) { $0 << 7 | off_t($1 & 0x7F) }
-      start = 10 + size + (header[5] & 0x10 != 0 ? 10 : 0)
+    let tail = path.utf8.suffix(7)
+    guard let dot = tail.lastIndex(of: UInt8(ascii: ".")) else { return true }
+    switch String(decoding: tail[tail.index(after: dot)...], as: UTF8.self).lowercased() {
+    case "mp3":
+      return hasMPEGSync(fd, from: afterID3v2(fd))
+    case "ogg", "oga", "opus", "spx":
+      return starts(fd, at: 0, with: ["OggS"])
+    case "flac":
+      return starts(fd, at: afterID3v2(fd), with: ["fLaC"])
+    case "ape":
+      return starts(fd, at: afterID3v2(fd), with: ["MAC "])
+    case "mpc":
+      let start = afterID3v2(fd)
+      if starts(fd, at: start, with: ["MPCK", "MP+"]) { return true }
+      var header = [UInt8](repeating: 0, count: 4)
+      guard pread(fd, &header, 4, start) == 4 else { return false }
+      let word = header.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+      return (4...6).contains((word >> 11) & 0x3FF)
+    case "mod", "module", "nst", "wow":
+      var id = [UInt8](repeating: 0, count: 4)
+      guard pread(fd, &id, 4, 1080) == 4 else { return false }
+      return isTrackerID(id)
+    default:
+      return true
     }
+  }
+
+  /// Whether `id` (the 4 bytes at 1080 of a module) names a tracker TagLib knows:
+  /// `M.K.`, `M!K!`, `M&K!`, `N.T.`, `FLTn`, `TDZn`, `nCHN`, `CD81`, `OKTA`, `nnCH`, `nnCN`.
+  static func isTrackerID(_ id: [UInt8]) -> Bool {
+    let text = String(decoding: id, as: UTF8.self)
+    let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    if ["M.K.", "M!K!", "M&K!", "N.T.", "CD81", "OKTA"].contains(text) { return true }
+    if text.hasPrefix("FLT") || text.hasPrefix("TDZ") { return isDigit(id[3]) }
+    if text.hasSuffix("CHN") { return isDigit(id[0]) }
+    if text.hasSuffix("CH") || text.hasSuffix("CN") { return isDigit(id[0]) && isDigit(id[1]) }
+    return false
+  }
+
+  /// Where the audio of the open file `fd` starts: after its ID3v2 tag, or 0 without one.
+  private static func afterID3v2(_ fd: Int32) -> off_t {
+    var header = [UInt8](repeating: 0, count: 10)
+    guard pread(fd, &header, 10, 0) == 10, header.starts(with: Array("ID3".utf8)) else { return 0 }
+    // The tag's size: four 7-bit bytes, then 10 bytes of footer when its flag says so.
+    let size = header[6...9].reduce(0) { $0 << 7 | off_t($1 & 0x7F) }
+    return 10 + size + (header[5] & 0x10 != 0 ? 10 : 0)
+  }
+
+  /// Whether the bytes of `fd` at `offset` start with one of `magics`.
+  private static func starts(_ fd: Int32, at offset: off_t, with magics: [String]) -> Bool {
+    var bytes = [UInt8](repeating: 0, count: 4)
+    let count = pread(fd, &bytes, 4, offset)
+    guard count > 0 else { return false }
+    return magics.contains { bytes[..<count].starts(with: Array($0.utf8)) && $0.utf8.count <= count }
+  }
+
+  /// Whether an MPEG frame sync starts within ``mpegSyncWindow`` bytes from `start`.
+  private static func hasMPEGSync(_ fd: Int32, from start: off_t) -> Bool {
     var window = [UInt8](repeating: 0, count: mpegSyncWindow)
     let count = pread(fd, &window, window.count, start)
     guard count > 1 else { return false }

@@ -40,8 +40,7 @@ struct AlbumStoreFileTests {
     #expect(
       names == [
         "album", "album_artist", "album_position", "album_source_key", "change", "change_album", "change_album_change",
-        "cover",
-        "sqlite_sequence", "state", "view",
+        "cover", "folder_album", "sqlite_sequence", "state", "track", "track_album", "view",
       ])
   }
 

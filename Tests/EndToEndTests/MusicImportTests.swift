@@ -93,7 +93,7 @@ struct MusicImportTests {
       albums[14]["coverUrl"] as? String == "embedded:file://\(music.root)/Radiohead/OK%20Computer/01.mp3")
     #expect(albums[6]["coverUrl"] as? String == "file://\(music.root)/Bj%C3%B6rk/Homogenic/Folder.png")
 
-    let shown = try runner.run(["-c", "show 15", "-c", "list radiohead", "-c", "show 2"])
+    let shown = try runner.run(["-c", "show 15", "-c", "list radiohead", "-c", "show 2", "-c", "show 12"])
     #expect(
       shown.stdout == """
         Artist: Radiohead
@@ -104,6 +104,10 @@ struct MusicImportTests {
         Length: 0:03
         Cover: embedded in 01.mp3 (local)
         Folder: \(music.root)/Radiohead/OK Computer
+
+           1  0:01  01.mp3
+           2  0:01  02.mp3
+           3  0:01  03.flac
           15. OK Computer — Radiohead (1997, Alternative) · cover: local
         1 of 17 albums match 'radiohead'
         Artist: No Doubt
@@ -111,6 +115,20 @@ struct MusicImportTests {
         Genre: Pop
         Year: 2003
         Cover: bluelib:covers/its-my-life.png (not downloaded)
+        Artist: Pink Floyd
+        Album: The Wall
+        Genre:\u{20}
+        Year: 1979
+        Tracks: 2
+        Length: 0:02
+        Cover: (none)
+        Folder: \(music.root)/Pink Floyd/The Wall
+        Discs: 2
+
+        Disc 1
+           1  0:01  1.mp3
+        Disc 2
+           1  0:01  1.flac
 
         """)
   }

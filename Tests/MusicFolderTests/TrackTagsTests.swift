@@ -115,7 +115,7 @@ import Testing
     #expect(truncate(tagged, 1 << 30) == 0)
     #expect(TrackTags.read(tagged) == .noAudio)
     // A real MP3 still reads.
-    #expect(TrackTags.mayHoldMPEGAudio(AudioFormat.mp3.fixture))
+    #expect(TrackTags.mayHoldAudio(AudioFormat.mp3.fixture))
   }
 
   @Test(

@@ -14,6 +14,9 @@ public struct FolderImport: Sendable, Equatable {
   public var albums: Int
   /// Their tracks.
   public var tracks: Int
+  /// How many audio files the scan opened: the others had the size and modification time
+  /// the last import of them recorded, and their tags were taken from the library.
+  public var filesOpened: Int
   /// Albums appended to the library.
   public var added: Int
   /// Albums imported before (the same folder, album artist and title) whose fields changed.

@@ -56,6 +56,11 @@ struct QuerySQL {
     case .folder: "IFNULL(folder, '')"
     case .cover: "coverUrl"
     case .added: "IFNULL(added, \(addedBefore))"
+    case .discs, .musicBrainzAlbumID, .musicBrainzReleaseGroupID:
+      "(SELECT \(field.rawValue) FROM folder_album WHERE key = album.source_key)"
+    // One of the album's tracks: `t` in the EXISTS a track term is wrapped in.
+    case .track: "IFNULL(t.title, '')"
+    case .format: "t.format"
     }
   }
 
@@ -63,8 +68,13 @@ struct QuerySQL {
   /// that added it, kept in the `state` table.
   static let addedBefore = "(SELECT value FROM state WHERE key = 'addedBefore')"
 
+  /// What a sort key orders by; a track field, by the album's first track.
   private static func sortExpression(_ field: QueryField) -> String {
-    field.kind == .text ? column(field) + " COLLATE NOCASE" : column(field)
+    let column =
+      field.isTrackField
+      ? "(SELECT \(field == .track ? "title" : "format") FROM track WHERE album_key = album.source_key "
+        + "ORDER BY position LIMIT 1)" : column(field)
+    return field.kind == .text ? column + " COLLATE NOCASE" : column
   }
 
   private static func term(_ term: QueryTerm, _ argument: (any DatabaseValueConvertible) -> String) -> String {
@@ -74,8 +84,7 @@ struct QuerySQL {
     case .substring(let folded):
       let pattern = argument("%" + AlbumStore.escapeLike(folded) + "%")
       let word = argument(folded)
-      sql = fields.map { field in
-        let column = textColumn(field)
+      sql = textColumns(fields).map { column in
         // CASE, not AND: SQLite may evaluate either side of an AND first, and folding every
         // row in Swift costs ten times the LIKE.
         return "CASE WHEN \(column) LIKE \(pattern) ESCAPE '\\' THEN 1 "
@@ -83,13 +92,13 @@ struct QuerySQL {
       }.joined(separator: " OR ")
     case .exact(let value):
       let value = argument(value)
-      sql = fields.map { "\(textColumn($0)) = \(value)" }.joined(separator: " OR ")
+      sql = textColumns(fields).map { "\($0) = \(value)" }.joined(separator: " OR ")
     case .exactIgnoringCase(let value):
       let value = argument(value.lowercased())
-      sql = fields.map { "bluelib_lower(\(textColumn($0))) = \(value)" }.joined(separator: " OR ")
+      sql = textColumns(fields).map { "bluelib_lower(\($0)) = \(value)" }.joined(separator: " OR ")
     case .regex(let pattern):
       let pattern = argument(pattern)
-      sql = fields.map { "\(textColumn($0)) REGEXP \(pattern)" }.joined(separator: " OR ")
+      sql = textColumns(fields).map { "\($0) REGEXP \(pattern)" }.joined(separator: " OR ")
     case .number(let lower, let upper):
       let column = column(fields[0])
       // A length is compared to the second it is shown as: `length:..40:00` takes 40:00.4.
@@ -103,12 +112,22 @@ struct QuerySQL {
       sql = ([from.map { "\(column) >= \($0)" }, until.map { "\(column) < \($0)" }].compactMap { $0 })
         .joined(separator: " AND ")
     }
-    return (term.negated ? "NOT " : "") + "IFNULL(\(sql.isEmpty ? "1" : sql), 0)"
+    var condition = "IFNULL(\(sql.isEmpty ? "1" : sql), 0)"
+    if let field = term.field, field.isTrackField {
+      // Any of the album's tracks (the track table, by the album's key) matches.
+      condition = "EXISTS (SELECT 1 FROM track t WHERE t.album_key = album.source_key AND \(condition))"
+    }
+    return (term.negated ? "NOT " : "") + condition
   }
 
-  /// A field as text: numbers as their digits (for `year::^19`).
-  private static func textColumn(_ field: QueryField) -> String {
-    field.kind == .text ? column(field) : "CAST(\(column(field)) AS TEXT)"
+  /// The text columns a term on `fields` compares: numbers as their digits (for
+  /// `year::^19`), and a track by its title or its artist.
+  private static func textColumns(_ fields: [QueryField]) -> [String] {
+    fields.flatMap { field in
+      field == .track
+        ? ["IFNULL(t.title, '')", "IFNULL(t.artist, '')"]
+        : [field.kind == .text ? column(field) : "CAST(\(column(field)) AS TEXT)"]
+    }
   }
 }
 

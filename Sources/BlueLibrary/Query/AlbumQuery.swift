@@ -193,17 +193,29 @@ public struct AlbumQuery: Sendable, Equatable {
 /// A field a query can name.
 public enum QueryField: String, Sendable, CaseIterable {
   case title, artist, albumartist, genre, year, tracks, length, folder, cover, added
+  /// What the files of an album from a music folder say (its last import): its discs, its
+  /// MusicBrainz ids, and, matched by any of its tracks, a track's title or artist and a
+  /// track's format.
+  case discs
+  case musicBrainzAlbumID = "mb_albumid"
+  case musicBrainzReleaseGroupID = "mb_releasegroupid"
+  case track, format
 
   /// What a value of the field is compared as.
   enum Kind { case text, number, date }
 
   var kind: Kind {
     switch self {
-    case .title, .artist, .albumartist, .genre, .folder, .cover: .text
-    case .year, .tracks, .length: .number
+    case .title, .artist, .albumartist, .genre, .folder, .cover, .musicBrainzAlbumID, .musicBrainzReleaseGroupID,
+      .track, .format:
+      .text
+    case .year, .tracks, .length, .discs: .number
     case .added: .date
     }
   }
+
+  /// Whether the field is one of a track's: an album matches when any of its tracks does.
+  var isTrackField: Bool { self == .track || self == .format }
 
   /// The fields a bare word (and `=value`, `:regex` without a field) looks in.
   static let defaultFields: [QueryField] = [.title, .artist, .genre]

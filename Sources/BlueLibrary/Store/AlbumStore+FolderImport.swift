@@ -25,10 +25,15 @@ extension AlbumStore {
   /// The step is an `import`: the ids it appended are a range (as for a file import) and
   /// each album it updated has a `before` and an `after` image (as for an edit), so undo
   /// puts back the old fields and removes the new albums, and redo does both again.
+  ///
+  /// `alongside` writes what goes with the albums in the same transaction (the tracks),
+  /// whether or not an album changed.
   func importFolder(
-    _ albums: [Album], summary: (_ added: Int, _ updated: Int) -> String, origin: ChangeOrigin
+    _ albums: [Album], summary: (_ added: Int, _ updated: Int) -> String, origin: ChangeOrigin,
+    alongside: (Database) throws -> Void = { _ in }
   ) throws(LibraryError) -> FolderImportOutcome {
     try changing { db in
+      try alongside(db)
       var added: [Album] = []
       var updates: [(id: Int64, album: Album)] = []
       var matched: Set<Int64> = []

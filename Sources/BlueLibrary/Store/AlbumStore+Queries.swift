@@ -129,11 +129,13 @@ extension AlbumStore {
     // A text column is read as it is, so the artist index (NOCASE) serves both the prefix
     // and the order; numbers as their digits.
     let column = field.kind == .text ? QuerySQL.column(field) : "CAST(\(QuerySQL.column(field)) AS TEXT)"
+    // A track field offers the tracks' titles or formats.
+    let table = field.isTrackField ? "track t" : "album"
     return try reading { db in
       try String.fetchAll(
         db,
         sql: """
-          SELECT DISTINCT \(column) FROM album
+          SELECT DISTINCT \(column) FROM \(table)
           WHERE \(column) LIKE ? ESCAPE '\\' AND \(column) <> '' ORDER BY \(column) COLLATE NOCASE LIMIT ?
           """,
         arguments: [pattern, limit])

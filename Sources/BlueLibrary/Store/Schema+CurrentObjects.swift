@@ -7,6 +7,7 @@ extension Schema {
     "index 'album_position' on 'album': CREATE INDEX album_position ON album(position)",
     "index 'album_source_key' on 'album': CREATE INDEX album_source_key ON album(source_key) WHERE source_key IS NOT NULL",
     "index 'change_album_change' on 'change_album': CREATE INDEX change_album_change ON change_album(change_id, image, position)",
+    "index 'track_album' on 'track': CREATE INDEX track_album ON track(album_key, position)",
     """
     table 'album' on 'album': CREATE TABLE album (
       id INTEGER PRIMARY KEY,
@@ -53,7 +54,40 @@ extension Schema {
     , tracks INTEGER, duration REAL, folder TEXT, source_key TEXT, added INTEGER)
     """,
     "table 'cover' on 'cover': CREATE TABLE cover (url TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID",
+    """
+    table 'folder_album' on 'folder_album': CREATE TABLE folder_album (
+      key TEXT PRIMARY KEY NOT NULL,
+      discs INTEGER NOT NULL,
+      mb_albumid TEXT,
+      mb_releasegroupid TEXT
+    ) WITHOUT ROWID
+    """,
     "table 'state' on 'state': CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID",
+    """
+    table 'track' on 'track': CREATE TABLE track (
+      path TEXT PRIMARY KEY NOT NULL,
+      album_key TEXT NOT NULL,
+      position INTEGER NOT NULL,
+      disc INTEGER,
+      number INTEGER,
+      title TEXT,
+      artist TEXT,
+      length REAL NOT NULL,
+      format TEXT NOT NULL,
+      bitrate INTEGER NOT NULL,
+      size INTEGER NOT NULL,
+      modified INTEGER NOT NULL,
+      mb_trackid TEXT,
+      album TEXT,
+      album_artist TEXT,
+      date TEXT,
+      genre TEXT,
+      disc_tag INTEGER,
+      picture TEXT,
+      mb_albumid TEXT,
+      mb_releasegroupid TEXT
+    ) WITHOUT ROWID
+    """,
     "table 'view' on 'view': CREATE TABLE view (name TEXT PRIMARY KEY NOT NULL, query TEXT NOT NULL) WITHOUT ROWID",
   ]
 }

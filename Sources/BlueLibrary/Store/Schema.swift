@@ -14,7 +14,7 @@ enum Schema {
 
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
-    createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews,
+    createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks,
   ]
 
   /// The newest schema this build knows.
@@ -49,6 +49,16 @@ enum Schema {
     ("album", ["added"], 5),
     ("change_album", ["added"], 5),
     ("view", ["name", "query"], 5),
+    (
+      "track",
+      [
+        "path", "album_key", "position", "disc", "number", "title", "artist", "length", "format", "bitrate", "size",
+        "modified", "mb_trackid", "album", "album_artist", "date", "genre", "disc_tag", "picture", "mb_albumid",
+        "mb_releasegroupid",
+      ],
+      6
+    ),
+    ("folder_album", ["key", "discs", "mb_albumid", "mb_releasegroupid"], 6),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -236,6 +246,56 @@ enum Schema {
         CREATE TABLE view (name TEXT PRIMARY KEY NOT NULL, query TEXT NOT NULL) WITHOUT ROWID;
         CREATE INDEX album_artist ON album(artist COLLATE NOCASE);
         INSERT OR REPLACE INTO state (key, value) VALUES ('addedBefore', CAST(strftime('%s', 'now') AS INTEGER));
+        """)
+  }
+
+  /// Tracks (version 6): what the last scan of a music folder read from each audio file,
+  /// by path. `album_key` is the `source_key` of the album the file was grouped into and
+  /// `position` its place in that album (disc, number, file name); `disc` is its disc (the
+  /// tag, else its disc folder's place), `disc_tag` the tag alone. `size` and `modified`
+  /// (nanoseconds since 1970) let a re-import take an unchanged file's row for its tags
+  /// without opening it, which is why the row keeps every tag the grouping reads (`album`,
+  /// `album_artist`, `date`, `genre`, `picture`: the embedded picture's MIME type, '' when
+  /// it does not say, NULL without one).
+  ///
+  /// `folder_album` holds, per album key, what its files say beyond the album's own fields:
+  /// its discs and MusicBrainz release and release-group ids.
+  ///
+  /// Both describe the files, not the user's albums: no undo step writes them, and an album
+  /// deleted from the library keeps its rows, so undoing the delete shows its tracks again.
+  private static func addTracks(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE track (
+          path TEXT PRIMARY KEY NOT NULL,
+          album_key TEXT NOT NULL,
+          position INTEGER NOT NULL,
+          disc INTEGER,
+          number INTEGER,
+          title TEXT,
+          artist TEXT,
+          length REAL NOT NULL,
+          format TEXT NOT NULL,
+          bitrate INTEGER NOT NULL,
+          size INTEGER NOT NULL,
+          modified INTEGER NOT NULL,
+          mb_trackid TEXT,
+          album TEXT,
+          album_artist TEXT,
+          date TEXT,
+          genre TEXT,
+          disc_tag INTEGER,
+          picture TEXT,
+          mb_albumid TEXT,
+          mb_releasegroupid TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX track_album ON track(album_key, position);
+        CREATE TABLE folder_album (
+          key TEXT PRIMARY KEY NOT NULL,
+          discs INTEGER NOT NULL,
+          mb_albumid TEXT,
+          mb_releasegroupid TEXT
+        ) WITHOUT ROWID;
         """)
   }
 }

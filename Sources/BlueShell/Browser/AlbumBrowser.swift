@@ -23,7 +23,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   public let library: Library
   /// The virtual viewport.
   public let scroller: HorizontalScroller
-  private let style: TextStyle
+  let style: TextStyle
   private let layout: Layout
   /// How card art is coloured (set by the shell from the terminal's capabilities).
   public var colorMode: ColorMode = .palette256

@@ -8,7 +8,10 @@ let querySyntaxHelp = """
     bowie, madonna pop   a word ending in a comma ends a group; groups are ORed
     artist:bowie         in one field (names ignore case): title, artist,
                          albumartist, genre, year, tracks, length, folder,
-                         cover, added
+                         cover, added; from a music folder's files: discs,
+                         mb_albumid, mb_releasegroupid, format
+    track:wall           a track whose title or artist matches (format:flac:
+                         a track in FLAC)
     artist:=Sting        the whole field (case counts); =~Sting ignores case
     =Sting               the whole title, artist or genre
     title::^The          a regular expression (case counts); :regex: any field

@@ -10,8 +10,8 @@ public struct ListCommand: Command {
     details: """
       The current album is marked with '*'; the indices are those tap, show and delete take.
       -f FORMAT prints each album as FORMAT, with $field or ${field} for a field ($index,
-      $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added),
-      and no summary line.
+      $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added,
+      $discs, $mb_albumid, $mb_releasegroupid, $format), and no summary line.
 
       """ + "\n" + querySyntaxHelp,
     examples: ["list", "list sun", "list bjork jazz", "ls year:2000", "list -f '$year  $artist — $title' year-"],
@@ -57,7 +57,8 @@ struct ListFormat: Equatable {
     case field(String)
   }
 
-  static let fields = ["index"] + QueryField.allCases.map(\.rawValue)
+  /// Every query field but `track` (an album has many), and the index.
+  static let fields = ["index"] + QueryField.allCases.filter { $0 != .track }.map(\.rawValue)
   let parts: [Part]
 
   init(_ format: String) throws(CommandError) {
@@ -94,20 +95,21 @@ struct ListFormat: Equatable {
     self.parts = parts
   }
 
-  func line(for album: Album, index: Int, added: () -> Int64?) -> String {
+  /// The line for `album`; `stored` gives the fields the album value does not hold
+  /// (`added`, and what its files say: `discs`, `mb_albumid`, `mb_releasegroupid`, `format`).
+  func line(for album: Album, index: Int, stored: (String) -> String) -> String {
     var line = ""
     for part in parts {
       switch part {
       case .text(let text): line += text
-      case .field(let name): line += TextSanitizer.escaped(Self.value(name, album, index, added))
+      case .field(let name): line += TextSanitizer.escaped(Self.value(name, album, index) ?? stored(name))
       }
     }
     return line
   }
 
-  var needsAdded: Bool { parts.contains(.field("added")) }
-
-  private static func value(_ name: String, _ album: Album, _ index: Int, _ added: () -> Int64?) -> String {
+  /// The field `name` of `album`, nil for one the library is asked for.
+  private static func value(_ name: String, _ album: Album, _ index: Int) -> String? {
     switch name {
     case "index": String(index + 1)
     case "title": album.title
@@ -118,8 +120,27 @@ struct ListFormat: Equatable {
     case "length": album.duration.map(Album.length) ?? ""
     case "folder": album.folder ?? ""
     case "cover": album.coverURL
-    case "added": added().map { ListFormat.day(Date(timeIntervalSince1970: TimeInterval($0))) } ?? ""
-    default: ""
+    default: nil
+    }
+  }
+
+  /// A field the album value does not hold, read from `library`: `added`, `discs`,
+  /// `mb_albumid`, `mb_releasegroupid` and `format` (its tracks' formats, each once).
+  static func storedValue(_ name: String, of album: Album, in library: Library) -> String {
+    if name == "added" {
+      return (try? library.addedTime(of: album)).flatMap { $0 }.map {
+        ListFormat.day(Date(timeIntervalSince1970: TimeInterval($0)))
+      } ?? ""
+    }
+    guard let tracklist = try? library.tracklist(of: album) else { return "" }
+    switch name {
+    case "discs": return String(tracklist.discs)
+    case "mb_albumid": return tracklist.musicBrainzAlbumID ?? ""
+    case "mb_releasegroupid": return tracklist.musicBrainzReleaseGroupID ?? ""
+    case "format":
+      var seen: Set<String> = []
+      return tracklist.tracks.map(\.format).filter { seen.insert($0).inserted }.joined(separator: ", ")
+    default: return ""
     }
   }
 
@@ -195,7 +216,7 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
       shown += 1
       let (album, albumIndex) = page[index]
       if let format {
-        return format.line(for: album, index: albumIndex) { try? library.addedTime(of: album) }
+        return format.line(for: album, index: albumIndex) { ListFormat.storedValue($0, of: album, in: library) }
       }
       return line(for: album, index: albumIndex)
     }

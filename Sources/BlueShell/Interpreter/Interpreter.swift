@@ -150,12 +150,13 @@ public final class Interpreter {
     case .text(let text):
       output.write(text)
     case .details(let album):
-      for line in browser.detailLines(for: album) { output.line(line) }
+      // A long track list goes through the pager, as a long listing does.
+      printLines(browser.showLines(for: album))
     case .severalDetails(let albums):
-      for (index, album) in albums.enumerated() {
-        if index > 0 { output.line() }
-        for line in browser.detailLines(for: album) { output.line(line) }
-      }
+      printLines(
+        albums.enumerated().lazy.flatMap { index, album in
+          (index > 0 ? [""] : []) + self.browser.showLines(for: album)
+        })
     case .moved:
       drawViewport()
     case .changed(let message, let redraw):

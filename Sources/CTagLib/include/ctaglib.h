@@ -46,8 +46,20 @@ typedef struct CTLTrack {
   /// As written: "1997", "1997-05-21"… (ID3v2.3 TYER is read as the date too).
   char *date;
   char *genre;
-  /// 1 when TagLib found audio: audio properties with a length or a bitrate. A file of
-  /// random bytes named .mp3 opens as MPEG with neither.
+  /// As written: "1", "1/2"… (ID3v2 TPOS, Vorbis DISCNUMBER, MP4 disk).
+  char *discNumber;
+  /// The MusicBrainz ids (MUSICBRAINZ_TRACKID, _ALBUMID, _RELEASEGROUPID in TagLib's
+  /// property names: ID3v2 UFID and TXXX, Vorbis comments, MP4 freeform atoms, ASF, APE).
+  char *musicBrainzTrackId;
+  char *musicBrainzAlbumId;
+  char *musicBrainzReleaseGroupId;
+  /// The format's name ("MP3", "FLAC", "Opus", "AAC"…): a static string, not freed.
+  const char *format;
+  /// The bitrate in kb/s (0 when unknown).
+  int bitrate;
+  /// 1 when TagLib found audio: audio properties with a length or a bitrate (a tracker
+  /// module, which has neither, when it has channels). A file of random bytes named .mp3
+  /// opens as MPEG with neither.
   int hasAudio;
   /// The length in milliseconds (0 when unknown).
   int64_t lengthMilliseconds;
@@ -71,6 +83,10 @@ int ctl_read(const char *path, int flags, CTLTrack *track);
 /// when the call returns, whatever it returns; -1 reads `path` as `ctl_read` does.
 int ctl_read_descriptor(int descriptor, const char *path, int flags, CTLTrack *track);
 
+/// The file extensions TagLib reads (`TagLib::FileRef::defaultFileExtensions()`), lowercase,
+/// separated by spaces: a static string.
+const char *ctl_extensions(void);
+
 /// Frees what `ctl_read` put into `track` and zeroes it.
 void ctl_track_free(CTLTrack *track);
 
@@ -85,6 +101,10 @@ typedef struct CTLTags {
   const char *trackNumber;
   const char *date;
   const char *genre;
+  const char *discNumber;
+  const char *musicBrainzTrackId;
+  const char *musicBrainzAlbumId;
+  const char *musicBrainzReleaseGroupId;
   const uint8_t *picture;
   size_t pictureSize;
   const char *pictureMimeType;

@@ -1,0 +1,45 @@
+import BlueLibrary
+
+extension AlbumBrowser {
+  /// What `show` prints for `album`: its `Field: value` rows, then, for an album from a music
+  /// folder, its discs and MusicBrainz ids and its track list, in disc and track order, a
+  /// `Disc N` line where each disc of several starts.
+  public func showLines(for album: Album) -> [String] {
+    var lines = detailLines(for: album)
+    guard let tracklist = try? library.tracklist(of: album) else { return lines }
+    var rows: [(String, String)] = []
+    if tracklist.discs > 1 { rows.append(("Discs", String(tracklist.discs))) }
+    if let release = tracklist.musicBrainzAlbumID { rows.append(("MusicBrainz release", release)) }
+    if let group = tracklist.musicBrainzReleaseGroupID { rows.append(("MusicBrainz release group", group)) }
+    lines += rows.map { style.bold($0.0 + ":") + " " + TextSanitizer.escaped($0.1) }
+    guard !tracklist.tracks.isEmpty else { return lines }
+    lines.append("")
+    lines += Self.trackLines(tracklist, albumArtist: album.artist, style: style)
+    return lines
+  }
+
+  /// One line per track: its number, length and title, and its artist when it is not the
+  /// album's; a `Disc N` line before each disc's first track when there are several.
+  static func trackLines(_ tracklist: Tracklist, albumArtist: String, style: TextStyle) -> [String] {
+    let numbers = tracklist.tracks.map { $0.number.map(String.init) ?? "" }
+    let numberWidth = max(2, numbers.map(\.count).max() ?? 0)
+    let lengths = tracklist.tracks.map { Album.length($0.duration) }
+    let lengthWidth = lengths.map(\.count).max() ?? 0
+    var lines: [String] = []
+    var disc: Int?
+    for (index, track) in tracklist.tracks.enumerated() {
+      if tracklist.discs > 1, track.disc != disc || index == 0 {
+        disc = track.disc
+        lines.append(style.bold("Disc \(track.disc ?? 1)"))
+      }
+      var line = String(repeating: " ", count: numberWidth - numbers[index].count + 2) + numbers[index]
+      line += "  " + String(repeating: " ", count: lengthWidth - lengths[index].count) + lengths[index]
+      line += "  " + TextSanitizer.escaped(track.displayTitle)
+      if let artist = track.artist, !artist.isEmpty, artist.lowercased() != albumArtist.lowercased() {
+        line += " — " + TextSanitizer.escaped(artist)
+      }
+      lines.append(line)
+    }
+    return lines
+  }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import GRDB
+import MusicFolder
+import Testing
+
+@testable import BlueLibrary
+
+/// The track table: what `import DIR` read from each file, kept in the library file, shown
+/// by `show`, matched by queries, and what lets a re-import open only the files that changed.
+@Suite struct TrackTableTests {
+  let directory: TemporaryDirectory
+  let music: String
+  let path: String
+
+  init() throws {
+    directory = try TemporaryDirectory()
+    music = URL(fileURLWithPath: directory.file("Music")).resolvingSymlinksInPath().path
+    path = directory.file("library.sqlite")
+    try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+  }
+
+  /// Copies the fixture of `relative`'s extension to `music/relative` and tags the copy.
+  func track(_ relative: String, _ edit: TagEdit) throws {
+    let destination = music + "/" + relative
+    try FileManager.default.createDirectory(
+      atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: FolderImportTests.fixtures + "/silence." + (relative as NSString).pathExtension, toPath: destination)
+    try edit.write(to: destination)
+  }
+
+  /// "The Wall" on two discs (FLAC, with MusicBrainz ids) and "Loose" (an MP3 and an Ogg
+  /// Vorbis file, one without a number, by another artist).
+  func makeLibraryFolder() throws {
+    let wall = { (disc: String, number: String, title: String) in
+      TagEdit(
+        album: "The Wall", artist: "Pink Floyd", title: title, trackNumber: number, date: "1979", discNumber: disc,
+        musicBrainzTrackID: "track-\(disc)-\(number)", musicBrainzAlbumID: "release-wall",
+        musicBrainzReleaseGroupID: "group-wall")
+    }
+    try track("Pink Floyd/The Wall/01.flac", wall("1", "1", "In the Flesh?"))
+    try track("Pink Floyd/The Wall/02.flac", wall("1", "2", "The Thin Ice"))
+    try track("Pink Floyd/The Wall/21.flac", wall("2", "1", "Hey You"))
+    try track("Loose/b.ogg", TagEdit(album: "Loose", artist: "Anna", title: "Second", trackNumber: "2"))
+    try track("Loose/a.mp3", TagEdit(album: "Loose", artist: "Bert"))
+    try track("Loose/c.mp3", TagEdit(album: "Loose", artist: "Bert", title: "Third", trackNumber: "3"))
+  }
+
+  func shell(_ session: String = "A") throws -> Library {
+    try Library(store: AlbumStore.open(path: path), session: session)
+  }
+
+  func album(_ title: String, in library: Library) throws -> Album {
+    try #require(try library.allAlbums().first { $0.title == title })
+  }
+
+  // MARK: - Tracks as data
+
+  @Test func anImportedAlbumListsItsTracksInDiscAndTrackOrder() throws {
+    try makeLibraryFolder()
+    let library = try shell()
+    try library.importFolder(music, named: "M")
+    let wall = try #require(try library.tracklist(of: try album("The Wall", in: library)))
+    #expect(wall.tracks.map(\.displayTitle) == ["In the Flesh?", "The Thin Ice", "Hey You"])
+    #expect(wall.tracks.map(\.disc) == [1, 1, 2])
+    #expect(wall.tracks.map(\.number) == [1, 2, 1])
+    #expect(wall.tracks.allSatisfy { $0.format == "FLAC" && $0.duration > 0.9 && $0.size > 0 && $0.modified > 0 })
+    #expect(wall.tracks.map(\.musicBrainzTrackID) == ["track-1-1", "track-1-2", "track-2-1"])
+    #expect(wall.discs == 2)
+    #expect(wall.musicBrainzAlbumID == "release-wall" && wall.musicBrainzReleaseGroupID == "group-wall")
+    #expect(wall.tracks[0].path == music + "/Pink Floyd/The Wall/01.flac")
+
+    // A track without a number after the numbered one; without a title, by its file name.
+    let loose = try #require(try library.tracklist(of: try album("Loose", in: library)))
+    #expect(loose.tracks.map(\.displayTitle) == ["Second", "Third", "a.mp3"])
+    #expect(loose.tracks.map(\.artist) == ["Anna", "Bert", "Bert"])
+    #expect(loose.tracks.map(\.format) == ["OGG", "MP3", "MP3"])
+    #expect(loose.discs == 1 && loose.musicBrainzAlbumID == nil)
+
+    // An album that did not come from a music folder has none.
+    #expect(try library.tracklist(of: library.album(at: 0)) == nil)
+  }
+
+  /// The track list describes the files: deleting the album keeps it, so undoing the
+  /// delete shows the tracks again.
+  @Test func deletingAnAlbumAndUndoingItKeepsItsTracks() throws {
+    try makeLibraryFolder()
+    let library = try shell()
+    try library.importFolder(music, named: "M")
+    let wall = try album("The Wall", in: library)
+    try library.delete(at: wall.position)
+    _ = try library.undo()
+    #expect(try library.tracklist(of: try album("The Wall", in: library))?.tracks.count == 3)
+  }
+
+  // MARK: - Re-import
+
+  /// An unchanged folder is imported again without opening one audio file; a retagged file
+  /// is opened (and its new title listed), a new one added, a removed one dropped.
+  @Test func aReimportOpensOnlyTheFilesThatChanged() throws {
+    try makeLibraryFolder()
+    let library = try shell()
+    let first = try library.importFolder(music, named: "M")
+    #expect(first.filesOpened == 6)
+
+    let again = try library.importFolder(music, named: "M")
+    #expect(again.filesOpened == 0)
+    #expect(again.unchanged == 2 && again.added == 0 && again.updated == 0)
+    #expect(again.tracks == 6)
+    let rows = try library.store.queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM track") }
+    #expect(rows == 6)
+
+    try TagEdit(title: "Mother").write(to: music + "/Pink Floyd/The Wall/02.flac")
+    try track("Pink Floyd/The Wall/03.flac", TagEdit(album: "The Wall", artist: "Pink Floyd", trackNumber: "3"))
+    try FileManager.default.removeItem(atPath: music + "/Loose/c.mp3")
+    let changed = try library.importFolder(music, named: "M")
+    #expect(changed.filesOpened == 2)
+    #expect(changed.updated == 2)
+    let wall = try #require(try library.tracklist(of: try album("The Wall", in: library)))
+    #expect(wall.tracks.map(\.displayTitle) == ["In the Flesh?", "Mother", "03.flac", "Hey You"])
+    #expect(
+      try library.tracklist(of: try album("Loose", in: library))?.tracks.map(\.displayTitle) == ["Second", "a.mp3"])
+    let left = try library.store.queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM track") }
+    #expect(left == 6)
+  }
+
+  /// Importing a subfolder, or a sibling folder whose name extends this one's, leaves the
+  /// tracks of the rest alone.
+  @Test func aReimportOfOneFolderLeavesOtherFoldersTracks() throws {
+    try makeLibraryFolder()
+    try track("../Music2/X/1.mp3", TagEdit(album: "Elsewhere"))
+    let library = try shell()
+    try library.importFolder(music, named: "M")
+    try library.importFolder(music + "2", named: "M2")
+    try library.importFolder(music + "/Loose", named: "Loose")
+    let count = try library.store.queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM track") }
+    #expect(count == 7)
+    #expect(try library.tracklist(of: try album("Elsewhere", in: library))?.tracks.count == 1)
+    #expect(try library.tracklist(of: try album("The Wall", in: library))?.tracks.count == 3)
+  }
+
+  // MARK: - Queries
+
+  @Test func queriesReachTracksDiscsFormatsAndMusicBrainzIDs() throws {
+    try makeLibraryFolder()
+    let library = try shell()
+    try library.importFolder(music, named: "M")
+    func titles(_ words: String...) throws -> [String] {
+      try library.albums(ids: library.listing(try library.query(words)).map(\.id)).map(\.title)
+    }
+    #expect(try titles("track:thin") == ["The Wall"])
+    #expect(try titles("track:anna") == ["Loose"])
+    #expect(try titles("-track:thin", "tracks:1..") == ["Loose"])
+    #expect(try titles("discs:2..") == ["The Wall"])
+    #expect(try titles("format:flac") == ["The Wall"])
+    #expect(try titles("format:=OGG") == ["Loose"])
+    #expect(try titles("mb_albumid:release-wall") == ["The Wall"])
+    #expect(try titles("mb_releasegroupid:=group-wall") == ["The Wall"])
+    #expect(try library.values(of: .format, withPrefix: "f", limit: 5) == ["FLAC"])
+  }
+
+  // MARK: - Migration
+
+  /// A library made by the release before tracks (schema 5), holding a folder import,
+  /// upgrades in place: its albums stay, and the next import of the folder matches them
+  /// (nothing added or updated) and fills in their tracks.
+  @Test func aVersion5LibraryWithAFolderImportUpgradesInPlace() throws {
+    try makeLibraryFolder()
+    let scan = try MusicFolderScanner().scan(music)
+    try DatabaseQueue(path: path).writeWithoutTransaction { db in
+      try db.inTransaction {
+        for migration in Schema.migrations.prefix(5) { try migration(db) }
+        try db.execute(sql: "PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 5")
+        try AlbumStore.insertAll(scan.albums.map { Album(music: $0, key: $0.key) }, from: 0, db)
+        return .commit
+      }
+    }
+    let library = try shell()
+    let version = try library.store.queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+    #expect(version == Schema.version)
+    #expect(try library.count() == 2)
+    #expect(try library.tracklist(of: library.album(at: 0)) == nil)
+    let result = try library.importFolder(music, named: "M")
+    #expect(result.unchanged == 2 && result.added == 0 && result.updated == 0)
+    #expect(try library.tracklist(of: try album("The Wall", in: library))?.tracks.count == 3)
+    let objects = try library.store.queue.read { db in try Schema.objects(in: db) }
+    #expect(objects == (try Schema.objects(atVersion: Schema.version)))
+  }
+}
