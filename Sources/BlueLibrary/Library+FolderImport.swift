@@ -48,6 +48,9 @@ extension Library {
         known: { root in
           // What the last scan read: files whose size and time did not change are not opened.
           stored = (try? self.store.storedTracks(under: root)) ?? AlbumStore.StoredTracks()
+          // The scanner's copy only, let go when it has read the files: the import needs
+          // only where each row stood.
+          defer { stored.tracks = [:] }
           return stored.tracks
         })
     } catch {
@@ -81,7 +84,8 @@ extension Library {
         }, origin: origin,
         alongside: { db in
           try AlbumStore.writeTracks(
-            of: keyed, root: scan.folder, stored: stored, unreadable: scan.unreadableFolders, db)
+            of: keyed, root: scan.folder, stored: stored, opened: scan.openedFiles, unreadable: scan.unreadableFolders,
+            db)
         })
     }
     // Into an empty library: the first album becomes current, as the viewport shows it.
@@ -165,5 +169,13 @@ extension Library {
   public func tracklist(of album: Album) throws(LibraryError) -> Tracklist? {
     guard let key = album.sourceKey else { return nil }
     return try store.tracklist(forKey: key)
+  }
+
+  /// The tracks of `album` with every tag they were read with, for `export`; nil for an
+  /// album without a track list.
+  func musicTracks(of album: Album) throws(LibraryError) -> [MusicTrack]? {
+    guard let key = album.sourceKey else { return nil }
+    let tracks = try store.reading { db in try AlbumStore.musicTracks(forKey: key, db) }
+    return tracks.isEmpty ? nil : tracks
   }
 }

@@ -27,13 +27,13 @@ enum AlbumGrouping {
       if let image = folder.coverImage { coverImages[folder.path] = image }
     }
     let albums = groups.map { album(of: $0, tracks: tracks, folders: folders, coverImages: coverImages) }
-    return albums.sorted { left, right in
-      let leftPath = left.folder.split(separator: "/")
-      let rightPath = right.folder.split(separator: "/")
-      if leftPath != rightPath { return leftPath.lexicographicallyPrecedes(rightPath) }
-      if left.title != right.title { return left.title < right.title }
-      return left.artist < right.artist
-    }
+    // Each folder split once, not in every comparison.
+    let paths = albums.map { $0.folder.split(separator: "/") }
+    return albums.indices.sorted { left, right in
+      if paths[left] != paths[right] { return paths[left].lexicographicallyPrecedes(paths[right]) }
+      if albums[left].title != albums[right].title { return albums[left].title < albums[right].title }
+      return albums[left].artist < albums[right].artist
+    }.map { albums[$0] }
   }
 
   // MARK: - Groups
@@ -148,15 +148,15 @@ enum AlbumGrouping {
       if let disc = track.tags.discNumber { return disc }
       return group.folders.count > 1 ? group.folders.firstIndex(of: track.file.folder)! + 1 : nil
     }
+    // The fields compared, not the tracks (whose copies would retain a dozen strings each).
+    let keys = group.tracks.map { (folder: tracks[$0].file.folder, number: tracks[$0].tags.trackNumber) }
     let ordered = group.tracks.indices.sorted { left, right in
-      let a = tracks[group.tracks[left]]
-      let b = tracks[group.tracks[right]]
       if discs[left] != discs[right] { return (discs[left] ?? 1) < (discs[right] ?? 1) }
-      if a.file.folder != b.file.folder { return a.file.folder < b.file.folder }
-      if a.tags.trackNumber != b.tags.trackNumber {
-        return (a.tags.trackNumber ?? .max) < (b.tags.trackNumber ?? .max)
+      if keys[left].folder != keys[right].folder { return keys[left].folder < keys[right].folder }
+      if keys[left].number != keys[right].number {
+        return (keys[left].number ?? .max) < (keys[right].number ?? .max)
       }
-      return a.file.name < b.file.name
+      return tracks[group.tracks[left]].file.name < tracks[group.tracks[right]].file.name
     }.map { (disc: discs[$0], track: tracks[group.tracks[$0]]) }
 
     let memberPaths = group.folders.map { folders[$0].path }

@@ -30,10 +30,10 @@ struct FolderWalk {
     var name: String
     /// The index of its folder in ``FolderWalk/folders``.
     var folder: Int
-    /// Its size in bytes and modification time (nanoseconds since 1970) when the walk saw
-    /// it: a re-import that finds both unchanged need not open it.
-    var size: Int64
-    var modified: Int64
+    /// Its size in bytes and modification time (nanoseconds since 1970), -1 until the scan
+    /// reads them: a re-import that finds both unchanged need not open it.
+    var size: Int64 = -1
+    var modified: Int64 = -1
   }
 
   /// The file extensions read as audio, lowercased: TagLib's own list
@@ -92,7 +92,7 @@ struct FolderWalk {
         guard let name, !name.hasPrefix(".") else { continue }
         entries.append((name, entry.pointee.d_type))
       }
-      defer { closedir(directory) }
+      closedir(directory)
       entries.sort { $0.name < $1.name }
 
       var coverImage: (rank: Int, path: String)?
@@ -118,13 +118,7 @@ struct FolderWalk {
         guard isFile, !isDirectory else { continue }
         let fileExtension = Self.fileExtension(entry.name)
         if audioExtensions.contains(fileExtension) {
-          // Its size and time, relative to the open folder (no path lookup from the root).
-          var file = stat()
-          let known = fstatat(dirfd(directory), entry.name, &file, 0) == 0
-          walk.files.append(
-            File(
-              path: child, name: entry.name, folder: folder, size: known ? Int64(file.st_size) : -1,
-              modified: known ? Int64(file.st_mtim.tv_sec) * 1_000_000_000 + Int64(file.st_mtim.tv_nsec) : -1))
+          walk.files.append(File(path: child, name: entry.name, folder: folder))
         } else if let rank = coverImageRank(entry.name), rank < coverImage?.rank ?? .max {
           coverImage = (rank, child)
         }

@@ -15,8 +15,11 @@ public struct MusicFolderScan: Sendable {
   public var skipped: [SkippedFile]
   /// How many audio files (by their extension) were read, skipped ones included.
   public var filesScanned: Int
-  /// How many of them were opened: the others were known unchanged from an earlier scan.
-  public var filesOpened = 0
+  /// The audio files that were opened: the others were known unchanged from an earlier scan
+  /// (their size and modification time matched), and their tracks are what it read.
+  public var openedFiles: Set<String> = []
+  /// How many audio files were opened.
+  public var filesOpened: Int { openedFiles.count }
   /// The folders under ``folder`` that could not be listed: what an earlier scan found in
   /// them is not known to be gone.
   public var unreadableFolders: [String] = []

@@ -101,24 +101,32 @@ public struct MusicFolderScanner: Sendable {
       guard reading.readNext(into: &outcomes, lastAlbum: &lastAlbum) else { break }
     }
     helpers.wait()
+    reading.forgetKnown()
     if cancelled { throw .cancelled }
     reading.finish(outcomes)
 
-    var tracks: [AlbumGrouping.Track] = []
     var skipped = walk.unreadableFolders.map { SkippedFile(path: $0.path, reason: .cannotOpen(errno: $0.errno)) }
     skipped += walk.skippedNames.map { SkippedFile(path: $0.path, reason: $0.reason) }
-    for (index, outcome) in reading.outcomes().enumerated() {
-      switch outcome {
-      case .track(let tags): tracks.append(AlbumGrouping.Track(file: walk.files[index], tags: tags))
-      case .skipped(let reason): skipped.append(SkippedFile(path: walk.files[index].path, reason: reason))
+    // The tracks live only while they are grouped: a scan of 20,000 files holds one copy
+    // of their tags at a time.
+    let albums = { () -> [MusicAlbum] in
+      var tracks: [AlbumGrouping.Track] = []
+      reading.forEachOutcome { index, outcome in
+        switch outcome {
+        case .track(let tags, let size, let modified):
+          var file = walk.files[index]
+          (file.size, file.modified) = (size, modified)
+          tracks.append(AlbumGrouping.Track(file: file, tags: tags))
+        case .skipped(let reason): skipped.append(SkippedFile(path: walk.files[index].path, reason: reason))
+        }
       }
-    }
+      return AlbumGrouping.albums(folders: walk.folders, tracks: tracks)
+    }()
     skipped.sort { $0.path < $1.path }
-    let albums = AlbumGrouping.albums(folders: walk.folders, tracks: tracks)
     progress?(
       MusicScanProgress(filesFound: walk.files.count, filesScanned: walk.files.count, albumsFound: albums.count))
     var scan = MusicFolderScan(folder: root, albums: albums, skipped: skipped, filesScanned: walk.files.count)
-    scan.filesOpened = reading.opened.load(ordering: .relaxed)
+    scan.openedFiles = reading.openedPaths()
     scan.unreadableFolders = walk.unreadableFolders.map(\.path)
     return scan
   }
@@ -128,14 +136,15 @@ public struct MusicFolderScanner: Sendable {
 
 /// What reading one audio file gave.
 private enum Outcome: Sendable {
-  case track(TrackTags)
+  /// Its tags, and the file's size and modification time (as ``FolderWalk/File`` has them).
+  case track(TrackTags, size: Int64, modified: Int64)
   case skipped(SkippedFile.Reason)
 
   /// Reads `file` with TagLib.
   init(reading file: FolderWalk.File) {
     switch TrackTags.read(file.path) {
     case .track(let tags):
-      self = .track(tags)
+      self = .track(tags, size: file.size, modified: file.modified)
     case .cannotOpen(let code):
       self = .skipped(.cannotOpen(errno: code))
     case .noAudio:
@@ -160,10 +169,10 @@ private final class Reading: Sendable {
   }
 
   let files: [FolderWalk.File]
-  /// The tracks an earlier scan read, by path.
-  let known: [String: MusicTrack]
-  /// How many files were opened (not known unchanged).
-  let opened = Atomic<Int>(0)
+  /// The tracks an earlier scan read, by path; let go once every file is read.
+  nonisolated(unsafe) private(set) var known: [String: MusicTrack]
+  /// The indices of the files that were opened (not known unchanged), per worker.
+  private let opened = Mutex<[Int]>([])
   private let next = Atomic<Int>(0)
   private let finished = Atomic<Int>(0)
   private let stopped = Atomic<Bool>(false)
@@ -182,15 +191,21 @@ private final class Reading: Sendable {
     guard !stopped.load(ordering: .relaxed) else { return false }
     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
     guard index < files.count else { return false }
-    let file = files[index]
+    var file = files[index]
+    // Its size and time, here rather than in the walk: the workers stat files side by side.
+    var info = stat()
+    if stat(file.path, &info) == 0 {
+      file.size = Int64(info.st_size)
+      file.modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
     let outcome: Outcome
     if let track = known[file.path], track.size == file.size, track.modified == file.modified, file.size >= 0 {
-      outcome = .track(track.tags)
+      outcome = .track(track.tags, size: file.size, modified: file.modified)
     } else {
-      opened.wrappingAdd(1, ordering: .relaxed)
+      opened.withLock { $0.append(index) }
       outcome = Outcome(reading: file)
     }
-    if case .track(let tags) = outcome {
+    if case .track(let tags, _, _) = outcome {
       let album = AlbumSeen(folder: files[index].folder, album: tags.album)
       if album != lastAlbum {
         lastAlbum = album
@@ -201,6 +216,10 @@ private final class Reading: Sendable {
     finished.wrappingAdd(1, ordering: .relaxed)
     return true
   }
+
+  /// Lets the known tracks go: call when no worker reads any more (their tags live on in the
+  /// outcomes that took them).
+  func forgetKnown() { known = [:] }
 
   /// Stops the other workers after the file each is reading.
   func stop() { stopped.store(true, ordering: .relaxed) }
@@ -217,12 +236,21 @@ private final class Reading: Sendable {
       albumsFound: albumsSeen.withLock { $0.count })
   }
 
+  /// The paths of the files that were opened.
+  func openedPaths() -> Set<String> {
+    opened.withLock { Set($0.map { files[$0].path }) }
+  }
+
   /// Every file's outcome, in file order, once all workers have handed theirs in.
-  func outcomes() -> [Outcome] {
-    handedIn.withLock { handedIn in
-      var ordered = [Outcome?](repeating: nil, count: files.count)
-      for (index, outcome) in handedIn { ordered[index] = outcome }
-      return ordered.map { $0! }
+  /// Takes them: the workers' lists are emptied, so a large scan holds one copy, and each
+  /// outcome is handed over where it lies (not copied into an array in file order first).
+  func forEachOutcome(_ body: (_ index: Int, _ outcome: Outcome) -> Void) {
+    let all = handedIn.withLock { handedIn in
+      defer { handedIn = [] }
+      return handedIn
     }
+    var place = [Int](repeating: -1, count: files.count)
+    for (slot, (index, _)) in all.enumerated() { place[index] = slot }
+    for index in place.indices { body(index, all[place[index]].1) }
   }
 }

@@ -405,7 +405,10 @@ extension LibraryArchiveTests {
   }
 
   @Test(arguments: [
-    (#"[{"title": "x", "tracks": "12"}]"#, "x.json:1: element 1: 'tracks' must be a number, found a string"),
+    (
+      #"[{"title": "x", "tracks": "12"}]"#,
+      "x.json:1: element 1: 'tracks' must be a number or an array of tracks, found a string"
+    ),
     (#"[{"title": "x", "tracks": 1.5}]"#, "x.json:1: element 1: 'tracks' must be a whole number, got 1.5"),
     (
       #"[{"title": "x", "tracks": -1}]"#,

@@ -159,6 +159,65 @@ import Testing
     #expect(try library.values(of: .format, withPrefix: "f", limit: 5) == ["FLAC"])
   }
 
+  // MARK: - Export and import
+
+  /// JSON `export` writes each folder album's tracks as an array, and `import` of that
+  /// file into another library reads them back: the same track list, discs and ids, and a
+  /// later import of the folder there finds its albums unchanged without opening a file.
+  @Test func jsonExportAndImportKeepTheTracks() throws {
+    try makeLibraryFolder()
+    let library = try shell()
+    try library.importFolder(music, named: "M")
+    let file = directory.file("library.json")
+    _ = try LibraryArchive.export(library, to: file, csv: false)
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [[String: Any]]
+    let exportedWall = try #require(json?.first { $0["title"] as? String == "The Wall" })
+    let tracks = try #require(exportedWall["tracks"] as? [[String: Any]])
+    #expect(tracks.map { $0["title"] as? String } == ["In the Flesh?", "The Thin Ice", "Hey You"])
+    #expect(tracks.map { $0["disc"] as? Int } == [1, 1, 2])
+    #expect(tracks.first?["mb_trackid"] as? String == "track-1-1")
+    #expect(tracks.first?["format"] as? String == "FLAC")
+    #expect(tracks.first?["path"] as? String == music + "/Pink Floyd/The Wall/01.flac")
+    // Albums that did not come from a music folder keep the original shape.
+    #expect(json?.first?["tracks"] == nil)
+
+    let otherPath = directory.file("other.sqlite")
+    let other = try Library(store: AlbumStore.open(path: otherPath), session: "B")
+    try other.importAlbums(fromFile: file)
+    for title in ["The Wall", "Loose"] {
+      #expect(
+        try other.tracklist(of: try album(title, in: other))
+          == (try library.tracklist(of: try album(title, in: library))))
+    }
+    #expect(try album("The Wall", in: other).tracks == 3)
+    let again = try other.importFolder(music, named: "M")
+    #expect(again.unchanged == 2 && again.added == 0 && again.filesOpened == 0)
+
+    // CSV stays one row per album, with the count.
+    let csv = directory.file("library.csv")
+    _ = try LibraryArchive.export(library, to: csv, csv: true)
+    let rows = try String(contentsOfFile: csv, encoding: .utf8).split(whereSeparator: \.isNewline)
+    #expect(rows.count == 1 + 7)
+    #expect(rows.contains { $0.hasPrefix("The Wall,Pink Floyd,,1979,,3,") })
+  }
+
+  /// A malformed track in the JSON names the element and the track, and nothing is imported.
+  @Test func aBadTrackInTheJSONIsAnErrorNamingIt() throws {
+    let file = directory.file("bad.json")
+    try Data(
+      """
+      [{"title": "A", "folder": "/m/A", "tracks": [{"path": "/m/A/1.mp3"}, {"path": "/m/A/2.mp3", "number": "two"}]}]
+      """.utf8
+    ).write(to: URL(fileURLWithPath: file))
+    let library = try shell()
+    #expect {
+      try library.importAlbums(fromFile: file)
+    } throws: { error in
+      "\(error)".contains("element 1: track 2: 'number' must be a number, found a string")
+    }
+    #expect(try library.count() == 5)
+  }
+
   // MARK: - Migration
 
   /// A library made by the release before tracks (schema 5), holding a folder import,

@@ -1,3 +1,5 @@
+internal import MusicFolder
+
 /// The keys of an exported album, in export order: the original app's property names,
 /// then the music-folder fields (albums imported from a folder of audio files have them).
 ///
@@ -66,6 +68,8 @@ struct ArchiveRecord {
   var tracks: Int?
   var duration: Double?
   var folder: String?
+  /// The album's tracks, when the JSON lists them.
+  var trackList: [MusicTrack]?
 
   /// Hands the values over as UTF-8 (a missing title as empty), read in place.
   func withFields<R>(_ body: (AlbumFields) throws -> R) rethrows -> R {
@@ -77,6 +81,7 @@ struct ArchiveRecord {
             var fields = AlbumFields(title: title, artist: artist, genre: genre, year: year, coverURL: coverURL)
             fields.tracks = tracks
             fields.duration = duration
+            fields.trackList = trackList
             guard var folder else { return try body(fields) }
             return try folder.withUTF8 { folder in
               fields.folder = folder

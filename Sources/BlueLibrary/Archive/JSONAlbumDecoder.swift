@@ -1,3 +1,5 @@
+internal import MusicFolder
+
 /// Reads albums from the JSON that `export` writes, as the file is read: an array of
 /// objects keyed by ``ArchiveKey``, `year` a string or a whole number, any value but
 /// `title` may be null.
@@ -150,6 +152,7 @@ struct JSONAlbumDecoder {
     index += 1
     // One slot per key, in `ArchiveKey` order: cheaper than a dictionary per element.
     var values = [Value?](repeating: nil, count: ArchiveKey.allCases.count)
+    var trackList: [MusicTrack]?
     var unknown: [String] = []
     var unknownCount = 0
     skipWhitespace()
@@ -168,8 +171,16 @@ struct JSONAlbumDecoder {
         }
         index += 1
         skipWhitespace()
-        let value = try parseValue(depth: 2)
-        if let key = ArchiveKey(name: name) {
+        let key = ArchiveKey(name: name)
+        let value: Value
+        if key == .tracks && peek == UInt8(ascii: "[") {
+          // An album's tracks, as `export` writes them.
+          trackList = try parseTracks(element: element)
+          value = .array
+        } else {
+          value = try parseValue(depth: 2)
+        }
+        if let key {
           guard values[key.slot] == nil else {
             throw failure(elementLine, "element \(element): duplicate key '\(key.rawValue)'")
           }
@@ -215,6 +226,9 @@ struct JSONAlbumDecoder {
       case (.genre, .string(let text)): record.genre = text
       case (.coverUrl, .string(let text)): record.coverURL = text
       case (.folder, .string(let text)): record.folder = text
+      case (.tracks, .array) where trackList != nil:
+        record.trackList = trackList
+        record.tracks = trackList?.count
       case (.tracks, .number(let text)):
         guard let tracks = ArchiveKey.parseTracks(text) else {
           throw fail("'tracks' must be a whole number, got \(text)")
@@ -225,13 +239,121 @@ struct JSONAlbumDecoder {
           throw fail("'duration' must be a number, got \(text)")
         }
         record.duration = duration
-      case (.tracks, _), (.duration, _): throw fail("'\(key.rawValue)' must be a number, found \(value.kind)")
+      case (.tracks, _): throw fail("'tracks' must be a number or an array of tracks, found \(value.kind)")
+      case (.duration, _): throw fail("'duration' must be a number, found \(value.kind)")
       case (.year, _): throw fail("'year' must be a string or a number, found \(value.kind)")
       default: throw fail("'\(key.rawValue)' must be a string, found \(value.kind)")
       }
     }
     guard record.title != nil else { throw fail("missing key 'title'") }
     return record
+  }
+
+  // MARK: - Tracks
+
+  /// The keys of a track object (``LibraryArchive/appendTracks(_:to:)``).
+  private static let trackKeys: Set<String> = [
+    "path", "disc", "discnumber", "number", "title", "artist", "albumartist", "album", "date", "genre", "length",
+    "format", "bitrate", "size", "modified", "picture", "mb_trackid", "mb_albumid", "mb_releasegroupid",
+  ]
+
+  /// An array of track objects, as `export` writes an album's `tracks`: each needs `path`
+  /// (a string); numbers must be numbers, text strings (or null).
+  private mutating func parseTracks(element: Int) throws(LibraryError) -> [MusicTrack] {
+    index += 1
+    var tracks: [MusicTrack] = []
+    skipWhitespace()
+    if peek == UInt8(ascii: "]") {
+      index += 1
+      return tracks
+    }
+    while true {
+      skipWhitespace()
+      let number = tracks.count + 1
+      func fail(_ reason: String) -> LibraryError { failure(line, "element \(element): track \(number): \(reason)") }
+      guard peek == UInt8(ascii: "{") else { throw fail("expected an object, found \(describePeek())") }
+      index += 1
+      var fields: [String: Value] = [:]
+      skipWhitespace()
+      if peek == UInt8(ascii: "}") {
+        index += 1
+      } else {
+        while true {
+          skipWhitespace()
+          guard peek == UInt8(ascii: "\"") else {
+            throw fail("expected a key in double quotes, found \(describePeek())")
+          }
+          let name = try parseString()
+          guard Self.trackKeys.contains(name) else {
+            throw fail(
+              "unknown key \(LibraryError.quoted(name)) (keys: \(Self.trackKeys.sorted().joined(separator: ", ")))")
+          }
+          skipWhitespace()
+          guard peek == UInt8(ascii: ":") else { throw fail("expected ':', found \(describePeek())") }
+          index += 1
+          skipWhitespace()
+          fields[name] = try parseValue(depth: 4)
+          skipWhitespace()
+          if peek == UInt8(ascii: ",") {
+            index += 1
+          } else if peek == UInt8(ascii: "}") {
+            index += 1
+            break
+          } else {
+            throw fail("expected ',' or '}', found \(describePeek())")
+          }
+        }
+      }
+      func text(_ key: String) throws(LibraryError) -> String? {
+        switch fields[key] {
+        case nil, .null: return nil
+        case .string(let value): return value
+        case let other?: throw fail("'\(key)' must be a string, found \(other.kind)")
+        }
+      }
+      func integer(_ key: String) throws(LibraryError) -> Int64? {
+        switch fields[key] {
+        case nil, .null: return nil
+        case .number(let value):
+          guard let whole = Int64(value) else { throw fail("'\(key)' must be a whole number, got \(value)") }
+          return whole
+        case let other?: throw fail("'\(key)' must be a number, found \(other.kind)")
+        }
+      }
+      guard let path = try text("path") else { throw fail("missing key 'path'") }
+      var length = 0.0
+      switch fields["length"] {
+      case nil, .null: break
+      case .number(let value):
+        guard let seconds = Double(value), seconds >= 0, seconds <= Album.maximumDuration else {
+          throw fail("'length' must be a number of seconds, got \(value)")
+        }
+        length = seconds
+      case let other?: throw fail("'length' must be a number, found \(other.kind)")
+      }
+      let picture = try text("picture")
+      let tags = TrackTags(
+        album: try text("album"), artist: try text("artist"), albumArtist: try text("albumartist"),
+        title: try text("title"), trackNumber: try integer("number").map { Int($0) }, date: try text("date"),
+        genre: try text("genre"), discNumber: try integer("discnumber").map { Int($0) },
+        musicBrainzTrackID: try text("mb_trackid"), musicBrainzAlbumID: try text("mb_albumid"),
+        musicBrainzReleaseGroupID: try text("mb_releasegroupid"), format: try text("format") ?? "",
+        bitrate: Int(try integer("bitrate") ?? 0), duration: length, hasPicture: picture != nil,
+        pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 })
+      tracks.append(
+        MusicTrack(
+          path: path, size: try integer("size") ?? -1, modified: try integer("modified") ?? -1,
+          disc: try integer("disc").map { Int($0) }, tags: tags))
+      skipWhitespace()
+      if peek == UInt8(ascii: ",") {
+        index += 1
+      } else if peek == UInt8(ascii: "]") {
+        index += 1
+        return tracks
+      } else {
+        throw failure(line, "element \(element): expected ',' or ']' after track \(number), found \(describePeek())")
+      }
+    }
   }
 
   // MARK: - Values

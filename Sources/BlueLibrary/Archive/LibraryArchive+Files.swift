@@ -59,7 +59,7 @@ extension LibraryArchive {
             if csv {
               appendCSV(album, music: music, to: &out)
             } else {
-              appendJSON(album, first: written == 0, to: &out)
+              appendJSON(album, tracks: try library.musicTracks(of: album), first: written == 0, to: &out)
             }
             written += 1
             if out.count >= Self.exportBlock {

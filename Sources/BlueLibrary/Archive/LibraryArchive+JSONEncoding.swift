@@ -1,15 +1,20 @@
+internal import MusicFolder
+
 extension LibraryArchive {
   /// The albums as pretty-printed JSON in the original app's shape, ending in a newline.
   ///
   /// Keys come in a stable order (`title`, `artist`, `genre`, `year`, `coverUrl`);
   /// `year` is a string as in the original app, `""` when unknown. An album imported from
-  /// a music folder adds `tracks` (a whole number), `duration` (seconds, a number) and
-  /// `folder` (a string), each only when known. Control characters are escaped, so the
+  /// a music folder adds `tracks`, `duration` (seconds, a number) and `folder` (a string),
+  /// each only when known: `tracks` is the array of its tracks (``appendTracks(_:to:)``)
+  /// when `library` has them, else their count. Control characters are escaped, so the
   /// file is safe to `cat`.
-  public static func encodeJSON(_ albums: [Album]) -> [UInt8] {
+  public static func encodeJSON(_ albums: [Album], library: Library? = nil) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(albums.count * 160 + 4)
-    for (offset, album) in albums.enumerated() { appendJSON(album, first: offset == 0, to: &out) }
+    for (offset, album) in albums.enumerated() {
+      appendJSON(album, tracks: library.flatMap { try? $0.musicTracks(of: album) }, first: offset == 0, to: &out)
+    }
     endJSON(count: albums.count, to: &out)
     return out
   }
@@ -17,7 +22,7 @@ extension LibraryArchive {
   /// Appends `album` as an element of the array ``encodeJSON(_:)`` writes (the opening
   /// bracket before the `first`); ``endJSON(count:to:)`` closes it. `export` streams a
   /// library of any size through these, a page of albums at a time.
-  static func appendJSON(_ album: Album, first: Bool, to out: inout [UInt8]) {
+  static func appendJSON(_ album: Album, tracks trackList: [MusicTrack]? = nil, first: Bool, to out: inout [UInt8]) {
     out.append(contentsOf: first ? "[\n  {\n    \"title\": ".utf8 : ",\n  {\n    \"title\": ".utf8)
     appendJSONString(album.title, to: &out)
     out.append(contentsOf: ",\n    \"artist\": ".utf8)
@@ -30,7 +35,10 @@ extension LibraryArchive {
     }
     out.append(contentsOf: "\",\n    \"coverUrl\": ".utf8)
     appendJSONString(album.coverURL, to: &out)
-    if let tracks = album.tracks {
+    if let trackList, !trackList.isEmpty {
+      out.append(contentsOf: ",\n    \"tracks\": ".utf8)
+      appendTracks(trackList, to: &out)
+    } else if let tracks = album.tracks {
       out.append(contentsOf: ",\n    \"tracks\": \(tracks)".utf8)
     }
     if let duration = album.duration {
@@ -42,6 +50,50 @@ extension LibraryArchive {
       appendJSONString(folder, to: &out)
     }
     out.append(contentsOf: "\n  }".utf8)
+  }
+
+  /// `tracks` as a JSON array of objects, one line each: `path`, `disc` (the track's disc,
+  /// from its tag or its disc folder), `discnumber` (the tag), `number`, `title`, `artist`,
+  /// `albumartist`, `album`, `date`, `genre`, `length` (seconds), `format`, `bitrate`
+  /// (kb/s), `size` (bytes), `modified` (nanoseconds since 1970), `picture` (the embedded
+  /// picture's MIME type, `""` when the file does not say; absent without one), and the
+  /// MusicBrainz ids `mb_trackid`, `mb_albumid`, `mb_releasegroupid`; keys without a value
+  /// are left out. A JSON `import` reads it back as the album's tracks.
+  static func appendTracks(_ tracks: [MusicTrack], to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "["))
+    for (index, track) in tracks.enumerated() {
+      out.append(contentsOf: (index == 0 ? "\n      {" : ",\n      {").utf8)
+      let tags = track.tags
+      out.append(contentsOf: "\"path\": ".utf8)
+      appendJSONString(track.path, to: &out)
+      func number(_ key: String, _ value: Int?) {
+        if let value { out.append(contentsOf: ", \"\(key)\": \(value)".utf8) }
+      }
+      func string(_ key: String, _ value: String?) {
+        guard let value else { return }
+        out.append(contentsOf: ", \"\(key)\": ".utf8)
+        appendJSONString(value, to: &out)
+      }
+      number("disc", track.disc)
+      number("discnumber", tags.discNumber)
+      number("number", tags.trackNumber)
+      string("title", tags.title)
+      string("artist", tags.artist)
+      string("albumartist", tags.albumArtist)
+      string("album", tags.album)
+      string("date", tags.date)
+      string("genre", tags.genre)
+      out.append(contentsOf: ", \"length\": \(tags.duration)".utf8)
+      string("format", tags.format)
+      number("bitrate", tags.bitrate)
+      out.append(contentsOf: ", \"size\": \(track.size), \"modified\": \(track.modified)".utf8)
+      string("picture", tags.hasPicture ? tags.pictureMimeType ?? "" : nil)
+      string("mb_trackid", tags.musicBrainzTrackID)
+      string("mb_albumid", tags.musicBrainzAlbumID)
+      string("mb_releasegroupid", tags.musicBrainzReleaseGroupID)
+      out.append(UInt8(ascii: "}"))
+    }
+    out.append(contentsOf: "\n    ]".utf8)
   }
 
   /// Closes the array after `count` elements (`[]` when there were none).

@@ -1,3 +1,5 @@
+internal import MusicFolder
+
 /// One album's fields as UTF-8, borrowed from whoever holds the bytes: an import decoder's
 /// buffer, or an ``Album``'s strings.
 ///
@@ -14,6 +16,8 @@ struct AlbumFields {
   var tracks: Int?
   var duration: Double?
   var folder: UnsafeBufferPointer<UInt8>?
+  /// The album's tracks, from a JSON `tracks` array; stored under ``sourceKey``.
+  var trackList: [MusicTrack]?
 
   /// No bytes: an empty field.
   static var empty: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }

@@ -1,4 +1,5 @@
 internal import GRDB
+internal import MusicFolder
 
 #if canImport(GRDBSQLite)
   internal import GRDBSQLite
@@ -134,6 +135,7 @@ private struct AlbumInserter {
     let cover = text.count
     var folderEnds: (Int, Int)?
     if let folder = album.folder, let key = album.sourceKey {
+      if let tracks = album.trackList { try AlbumStore.writeImportedTracks(tracks, key: key, db) }
       text.append(contentsOf: folder)
       let folderEnd = text.count
       text.append(contentsOf: key.utf8)

@@ -226,7 +226,7 @@ public struct ExportCommand: Command {
     // `export -`: the JSON on standard output, for pipes (`bluelib -c 'export -' | jq`).
     if path == "-" {
       let albums = try query.map { try library.albums(ids: library.listing($0).map(\.id)) } ?? library.allAlbums()
-      return .text(String(decoding: LibraryArchive.encodeJSON(albums), as: UTF8.self))
+      return .text(String(decoding: LibraryArchive.encodeJSON(albums, library: library), as: UTF8.self))
     }
     let csv = path.lowercased().hasSuffix(".csv")
     let count = try LibraryArchive.export(library, to: path, csv: csv, query: query)
