@@ -1,4 +1,5 @@
 import Foundation
+internal import GRDB
 internal import MusicFolder
 
 #if canImport(Glibc)
@@ -35,6 +36,7 @@ extension Library {
     endCommand()
     let scan: MusicFolderScan
     var stored = AlbumStore.StoredTracks()
+    var lastScan: String?
     do {
       scan = try MusicFolderScanner().scan(
         path,
@@ -52,6 +54,14 @@ extension Library {
           // only where each row stood.
           defer { stored.tracks = [:] }
           return stored.tracks
+        },
+        unchangedSince: { root, fingerprint in
+          // The last scan of this folder saw the very same files: its albums stand.
+          guard let last = try? self.store.stateText("scan " + root), last.hasPrefix(fingerprint + "\n") else {
+            return false
+          }
+          lastScan = last
+          return true
         })
     } catch {
       switch error {
@@ -62,38 +72,53 @@ extension Library {
       }
     }
     if isCancelled() { throw .cancelled }
-    var keys: Set<String> = []
-    let keyed = scan.albums.map { album in
-      // Two albums of one scan never share a key (one title in two letter cases, loose in
-      // the folder that also holds a merged multi-disc album): the later one gets a suffix,
-      // the same on every scan.
-      var key = album.key
-      var copy = 1
-      while !keys.insert(key).inserted {
-        copy += 1
-        key = album.key + "\u{1F}\(copy)"
-      }
-      return (key: key, album: album)
+    let albums: [Album]
+    let skipped: [FolderImport.Skipped]
+    let outcome: AlbumStore.FolderImportOutcome
+    let summary = { (added: Int, updated: Int) in
+      "import from \(name): " + Self.counts(added: added, updated: updated, unchanged: 0)
     }
-    let albums = keyed.map { Album(music: $0.album, key: $0.key) }
-    let outcome = try change { (origin) throws(LibraryError) in
-      try store.importFolder(
-        albums,
-        summary: { added, updated in
-          "import from \(name): " + Self.counts(added: added, updated: updated, unchanged: 0)
-        }, origin: origin,
-        alongside: { db in
-          try AlbumStore.writeTracks(
-            of: keyed, root: scan.folder, stored: stored, opened: scan.openedFiles, unreadable: scan.unreadableFolders,
-            db)
-        })
+    if scan.isUnchanged, let lastScan {
+      // Nothing read: the albums and skipped files of the last scan, which saw these files.
+      albums = try store.scannedAlbums(under: scan.folder)
+      skipped = Self.skippedFiles(in: lastScan)
+      outcome = try change { (origin) throws(LibraryError) in
+        try store.importFolder(albums, summary: summary, origin: origin)
+      }
+    } else {
+      var keys: Set<String> = []
+      let keyed = scan.albums.map { album in
+        // Two albums of one scan never share a key (one title in two letter cases, loose in
+        // the folder that also holds a merged multi-disc album): the later one gets a
+        // suffix, the same on every scan.
+        var key = album.key
+        var copy = 1
+        while !keys.insert(key).inserted {
+          copy += 1
+          key = album.key + "\u{1F}\(copy)"
+        }
+        return (key: key, album: album)
+      }
+      albums = keyed.map { Album(music: $0.album, key: $0.key) }
+      skipped = scan.skipped.map { FolderImport.Skipped(path: $0.path, reason: $0.reason.description) }
+      let built = albums
+      outcome = try change { (origin) throws(LibraryError) in
+        try store.importFolder(
+          albums, summary: summary, origin: origin,
+          alongside: { db in
+            try AlbumStore.writeTracks(
+              of: keyed, built: built, root: scan.folder, stored: stored, opened: scan.openedFiles,
+              unreadable: scan.unreadableFolders, db)
+            try Self.recordScan(of: scan.folder, Self.scanRecord(scan.fingerprint, skipped), db)
+          })
+      }
     }
     // Into an empty library: the first album becomes current, as the viewport shows it.
     if selection == nil, (try? count()) ?? 0 > 0 { select(0) }
     refreshLocalCovers(of: albums)
-    let skipped = scan.skipped.map { FolderImport.Skipped(path: $0.path, reason: $0.reason.description) }
     return FolderImport(
-      folder: scan.folder, albums: scan.albums.count, tracks: scan.trackCount, filesOpened: scan.filesOpened,
+      folder: scan.folder, albums: albums.count, tracks: albums.reduce(0) { $0 + ($1.tracks ?? 0) },
+      filesOpened: scan.filesOpened,
       added: outcome.added,
       updated: outcome.updated, unchanged: outcome.unchanged, skipped: skipped,
       skippedAsBefore: noteSkipped(skipped, in: scan.folder), summary: outcome.step?.summary)
@@ -116,6 +141,33 @@ extension Library {
     let before = try? store.stateText(key)
     if before != value { try? store.setStateText(key, value) }
     return value != nil && before == value
+  }
+
+  /// The `scan ROOT` state row: the scan's fingerprint, then each skipped file's path and
+  /// reason (U+001F between them, U+001E after each).
+  static func scanRecord(_ fingerprint: String, _ skipped: [FolderImport.Skipped]) -> String {
+    fingerprint + "\n" + skipped.map { $0.path + "\u{1F}" + $0.reason + "\u{1E}" }.joined()
+  }
+
+  /// Keeps `record` as the last scan of `root`, and forgets the last scans of the folders
+  /// above and below it: their albums and tracks were just written by this one.
+  static func recordScan(of root: String, _ record: String, _ db: Database) throws {
+    let overlapping = try String.fetchAll(db, sql: "SELECT key FROM state WHERE substr(key, 1, 5) = 'scan '").filter {
+      let other = String($0.dropFirst(5))
+      return other != root
+        && (other.hasPrefix(root + "/") || root.hasPrefix(other + "/") || other == "/" || root == "/")
+    }
+    for key in overlapping { try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [key]) }
+    try AlbumStore.setStateText("scan " + root, record, db)
+  }
+
+  /// The skipped files of a ``scanRecord(_:_:)``.
+  static func skippedFiles(in record: String) -> [FolderImport.Skipped] {
+    guard let newline = record.firstIndex(of: "\n") else { return [] }
+    return record[record.index(after: newline)...].split(separator: "\u{1E}").compactMap { entry in
+      let parts = entry.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+      return parts.count == 2 ? FolderImport.Skipped(path: String(parts[0]), reason: String(parts[1])) : nil
+    }
   }
 
   /// `2 added, 1 updated, 9 unchanged`, leaving out the counts that are 0.

@@ -1,4 +1,5 @@
 internal import CTagLib
+import Dispatch
 
 #if canImport(Glibc)
   import Glibc
@@ -127,6 +128,42 @@ struct FolderWalk {
       pending.append(contentsOf: subfolders.reversed())
     }
     return walk
+  }
+
+  /// Reads each file's size and modification time, `workers` files at a time (a stat costs
+  /// a path lookup in the kernel: 5 µs, 0.1 s for 20,000 files on one core).
+  mutating func readSizesAndTimes(workers: Int) {
+    let count = files.count
+    let chunks = max(1, min(workers, count / 256 + 1))
+    files.withUnsafeMutableBufferPointer { files in
+      nonisolated(unsafe) let shared = files
+      DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        var info = stat()
+        for index in stride(from: chunk, to: count, by: chunks) {
+          guard stat(shared[index].path, &info) == 0 else { continue }
+          shared[index].size = Int64(info.st_size)
+          shared[index].modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        }
+      }
+    }
+  }
+
+  /// The walk in 16 hex digits (64-bit FNV-1a): each audio file's path, size and
+  /// modification time, each folder with its cover image, the folders that could not be
+  /// listed and the names passed over. The same fingerprint, the same albums.
+  var fingerprint: String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix(_ text: String) {
+      for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      hash = (hash ^ 0xFF) &* 0x100_0000_01b3
+    }
+    mix("files \(files.count)")
+    for file in files { mix("\(file.path) \(file.size) \(file.modified)") }
+    for folder in folders { mix(folder.path + " " + (folder.coverImage ?? "")) }
+    for (path, code) in unreadableFolders { mix("\(path) \(code)") }
+    for (path, reason) in skippedNames { mix("\(path) \(reason)") }
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
   }
 
   /// `name`'s bytes as text, each byte that is not part of valid UTF-8 written `\xE9`.

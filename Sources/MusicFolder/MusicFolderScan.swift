@@ -20,6 +20,13 @@ public struct MusicFolderScan: Sendable {
   public var openedFiles: Set<String> = []
   /// How many audio files were opened.
   public var filesOpened: Int { openedFiles.count }
+  /// What the walk found, in a few bytes: every audio file's path, size and modification
+  /// time, each folder's cover image, and what could not be listed. Two scans of a folder
+  /// with the same fingerprint find the same albums.
+  public var fingerprint = ""
+  /// Whether the caller said an earlier scan had the same ``fingerprint``: no file was read
+  /// and ``albums`` and ``skipped`` are empty (they are what that scan found).
+  public var isUnchanged = false
   /// The folders under ``folder`` that could not be listed: what an earlier scan found in
   /// them is not known to be gone.
   public var unreadableFolders: [String] = []

@@ -51,13 +51,18 @@ public struct MusicFolderScanner: Sendable {
   ///     task is cancelled) the scan stops and throws ``MusicFolderError/cancelled``.
   ///   - known: given the folder's real path, the tracks read by an earlier scan under it,
   ///     by path; a file whose size and modification time match its entry is not opened.
+  ///   - unchangedSince: given the folder's real path and the scan's ``MusicFolderScan/fingerprint``
+  ///     (taken after the walk, before any file is read), whether an earlier scan had the
+  ///     same one: then no file is read and no album built, and the result says
+  ///     ``MusicFolderScan/isUnchanged`` (the caller has what that scan found).
   /// - Important: `progress` and `isCancelled` are called on the calling thread only; the
   ///   other workers never call them.
   /// - Throws: ``MusicFolderError`` when `folder` is not a directory that can be listed, or
   ///   on cancellation. Files and subfolders that cannot be read are skipped, not errors.
   public func scan(
     _ folder: String, progress: ((MusicScanProgress) -> Void)? = nil, isCancelled: () -> Bool = { false },
-    known: (_ root: String) -> [String: MusicTrack] = { _ in [:] }
+    known: (_ root: String) -> [String: MusicTrack] = { _ in [:] },
+    unchangedSince: (_ root: String, _ fingerprint: String) -> Bool = { _, _ in false }
   ) throws(MusicFolderError) -> MusicFolderScan {
     var info = stat()
     guard stat(folder, &info) == 0 else { throw .cannotOpen(folder, errno: errno) }
@@ -73,9 +78,18 @@ public struct MusicFolderScanner: Sendable {
       lastReport = clock.now
       return true
     }
-    let walk = try FolderWalk.walk(root) { (filesFound: Int) throws(MusicFolderError) in
+    var walk = try FolderWalk.walk(root) { (filesFound: Int) throws(MusicFolderError) in
       if isCancelled() || Task.isCancelled { throw .cancelled }
       if due() { progress?(MusicScanProgress(filesFound: filesFound, filesScanned: 0, albumsFound: 0)) }
+    }
+    walk.readSizesAndTimes(workers: workers)
+    if isCancelled() || Task.isCancelled { throw .cancelled }
+    let fingerprint = walk.fingerprint
+    if unchangedSince(root, fingerprint) {
+      var scan = MusicFolderScan(folder: root, albums: [], skipped: [], filesScanned: walk.files.count)
+      scan.fingerprint = fingerprint
+      scan.isUnchanged = true
+      return scan
     }
 
     let reading = Reading(files: walk.files, known: known(root))
@@ -128,6 +142,7 @@ public struct MusicFolderScanner: Sendable {
     var scan = MusicFolderScan(folder: root, albums: albums, skipped: skipped, filesScanned: walk.files.count)
     scan.openedFiles = reading.openedPaths()
     scan.unreadableFolders = walk.unreadableFolders.map(\.path)
+    scan.fingerprint = fingerprint
     return scan
   }
 }
@@ -191,13 +206,7 @@ private final class Reading: Sendable {
     guard !stopped.load(ordering: .relaxed) else { return false }
     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
     guard index < files.count else { return false }
-    var file = files[index]
-    // Its size and time, here rather than in the walk: the workers stat files side by side.
-    var info = stat()
-    if stat(file.path, &info) == 0 {
-      file.size = Int64(info.st_size)
-      file.modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    }
+    let file = files[index]
     let outcome: Outcome
     if let track = known[file.path], track.size == file.size, track.modified == file.modified, file.size >= 0 {
       outcome = .track(track.tags, size: file.size, modified: file.modified)

@@ -124,6 +124,48 @@ import Testing
     #expect(left == 6)
   }
 
+  /// A folder whose files did not change is not re-grouped: its albums are the last scan's,
+  /// and the import still does what it did (an album deleted since comes back, an edited
+  /// field is set back to what the files say); a new cover image, a subfolder imported on its
+  /// own, or tracks from an exported file make the next import read the folder again.
+  @Test func anUnchangedFolderGivesTheLastScansAlbumsAndTheImportActsAsBefore() throws {
+    try makeLibraryFolder()
+    for disc in 1...2 { try track("Set/CD\(disc)/1.mp3", TagEdit(album: "Set", artist: "X")) }
+    let library = try shell()
+    let first = try library.importFolder(music, named: "M")
+    let fields = try library.allAlbums().map { [$0.title, $0.artist, "\($0.tracks ?? -1)", $0.coverURL] }
+    let loose = try album("Loose", in: library)
+    try library.delete(at: loose.position)
+    var wall = try album("The Wall", in: library)
+    wall.genre = "Prog"
+    try library.edit(wall)
+
+    let again = try library.importFolder(music, named: "M")
+    #expect(again.filesOpened == 0)
+    #expect(again.added == 1 && again.updated == 1 && again.unchanged == 1)
+    #expect(again.albums == first.albums && again.tracks == first.tracks)
+    // The same albums (the deleted one appended again at the end, as a new one is).
+    #expect(
+      try library.allAlbums().map { [$0.title, $0.artist, "\($0.tracks ?? -1)", $0.coverURL] }
+        == fields.filter { $0[0] != "Loose" } + fields.filter { $0[0] == "Loose" })
+    #expect(try album("The Wall", in: library).genre == "")
+    #expect(try library.tracklist(of: try album("Loose", in: library))?.tracks.count == 3)
+
+    // A cover image beside the tracks: the folder is read again, and the cover found.
+    try Data([0xFF, 0xD8, 0xFF]).write(to: URL(fileURLWithPath: music + "/Loose/cover.jpg"))
+    let withCover = try library.importFolder(music, named: "M")
+    #expect(withCover.filesOpened == 0 && withCover.updated == 1)
+    #expect(try album("Loose", in: library).coverURL.hasSuffix("/Loose/cover.jpg"))
+
+    // One disc folder on its own (an album of its own), then the whole folder: the
+    // folder's albums, not the disc's album as well.
+    let disc = try library.importFolder(music + "/Set/CD1", named: "CD1")
+    #expect(disc.added == 1)
+    let whole = try library.importFolder(music, named: "M")
+    #expect(whole.added == 0 && whole.albums == 3 && whole.unchanged == 3)
+    #expect(try library.count() == 9)
+  }
+
   /// Importing a subfolder, or a sibling folder whose name extends this one's, leaves the
   /// tracks of the rest alone.
   @Test func aReimportOfOneFolderLeavesOtherFoldersTracks() throws {

@@ -79,11 +79,12 @@ extension AlbumStore {
   /// Writes what a scan of `root` read: each track of `albums` (each album with the key it
   /// is stored under) that was `opened` or whose place changed (the others are `stored`'s
   /// rows, taken as known), the rows of files under `root` that are gone (not those under
-  /// `unreadable` folders, which the scan could not list), and each album's discs and
-  /// MusicBrainz ids. Call inside the import's transaction.
+  /// `unreadable` folders, which the scan could not list), and each album as the scan
+  /// `built` it (the `Album` of each of `albums`, in order), with its discs and MusicBrainz
+  /// ids. Call inside the import's transaction.
   static func writeTracks(
-    of albums: [(key: String, album: MusicAlbum)], root: String, stored: StoredTracks, opened: Set<String>,
-    unreadable: [String], _ db: Database
+    of albums: [(key: String, album: MusicAlbum)], built: [Album], root: String, stored: StoredTracks,
+    opened: Set<String>, unreadable: [String], _ db: Database
   ) throws {
     var kept = 0  // stored rows the scan found again
     for (key, album) in albums {
@@ -110,23 +111,31 @@ extension AlbumStore {
     let keys = keyRanges(under: root)
     let inRange = "(key > ? AND key < ?) OR (key > ? AND key < ?)"
     let rangeArguments: StatementArguments = [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
+    let columns =
+      "ordinal, title, artist, genre, year, tracks, duration, folder, cover_url, discs, mb_albumid, "
+      + "mb_releasegroupid"
     var storedAlbums: [String: [DatabaseValue]] = [:]
     for row in try Row.fetchAll(
-      db, sql: "SELECT key, discs, mb_albumid, mb_releasegroupid FROM folder_album WHERE \(inRange)",
-      arguments: rangeArguments)
+      db, sql: "SELECT key, \(columns) FROM folder_album WHERE \(inRange)", arguments: rangeArguments)
     {
       storedAlbums[row[0]] = Array(row.databaseValues.dropFirst())
     }
     let upsertAlbum = try db.cachedStatement(
-      sql: "INSERT OR REPLACE INTO folder_album (key, discs, mb_albumid, mb_releasegroupid) VALUES (?, ?, ?, ?)")
-    for (key, album) in albums {
+      sql: "INSERT OR REPLACE INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    for (ordinal, ((key, music), album)) in zip(albums, built).enumerated() {
       let values: [DatabaseValue] = [
-        album.discs.databaseValue, album.musicBrainzAlbumID.databaseValue,
-        album.musicBrainzReleaseGroupID.databaseValue,
+        ordinal.databaseValue, album.title.databaseValue, album.artist.databaseValue, album.genre.databaseValue,
+        album.year.databaseValue, album.tracks.databaseValue, album.duration.databaseValue,
+        album.folder.databaseValue, album.coverURL.databaseValue, music.discs.databaseValue,
+        music.musicBrainzAlbumID.databaseValue, music.musicBrainzReleaseGroupID.databaseValue,
       ]
-      if storedAlbums[key] == values { continue }
+      if storedAlbums.removeValue(forKey: key) == values { continue }
       try upsertAlbum.execute(arguments: StatementArguments([key.databaseValue] + values))
     }
+    // Albums of this folder the scan did not build (their files gone, or under a folder it
+    // could not list) are no longer among its albums.
+    let unplace = try db.cachedStatement(sql: "UPDATE folder_album SET ordinal = NULL WHERE key = ?")
+    for (key, values) in storedAlbums where !values[0].isNull { try unplace.execute(arguments: [key]) }
     // Albums of this folder none of whose files is left.
     try db.execute(
       sql: """
@@ -158,6 +167,8 @@ extension AlbumStore {
   /// them carry). Rows of the same files are replaced.
   static func writeImportedTracks(_ tracks: [MusicTrack], key: String, _ db: Database) throws {
     for (position, track) in tracks.enumerated() { try upsertTrack(track, key: key, position: position, db) }
+    // The tracks of a folder changed without a scan: its next import reads it whole.
+    try db.execute(sql: "DELETE FROM state WHERE substr(key, 1, 5) = 'scan '")
     func mostCommon(_ values: [String]) -> String? {
       var counts: [String: Int] = [:]
       for value in values { counts[value, default: 0] += 1 }
@@ -190,6 +201,28 @@ extension AlbumStore {
           genre: row[10], discNumber: row[11], musicBrainzTrackID: row[12], musicBrainzAlbumID: row[13],
           musicBrainzReleaseGroupID: row[14], format: row[15], bitrate: row[16], duration: row[17],
           hasPicture: picture != nil, pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 }))
+    }
+  }
+
+  /// The albums the last scan of `root` built (``writeTracks(of:built:root:stored:opened:unreadable:_:)``),
+  /// in its order, each with its source key: what a scan that finds the folder unchanged
+  /// (the same fingerprint) gives again.
+  func scannedAlbums(under root: String) throws(LibraryError) -> [Album] {
+    let keys = Self.keyRanges(under: root)
+    return try reading { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url FROM folder_album
+          WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?)) AND ordinal IS NOT NULL ORDER BY ordinal
+          """, arguments: [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
+      ).map { row in
+        var album = Album(
+          title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[8], tracks: row[5],
+          duration: row[6], folder: row[7])
+        album.sourceKey = row[0]
+        return album
+      }
     }
   }
 

@@ -231,12 +231,15 @@ public final class AlbumStore: Sendable {
   /// Keeps `value` under `key` in the library's state (removes the key when nil). Not a
   /// change of the library: no step, no undo.
   func setStateText(_ key: String, _ value: String?) throws(LibraryError) {
-    try writing { db in
-      if let value {
-        try db.execute(sql: "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)", arguments: [key, value])
-      } else {
-        try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [key])
-      }
+    try writing { db in try Self.setStateText(key, value, db) }
+  }
+
+  /// ``setStateText(_:_:)`` inside a transaction already open.
+  static func setStateText(_ key: String, _ value: String?, _ db: Database) throws {
+    if let value {
+      try db.execute(sql: "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)", arguments: [key, value])
+    } else {
+      try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [key])
     }
   }
 

@@ -57,6 +57,15 @@ extension Schema {
     """
     table 'folder_album' on 'folder_album': CREATE TABLE folder_album (
       key TEXT PRIMARY KEY NOT NULL,
+      ordinal INTEGER,
+      title TEXT,
+      artist TEXT,
+      genre TEXT,
+      year INTEGER,
+      tracks INTEGER,
+      duration REAL,
+      folder TEXT,
+      cover_url TEXT,
       discs INTEGER NOT NULL,
       mb_albumid TEXT,
       mb_releasegroupid TEXT

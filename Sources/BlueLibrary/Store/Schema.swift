@@ -58,7 +58,14 @@ enum Schema {
       ],
       6
     ),
-    ("folder_album", ["key", "discs", "mb_albumid", "mb_releasegroupid"], 6),
+    (
+      "folder_album",
+      [
+        "key", "ordinal", "title", "artist", "genre", "year", "tracks", "duration", "folder", "cover_url", "discs",
+        "mb_albumid", "mb_releasegroupid",
+      ],
+      6
+    ),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -258,8 +265,12 @@ enum Schema {
   /// `album_artist`, `date`, `genre`, `picture`: the embedded picture's MIME type, '' when
   /// it does not say, NULL without one).
   ///
-  /// `folder_album` holds, per album key, what its files say beyond the album's own fields:
-  /// its discs and MusicBrainz release and release-group ids.
+  /// `folder_album` holds, per album key, what its files said at the last scan: the album
+  /// as the scan built it (`ordinal` is its place in the scan's order; the fields an album
+  /// takes from it), its discs and its MusicBrainz release and release-group ids. With the
+  /// scan's fingerprint (the `scan ROOT` state row), a re-import of a folder in which no
+  /// file changed takes its albums from here without reading or grouping a track. Albums
+  /// read from an exported file have only the last three.
   ///
   /// Both describe the files, not the user's albums: no undo step writes them, and an album
   /// deleted from the library keeps its rows, so undoing the delete shows its tracks again.
@@ -292,6 +303,15 @@ enum Schema {
         CREATE INDEX track_album ON track(album_key, position);
         CREATE TABLE folder_album (
           key TEXT PRIMARY KEY NOT NULL,
+          ordinal INTEGER,
+          title TEXT,
+          artist TEXT,
+          genre TEXT,
+          year INTEGER,
+          tracks INTEGER,
+          duration REAL,
+          folder TEXT,
+          cover_url TEXT,
           discs INTEGER NOT NULL,
           mb_albumid TEXT,
           mb_releasegroupid TEXT

@@ -13,15 +13,18 @@ public struct ImportCommand: Command {
     verb: "import", group: .change, synopsis: "FILE|DIR",
     summary: "append albums from a JSON or CSV file, or from a folder of audio files",
     details: """
-      DIR: a music folder, scanned recursively (MP3, FLAC, M4A, Ogg Vorbis, Opus): tracks
+      DIR: a music folder, scanned recursively for every format TagLib reads (MP3, FLAC,
+      Ogg, Opus, AAC/ALAC, WMA, APE, WavPack, Musepack, AIFF, WAV, modules…): tracks
       with the same album tag in a folder make one album, discs in CD1/, CD2/ make one,
       the album artist is the album-artist tag, else the one artist, else Various Artists;
       the cover is the first embedded picture, else cover/folder/album/front.jpg|png.
-      Albums imported from the folder before are updated in place; the summary says how
-      many were added, updated and unchanged, and which files were skipped. One step for
-      undo; Ctrl-C during the scan cancels and changes nothing.
+      Each track is kept ('show' lists them). Albums imported from the folder before are
+      updated in place; files whose size and time did not change are not read again. The
+      summary says how many were added, updated and unchanged, and which files were
+      skipped. One step for undo; Ctrl-C during the scan cancels and changes nothing.
       FILE: JSON, an array of objects with the keys title, artist, genre, year, coverUrl
-      (the 'export' format; year may be a number; tracks, duration, folder optional). CSV:
+      (the 'export' format; year may be a number; tracks (a count, or the array of tracks
+      'export' writes), duration, folder optional). CSV:
       a header row naming the same keys; other columns are skipped, with one line saying
       which. A file with any bad row changes nothing and the error names the line.
       Ctrl-C (SIGTERM, SIGHUP) during a long file import cancels it too: nothing imported.

@@ -7,7 +7,8 @@ public struct ShowCommand: Command {
     summary: "the album's details (the current one by default)",
     details: """
       ALBUM is an index as 'list' shows it, a range of indices (2-4) or a title (quote it when
-      it has spaces); several albums are shown one after the other.
+      it has spaces); several albums are shown one after the other. An album from a music
+      folder lists its tracks after its fields, in disc and track order.
       """,
     examples: ["show", "show 2", "show \"American Pie\"", "show 1-3"], arguments: [.album])
 
