@@ -78,12 +78,15 @@ extension Library {
     let summary = { (added: Int, updated: Int) in
       "import from \(name): " + Self.counts(added: added, updated: updated, unchanged: 0)
     }
+    // What the files said at the last scan: a field that differs from it was edited since.
+    let before = try store.scannedAlbums(under: scan.folder)
+    let filesSaid = Dictionary(before.map { ($0.sourceKey ?? "", $0) }, uniquingKeysWith: { first, _ in first })
     if scan.isUnchanged, let lastScan {
       // Nothing read: the albums and skipped files of the last scan, which saw these files.
-      albums = try store.scannedAlbums(under: scan.folder)
+      albums = before
       skipped = Self.skippedFiles(in: lastScan)
       outcome = try change { (origin) throws(LibraryError) in
-        try store.importFolder(albums, summary: summary, origin: origin)
+        try store.importFolder(albums, summary: summary, origin: origin, filesSaid: filesSaid)
       }
     } else {
       var keys: Set<String> = []
@@ -104,7 +107,7 @@ extension Library {
       let built = albums
       outcome = try change { (origin) throws(LibraryError) in
         try store.importFolder(
-          albums, summary: summary, origin: origin,
+          albums, summary: summary, origin: origin, filesSaid: filesSaid,
           alongside: { db in
             try AlbumStore.writeTracks(
               of: keyed, built: built, root: scan.folder, stored: stored, opened: scan.openedFiles,
@@ -221,6 +224,14 @@ extension Library {
   public func tracklist(of album: Album) throws(LibraryError) -> Tracklist? {
     guard let key = album.sourceKey else { return nil }
     return try store.tracklist(forKey: key)
+  }
+
+  /// `album` as its files said at the last import of its folder (title, artist, genre, year,
+  /// cover, as the scan built it): a field of `album` that differs was edited, and an
+  /// import keeps it. Nil for an album that did not come from a scan.
+  public func filesSay(of album: Album) throws(LibraryError) -> Album? {
+    guard let key = album.sourceKey else { return nil }
+    return try store.scannedAlbum(forKey: key)
   }
 
   /// The tracks of `album` with every tag they were read with, for `export`; nil for an

@@ -126,7 +126,7 @@ import Testing
 
   /// A folder whose files did not change is not re-grouped: its albums are the last scan's,
   /// and the import still does what it did (an album deleted since comes back, an edited
-  /// field is set back to what the files say); a new cover image, a subfolder imported on its
+  /// field stays); a new cover image, a subfolder imported on its
   /// own, or tracks from an exported file make the next import read the folder again.
   @Test func anUnchangedFolderGivesTheLastScansAlbumsAndTheImportActsAsBefore() throws {
     try makeLibraryFolder()
@@ -142,13 +142,14 @@ import Testing
 
     let again = try library.importFolder(music, named: "M")
     #expect(again.filesOpened == 0)
-    #expect(again.added == 1 && again.updated == 1 && again.unchanged == 1)
+    #expect(again.added == 1 && again.updated == 0 && again.unchanged == 2)
     #expect(again.albums == first.albums && again.tracks == first.tracks)
     // The same albums (the deleted one appended again at the end, as a new one is).
     #expect(
       try library.allAlbums().map { [$0.title, $0.artist, "\($0.tracks ?? -1)", $0.coverURL] }
         == fields.filter { $0[0] != "Loose" } + fields.filter { $0[0] == "Loose" })
-    #expect(try album("The Wall", in: library).genre == "")
+    // The edit sticks (issue "Your edits are yours").
+    #expect(try album("The Wall", in: library).genre == "Prog")
     #expect(try library.tracklist(of: try album("Loose", in: library))?.tracks.count == 3)
 
     // A cover image beside the tracks: the folder is read again, and the cover found.
@@ -179,6 +180,43 @@ import Testing
     #expect(count == 7)
     #expect(try library.tracklist(of: try album("Elsewhere", in: library))?.tracks.count == 1)
     #expect(try library.tracklist(of: try album("The Wall", in: library))?.tracks.count == 3)
+  }
+
+  // MARK: - Edits stick
+
+  /// The issue's case: an album's artist edited by hand stays when the folder is imported
+  /// again, whether or not its files changed; a field not edited follows the files; undoing
+  /// the edit (or `unedit`'s edit back to what the files say) lets it follow them again.
+  @Test func anEditedFieldSurvivesAReimport() throws {
+    try makeLibraryFolder()
+    let library = try shell()
+    try library.importFolder(music, named: "M")
+    var wall = try album("The Wall", in: library)
+    wall.artist = "Radiohead"
+    wall.year = 1980
+    try library.edit(wall)
+
+    let unchanged = try library.importFolder(music, named: "M")
+    #expect(unchanged.updated == 0 && unchanged.unchanged == 2)
+    #expect(try album("The Wall", in: library).artist == "Radiohead")
+
+    // The files change: the genre (not edited) follows them, the artist and year stay.
+    for file in ["01", "02", "21"] {
+      try TagEdit(date: "2011", genre: "Rock").write(to: music + "/Pink Floyd/The Wall/\(file).flac")
+    }
+    let changed = try library.importFolder(music, named: "M")
+    #expect(changed.updated == 1 && changed.added == 0)
+    wall = try album("The Wall", in: library)
+    #expect(wall.artist == "Radiohead" && wall.year == 1980 && wall.genre == "Rock")
+    let filesSay = try #require(try library.filesSay(of: wall))
+    #expect(filesSay.artist == "Pink Floyd" && filesSay.year == 2011)
+    #expect(wall.editedFields(comparedWith: filesSay) == [.artist, .year])
+
+    // Following the files again: the artist as they say it, kept by the next import.
+    try library.edit(wall.followingFiles(filesSay, in: [.artist]))
+    #expect(try library.importFolder(music, named: "M").updated == 0)
+    #expect(try album("The Wall", in: library).artist == "Pink Floyd")
+    #expect(try album("The Wall", in: library).year == 1980)
   }
 
   // MARK: - Queries

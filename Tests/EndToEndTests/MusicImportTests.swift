@@ -217,6 +217,35 @@ struct MusicImportTests {
       ))
   }
 
+  // MARK: - Edits stick
+
+  /// The case: `edit` fixes an artist; the next import keeps it and `show` says
+  /// what the files say; `unedit` lets it follow the files again, as one step for undo.
+  @Test func anEditSurvivesTheNextImportAndUneditFollowsTheFilesAgain() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder(in: runner.home)
+    try music.track("Radiohaed/OK Computer/01.mp3", TagEdit(album: "OK Computer", artist: "Radiohaed", date: "1997"))
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    let edited = try runner.run([
+      "-c", "edit 6 artist=Radiohead", "-c", "import '\(music.root)'", "-c", "show 6",
+    ])
+    #expect(edited.status == 0, "\(edited.stderr)")
+    #expect(edited.stdout.contains("imported 1 album (1 track) from \(music.root): 1 unchanged\n"))
+    #expect(edited.stdout.contains("Artist: Radiohead (edited; the files say Radiohaed)\nAlbum: OK Computer\n"))
+    #expect(edited.stdout.contains("Year: 1997\n"))
+
+    let followed = try runner.run(["-c", "unedit 6"])
+    #expect(followed.status == 0, "\(followed.stderr)")
+    #expect(followed.stdout.hasPrefix("\"OK Computer\" follows its files again: artist\nArtist: Radiohaed\n"))
+    let undone = try runner.run(["-c", "undo", "-c", "show 6"])
+    #expect(undone.stdout.hasPrefix("undid edit \"OK Computer\"\n"))
+    #expect(undone.stdout.contains("Artist: Radiohead (edited; the files say Radiohaed)\n"))
+
+    let nothing = try runner.run(["-c", "unedit 6 year"])
+    #expect(nothing.stdout == "\"OK Computer\" year was not edited; nothing changed\n")
+  }
+
   // MARK: - Covers
 
   @Test func coverDrawsEmbeddedAndFolderArtWithoutADownload() throws {

@@ -28,9 +28,13 @@ extension AlbumStore {
   ///
   /// `alongside` writes what goes with the albums in the same transaction (the tracks),
   /// whether or not an album changed.
+  ///
+  /// Edits stick: `filesSaid` holds, by source key, the albums as the last scan of the folder
+  /// built them. A stored album's title, artist, genre, year or cover that differs from
+  /// what the files said then was edited since, and is kept whatever the files say now.
   func importFolder(
     _ albums: [Album], summary: (_ added: Int, _ updated: Int) -> String, origin: ChangeOrigin,
-    alongside: (Database) throws -> Void = { _ in }
+    filesSaid: [String: Album] = [:], alongside: (Database) throws -> Void = { _ in }
   ) throws(LibraryError) -> FolderImportOutcome {
     try changing { db in
       try alongside(db)
@@ -39,14 +43,15 @@ extension AlbumStore {
       var matched: Set<Int64> = []
       var unchanged = 0
       let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
-      for album in albums {
-        try album.validate()
-        guard let key = album.sourceKey, let stored = try Album.fetchOne(db, sql: find, arguments: [key]),
+      for scanned in albums {
+        try scanned.validate()
+        guard let key = scanned.sourceKey, let stored = try Album.fetchOne(db, sql: find, arguments: [key]),
           let id = stored.id, matched.insert(id).inserted
         else {
-          added.append(album)
+          added.append(scanned)
           continue
         }
+        let album = filesSaid[key].map { scanned.keepingEdits(of: stored, filesSaid: $0) } ?? scanned
         if stored.hasSameFields(as: album) {
           unchanged += 1
         } else {
@@ -77,6 +82,50 @@ extension AlbumStore {
 }
 
 extension Album {
+  /// This album (as a scan built it now) with each field of `stored` that differs from what
+  /// the files said before (`filesSaid`): the fields the user edited.
+  func keepingEdits(of stored: Album, filesSaid before: Album) -> Album {
+    var album = self
+    for field in AlbumField.allCases where stored.value(of: field) != before.value(of: field) {
+      album.set(field, to: stored)
+    }
+    return album
+  }
+
+  /// The fields ``AlbumField`` names that differ between this album and `other`.
+  public func editedFields(comparedWith other: Album) -> [AlbumField] {
+    AlbumField.allCases.filter { value(of: $0) != other.value(of: $0) }
+  }
+
+  /// `field`'s value as text (the year as digits, "" without one).
+  public func value(of field: AlbumField) -> String {
+    switch field {
+    case .title: title
+    case .artist: artist
+    case .genre: genre
+    case .year: year.map(String.init) ?? ""
+    case .cover: coverURL
+    }
+  }
+
+  /// This album with `fields` set to `filesSay`'s: what `unedit` stores.
+  public func followingFiles(_ filesSay: Album, in fields: [AlbumField]) -> Album {
+    var album = self
+    for field in fields { album.set(field, to: filesSay) }
+    return album
+  }
+
+  /// Sets `field` to `other`'s.
+  mutating func set(_ field: AlbumField, to other: Album) {
+    switch field {
+    case .title: title = other.title
+    case .artist: artist = other.artist
+    case .genre: genre = other.genre
+    case .year: year = other.year
+    case .cover: coverURL = other.coverURL
+    }
+  }
+
   /// Whether every field an import writes is the same in both: title, artist, genre, year,
   /// cover, the music-folder fields and the source key (not the id, position or cache state).
   func hasSameFields(as other: Album) -> Bool {

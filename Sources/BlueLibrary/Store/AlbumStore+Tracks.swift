@@ -216,14 +216,30 @@ extension AlbumStore {
           SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url FROM folder_album
           WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?)) AND ordinal IS NOT NULL ORDER BY ordinal
           """, arguments: [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
-      ).map { row in
-        var album = Album(
-          title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[8], tracks: row[5],
-          duration: row[6], folder: row[7])
-        album.sourceKey = row[0]
-        return album
-      }
+      ).map(Self.scannedAlbum)
     }
+  }
+
+  /// The album the last scan built under `key`, if a scan did (and still has it).
+  func scannedAlbum(forKey key: String) throws(LibraryError) -> Album? {
+    try reading { db in
+      try Row.fetchOne(
+        db,
+        sql: """
+          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url FROM folder_album
+          WHERE key = ? AND ordinal IS NOT NULL
+          """, arguments: [key]
+      ).map(Self.scannedAlbum)
+    }
+  }
+
+  /// An album from a `folder_album` row selected as ``scannedAlbum(forKey:)`` selects it.
+  private static func scannedAlbum(_ row: Row) -> Album {
+    var album = Album(
+      title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[8], tracks: row[5],
+      duration: row[6], folder: row[7])
+    album.sourceKey = row[0]
+    return album
   }
 
   /// The track list of the album stored under `key`, nil when no scan stored one.

@@ -18,6 +18,18 @@ extension Album {
     return rows
   }
 
+  /// The field a row of ``tableRepresentation`` shows, for those an edit changes.
+  static func field(ofRow title: String) -> AlbumField? {
+    switch title {
+    case "Album": .title
+    case "Artist": .artist
+    case "Genre": .genre
+    case "Year": .year
+    case "Cover": .cover
+    default: nil
+    }
+  }
+
   /// `M:SS`, or `H:MM:SS` from an hour on, to the nearest second: `45:13`, `1:02:05`.
   static func length(_ seconds: Double) -> String {
     let total = seconds.isFinite ? Int(max(0, seconds).rounded()) : 0

@@ -1,11 +1,12 @@
 import BlueLibrary
 
 extension AlbumBrowser {
-  /// What `show` prints for `album`: its `Field: value` rows, then, for an album from a music
+  /// What `show` prints for `album`: its `Field: value` rows (an edited field marked with
+  /// what the files say), then, for an album from a music
   /// folder, its discs and MusicBrainz ids and its track list, in disc and track order, a
   /// `Disc N` line where each disc of several starts.
   public func showLines(for album: Album) -> [String] {
-    var lines = detailLines(for: album)
+    var lines = detailLines(for: album, filesSay: try? library.filesSay(of: album))
     guard let tracklist = try? library.tracklist(of: album) else { return lines }
     var rows: [(String, String)] = []
     if tracklist.discs > 1 { rows.append(("Discs", String(tracklist.discs))) }

@@ -170,7 +170,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
       }
       // Cards (5 rows and the `N of M` line), the details, then art in the rows left over;
       // details too many for the window become one line.
-      var details = album.map(detailLines) ?? []
+      var details = album.map { detailLines(for: $0) } ?? []
       if 6 + details.count > budget, let album { details = [summaryLine(album)] }
       let room = budget - 6 - details.count
       let artRows = room >= Self.minimumArtRows ? min(Self.artRows, room) : 0
@@ -210,11 +210,17 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     return line
   }
 
-  /// The `Field: value` rows of `album` (the decorator), with the cover's state.
-  public func detailLines(for album: Album) -> [String] {
-    album.tableRepresentation.map { row in
+  /// The `Field: value` rows of `album` (the decorator), with the cover's state; with what
+  /// its files said at the last import (`filesSay`), a field edited since is marked with it.
+  public func detailLines(for album: Album, filesSay: Album? = nil) -> [String] {
+    let edited = filesSay.map { album.editedFields(comparedWith: $0) } ?? []
+    return album.tableRepresentation.map { row in
       var value = TextSanitizer.escaped(row.value)
       if row.title == "Cover" && !album.coverURL.isEmpty { value += " (" + coverLabel(album) + ")" }
+      if let field = Album.field(ofRow: row.title), edited.contains(field), let filesSay {
+        let said = filesSay.value(of: field)
+        value += " (edited; the files say " + (said.isEmpty ? "nothing" : TextSanitizer.escaped(said)) + ")"
+      }
       return style.bold(row.title + ":") + " " + value
     }
   }

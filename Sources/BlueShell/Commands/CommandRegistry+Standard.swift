@@ -11,6 +11,7 @@ extension CommandRegistry {
       ViewCommand.self,
       AddCommand.self,
       EditCommand.self,
+      UneditCommand.self,
       DeleteCommand.self,
       MoveCommand.self,
       ImportCommand.self,
