@@ -27,8 +27,10 @@ extension Library {
   /// - Throws: ``LibraryError/cannotScan(path:reason:)`` when `path` is not a folder that
   ///   can be listed, ``LibraryError/cancelled``, or a store error (nothing changed then).
   @discardableResult
+  ///   - withDeleted: bring back the albums you deleted from the library, which an import
+  ///     otherwise leaves out (``FolderImport/leftOut``).
   public func importFolder(
-    _ path: String, named name: String, progress: ((FolderScanProgress) -> Void)? = nil,
+    _ path: String, named name: String, withDeleted: Bool = false, progress: ((FolderScanProgress) -> Void)? = nil,
     isCancelled: () -> Bool = { false }
   ) throws(LibraryError) -> FolderImport {
     // No read transaction may stay open across a scan of seconds: it would keep other
@@ -86,7 +88,8 @@ extension Library {
       albums = before
       skipped = Self.skippedFiles(in: lastScan)
       outcome = try change { (origin) throws(LibraryError) in
-        try store.importFolder(albums, summary: summary, origin: origin, filesSaid: filesSaid)
+        try store.importFolder(
+          albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted)
       }
     } else {
       var keys: Set<String> = []
@@ -107,7 +110,7 @@ extension Library {
       let built = albums
       outcome = try change { (origin) throws(LibraryError) in
         try store.importFolder(
-          albums, summary: summary, origin: origin, filesSaid: filesSaid,
+          albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted,
           alongside: { db in
             try AlbumStore.writeTracks(
               of: keyed, built: built, root: scan.folder, stored: stored, opened: scan.openedFiles,
@@ -123,7 +126,7 @@ extension Library {
       folder: scan.folder, albums: albums.count, tracks: albums.reduce(0) { $0 + ($1.tracks ?? 0) },
       filesOpened: scan.filesOpened,
       added: outcome.added,
-      updated: outcome.updated, unchanged: outcome.unchanged, skipped: skipped,
+      updated: outcome.updated, unchanged: outcome.unchanged, leftOut: outcome.leftOut, skipped: skipped,
       skippedAsBefore: noteSkipped(skipped, in: scan.folder), summary: outcome.step?.summary)
   }
 

@@ -125,8 +125,7 @@ import Testing
   }
 
   /// A folder whose files did not change is not re-grouped: its albums are the last scan's,
-  /// and the import still does what it did (an album deleted since comes back, an edited
-  /// field stays); a new cover image, a subfolder imported on its
+  /// and the import still does what it does (an edited field stays); a new cover image, a subfolder imported on its
   /// own, or tracks from an exported file make the next import read the folder again.
   @Test func anUnchangedFolderGivesTheLastScansAlbumsAndTheImportActsAsBefore() throws {
     try makeLibraryFolder()
@@ -134,20 +133,15 @@ import Testing
     let library = try shell()
     let first = try library.importFolder(music, named: "M")
     let fields = try library.allAlbums().map { [$0.title, $0.artist, "\($0.tracks ?? -1)", $0.coverURL] }
-    let loose = try album("Loose", in: library)
-    try library.delete(at: loose.position)
     var wall = try album("The Wall", in: library)
     wall.genre = "Prog"
     try library.edit(wall)
 
     let again = try library.importFolder(music, named: "M")
     #expect(again.filesOpened == 0)
-    #expect(again.added == 1 && again.updated == 0 && again.unchanged == 2)
+    #expect(again.added == 0 && again.updated == 0 && again.unchanged == 3)
     #expect(again.albums == first.albums && again.tracks == first.tracks)
-    // The same albums (the deleted one appended again at the end, as a new one is).
-    #expect(
-      try library.allAlbums().map { [$0.title, $0.artist, "\($0.tracks ?? -1)", $0.coverURL] }
-        == fields.filter { $0[0] != "Loose" } + fields.filter { $0[0] == "Loose" })
+    #expect(try library.allAlbums().map { [$0.title, $0.artist, "\($0.tracks ?? -1)", $0.coverURL] } == fields)
     // The edit sticks (issue "Your edits are yours").
     #expect(try album("The Wall", in: library).genre == "Prog")
     #expect(try library.tracklist(of: try album("Loose", in: library))?.tracks.count == 3)
@@ -217,6 +211,45 @@ import Testing
     #expect(try library.importFolder(music, named: "M").updated == 0)
     #expect(try album("The Wall", in: library).artist == "Pink Floyd")
     #expect(try album("The Wall", in: library).year == 1980)
+  }
+
+  // MARK: - Deletions stick
+
+  /// The issue's case: an album deleted on purpose does not come back at the next import,
+  /// which says it left it out; undoing the delete brings it back as before, and so does an
+  /// import with `withDeleted`. An import that was undone is not a delete: importing the
+  /// folder again adds its albums.
+  @Test func aDeletedAlbumIsLeftOutOfTheNextImport() throws {
+    try makeLibraryFolder()
+    let library = try shell()
+    try library.importFolder(music, named: "M")
+    try library.delete(at: try album("The Wall", in: library).position)
+
+    let again = try library.importFolder(music, named: "M")
+    #expect(again.leftOut == 1 && again.added == 0 && again.unchanged == 1)
+    #expect(try library.allAlbums().contains { $0.title == "The Wall" } == false)
+    // Files that changed since: still left out.
+    try TagEdit(genre: "Rock").write(to: music + "/Pink Floyd/The Wall/01.flac")
+    #expect(try library.importFolder(music, named: "M").leftOut == 1)
+
+    _ = try library.undo()  // the delete
+    #expect(try library.allAlbums().contains { $0.title == "The Wall" })
+    try library.delete(at: try album("The Wall", in: library).position)
+    let back = try library.importFolder(music, named: "M", withDeleted: true)
+    #expect(back.added == 1 && back.leftOut == 0)
+    #expect(try library.importFolder(music, named: "M").leftOut == 0)
+
+  }
+
+  /// An import that was undone is not a delete: importing the folder again adds its albums.
+  @Test func anUndoneImportIsNotADelete() throws {
+    try makeLibraryFolder()
+    let library = try shell()
+    try library.importFolder(music, named: "M")
+    _ = try library.undo()
+    #expect(try library.count() == 5)
+    let again = try library.importFolder(music, named: "M")
+    #expect(again.added == 2 && again.leftOut == 0)
   }
 
   // MARK: - Queries

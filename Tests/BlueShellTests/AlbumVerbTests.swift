@@ -532,7 +532,7 @@ struct AlbumVerbTests {
 
   @Test func importRejectsBadArguments() throws {
     let shell = try InProcessShell()
-    #expect(shell.run("import") == ["import: missing FILE or DIR (usage: import FILE|DIR)"])
+    #expect(shell.run("import") == ["import: missing FILE or DIR (usage: import [--with-deleted] FILE|DIR)"])
     #expect(shell.run("import a b") == ["import: unexpected argument 'b'"])
     // A directory is a music folder: an empty one holds no albums, and nothing changes.
     try withTemporaryDirectory { directory in

@@ -646,7 +646,7 @@ struct LibraryVerbTests {
       result.stderr
         == F.stdinErrors([
           (1, "import: cannot read '\(missing)': no such file or directory"),
-          (2, "import: missing FILE or DIR (usage: import FILE|DIR)"),
+          (2, "import: missing FILE or DIR (usage: import [--with-deleted] FILE|DIR)"),
         ]))
   }
 

@@ -246,6 +246,27 @@ struct MusicImportTests {
     #expect(nothing.stdout == "\"OK Computer\" year was not edited; nothing changed\n")
   }
 
+  /// An album deleted on purpose is left out of the next import, and the summary says how to
+  /// bring it back.
+  @Test func aDeletedAlbumStaysDeletedAndTheSummarySaysHowToBringItBack() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder(in: runner.home)
+    try music.track("A/One/1.flac", TagEdit(album: "One", artist: "A"))
+    try music.track("B/Two/1.ogg", TagEdit(album: "Two", artist: "B"))
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    #expect(try runner.run(["-c", "delete One"]).stdout.hasPrefix("deleted \"One\" (6 albums left)\n"))
+    let result = try runner.run(["-c", "import '\(music.root)'"])
+    #expect(
+      result.stdout == """
+        imported 2 albums (2 tracks) from \(music.root): 1 unchanged, 1 left out
+        left out 1 album you deleted from the library ('import --with-deleted \(music.root)' brings it back)
+
+        """)
+    let back = try runner.run(["-c", "import --with-deleted '\(music.root)'"])
+    #expect(back.stdout == "imported 2 albums (2 tracks) from \(music.root): 1 added, 1 unchanged\n")
+  }
+
   // MARK: - Covers
 
   @Test func coverDrawsEmbeddedAndFolderArtWithoutADownload() throws {

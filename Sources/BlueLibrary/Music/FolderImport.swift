@@ -23,6 +23,9 @@ public struct FolderImport: Sendable, Equatable {
   public var updated: Int
   /// Albums imported before and unchanged.
   public var unchanged: Int
+  /// Albums the folder holds that you deleted from the library: left out (an import with
+  /// `withDeleted` adds them again).
+  public var leftOut = 0
   /// Audio files (by their extension) with no readable audio, and folders that could not be
   /// opened, ordered by path.
   public var skipped: [Skipped]

@@ -271,6 +271,10 @@ extension AlbumStore {
     _ album: Album, id: Int64?, at index: Int, step: Int64?, added: Int64?, _ db: Database
   ) throws -> Int64 {
     let free = try id.map { id in try position(of: id, db) == nil } ?? false
+    // Back in the library (an undone delete): its folder's imports take it again.
+    if let key = album.sourceKey {
+      try db.execute(sql: "UPDATE folder_album SET left_out = 0 WHERE key = ?", arguments: [key])
+    }
     try db.execute(sql: "UPDATE album SET position = position + 1 WHERE position >= ?", arguments: [index])
     try db.execute(
       sql: """
@@ -293,7 +297,13 @@ extension AlbumStore {
 
   /// Deletes the albums with `ids` and closes the gaps in one pass: deleting them one by one
   /// shifted every later position once per album (a `delete all` of a large view never ended).
+  ///
+  /// A delete is yours: an album of a music folder among them is left out of the folder's
+  /// next import (`folder_album.left_out`) until it is back.
   static func removeAlbums(ids: [Int64], _ db: Database) throws {
+    let leave = try db.cachedStatement(
+      sql: "UPDATE folder_album SET left_out = 1 WHERE key = (SELECT source_key FROM album WHERE id = ?)")
+    for id in ids { try leave.execute(arguments: [id]) }
     guard ids.count > 1 else {
       if let id = ids.first { try removeAlbum(id: id, db) }
       return

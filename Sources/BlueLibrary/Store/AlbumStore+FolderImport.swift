@@ -11,6 +11,8 @@ extension AlbumStore {
     var updated: Int
     /// Stored albums with the same source key and the same fields.
     var unchanged: Int
+    /// Albums the scan found that you deleted from the library, left out.
+    var leftOut = 0
     /// The logged step, nil when nothing changed (no step is logged then).
     var step: ChangeStep?
   }
@@ -29,12 +31,15 @@ extension AlbumStore {
   /// `alongside` writes what goes with the albums in the same transaction (the tracks),
   /// whether or not an album changed.
   ///
+  /// Deletions stick: an album you deleted from the library (``removeAlbums(ids:_:)``) is
+  /// left out and counted, unless `withDeleted`, which adds it again.
+  ///
   /// Edits stick: `filesSaid` holds, by source key, the albums as the last scan of the folder
   /// built them. A stored album's title, artist, genre, year or cover that differs from
   /// what the files said then was edited since, and is kept whatever the files say now.
   func importFolder(
     _ albums: [Album], summary: (_ added: Int, _ updated: Int) -> String, origin: ChangeOrigin,
-    filesSaid: [String: Album] = [:], alongside: (Database) throws -> Void = { _ in }
+    filesSaid: [String: Album] = [:], withDeleted: Bool = false, alongside: (Database) throws -> Void = { _ in }
   ) throws(LibraryError) -> FolderImportOutcome {
     try changing { db in
       try alongside(db)
@@ -42,12 +47,23 @@ extension AlbumStore {
       var updates: [(id: Int64, album: Album)] = []
       var matched: Set<Int64> = []
       var unchanged = 0
+      var leftOut = 0
+      var returning: [String] = []
       let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
       for scanned in albums {
         try scanned.validate()
         guard let key = scanned.sourceKey, let stored = try Album.fetchOne(db, sql: find, arguments: [key]),
           let id = stored.id, matched.insert(id).inserted
         else {
+          if let key = scanned.sourceKey,
+            try Bool.fetchOne(db, sql: "SELECT left_out FROM folder_album WHERE key = ?", arguments: [key]) == true
+          {
+            guard withDeleted else {
+              leftOut += 1
+              continue
+            }
+            returning.append(key)
+          }
           added.append(scanned)
           continue
         }
@@ -59,7 +75,10 @@ extension AlbumStore {
         }
       }
       guard !added.isEmpty || !updates.isEmpty else {
-        return FolderImportOutcome(added: 0, updated: 0, unchanged: unchanged, step: nil)
+        return FolderImportOutcome(added: 0, updated: 0, unchanged: unchanged, leftOut: leftOut, step: nil)
+      }
+      for key in returning {
+        try db.execute(sql: "UPDATE folder_album SET left_out = 0 WHERE key = ?", arguments: [key])
       }
       let step = try Self.beginStep(
         .import, summary: summary(added.count, updates.count), origin: origin, db)
@@ -76,7 +95,8 @@ extension AlbumStore {
       }
       try Self.finishStep(step, selecting: origin.selection, db)
       return FolderImportOutcome(
-        added: added.count, updated: updates.count, unchanged: unchanged, step: try Self.changeStep(step, db))
+        added: added.count, updated: updates.count, unchanged: unchanged, leftOut: leftOut,
+        step: try Self.changeStep(step, db))
     }
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 internal import MusicFolder
 
@@ -120,8 +121,14 @@ extension AlbumStore {
     {
       storedAlbums[row[0]] = Array(row.databaseValues.dropFirst())
     }
+    // An upsert, not a replace: whether you deleted the album (`left_out`) stays.
+    let assignments = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
     let upsertAlbum = try db.cachedStatement(
-      sql: "INSERT OR REPLACE INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      sql: """
+        INSERT INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (key) DO UPDATE SET \(assignments)
+        """)
     for (ordinal, ((key, music), album)) in zip(albums, built).enumerated() {
       let values: [DatabaseValue] = [
         ordinal.databaseValue, album.title.databaseValue, album.artist.databaseValue, album.genre.databaseValue,
@@ -175,7 +182,11 @@ extension AlbumStore {
       return values.first { counts[$0] == counts.values.max() }
     }
     try db.execute(
-      sql: "INSERT OR REPLACE INTO folder_album (key, discs, mb_albumid, mb_releasegroupid) VALUES (?, ?, ?, ?)",
+      sql: """
+        INSERT INTO folder_album (key, discs, mb_albumid, mb_releasegroupid) VALUES (?, ?, ?, ?)
+        ON CONFLICT (key) DO UPDATE SET discs = excluded.discs, mb_albumid = excluded.mb_albumid,
+          mb_releasegroupid = excluded.mb_releasegroupid
+        """,
       arguments: [
         key, tracks.reduce(1) { max($0, $1.disc ?? 1) }, mostCommon(tracks.compactMap(\.tags.musicBrainzAlbumID)),
         mostCommon(tracks.compactMap(\.tags.musicBrainzReleaseGroupID)),

@@ -68,7 +68,8 @@ extension Schema {
       cover_url TEXT,
       discs INTEGER NOT NULL,
       mb_albumid TEXT,
-      mb_releasegroupid TEXT
+      mb_releasegroupid TEXT,
+      left_out INTEGER NOT NULL DEFAULT 0
     ) WITHOUT ROWID
     """,
     "table 'state' on 'state': CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID",

@@ -62,7 +62,7 @@ enum Schema {
       "folder_album",
       [
         "key", "ordinal", "title", "artist", "genre", "year", "tracks", "duration", "folder", "cover_url", "discs",
-        "mb_albumid", "mb_releasegroupid",
+        "mb_albumid", "mb_releasegroupid", "left_out",
       ],
       6
     ),
@@ -270,7 +270,8 @@ enum Schema {
   /// takes from it), its discs and its MusicBrainz release and release-group ids. With the
   /// scan's fingerprint (the `scan ROOT` state row), a re-import of a folder in which no
   /// file changed takes its albums from here without reading or grouping a track. Albums
-  /// read from an exported file have only the last three.
+  /// read from an exported file have only the last three. `left_out` is 1 once you delete
+  /// the album from the library (until it is back): an import leaves it out.
   ///
   /// Both describe the files, not the user's albums: no undo step writes them, and an album
   /// deleted from the library keeps its rows, so undoing the delete shows its tracks again.
@@ -314,7 +315,8 @@ enum Schema {
           cover_url TEXT,
           discs INTEGER NOT NULL,
           mb_albumid TEXT,
-          mb_releasegroupid TEXT
+          mb_releasegroupid TEXT,
+          left_out INTEGER NOT NULL DEFAULT 0
         ) WITHOUT ROWID;
         """)
   }

@@ -10,7 +10,7 @@ import BlueLibrary
 /// or bring in the albums of a music folder, updating those imported from it before.
 public struct ImportCommand: Command {
   public static let configuration = CommandConfiguration(
-    verb: "import", group: .change, synopsis: "FILE|DIR",
+    verb: "import", group: .change, synopsis: "[--with-deleted] FILE|DIR",
     summary: "append albums from a JSON or CSV file, or from a folder of audio files",
     details: """
       DIR: a music folder, scanned recursively for every format TagLib reads (MP3, FLAC,
@@ -22,6 +22,8 @@ public struct ImportCommand: Command {
       updated in place; files whose size and time did not change are not read again. The
       summary says how many were added, updated and unchanged, and which files were
       skipped. One step for undo; Ctrl-C during the scan cancels and changes nothing.
+      Your changes stick: an edited field is kept (see 'unedit'), and an album you deleted
+      is left out (said in the summary); --with-deleted brings such albums back.
       FILE: JSON, an array of objects with the keys title, artist, genre, year, coverUrl
       (the 'export' format; year may be a number; tracks (a count, or the array of tracks
       'export' writes), duration, folder optional). CSV:
@@ -34,8 +36,14 @@ public struct ImportCommand: Command {
   let path: String
   /// The path as typed, for messages.
   let shownPath: String
+  /// `--with-deleted`: a music folder's albums you deleted come back.
+  let withDeleted: Bool
 
   public init(arguments: [Word]) throws(CommandError) {
+    var arguments = arguments
+    let option = { (word: Word) in !word.isQuoted && word.text == "--with-deleted" }
+    withDeleted = arguments.contains(where: option)
+    arguments.removeAll(where: option)
     guard let file = arguments.first else { throw .missing("FILE or DIR", usage: Self.configuration.usage) }
     if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
     path = expandingTilde(file.text)
@@ -116,7 +124,7 @@ extension ImportCommand {
     let result: FolderImport
     do throws(LibraryError) {
       result = try environment.library.importFolder(
-        path, named: shownPath,
+        path, named: shownPath, withDeleted: withDeleted,
         progress: progressLine.map { show in
           { progress in show(Self.progressText(progress, folder: name, since: start)) }
         },
@@ -126,6 +134,12 @@ extension ImportCommand {
       throw CommandError(error)
     }
     var lines = [Self.summary(result, name: name)]
+    if result.leftOut > 0 {
+      let them = result.leftOut == 1 ? "it" : "them"
+      lines.append(
+        "left out \(albumCount(result.leftOut)) you deleted from the library "
+          + "('import --with-deleted \(name)' brings \(them) back)")
+    }
     // One line per reason, in the order the reasons first come up: a folder that cannot be
     // listed is not a file of bad audio.
     var reasons: [String] = []
@@ -168,7 +182,10 @@ extension ImportCommand {
   /// `imported 12 albums (140 tracks) from ~/Music: 2 added, 1 updated, 9 unchanged`.
   static func summary(_ result: FolderImport, name: String) -> String {
     let tracks = Library.counted(result.tracks, "track")
-    let counts = Library.counts(added: result.added, updated: result.updated, unchanged: result.unchanged)
+    var counts = Library.counts(added: result.added, updated: result.updated, unchanged: result.unchanged)
+    if result.leftOut > 0 {
+      counts = (counts == "nothing" ? "" : counts + ", ") + "\(grouped(result.leftOut)) left out"
+    }
     return "imported \(albumCount(result.albums)) (\(tracks)) from \(name)"
       + (result.albums == 0 ? " (no readable audio files)" : ": " + counts)
   }
