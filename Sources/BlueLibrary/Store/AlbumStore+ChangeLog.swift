@@ -301,17 +301,25 @@ extension AlbumStore {
   /// A delete is yours: an album of a music folder among them is left out of the folder's
   /// next import (`folder_album.left_out`) until it is back.
   static func removeAlbums(ids: [Int64], _ db: Database) throws {
-    let leave = try db.cachedStatement(
-      sql: "UPDATE folder_album SET left_out = 1 WHERE key = (SELECT source_key FROM album WHERE id = ?)")
-    for id in ids { try leave.execute(arguments: [id]) }
     guard ids.count > 1 else {
-      if let id = ids.first { try removeAlbum(id: id, db) }
+      if let id = ids.first {
+        try db.execute(
+          sql: "UPDATE folder_album SET left_out = 1 WHERE key = (SELECT source_key FROM album WHERE id = ?)",
+          arguments: [id])
+        try removeAlbum(id: id, db)
+      }
       return
     }
     try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY)")
     try db.execute(sql: "DELETE FROM temp.doomed")
     let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO temp.doomed (id) VALUES (?)")
     for id in ids { try insert.execute(arguments: [id]) }
+    // One statement for all of them: a `delete all` of a million albums stays one pass.
+    try db.execute(
+      sql: """
+        UPDATE folder_album SET left_out = 1
+        WHERE key IN (SELECT source_key FROM album WHERE id IN (SELECT id FROM temp.doomed) AND source_key IS NOT NULL)
+        """)
     let low = try Int.fetchOne(
       db, sql: "SELECT MIN(position) FROM album WHERE id IN (SELECT id FROM temp.doomed)")
     try db.execute(sql: "DELETE FROM album WHERE id IN (SELECT id FROM temp.doomed)")
