@@ -81,11 +81,12 @@ extension Library {
       "import from \(name): " + Self.counts(added: added, updated: updated, unchanged: 0)
     }
     // What the files said at the last scan: a field that differs from it was edited since.
-    let before = try store.scannedAlbums(under: scan.folder)
-    let filesSaid = Dictionary(before.map { ($0.sourceKey ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+    let filesSaid = Dictionary(
+      try store.scannedAlbums(under: scan.folder, includingGone: true).map { ($0.sourceKey ?? "", $0) },
+      uniquingKeysWith: { first, _ in first })
     if scan.isUnchanged, let lastScan {
       // Nothing read: the albums and skipped files of the last scan, which saw these files.
-      albums = before
+      albums = try store.scannedAlbums(under: scan.folder)
       skipped = Self.skippedFiles(in: lastScan)
       outcome = try change { (origin) throws(LibraryError) in
         try store.importFolder(

@@ -151,7 +151,9 @@ enum AlbumGrouping {
     // The fields compared, not the tracks (whose copies would retain a dozen strings each).
     let keys = group.tracks.map { (folder: tracks[$0].file.folder, number: tracks[$0].tags.trackNumber) }
     let ordered = group.tracks.indices.sorted { left, right in
-      if discs[left] != discs[right] { return (discs[left] ?? 1) < (discs[right] ?? 1) }
+      // A track without a disc tag is on disc 1 (a strict order: nil and 1 are one disc).
+      let (leftDisc, rightDisc) = (discs[left] ?? 1, discs[right] ?? 1)
+      if leftDisc != rightDisc { return leftDisc < rightDisc }
       if keys[left].folder != keys[right].folder { return keys[left].folder < keys[right].folder }
       if keys[left].number != keys[right].number {
         return (keys[left].number ?? .max) < (keys[right].number ?? .max)

@@ -35,6 +35,9 @@ struct FolderWalk {
     /// reads them: a re-import that finds both unchanged need not open it.
     var size: Int64 = -1
     var modified: Int64 = -1
+    /// Its inode's change time (a `chmod` changes it, not the modification time), for the
+    /// walk's ``FolderWalk/fingerprint``.
+    var changed: Int64 = -1
   }
 
   /// The file extensions read as audio, lowercased: TagLib's own list
@@ -130,6 +133,10 @@ struct FolderWalk {
     return walk
   }
 
+  /// Bumped when what a scan reads from a file or how it groups tracks changes: the
+  /// fingerprints of earlier scans then differ, and a re-import reads every folder again.
+  static let rulesVersion = 1
+
   /// Reads each file's size and modification time, `workers` files at a time (a stat costs
   /// a path lookup in the kernel: 5 µs, 0.1 s for 20,000 files on one core).
   mutating func readSizesAndTimes(workers: Int) {
@@ -143,22 +150,25 @@ struct FolderWalk {
           guard stat(shared[index].path, &info) == 0 else { continue }
           shared[index].size = Int64(info.st_size)
           shared[index].modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+          shared[index].changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
         }
       }
     }
   }
 
-  /// The walk in 16 hex digits (64-bit FNV-1a): each audio file's path, size and
-  /// modification time, each folder with its cover image, the folders that could not be
-  /// listed and the names passed over. The same fingerprint, the same albums.
+  /// The walk in 16 hex digits (64-bit FNV-1a): each audio file's path, size, modification
+  /// and change times (a file made readable again changes it), each folder with its cover
+  /// image, the folders that could not be listed and the names passed over, after the
+  /// version of the reading and grouping rules (``rulesVersion``). The same fingerprint,
+  /// the same albums.
   var fingerprint: String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     func mix(_ text: String) {
       for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
       hash = (hash ^ 0xFF) &* 0x100_0000_01b3
     }
-    mix("files \(files.count)")
-    for file in files { mix("\(file.path) \(file.size) \(file.modified)") }
+    mix("rules \(Self.rulesVersion) files \(files.count)")
+    for file in files { mix("\(file.path) \(file.size) \(file.modified) \(file.changed)") }
     for folder in folders { mix(folder.path + " " + (folder.coverImage ?? "")) }
     for (path, code) in unreadableFolders { mix("\(path) \(code)") }
     for (path, reason) in skippedNames { mix("\(path) \(reason)") }

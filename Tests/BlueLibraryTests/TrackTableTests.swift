@@ -241,6 +241,48 @@ import Testing
 
   }
 
+  /// A folder that is empty for a while (an unmounted share) loses no edit and no delete:
+  /// once it is back, the edited field is kept and the deleted album left out (review).
+  @Test func aFolderEmptyForAWhileKeepsYourEditsAndDeletes() throws {
+    try makeLibraryFolder()
+    let library = try shell()
+    try library.importFolder(music, named: "M")
+    var wall = try album("The Wall", in: library)
+    wall.artist = "Floyd"
+    try library.edit(wall)
+    try library.delete(at: try album("Loose", in: library).position)
+
+    let away = directory.file("away")
+    try FileManager.default.moveItem(atPath: music, toPath: away)
+    try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+    #expect(try library.importFolder(music, named: "M").albums == 0)
+    try FileManager.default.removeItem(atPath: music)
+    try FileManager.default.moveItem(atPath: away, toPath: music)
+
+    let back = try library.importFolder(music, named: "M")
+    #expect(back.leftOut == 1 && back.added == 0)
+    #expect(try album("The Wall", in: library).artist == "Floyd")
+  }
+
+  /// Undoing a re-import gives the albums their old fields without making them look edited:
+  /// the next import takes what the files say again (review).
+  @Test func anUndoneReimportIsNotAnEdit() throws {
+    try makeLibraryFolder()
+    let library = try shell()
+    try library.importFolder(music, named: "M")
+    for file in ["01", "02", "21"] {
+      try TagEdit(genre: "Rock").write(to: music + "/Pink Floyd/The Wall/\(file).flac")
+    }
+    #expect(try library.importFolder(music, named: "M").updated == 1)
+    _ = try library.undo()
+    let wall = try album("The Wall", in: library)
+    #expect(wall.genre == "")
+    #expect(try library.filesSay(of: wall).map { wall.editedFields(comparedWith: $0) } == [])
+    let again = try library.importFolder(music, named: "M")
+    #expect(again.updated == 1)
+    #expect(try album("The Wall", in: library).genre == "Rock")
+  }
+
   /// An import that was undone is not a delete: importing the folder again adds its albums.
   @Test func anUndoneImportIsNotADelete() throws {
     try makeLibraryFolder()

@@ -191,6 +191,38 @@ enum TagLibFormat: String, CaseIterable, Sendable, CustomStringConvertible {
     #expect(album.musicBrainzAlbumID == "release")
   }
 
+  /// A track without a disc tag is on disc 1, beside tracks tagged disc 1 (review).
+  @Test func tracksWithAndWithoutADiscTagShareDiscOne() throws {
+    let music = try MusicFolderFixture()
+    try music.track("A/a.mp3", TagEdit(album: "A", title: "three", trackNumber: "3"))
+    try music.track("A/b.mp3", TagEdit(album: "A", title: "one", trackNumber: "1", discNumber: "1"))
+    try music.track("A/c.mp3", TagEdit(album: "A", title: "two", trackNumber: "2"))
+    #expect(try music.scan().albums.first?.tracks.map(\.tags.title) == ["one", "two", "three"])
+  }
+
+  /// The fingerprint a scan hands over changes when a file's inode changes (a `chmod` that
+  /// makes a skipped file readable changes no modification time), and not otherwise.
+  @Test func theFingerprintSeesAChangeOfPermissions() throws {
+    let music = try MusicFolderFixture()
+    let path = try music.track("A/1.flac", TagEdit(album: "A"))
+    func fingerprint() throws -> String {
+      var seen = ""
+      _ = try MusicFolderScanner().scan(
+        music.root,
+        unchangedSince: { _, fingerprint in
+          seen = fingerprint
+          return false
+        })
+      return seen
+    }
+    let first = try fingerprint()
+    #expect(first.count == 16)
+    #expect(try fingerprint() == first)
+    usleep(10_000)
+    #expect(chmod(path, 0o600) == 0)
+    #expect(try fingerprint() != first)
+  }
+
   /// Disc folders without disc tags give their tracks the folder's place as their disc.
   @Test func discFoldersWithoutDiscTagsAreDiscsInFolderOrder() throws {
     let music = try MusicFolderFixture()

@@ -143,11 +143,13 @@ extension AlbumStore {
     // could not list) are no longer among its albums.
     let unplace = try db.cachedStatement(sql: "UPDATE folder_album SET ordinal = NULL WHERE key = ?")
     for (key, values) in storedAlbums where !values[0].isNull { try unplace.execute(arguments: [key]) }
-    // Albums of this folder none of whose files is left.
+    // Albums of this folder none of whose files is left, and which the library does not
+    // hold or leave out (a folder unmounted for a while must not lose your edits and deletes).
     try db.execute(
       sql: """
         DELETE FROM folder_album
-        WHERE (\(inRange)) AND NOT EXISTS (SELECT 1 FROM track WHERE album_key = folder_album.key)
+        WHERE (\(inRange)) AND left_out = 0 AND NOT EXISTS (SELECT 1 FROM track WHERE album_key = folder_album.key)
+          AND NOT EXISTS (SELECT 1 FROM album WHERE source_key = folder_album.key)
         """, arguments: rangeArguments)
   }
 
@@ -179,7 +181,8 @@ extension AlbumStore {
     func mostCommon(_ values: [String]) -> String? {
       var counts: [String: Int] = [:]
       for value in values { counts[value, default: 0] += 1 }
-      return values.first { counts[$0] == counts.values.max() }
+      let most = counts.values.max()
+      return values.first { counts[$0] == most }
     }
     try db.execute(
       sql: """
@@ -218,14 +221,18 @@ extension AlbumStore {
   /// The albums the last scan of `root` built (``writeTracks(of:built:root:stored:opened:unreadable:_:)``),
   /// in its order, each with its source key: what a scan that finds the folder unchanged
   /// (the same fingerprint) gives again.
-  func scannedAlbums(under root: String) throws(LibraryError) -> [Album] {
+  ///
+  /// With `includingGone`, also the albums an earlier scan built that the last one did not
+  /// (their files gone for now): what the files said of them, so their edits are known.
+  func scannedAlbums(under root: String, includingGone: Bool = false) throws(LibraryError) -> [Album] {
     let keys = Self.keyRanges(under: root)
+    let which = includingGone ? "title IS NOT NULL" : "ordinal IS NOT NULL"
     return try reading { db in
       try Row.fetchAll(
         db,
         sql: """
           SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url FROM folder_album
-          WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?)) AND ordinal IS NOT NULL ORDER BY ordinal
+          WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?)) AND \(which) ORDER BY ordinal
           """, arguments: [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
       ).map(Self.scannedAlbum)
     }
@@ -238,7 +245,7 @@ extension AlbumStore {
         db,
         sql: """
           SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url FROM folder_album
-          WHERE key = ? AND ordinal IS NOT NULL
+          WHERE key = ? AND title IS NOT NULL
           """, arguments: [key]
       ).map(Self.scannedAlbum)
     }

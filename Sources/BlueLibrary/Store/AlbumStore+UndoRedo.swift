@@ -8,6 +8,24 @@ internal import GRDB
 // own id, so the albums always say which step's result they hold: undoing an earlier
 // step after this one was undone is allowed, and after another shell's change it is not.
 extension AlbumStore {
+  /// After undo or redo of a folder import: what the files said is taken to be the fields
+  /// the albums it updated now have (`side` of `step`), so the next import does not take
+  /// them for your edits; and every folder's next import reads it whole (the last scans'
+  /// albums are no longer what the library holds).
+  static func noteFilesSaid(by side: AlbumImage.Side, of step: Int64, _ db: Database) throws {
+    try db.execute(
+      sql: """
+        UPDATE folder_album SET title = image.title, artist = image.artist, genre = image.genre, year = image.year,
+          cover_url = image.coverUrl
+        FROM (
+          SELECT source_key, title, artist, genre, year, coverUrl FROM change_album
+          WHERE change_id = ? AND image = ? AND source_key IS NOT NULL
+        ) AS image
+        WHERE folder_album.key = image.source_key AND folder_album.title IS NOT NULL
+        """, arguments: [step, side.rawValue])
+    try db.execute(sql: "DELETE FROM state WHERE substr(key, 1, 5) = 'scan '")
+  }
+
   /// Takes back the step in `row` (a `change` row); returns the album to select if the
   /// one selected before the step is gone (the album a delete restores), else nil.
   static func takeBack(_ row: Row, _ db: Database) throws -> Int64? {
@@ -59,6 +77,7 @@ extension AlbumStore {
       }
       try removeInserted(row, undoing: true, keepingUpdated: updated > 0, db)
       if updated > 0 { try writeImages(.before, of: step, carrying: nil, db) }
+      try noteFilesSaid(by: .before, of: step, db)
       return nil
     case .reset:
       try removeInserted(row, undoing: true, db)
@@ -125,6 +144,7 @@ extension AlbumStore {
         try recordInserted(firstID: inserted.firstID, count: inserted.count, removed: 0, of: step, db)
       }
       if updated > 0 { try writeImages(.after, of: step, carrying: step, db) }
+      try noteFilesSaid(by: .after, of: step, db)
       return nil
     case .reset:
       let (count, removed): (Int, Int) = (row["count"], row["removed"])
