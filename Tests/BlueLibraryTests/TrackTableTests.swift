@@ -371,6 +371,15 @@ import Testing
       "\(error)".contains("element 1: track 2: 'number' must be a number, found a string")
     }
     #expect(try library.count() == 5)
+
+    // A key given twice in one track, as in an album (review).
+    try Data(#"[{"title": "A", "folder": "/m/A", "tracks": [{"path": "/m/A/1.mp3", "path": "/m/A/2.mp3"}]}]"#.utf8)
+      .write(to: URL(fileURLWithPath: file))
+    #expect {
+      try library.importAlbums(fromFile: file)
+    } throws: { error in
+      "\(error)".contains("element 1: track 1: duplicate key 'path'")
+    }
   }
 
   // MARK: - Migration

@@ -292,7 +292,9 @@ struct JSONAlbumDecoder {
           guard peek == UInt8(ascii: ":") else { throw fail("expected ':', found \(describePeek())") }
           index += 1
           skipWhitespace()
-          fields[name] = try parseValue(depth: 4)
+          guard fields.updateValue(try parseValue(depth: 4), forKey: name) == nil else {
+            throw fail("duplicate key '\(name)'")
+          }
           skipWhitespace()
           if peek == UInt8(ascii: ",") {
             index += 1
