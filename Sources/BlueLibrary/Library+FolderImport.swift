@@ -81,12 +81,11 @@ extension Library {
       "import from \(name): " + Self.counts(added: added, updated: updated, unchanged: 0)
     }
     // What the files said at the last scan: a field that differs from it was edited since.
-    let filesSaid = Dictionary(
-      try store.scannedAlbums(under: scan.folder, includingGone: true).map { ($0.sourceKey ?? "", $0) },
-      uniquingKeysWith: { first, _ in first })
+    let scanned = try store.scannedAlbums(under: scan.folder)
+    let filesSaid = scanned.filesSaid
     if scan.isUnchanged, let lastScan {
       // Nothing read: the albums and skipped files of the last scan, which saw these files.
-      albums = try store.scannedAlbums(under: scan.folder)
+      albums = scanned.lastScan
       skipped = Self.skippedFiles(in: lastScan)
       outcome = try change { (origin) throws(LibraryError) in
         try store.importFolder(
@@ -177,9 +176,10 @@ extension Library {
     }
   }
 
-  /// `2 added, 1 updated, 9 unchanged`, leaving out the counts that are 0.
-  public static func counts(added: Int, updated: Int, unchanged: Int) -> String {
-    let parts = [(added, "added"), (updated, "updated"), (unchanged, "unchanged")].filter { $0.0 > 0 }
+  /// `2 added, 1 updated, 9 unchanged, 1 left out`, leaving out the counts that are 0.
+  public static func counts(added: Int, updated: Int, unchanged: Int, leftOut: Int = 0) -> String {
+    let parts = [(added, "added"), (updated, "updated"), (unchanged, "unchanged"), (leftOut, "left out")]
+      .filter { $0.0 > 0 }
     return parts.isEmpty ? "nothing" : parts.map { "\(grouped($0.0)) \($0.1)" }.joined(separator: ", ")
   }
 

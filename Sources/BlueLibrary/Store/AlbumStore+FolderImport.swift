@@ -106,7 +106,7 @@ extension Album {
   /// the files said before (`filesSaid`): the fields the user edited.
   func keepingEdits(of stored: Album, filesSaid before: Album) -> Album {
     var album = self
-    for field in AlbumField.allCases where stored.value(of: field) != before.value(of: field) {
+    for field in AlbumField.allCases where field.value(in: stored) != field.value(in: before) {
       album.set(field, to: stored)
     }
     return album
@@ -114,18 +114,7 @@ extension Album {
 
   /// The fields ``AlbumField`` names that differ between this album and `other`.
   public func editedFields(comparedWith other: Album) -> [AlbumField] {
-    AlbumField.allCases.filter { value(of: $0) != other.value(of: $0) }
-  }
-
-  /// `field`'s value as text (the year as digits, "" without one).
-  public func value(of field: AlbumField) -> String {
-    switch field {
-    case .title: title
-    case .artist: artist
-    case .genre: genre
-    case .year: year.map(String.init) ?? ""
-    case .cover: coverURL
-    }
+    AlbumField.allCases.filter { $0.value(in: self) != $0.value(in: other) }
   }
 
   /// This album with `fields` set to `filesSay`'s: what `unedit` stores.
@@ -135,8 +124,8 @@ extension Album {
     return album
   }
 
-  /// Sets `field` to `other`'s.
-  mutating func set(_ field: AlbumField, to other: Album) {
+  /// Sets `field` to `other`'s (no check: `other` is a stored or scanned album).
+  private mutating func set(_ field: AlbumField, to other: Album) {
     switch field {
     case .title: title = other.title
     case .artist: artist = other.artist

@@ -27,9 +27,7 @@ extension AlbumStore {
     }
   }
 
-  /// The tracks stored for files under `root` (a real path), with their tags. Read with
-  /// SQLite's C API (as `AlbumStore+FastReads`): a re-import of 20,000 unchanged files reads
-  /// them all, and GRDB's generic rows cost three times as much.
+  /// The tracks stored for files under `root` (a real path), with their tags.
   func storedTracks(under root: String) throws(LibraryError) -> StoredTracks {
     try reading { db in
       var stored = StoredTracks()
@@ -39,39 +37,9 @@ extension AlbumStore {
           db, sql: "SELECT count(*) FROM track WHERE path > ? AND path < ?", arguments: [range.low, range.high]) ?? 0
       stored.tracks.reserveCapacity(count)
       stored.places.reserveCapacity(count)
-      let statement = try db.cachedStatement(
-        sql: """
-          SELECT path, size, modified, disc, album_key, position, album, artist, album_artist, title, number,
-            date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length, picture
-          FROM track WHERE path > ? AND path < ?
-          """)
-      try statement.setArguments([range.low, range.high])
-      let row = statement.sqliteStatement
-      defer { sqlite3_reset(row) }
-      func text(_ column: Int32) -> String? {
-        guard let bytes = sqlite3_column_text(row, column) else { return nil }
-        return String(
-          decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(row, column))), as: UTF8.self)
-      }
-      func integer(_ column: Int32) -> Int? {
-        sqlite3_column_type(row, column) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, column))
-      }
-      while true {
-        let code = sqlite3_step(row)
-        if code == SQLITE_DONE { break }
-        guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
-        let path = text(0) ?? ""
-        let picture = text(20)
-        let tags = TrackTags(
-          album: text(6), artist: text(7), albumArtist: text(8), title: text(9), trackNumber: integer(10),
-          date: text(11), genre: text(12), discNumber: integer(13), musicBrainzTrackID: text(14),
-          musicBrainzAlbumID: text(15), musicBrainzReleaseGroupID: text(16), format: text(17) ?? "",
-          bitrate: integer(18) ?? 0, duration: sqlite3_column_double(row, 19), hasPicture: picture != nil,
-          pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 })
-        stored.tracks[path] = MusicTrack(
-          path: path, size: sqlite3_column_int64(row, 1), modified: sqlite3_column_int64(row, 2), disc: integer(3),
-          tags: tags)
-        stored.places[path] = StoredTracks.Place(key: text(4) ?? "", position: integer(5) ?? 0, disc: integer(3))
+      try Self.readTracks(where: "path > ? AND path < ?", [range.low, range.high], db) { track, place in
+        stored.tracks[track.path] = track
+        stored.places[track.path] = place
       }
       return stored
     }
@@ -199,42 +167,76 @@ extension AlbumStore {
   /// The tracks of the album stored under `key`, with every tag they were read with, in
   /// album order: what `export` writes.
   static func musicTracks(forKey key: String, _ db: Database) throws -> [MusicTrack] {
-    try Row.fetchAll(
-      db.cachedStatement(
-        sql: """
-          SELECT path, size, modified, disc, album, artist, album_artist, title, number, date, genre, disc_tag,
-            mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length, picture
-          FROM track WHERE album_key = ? ORDER BY position
-          """), arguments: [key]
-    ).map { row in
-      let picture: String? = row[18]
-      return MusicTrack(
-        path: row[0], size: row[1], modified: row[2], disc: row[3],
-        tags: TrackTags(
-          album: row[4], artist: row[5], albumArtist: row[6], title: row[7], trackNumber: row[8], date: row[9],
-          genre: row[10], discNumber: row[11], musicBrainzTrackID: row[12], musicBrainzAlbumID: row[13],
-          musicBrainzReleaseGroupID: row[14], format: row[15], bitrate: row[16], duration: row[17],
-          hasPicture: picture != nil, pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 }))
+    var tracks: [MusicTrack] = []
+    try readTracks(where: "album_key = ? ORDER BY position", [key], db) { track, _ in tracks.append(track) }
+    return tracks
+  }
+
+  /// Hands each track row `condition` selects to `body`, with every tag it was read with and
+  /// where it stands. Read with SQLite's C API (as `AlbumStore+FastReads`): a re-import of
+  /// 20,000 unchanged files reads them all, and GRDB's generic rows cost three times as much.
+  private static func readTracks(
+    where condition: String, _ arguments: StatementArguments, _ db: Database,
+    _ body: (MusicTrack, StoredTracks.Place) -> Void
+  ) throws {
+    let statement = try db.cachedStatement(
+      sql: """
+        SELECT path, size, modified, disc, album_key, position, album, artist, album_artist, title, number,
+          date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length, picture
+        FROM track WHERE \(condition)
+        """)
+    try statement.setArguments(arguments)
+    let row = statement.sqliteStatement
+    defer { sqlite3_reset(row) }
+    func text(_ column: Int32) -> String? {
+      guard let bytes = sqlite3_column_text(row, column) else { return nil }
+      return String(
+        decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(row, column))), as: UTF8.self)
+    }
+    func integer(_ column: Int32) -> Int? {
+      sqlite3_column_type(row, column) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, column))
+    }
+    while true {
+      let code = sqlite3_step(row)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+      let picture = text(20)
+      let tags = TrackTags(
+        album: text(6), artist: text(7), albumArtist: text(8), title: text(9), trackNumber: integer(10),
+        date: text(11), genre: text(12), discNumber: integer(13), musicBrainzTrackID: text(14),
+        musicBrainzAlbumID: text(15), musicBrainzReleaseGroupID: text(16), format: text(17) ?? "",
+        bitrate: integer(18) ?? 0, duration: sqlite3_column_double(row, 19), hasPicture: picture != nil,
+        pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 })
+      body(
+        MusicTrack(
+          path: text(0) ?? "", size: sqlite3_column_int64(row, 1), modified: sqlite3_column_int64(row, 2),
+          disc: integer(3), tags: tags),
+        StoredTracks.Place(key: text(4) ?? "", position: integer(5) ?? 0, disc: integer(3)))
     }
   }
 
-  /// The albums the last scan of `root` built (``writeTracks(of:built:root:stored:opened:unreadable:_:)``),
-  /// in its order, each with its source key: what a scan that finds the folder unchanged
-  /// (the same fingerprint) gives again.
-  ///
-  /// With `includingGone`, also the albums an earlier scan built that the last one did not
-  /// (their files gone for now): what the files said of them, so their edits are known.
-  func scannedAlbums(under root: String, includingGone: Bool = false) throws(LibraryError) -> [Album] {
+  /// What the scans of `root` built, read once: the albums the last scan built
+  /// (``writeTracks(of:built:root:stored:opened:unreadable:_:)``), in its order, each with its
+  /// source key — what a scan that finds the folder unchanged (the same fingerprint) gives
+  /// again — and, by key, what the files said of every album a scan built, those of the
+  /// last one and those whose files are gone for now, so their edits are known.
+  func scannedAlbums(under root: String) throws(LibraryError) -> (lastScan: [Album], filesSaid: [String: Album]) {
     let keys = Self.keyRanges(under: root)
-    let which = includingGone ? "title IS NOT NULL" : "ordinal IS NOT NULL"
     return try reading { db in
-      try Row.fetchAll(
+      var lastScan: [Album] = []
+      var filesSaid: [String: Album] = [:]
+      for row in try Row.fetchAll(
         db,
         sql: """
-          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url FROM folder_album
-          WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?)) AND \(which) ORDER BY ordinal
-          """, arguments: [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
-      ).map(Self.scannedAlbum)
+          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, ordinal FROM folder_album
+          WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?)) AND title IS NOT NULL ORDER BY ordinal
+          """, arguments: [keys.0.low, keys.0.high, keys.1.low, keys.1.high])
+      {
+        let album = Self.scannedAlbum(row)
+        filesSaid[row[0]] = album
+        if !row.hasNull(atIndex: 9) { lastScan.append(album) }
+      }
+      return (lastScan, filesSaid)
     }
   }
 

@@ -218,7 +218,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
       var value = TextSanitizer.escaped(row.value)
       if row.title == "Cover" && !album.coverURL.isEmpty { value += " (" + coverLabel(album) + ")" }
       if let field = Album.field(ofRow: row.title), edited.contains(field), let filesSay {
-        let said = filesSay.value(of: field)
+        let said = field.value(in: filesSay)
         value += " (edited; the files say " + (said.isEmpty ? "nothing" : TextSanitizer.escaped(said)) + ")"
       }
       return style.bold(row.title + ":") + " " + value

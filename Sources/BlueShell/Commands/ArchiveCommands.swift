@@ -182,10 +182,8 @@ extension ImportCommand {
   /// `imported 12 albums (140 tracks) from ~/Music: 2 added, 1 updated, 9 unchanged`.
   static func summary(_ result: FolderImport, name: String) -> String {
     let tracks = Library.counted(result.tracks, "track")
-    var counts = Library.counts(added: result.added, updated: result.updated, unchanged: result.unchanged)
-    if result.leftOut > 0 {
-      counts = (counts == "nothing" ? "" : counts + ", ") + "\(grouped(result.leftOut)) left out"
-    }
+    let counts = Library.counts(
+      added: result.added, updated: result.updated, unchanged: result.unchanged, leftOut: result.leftOut)
     return "imported \(albumCount(result.albums)) (\(tracks)) from \(name)"
       + (result.albums == 0 ? " (no readable audio files)" : ": " + counts)
   }
