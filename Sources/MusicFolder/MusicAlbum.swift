@@ -85,7 +85,4 @@ public struct MusicTrack: Sendable, Hashable {
     self.disc = disc
     self.tags = tags
   }
-
-  /// The file's name: the last component of ``path``.
-  public var name: Substring { path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...] }
 }
