@@ -77,8 +77,9 @@ extension Library {
     let albums: [Album]
     let skipped: [FolderImport.Skipped]
     let outcome: AlbumStore.FolderImportOutcome
-    let summary = { (added: Int, updated: Int) in
-      "import from \(name): " + Self.counts(added: added, updated: updated, unchanged: 0)
+    let summary = { (outcome: AlbumStore.FolderImportOutcome) in
+      "import from \(name): "
+        + Self.counts(added: outcome.added, updated: outcome.updated, moved: outcome.moved, unchanged: 0)
     }
     // What the files said at the last scan: a field that differs from it was edited since.
     let scanned = try store.scannedAlbums(under: scan.folder)
@@ -112,10 +113,11 @@ extension Library {
         try store.importFolder(
           albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted,
           alongside: { db in
-            try AlbumStore.writeTracks(
+            let changes = try AlbumStore.writeTracks(
               of: keyed, built: built, root: scan.folder, stored: stored, opened: scan.openedFiles,
               unreadable: scan.unreadableFolders, db)
             try Self.recordScan(of: scan.folder, Self.scanRecord(scan.fingerprint, skipped), db)
+            return changes
           })
       }
     }
@@ -126,8 +128,10 @@ extension Library {
       folder: scan.folder, albums: albums.count, tracks: albums.reduce(0) { $0 + ($1.tracks ?? 0) },
       filesOpened: scan.filesOpened,
       added: outcome.added,
-      updated: outcome.updated, unchanged: outcome.unchanged, leftOut: outcome.leftOut, skipped: skipped,
-      skippedAsBefore: noteSkipped(skipped, in: scan.folder), summary: outcome.step?.summary)
+      updated: outcome.updated, unchanged: outcome.unchanged, leftOut: outcome.leftOut, moved: outcome.moved,
+      gone: outcome.gone, partlyGone: outcome.partlyGone, leftAsTheyWere: outcome.leftAsTheyWere,
+      named: outcome.named, skipped: skipped, skippedAsBefore: noteSkipped(skipped, in: scan.folder),
+      summary: outcome.step?.summary)
   }
 
   /// Remembers (in the library file) which files a scan of `folder` skipped, each with its
@@ -176,10 +180,15 @@ extension Library {
     }
   }
 
-  /// `2 added, 1 updated, 9 unchanged, 1 left out`, leaving out the counts that are 0.
-  public static func counts(added: Int, updated: Int, unchanged: Int, leftOut: Int = 0) -> String {
-    let parts = [(added, "added"), (updated, "updated"), (unchanged, "unchanged"), (leftOut, "left out")]
-      .filter { $0.0 > 0 }
+  /// `2 added, 1 updated, 1 moved, 9 unchanged, 1 left out, 1 gone`, leaving out the counts
+  /// that are 0.
+  public static func counts(
+    added: Int, updated: Int, moved: Int = 0, unchanged: Int, leftOut: Int = 0, gone: Int = 0
+  ) -> String {
+    let parts = [
+      (added, "added"), (updated, "updated"), (moved, "moved"), (unchanged, "unchanged"), (leftOut, "left out"),
+      (gone, "gone"),
+    ].filter { $0.0 > 0 }
     return parts.isEmpty ? "nothing" : parts.map { "\(grouped($0.0)) \($0.1)" }.joined(separator: ", ")
   }
 

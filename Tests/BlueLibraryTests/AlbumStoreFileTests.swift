@@ -40,7 +40,7 @@ struct AlbumStoreFileTests {
     #expect(
       names == [
         "album", "album_artist", "album_position", "album_source_key", "change", "change_album", "change_album_change",
-        "cover", "folder_album", "sqlite_sequence", "state", "track", "track_album", "view",
+        "change_tag", "cover", "folder_album", "sqlite_sequence", "state", "track", "track_album", "view",
       ])
   }
 
@@ -167,7 +167,7 @@ struct AlbumStoreFileTests {
       origin: ChangeOrigin(session: "test", selection: 0))
     // Page 1 holds the schema; scribble over a page of album rows.
     let handle = try #require(FileHandle(forWritingAtPath: path))
-    try handle.seek(toOffset: 4096 * 20 + 100)
+    try handle.seek(toOffset: 4096 * 40 + 100)
     handle.write(Data(repeating: 0xA5, count: 2000))
     try handle.close()
     let before = try FileSnapshot(path)
@@ -186,9 +186,13 @@ struct AlbumStoreFileTests {
   @Test func aLibraryFromANewerBluelibIsRefusedUntouched() throws {
     let path = directory.file("library.sqlite")
     _ = try AlbumStore.open(path: path)
-    try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 7") }
+    try DatabaseQueue(path: path).writeWithoutTransaction {
+      try $0.execute(sql: "PRAGMA user_version = \(Schema.version + 1)")
+    }
     try expectRefused(
-      path, reason: "created by a newer version of bluelib (schema 7, this build knows \(Schema.version))")
+      path,
+      reason: "created by a newer version of bluelib (schema \(Schema.version + 1), this build knows \(Schema.version))"
+    )
   }
 
   @Test func anotherApplicationsDatabaseIsRefusedUntouched() throws {

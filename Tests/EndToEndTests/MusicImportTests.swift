@@ -72,6 +72,7 @@ struct MusicImportTests {
     #expect(
       result.stdout == """
         imported 12 albums (18 tracks) from \(music.root): 12 added
+          added: Greatest Hits — ABBA, Homogenic — Björk, Britpop — Various Artists and 9 more
         skipped 1 file (empty): Broken/empty.flac
         skipped 1 file (no readable audio): Broken/noise.mp3
 
@@ -189,6 +190,8 @@ struct MusicImportTests {
     #expect(
       again.stdout == """
         imported 13 albums (19 tracks) from \(music.root): 1 added, 1 updated, 11 unchanged
+          added: Innuendo — Queen
+          updated: Greatest Hits — Queen (genre)
         skipped the same 2 files as before (empty, no readable audio)
           14. Greatest Hits — Queen (1981, Rock) · cover: no cover
           18. Innuendo — Queen (1991) · cover: no cover
@@ -260,11 +263,166 @@ struct MusicImportTests {
     #expect(
       result.stdout == """
         imported 2 albums (2 tracks) from \(music.root): 1 unchanged, 1 left out
-        left out 1 album you deleted from the library ('import --with-deleted \(music.root)' brings it back)
+          left out: One — A
+        'import --with-deleted \(music.root)' brings back the 1 album you deleted from the library
 
         """)
     let back = try runner.run(["-c", "import --with-deleted '\(music.root)'"])
-    #expect(back.stdout == "imported 2 albums (2 tracks) from \(music.root): 1 added, 1 unchanged\n")
+    #expect(back.stdout == "imported 2 albums (2 tracks) from \(music.root): 1 added, 1 unchanged\n  added: One — A\n")
+  }
+
+  // MARK: - Moves and files gone
+
+  /// The issue's case: a folder renamed is the same album, its index, edits and history
+  /// kept, and the summary says it moved; undo takes the move back and the next import
+  /// finds it moved again, never a second album.
+  @Test func aRenamedFolderIsTheSameAlbumWithItsPlaceAndItsEdits() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder(in: runner.home)
+    try music.track("Pink Floyd/The Wall/1.flac", TagEdit(album: "The Wall", artist: "Pink Floyd", trackNumber: "1"))
+    try music.track("Pink Floyd/The Wall/2.flac", TagEdit(album: "The Wall", artist: "Pink Floyd", trackNumber: "2"))
+    try music.track("Queen/Innuendo/1.mp3", TagEdit(album: "Innuendo", artist: "Queen"))
+    _ = try runner.run(["-c", "import '\(music.root)'", "-c", "edit 6 genre=Rock"])
+    try FileManager.default.moveItem(
+      atPath: music.path("Pink Floyd/The Wall"), toPath: music.path("Pink Floyd/The Wall (1979)"))
+
+    let moved = try runner.run(["-c", "import '\(music.root)'", "-c", "show 6", "-c", "list"])
+    #expect(moved.status == 0, "\(moved.stderr)")
+    #expect(
+      moved.stdout.hasPrefix(
+        """
+        imported 2 albums (3 tracks) from \(music.root): 1 moved, 1 unchanged
+          moved: The Wall — Pink Floyd (from Pink Floyd/The Wall)
+        Artist: Pink Floyd
+        Album: The Wall
+        Genre: Rock (edited; the files say nothing)
+
+        """), "\(moved.stdout)")
+    #expect(moved.stdout.contains("Folder: \(music.path("Pink Floyd/The Wall (1979)"))\n"))
+    #expect(moved.stdout.hasSuffix("7 albums\n"))
+
+    let undone = try runner.run(["-c", "undo", "-c", "show 6"])
+    #expect(undone.stdout.hasPrefix("undid import from \(music.root): 1 moved\n"))
+    #expect(undone.stdout.contains("Folder: \(music.path("Pink Floyd/The Wall"))\n"))
+    let again = try runner.run(["-c", "import '\(music.root)'", "-c", "list"])
+    #expect(again.stdout.hasPrefix("imported 2 albums (3 tracks) from \(music.root): 1 moved, 1 unchanged\n"))
+    #expect(again.stdout.hasSuffix("7 albums\n"))
+    let unchanged = try runner.run(["-c", "import '\(music.root)'"])
+    #expect(unchanged.stdout == "imported 2 albums (3 tracks) from \(music.root): 2 unchanged\n")
+  }
+
+  /// An album with a MusicBrainz album id is known by it: moved to another artist's folder
+  /// with its files renamed, it is still the one album.
+  @Test func anAlbumMovedWithItsFilesRenamedIsKnownByItsMusicBrainzID() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder(in: runner.home)
+    let id = "f5093c06-23e3-404f-aeaa-40f72885ee3a"
+    for number in 1...2 {
+      try music.track(
+        "Incoming/\(number).ogg",
+        TagEdit(album: "Homogenic", artist: "Björk", trackNumber: "\(number)", musicBrainzAlbumID: id))
+    }
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    try FileManager.default.createDirectory(atPath: music.path("Björk"), withIntermediateDirectories: true)
+    try FileManager.default.moveItem(atPath: music.path("Incoming"), toPath: music.path("Björk/Homogenic"))
+    for number in 1...2 {
+      try FileManager.default.moveItem(
+        atPath: music.path("Björk/Homogenic/\(number).ogg"), toPath: music.path("Björk/Homogenic/0\(number) Track.ogg"))
+    }
+    let moved = try runner.run(["-c", "import '\(music.root)'", "-c", "list björk"])
+    #expect(
+      moved.stdout == """
+        imported 1 album (2 tracks) from \(music.root): 1 moved
+          moved: Homogenic — Björk (from Incoming)
+          6. Homogenic — Björk · cover: no cover
+        1 of 6 albums match 'björk'
+
+        """, "\(moved.stderr)")
+  }
+
+  /// Files gone: an album none of whose files is left stays, is named once in the summary
+  /// and found by `missing:true`; `show` says so and still lists its tracks. An album that
+  /// lost one of its files says how many. When the files are back, nothing is missing.
+  @Test func albumsWhoseFilesAreGoneStayAndAreFoundByMissing() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder(in: runner.home)
+    try music.track("A/One/1.flac", TagEdit(album: "One", artist: "A", trackNumber: "1"))
+    try music.track("A/One/2.flac", TagEdit(album: "One", artist: "A", trackNumber: "2"))
+    try music.track("B/Two/1.mp3", TagEdit(album: "Two", artist: "B", title: "Only Track"))
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    let aside = runner.home.appendingPathComponent("aside.mp3").path
+    try FileManager.default.moveItem(atPath: music.path("B/Two/1.mp3"), toPath: aside)
+    try FileManager.default.removeItem(atPath: music.path("A/One/2.flac"))
+
+    let gone = try runner.run(["-c", "import '\(music.root)'", "-c", "list missing:true", "-c", "show 7"])
+    #expect(gone.status == 0, "\(gone.stderr)")
+    #expect(
+      gone.stdout.hasPrefix(
+        """
+        imported 1 album (1 track) from \(music.root): 1 updated, 1 gone
+          updated: One — A (tracks, length)
+          gone: Two — B (all 1 file)
+          files gone: One — A (1 of 2 files)
+        'find missing:true' lists the albums whose files are gone; they stay until you delete them
+          7. Two — B · cover: no cover
+        1 of 7 albums match 'missing:true'
+
+        """), "\(gone.stdout)")
+    #expect(gone.stdout.contains("Files: gone: the last import found none of them"))
+    #expect(gone.stdout.contains("Only Track"))
+
+    // Said once: the next import has nothing new to say about them.
+    let again = try runner.run(["-c", "import '\(music.root)'"])
+    #expect(again.stdout == "imported 1 album (1 track) from \(music.root): 1 unchanged\n")
+
+    try FileManager.default.moveItem(atPath: aside, toPath: music.path("B/Two/1.mp3"))
+    let back = try runner.run(["-c", "import '\(music.root)'", "-c", "list missing:true", "-c", "list ^missing:true"])
+    #expect(
+      back.stdout.hasPrefix(
+        "imported 2 albums (2 tracks) from \(music.root): 2 unchanged\n0 of 7 albums match 'missing:true'\n"),
+      "\(back.stdout)")
+    #expect(back.stdout.hasSuffix("7 of 7 albums match '^missing:true'\n"))
+  }
+
+  /// A folder that cannot be read (as a user other than root: root reads everything)
+  /// changes nothing for the albums under it: not updated, not gone, and the summary says
+  /// which folder and that its albums were left as they were.
+  @Test func aFolderThatCannotBeReadChangesNothingUnderIt() throws {
+    var runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    runner.user = 65534
+    let music = try TaggedMusicFolder(in: runner.home)
+    try music.track("A/One/1.flac", TagEdit(album: "One", artist: "A"))
+    try music.track("B/Two/1.mp3", TagEdit(album: "Two", artist: "B", title: "Only Track"))
+    if geteuid() == 0 {
+      #expect(chmod(runner.home.path, 0o777) == 0)
+      let owned = try #require(FileManager.default.enumerator(atPath: runner.home.path))
+      for case let relative as String in owned {
+        #expect(chown(runner.home.appendingPathComponent(relative).path, 65534, 65534) == 0)
+      }
+      #expect(chown(runner.home.path, 65534, 65534) == 0)
+    }
+    #expect(try runner.run(["-c", "import '\(music.root)'"]).status == 0)
+    #expect(chmod(music.path("B"), 0) == 0)
+    defer { chmod(music.path("B"), 0o755) }
+
+    let result = try runner.run(["-c", "import '\(music.root)'", "-c", "list missing:true", "-c", "show 7"])
+    #expect(
+      result.stdout.hasPrefix(
+        """
+        imported 1 album (1 track) from \(music.root): 1 unchanged
+        could not read 1 folder (permission denied): B; 1 album with files under it left as they were
+        0 of 7 albums match 'missing:true'
+
+        """), "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("Only Track"))
+
+    chmod(music.path("B"), 0o755)
+    let readable = try runner.run(["-c", "import '\(music.root)'"])
+    #expect(readable.stdout == "imported 2 albums (2 tracks) from \(music.root): 2 unchanged\n")
   }
 
   // MARK: - Covers

@@ -41,6 +41,10 @@ public struct BinaryRunner: Sendable {
   /// A fresh home directory, removed when the caller calls ``cleanUp()``.
   public let home: URL
 
+  /// When set, and the tests run as root, each run is as this user and group (through
+  /// `setpriv`), which root's file permissions do not stop: for a folder that cannot be read.
+  public var user: uid_t?
+
   /// A runner with a fresh, empty home directory.
   public init() {
     home = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -145,8 +149,14 @@ public struct BinaryRunner: Sendable {
     _ arguments: [String], environment: [String: String]
   ) throws -> (process: Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
     let process = Process()
-    process.executableURL = Self.executable
-    process.arguments = arguments
+    if let user, geteuid() == 0 {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      process.arguments =
+        ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--", Self.executable.path] + arguments
+    } else {
+      process.executableURL = Self.executable
+      process.arguments = arguments
+    }
     process.environment = environment
     let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
     process.standardInput = stdin

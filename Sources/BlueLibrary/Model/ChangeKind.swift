@@ -12,4 +12,6 @@ public enum ChangeKind: String, Sendable {
   case `import`
   /// Every album replaced, as one step.
   case reset
+  /// Albums' fields written into the tags of their files, as one step.
+  case write
 }

@@ -57,9 +57,16 @@ public struct Tracklist: Sendable, Equatable {
   public var musicBrainzAlbumID: String?
   /// The MusicBrainz release-group id most of its tracks carry.
   public var musicBrainzReleaseGroupID: String?
+  /// Whether the last scan of the album's folder found none of its files (the tracks are
+  /// what it had when they were last seen).
+  public var missing: Bool
 
   /// A track list with every field given.
-  public init(tracks: [Track], discs: Int, musicBrainzAlbumID: String?, musicBrainzReleaseGroupID: String?) {
+  public init(
+    tracks: [Track], discs: Int, musicBrainzAlbumID: String?, musicBrainzReleaseGroupID: String?,
+    missing: Bool = false
+  ) {
+    self.missing = missing
     self.tracks = tracks
     self.discs = discs
     self.musicBrainzAlbumID = musicBrainzAlbumID

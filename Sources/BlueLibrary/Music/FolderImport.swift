@@ -26,6 +26,47 @@ public struct FolderImport: Sendable, Equatable {
   /// Albums the folder holds that you deleted from the library: left out (an import with
   /// `withDeleted` adds them again).
   public var leftOut = 0
+  /// Albums found in another folder (or retagged) and updated in place.
+  public var moved = 0
+  /// Albums of the folder none of whose files the scan found (newly so): they stay, and
+  /// `missing:true` finds them.
+  public var gone = 0
+  /// Albums that lost some of their files (and were updated).
+  public var partlyGone = 0
+  /// Albums under a folder the scan could not list: left exactly as they were.
+  public var leftAsTheyWere = 0
+  /// A few albums of each kind of change, in the library's words, for the summary.
+  public var named: [Change] = []
+
+  /// One album an import changed, for the summary.
+  public struct Change: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+      case added, updated, moved
+      case leftOut = "left out"
+      case gone
+      case partlyGone = "files gone"
+    }
+    public var kind: Kind
+    /// `Title — Artist`.
+    public var album: String
+    /// What changed: the fields updated, the folder it came from, the files gone.
+    public var detail: String?
+  }
+
+  /// How many albums of each kind ``named`` holds at most (the counts say how many in all).
+  public static let namedPerKind = 3
+
+  /// How many albums of `kind` the import changed.
+  public func count(of kind: Change.Kind) -> Int {
+    switch kind {
+    case .added: added
+    case .updated: updated
+    case .moved: moved
+    case .leftOut: leftOut
+    case .gone: gone
+    case .partlyGone: partlyGone
+    }
+  }
   /// Audio files (by their extension) with no readable audio, and folders that could not be
   /// opened, ordered by path.
   public var skipped: [Skipped]

@@ -58,6 +58,7 @@ struct QuerySQL {
     case .added: "IFNULL(added, \(addedBefore))"
     case .discs, .musicBrainzAlbumID, .musicBrainzReleaseGroupID:
       "(SELECT \(field.rawValue) FROM folder_album WHERE key = album.source_key)"
+    case .missing: "IFNULL((SELECT missing FROM folder_album WHERE key = album.source_key), 0)"
     // One of the album's tracks: `t` in the EXISTS a track term is wrapped in.
     case .track: "IFNULL(t.title, '')"
     case .format: "t.format"

@@ -200,9 +200,12 @@ public enum QueryField: String, Sendable, CaseIterable {
   case musicBrainzAlbumID = "mb_albumid"
   case musicBrainzReleaseGroupID = "mb_releasegroupid"
   case track, format
+  /// Whether none of the album's files was found by the last scan of its folder
+  /// (`missing:true`); albums not from a music folder are never missing.
+  case missing
 
   /// What a value of the field is compared as.
-  enum Kind { case text, number, date }
+  enum Kind { case text, number, date, flag }
 
   var kind: Kind {
     switch self {
@@ -211,6 +214,7 @@ public enum QueryField: String, Sendable, CaseIterable {
       .text
     case .year, .tracks, .length, .discs: .number
     case .added: .date
+    case .missing: .flag
     }
   }
 
@@ -316,6 +320,12 @@ public struct QueryTerm: Sendable, Equatable {
       case .text: match = .substring(AlbumStore.fold(String(rest)))
       case .number: match = try Self.numbers(rest, field: field ?? .year, word)
       case .date: match = try Self.dates(rest, context, word)
+      case .flag: match = try Self.flag(rest, field: field ?? .missing, word)
+      }
+    }
+    if let field, field.kind == .flag {
+      guard case .number = match else {
+        throw .badQuery(word: word, reason: "\(field.rawValue) is true or false (like \(field.rawValue):true)")
       }
     }
     if let field, field.kind == .date, case .exact = match {
@@ -333,6 +343,20 @@ public struct QueryTerm: Sendable, Equatable {
       throw .badQuery(word: word, reason: "'\(pattern)' is not a valid regular expression")
     }
     return .regex(String(pattern))
+  }
+
+  // MARK: - Flags
+
+  /// `true`, `false` and their other spellings (`yes`/`no`, `1`/`0`, as beets reads them)
+  /// as the numbers 1 and 0.
+  private static func flag(_ text: Substring, field: QueryField, _ word: String) throws(LibraryError) -> Match {
+    switch text.lowercased() {
+    case "true", "yes", "y", "t", "1", "on": return .number(lower: 1, upper: 1)
+    case "false", "no", "n", "f", "0", "off": return .number(lower: 0, upper: 0)
+    default:
+      throw .badQuery(
+        word: word, reason: "'\(text)' is not true or false (\(field.rawValue) takes true or false)")
+    }
   }
 
   // MARK: - Numbers

@@ -33,6 +33,7 @@ extension AlbumStore {
   static func beginStep(_ kind: ChangeKind, summary: String, origin: ChangeOrigin, _ db: Database) throws -> Int64 {
     let undone = "SELECT id FROM change WHERE undone IS NOT NULL AND (session = ?1 OR undone_by = ?1)"
     try db.execute(sql: "DELETE FROM change_album WHERE change_id IN (\(undone))", arguments: [origin.session])
+    try db.execute(sql: "DELETE FROM change_tag WHERE change_id IN (\(undone))", arguments: [origin.session])
     try db.execute(sql: "DELETE FROM change WHERE id IN (\(undone))", arguments: [origin.session])
     let selected = try origin.selection.flatMap { index in try albumID(at: index, db) }
     try db.execute(
@@ -43,6 +44,7 @@ extension AlbumStore {
       db, sql: "SELECT id FROM change ORDER BY id DESC LIMIT 1 OFFSET ?", arguments: [keptSteps])
     {
       try db.execute(sql: "DELETE FROM change_album WHERE change_id <= ?", arguments: [cutoff])
+      try db.execute(sql: "DELETE FROM change_tag WHERE change_id <= ?", arguments: [cutoff])
       try db.execute(sql: "DELETE FROM change WHERE id <= ?", arguments: [cutoff])
     }
     return step

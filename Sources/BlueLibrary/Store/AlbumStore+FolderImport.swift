@@ -3,25 +3,34 @@ internal import GRDB
 // `import DIR`: the albums of a music folder brought into the library as one logged step,
 // adding the albums it has not seen and updating in place those it imported before.
 extension AlbumStore {
-  /// What bringing a folder's albums into the library did.
+  /// What bringing a folder's albums into the library did: the counts and the few albums
+  /// of each kind ``FolderImport`` names.
   struct FolderImportOutcome {
-    /// Albums appended (no stored album had their source key).
-    var added: Int
-    /// Stored albums with the same source key whose fields changed.
-    var updated: Int
-    /// Stored albums with the same source key and the same fields.
-    var unchanged: Int
-    /// Albums the scan found that you deleted from the library, left out.
+    var added = 0
+    var updated = 0
+    var moved = 0
+    var unchanged = 0
     var leftOut = 0
-    /// The logged step, nil when nothing changed (no step is logged then).
+    var gone = 0
+    var partlyGone = 0
+    var leftAsTheyWere = 0
+    var named: [FolderImport.Change] = []
+    /// The logged step, nil when no album changed (no step is logged then).
     var step: ChangeStep?
+
+    /// Names `album` among the changes of `kind`, when fewer than a few are named.
+    mutating func name(_ kind: FolderImport.Change.Kind, _ album: Album, _ detail: String? = nil) {
+      guard named.lazy.filter({ $0.kind == kind }).count < FolderImport.namedPerKind else { return }
+      let name = album.artist.isEmpty ? album.title : album.title + " — " + album.artist
+      named.append(FolderImport.Change(kind: kind, album: name, detail: detail))
+    }
   }
 
   /// Brings `albums` (from a music-folder scan, each with a source key) into the library
   /// in one transaction: an album whose source key a stored album has updates that album in
   /// place when any field differs (the first one in order, if several have it), and is
   /// appended after the last album otherwise. All of it is one logged step, summed up by
-  /// `summary(added, updated)`; when nothing changes, nothing is written or logged. The
+  /// `summary` (given the outcome's counts); when no album changes, no step is logged. The
   /// selection stays `origin.selection`.
   ///
   /// The step is an `import`: the ids it appended are a range (as for a file import) and
@@ -29,7 +38,10 @@ extension AlbumStore {
   /// puts back the old fields and removes the new albums, and redo does both again.
   ///
   /// `alongside` writes what goes with the albums in the same transaction (the tracks),
-  /// whether or not an album changed.
+  /// whether or not an album changed, and says what the scan found besides the albums'
+  /// fields (``ScanChanges``): an album that moved updates the album stored under its old
+  /// key (its id, place, edits and history kept); an album under a folder that could not be
+  /// read is left as it is; albums whose files are gone are counted and named.
   ///
   /// Deletions stick: an album you deleted from the library (``removeAlbums(ids:_:)``) is
   /// left out and counted, unless `withDeleted`, which adds it again.
@@ -38,50 +50,71 @@ extension AlbumStore {
   /// built them. A stored album's title, artist, genre, year or cover that differs from
   /// what the files said then was edited since, and is kept whatever the files say now.
   func importFolder(
-    _ albums: [Album], summary: (_ added: Int, _ updated: Int) -> String, origin: ChangeOrigin,
-    filesSaid: [String: Album] = [:], withDeleted: Bool = false, alongside: (Database) throws -> Void = { _ in }
+    _ albums: [Album], summary: (FolderImportOutcome) -> String, origin: ChangeOrigin,
+    filesSaid: [String: Album] = [:], withDeleted: Bool = false,
+    alongside: (Database) throws -> ScanChanges = { _ in ScanChanges() }
   ) throws(LibraryError) -> FolderImportOutcome {
     try changing { db in
-      try alongside(db)
+      let scan = try alongside(db)
+      var outcome = FolderImportOutcome()
       var added: [Album] = []
       var updates: [(id: Int64, album: Album)] = []
       var matched: Set<Int64> = []
-      var unchanged = 0
-      var leftOut = 0
       var returning: [String] = []
       let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
       for scanned in albums {
         try scanned.validate()
-        guard let key = scanned.sourceKey, let stored = try Album.fetchOne(db, sql: find, arguments: [key]),
+        if let key = scanned.sourceKey, scan.frozen.contains(key) { continue }
+        let old = scanned.sourceKey.flatMap { scan.moved[$0] }
+        guard let key = scanned.sourceKey, let stored = try Album.fetchOne(db, sql: find, arguments: [old ?? key]),
           let id = stored.id, matched.insert(id).inserted
         else {
           if let key = scanned.sourceKey,
             try Bool.fetchOne(db, sql: "SELECT left_out FROM folder_album WHERE key = ?", arguments: [key]) == true
           {
             guard withDeleted else {
-              leftOut += 1
+              outcome.leftOut += 1
+              outcome.name(.leftOut, scanned)
               continue
             }
             returning.append(key)
           }
           added.append(scanned)
+          outcome.name(.added, scanned)
           continue
         }
-        let album = filesSaid[key].map { scanned.keepingEdits(of: stored, filesSaid: $0) } ?? scanned
+        let album = filesSaid[old ?? key].map { scanned.keepingEdits(of: stored, filesSaid: $0) } ?? scanned
+        if let gone = scan.partlyGone[key] {
+          outcome.partlyGone += 1
+          outcome.name(.partlyGone, album, "\(gone.gone) of \(Library.counted(gone.before, "file"))")
+        }
         if stored.hasSameFields(as: album) {
-          unchanged += 1
+          outcome.unchanged += 1
+        } else if old != nil && stored.folder != album.folder {
+          updates.append((id, album))
+          outcome.moved += 1
+          outcome.name(.moved, album, stored.folder)
         } else {
           updates.append((id, album))
+          outcome.updated += 1
+          let fields = album.changedFields(comparedWith: stored)
+          outcome.name(.updated, album, fields.isEmpty ? nil : fields.joined(separator: ", "))
         }
       }
-      guard !added.isEmpty || !updates.isEmpty else {
-        return FolderImportOutcome(added: 0, updated: 0, unchanged: unchanged, leftOut: leftOut, step: nil)
+      for key in scan.gone {
+        guard let stored = try Album.fetchOne(db, sql: find, arguments: [key]) else { continue }
+        outcome.gone += 1
+        outcome.name(.gone, stored, stored.tracks.map { "all \(Library.counted($0, "file"))" })
       }
+      for key in scan.frozen where try Album.fetchOne(db, sql: find, arguments: [key]) != nil {
+        outcome.leftAsTheyWere += 1
+      }
+      guard !added.isEmpty || !updates.isEmpty else { return outcome }
       for key in returning {
         try db.execute(sql: "UPDATE folder_album SET left_out = 0 WHERE key = ?", arguments: [key])
       }
-      let step = try Self.beginStep(
-        .import, summary: summary(added.count, updates.count), origin: origin, db)
+      outcome.added = added.count
+      let step = try Self.beginStep(.import, summary: summary(outcome), origin: origin, db)
       for (id, album) in updates {
         try Self.appendImage(id, as: .before, of: step, db)
         try Self.writeFields(of: album, to: id, step: step, db)
@@ -94,9 +127,8 @@ extension AlbumStore {
         try Self.recordInserted(firstID: firstID, count: added.count, removed: 0, of: step, db)
       }
       try Self.finishStep(step, selecting: origin.selection, db)
-      return FolderImportOutcome(
-        added: added.count, updated: updates.count, unchanged: unchanged, leftOut: leftOut,
-        step: try Self.changeStep(step, db))
+      outcome.step = try Self.changeStep(step, db)
+      return outcome
     }
   }
 }
@@ -133,6 +165,15 @@ extension Album {
     case .year: year = other.year
     case .cover: coverURL = other.coverURL
     }
+  }
+
+  /// The names of the fields an import writes that differ from `other`'s: `genre, year`,
+  /// `tracks`, `folder`.
+  func changedFields(comparedWith other: Album) -> [String] {
+    editedFields(comparedWith: other).map(\.rawValue)
+      + [
+        (tracks != other.tracks, "tracks"), (duration != other.duration, "length"), (folder != other.folder, "folder"),
+      ].filter(\.0).map(\.1)
   }
 
   /// Whether every field an import writes is the same in both: title, artist, genre, year,

@@ -45,36 +45,43 @@ extension AlbumStore {
     }
   }
 
+  /// What a scan found besides the albums' fields, for the import to act on and report.
+  struct ScanChanges {
+    /// Albums that moved (or were retagged into a new key): by the key the scan gave them,
+    /// the key they were stored under. Their rows now carry the new key.
+    var moved: [String: String] = [:]
+    /// Albums none of whose files the scan found, newly so (their rows stay, marked missing).
+    var gone: [String] = []
+    /// Albums the scan built that lost files since the last scan: how many, by key.
+    var partlyGone: [String: (gone: Int, before: Int)] = [:]
+    /// Albums with files under a folder the scan could not list: left as they were.
+    var frozen: Set<String> = []
+  }
+
   /// Writes what a scan of `root` read: each track of `albums` (each album with the key it
   /// is stored under) that was `opened` or whose place changed (the others are `stored`'s
-  /// rows, taken as known), the rows of files under `root` that are gone (not those under
-  /// `unreadable` folders, which the scan could not list), and each album as the scan
-  /// `built` it (the `Album` of each of `albums`, in order), with its discs and MusicBrainz
-  /// ids. Call inside the import's transaction.
+  /// rows, taken as known), the rows of files under `root` that are gone, and each album as
+  /// the scan `built` it (the `Album` of each of `albums`, in order), with its discs and
+  /// MusicBrainz ids. Call inside the import's transaction.
+  ///
+  /// - An album the scan built under a key no scan built before, which is an album whose
+  ///   files the scan did not find where they were, moved: its rows take the new key
+  ///   (``ScanChanges/moved``). It is the same album when it holds most of the same files
+  ///   (retagged), has the same MusicBrainz album id, or has the same album artist and title
+  ///   and the same files' names and sizes; and none of the old album's files is left.
+  /// - An album none of whose files the scan found stays, marked missing, its track rows
+  ///   kept; an album that lost some of its files loses their rows.
+  /// - An album with a file under one of the `unreadable` folders (which the scan could not
+  ///   list) is left exactly as it was: not written, not missing, not moved.
   static func writeTracks(
     of albums: [(key: String, album: MusicAlbum)], built: [Album], root: String, stored: StoredTracks,
     opened: Set<String>, unreadable: [String], _ db: Database
-  ) throws {
-    var kept = 0  // stored rows the scan found again
-    for (key, album) in albums {
-      for (position, track) in album.tracks.enumerated() {
-        let place = stored.places[track.path]
-        if place != nil { kept += 1 }
-        if !opened.contains(track.path),
-          place == StoredTracks.Place(key: key, position: position, disc: track.disc)
-        {
-          continue
-        }
-        try upsertTrack(track, key: key, position: position, db)
-      }
-    }
+  ) throws -> ScanChanges {
+    var changes = ScanChanges()
     let unreadablePrefixes = unreadable.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-    let delete = try db.cachedStatement(sql: "DELETE FROM track WHERE path = ?")
-    // Rows of files the scan did not find, when there are any.
-    let found = kept < stored.places.count ? Set(albums.lazy.flatMap { $0.album.tracks.lazy.map(\.path) }) : []
-    for path in stored.places.keys where kept < stored.places.count && !found.contains(path) {
-      guard !unreadablePrefixes.contains(where: path.hasPrefix) else { continue }
-      try delete.execute(arguments: [path])
+    func isUnreadable(_ path: String) -> Bool { unreadablePrefixes.contains(where: path.hasPrefix) }
+    if !unreadablePrefixes.isEmpty {
+      for (path, place) in stored.places where isUnreadable(path) { changes.frozen.insert(place.key) }
     }
 
     let keys = keyRanges(under: root)
@@ -84,41 +91,191 @@ extension AlbumStore {
       "ordinal, title, artist, genre, year, tracks, duration, folder, cover_url, discs, mb_albumid, "
       + "mb_releasegroupid"
     var storedAlbums: [String: [DatabaseValue]] = [:]
+    var wasMissing: Set<String> = []
     for row in try Row.fetchAll(
-      db, sql: "SELECT key, \(columns) FROM folder_album WHERE \(inRange)", arguments: rangeArguments)
+      db, sql: "SELECT key, missing, \(columns) FROM folder_album WHERE \(inRange)", arguments: rangeArguments)
     {
-      storedAlbums[row[0]] = Array(row.databaseValues.dropFirst())
+      let key: String = row[0]
+      if row[1] == true { wasMissing.insert(key) }
+      storedAlbums[key] = Array(row.databaseValues.dropFirst(2))
     }
+
+    let builtKeys = Set(albums.map(\.key))
+    // Albums of this folder the scan did not build, and those of them some of whose files it
+    // found (in other albums: regrouped, not gone).
+    let vanished = Set(storedAlbums.keys.filter { !builtKeys.contains($0) && !changes.frozen.contains($0) })
+    var regrouped: Set<String> = []
+    if !vanished.isEmpty {
+      for (_, album) in albums {
+        for track in album.tracks {
+          if let key = stored.places[track.path]?.key, vanished.contains(key) { regrouped.insert(key) }
+        }
+      }
+    }
+    let newcomers = albums.filter { storedAlbums[$0.key] == nil }
+    if !newcomers.isEmpty {
+      changes.moved = try moves(
+        of: newcomers, built: builtKeys, vanished: vanished, stored: stored, frozen: changes.frozen, db)
+    }
+    for (new, old) in changes.moved {
+      try db.execute(sql: "DELETE FROM folder_album WHERE key = ?", arguments: [new])
+      try db.execute(sql: "UPDATE folder_album SET key = ?, missing = 0 WHERE key = ?", arguments: [new, old])
+      try db.execute(sql: "DELETE FROM track WHERE album_key = ?", arguments: [old])
+      if let values = storedAlbums.removeValue(forKey: old) { storedAlbums[new] = values }
+      wasMissing.remove(old)
+    }
+    let movedFrom = Set(changes.moved.values)
+
+    var kept = 0  // stored rows the scan found again
+    for (key, album) in albums where !changes.frozen.contains(key) {
+      for (position, track) in album.tracks.enumerated() {
+        let place = stored.places[track.path]
+        if place != nil { kept += 1 }
+        if !opened.contains(track.path), !movedFrom.contains(place?.key ?? ""),
+          place == StoredTracks.Place(key: key, position: position, disc: track.disc)
+        {
+          continue
+        }
+        try upsertTrack(track, key: key, position: position, db)
+      }
+    }
+    // Rows of files the scan did not find, when there are any: gone from an album it built;
+    // of an album it did not build, kept with the album (all its files are gone).
+    if kept < stored.places.count {
+      let found = Set(albums.lazy.flatMap { $0.album.tracks.lazy.map(\.path) })
+      let delete = try db.cachedStatement(sql: "DELETE FROM track WHERE path = ?")
+      var before: [String: Int] = [:]
+      for (path, place) in stored.places where !found.contains(path) && builtKeys.contains(place.key) {
+        guard !isUnreadable(path), !changes.frozen.contains(place.key) else { continue }
+        if before.isEmpty {
+          for place in stored.places.values where builtKeys.contains(place.key) { before[place.key, default: 0] += 1 }
+        }
+        changes.partlyGone[place.key, default: (0, before[place.key] ?? 0)].gone += 1
+        try delete.execute(arguments: [path])
+      }
+    }
+
     // An upsert, not a replace: whether you deleted the album (`left_out`) stays.
     let assignments = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
       .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
     let upsertAlbum = try db.cachedStatement(
       sql: """
         INSERT INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (key) DO UPDATE SET \(assignments)
+        ON CONFLICT (key) DO UPDATE SET \(assignments), missing = 0
         """)
-    for (ordinal, ((key, music), album)) in zip(albums, built).enumerated() {
+    for (ordinal, ((key, music), album)) in zip(albums, built).enumerated() where !changes.frozen.contains(key) {
       let values: [DatabaseValue] = [
         ordinal.databaseValue, album.title.databaseValue, album.artist.databaseValue, album.genre.databaseValue,
         album.year.databaseValue, album.tracks.databaseValue, album.duration.databaseValue,
         album.folder.databaseValue, album.coverURL.databaseValue, music.discs.databaseValue,
         music.musicBrainzAlbumID.databaseValue, music.musicBrainzReleaseGroupID.databaseValue,
       ]
-      if storedAlbums.removeValue(forKey: key) == values { continue }
+      if storedAlbums.removeValue(forKey: key) == values && !wasMissing.contains(key) { continue }
       try upsertAlbum.execute(arguments: StatementArguments([key.databaseValue] + values))
     }
-    // Albums of this folder the scan did not build (their files gone, or under a folder it
-    // could not list) are no longer among its albums.
+    // Albums of this folder the scan did not build are no longer among its albums; those not
+    // under a folder it could not list are missing (their files gone, or all taken by others).
     let unplace = try db.cachedStatement(sql: "UPDATE folder_album SET ordinal = NULL WHERE key = ?")
-    for (key, values) in storedAlbums where !values[0].isNull { try unplace.execute(arguments: [key]) }
+    let markMissing = try db.cachedStatement(sql: "UPDATE folder_album SET ordinal = NULL, missing = 1 WHERE key = ?")
+    for (key, values) in storedAlbums where !builtKeys.contains(key) {
+      if changes.frozen.contains(key) || String.fromDatabaseValue(values[7]).map({ isUnreadable($0 + "/") }) == true {
+        if !values[0].isNull { try unplace.execute(arguments: [key]) }
+      } else if regrouped.contains(key) {
+        if !values[0].isNull { try unplace.execute(arguments: [key]) }
+      } else if !wasMissing.contains(key) {
+        try markMissing.execute(arguments: [key])
+        changes.gone.append(key)
+      }
+    }
     // Albums of this folder none of whose files is left, and which the library does not
-    // hold or leave out (a folder unmounted for a while must not lose your edits and deletes).
-    try db.execute(
-      sql: """
-        DELETE FROM folder_album
-        WHERE (\(inRange)) AND left_out = 0 AND NOT EXISTS (SELECT 1 FROM track WHERE album_key = folder_album.key)
-          AND NOT EXISTS (SELECT 1 FROM album WHERE source_key = folder_album.key)
-        """, arguments: rangeArguments)
+    // hold or leave out (a folder unmounted for a while must not lose your edits and
+    // deletes), are forgotten with their tracks.
+    let forgotten = """
+      SELECT key FROM folder_album WHERE (\(inRange)) AND left_out = 0
+        AND (missing = 1 OR NOT EXISTS (SELECT 1 FROM track WHERE album_key = folder_album.key))
+        AND NOT EXISTS (SELECT 1 FROM album WHERE source_key = folder_album.key)
+      """
+    try db.execute(sql: "DELETE FROM track WHERE album_key IN (\(forgotten))", arguments: rangeArguments)
+    try db.execute(sql: "DELETE FROM folder_album WHERE key IN (\(forgotten))", arguments: rangeArguments)
+    return changes
+  }
+
+  /// The albums among `newcomers` (keys no scan built before) that are albums stored before
+  /// under another key, moved or retagged: by the new key, the old one. A candidate is an
+  /// album a scan built before, which this scan did not build and which is not `frozen`:
+  /// - most of the newcomer's files were the candidate's, one of the `vanished` albums of
+  ///   the scanned folder (retagged in place);
+  /// - or the same MusicBrainz album id, none of the candidate's files left where they were;
+  /// - or the same album artist and title (ignoring case) and the same files' names and
+  ///   sizes, none of the candidate's files left where they were.
+  private static func moves(
+    of newcomers: [(key: String, album: MusicAlbum)], built: Set<String>, vanished: Set<String>,
+    stored: StoredTracks, frozen: Set<String>, _ db: Database
+  ) throws -> [String: String] {
+    var byID: [String: [String]] = [:]
+    var byName: [String: [String]] = [:]
+    func name(_ artist: String, _ title: String) -> String { artist.lowercased() + "\u{1F}" + title.lowercased() }
+    for row in try Row.fetchAll(
+      db, sql: "SELECT key, mb_albumid, artist, title FROM folder_album WHERE title IS NOT NULL")
+    {
+      let key: String = row[0]
+      guard !built.contains(key), !frozen.contains(key) else { continue }
+      if let id: String = row[1], !id.isEmpty { byID[id, default: []].append(key) }
+      byName[name(row[2] ?? "", row[3] ?? ""), default: []].append(key)
+    }
+    guard !byID.isEmpty || !byName.isEmpty else { return [:] }
+    var storedCounts: [String: Int] = [:]
+    for place in stored.places.values where vanished.contains(place.key) { storedCounts[place.key, default: 0] += 1 }
+
+    func files(of key: String) throws -> [(path: String, size: Int64)] {
+      try Row.fetchAll(db, sql: "SELECT path, size FROM track WHERE album_key = ?", arguments: [key]).map {
+        ($0[0], $0[1])
+      }
+    }
+    func signature(_ files: [(path: String, size: Int64)]) -> [String] {
+      files.map { ($0.path.split(separator: "/").last.map(String.init) ?? $0.path) + "\u{1F}\($0.size)" }.sorted()
+    }
+    func allGone(_ files: [(path: String, size: Int64)]) -> Bool {
+      files.allSatisfy { access($0.path, F_OK) != 0 && errno == ENOENT }
+    }
+
+    var moves: [String: String] = [:]
+    var taken: Set<String> = []
+    let idCounts = newcomers.reduce(into: [String: Int]()) { counts, newcomer in
+      if let id = newcomer.album.musicBrainzAlbumID { counts[id, default: 0] += 1 }
+    }
+    for (key, album) in newcomers {
+      // Retagged in place: most of its files were one candidate's.
+      var shares: [String: Int] = [:]
+      for track in album.tracks {
+        if let old = stored.places[track.path]?.key, vanished.contains(old) { shares[old, default: 0] += 1 }
+      }
+      if let (old, count) = shares.max(by: { $0.value < $1.value }), !taken.contains(old),
+        count * 2 >= max(album.tracks.count, storedCounts[old] ?? 0)
+      {
+        moves[key] = old
+        taken.insert(old)
+        continue
+      }
+      if let id = album.musicBrainzAlbumID, idCounts[id] == 1, let olds = byID[id] {
+        let free = olds.filter { !taken.contains($0) }
+        if free.count == 1, let old = free.first, allGone(try files(of: old)) {
+          moves[key] = old
+          taken.insert(old)
+          continue
+        }
+      }
+      let mine = signature(album.tracks.map { ($0.path, $0.size) })
+      for old in byName[name(album.artist, album.title)] ?? [] where !taken.contains(old) {
+        let theirs = try files(of: old)
+        if signature(theirs) == mine, allGone(theirs) {
+          moves[key] = old
+          taken.insert(old)
+          break
+        }
+      }
+    }
+    return moves
   }
 
   /// Writes `track`'s row: the file at its path, the `position`th track of the album `key`.
@@ -277,11 +434,13 @@ extension AlbumStore {
           format: row[6], bitrate: row[7], size: row[8], modified: row[9], musicBrainzTrackID: row[10])
       }
       let album = try Row.fetchOne(
-        db.cachedStatement(sql: "SELECT discs, mb_albumid, mb_releasegroupid FROM folder_album WHERE key = ?"),
+        db.cachedStatement(
+          sql: "SELECT discs, mb_albumid, mb_releasegroupid, missing FROM folder_album WHERE key = ?"),
         arguments: [key])
       guard album != nil || !tracks.isEmpty else { return nil }
       return Tracklist(
-        tracks: tracks, discs: album?[0] ?? 1, musicBrainzAlbumID: album?[1], musicBrainzReleaseGroupID: album?[2])
+        tracks: tracks, discs: album?[0] ?? 1, musicBrainzAlbumID: album?[1], musicBrainzReleaseGroupID: album?[2],
+        missing: album?[3] ?? false)
     }
   }
 

@@ -11,14 +11,30 @@ extension AlbumStore {
   /// After undo or redo of a folder import: what the files said is taken to be the fields
   /// the albums it updated now have (`side` of `step`), so the next import does not take
   /// them for your edits; and every folder's next import reads it whole (the last scans'
-  /// albums are no longer what the library holds).
+  /// albums are no longer what the library holds). An album the import found moved (its
+  /// source key changed) takes its scan rows back to the key of `side`, so the next import
+  /// finds it moved again rather than adding it twice.
   static func noteFilesSaid(by side: AlbumImage.Side, of step: Int64, _ db: Database) throws {
+    let other: AlbumImage.Side = side == .before ? .after : .before
+    let renames = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT this.source_key, that.source_key FROM change_album this JOIN change_album that
+          ON that.change_id = this.change_id AND that.album_id = this.album_id AND that.image = ?3
+        WHERE this.change_id = ?1 AND this.image = ?2 AND this.source_key IS NOT NULL AND that.source_key IS NOT NULL
+          AND this.source_key <> that.source_key
+        """, arguments: [step, side.rawValue, other.rawValue])
+    for row in renames {
+      let (to, from): (String, String) = (row[0], row[1])
+      try db.execute(sql: "UPDATE OR REPLACE folder_album SET key = ? WHERE key = ?", arguments: [to, from])
+      try db.execute(sql: "UPDATE track SET album_key = ? WHERE album_key = ?", arguments: [to, from])
+    }
     try db.execute(
       sql: """
         UPDATE folder_album SET title = image.title, artist = image.artist, genre = image.genre, year = image.year,
-          cover_url = image.coverUrl
+          cover_url = image.coverUrl, folder = image.folder
         FROM (
-          SELECT source_key, title, artist, genre, year, coverUrl FROM change_album
+          SELECT source_key, title, artist, genre, year, coverUrl, folder FROM change_album
           WHERE change_id = ? AND image = ? AND source_key IS NOT NULL
         ) AS image
         WHERE folder_album.key = image.source_key AND folder_album.title IS NOT NULL
@@ -78,6 +94,9 @@ extension AlbumStore {
       try removeInserted(row, undoing: true, keepingUpdated: updated > 0, db)
       if updated > 0 { try writeImages(.before, of: step, carrying: nil, db) }
       try noteFilesSaid(by: .before, of: step, db)
+      return nil
+    case .write:
+      try rewrite(step, back: true, db)
       return nil
     case .reset:
       try removeInserted(row, undoing: true, db)
@@ -146,6 +165,9 @@ extension AlbumStore {
       if updated > 0 { try writeImages(.after, of: step, carrying: step, db) }
       try noteFilesSaid(by: .after, of: step, db)
       return nil
+    case .write:
+      try rewrite(step, back: false, db)
+      return nil
     case .reset:
       let (count, removed): (Int, Int) = (row["count"], row["removed"])
       try requireImagesUnchanged(.before, of: step, count: removed, undoing: false, db)
@@ -194,7 +216,7 @@ extension AlbumStore {
   }
 
   /// How many albums `side` of `step` recorded.
-  private static func imageCount(_ side: AlbumImage.Side, of step: Int64, _ db: Database) throws -> Int {
+  static func imageCount(_ side: AlbumImage.Side, of step: Int64, _ db: Database) throws -> Int {
     try Int.fetchOne(
       db, sql: "SELECT COUNT(*) FROM change_album WHERE change_id = ? AND image = ?", arguments: [step, side.rawValue])
       ?? 0
@@ -218,7 +240,7 @@ extension AlbumStore {
 
   /// Writes the fields `side` of `step` recorded back to the albums it updated in place,
   /// each marked with `carrying`, or with the step it recorded when nil.
-  private static func writeImages(_ side: AlbumImage.Side, of step: Int64, carrying: Int64?, _ db: Database) throws {
+  static func writeImages(_ side: AlbumImage.Side, of step: Int64, carrying: Int64?, _ db: Database) throws {
     var arguments: StatementArguments = [step, side.rawValue]
     if let carrying { arguments += [carrying] }
     try db.execute(

@@ -22,10 +22,10 @@ extension Schema {
       CONSTRAINT "duration must not be negative" CHECK (duration >= 0), folder TEXT, source_key TEXT, added INTEGER)
     """,
     """
-    table 'change' on 'change': CREATE TABLE change (
+    table 'change' on 'change': CREATE TABLE "change" (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       session TEXT NOT NULL,
-      kind TEXT NOT NULL CHECK (kind IN ('add', 'edit', 'delete', 'move', 'import', 'reset')),
+      kind TEXT NOT NULL CHECK (kind IN ('add', 'edit', 'delete', 'move', 'import', 'reset', 'write')),
       summary TEXT NOT NULL,
       undone INTEGER,
       undone_by TEXT,
@@ -53,6 +53,19 @@ extension Schema {
       step INTEGER
     , tracks INTEGER, duration REAL, folder TEXT, source_key TEXT, added INTEGER)
     """,
+    """
+    table 'change_tag' on 'change_tag': CREATE TABLE change_tag (
+      change_id INTEGER NOT NULL,
+      image TEXT NOT NULL CHECK (image IN ('before', 'after')),
+      file INTEGER NOT NULL,
+      path TEXT NOT NULL,
+      album TEXT,
+      album_artist TEXT,
+      date TEXT,
+      genre TEXT,
+      PRIMARY KEY (change_id, image, file, path)
+    ) WITHOUT ROWID
+    """,
     "table 'cover' on 'cover': CREATE TABLE cover (url TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID",
     """
     table 'folder_album' on 'folder_album': CREATE TABLE folder_album (
@@ -70,7 +83,7 @@ extension Schema {
       mb_albumid TEXT,
       mb_releasegroupid TEXT,
       left_out INTEGER NOT NULL DEFAULT 0
-    ) WITHOUT ROWID
+    , missing INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID
     """,
     "table 'state' on 'state': CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID",
     """

@@ -14,7 +14,7 @@ enum Schema {
 
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
-    createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks,
+    createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
   ]
 
   /// The newest schema this build knows.
@@ -66,6 +66,8 @@ enum Schema {
       ],
       6
     ),
+    ("folder_album", ["missing"], 7),
+    ("change_tag", ["change_id", "image", "file", "path", "album", "album_artist", "date", "genre"], 7),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -319,5 +321,61 @@ enum Schema {
           left_out INTEGER NOT NULL DEFAULT 0
         ) WITHOUT ROWID;
         """)
+  }
+
+  /// Files gone, and tags written (version 7). `folder_album.missing` is 1 when the last scan
+  /// of the album's folder found none of its files (its track rows stay, so `show` still
+  /// lists them and a later scan that finds them elsewhere knows the album: a move).
+  ///
+  /// A `write` step (tags written to the files) is a new kind of change, so `change` is
+  /// made again with the wider check (SQLite cannot alter one), its rows and id sequence
+  /// kept. `change_tag` holds, for a `write` step, each file's tags that it sets (`file` 1,
+  /// `path` the file) as they were `before` and as it wrote them (`after`; NULL is a tag it
+  /// left alone, '' one it removed); and each album's fields as its files said them (`file`
+  /// 0, `path` the album's key before and after: `album` the title, `album_artist` the
+  /// artist, `date` the year), which undo and redo give back to `folder_album`.
+  private static func addMissingAndWrites(_ db: Database) throws {
+    let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'")
+    try db.execute(
+      sql: """
+        ALTER TABLE folder_album ADD COLUMN missing INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE change_new (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          session TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('add', 'edit', 'delete', 'move', 'import', 'reset', 'write')),
+          summary TEXT NOT NULL,
+          undone INTEGER,
+          undone_by TEXT,
+          selection_before INTEGER,
+          selection_after INTEGER,
+          first_id INTEGER,
+          last_id INTEGER,
+          count INTEGER NOT NULL DEFAULT 0,
+          removed INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO change_new SELECT id, session, kind, summary, undone, undone_by, selection_before,
+          selection_after, first_id, last_id, count, removed FROM change;
+        DROP TABLE change;
+        ALTER TABLE change_new RENAME TO change;
+        CREATE TABLE change_tag (
+          change_id INTEGER NOT NULL,
+          image TEXT NOT NULL CHECK (image IN ('before', 'after')),
+          file INTEGER NOT NULL,
+          path TEXT NOT NULL,
+          album TEXT,
+          album_artist TEXT,
+          date TEXT,
+          genre TEXT,
+          PRIMARY KEY (change_id, image, file, path)
+        ) WITHOUT ROWID;
+        """)
+    if let sequence {
+      try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'change'", arguments: [sequence])
+      try db.execute(
+        sql: """
+          INSERT INTO sqlite_sequence (name, seq) SELECT 'change', ?
+          WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'change')
+          """, arguments: [sequence])
+    }
   }
 }

@@ -9,6 +9,9 @@ extension AlbumBrowser {
     var lines = detailLines(for: album, filesSay: try? library.filesSay(of: album))
     guard let tracklist = try? library.tracklist(of: album) else { return lines }
     var rows: [(String, String)] = []
+    if tracklist.missing {
+      rows.append(("Files", "gone: the last import found none of them (import their folder when they are back)"))
+    }
     if tracklist.discs > 1 { rows.append(("Discs", String(tracklist.discs))) }
     if let release = tracklist.musicBrainzAlbumID { rows.append(("MusicBrainz release", release)) }
     if let group = tracklist.musicBrainzReleaseGroupID { rows.append(("MusicBrainz release group", group)) }

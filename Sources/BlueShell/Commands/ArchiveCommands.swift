@@ -133,37 +133,60 @@ extension ImportCommand {
       if error == .cancelled { throw CommandError("cancelled; nothing was imported") }
       throw CommandError(error)
     }
-    var lines = [Self.summary(result, name: name)]
+    var lines = [Self.summary(result, name: name)] + Self.namedChanges(result)
+    if result.gone > 0 {
+      lines.append("'find missing:true' lists the albums whose files are gone; they stay until you delete them")
+    }
     if result.leftOut > 0 {
-      let them = result.leftOut == 1 ? "it" : "them"
       lines.append(
-        "left out \(albumCount(result.leftOut)) you deleted from the library "
-          + "('import --with-deleted \(name)' brings \(them) back)")
+        "'import --with-deleted \(name)' brings back the \(albumCount(result.leftOut)) you deleted from the library")
     }
-    // One line per reason, in the order the reasons first come up: a folder that cannot be
-    // listed is not a file of bad audio.
-    var reasons: [String] = []
-    var byReason: [String: [String]] = [:]
-    for skipped in result.skipped {
-      if byReason[skipped.reason] == nil { reasons.append(skipped.reason) }
-      byReason[skipped.reason, default: []].append(skipped.path)
+    // A folder that could not be listed, every time: it may hide albums (an unmounted share).
+    let folders = result.skipped.filter { skipped in
+      var info = stat()
+      return stat(skipped.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
-    if result.skippedAsBefore {
+    for (reason, paths) in Self.byReason(folders) {
+      let left =
+        result.leftAsTheyWere == 0
+        ? "" : "; \(albumCount(result.leftAsTheyWere)) with files under it left as they were"
+      lines.append(
+        "could not read \(Library.counted(paths.count, "folder")) (\(reason)): \(shownPaths(paths, in: result))" + left)
+    }
+    let files = result.skipped.filter { !folders.contains($0) }
+    // One line per reason, in the order the reasons first come up.
+    let byReason = Self.byReason(files)
+    if result.skippedAsBefore, !files.isEmpty {
       // Listed when they first came up; a re-import only says they are still there.
       lines.append(
-        "skipped the same \(Library.counted(result.skipped.count, "file")) as before (\(reasons.joined(separator: ", ")))"
+        "skipped the same \(Library.counted(files.count, "file")) as before (\(byReason.map(\.reason).joined(separator: ", ")))"
       )
-      reasons = []
-    }
-    for reason in reasons {
-      let paths = byReason[reason] ?? []
-      let shown = paths.prefix(Self.skippedShown).map { TextSanitizer.escaped(relative($0, to: result.folder)) }
-      let more = paths.count > Self.skippedShown ? ", …" : ""
-      lines.append(
-        "skipped \(Library.counted(paths.count, "file")) (\(reason)): " + shown.joined(separator: ", ") + more)
+    } else {
+      for (reason, paths) in byReason {
+        lines.append("skipped \(Library.counted(paths.count, "file")) (\(reason)): \(shownPaths(paths, in: result))")
+      }
     }
     let message = lines.joined(separator: "\n")
     return result.summary == nil ? .lines(lines) : .changed(message, redraw: false)
+  }
+
+  /// The paths of `skipped`, by reason, in the order the reasons first come up.
+  private static func byReason(_ skipped: [FolderImport.Skipped]) -> [(reason: String, paths: [String])] {
+    var groups: [(reason: String, paths: [String])] = []
+    for entry in skipped {
+      if let index = groups.firstIndex(where: { $0.reason == entry.reason }) {
+        groups[index].paths.append(entry.path)
+      } else {
+        groups.append((entry.reason, [entry.path]))
+      }
+    }
+    return groups
+  }
+
+  /// The first few of `paths`, relative to the imported folder, then `…`.
+  private func shownPaths(_ paths: [String], in result: FolderImport) -> String {
+    let shown = paths.prefix(Self.skippedShown).map { TextSanitizer.escaped(Self.relative($0, to: result.folder)) }
+    return shown.joined(separator: ", ") + (paths.count > Self.skippedShown ? ", …" : "")
   }
 
   /// Whether a long import should stop: Ctrl-C at a terminal cancels it and the shell goes
@@ -183,9 +206,26 @@ extension ImportCommand {
   static func summary(_ result: FolderImport, name: String) -> String {
     let tracks = Library.counted(result.tracks, "track")
     let counts = Library.counts(
-      added: result.added, updated: result.updated, unchanged: result.unchanged, leftOut: result.leftOut)
+      added: result.added, updated: result.updated, moved: result.moved, unchanged: result.unchanged,
+      leftOut: result.leftOut, gone: result.gone)
     return "imported \(albumCount(result.albums)) (\(tracks)) from \(name)"
       + (result.albums == 0 ? " (no readable audio files)" : ": " + counts)
+  }
+
+  /// A line per kind of change that names a few albums:
+  /// `  updated: Greatest Hits — Queen (genre), … and 3 more`.
+  static func namedChanges(_ result: FolderImport) -> [String] {
+    FolderImport.Change.Kind.allCases.compactMap { kind in
+      let named = result.named.filter { $0.kind == kind }
+      guard !named.isEmpty else { return nil }
+      let more = result.count(of: kind) - named.count
+      return "  \(kind.rawValue): "
+        + named.map { change in
+          // A moved album's detail is the folder it was in.
+          let detail = kind == .moved ? change.detail.map { "from " + relative($0, to: result.folder) } : change.detail
+          return TextSanitizer.escaped(change.album) + (detail.map { " (" + TextSanitizer.escaped($0) + ")" } ?? "")
+        }.joined(separator: ", ") + (more > 0 ? " and \(grouped(more)) more" : "")
+    }
   }
 
   /// `scanning ~/Music: 5,000 of 20,000 files, 480 albums, 9,800 files/s`.
@@ -208,7 +248,7 @@ extension ImportCommand {
   }
 
   /// `path` relative to `folder` when it is inside it.
-  private func relative(_ path: String, to folder: String) -> String {
+  private static func relative(_ path: String, to folder: String) -> String {
     path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
   }
 }

@@ -12,6 +12,7 @@ extension CommandRegistry {
       AddCommand.self,
       EditCommand.self,
       UneditCommand.self,
+      WriteCommand.self,
       DeleteCommand.self,
       MoveCommand.self,
       ImportCommand.self,

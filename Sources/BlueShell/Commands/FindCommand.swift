@@ -10,6 +10,7 @@ let querySyntaxHelp = """
                          albumartist, genre, year, tracks, length, folder,
                          cover, added; from a music folder's files: discs,
                          mb_albumid, mb_releasegroupid, format
+    missing:true         albums none of whose files the last import found
     track:wall           a track whose title or artist matches (format:flac:
                          a track in FLAC)
     artist:=Sting        the whole field (case counts); =~Sting ignores case

@@ -11,7 +11,7 @@ public struct ListCommand: Command {
       The current album is marked with '*'; the indices are those tap, show and delete take.
       -f FORMAT prints each album as FORMAT, with $field or ${field} for a field ($index,
       $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added,
-      $discs, $mb_albumid, $mb_releasegroupid, $format), and no summary line.
+      $discs, $mb_albumid, $mb_releasegroupid, $format, $missing), and no summary line.
 
       """ + "\n" + querySyntaxHelp,
     examples: ["list", "list sun", "list bjork jazz", "ls year:2000", "list -f '$year  $artist — $title' year-"],
@@ -137,6 +137,7 @@ struct ListFormat: Equatable {
     case "discs": return String(tracklist.discs)
     case "mb_albumid": return tracklist.musicBrainzAlbumID ?? ""
     case "mb_releasegroupid": return tracklist.musicBrainzReleaseGroupID ?? ""
+    case "missing": return tracklist.missing ? "true" : "false"
     case "format":
       var seen: Set<String> = []
       return tracklist.tracks.map(\.format).filter { seen.insert($0).inserted }.joined(separator: ", ")

@@ -1,0 +1,77 @@
+import BlueLibrary
+
+/// `write [ALBUM…|all]`: write albums' fields into the tags of their music files, as one
+/// step that `undo` takes back by writing the old tags.
+public struct WriteCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "write", group: .change, synopsis: "[ALBUM…|all]",
+    summary: "write albums' fields into the tags of their files (undo writes the old tags back)",
+    details: """
+      Writes the album's title (as the album tag), artist (as the album-artist tag), year
+      (the date tag) and genre into the tags of every one of its files: the fields that
+      differ from what the files say ('show' marks them: edited; the files say …). One step
+      for all of it: 'undo' writes the old tags back. Each file is written to a copy beside
+      it, synced and renamed over it, so no crash leaves a half-written file; the audio is
+      not touched. A read-only file or folder stops the whole step with nothing written.
+      ALBUM is an index, a range (2-4) or a title, several at once; 'all' is every album of
+      the view. Afterwards, importing the folder again changes nothing.
+      """,
+    examples: ["write", "write 3", "write 2-4 7", "write all"],
+    arguments: [.album])
+
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    position == 0 ? [.keyword(["all"]), .album] : [.album]
+  }
+
+  let targets: AlbumReferences?
+  let all: Bool
+
+  public init(arguments: [Word]) throws(CommandError) {
+    all = arguments.first.map { !$0.isQuoted && $0.text.lowercased() == "all" } ?? false
+    if all, arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    targets = all || arguments.isEmpty ? nil : try AlbumReferences(words: arguments)
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    let indices: [Int]
+    if all {
+      indices = Array(0..<(try library.count()))
+    } else if let targets {
+      indices = try targets.resolve(in: library)
+    } else {
+      indices = [try Optional<AlbumReference>.none.resolve(in: library)]
+    }
+    var albums: [Album] = []
+    var start = 0
+    // Page through the store: `write all` never loads a huge library whole.
+    while start < indices.count {
+      let page = indices[start..<min(start + 1000, indices.count)]
+      for index in page { albums.append(try library.album(at: index)) }
+      start = page.endIndex
+    }
+    let result: Library.TagWrite
+    do throws(LibraryError) {
+      result = try library.writeTags(of: albums)
+    } catch {
+      throw CommandError(error)
+    }
+    if albums.count == 1, result.albums == 0 {
+      let title = quotedTitle(albums[0])
+      if result.withoutFiles == 1 {
+        throw CommandError("\(title) has no music files to write to (not from a music folder, or its files are gone)")
+      }
+      return .lines(["\(title): its files already say what the album says; nothing to write"])
+    }
+    var parts: [String] = []
+    if result.albums > 0 {
+      parts.append(
+        "wrote " + (albums.count == 1 ? quotedTitle(albums[0]) : albumCount(result.albums)) + " to "
+          + Library.counted(result.files, "file"))
+    }
+    if result.unchanged > 0 { parts.append("\(albumCount(result.unchanged)) already as their files say") }
+    if result.withoutFiles > 0 { parts.append("\(albumCount(result.withoutFiles)) without music files") }
+    let message = parts.isEmpty ? "nothing to write" : parts.joined(separator: "; ")
+    return result.summary == nil ? .lines([message]) : .changed(message, redraw: false)
+  }
+}

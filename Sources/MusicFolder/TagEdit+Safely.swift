@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why ``TagEdit/writeSafely(to:)`` wrote nothing: each names the file or folder.
+package enum TagWriteError: Error, Equatable, CustomStringConvertible {
+  /// The file has no write permission (for its owner), or cannot be written by this user.
+  case readOnlyFile(String)
+  /// The folder the file is in has no write permission: no copy can be made beside it.
+  case readOnlyFolder(String)
+  /// Not a regular file with audio that TagLib reads.
+  case notAudio(String)
+  /// TagLib could not write the tags.
+  case tagLib(String)
+  /// TagLib's result does not read back as the same audio (a format TagLib 1.13 can break
+  /// on save, such as some Ogg FLAC files): the original is left as it was.
+  case wouldDamage(String)
+  /// A system call failed.
+  case system(path: String, call: String, errno: Int32)
+
+  package var description: String {
+    switch self {
+    case .readOnlyFile(let path), .notAudio(let path), .tagLib(let path), .wouldDamage(let path),
+      .system(let path, _, _):
+      "cannot write '\(path)': \(reason)"
+    case .readOnlyFolder: "cannot write: \(reason)"
+    }
+  }
+
+  /// Why, without the file's path (which the caller names): `it is read-only`.
+  package var reason: String {
+    switch self {
+    case .readOnlyFile: "it is read-only"
+    case .readOnlyFolder(let folder): "the folder '\(folder)' is read-only"
+    case .notAudio: "it is not an audio file TagLib reads"
+    case .tagLib: "TagLib could not write its tags"
+    case .wouldDamage: "TagLib's copy of it did not read back as the same audio, so it was left as it was"
+    case .system(_, let call, let code): "\(call): \(String(cString: strerror(code)).lowercased())"
+    }
+  }
+}
+
+extension TagEdit {
+  /// Writes the edit into the file at `path` so that it is at every moment either the old
+  /// file or the new one, whole: the file is copied to a hidden temporary file in its
+  /// folder (same extension, same permissions and, where allowed, owner), TagLib writes
+  /// the copy, the copy is read back (the same format and length, or nothing is replaced),
+  /// synced, and renamed over the original; the folder is synced. A crash or `kill -9`
+  /// leaves at most a stray `.NAME.bluelib-XXXXXX.EXT` beside it, never a half-written file.
+  ///
+  /// A file (or folder) without write permission is refused before anything is written,
+  /// even for root: the user made it read-only.
+  package func writeSafely(to path: String) throws(TagWriteError) {
+    let info = try Self.checkWritable(path)
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    guard case .track(let before) = TrackTags.read(path) else { throw .notAudio(path) }
+
+    // The copy keeps the extension: TagLib picks the format by it.
+    let dot = name.lastIndex(of: ".").map { String(name[$0...]) } ?? ""
+    var template = Array((folder + "/." + name + ".bluelib-XXXXXX" + dot).utf8CString)
+    let copy = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(dot.utf8.count)) }
+    guard copy >= 0 else { throw .system(path: folder, call: "create a file in", errno: errno) }
+    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    var replaced = false
+    defer { if !replaced { unlink(temporary) } }
+    do {
+      try Self.copyContents(of: path, to: copy)
+    } catch {
+      close(copy)
+      throw error
+    }
+    _ = fchmod(copy, info.st_mode & 0o7777)
+    _ = fchown(copy, info.st_uid, info.st_gid)  // allowed for root only; a copy of one's own file is one's own
+    close(copy)
+    do {
+      try write(to: temporary)
+    } catch {
+      throw .tagLib(path)
+    }
+    guard case .track(let after) = TrackTags.read(temporary), after.format == before.format,
+      abs(after.duration - before.duration) < 0.5
+    else { throw .wouldDamage(path) }
+    try Self.sync(temporary)
+    guard rename(temporary, path) == 0 else { throw .system(path: path, call: "replace", errno: errno) }
+    replaced = true
+    try? Self.sync(folder)
+  }
+
+  /// Checks that ``writeSafely(to:)`` may write the file at `path`: a regular file with
+  /// write permission (for its owner, and for this user), in a folder with the same;
+  /// returns its `stat`.
+  @discardableResult
+  package static func checkWritable(_ path: String) throws(TagWriteError) -> stat {
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw .system(path: path, call: "stat", errno: errno) }
+    guard info.st_mode & S_IFMT == S_IFREG else { throw .notAudio(path) }
+    guard info.st_mode & S_IWUSR != 0, access(path, W_OK) == 0 else { throw .readOnlyFile(path) }
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    var folderInfo = stat()
+    guard stat(folder, &folderInfo) == 0, folderInfo.st_mode & S_IWUSR != 0, access(folder, W_OK) == 0 else {
+      throw .readOnlyFolder(folder)
+    }
+    return info
+  }
+
+  /// Copies the whole of the file at `path` into the open descriptor `target`.
+  private static func copyContents(of path: String, to target: Int32) throws(TagWriteError) {
+    let source = open(path, O_RDONLY | O_CLOEXEC)
+    guard source >= 0 else { throw .system(path: path, call: "open", errno: errno) }
+    defer { close(source) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else { throw .system(path: path, call: "read", errno: errno) }
+      if count == 0 { return }
+      var written = 0
+      while written < count {
+        let step = buffer.withUnsafeBytes { Glibc.write(target, $0.baseAddress! + written, count - written) }
+        if step < 0 && errno == EINTR { continue }
+        guard step > 0 else { throw .system(path: path, call: "copy", errno: errno) }
+        written += step
+      }
+    }
+  }
+
+  /// `fsync`s the file or folder at `path`.
+  private static func sync(_ path: String) throws(TagWriteError) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw .system(path: path, call: "open", errno: errno) }
+    defer { close(fd) }
+    guard fsync(fd) == 0 else { throw .system(path: path, call: "sync", errno: errno) }
+  }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import MusicFolder
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `write` from the built binary (issue "Your edits are yours", item 6): an album's fields
+/// into the tags of its files, read back by mutagen (a second reader, not TagLib); `undo`
+/// writes the old tags back; a read-only file stops it with nothing written; `kill -9` in
+/// the middle of 500 files leaves each one whole, old or new.
+@Suite(.serialized)
+struct WriteTagsTests {
+  /// The tags `write` sets, as mutagen's easy interface reads them from each file (`-` for
+  /// a tag the file lacks): `album|albumartist|date|genre`.
+  static func mutagenTags(_ paths: [String]) throws -> [String] {
+    let script = """
+      import sys, mutagen
+      for path in sys.argv[1:]:
+          tags = mutagen.File(path, easy=True).tags or {}
+          print("|".join(tags[k][0] if k in tags else "-" for k in ("album", "albumartist", "date", "genre")))
+      """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = ["-c", script] + paths
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "mutagen could not read \(paths)")
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+
+  /// An album of four files in four formats, one of them readable by its owner only.
+  static func radiohaed(in runner: BinaryRunner) throws -> (music: TaggedMusicFolder, paths: [String]) {
+    let music = try TaggedMusicFolder(in: runner.home)
+    let files = ["01.mp3", "02.flac", "03.ogg", "04.m4a"]
+    for (number, file) in files.enumerated() {
+      try music.track(
+        "Radiohaed/OK Computer/\(file)",
+        TagEdit(album: "OK Computer", artist: "Radiohaed", trackNumber: "\(number + 1)", date: "1997-06-16"))
+    }
+    let paths = files.map { music.path("Radiohaed/OK Computer/\($0)") }
+    #expect(chmod(paths[1], 0o600) == 0)
+    return (music, paths)
+  }
+
+  @Test func writeSetsTheTagsMutagenReadsAndUndoWritesTheOldOnesBack() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let (music, paths) = try Self.radiohaed(in: runner)
+    let lengths = paths.map { path -> Double in
+      guard case .track(let tags) = TrackTags.read(path) else { return -1 }
+      return tags.duration
+    }
+    let old = try Self.mutagenTags(paths)
+    #expect(old == Array(repeating: "OK Computer|-|1997-06-16|-", count: 4))
+
+    let written = try runner.run([
+      "-c", "import '\(music.root)'", "-c", "edit 6 artist=Radiohead genre=Rock year=1998", "-c", "write 6",
+    ])
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(written.stdout.hasSuffix("wrote \"OK Computer\" to 4 files\n"), "\(written.stdout)")
+    #expect(try Self.mutagenTags(paths) == Array(repeating: "OK Computer|Radiohead|1998|Rock", count: 4))
+    // The audio is as it was, and so are the permissions.
+    for (path, length) in zip(paths, lengths) {
+      guard case .track(let tags) = TrackTags.read(path) else {
+        Issue.record("\(path) no longer reads as audio")
+        continue
+      }
+      #expect(tags.duration == length)
+    }
+    var info = stat()
+    #expect(stat(paths[1], &info) == 0 && info.st_mode & 0o777 == 0o600)
+    // No copy is left beside them.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: music.path("Radiohaed/OK Computer")).count == 4)
+
+    // What the files say is what the album says: nothing to change, nothing marked edited.
+    let again = try runner.run(["-c", "import '\(music.root)'", "-c", "show 6"])
+    #expect(again.stdout.hasPrefix("imported 1 album (4 tracks) from \(music.root): 1 unchanged\n"))
+    #expect(!again.stdout.contains("edited"), "\(again.stdout)")
+
+    let undone = try runner.run(["-c", "undo", "-c", "import '\(music.root)'", "-c", "show 6"])
+    #expect(undone.stdout.hasPrefix("undid write \"OK Computer\" to 4 files\n"), "\(undone.stdout)\(undone.stderr)")
+    #expect(try Self.mutagenTags(paths) == old)
+    #expect(undone.stdout.contains("imported 1 album (4 tracks) from \(music.root): 1 unchanged\n"))
+    #expect(undone.stdout.contains("Artist: Radiohead (edited; the files say Radiohaed)\n"))
+    #expect(undone.stdout.contains("Year: 1998 (edited; the files say 1997)\n"))
+
+    let redone = try runner.run(["-c", "redo", "-c", "import '\(music.root)'"])
+    #expect(redone.stdout.hasPrefix("redid write \"OK Computer\" to 4 files\n"))
+    #expect(redone.stdout.hasSuffix("imported 1 album (4 tracks) from \(music.root): 1 unchanged\n"))
+    #expect(try Self.mutagenTags(paths) == Array(repeating: "OK Computer|Radiohead|1998|Rock", count: 4))
+
+    let nothing = try runner.run(["-c", "write 6", "-c", "write 1"])
+    #expect(nothing.stdout == "\"OK Computer\": its files already say what the album says; nothing to write\n")
+    #expect(
+      nothing.stderr.contains(
+        "write: \"Best of Bowie\" has no music files to write to (not from a music folder, or its files are gone)"),
+      "\(nothing.stderr)")
+  }
+
+  /// A read-only file stops the step before any file is touched: every file keeps its
+  /// bytes, the error names the file, and nothing is logged for undo.
+  @Test func aReadOnlyFileStopsTheWriteWithNothingWritten() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let (music, paths) = try Self.radiohaed(in: runner)
+    _ = try runner.run(["-c", "import '\(music.root)'", "-c", "edit 6 genre=Rock"])
+    #expect(chmod(paths[2], 0o444) == 0)
+    let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+
+    let refused = try runner.run(["-c", "write 6", "-c", "undo"])
+    #expect(refused.status != 0 || refused.stderr.contains("cannot write"))
+    #expect(
+      refused.stderr.contains("write: cannot write '\(paths[2])': it is read-only; nothing was written"),
+      "\(refused.stderr)")
+    #expect(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+    // The last step is still the edit.
+    #expect(refused.stdout.contains("undid edit \"OK Computer\""), "\(refused.stdout)")
+
+    // A read-only folder, the same.
+    #expect(chmod(paths[2], 0o644) == 0)
+    #expect(chmod(music.path("Radiohaed/OK Computer"), 0o555) == 0)
+    defer { chmod(music.path("Radiohaed/OK Computer"), 0o755) }
+    let folder = try runner.run(["-c", "edit 6 genre=Rock", "-c", "write 6"])
+    #expect(
+      folder.stderr.contains(
+        "write: cannot write '\(paths[0])': the folder '\(music.path("Radiohaed/OK Computer"))' is read-only"),
+      "\(folder.stderr)")
+    #expect(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+  }
+
+  /// `kill -9` while `write` is halfway through 500 files: each file is whole (TagLib reads
+  /// its audio, of the same length) and carries either the old tags or the new ones.
+  @Test(.timeLimit(.minutes(2)))
+  func killDuringAWriteOfFiveHundredFilesLeavesEveryFileOldOrNew() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder(in: runner.home)
+    let count = 500
+    let paths = (1...count).map { music.path("Big/\(String(format: "%03d", $0)).mp3") }
+    try music.track("Big/001.mp3", TagEdit(album: "Big", artist: "Old", trackNumber: "1"))
+    let first = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
+    for path in paths.dropFirst() { try first.write(to: URL(fileURLWithPath: path)) }
+    guard case .track(let original) = TrackTags.read(paths[0]) else {
+      Issue.record("the fixture does not read as audio")
+      return
+    }
+    #expect(try runner.run(["-c", "import '\(music.root)'", "-c", "edit 6 artist=New"]).status == 0)
+    let modified = paths.map { path -> timespec in
+      var info = stat()
+      stat(path, &info)
+      return info.st_mtim
+    }
+
+    let process = Process()
+    process.executableURL = BinaryRunner.executable
+    process.arguments = ["--home", runner.home.path, "-c", "write 6"]
+    process.environment = runner.environment()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Killed once some files are written, well before the last.
+    var changed = 0
+    while process.isRunning && changed < count / 5 {
+      changed =
+        zip(paths, modified).filter { path, before in
+          var info = stat()
+          return stat(path, &info) == 0
+            && (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) != (before.tv_sec, before.tv_nsec)
+        }.count
+    }
+    let killedMidway = process.isRunning
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(killedMidway, "the write ended before the kill: nothing was tested mid-way")
+
+    var old = 0
+    var new = 0
+    for path in paths {
+      guard case .track(let tags) = TrackTags.read(path) else {
+        Issue.record("\(path) is damaged")
+        continue
+      }
+      #expect(tags.duration == original.duration, "\(path)")
+      switch tags.albumArtist {
+      case nil: old += 1
+      case "New": new += 1
+      default: Issue.record("\(path) has album artist \(tags.albumArtist ?? "")")
+      }
+    }
+    #expect(old + new == count)
+    #expect(new > 0 && old > 0, "old \(old), new \(new)")
+    // At most the one copy being written when it was killed is left, hidden.
+    let strays = try FileManager.default.contentsOfDirectory(atPath: music.path("Big")).filter { $0.hasPrefix(".") }
+    #expect(strays.count <= 1, "\(strays)")
+  }
+}
