@@ -52,7 +52,9 @@ extension TagEdit {
   ///
   /// A file (or folder) without write permission is refused before anything is written,
   /// even for root: the user made it read-only.
-  package func writeSafely(to path: String) throws(TagWriteError) {
+  package func writeSafely(to link: String) throws(TagWriteError) {
+    // A symbolic link stays one: the file it points to is written, in its own folder.
+    let path = Self.resolved(link)
     let info = try Self.checkWritable(path)
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -94,7 +96,8 @@ extension TagEdit {
   /// write permission (for its owner, and for this user), in a folder with the same;
   /// returns its `stat`.
   @discardableResult
-  package static func checkWritable(_ path: String) throws(TagWriteError) -> stat {
+  package static func checkWritable(_ link: String) throws(TagWriteError) -> stat {
+    let path = resolved(link)
     var info = stat()
     guard stat(path, &info) == 0 else { throw .system(path: path, call: "stat", errno: errno) }
     guard info.st_mode & S_IFMT == S_IFREG else { throw .notAudio(path) }
@@ -106,6 +109,13 @@ extension TagEdit {
       throw .readOnlyFolder(folder)
     }
     return info
+  }
+
+  /// `path` with its symbolic links resolved (`path` itself when it cannot be).
+  private static func resolved(_ path: String) -> String {
+    guard let real = realpath(path, nil) else { return path }
+    defer { free(real) }
+    return String(cString: real)
   }
 
   /// Copies the whole of the file at `path` into the open descriptor `target`.

@@ -134,6 +134,22 @@ struct WriteTagsTests {
     #expect(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
   }
 
+  /// A track that is a symbolic link stays one: the file it points to gets the tags.
+  @Test func aSymbolicLinkStaysALinkAndItsFileGetsTheTags() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder(in: runner.home)
+    try music.track("Elsewhere/real.flac", TagEdit(album: "Linked", artist: "Someone"))
+    try music.symlink("Someone/Linked/01.flac", to: music.path("Elsewhere/real.flac"))
+    let result = try runner.run([
+      "-c", "import '\(music.path("Someone"))'", "-c", "edit 6 genre=Jazz", "-c", "write 6",
+    ])
+    #expect(result.stdout.hasSuffix("wrote \"Linked\" to 1 file\n"), "\(result.stdout)\(result.stderr)")
+    let link = try FileManager.default.destinationOfSymbolicLink(atPath: music.path("Someone/Linked/01.flac"))
+    #expect(link == music.path("Elsewhere/real.flac"))
+    #expect(try Self.mutagenTags([music.path("Elsewhere/real.flac")]) == ["Linked|-|-|Jazz"])
+  }
+
   /// `kill -9` while `write` is halfway through 500 files: each file is whole (TagLib reads
   /// its audio, of the same length) and carries either the old tags or the new ones.
   @Test(.timeLimit(.minutes(2)))
