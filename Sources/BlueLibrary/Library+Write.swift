@@ -56,7 +56,16 @@ extension Library {
       // The key the next scan gives the album (unless the scan gave it a copy's suffix).
       var written = album
       if key == MusicAlbum.key(folder: folder, artist: said.artist, title: said.title) {
-        written.sourceKey = MusicAlbum.key(folder: folder, artist: album.artist, title: album.title)
+        let newKey = MusicAlbum.key(folder: folder, artist: album.artist, title: album.title)
+        // Two albums of one folder with one title and artist would be one album to the next
+        // import: refused before a file is touched.
+        if newKey != key, try store.keyIsTaken(newKey) || writes.contains(where: { $0.album.sourceKey == newKey }) {
+          throw .cannotWrite(
+            path: folder,
+            reason: "another album of this folder is \"\(album.title)\" by \(album.artist); its files would make them "
+              + "one album. Nothing was written")
+        }
+        written.sourceKey = newKey
       }
       writes.append(
         AlbumStore.AlbumWrite(

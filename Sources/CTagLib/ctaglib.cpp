@@ -9,6 +9,8 @@
 
 #include <aifffile.h>
 #include <apefile.h>
+#include <id3v2header.h>
+#include <id3v2tag.h>
 #include <asffile.h>
 #include <attachedpictureframe.h>
 #include <fileref.h>
@@ -359,9 +361,18 @@ extern "C" int ctl_write(const char *path, const CTLTags *tags) {
 
     bool saved;
     if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
-      saved = mpeg->save(TagLib::MPEG::File::ID3v2, TagLib::File::StripOthers,
-                         tags->id3v2Version == 3 ? TagLib::ID3v2::v3 : TagLib::ID3v2::v4,
-                         TagLib::File::DoNotDuplicate);
+      if (tags->keepOtherTags) {
+        int kinds = TagLib::MPEG::File::ID3v2;
+        if (mpeg->hasID3v1Tag()) kinds |= TagLib::MPEG::File::ID3v1;
+        if (mpeg->hasAPETag()) kinds |= TagLib::MPEG::File::APE;
+        bool v3 = mpeg->hasID3v2Tag() ? mpeg->ID3v2Tag()->header()->majorVersion() == 3 : tags->id3v2Version == 3;
+        saved = mpeg->save(kinds, TagLib::File::StripNone, v3 ? TagLib::ID3v2::v3 : TagLib::ID3v2::v4,
+                           TagLib::File::DoNotDuplicate);
+      } else {
+        saved = mpeg->save(TagLib::MPEG::File::ID3v2, TagLib::File::StripOthers,
+                           tags->id3v2Version == 3 ? TagLib::ID3v2::v3 : TagLib::ID3v2::v4,
+                           TagLib::File::DoNotDuplicate);
+      }
     } else {
       saved = file->save();
     }

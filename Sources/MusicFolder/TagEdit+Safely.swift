@@ -17,13 +17,17 @@ package enum TagWriteError: Error, Equatable, CustomStringConvertible {
   /// TagLib's result does not read back as the same audio (a format TagLib 1.13 can break
   /// on save, such as some Ogg FLAC files): the original is left as it was.
   case wouldDamage(String)
+  /// The file has other hard links: a copy renamed over this one would leave them old.
+  case hardLinked(String, links: Int)
+  /// Read back, the copy does not say what was written: its format cannot hold that tag.
+  case cannotHold(String, tag: String)
   /// A system call failed.
   case system(path: String, call: String, errno: Int32)
 
   package var description: String {
     switch self {
     case .readOnlyFile(let path), .notAudio(let path), .tagLib(let path), .wouldDamage(let path),
-      .system(let path, _, _):
+      .system(let path, _, _), .hardLinked(let path, _), .cannotHold(let path, _):
       "cannot write '\(path)': \(reason)"
     case .readOnlyFolder: "cannot write: \(reason)"
     }
@@ -38,6 +42,9 @@ package enum TagWriteError: Error, Equatable, CustomStringConvertible {
     case .tagLib: "TagLib could not write its tags"
     case .wouldDamage: "TagLib's copy of it did not read back as the same audio, so it was left as it was"
     case .system(_, let call, let code): "\(call): \(String(cString: strerror(code)).lowercased())"
+    case .hardLinked(_, let links):
+      "it has \(links) hard links, and a new copy would leave the others as they are"
+    case .cannotHold(_, let tag): "its format cannot hold the \(tag) tag (TagLib did not read it back)"
     }
   }
 }
@@ -63,7 +70,8 @@ extension TagEdit {
 
     // The copy keeps the extension: TagLib picks the format by it.
     let dot = name.lastIndex(of: ".").map { String(name[$0...]) } ?? ""
-    var template = Array((folder + "/." + name + ".bluelib-XXXXXX" + dot).utf8CString)
+    // The name's first characters only: a copy of a long name must still fit in 255 bytes.
+    var template = Array((folder + "/." + name.prefix(40) + ".bluelib-XXXXXX" + dot).utf8CString)
     let copy = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(dot.utf8.count)) }
     guard copy >= 0 else { throw .system(path: folder, call: "create a file in", errno: errno) }
     let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -78,14 +86,23 @@ extension TagEdit {
     _ = fchmod(copy, info.st_mode & 0o7777)
     _ = fchown(copy, info.st_uid, info.st_gid)  // allowed for root only; a copy of one's own file is one's own
     close(copy)
+    var edit = self
+    edit.keepOtherTags = true
     do {
-      try write(to: temporary)
+      try edit.write(to: temporary)
     } catch {
       throw .tagLib(path)
     }
     guard case .track(let after) = TrackTags.read(temporary), after.format == before.format,
       abs(after.duration - before.duration) < 0.5
     else { throw .wouldDamage(path) }
+    for (name, wrote, read) in [
+      ("album", album, after.album), ("album artist", albumArtist, after.albumArtist), ("date", date, after.date),
+      ("genre", genre, after.genre),
+    ] {
+      guard let wrote else { continue }
+      if read != (wrote.isEmpty ? nil : wrote) { throw .cannotHold(path, tag: name) }
+    }
     try Self.sync(temporary)
     guard rename(temporary, path) == 0 else { throw .system(path: path, call: "replace", errno: errno) }
     replaced = true
@@ -102,6 +119,7 @@ extension TagEdit {
     guard stat(path, &info) == 0 else { throw .system(path: path, call: "stat", errno: errno) }
     guard info.st_mode & S_IFMT == S_IFREG else { throw .notAudio(path) }
     guard info.st_mode & S_IWUSR != 0, access(path, W_OK) == 0 else { throw .readOnlyFile(path) }
+    guard info.st_nlink <= 1 else { throw .hardLinked(path, links: Int(info.st_nlink)) }
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     var folderInfo = stat()

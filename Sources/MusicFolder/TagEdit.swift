@@ -27,6 +27,9 @@ package struct TagEdit: Sendable {
   package var picture: (bytes: [UInt8], mimeType: String)?
   /// For MP3: 3 writes ID3v2.3 (the date as a TYER frame), 4 writes ID3v2.4.
   package var id3v2Version: Int
+  /// For MP3: keep the file's ID3v1 and APE tags (updated) and its ID3v2 version, as a
+  /// user's file wants; else only an ID3v2 tag of ``id3v2Version`` is kept.
+  package var keepOtherTags = false
 
   /// An edit of the given tags.
   package init(
@@ -73,7 +76,8 @@ package struct TagEdit: Sendable {
         date: texts[5], genre: texts[6], discNumber: texts[8], musicBrainzTrackId: texts[9],
         musicBrainzAlbumId: texts[10], musicBrainzReleaseGroupId: texts[11],
         picture: picture == nil ? nil : bytes.baseAddress,
-        pictureSize: bytes.count, pictureMimeType: texts[7], id3v2Version: Int32(id3v2Version))
+        pictureSize: bytes.count, pictureMimeType: texts[7], id3v2Version: Int32(id3v2Version),
+        keepOtherTags: keepOtherTags ? 1 : 0)
       return ctl_write(path, &tags)
     }
     guard status == CTL_OK else { throw Failure(path: path, status: status) }

@@ -134,6 +134,94 @@ struct WriteTagsTests {
     #expect(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
   }
 
+  /// An MP3's other tags stay: its ID3v1 and APE tags are kept (and updated), and its
+  /// ID3v2.3 tag stays 2.3; undo too.
+  @Test func anMP3KeepsItsID3v1AndAPETagsAndItsID3Version() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder(in: runner.home)
+    try music.track("A/Old/01.mp3", TagEdit(album: "Old", artist: "A", date: "1990", id3v2Version: 3))
+    let path = music.path("A/Old/01.mp3")
+    let script = """
+      import sys, mutagen.id3, mutagen.apev2
+      tags = mutagen.id3.ID3(sys.argv[1])
+      tags.save(sys.argv[1], v1=2, v2_version=3)
+      ape = mutagen.apev2.APEv2()
+      ape["REPLAYGAIN_TRACK_GAIN"] = "-6.5 dB"
+      ape.save(sys.argv[1])
+      """
+    #expect(try Self.python(script, path) == "")
+    let inspect = """
+      import sys, mutagen.id3, mutagen.apev2
+      data = open(sys.argv[1], "rb").read()
+      tags = mutagen.id3.ID3(sys.argv[1])
+      v1 = data[-128:].startswith(b"TAG") or b"TAG" in data[-300:]
+      print(tags.version[1], v1, mutagen.apev2.APEv2(sys.argv[1])["REPLAYGAIN_TRACK_GAIN"], tags.get("TCON"))
+      """
+    #expect(try Self.python(inspect, path) == "3 True -6.5 dB None\n")
+    let written = try runner.run(["-c", "import '\(music.root)'", "-c", "edit 6 genre=Jazz", "-c", "write 6"])
+    #expect(written.stdout.hasSuffix("wrote \"Old\" to 1 file\n"), "\(written.stdout)\(written.stderr)")
+    #expect(try Self.python(inspect, path) == "3 True -6.5 dB Jazz\n")
+    _ = try runner.run(["-c", "undo"])
+    #expect(try Self.python(inspect, path) == "3 True -6.5 dB None\n")
+  }
+
+  /// Undo does not write over tags another program changed since the write, and a
+  /// hard-linked file is refused (a new copy would leave its other names old).
+  @Test func undoRefusesFilesChangedSinceAndAHardLinkIsRefused() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let (music, paths) = try Self.radiohaed(in: runner)
+    _ = try runner.run(["-c", "import '\(music.root)'", "-c", "edit 6 genre=Rock", "-c", "write 6"])
+    try TagEdit(genre: "Picard's choice").write(to: paths[3])
+    let undone = try runner.run(["-c", "undo"])
+    #expect(
+      undone.stderr.contains(
+        "undo: cannot write '\(paths[3])': its tags changed since the write (another program?); nothing undone"),
+      "\(undone.stderr)")
+    #expect(
+      try Self.mutagenTags([paths[0], paths[3]]) == [
+        "OK Computer|-|1997-06-16|Rock", "OK Computer|-|1997-06-16|Picard's choice",
+      ])
+
+    #expect(link(paths[0], runner.home.appendingPathComponent("elsewhere.mp3").path) == 0)
+    let linked = try runner.run(["-c", "edit 6 genre=Jazz", "-c", "write 6"])
+    #expect(
+      linked.stderr.contains(
+        "write: cannot write '\(paths[0])': it has 2 hard links, and a new copy would leave the others as they are"),
+      "\(linked.stderr)")
+  }
+
+  /// Two albums of one folder may not be given one title and artist by `write`: the next
+  /// import would make them one album.
+  @Test func writingAnotherAlbumsTitleAndArtistIsRefused() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try TaggedMusicFolder(in: runner.home)
+    try music.track("A/1.flac", TagEdit(album: "X", artist: "A"))
+    try music.track("A/2.flac", TagEdit(album: "X (Bonus)", artist: "A"))
+    let result = try runner.run(["-c", "import '\(music.root)'", "-c", "edit 7 title=X", "-c", "write 7"])
+    #expect(
+      result.stderr.contains(
+        "write: cannot write '\(music.path("A"))': another album of this folder is \"X\" by A; its files would make them one album. Nothing was written"
+      ),
+      "\(result.stdout)\(result.stderr)")
+    #expect(try Self.mutagenTags([music.path("A/2.flac")]) == ["X (Bonus)|-|-|-"])
+  }
+
+  /// Runs `script` with Debian's python3 (and its mutagen) on `arguments`; its output.
+  static func python(_ script: String, _ arguments: String...) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = ["-c", script] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
   /// A track that is a symbolic link stays one: the file it points to gets the tags.
   @Test func aSymbolicLinkStaysALinkAndItsFileGetsTheTags() throws {
     let runner = BinaryRunner()

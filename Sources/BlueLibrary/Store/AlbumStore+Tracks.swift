@@ -20,10 +20,17 @@ extension AlbumStore {
     /// Each path's album key, place in that album and disc.
     var places: [String: Place] = [:]
 
-    struct Place: Equatable {
+    struct Place {
       var key: String
       var position: Int
       var disc: Int?
+      /// The track's length, to tell the same file from another one at its path.
+      var length: Double
+
+      /// Whether the row stands where a scan puts the track: the same album, place and disc.
+      func isAt(_ key: String, _ position: Int, disc: Int?) -> Bool {
+        self.key == key && self.position == position && self.disc == disc
+      }
     }
   }
 
@@ -132,7 +139,7 @@ extension AlbumStore {
         let place = stored.places[track.path]
         if place != nil { kept += 1 }
         if !opened.contains(track.path), !movedFrom.contains(place?.key ?? ""),
-          place == StoredTracks.Place(key: key, position: position, disc: track.disc)
+          place?.isAt(key, position, disc: track.disc) == true
         {
           continue
         }
@@ -248,7 +255,12 @@ extension AlbumStore {
       // Retagged in place: most of its files were one candidate's.
       var shares: [String: Int] = [:]
       for track in album.tracks {
-        if let old = stored.places[track.path]?.key, vanished.contains(old) { shares[old, default: 0] += 1 }
+        // The same file at the path (its length), not another one put where it was.
+        if let place = stored.places[track.path], vanished.contains(place.key),
+          abs(place.length - track.tags.duration) < 0.5
+        {
+          shares[place.key, default: 0] += 1
+        }
       }
       if let (old, count) = shares.max(by: { $0.value < $1.value }), !taken.contains(old),
         count * 2 >= max(album.tracks.count, storedCounts[old] ?? 0)
@@ -368,7 +380,8 @@ extension AlbumStore {
         MusicTrack(
           path: text(0) ?? "", size: sqlite3_column_int64(row, 1), modified: sqlite3_column_int64(row, 2),
           disc: integer(3), tags: tags),
-        StoredTracks.Place(key: text(4) ?? "", position: integer(5) ?? 0, disc: integer(3)))
+        StoredTracks.Place(
+          key: text(4) ?? "", position: integer(5) ?? 0, disc: integer(3), length: sqlite3_column_double(row, 19)))
     }
   }
 

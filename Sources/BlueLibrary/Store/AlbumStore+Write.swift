@@ -27,6 +27,14 @@ extension AlbumStore {
       genre = edit.genre == nil ? nil : tags.genre
     }
 
+    /// The tags of `tags` that `edit` touches (nil for the others).
+    init(of tags: FileTags, touchedBy edit: FileTags) {
+      album = edit.album == nil ? nil : tags.album
+      albumArtist = edit.albumArtist == nil ? nil : tags.albumArtist
+      date = edit.date == nil ? nil : tags.date
+      genre = edit.genre == nil ? nil : tags.genre
+    }
+
     init(album: String? = nil, albumArtist: String? = nil, date: String? = nil, genre: String? = nil) {
       (self.album, self.albumArtist, self.date, self.genre) = (album, albumArtist, date, genre)
     }
@@ -75,14 +83,37 @@ extension AlbumStore {
       do {
         try (back ? file.before.restoring(file.after) : file.after).tagEdit.writeSafely(to: file.path)
       } catch {
+        var stuck: [String] = []
         for done in files[..<index].reversed() {
-          try? (back ? done.after : done.before.restoring(done.after)).tagEdit.writeSafely(to: done.path)
+          do {
+            try (back ? done.after : done.before.restoring(done.after)).tagEdit.writeSafely(to: done.path)
+          } catch {
+            stuck.append(done.path)
+          }
+        }
+        guard stuck.isEmpty else {
+          throw .cannotWrite(
+            path: file.path,
+            reason: error.reason + "; and \(Library.counted(stuck.count, "file")) written before it could not be put "
+              + "back: " + stuck.reversed().map { "'\($0)'" }.joined(separator: ", "))
         }
         let putBack =
           index == 0
           ? "" : "; the \(Library.counted(index, "file")) written before it \(index == 1 ? "was" : "were") put back"
         throw .cannotWrite(path: file.path, reason: error.reason + putBack + "; nothing changed")
       }
+    }
+  }
+
+  /// Whether a scan row (an album or a track) already has the album key `key`.
+  func keyIsTaken(_ key: String) throws(LibraryError) -> Bool {
+    try reading { db in
+      try Bool.fetchOne(
+        db,
+        sql: """
+          SELECT EXISTS (SELECT 1 FROM folder_album WHERE key = ?1)
+            OR EXISTS (SELECT 1 FROM track WHERE album_key = ?1)
+          """, arguments: [key]) ?? false
     }
   }
 
@@ -94,6 +125,12 @@ extension AlbumStore {
       let step = try Self.beginStep(.write, summary: summary, origin: origin, db)
       for write in writes {
         guard let id = write.album.id else { continue }
+        // Another shell may have changed the album while the files were written.
+        var stored = try Self.album(id: id, db)
+        stored.sourceKey = write.album.sourceKey
+        guard stored.hasSameFields(as: write.album) else {
+          throw LibraryError.changedSince(title: write.album.title, undoing: false)
+        }
         try Self.appendImage(id, as: .before, of: step, db)
         try Self.writeFields(of: write.album, to: id, step: step, db)
         try Self.appendImage(id, as: .after, of: step, db)
@@ -150,6 +187,30 @@ extension AlbumStore {
       }
       if row[5] == "before" { files[path]?.before = tags(row) } else { files[path]?.after = tags(row) }
     }
+    // The files must hold what the step left in them: tags changed since by another program
+    // are not overwritten.
+    func plain(_ tags: FileTags) -> FileTags {
+      func value(_ text: String?) -> String? { text?.isEmpty == true ? nil : text }
+      return FileTags(
+        album: value(tags.album), albumArtist: value(tags.albumArtist), date: value(tags.date),
+        genre: value(tags.genre))
+    }
+    for path in order {
+      guard let file = files[path] else { continue }
+      let current: FileTags
+      switch TrackTags.read(path) {
+      case .track(let tags): current = FileTags(of: tags, touchedBy: file.after)
+      default:
+        throw LibraryError.cannotWrite(
+          path: path, reason: "it can no longer be read as audio; nothing \(back ? "undone" : "redone")")
+      }
+      let expected = back ? file.after : FileTags(of: file.before, touchedBy: file.after)
+      guard plain(current) == plain(expected) else {
+        throw LibraryError.cannotWrite(
+          path: path,
+          reason: "its tags changed since the write (another program?); nothing \(back ? "undone" : "redone")")
+      }
+    }
     try writeFiles(order.compactMap { files[$0] }, back: back)
     try rereadTracks(order, db)
     // The keys and what the files say, album by album.
@@ -180,7 +241,7 @@ extension AlbumStore {
   /// unchanged.
   private static func noteWritten(from: String, to: String, filesSay: FileTags, _ db: Database) throws {
     if from != to {
-      try db.execute(sql: "UPDATE OR REPLACE folder_album SET key = ? WHERE key = ?", arguments: [to, from])
+      try db.execute(sql: "UPDATE folder_album SET key = ? WHERE key = ?", arguments: [to, from])
       try db.execute(sql: "UPDATE track SET album_key = ? WHERE album_key = ?", arguments: [to, from])
     }
     try db.execute(

@@ -110,6 +110,10 @@ typedef struct CTLTags {
   const char *pictureMimeType;
   /// For MP3: 3 writes ID3v2.3 (the date as TYER), anything else ID3v2.4.
   int id3v2Version;
+  /// Non-zero: an MP3's other tags (ID3v1, APE) are kept and updated, and its ID3v2 tag keeps
+  /// its version (`id3v2Version` applies only to a file without one): what `write` does to a
+  /// user's file. Zero: only an ID3v2 tag of `id3v2Version` is kept (how tests tag fixtures).
+  int keepOtherTags;
 } CTLTags;
 
 /// Writes `tags` into the file at `path` in place.
