@@ -42,6 +42,10 @@ let package = Package(
     ),
     .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
     .target(name: "MusicFolder", dependencies: ["CTagLib"]),
+    // No pkg-config: its -D_REENTRANT is a flag SwiftPM refuses (a warning); the header and
+    // the library are in the standard places.
+    .systemLibrary(name: "CMPV", providers: [.apt(["libmpv-dev"]), .brew(["mpv"])]),
+    .target(name: "MPVAudio", dependencies: ["CMPV", "BlueLibrary"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
     .target(
@@ -67,6 +71,7 @@ let package = Package(
       dependencies: [
         "BlueLibrary",
         "BlueShell",
+        "MPVAudio",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

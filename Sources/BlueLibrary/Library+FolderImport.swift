@@ -239,6 +239,17 @@ extension Library {
     return try store.tracklist(forKey: key)
   }
 
+  /// The tracks of `album` to play, in album order, with what a now-playing line shows; empty
+  /// for an album that did not come from a music folder.
+  public func playableTracks(of album: Album) throws(LibraryError) -> [Player.Track] {
+    guard let tracklist = try tracklist(of: album) else { return [] }
+    return tracklist.tracks.map { track in
+      Player.Track(
+        albumID: album.id, album: album.title, artist: album.artist, discs: tracklist.discs, disc: track.disc,
+        number: track.number, title: track.displayTitle, duration: track.duration, path: track.path)
+    }
+  }
+
   /// `album` as its files said at the last import of its folder (title, artist, genre, year,
   /// cover, as the scan built it): a field of `album` that differs was edited, and an
   /// import keeps it. Nil for an album that did not come from a scan.

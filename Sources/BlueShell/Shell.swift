@@ -1,3 +1,5 @@
+import BlueLibrary
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -34,6 +36,8 @@ public struct ShellOptions: Sendable {
   public var downloadTimeout: Double = 15
   /// `--graphics`: how covers are drawn; nil leaves it to `BLUELIB_GRAPHICS`, else `auto`.
   public var graphics: GraphicsSetting?
+  /// Makes the audio engine `play` uses (when first needed); nil turns playback off.
+  public var audioEngine: (@Sendable () throws(PlaybackError) -> any AudioEngine)?
 
   /// Creates options.
   public init(

@@ -131,6 +131,12 @@ final class ShellSession {
           return reply
         }
       })
+    if let makeEngine = options.audioEngine {
+      let player = Player(engine: makeEngine)
+      // On the engine's thread: the line is queued, and printed by the terminal's owner.
+      player.observe { [messages] event in messages.post(NowPlaying.line(event)) }
+      environment.player = player
+    }
     interpreter = Interpreter(
       environment: environment, output: output, registry: .standard, history: history, style: style)
     coverSubscription = library.observeCovers { coverStatus.handle($0) }
@@ -333,6 +339,9 @@ final class ShellSession {
   private func finish(_ status: Int32) -> Int32 {
     var status = status
     if status == Shell.ExitCode.success && !output.isClosed { waitForDownloads() }
+    if status == Shell.ExitCode.success && !output.isClosed && !isInteractive { playToTheEnd() }
+    interpreter.environment.player?.stop()
+    recordPlays()
     // A signal that ended the last command, or the wait for downloads, decides the status.
     if status == Shell.ExitCode.success, let signalled = SignalMonitor.takeTermination() { status = signalled }
     if status == Shell.ExitCode.success, !isInteractive, SignalMonitor.take(.interrupt) {
@@ -375,12 +384,40 @@ final class ShellSession {
     }
   }
 
+  /// A script that started playback plays to the end of the queue before it exits, each
+  /// track's line printed as it starts; SIGINT, SIGTERM or SIGHUP stop it at once (and give
+  /// the exit status).
+  private func playToTheEnd() {
+    guard let player = interpreter.environment.player, !player.isIdle else { return }
+    player.waitUntilIdle(
+      isCancelled: { SignalMonitor.peek(.interrupt) || SignalMonitor.terminationPending },
+      every: { [output, messages] in
+        self.recordPlays()
+        let lines = messages.drain()
+        guard !lines.isEmpty else { return }
+        for line in lines { output.line(line) }
+        output.flush()
+      })
+  }
+
   // MARK: - Helpers
+
+  /// Records in the library the albums played since the last call (the player only
+  /// collects them: the library is written on this thread).
+  private func recordPlays() {
+    guard let played = interpreter.environment.player?.takePlayed(), !played.isEmpty else { return }
+    do {
+      try library.notePlayed(played, at: Int64(time(nil)))
+    } catch {
+      report("cannot record what was played: \(error)")
+    }
+  }
 
   /// Prints the status lines that are due. Script mode prints them once every download
   /// has reported, so they come out in album order however the servers raced (`wait`
   /// makes that point explicit).
   private func deliverDueMessages() {
+    recordPlays()
     guard isInteractive || library.coversAreIdle else { return }
     for line in messages.drain() { output.line(line) }
   }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import BlueLibrary
 import BlueShell
+import Foundation
+import MPVAudio
 
 #if canImport(Glibc)
   import Glibc
@@ -87,6 +89,10 @@ struct Bluelib: ParsableCommand {
     options.maxDownloads = downloads
     options.downloadTimeout = downloadTimeout
     options.graphics = graphics
+    // libmpv, started at the first `play`; BLUELIB_AUDIO_OUTPUT picks mpv's audio output
+    // (`null` plays silently: tests, machines without sound).
+    let audioOutput = ProcessInfo.processInfo.environment["BLUELIB_AUDIO_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
+    options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in try MPVEngine(audioOutput: audioOutput) }
     let status = Shell.run(options)
     if status != 0 { throw ExitCode(status) }
   }

@@ -39,7 +39,8 @@ struct AlbumStoreFileTests {
     #expect(journal == "delete")
     #expect(
       names == [
-        "album", "album_artist", "album_position", "album_source_key", "change", "change_album", "change_album_change",
+        "album", "album_artist", "album_play", "album_position", "album_source_key", "change", "change_album",
+        "change_album_change",
         "change_tag", "cover", "folder_album", "sqlite_sequence", "state", "track", "track_album", "view",
       ])
   }

@@ -53,7 +53,7 @@ struct CompleterTests {
   }
 
   @Test(arguments: [
-    Case(line: "s", replacing: 1, insertion: "s", candidates: ["scroll", "show", "stats"]),
+    Case(line: "s", replacing: 1, insertion: "s", candidates: ["scroll", "seek", "show", "stats", "stop"]),
     Case(line: "re", replacing: 2, insertion: "re", candidates: ["redo", "reset"]),
     // No common prefix: nothing is inserted (no lone quote), the candidates are listed.
     Case(line: "tap ", replacing: 0, insertion: "", candidates: titles),

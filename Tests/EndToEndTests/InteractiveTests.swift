@@ -275,7 +275,7 @@ struct InteractiveTests {
     // Several candidates: listed below, the line kept for more typing.
     mark = terminal.mark
     terminal.type("s\t")
-    #expect(terminal.waitFor("scroll  show", after: mark))
+    #expect(terminal.waitFor("scroll  seek", after: mark))
     terminal.type("how 1\r")
     #expect(terminal.waitFor("Album: Best of Bowie", after: mark))
     terminal.type("quit\r")

@@ -1,4 +1,5 @@
 import Foundation
+internal import MusicFolder
 
 #if canImport(Glibc)
   import Glibc
@@ -34,8 +35,12 @@ extension LibraryArchive {
   /// so a million-album library costs the memory of one page. Where it may write, and the
   /// files it spares (the library's own), are as ``writeAtomically(_:to:sparing:)``.
   /// Returns how many albums it wrote.
+  ///
+  /// With `playlist`, the file is an extended M3U playlist instead (`#EXTM3U`, then for each
+  /// track of each album from a music folder `#EXTINF:SECONDS,ARTIST - TITLE` and its
+  /// absolute path); albums without tracks are left out, and the count is of albums written.
   public static func export(
-    _ library: Library, to path: String, csv: Bool, query: AlbumQuery? = nil
+    _ library: Library, to path: String, csv: Bool, playlist: Bool = false, query: AlbumQuery? = nil
   ) throws(LibraryError) -> Int {
     let target = try exportTarget(path)
     // With a query, only its matches (within the view); without, the whole library.
@@ -48,6 +53,7 @@ extension LibraryArchive {
         var out: [UInt8] = []
         out.reserveCapacity(Self.exportBlock + 64 << 10)
         if csv { appendCSVHeader(music: music, to: &out) }
+        if playlist { out += Array("#EXTM3U\n".utf8) }
         let count = try ids?.count ?? library.store.count()
         var start = 0
         while start < count {
@@ -56,7 +62,10 @@ extension LibraryArchive {
             try ids.map { ids throws(LibraryError) in try library.store.albums(ids: ids[range]) }
             ?? library.store.albums(in: range)
           for album in page {
-            if csv {
+            if playlist {
+              guard let tracks = try library.musicTracks(of: album) else { continue }
+              appendM3U(album, tracks: tracks, to: &out)
+            } else if csv {
               appendCSV(album, music: music, to: &out)
             } else {
               appendJSON(album, tracks: try library.musicTracks(of: album), first: written == 0, to: &out)
@@ -70,7 +79,7 @@ extension LibraryArchive {
           guard !page.isEmpty else { break }
           start += page.count
         }
-        if !csv { endJSON(count: written, to: &out) }
+        if !csv && !playlist { endJSON(count: written, to: &out) }
         try out.withUnsafeBytes { try emit($0) }
       }
     } catch let error as LibraryError {
@@ -81,6 +90,20 @@ extension LibraryArchive {
       throw .cannotWrite(path: path, reason: String(describing: error))
     }
     return written
+  }
+
+  /// The tracks of `album` as extended M3U entries. A line break in a tag becomes a space;
+  /// a track whose path holds one cannot be written in M3U and is left out.
+  static func appendM3U(_ album: Album, tracks: [MusicTrack], to out: inout [UInt8]) {
+    func line(_ text: String) -> String {
+      String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+    }
+    for track in tracks where !track.path.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+      let artist = track.tags.artist ?? album.artist
+      let title = track.tags.title ?? (track.path.split(separator: "/").last.map(String.init) ?? track.path)
+      out += Array(
+        "#EXTINF:\(Int(track.tags.duration.rounded())),\(line(artist)) - \(line(title))\n\(track.path)\n".utf8)
+    }
   }
 
   /// Albums read at once by ``export(_:to:csv:)``.

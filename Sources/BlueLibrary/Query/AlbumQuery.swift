@@ -203,6 +203,9 @@ public enum QueryField: String, Sendable, CaseIterable {
   /// Whether none of the album's files was found by the last scan of its folder
   /// (`missing:true`); albums not from a music folder are never missing.
   case missing
+  /// How often the album was played, and when last (`play`).
+  case played
+  case lastPlayed = "last_played"
 
   /// What a value of the field is compared as.
   enum Kind { case text, number, date, flag }
@@ -212,8 +215,8 @@ public enum QueryField: String, Sendable, CaseIterable {
     case .title, .artist, .albumartist, .genre, .folder, .cover, .musicBrainzAlbumID, .musicBrainzReleaseGroupID,
       .track, .format:
       .text
-    case .year, .tracks, .length, .discs: .number
-    case .added: .date
+    case .year, .tracks, .length, .discs, .played: .number
+    case .added, .lastPlayed: .date
     case .missing: .flag
     }
   }

@@ -22,6 +22,13 @@ extension Schema {
       CONSTRAINT "duration must not be negative" CHECK (duration >= 0), folder TEXT, source_key TEXT, added INTEGER)
     """,
     """
+    table 'album_play' on 'album_play': CREATE TABLE album_play (
+      album_id INTEGER PRIMARY KEY,
+      played INTEGER NOT NULL,
+      last_played INTEGER NOT NULL
+    )
+    """,
+    """
     table 'change' on 'change': CREATE TABLE "change" (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       session TEXT NOT NULL,

@@ -68,6 +68,7 @@ enum Schema {
     ),
     ("folder_album", ["missing"], 7),
     ("change_tag", ["change_id", "image", "file", "path", "album", "album_artist", "date", "genre"], 7),
+    ("album_play", ["album_id", "played", "last_played"], 7),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -334,6 +335,10 @@ enum Schema {
   /// left alone, '' one it removed); and each album's fields as its files said them (`file`
   /// 0, `path` the album's key before and after: `album` the title, `album_artist` the
   /// artist, `date` the year), which undo and redo give back to `folder_album`.
+  ///
+  /// `album_play` counts, by album id, how often each album was played (a track of it played
+  /// past half, once per queue) and when last (seconds since 1970): outside the undo log,
+  /// as playing is not a change to take back.
   private static func addMissingAndWrites(_ db: Database) throws {
     let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'")
     try db.execute(
@@ -368,6 +373,11 @@ enum Schema {
           genre TEXT,
           PRIMARY KEY (change_id, image, file, path)
         ) WITHOUT ROWID;
+        CREATE TABLE album_play (
+          album_id INTEGER PRIMARY KEY,
+          played INTEGER NOT NULL,
+          last_played INTEGER NOT NULL
+        );
         """)
     if let sequence {
       try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'change'", arguments: [sequence])

@@ -260,13 +260,17 @@ public struct ExportCommand: Command {
     summary: "write the library as JSON or CSV (by the file's extension), atomically",
     details: """
       FILE ending in .csv gets CSV with the header row title,artist,genre,year,coverUrl;
-      any other name gets JSON: an array of objects with the original app's keys; '-' writes
+      .m3u or .m3u8 gets an extended M3U playlist of the tracks of the albums from music
+      folders (#EXTINF:SECONDS,ARTIST - TITLE, then the file's path); any other name gets JSON: an array of objects with the original app's keys; '-' writes
       the JSON to standard output. Only a regular file or a new path is written (through a
       symbolic link, the file it points to); a device, FIFO or directory is refused.
       Without QUERY the whole library is written, even inside a view; with QUERY only the
       albums it matches (within the view), in its order ('help find').
       """,
-    examples: ["export albums.json", "export albums.csv", "export -", "export jazz.json genre:jazz year+"],
+    examples: [
+      "export albums.json", "export albums.csv", "export -", "export jazz.json genre:jazz year+",
+      "export bowie.m3u artist:bowie",
+    ],
     arguments: [.path, .query])
 
   let path: String
@@ -286,9 +290,12 @@ public struct ExportCommand: Command {
       let albums = try query.map { try library.albums(ids: library.listing($0).map(\.id)) } ?? library.allAlbums()
       return .text(String(decoding: LibraryArchive.encodeJSON(albums, library: library), as: UTF8.self))
     }
-    let csv = path.lowercased().hasSuffix(".csv")
-    let count = try LibraryArchive.export(library, to: path, csv: csv, query: query)
-    return .lines(["exported \(albumCount(count)) to \(TextSanitizer.escaped(path))\(csv ? " as CSV" : "")"])
+    let lowercased = path.lowercased()
+    let csv = lowercased.hasSuffix(".csv")
+    let playlist = lowercased.hasSuffix(".m3u") || lowercased.hasSuffix(".m3u8")
+    let count = try LibraryArchive.export(library, to: path, csv: csv, playlist: playlist, query: query)
+    let kind = csv ? " as CSV" : playlist ? " as an M3U playlist" : ""
+    return .lines(["exported \(albumCount(count)) to \(TextSanitizer.escaped(path))\(kind)"])
   }
 }
 

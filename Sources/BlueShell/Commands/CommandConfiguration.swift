@@ -5,6 +5,7 @@ public struct CommandConfiguration: Sendable {
     case browse = "Browse"
     case change = "Change the library"
     case covers = "Covers"
+    case playback = "Play"
     case shell = "Shell"
   }
 

@@ -11,6 +11,7 @@ let querySyntaxHelp = """
                          cover, added; from a music folder's files: discs,
                          mb_albumid, mb_releasegroupid, format
     missing:true         albums none of whose files the last import found
+    played:5..           played five times or more; ^last_played:-1y.. not for a year
     track:wall           a track whose title or artist matches (format:flac:
                          a track in FLAC)
     artist:=Sting        the whole field (case counts); =~Sting ignores case

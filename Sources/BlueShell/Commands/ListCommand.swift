@@ -11,7 +11,7 @@ public struct ListCommand: Command {
       The current album is marked with '*'; the indices are those tap, show and delete take.
       -f FORMAT prints each album as FORMAT, with $field or ${field} for a field ($index,
       $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added,
-      $discs, $mb_albumid, $mb_releasegroupid, $format, $missing), and no summary line.
+      $discs, $mb_albumid, $mb_releasegroupid, $format, $missing, $played, $last_played), and no summary line.
 
       """ + "\n" + querySyntaxHelp,
     examples: ["list", "list sun", "list bjork jazz", "ls year:2000", "list -f '$year  $artist — $title' year-"],
@@ -127,6 +127,11 @@ struct ListFormat: Equatable {
   /// A field the album value does not hold, read from `library`: `added`, `discs`,
   /// `mb_albumid`, `mb_releasegroupid` and `format` (its tracks' formats, each once).
   static func storedValue(_ name: String, of album: Album, in library: Library) -> String {
+    if name == "played" || name == "last_played" {
+      let plays = (try? library.plays(of: album)) ?? (count: 0, last: nil)
+      if name == "played" { return String(plays.count) }
+      return plays.last.map { ListFormat.day(Date(timeIntervalSince1970: TimeInterval($0))) } ?? ""
+    }
     if name == "added" {
       return (try? library.addedTime(of: album)).flatMap { $0 }.map {
         ListFormat.day(Date(timeIntervalSince1970: TimeInterval($0)))

@@ -39,6 +39,8 @@ public final class CommandEnvironment {
   public let progressLine: ((String?) -> Void)?
   /// Asks a person a yes/no question (`delete all`); nil where nobody can answer.
   public var confirm: ((String) -> Bool)?
+  /// The play queue and its engine (`play`, `queue` …); nil where playback is off.
+  public var player: Player?
 
   /// Creates an environment.
   public init(

@@ -1,0 +1,61 @@
+/// What plays audio files: a playlist of paths, played in order. The library layer knows
+/// only this protocol; the executable hands it the implementation (libmpv, in `MPVAudio`).
+///
+/// Every method may be called from any thread. Events go to the handler given to
+/// ``observe(_:)`` on the engine's own thread, in order, and the handler must only pass them
+/// on (a shell queues a line and wakes its terminal's owner): it must not call the engine
+/// back.
+public protocol AudioEngine: AnyObject, Sendable {
+  /// Replaces the playlist with `paths` and plays from the `index`th, unpaused.
+  func load(_ paths: [String], from index: Int) throws(PlaybackError)
+  /// Adds `paths` after the last entry; plays them when nothing is playing and `start`.
+  func append(_ paths: [String], start: Bool) throws(PlaybackError)
+  /// Pauses or resumes.
+  func setPaused(_ paused: Bool)
+  /// Plays the entry `offset` after (before, when negative) the current one; false at the end.
+  func skip(by offset: Int) -> Bool
+  /// Stops and empties the playlist.
+  func stop()
+  /// Seeks to `seconds` into the current file, or by `seconds` when `relative`.
+  func seek(_ seconds: Double, relative: Bool)
+  /// Sets the volume, 0–100.
+  func setVolume(_ percent: Int)
+  /// What plays now: the playlist index, the time into it and its length, whether paused,
+  /// and the volume; nil when nothing plays.
+  func status() -> EngineStatus?
+  /// The volume, 0–100.
+  func volume() -> Int
+  /// Sets where events go.
+  func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void)
+}
+
+/// Something that happened in an ``AudioEngine``.
+public enum EngineEvent: Sendable, Equatable {
+  /// The playlist entry `index` started.
+  case started(index: Int)
+  /// The playlist entry `index` played to its end.
+  case finished(index: Int)
+  /// The playlist entry `index` could not be played.
+  case failed(index: Int, reason: String)
+  /// The last entry ended: nothing plays.
+  case endOfPlaylist
+}
+
+/// What an ``AudioEngine`` plays now.
+public struct EngineStatus: Sendable, Equatable {
+  public var index: Int
+  public var time: Double
+  public var duration: Double?
+  public var paused: Bool
+
+  public init(index: Int, time: Double, duration: Double?, paused: Bool) {
+    (self.index, self.time, self.duration, self.paused) = (index, time, duration, paused)
+  }
+}
+
+/// Why playback could not start.
+public struct PlaybackError: Error, Equatable, CustomStringConvertible {
+  public var description: String
+
+  public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,220 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The play queue: tracks of albums from music folders, played in order by an
+/// ``AudioEngine`` made when first needed. Events reach the observer as ``Player/Event``s,
+/// naming the track, on the engine's thread (an observer only queues them).
+public final class Player: Sendable {
+  /// One track of the queue, with what a now-playing line shows.
+  public struct Track: Sendable, Equatable {
+    public var albumID: Int64?
+    public var album: String
+    public var artist: String
+    /// How many discs its album has (a track is `1-03` on several, `03` on one).
+    public var discs: Int
+    public var disc: Int?
+    public var number: Int?
+    public var title: String
+    public var duration: Double
+    public var path: String
+  }
+
+  /// Something the observer is told.
+  public enum Event: Sendable, Equatable {
+    /// `track`, the `place`th of the queue's `count` (1-based), started.
+    case started(Track, place: Int, count: Int)
+    /// `track` could not be played; the next one plays.
+    case failed(Track, reason: String)
+    /// The last track of the queue ended.
+    case endOfQueue
+  }
+
+  /// What plays now, for `now`.
+  public struct Status: Sendable, Equatable {
+    public var track: Track
+    public var place: Int
+    public var count: Int
+    public var time: Double
+    public var paused: Bool
+  }
+
+  private let makeEngine: @Sendable () throws(PlaybackError) -> any AudioEngine
+  private let state = Mutex(State())
+  private let observer = Mutex<(@Sendable (Event) -> Void)?>(nil)
+  private let idle = Mutex(true)
+
+  private struct State {
+    var engine: (any AudioEngine)?
+    var queue: [Track] = []
+    /// Albums counted as played since the queue was last loaded (once each).
+    var counted: Set<Int64> = []
+    /// Albums played and not yet recorded (``takePlayed()``).
+    var played: [Int64] = []
+  }
+
+  /// A player that makes its engine with `makeEngine` when it first plays.
+  public init(engine makeEngine: @escaping @Sendable () throws(PlaybackError) -> any AudioEngine) {
+    self.makeEngine = makeEngine
+  }
+
+  /// Sets where events go.
+  public func observe(_ observer: @escaping @Sendable (Event) -> Void) {
+    self.observer.withLock { $0 = observer }
+  }
+
+  /// The queue.
+  public var queue: [Track] { state.withLock { $0.queue } }
+
+  /// Replaces the queue with `tracks` and plays from the `index`th.
+  public func play(_ tracks: [Track], from index: Int = 0) throws(PlaybackError) {
+    let engine = try self.engine()
+    countIfPastHalf(engine)
+    state.withLock {
+      $0.queue = tracks
+      $0.counted = []
+    }
+    setIdle(false)
+    do {
+      try engine.load(tracks.map(\.path), from: index)
+    } catch {
+      setIdle(true)
+      throw error
+    }
+  }
+
+  /// Adds `tracks` after the queue's last; plays them when nothing plays and `start`.
+  public func enqueue(_ tracks: [Track], start: Bool = false) throws(PlaybackError) {
+    let engine = try self.engine()
+    state.withLock { $0.queue += tracks }
+    if start { setIdle(false) }
+    try engine.append(tracks.map(\.path), start: start)
+  }
+
+  /// Plays the queue from its first track (after `stop`, or a queue built with `queue`).
+  public func playQueue() throws(PlaybackError) {
+    let tracks = queue
+    guard !tracks.isEmpty else { throw PlaybackError("the queue is empty") }
+    try play(tracks, from: 0)
+  }
+
+  /// What plays now; nil when nothing does.
+  public func status() -> Status? {
+    guard let engine = state.withLock({ $0.engine }), let status = engine.status() else { return nil }
+    let queue = self.queue
+    guard queue.indices.contains(status.index) else { return nil }
+    return Status(
+      track: queue[status.index], place: status.index + 1, count: queue.count, time: status.time, paused: status.paused)
+  }
+
+  /// Pauses what plays, or resumes it; returns whether it is paused now (nil: nothing plays).
+  public func togglePause() -> Bool? {
+    guard let engine = state.withLock({ $0.engine }), let status = engine.status() else { return nil }
+    engine.setPaused(!status.paused)
+    return !status.paused
+  }
+
+  /// Plays the next (`offset` 1) or previous (-1) track; false when there is none.
+  public func skip(by offset: Int) -> Bool {
+    guard let engine = state.withLock({ $0.engine }) else { return false }
+    countIfPastHalf(engine)
+    return engine.skip(by: offset)
+  }
+
+  /// Stops; the queue stays, for `play` to start again.
+  public func stop() {
+    guard let engine = state.withLock({ $0.engine }) else { return }
+    countIfPastHalf(engine)
+    engine.stop()
+    setIdle(true)
+  }
+
+  /// The albums played since the last call, in the order they were: an album counts once
+  /// per queue when one of its tracks plays past half of it.
+  public func takePlayed() -> [Int64] {
+    state.withLock { state in
+      defer { state.played = [] }
+      return state.played
+    }
+  }
+
+  /// Counts the track that plays when it is past half of it (before a skip or a stop).
+  private func countIfPastHalf(_ engine: any AudioEngine) {
+    guard let status = engine.status() else { return }
+    let duration = status.duration ?? 0
+    if duration > 0 && status.time >= duration / 2 { count(status.index) }
+  }
+
+  /// Counts the album of the queue's `index`th track as played, once per queue.
+  private func count(_ index: Int) {
+    state.withLock { state in
+      guard state.queue.indices.contains(index), let id = state.queue[index].albumID,
+        state.counted.insert(id).inserted
+      else { return }
+      state.played.append(id)
+    }
+  }
+
+  /// Seeks in the current track.
+  public func seek(_ seconds: Double, relative: Bool) {
+    state.withLock { $0.engine }?.seek(seconds, relative: relative)
+  }
+
+  /// The volume, 0–100 (100 before anything played).
+  public var volume: Int { state.withLock { $0.engine }?.volume() ?? 100 }
+
+  /// Sets the volume, 0–100.
+  public func setVolume(_ percent: Int) throws(PlaybackError) {
+    try engine().setVolume(percent)
+  }
+
+  /// Whether nothing plays (never started, stopped, or the queue ended).
+  public var isIdle: Bool { idle.withLock { $0 } }
+
+  /// Blocks until the queue ends or is stopped, or `isCancelled` says true (asked about
+  /// twenty times a second); `every` is called as it waits (to deliver the status lines).
+  public func waitUntilIdle(isCancelled: () -> Bool, every: () -> Void) {
+    while !isIdle && !isCancelled() {
+      every()
+      usleep(50_000)
+    }
+    every()
+  }
+
+  // MARK: - The engine
+
+  private func engine() throws(PlaybackError) -> any AudioEngine {
+    if let engine = state.withLock({ $0.engine }) { return engine }
+    let engine = try makeEngine()
+    engine.observe { [weak self] event in self?.handle(event) }
+    return state.withLock { state in
+      if let existing = state.engine { return existing }
+      state.engine = engine
+      return engine
+    }
+  }
+
+  private func handle(_ event: EngineEvent) {
+    let queue = self.queue
+    let translated: Event?
+    switch event {
+    case .started(let index):
+      translated = queue.indices.contains(index) ? .started(queue[index], place: index + 1, count: queue.count) : nil
+    case .finished(let index):
+      count(index)
+      translated = nil
+    case .failed(let index, let reason):
+      translated = queue.indices.contains(index) ? .failed(queue[index], reason: reason) : nil
+    case .endOfPlaylist:
+      translated = .endOfQueue
+      setIdle(true)
+    }
+    if let translated { observer.withLock { $0 }?(translated) }
+  }
+
+  private func setIdle(_ value: Bool) {
+    idle.withLock { $0 = value }
+  }
+}

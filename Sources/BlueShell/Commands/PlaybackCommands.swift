@@ -1,0 +1,361 @@
+import BlueLibrary
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Playing albums from music folders: `play`, `queue`, `pause`, `next`, `prev`, `stop`,
+// `seek`, `volume`, `now`. The engine's events come back as status lines above the prompt
+// (``NowPlaying``), by the path the cover downloads' lines take.
+
+/// The player of the environment, or the error that says there is none.
+private func player(in environment: CommandEnvironment) throws -> Player {
+  guard let player = environment.player else { throw CommandError("playback is off in this shell") }
+  return player
+}
+
+/// The status lines of playback events.
+public enum NowPlaying {
+  /// `▶ Pink Floyd — The Wall — 1-03 Another Brick in the Wall (3:11)`.
+  public static func line(_ event: Player.Event) -> String {
+    switch event {
+    case .started(let track, _, _): "▶ " + describe(track)
+    case .failed(let track, let reason):
+      "✗ cannot play \(TextSanitizer.escaped(fileName(track.path))): \(TextSanitizer.escaped(reason)); skipped"
+    case .endOfQueue: "■ end of the queue"
+    }
+  }
+
+  /// `Pink Floyd — The Wall — 1-03 Another Brick in the Wall (3:11)`.
+  static func describe(_ track: Player.Track) -> String {
+    var number = track.number.map { $0 < 10 ? "0\($0)" : String($0) }
+    if let digits = number, track.discs > 1, let disc = track.disc { number = "\(disc)-\(digits)" }
+    let artist = track.artist.isEmpty ? "" : TextSanitizer.escaped(track.artist) + " — "
+    return artist + TextSanitizer.escaped(track.album) + " — " + (number.map { $0 + " " } ?? "")
+      + TextSanitizer.escaped(track.title) + " (\(Album.length(track.duration)))"
+  }
+
+  static func fileName(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+  }
+}
+
+/// The tracks of the album at `index`, or an error saying it has none to play.
+private func tracks(ofAlbumAt index: Int, in library: Library) throws -> (album: Album, tracks: [Player.Track]) {
+  let album = try library.album(at: index)
+  let tracks = try library.playableTracks(of: album)
+  guard !tracks.isEmpty else {
+    throw CommandError("\(quotedTitle(album)) has no music files to play (it did not come from a music folder)")
+  }
+  return (album, tracks)
+}
+
+/// `play [ALBUM] [TRACK]`: play an album (the current one by default) from its first track,
+/// or from TRACK; alone, start the waiting queue when nothing plays.
+public struct PlayCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "play", group: .playback, synopsis: "[ALBUM] [TRACK]",
+    summary: "play an album from a music folder (the current one by default), from TRACK",
+    details: """
+      Replaces the queue with the album's tracks, in disc and track order, and plays them
+      from the first (or from TRACK, its place in the album's track list: 'show' lists
+      them). Alone, 'play' starts the queue when one is waiting and nothing plays, and plays
+      the current album otherwise. A status line above the prompt says what starts; a file
+      that cannot be played is skipped with a line naming it. In a script (-c, --script,
+      piped), bluelib plays to the end of the queue before it exits. With BLUELIB_PLAYER set
+      (say 'mpv --no-video'), that command plays the album instead: its files, in order, are
+      its arguments, it has the terminal, and the prompt returns when it exits.
+      """,
+    examples: ["play", "play 3", "play \"The Wall\" 5"],
+    arguments: [.album])
+
+  let album: AlbumReference?
+  let track: Int?
+
+  public init(arguments: [Word]) throws(CommandError) {
+    var words = arguments[...]
+    if words.count >= 2, let last = words.last, !last.isQuoted, let number = Int(last.text) {
+      track = number
+      words = words.dropLast()
+    } else {
+      track = nil
+    }
+    album = words.isEmpty ? nil : try AlbumReference(restOfLine: words)
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    if let external = processEnvironment()["BLUELIB_PLAYER"], !external.allSatisfy(\.isWhitespace) {
+      let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
+      let start = (track ?? 1) - 1
+      guard tracks.indices.contains(start) else {
+        throw CommandError("\(quotedTitle(found)) has no track \(track ?? 0) (it has \(tracks.count))")
+      }
+      try Self.runExternal(external, files: tracks[start...].map(\.path))
+      return .lines(["played \(quotedTitle(found)) with '\(TextSanitizer.escaped(external))'"])
+    }
+    let player = try player(in: environment)
+    if album == nil, track == nil, player.isIdle, !player.queue.isEmpty {
+      do throws(PlaybackError) { try player.playQueue() } catch { throw CommandError(error.description) }
+      return .lines(["playing the queue (\(Library.counted(player.queue.count, "track")))"])
+    }
+    let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
+    let start = (track ?? 1) - 1
+    guard tracks.indices.contains(start) else {
+      throw CommandError("\(quotedTitle(found)) has no track \(track ?? 0) (it has \(tracks.count))")
+    }
+    do throws(PlaybackError) { try player.play(tracks, from: start) } catch { throw CommandError(error.description) }
+    return .lines(["playing \(quotedTitle(found)) (\(Library.counted(tracks.count, "track")))"])
+  }
+}
+
+extension PlayCommand {
+  /// Runs `command` (a shell command line, as `$PAGER` is) with `files` as its arguments,
+  /// in the foreground with the terminal, and waits for it to end.
+  static func runExternal(_ command: String, files: [String]) throws {
+    // `"$@"` passes each path as one argument, whatever it holds.
+    let arguments = ["/bin/sh", "-c", command + " \"$@\"", "bluelib-player"] + files
+    var argv = arguments.map { strdup($0) } + [nil]
+    defer { for argument in argv { free(argument) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ)
+    guard spawned == 0 else {
+      throw CommandError("cannot run the player (BLUELIB_PLAYER): \(String(cString: strerror(spawned)))")
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let exited = status & 0x7F == 0
+    let code = (status >> 8) & 0xFF
+    if exited && code == 127 {
+      throw CommandError("cannot run the player '\(TextSanitizer.escaped(command))' (BLUELIB_PLAYER): not found")
+    }
+    if exited && code != 0 {
+      throw CommandError("the player '\(TextSanitizer.escaped(command))' failed (exit status \(code))")
+    }
+  }
+}
+
+/// `queue [ALBUM…|all]`: add albums' tracks to the end of the queue; alone, list the queue.
+public struct QueueCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "queue", group: .playback, synopsis: "[ALBUM…|all]",
+    summary: "add albums to the end of the play queue; alone, list the queue",
+    details: """
+      Adds the tracks of each ALBUM (an index, a range like 2-4, or a title; 'all' is every
+      album of the view that came from a music folder) after the last track of the queue.
+      Nothing starts playing: 'play' starts the queue. Alone, lists the queue, the playing
+      track marked.
+      """,
+    examples: ["queue", "queue 3", "queue 2-4", "find artist:bowie; queue all; play"],
+    arguments: [.album])
+
+  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    position == 0 ? [.keyword(["all"]), .album] : [.album]
+  }
+
+  let targets: AlbumReferences?
+  let all: Bool
+
+  public init(arguments: [Word]) throws(CommandError) {
+    all = arguments.first.map { !$0.isQuoted && $0.text.lowercased() == "all" } ?? false
+    if all, arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    targets = all || arguments.isEmpty ? nil : try AlbumReferences(words: arguments)
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let player = try player(in: environment)
+    let library = environment.library
+    guard all || targets != nil else { return .lines(Self.listing(player)) }
+    var added: [Player.Track] = []
+    var albums = 0
+    if all {
+      for album in try library.albums(in: 0..<(try library.count())) {
+        let tracks = try library.playableTracks(of: album)
+        if !tracks.isEmpty { albums += 1 }
+        added += tracks
+      }
+      guard !added.isEmpty else { throw CommandError("no album of the view came from a music folder") }
+    } else if let targets {
+      for index in try targets.resolve(in: library) {
+        added += try tracks(ofAlbumAt: index, in: library).tracks
+        albums += 1
+      }
+    }
+    do throws(PlaybackError) { try player.enqueue(added) } catch { throw CommandError(error.description) }
+    return .lines([
+      "queued \(albumCount(albums)) (\(Library.counted(added.count, "track"))); "
+        + "\(Library.counted(player.queue.count, "track")) in the queue"
+    ])
+  }
+
+  /// `  1. Pink Floyd — The Wall — 01 In the Flesh? (3:16)`, the playing one marked `▶`.
+  static func listing(_ player: Player) -> [String] {
+    let queue = player.queue
+    guard !queue.isEmpty else { return ["the queue is empty ('queue ALBUM' adds an album)"] }
+    let playing = player.status()?.place
+    let width = String(queue.count).count
+    return queue.enumerated().map { index, track in
+      let number = String(index + 1)
+      return (playing == index + 1 ? "▶ " : "  ") + String(repeating: " ", count: width - number.count) + number
+        + ". " + NowPlaying.describe(track)
+    } + ["\(Library.counted(queue.count, "track")) in the queue"]
+  }
+}
+
+/// `pause`: pause what plays, or resume it.
+public struct PauseCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "pause", group: .playback, synopsis: "", summary: "pause what plays, or resume it",
+    details: "Toggles: a second 'pause' resumes.", examples: ["pause"])
+
+  public init(arguments: [Word]) throws(CommandError) {
+    if let extra = arguments.first { throw .unexpectedArgument(extra) }
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    guard let paused = try player(in: environment).togglePause() else { throw CommandError("nothing is playing") }
+    return .lines([paused ? "paused" : "playing"])
+  }
+}
+
+/// `next` and `prev`: the next or previous track of the queue.
+public struct NextCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "next", group: .playback, synopsis: "", summary: "play the next track of the queue",
+    details: "At the last track of the queue, says there is no next one.", examples: ["next"])
+
+  public init(arguments: [Word]) throws(CommandError) {
+    if let extra = arguments.first { throw .unexpectedArgument(extra) }
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    guard try player(in: environment).skip(by: 1) else { throw CommandError("no next track in the queue") }
+    return .lines([])
+  }
+}
+
+/// `prev`: the previous track of the queue.
+public struct PrevCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "prev", group: .playback, synopsis: "", summary: "play the previous track of the queue",
+    details: "At the first track of the queue, says there is no previous one.", examples: ["prev"])
+
+  public init(arguments: [Word]) throws(CommandError) {
+    if let extra = arguments.first { throw .unexpectedArgument(extra) }
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    guard try player(in: environment).skip(by: -1) else { throw CommandError("no previous track in the queue") }
+    return .lines([])
+  }
+}
+
+/// `stop`: stop playing; the queue stays.
+public struct StopCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "stop", group: .playback, synopsis: "", summary: "stop playing (the queue stays for 'play')",
+    details: "Stops at once; 'play' alone starts the queue again from its first track.", examples: ["stop"])
+
+  public init(arguments: [Word]) throws(CommandError) {
+    if let extra = arguments.first { throw .unexpectedArgument(extra) }
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let player = try player(in: environment)
+    guard !player.isIdle else { throw CommandError("nothing is playing") }
+    player.stop()
+    return .lines(["stopped"])
+  }
+}
+
+/// `seek [+|-]TIME`: to a time in the track, or by one.
+public struct SeekCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "seek", group: .playback, synopsis: "[+|-]TIME",
+    summary: "go to TIME in the playing track, or by +TIME / -TIME",
+    details: "TIME is seconds (90) or M:SS (1:30); a sign makes it relative: 'seek +10', 'seek -0:30'.",
+    examples: ["seek 1:30", "seek +10", "seek -30"])
+
+  let seconds: Double
+  let relative: Bool
+
+  public init(arguments: [Word]) throws(CommandError) {
+    guard let word = arguments.first else { throw CommandError("missing TIME (like 1:30, +10 or -30)") }
+    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    var text = Substring(word.text)
+    var sign = 0.0
+    if let first = text.first, first == "+" || first == "-" {
+      sign = first == "+" ? 1 : -1
+      text = text.dropFirst()
+    }
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
+      let last = Double(parts[parts.count - 1]), parts.count == 1 || last < 60
+    else {
+      throw CommandError("'\(TextSanitizer.escaped(word.text))' is not a time (like 90, 1:30, +10 or -0:30)")
+    }
+    let total = (parts.count == 2 ? (Double(parts[0]) ?? 0) * 60 : 0) + last
+    seconds = sign == 0 ? total : sign * total
+    relative = sign != 0
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let player = try player(in: environment)
+    guard let status = player.status() else { throw CommandError("nothing is playing") }
+    let target = max(0, min(relative ? status.time + seconds : seconds, status.track.duration))
+    player.seek(target, relative: false)
+    return .lines(["at \(Album.length(target)) of \(Album.length(status.track.duration))"])
+  }
+}
+
+/// `volume [0-100]`: say or set the volume.
+public struct VolumeCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "volume", group: .playback, synopsis: "[0-100]", summary: "say the volume, or set it (0-100)",
+    details: "The player's own volume, not the system's.", examples: ["volume", "volume 60"])
+
+  let level: Int?
+
+  public init(arguments: [Word]) throws(CommandError) {
+    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    guard let word = arguments.first else {
+      level = nil
+      return
+    }
+    guard let number = Int(word.text), (0...100).contains(number) else {
+      throw CommandError("volume is 0 to 100, got '\(TextSanitizer.escaped(word.text))'")
+    }
+    level = number
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let player = try player(in: environment)
+    if let level {
+      do throws(PlaybackError) { try player.setVolume(level) } catch { throw CommandError(error.description) }
+    }
+    return .lines(["volume \(level ?? player.volume)"])
+  }
+}
+
+/// `now`: what plays, where in it, and its place in the queue.
+public struct NowCommand: Command {
+  public static let configuration = CommandConfiguration(
+    verb: "now", group: .playback, synopsis: "",
+    summary: "what plays now: the track, how far in, its place in the queue",
+    details: "`▶ Pink Floyd — The Wall — 03 Another Brick in the Wall (3:11), 1:02 of 3:11, track 3 of 26`.",
+    examples: ["now"])
+
+  public init(arguments: [Word]) throws(CommandError) {
+    if let extra = arguments.first { throw .unexpectedArgument(extra) }
+  }
+
+  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    guard let status = try player(in: environment).status() else { return .lines(["nothing is playing"]) }
+    return .lines([
+      (status.paused ? "⏸ " : "▶ ") + NowPlaying.describe(status.track)
+        + ", \(Album.length(status.time)) of \(Album.length(status.track.duration)), track \(status.place) of \(status.count)"
+    ])
+  }
+}

@@ -1,0 +1,225 @@
+import BlueLibrary
+import CMPV
+import Foundation
+import Synchronization
+
+/// An ``AudioEngine`` on libmpv: audio only (no video, no window, no terminal, no input
+/// bindings, no scripts, none of the user's mpv configuration), a playlist of files.
+///
+/// mpv's events are read on a thread of this engine's own (`mpv_wait_event`), turned into
+/// ``EngineEvent``s and handed to the observer there; nothing here writes to a terminal.
+public final class MPVEngine: AudioEngine, Sendable {
+  private let handle: Handle
+  private let shared = Shared()
+  private let finished = DispatchSemaphore(value: 0)
+
+  /// What the engine and its event thread share.
+  private final class Shared: Sendable {
+    let handler = Mutex<(@Sendable (EngineEvent) -> Void)?>(nil)
+    let tracking = Mutex(Tracking())
+  }
+
+  /// The mpv handle: used from any thread, as libmpv's client API allows.
+  private struct Handle: @unchecked Sendable {
+    let pointer: OpaquePointer
+  }
+
+  /// Which playlist entry plays, for the events that name it by id.
+  private struct Tracking {
+    var entry: Int64 = -1
+    var index = -1
+    /// Set by ``stop()``: the idle state that follows is not the end of the playlist.
+    var stopping = false
+    /// Whether an entry started since the playlist was loaded (the idle state at start-up
+    /// is not the end of one).
+    var playing = false
+  }
+
+  /// Creates and starts an engine; `audioOutput` is mpv's `ao` (`null` plays silently,
+  /// for tests and machines without sound), nil for mpv's choice.
+  public init(audioOutput: String? = nil) throws(PlaybackError) {
+    guard let pointer = mpv_create() else { throw PlaybackError("libmpv could not be started") }
+    handle = Handle(pointer: pointer)
+    let options: [(String, String)] =
+      [
+        ("config", "no"), ("video", "no"), ("vo", "null"), ("audio-display", "no"), ("terminal", "no"),
+        ("input-default-bindings", "no"), ("input-vo-keyboard", "no"), ("osc", "no"), ("load-scripts", "no"),
+        ("ytdl", "no"), ("idle", "yes"), ("keep-open", "no"), ("gapless-audio", "weak"),
+      ] + (audioOutput.map { [("ao", $0)] } ?? [])
+    for (name, value) in options {
+      let status = mpv_set_option_string(pointer, name, value)
+      if status < 0 && name == "ao" {
+        mpv_terminate_destroy(pointer)
+        throw PlaybackError("mpv has no audio output '\(value)': \(String(cString: mpv_error_string(status)))")
+      }
+    }
+    let status = mpv_initialize(pointer)
+    guard status >= 0 else {
+      mpv_terminate_destroy(pointer)
+      throw PlaybackError("libmpv could not be started: \(String(cString: mpv_error_string(status)))")
+    }
+    let thread = Thread { [handle, shared, finished] in
+      Self.readEvents(handle, shared)
+      finished.signal()
+    }
+    thread.name = "mpv events"
+    thread.start()
+  }
+
+  deinit {
+    command(["quit"])
+    finished.wait()
+    mpv_terminate_destroy(handle.pointer)
+  }
+
+  public func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void) {
+    shared.handler.withLock { $0 = handler }
+  }
+
+  public func load(_ paths: [String], from index: Int) throws(PlaybackError) {
+    shared.tracking.withLock {
+      $0.stopping = true
+      $0.playing = false
+    }
+    command(["stop"])
+    try append(paths, start: false)
+    shared.tracking.withLock { $0.stopping = false }
+    setPaused(false)
+    let status = command(["playlist-play-index", String(index)])
+    guard status >= 0 else { throw PlaybackError("mpv could not play: \(String(cString: mpv_error_string(status)))") }
+  }
+
+  public func append(_ paths: [String], start: Bool) throws(PlaybackError) {
+    let idle = flag("idle-active")
+    for path in paths {
+      let status = command(["loadfile", path, "append"])
+      guard status >= 0 else {
+        throw PlaybackError("mpv could not queue '\(path)': \(String(cString: mpv_error_string(status)))")
+      }
+    }
+    if start && idle, let count = integer("playlist-count") {
+      setPaused(false)
+      command(["playlist-play-index", String(count - Int64(paths.count))])
+    }
+  }
+
+  public func setPaused(_ paused: Bool) {
+    var value: Int32 = paused ? 1 : 0
+    mpv_set_property(handle.pointer, "pause", MPV_FORMAT_FLAG, &value)
+  }
+
+  public func skip(by offset: Int) -> Bool {
+    guard let position = integer("playlist-pos"), position >= 0, let count = integer("playlist-count") else {
+      return false
+    }
+    let target = position + Int64(offset)
+    guard target >= 0 && target < count else { return false }
+    return command(["playlist-play-index", String(target)]) >= 0
+  }
+
+  public func stop() {
+    shared.tracking.withLock {
+      $0.stopping = true
+      $0.playing = false
+    }
+    command(["stop"])
+  }
+
+  public func seek(_ seconds: Double, relative: Bool) {
+    command(["seek", String(seconds), relative ? "relative" : "absolute"])
+  }
+
+  public func setVolume(_ percent: Int) {
+    var value = Double(min(max(percent, 0), 100))
+    mpv_set_property(handle.pointer, "volume", MPV_FORMAT_DOUBLE, &value)
+  }
+
+  public func volume() -> Int { Int((double("volume") ?? 100).rounded()) }
+
+  public func status() -> EngineStatus? {
+    guard !flag("idle-active"), let position = integer("playlist-pos"), position >= 0 else { return nil }
+    return EngineStatus(
+      index: Int(position), time: double("time-pos") ?? 0, duration: double("duration"), paused: flag("pause"))
+  }
+
+  // MARK: - mpv
+
+  @discardableResult
+  private func command(_ arguments: [String]) -> Int32 {
+    Self.command(handle, arguments)
+  }
+
+  @discardableResult
+  private static func command(_ handle: Handle, _ arguments: [String]) -> Int32 {
+    var strings = arguments.map { strdup($0) }
+    defer { for string in strings { free(string) } }
+    strings.append(nil)
+    return strings.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+        mpv_command(handle.pointer, $0)
+      }
+    }
+  }
+
+  private func integer(_ name: String) -> Int64? { Self.integer(handle, name) }
+
+  private static func integer(_ handle: Handle, _ name: String) -> Int64? {
+    var value: Int64 = 0
+    return mpv_get_property(handle.pointer, name, MPV_FORMAT_INT64, &value) >= 0 ? value : nil
+  }
+
+  private func double(_ name: String) -> Double? {
+    var value = 0.0
+    return mpv_get_property(handle.pointer, name, MPV_FORMAT_DOUBLE, &value) >= 0 ? value : nil
+  }
+
+  private func flag(_ name: String) -> Bool {
+    var value: Int32 = 0
+    return mpv_get_property(handle.pointer, name, MPV_FORMAT_FLAG, &value) >= 0 && value != 0
+  }
+
+  /// The event loop: until mpv shuts down.
+  private static func readEvents(_ handle: Handle, _ shared: Shared) {
+    func send(_ event: EngineEvent) { shared.handler.withLock { $0 }?(event) }
+    let tracking = shared
+    while true {
+      guard let event = mpv_wait_event(handle.pointer, -1)?.pointee else { continue }
+      switch event.event_id {
+      case MPV_EVENT_SHUTDOWN:
+        return
+      case MPV_EVENT_START_FILE:
+        let entry = event.data?.assumingMemoryBound(to: mpv_event_start_file.self).pointee.playlist_entry_id ?? -1
+        let index = Int(integer(handle, "playlist-pos") ?? -1)
+        tracking.tracking.withLock {
+          $0.entry = entry
+          $0.index = index
+          $0.playing = true
+        }
+      case MPV_EVENT_FILE_LOADED:
+        // Loaded, about to play: a file that cannot be played never gets here.
+        let index = tracking.tracking.withLock { $0.index }
+        if index >= 0 { send(.started(index: index)) }
+      case MPV_EVENT_END_FILE:
+        guard let end = event.data?.assumingMemoryBound(to: mpv_event_end_file.self).pointee else { continue }
+        let index = tracking.tracking.withLock { $0.entry == end.playlist_entry_id ? $0.index : -1 }
+        guard index >= 0 else { continue }
+        if end.reason == MPV_END_FILE_REASON_ERROR {
+          send(.failed(index: index, reason: String(cString: mpv_error_string(end.error))))
+        } else if end.reason == MPV_END_FILE_REASON_EOF {
+          send(.finished(index: index))
+        }
+      case MPV_EVENT_IDLE:
+        let ended = tracking.tracking.withLock { tracking in
+          defer {
+            tracking.playing = false
+            tracking.stopping = false
+          }
+          return tracking.playing && !tracking.stopping
+        }
+        if ended { send(.endOfPlaylist) }
+      default:
+        continue
+      }
+    }
+  }
+}
