@@ -22,16 +22,7 @@ struct WriteTagsTests {
           tags = mutagen.File(path, easy=True).tags or {}
           print("|".join(tags[k][0] if k in tags else "-" for k in ("album", "albumartist", "date", "genre")))
       """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = ["-c", script] + paths
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "mutagen could not read \(paths)")
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    return try python(script, paths).split(separator: "\n").map(String.init)
   }
 
   /// An album of four files in four formats, one of them readable by its owner only.
@@ -211,6 +202,11 @@ struct WriteTagsTests {
 
   /// Runs `script` with Debian's python3 (and its mutagen) on `arguments`; its output.
   static func python(_ script: String, _ arguments: String...) throws -> String {
+    try python(script, arguments)
+  }
+
+  /// Runs `script` with Debian's python3 on `arguments`; its output (a failure is an issue).
+  static func python(_ script: String, _ arguments: [String]) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments = ["-c", script] + arguments
@@ -219,6 +215,7 @@ struct WriteTagsTests {
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "python3 failed on \(arguments)")
     return String(decoding: data, as: UTF8.self)
   }
 

@@ -120,6 +120,36 @@ struct AlbumReferences: Equatable {
   }
 }
 
+/// `[ALBUM…|all]` as typed to a verb (`download`, `write`, `queue`): `all` (every album of
+/// the view), albums named by index, range or title, or nothing (the current album).
+struct AlbumChoice {
+  /// Nil for `all` and for nothing typed.
+  let targets: AlbumReferences?
+  let all: Bool
+
+  init(arguments: [Word]) throws(CommandError) {
+    all = arguments.first.map { !$0.isQuoted && $0.text.lowercased() == "all" } ?? false
+    if all, arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    targets = all || arguments.isEmpty ? nil : try AlbumReferences(words: arguments)
+  }
+
+  /// Whether nothing was typed.
+  var isEmpty: Bool { !all && targets == nil }
+
+  /// The 0-based indices chosen: every one of the view, the named ones in library order, or
+  /// the current album's.
+  func indices(in library: Library) throws -> [Int] {
+    if all { return Array(0..<(try library.count())) }
+    if let targets { return try targets.resolve(in: library) }
+    return [try Optional<AlbumReference>.none.resolve(in: library)]
+  }
+
+  /// Completion for a verb taking it: `all` or an album first, then albums.
+  static func completionKinds(at position: Int) -> [CommandConfiguration.Argument] {
+    position == 0 ? [.keyword(["all"]), .album] : [.album]
+  }
+}
+
 extension Optional where Wrapped == AlbumReference {
   /// The index of the album the reference names, else of the current one.
   func resolve(in library: Library) throws -> Int {

@@ -15,16 +15,15 @@ public struct DownloadCommand: Command {
     arguments: [.album])
 
   public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    position == 0 ? [.keyword(["all"]), .album] : [.album]
+    AlbumChoice.completionKinds(at: position)
   }
 
-  let targets: AlbumReferences?
-  let all: Bool
+  let choice: AlbumChoice
+  private var all: Bool { choice.all }
+  private var targets: AlbumReferences? { choice.targets }
 
   public init(arguments: [Word]) throws(CommandError) {
-    all = arguments.first.map { !$0.isQuoted && $0.text.lowercased() == "all" } ?? false
-    if all, arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    targets = all || arguments.isEmpty ? nil : try AlbumReferences(words: arguments)
+    choice = try AlbumChoice(arguments: arguments)
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {

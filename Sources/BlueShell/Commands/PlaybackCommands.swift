@@ -152,33 +152,30 @@ public struct QueueCommand: Command {
     arguments: [.album])
 
   public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    position == 0 ? [.keyword(["all"]), .album] : [.album]
+    AlbumChoice.completionKinds(at: position)
   }
 
-  let targets: AlbumReferences?
-  let all: Bool
+  let choice: AlbumChoice
 
   public init(arguments: [Word]) throws(CommandError) {
-    all = arguments.first.map { !$0.isQuoted && $0.text.lowercased() == "all" } ?? false
-    if all, arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    targets = all || arguments.isEmpty ? nil : try AlbumReferences(words: arguments)
+    choice = try AlbumChoice(arguments: arguments)
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let player = try player(in: environment)
     let library = environment.library
-    guard all || targets != nil else { return .lines(Self.listing(player)) }
+    guard !choice.isEmpty else { return .lines(Self.listing(player)) }
     var added: [Player.Track] = []
     var albums = 0
-    if all {
+    if choice.all {
       for album in try library.albums(in: 0..<(try library.count())) {
         let tracks = try library.playableTracks(of: album)
         if !tracks.isEmpty { albums += 1 }
         added += tracks
       }
       guard !added.isEmpty else { throw CommandError("no album of the view came from a music folder") }
-    } else if let targets {
-      for index in try targets.resolve(in: library) {
+    } else {
+      for index in try choice.indices(in: library) {
         added += try tracks(ofAlbumAt: index, in: library).tracks
         albums += 1
       }

@@ -20,28 +20,18 @@ public struct WriteCommand: Command {
     arguments: [.album])
 
   public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    position == 0 ? [.keyword(["all"]), .album] : [.album]
+    AlbumChoice.completionKinds(at: position)
   }
 
-  let targets: AlbumReferences?
-  let all: Bool
+  let choice: AlbumChoice
 
   public init(arguments: [Word]) throws(CommandError) {
-    all = arguments.first.map { !$0.isQuoted && $0.text.lowercased() == "all" } ?? false
-    if all, arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    targets = all || arguments.isEmpty ? nil : try AlbumReferences(words: arguments)
+    choice = try AlbumChoice(arguments: arguments)
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
-    let indices: [Int]
-    if all {
-      indices = Array(0..<(try library.count()))
-    } else if let targets {
-      indices = try targets.resolve(in: library)
-    } else {
-      indices = [try Optional<AlbumReference>.none.resolve(in: library)]
-    }
+    let indices = try choice.indices(in: library)
     var albums: [Album] = []
     var start = 0
     // Page through the store: `write all` never loads a huge library whole.
