@@ -82,6 +82,7 @@ let package = Package(
         "BlueLibrary",
         "CoverArt",
         "LoopbackHTTPServer",
+        "MPVAudio",
         "MusicFolder",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -97,7 +98,7 @@ let package = Package(
     .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]
+      dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "MPVAudio", "MusicFolder", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

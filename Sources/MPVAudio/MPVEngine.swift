@@ -36,8 +36,9 @@ public final class MPVEngine: AudioEngine, Sendable {
   }
 
   /// Creates and starts an engine; `audioOutput` is mpv's `ao` (`null` plays silently,
-  /// for tests and machines without sound), nil for mpv's choice.
-  public init(audioOutput: String? = nil) throws(PlaybackError) {
+  /// for tests and machines without sound), nil for mpv's choice. `options` are more of
+  /// mpv's options, set after these (the benchmark's `ao-null-untimed`).
+  public init(audioOutput: String? = nil, options extra: [(String, String)] = []) throws(PlaybackError) {
     guard let pointer = mpv_create() else { throw PlaybackError("libmpv could not be started") }
     handle = Handle(pointer: pointer)
     let options: [(String, String)] =
@@ -45,12 +46,16 @@ public final class MPVEngine: AudioEngine, Sendable {
         ("config", "no"), ("video", "no"), ("vo", "null"), ("audio-display", "no"), ("terminal", "no"),
         ("input-default-bindings", "no"), ("input-vo-keyboard", "no"), ("osc", "no"), ("load-scripts", "no"),
         ("ytdl", "no"), ("idle", "yes"), ("keep-open", "no"), ("gapless-audio", "weak"),
-      ] + (audioOutput.map { [("ao", $0)] } ?? [])
+      ] + (audioOutput.map { [("ao", $0)] } ?? []) + extra
     for (name, value) in options {
       let status = mpv_set_option_string(pointer, name, value)
+      let reason = status < 0 ? String(cString: mpv_error_string(status)) : ""
       if status < 0 && name == "ao" {
         mpv_terminate_destroy(pointer)
-        throw PlaybackError("mpv has no audio output '\(value)': \(String(cString: mpv_error_string(status)))")
+        throw PlaybackError("mpv has no audio output '\(value)': \(reason)")
+      } else if status < 0 && extra.contains(where: { $0.0 == name }) {
+        mpv_terminate_destroy(pointer)
+        throw PlaybackError("mpv refused the option \(name)=\(value): \(reason)")
       }
     }
     let status = mpv_initialize(pointer)
@@ -194,6 +199,9 @@ public final class MPVEngine: AudioEngine, Sendable {
           $0.entry = entry
           $0.index = index
           $0.playing = true
+          // A stop's idle state came before this (events are in order), or never came
+          // (stopped while idle): either way the next idle state is the playlist's end.
+          $0.stopping = false
         }
       case MPV_EVENT_FILE_LOADED:
         // Loaded, about to play: a file that cannot be played never gets here.

@@ -15,6 +15,7 @@ enum BenchMain {
 
   static func run(arguments: [String]) -> Int32 {
     if let status = MusicBench.run(arguments: arguments) { return status }
+    if let status = PlayBench.run(arguments: arguments) { return status }
     if arguments.count == 4 && arguments[1] == makeLibraryFlag {
       do {
         print(try DataSet.makeLibrary(from: arguments[2], at: arguments[3]))

@@ -149,6 +149,57 @@ struct PlaybackTests {
     #expect(process.terminationStatus == 143)
   }
 
+  /// In a real pseudo-terminal: a track that starts while a line is half typed prints its
+  /// line above the prompt, and the half-typed line is drawn again below it, intact; the
+  /// playing album's card says `▶ playing`.
+  @Test(.timeLimit(.minutes(1)))
+  func aNowPlayingLineAppearsAboveAHalfTypedLine() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try Self.music(in: runner)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path],
+      environment: runner.environment(["NO_COLOR": "1", "BLUELIB_AUDIO_OUTPUT": "null"]), columns: 100, rows: 30)
+    #expect(terminal.waitFor("bluelib> "))
+    var mark = terminal.mark
+    // The album ten times over: thirty one-second tracks.
+    terminal.type(Array(repeating: "queue 6", count: 10).joined(separator: "; ") + "; play\r")
+    #expect(terminal.waitFor("▶ Pink Floyd — The Wall — 1-01 In the Flesh? (0:01)", after: mark, timeout: 10))
+    #expect(
+      terminal.waitFor(
+        "bluelib> ", after: terminal.transcript.range(of: "▶ Pink Floyd", range: mark..<terminal.mark)?.upperBound))
+    terminal.settle()
+
+    // Half a line, no Enter; the next track starts within a second.
+    mark = terminal.mark
+    terminal.type("tap 3")
+    #expect(terminal.waitFor("tap 3", after: mark))
+    let typed = terminal.mark
+    #expect(terminal.waitFor("▶ Pink Floyd — The Wall — ", after: typed, timeout: 5))
+    let status = try #require(terminal.transcript.range(of: "▶ Pink Floyd", range: typed..<terminal.mark))
+    let before = terminal.transcript[typed..<status.lowerBound]
+    #expect(before.contains("\r") && before.contains("\u{1B}[J"), "not cleared: \(before.debugDescription)")
+    #expect(terminal.waitFor("bluelib> ", after: status.upperBound))
+    let prompt = terminal.transcript.range(of: "bluelib> ", range: status.upperBound..<terminal.mark)
+    #expect(terminal.waitFor("tap 3", after: prompt?.upperBound ?? terminal.mark))
+
+    // The line runs as typed; going to The Wall shows its card marked.
+    mark = terminal.mark
+    terminal.type(String(repeating: "\u{7F}", count: 5) + "tap 6\r")
+    #expect(terminal.waitFor("━ ▶ playing ━", after: mark, timeout: 5))
+    mark = terminal.mark
+    terminal.type("stop\r")
+    #expect(terminal.waitFor("stopped", after: mark))
+    mark = terminal.mark
+    terminal.type("tap 6\r")
+    #expect(terminal.waitFor("6 of 7", after: mark))
+    terminal.settle()
+    #expect(!terminal.transcript[mark...].contains("▶ playing"), "a stopped album is still marked")
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   /// `export FILE.m3u QUERY` writes an extended M3U of the matching albums' tracks, in
   /// album order, read back here line by line.
   @Test func exportToAnM3UFileWritesThePlaylistOfTheQuery() throws {

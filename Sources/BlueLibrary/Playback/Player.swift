@@ -20,6 +20,14 @@ public final class Player: Sendable {
     public var title: String
     public var duration: Double
     public var path: String
+
+    public init(
+      albumID: Int64?, album: String, artist: String, discs: Int = 1, disc: Int? = nil, number: Int?, title: String,
+      duration: Double, path: String
+    ) {
+      (self.albumID, self.album, self.artist, self.discs, self.disc) = (albumID, album, artist, discs, disc)
+      (self.number, self.title, self.duration, self.path) = (number, title, duration, path)
+    }
   }
 
   /// Something the observer is told.
@@ -53,6 +61,8 @@ public final class Player: Sendable {
     var counted: Set<Int64> = []
     /// Albums played and not yet recorded (``takePlayed()``).
     var played: [Int64] = []
+    /// The album of the track that plays (the last one started), nil when nothing plays.
+    var playingAlbumID: Int64?
   }
 
   /// A player that makes its engine with `makeEngine` when it first plays.
@@ -67,6 +77,10 @@ public final class Player: Sendable {
 
   /// The queue.
   public var queue: [Track] { state.withLock { $0.queue } }
+
+  /// The album whose track plays (paused or not): its card is marked. Nil when nothing
+  /// plays or the track is of no album of the library.
+  public var playingAlbumID: Int64? { state.withLock { $0.playingAlbumID } }
 
   /// Replaces the queue with `tracks` and plays from the `index`th.
   public func play(_ tracks: [Track], from index: Int = 0) throws(PlaybackError) {
@@ -128,6 +142,7 @@ public final class Player: Sendable {
     guard let engine = state.withLock({ $0.engine }) else { return }
     countIfPastHalf(engine)
     engine.stop()
+    state.withLock { $0.playingAlbumID = nil }
     setIdle(true)
   }
 
@@ -201,6 +216,7 @@ public final class Player: Sendable {
     let translated: Event?
     switch event {
     case .started(let index):
+      state.withLock { $0.playingAlbumID = $0.queue.indices.contains(index) ? $0.queue[index].albumID : nil }
       translated = queue.indices.contains(index) ? .started(queue[index], place: index + 1, count: queue.count) : nil
     case .finished(let index):
       count(index)
@@ -208,6 +224,7 @@ public final class Player: Sendable {
     case .failed(let index, let reason):
       translated = queue.indices.contains(index) ? .failed(queue[index], reason: reason) : nil
     case .endOfPlaylist:
+      state.withLock { $0.playingAlbumID = nil }
       translated = .endOfQueue
       setIdle(true)
     }

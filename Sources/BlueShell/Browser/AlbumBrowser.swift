@@ -30,6 +30,8 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   /// How card art is drawn: half blocks, or pictures for an image protocol (set by the
   /// interpreter on a terminal).
   public var graphics = GraphicsCapabilities.blocks
+  /// The album that plays now, if any: its card says so (`▶ playing` in its top border).
+  public var playingAlbumID: () -> Int64? = { nil }
   /// Drawn card art by (URL, size, colour mode).
   private let cardArt = RenderCache<String>(capacity: 64)
   /// Card pictures by (URL, size, protocol, cell size).
@@ -153,9 +155,10 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     }
     var lines: [String]
     var pictures: [CardPicture] = []
+    let playing = playingAlbumID().flatMap { id in cards.first { self.album(at: $0.index)?.id == id }?.index }
     let plainRow = { () -> String in
       let row = cards.map { card in
-        let label = "\(card.index + 1) \(card.card.lines.first ?? "")"
+        let label = "\(card.index + 1) \(card.index == playing ? "▶ " : "")\(card.card.lines.first ?? "")"
         return card.isCurrent ? ">" + label + "<" : label
       }
       return "[\(current + 1)/\(count)] " + row.joined(separator: " | ")
@@ -174,7 +177,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
       if 6 + details.count > budget, let album { details = [summaryLine(album)] }
       let room = budget - 6 - details.count
       let artRows = room >= Self.minimumArtRows ? min(Self.artRows, room) : 0
-      (lines, pictures) = cardLines(cards, current: current, count: count, artRows: artRows)
+      (lines, pictures) = cardLines(cards, current: current, count: count, artRows: artRows, playing: playing)
       lines += details
     case .plain:
       lines = [plainRow()]
@@ -252,7 +255,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   }
 
   private func cardLines(
-    _ cards: [VisibleCard], current: Int, count: Int, artRows maximumArtRows: Int
+    _ cards: [VisibleCard], current: Int, count: Int, artRows maximumArtRows: Int, playing: Int?
   ) -> (lines: [String], pictures: [CardPicture]) {
     var lines: [String] = []
     let inner = Self.terminalCard.width - 2
@@ -309,7 +312,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
           let label = row == (artRows + 1) / 2 ? placeholders[card.index] ?? "" : ""
           text = side + DisplayWidth.fit(DisplayWidth.centred(label, width: inner), width: inner) + side
         } else {
-          text = cardRow(row <= artRows ? row : row - artRows, card: card, inner: inner)
+          text = cardRow(row <= artRows ? row : row - artRows, card: card, inner: inner, playing: card.index == playing)
         }
         line += styled(DisplayWidth.slice(text, from: clipStart, to: clipEnd))
       }
@@ -380,11 +383,15 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   }
 
   /// Row `row` of a card: border, three text lines, border; heavy lines for the current card.
-  private func cardRow(_ row: Int, card: VisibleCard, inner: Int) -> String {
+  private func cardRow(_ row: Int, card: VisibleCard, inner: Int, playing: Bool) -> String {
     let heavy = card.isCurrent
+    let line = heavy ? "━" : "─"
     switch row {
     case 0:
-      return (heavy ? "┏" : "┌") + String(repeating: heavy ? "━" : "─", count: inner) + (heavy ? "┓" : "┐")
+      // The top border; the album that plays says so in it.
+      let mark = playing ? line + " ▶ playing " : ""
+      return (heavy ? "┏" : "┌") + mark + String(repeating: line, count: max(0, inner - mark.count))
+        + (heavy ? "┓" : "┐")
     case 4:
       // The bottom border (rows 1-3 are the text lines under the art).
       return (heavy ? "┗" : "└") + String(repeating: heavy ? "━" : "─", count: inner) + (heavy ? "┛" : "┘")

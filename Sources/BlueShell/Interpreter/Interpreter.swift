@@ -46,6 +46,7 @@ public final class Interpreter {
     browser = AlbumBrowser(
       library: environment.library, style: style, layout: environment.isInteractive ? .cards : .plain)
     browser.colorMode = environment.colorMode
+    if let player = environment.player { browser.playingAlbumID = { player.playingAlbumID } }
   }
 
   /// Runs every command on `line` in order and returns the messages of those that failed
