@@ -216,7 +216,7 @@ struct ViewTests {
     #expect(
       shell.run("list -f '$yaer'")
         == [
-          "list: unknown field '$yaer' in the format (fields: index, title, artist, albumartist, genre, year, tracks, length, folder, cover, added, discs, mb_albumid, mb_releasegroupid, format, missing, played, last_played)"
+          "list: unknown field '$yaer' in the format (fields: index, title, artist, albumartist, genre, year, tracks, length, folder, cover, added, discs, mb_albumid, mb_releasegroupid, format, missing, played, last_played, art)"
         ])
   }
 
@@ -284,7 +284,7 @@ struct QueryCompletionTests {
     let completion = try #require(completer.complete("find ye"))
     #expect(completion.insertion == "year:")
     #expect(try #require(completer.complete("list ^gen")).insertion == "^genre:")
-    #expect(try #require(completer.complete("stats a")).candidates == ["artist:", "albumartist:", "added:"])
+    #expect(try #require(completer.complete("stats a")).candidates == ["artist:", "albumartist:", "added:", "art:"])
   }
 
   @Test func valuesComeFromTheLibraryQuotedWhenNeeded() throws {

@@ -61,6 +61,7 @@ struct QuerySQL {
     case .missing: "IFNULL((SELECT missing FROM folder_album WHERE key = album.source_key), 0)"
     case .played: "IFNULL((SELECT played FROM album_play WHERE album_id = album.id), 0)"
     case .lastPlayed: "(SELECT last_played FROM album_play WHERE album_id = album.id)"
+    case .art: AlbumArt.sql
     // One of the album's tracks: `t` in the EXISTS a track term is wrapped in.
     case .track: "IFNULL(t.title, '')"
     case .format: "t.format"

@@ -206,6 +206,8 @@ public enum QueryField: String, Sendable, CaseIterable {
   /// How often the album was played, and when last (`play`).
   case played
   case lastPlayed = "last_played"
+  /// Where its art stands: `none`, `local`, `downloaded` or `url` (``AlbumArt``).
+  case art
 
   /// What a value of the field is compared as.
   enum Kind { case text, number, date, flag }
@@ -213,7 +215,7 @@ public enum QueryField: String, Sendable, CaseIterable {
   var kind: Kind {
     switch self {
     case .title, .artist, .albumartist, .genre, .folder, .cover, .musicBrainzAlbumID, .musicBrainzReleaseGroupID,
-      .track, .format:
+      .track, .format, .art:
       .text
     case .year, .tracks, .length, .discs, .played: .number
     case .added, .lastPlayed: .date
@@ -313,7 +315,7 @@ public struct QueryTerm: Sendable, Equatable {
       self.init(field: nil, match: try Self.regex(rest.dropFirst(), word), negated: negated)
       return
     }
-    let match: Match
+    var match: Match
     if rest.hasPrefix("=~") {
       match = .exactIgnoringCase(String(rest.dropFirst(2)))
     } else if rest.hasPrefix("=") {
@@ -325,6 +327,13 @@ public struct QueryTerm: Sendable, Equatable {
       case .date: match = try Self.dates(rest, context, word)
       case .flag: match = try Self.flag(rest, field: field ?? .missing, word)
       }
+    }
+    if field == .art, case .substring(let value) = match {
+      // One of four words, not a part of one.
+      guard AlbumArt(rawValue: value) != nil else {
+        throw .badQuery(word: word, reason: "'\(rest)' is not a kind of art (art is \(AlbumArt.names))")
+      }
+      match = .exactIgnoringCase(value)
     }
     if let field, field.kind == .flag {
       guard case .number = match else {

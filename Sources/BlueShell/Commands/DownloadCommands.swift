@@ -9,7 +9,9 @@ public struct DownloadCommand: Command {
       Returns at once; a status line reports each finished download (bytes, or the reason it
       failed). Covers are cached on disk, so a cached cover is not fetched again; a failed one
       can be retried with 'download' again. 'wait' blocks until they are done. ALBUM is an
-      index, a range (2-4) or a title, several at once; 'all' is every album of the view.
+      index, a range (2-4) or a title, several at once; 'all' is every album of the view. A
+      cover in an album's files or folder is read, not downloaded: a line says so only when
+      it cannot be read.
       """,
     examples: ["download", "download all", "download 3; wait", "download 1-3 5"],
     arguments: [.album])
@@ -48,6 +50,7 @@ public struct DownloadCommand: Command {
     let single = !all && runs.count == 1 && runs[0].count == 1
     var started = 0
     var cached = 0
+    var local = 0
     var withoutCover: [String] = []
     // Page through the store: `download all` on a huge library never loads it whole.
     for indices in runs {
@@ -62,6 +65,9 @@ public struct DownloadCommand: Command {
           environment.coverStatus?.noteRequest(album.coverURL, position: album.position)
           switch library.requestCover(of: album) {
           case .cached: cached += 1
+          // A picture in the album's files or folder is read, not downloaded: its status
+          // line only when it cannot be read.
+          case _ where LocalCover.isLocal(album.coverURL): local += 1
           default: started += 1
           }
         }
@@ -74,6 +80,7 @@ public struct DownloadCommand: Command {
     var parts: [String] = []
     if started > 0 { parts.append("downloading \(Library.counted(started, "cover"))") }
     if cached > 0 { parts.append("\(cached) already cached") }
+    if local > 0 { parts.append("reading \(Library.counted(local, "local cover")) (no download)") }
     if !withoutCover.isEmpty { parts.append("\(albumCount(withoutCover.count)) without a cover URL") }
     return .lines([parts.isEmpty ? "nothing to download" : parts.joined(separator: ", ")])
   }

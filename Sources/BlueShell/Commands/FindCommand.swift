@@ -11,6 +11,8 @@ let querySyntaxHelp = """
                          cover, added; from a music folder's files: discs,
                          mb_albumid, mb_releasegroupid, format
     missing:true         albums none of whose files the last import found
+    art:none             art none (no cover), local (in the files or folder),
+                         downloaded (in the cache) or url (not fetched yet)
     played:5..           played five times or more; ^last_played:-1y.. not for a year
     track:wall           a track whose title or artist matches (format:flac:
                          a track in FLAC)

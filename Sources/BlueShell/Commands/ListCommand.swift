@@ -11,7 +11,8 @@ public struct ListCommand: Command {
       The current album is marked with '*'; the indices are those tap, show and delete take.
       -f FORMAT prints each album as FORMAT, with $field or ${field} for a field ($index,
       $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added,
-      $discs, $mb_albumid, $mb_releasegroupid, $format, $missing, $played, $last_played), and no summary line.
+      $discs, $mb_albumid, $mb_releasegroupid, $format, $missing, $played, $last_played, $art), and no
+      summary line.
 
       """ + "\n" + querySyntaxHelp,
     examples: ["list", "list sun", "list bjork jazz", "ls year:2000", "list -f '$year  $artist — $title' year-"],
@@ -120,6 +121,7 @@ struct ListFormat: Equatable {
     case "length": album.duration.map(Album.length) ?? ""
     case "folder": album.folder ?? ""
     case "cover": album.coverURL
+    case "art": album.art.rawValue
     default: nil
     }
   }

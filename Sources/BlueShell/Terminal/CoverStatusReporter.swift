@@ -64,6 +64,10 @@ public final class CoverStatusReporter: Sendable {
       }
       return order
     }
+    // Only a real download prints a line: a cover found in the cache (the command counted
+    // it) or read from the album's files or folder says nothing unless it failed
+    // (`downloads` still lists it).
+    if case .finished(_, _, _, _, let fromCache) = event, fromCache || LocalCover.isLocal(event.url) { return }
     for line in lines { messages.post(line, order: order) }
   }
 

@@ -1,0 +1,34 @@
+/// Where an album's art stands: the field `art` of queries (`find art:none`) and `list -f
+/// '$art'`.
+public enum AlbumArt: String, Sendable, CaseIterable {
+  /// No cover URL at all: nothing to show, nothing to fetch.
+  case none
+  /// A picture in the album's files or folder (`embedded:`, `file:`): read when shown, never
+  /// downloaded.
+  case local
+  /// A cover URL whose picture is in the cover cache.
+  case downloaded
+  /// A cover URL not fetched yet (or whose download failed): `download` fetches it.
+  case url
+
+  /// `none, local, downloaded or url`, for messages.
+  static var names: String {
+    allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or " + allCases.last!.rawValue
+  }
+
+  /// The SQL expression of a row of `album` that ``Album/art`` computes for a value.
+  static let sql = """
+    (CASE WHEN coverUrl = '' THEN 'none' \
+    WHEN coverUrl LIKE 'file:%' OR coverUrl LIKE 'embedded:%' THEN 'local' \
+    WHEN EXISTS (SELECT 1 FROM cover WHERE url = album.coverUrl) THEN 'downloaded' ELSE 'url' END)
+    """
+}
+
+extension Album {
+  /// Where the album's art stands (see ``AlbumArt``).
+  public var art: AlbumArt {
+    if coverURL.isEmpty { return .none }
+    if LocalCover.isLocal(coverURL) { return .local }
+    return coverCached ? .downloaded : .url
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LoopbackHTTPServer
+import TestSupport
+import Testing
+
+/// The missing-art loop (issue "Covers for every album", items 2 and 3): the field `art`
+/// (none, local, downloaded, url) in queries and `list -f '$art'`, and `download all`
+/// counting only real downloads — a cover in the music folder is neither announced nor
+/// reported with a status line.
+@Suite(.serialized)
+struct ArtFieldTests {
+  /// The issue cases' music folder (embedded and folder covers, albums with none), plus
+  /// "Remote", whose cover is on a loopback server and already downloaded.
+  static func library(_ runner: BinaryRunner, _ server: LoopbackHTTPServer) throws -> TaggedMusicFolder {
+    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    server.route("/remote.png", .ok(CoverFixture.png()))
+    let made = try runner.run([
+      "-c", "import '\(music.root)'", "-c", "add Remote cover=\(server.url("/remote.png"))", "-c", "download Remote",
+      "-c", "wait",
+    ])
+    #expect(made.status == 0, "\(made.stderr)")
+    return music
+  }
+
+  @Test func theArtFieldSaysWhereEachAlbumsArtStandsInQueriesAndFormats() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    _ = try Self.library(runner, server)
+    let listed = try runner.run(["-c", "list -f '$art|$title'"])
+    var byArt: [String: [String]] = [:]
+    for line in listed.stdout.split(separator: "\n") {
+      let parts = line.split(separator: "|", maxSplits: 1).map(String.init)
+      byArt[parts[0], default: []].append(parts[1])
+    }
+    #expect(Set(byArt.keys) == ["none", "local", "downloaded", "url"], "\(listed.stdout)")
+    #expect(byArt["downloaded"] == ["Remote"])
+    #expect(
+      byArt["url"] == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
+    #expect(byArt["local"]?.contains("OK Computer") == true && byArt["local"]?.contains("Homogenic") == true)
+    #expect(byArt["local"]?.contains("Dummy") == true)
+    #expect(byArt["none"]?.isEmpty == false)
+    // The query finds exactly the albums the format names, for every kind, in any case.
+    for (art, titles) in byArt {
+      let found = try runner.run(["-c", "list -f '$title' art:\(art.uppercased())"])
+      #expect(found.stdout == titles.map { $0 + "\n" }.joined(), "art:\(art)")
+    }
+    let negated = try runner.run(["-c", "list -f '$title' ^art:none ^art:local"])
+    let fetched = listed.stdout.split(separator: "\n").filter { $0.hasPrefix("url|") || $0.hasPrefix("downloaded|") }
+    #expect(negated.stdout == fetched.map { $0.split(separator: "|", maxSplits: 1)[1] + "\n" }.joined())
+    let wrong = try runner.run(["-c", "find art:missing"])
+    #expect(wrong.status == 1)
+    #expect(
+      wrong.stderr.contains("'missing' is not a kind of art (art is none, local, downloaded or url)"), "\(wrong.stderr)"
+    )
+  }
+
+  /// `download all` in a view: one announcement that counts each kind once, a status line
+  /// per real download only; covers in the music folder are read, not downloaded, and
+  /// print no line when they are read.
+  @Test func downloadAllCountsOnlyRealDownloads() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    _ = try Self.library(runner, server)
+    let none = try runner.run(["-c", "list -f '$title' art:none"]).stdout.split(separator: "\n").count
+    let local = try runner.run(["-c", "list -f '$title' art:local"]).stdout.split(separator: "\n").count
+    let result = try runner.run(["-c", "download all", "-c", "wait"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines.first
+        == "downloading 5 covers, 1 already cached, reading \(local) local covers (no download), "
+        + "\(none) albums without a cover URL", "\(result.stdout)")
+    let statusLines = lines.filter { $0.hasPrefix("cover of") }
+    #expect(statusLines.count == 5, "\(result.stdout)")
+    #expect(!statusLines.contains { $0.contains("OK Computer") || $0.contains("Homogenic") || $0.contains("Dummy") })
+    // Then the samples' covers are downloaded too: nothing is left to fetch.
+    #expect(try runner.run(["-c", "list -f '$title' art:url"]).stdout == "")
+    #expect(try runner.run(["-c", "list -f '$title' art:downloaded"]).stdout.split(separator: "\n").count == 6)
+  }
+}
