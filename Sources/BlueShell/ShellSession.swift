@@ -43,8 +43,14 @@ final class ShellSession {
     let cache = CoverCache(directory: paths.coverCache)
     // What a kill -9 in the middle of a download left behind.
     cache.removeAbandonedPartials()
+    // The Cover Art Archive, or the mirror BLUELIB_COVERART_URL names.
+    let coverArtBase = options.environment["BLUELIB_COVERART_URL"].flatMap { $0.isEmpty ? nil : $0 }
     let covers = CoverLoader(
-      cache: cache, maxConcurrent: options.maxDownloads,
+      cache: cache,
+      sources: CoverLoader.standardSources(
+        userAgent: "bluelib/\(bluelibVersion) ( \(bluelibProjectURL) )",
+        coverArtBase: coverArtBase ?? CoverArtArchiveSource.defaultBase),
+      maxConcurrent: options.maxDownloads,
       timeout: .milliseconds(Int((options.downloadTimeout * 1000).rounded())),
       validate: { data in
         // Decoded at the smallest JPEG scale that still reads every block: a corrupt or

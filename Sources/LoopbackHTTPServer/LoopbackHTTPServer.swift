@@ -120,7 +120,26 @@ public final class LoopbackHTTPServer: Sendable {
 
   /// Makes `path` (without query) answer with `response`.
   public func route(_ path: String, _ response: Response) {
-    core.route(path, response)
+    core.route(path, [response])
+  }
+
+  /// Makes `path` answer its requests with `responses` in turn, the last one from then on
+  /// (a busy server, then the image).
+  public func route(_ path: String, inTurn responses: [Response]) {
+    precondition(!responses.isEmpty, "a route needs a response")
+    core.route(path, responses)
+  }
+
+  /// One request as it arrived: its path (without query), when, and its `User-Agent`.
+  public struct Request: Sendable {
+    public var path: String
+    public var time: ContinuousClock.Instant
+    public var userAgent: String?
+  }
+
+  /// Every request so far, in the order they arrived.
+  public var requests: [Request] {
+    core.requests
   }
 
   /// How many requests arrived for `path`.
@@ -164,7 +183,8 @@ private final class LoopbackHTTPServerCore: Sendable {
 
   private let listener: Int32
   private struct State {
-    var routes: [String: Response] = [:]
+    var routes: [String: [Response]] = [:]
+    var requests: [LoopbackHTTPServer.Request] = []
     var counts: [String: Int] = [:]
     var bytesSent: [String: Int] = [:]
     var connections: Set<Int32> = []
@@ -207,9 +227,14 @@ private final class LoopbackHTTPServerCore: Sendable {
     Thread.detachNewThread { [self] in acceptLoop() }
   }
 
-  /// Makes `path` (without query) answer with `response`.
-  func route(_ path: String, _ response: Response) {
-    state.withLock { $0.routes[path] = response }
+  /// Makes `path` (without query) answer with `responses` in turn, the last one from then on.
+  func route(_ path: String, _ responses: [Response]) {
+    state.withLock { $0.routes[path] = responses }
+  }
+
+  /// Every request so far.
+  var requests: [LoopbackHTTPServer.Request] {
+    state.withLock { $0.requests }
   }
 
   /// How many requests arrived for `path`.
@@ -293,10 +318,12 @@ private final class LoopbackHTTPServerCore: Sendable {
       }
       close(fd)
     }
-    guard let path = readRequestPath(fd) else { return }
+    guard let (path, userAgent) = readRequest(fd) else { return }
     let response = state.withLock { state -> Response in
       state.counts[path, default: 0] += 1
-      return state.routes[path] ?? .status(404)
+      state.requests.append(.init(path: path, time: .now, userAgent: userAgent))
+      guard let responses = state.routes[path] else { return .status(404) }
+      return responses[min(state.counts[path, default: 1], responses.count) - 1]
     }
     if response.holds {
       // Hold the connection until the client hangs up or the server stops.
@@ -335,8 +362,9 @@ private final class LoopbackHTTPServerCore: Sendable {
     }
   }
 
-  /// Reads up to the end of the request head; returns the path without its query.
-  private func readRequestPath(_ fd: Int32) -> String? {
+  /// Reads up to the end of the request head; returns the path without its query, and the
+  /// `User-Agent` header.
+  private func readRequest(_ fd: Int32) -> (path: String, userAgent: String?)? {
     var received = [UInt8]()
     var chunk = [UInt8](repeating: 0, count: 4096)
     let end: [UInt8] = Array("\r\n\r\n".utf8)
@@ -354,10 +382,13 @@ private final class LoopbackHTTPServerCore: Sendable {
         break
       }
     }
-    let line = String(decoding: received.prefix { $0 != 0x0D && $0 != 0x0A }, as: UTF8.self)
-    let parts = line.split(separator: " ")
+    let lines = String(decoding: received, as: UTF8.self).components(separatedBy: "\r\n")
+    let parts = (lines.first ?? "").split(separator: " ")
     guard parts.count >= 2 else { return nil }
-    return String(parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+    let userAgent = lines.dropFirst().first { $0.lowercased().hasPrefix("user-agent:") }.map {
+      $0.dropFirst("user-agent:".count).trimmingCharacters(in: .whitespaces)
+    }
+    return (String(parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]), userAgent)
   }
 
   /// Sleeps `seconds`, but returns false early if the client hangs up or the server stops.

@@ -73,7 +73,7 @@ struct ArtFieldTests {
     #expect(
       lines.first
         == "downloading 5 covers, 1 already cached, reading \(local) local covers (no download), "
-        + "\(none) albums without a cover URL", "\(result.stdout)")
+        + "\(none) albums with no art and no MusicBrainz id to look it up by", "\(result.stdout)")
     let statusLines = lines.filter { $0.hasPrefix("cover of") }
     #expect(statusLines.count == 5, "\(result.stdout)")
     #expect(!statusLines.contains { $0.contains("OK Computer") || $0.contains("Homogenic") || $0.contains("Dummy") })

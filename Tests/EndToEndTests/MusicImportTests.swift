@@ -336,7 +336,7 @@ struct MusicImportTests {
       moved.stdout == """
         imported 1 album (2 tracks) from \(music.root): 1 moved
           moved: Homogenic — Björk (from Incoming)
-          6. Homogenic — Björk · cover: no cover
+          6. Homogenic — Björk · cover: not downloaded
         1 of 6 albums match 'björk'
 
         """, "\(moved.stderr)")

@@ -39,6 +39,9 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// A local cover (a file, a picture in a track) could not be read, with why:
   /// `permission denied /music/A/cover.jpg`. Nothing was downloaded, so no word of it.
   case unreadableFile(String)
+  /// The Cover Art Archive has no front cover for the release or its release group:
+  /// `no front cover in the Cover Art Archive for release … or release group …`.
+  case notInArchive(release: String?, group: String?)
 
   /// The user-facing reason, as a status line shows it.
   public var description: String {
@@ -60,6 +63,10 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case .cancelled: "cancelled"
     case .downloadFailed(let reason): "download failed: \(reason)"
     case .unreadableFile(let reason): reason
+    case .notInArchive(let release, let group):
+      "no front cover in the Cover Art Archive for "
+        + [release.map { "release \($0)" }, group.map { "release group \($0)" }].compactMap { $0 }.joined(
+          separator: " or ")
     }
   }
 

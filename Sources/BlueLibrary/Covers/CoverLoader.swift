@@ -37,10 +37,16 @@ public actor CoverLoader {
     var timer: Task<Void, Never>?
   }
 
-  /// The sources of a standard loader: http/https, file, the bundled covers and pictures
-  /// embedded in audio files.
-  public static func standardSources() -> [any CoverSource] {
-    [HTTPCoverSource(), FileCoverSource(), BundledCoverSource(), EmbeddedCoverSource()]
+  /// The sources of a standard loader: http/https, file, the bundled covers, pictures
+  /// embedded in audio files, and the Cover Art Archive (at `coverArtBase`), each request
+  /// saying it comes from `userAgent`.
+  public static func standardSources(
+    userAgent: String = "bluelib", coverArtBase: String = CoverArtArchiveSource.defaultBase
+  ) -> [any CoverSource] {
+    [
+      HTTPCoverSource(userAgent: userAgent), FileCoverSource(), BundledCoverSource(), EmbeddedCoverSource(),
+      CoverArtArchiveSource(base: coverArtBase, userAgent: userAgent),
+    ]
   }
 
   /// Creates a loader over `cache`; for each scheme the first source that lists it is used.

@@ -221,6 +221,10 @@ extension Album {
       return bytes.count > colon + 3 && bytes[colon + 1] == slashes && bytes[colon + 2] == slashes
         && bytes[colon + 3] != slashes
     }
+    if isScheme(scheme, "caa") {
+      // The Cover Art Archive's, by a release's (or release group's) MusicBrainz id.
+      return (try? CoverArtArchiveSource.ids(of: String(decoding: bytes, as: UTF8.self))) != nil
+    }
     return isScheme(scheme, "file") || isScheme(scheme, "bluelib") || isScheme(scheme, "embedded")
   }
 

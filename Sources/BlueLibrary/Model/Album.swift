@@ -42,6 +42,9 @@ public struct Album: Sendable, Equatable, Hashable {
     get { music?.folder }
     set { changeMusic { $0.folder = newValue } }
   }
+  /// Whether the album came from a music folder (it has a source key).
+  public var isFromMusicFolder: Bool { sourceKey != nil }
+
   /// What identifies an album imported from a music folder across imports of it (its
   /// folder, album artist and title): importing the folder again updates the album with
   /// this key in place. Nil for other albums; never shown, exported or edited.

@@ -2,7 +2,8 @@ internal import MusicFolder
 
 extension Album {
   /// The album a music-folder scan found, as the library stores it: its tags, its track
-  /// count, length and folder, its cover as a local URL (``LocalCover``) and its source key.
+  /// count, length and folder, its cover as a local URL (``LocalCover``), else as the Cover Art Archive's
+  /// (``CoverArtArchiveSource``), and its source key.
   ///
   /// Tag values are cut to the library's limits rather than refused (a tag of megabytes
   /// must not fail an import of thousands of albums); a cover URL or folder too long to
@@ -11,7 +12,9 @@ extension Album {
     self.init(
       title: Self.cut(album.title), artist: Self.cut(album.artist), genre: Self.cut(album.genre),
       year: album.year.flatMap { Album.validYears.contains($0) ? $0 : nil },
-      coverURL: album.cover.map(LocalCover.url(for:)) ?? "",
+      // Art of its own first; else the Cover Art Archive's, by the MusicBrainz ids of its tags.
+      coverURL: album.cover.map(LocalCover.url(for:))
+        ?? CoverArtArchiveSource.url(release: album.musicBrainzAlbumID, group: album.musicBrainzReleaseGroupID) ?? "",
       tracks: min(album.trackCount, Album.validTrackCounts.upperBound),
       duration: min(max(album.duration, 0), Album.maximumDuration),
       folder: album.folder.utf8.count <= Album.maximumFolderBytes ? album.folder : nil)

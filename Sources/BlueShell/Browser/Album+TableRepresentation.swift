@@ -13,7 +13,13 @@ extension Album {
     // A music folder's cover is named by its file, not by a percent-encoded URL that
     // wraps on every album (`export` keeps the URL).
     rows.append(
-      ("Cover", coverURL.isEmpty ? "(none)" : LocalCover.shortDescription(of: coverURL, folder: folder) ?? coverURL))
+      (
+        "Cover",
+        coverURL.isEmpty
+          ? "(none)"
+          : LocalCover.shortDescription(of: coverURL, folder: folder)
+            ?? CoverArtArchiveSource.shortDescription(of: coverURL) ?? coverURL
+      ))
     if let folder { rows.append(("Folder", folder)) }
     return rows
   }

@@ -11,7 +11,8 @@ public struct DownloadCommand: Command {
       can be retried with 'download' again. 'wait' blocks until they are done. ALBUM is an
       index, a range (2-4) or a title, several at once; 'all' is every album of the view. A
       cover in an album's files or folder is read, not downloaded: a line says so only when
-      it cannot be read.
+      it cannot be read. An album of a music folder with no art of its own whose tags carry
+      MusicBrainz ids gets the Cover Art Archive's cover (BLUELIB_COVERART_URL: a mirror).
       """,
     examples: ["download", "download all", "download 3; wait", "download 1-3 5"],
     arguments: [.album])
@@ -52,6 +53,9 @@ public struct DownloadCommand: Command {
     var cached = 0
     var local = 0
     var withoutCover: [String] = []
+    // Albums of a music folder with no art of their own and no MusicBrainz id to ask the
+    // Cover Art Archive by.
+    var withoutArt: [String] = []
     // Page through the store: `download all` on a huge library never loads it whole.
     for indices in runs {
       var start = indices.lowerBound
@@ -59,7 +63,7 @@ public struct DownloadCommand: Command {
         let end = min(start + 1000, indices.upperBound)
         for album in try library.albums(in: start..<end) {
           guard !album.coverURL.isEmpty else {
-            withoutCover.append(album.title)
+            if album.isFromMusicFolder { withoutArt.append(album.title) } else { withoutCover.append(album.title) }
             continue
           }
           environment.coverStatus?.noteRequest(album.coverURL, position: album.position)
@@ -77,11 +81,19 @@ public struct DownloadCommand: Command {
     if single, let title = withoutCover.first {
       throw CommandError("\"\(TextSanitizer.escaped(title))\" has no cover URL (set one with 'edit cover=URL')")
     }
+    if single, let title = withoutArt.first {
+      throw CommandError(
+        "\"\(TextSanitizer.escaped(title))\" has no art in its files or folder and no MusicBrainz id to look it up "
+          + "by (set a cover with 'edit cover=URL')")
+    }
     var parts: [String] = []
     if started > 0 { parts.append("downloading \(Library.counted(started, "cover"))") }
     if cached > 0 { parts.append("\(cached) already cached") }
     if local > 0 { parts.append("reading \(Library.counted(local, "local cover")) (no download)") }
     if !withoutCover.isEmpty { parts.append("\(albumCount(withoutCover.count)) without a cover URL") }
+    if !withoutArt.isEmpty {
+      parts.append("\(albumCount(withoutArt.count)) with no art and no MusicBrainz id to look it up by")
+    }
     return .lines([parts.isEmpty ? "nothing to download" : parts.joined(separator: ", ")])
   }
 }

@@ -35,9 +35,13 @@ public final class HTTPCoverSource: CoverSource {
   }
 
   private let client = Mutex(Client.notStarted)
+  /// What requests say they come from (`User-Agent`).
+  let userAgent: String
 
   /// Creates the source; its client and thread come with the first fetch.
-  public init() {}
+  public init(userAgent: String = "bluelib") {
+    self.userAgent = userAgent
+  }
 
   deinit {
     // The last owner may be anywhere, even on the event loop, so this must not block: the
@@ -129,7 +133,9 @@ public final class HTTPCoverSource: CoverSource {
     let (answers, answer) = AsyncStream.makeStream(of: Result<Data, CoverFailure>.self)
     let fetching = Task {
       do throws(CoverFailure) {
-        answer.yield(.success(try await Self.follow(target, with: http, limits: limits, deadline: deadline)))
+        answer.yield(
+          .success(
+            try await Self.follow(target, with: http, userAgent: userAgent, limits: limits, deadline: deadline)))
       } catch {
         answer.yield(.failure(error))
       }
@@ -152,12 +158,13 @@ public final class HTTPCoverSource: CoverSource {
 
   /// Fetches `start`, following up to ``maxRedirects`` redirects.
   private static func follow(
-    _ start: HTTPTarget, with http: HTTPClient, limits: CoverLimits, deadline: ContinuousClock.Instant
+    _ start: HTTPTarget, with http: HTTPClient, userAgent: String, limits: CoverLimits,
+    deadline: ContinuousClock.Instant
   ) async throws(CoverFailure) -> Data {
     var target = start
     var redirects = 0
     while true {
-      switch try await fetchOnce(target, with: http, limits: limits, deadline: deadline) {
+      switch try await fetchOnce(target, with: http, userAgent: userAgent, limits: limits, deadline: deadline) {
       case .body(let data):
         return data
       case .redirect(let location):
@@ -175,12 +182,13 @@ public final class HTTPCoverSource: CoverSource {
 
   /// One request: the body of a 2xx answer, or where a redirect points.
   private static func fetchOnce(
-    _ target: HTTPTarget, with http: HTTPClient, limits: CoverLimits, deadline: ContinuousClock.Instant
+    _ target: HTTPTarget, with http: HTTPClient, userAgent: String, limits: CoverLimits,
+    deadline: ContinuousClock.Instant
   ) async throws(CoverFailure) -> Answer {
     var request = HTTPClientRequest(url: target.url.absoluteString)
     request.method = .GET
     request.headers.add(name: "Accept", value: "image/png, image/jpeg, image/gif, image/webp, image/*;q=0.8")
-    request.headers.add(name: "User-Agent", value: "bluelib")
+    request.headers.add(name: "User-Agent", value: userAgent)
     do {
       let remaining = ContinuousClock.now.duration(to: deadline)
       let nanoseconds = remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000

@@ -1,0 +1,140 @@
+import Foundation
+import Synchronization
+
+/// Fetches covers from the Cover Art Archive by MusicBrainz id: `caa:release/MBID`, with
+/// `?release-group=RGID` when the album's tags name its release group too (or
+/// `caa:release-group/RGID` alone).
+///
+/// As the archive documents it (https://musicbrainz.org/doc/Cover_Art_Archive/API): `GET
+/// {base}/release/{mbid}/front-500` answers with a redirect to the image (followed within
+/// http and https only, by ``HTTPCoverSource``), or 404 when the release has no front
+/// cover; then `{base}/release-group/{rgid}/front-500` is asked. At most one request a
+/// second goes to the archive (MusicBrainz's published limit), each with a `User-Agent`
+/// naming bluelib, its version and where it lives; an answer of 503 (the archive is busy)
+/// is asked again after 1, 2 and 4 seconds.
+public final class CoverArtArchiveSource: CoverSource {
+  /// `["caa"]`.
+  public let schemes: Set<String> = ["caa"]
+
+  /// The archive, unless `BLUELIB_COVERART_URL` names a mirror.
+  public static let defaultBase = "https://coverartarchive.org"
+
+  /// How long to wait before asking again after each 503.
+  static let busyRetries: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
+
+  private let base: String
+  private let http: HTTPCoverSource
+  private let gate: RequestGate
+
+  /// A source asking `base` (no trailing slash needed), one request per `interval`.
+  public init(base: String = CoverArtArchiveSource.defaultBase, userAgent: String, interval: Duration = .seconds(1)) {
+    self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+    http = HTTPCoverSource(userAgent: userAgent)
+    gate = RequestGate(interval: interval)
+  }
+
+  public func shutDown() { http.shutDown() }
+
+  public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+    let ids = try Self.ids(of: url)
+    if let release = ids.release, let data = try await front(of: "release/" + release, limits: limits) {
+      return data
+    }
+    if let group = ids.group, let data = try await front(of: "release-group/" + group, limits: limits) {
+      return data
+    }
+    throw .notInArchive(release: ids.release, group: ids.group)
+  }
+
+  /// The front cover of `path` (`release/MBID`), nil when the archive has none (404).
+  private func front(of path: String, limits: CoverLimits) async throws(CoverFailure) -> Data? {
+    var retries = Self.busyRetries[...]
+    while true {
+      try await gate.wait()
+      do {
+        return try await http.fetch("\(base)/\(path)/front-500", limits: limits)
+      } catch {
+        switch error {
+        case .httpStatus(404): return nil
+        case .httpStatus(503) where !retries.isEmpty:
+          do { try await Task.sleep(for: retries.removeFirst()) } catch { throw .cancelled }
+        default: throw error
+        }
+      }
+    }
+  }
+
+  // MARK: - URLs
+
+  /// The cover URL of an album whose tags give these MusicBrainz ids; nil without a valid one.
+  public static func url(release: String?, group: String?) -> String? {
+    let release = release.flatMap { isMBID($0) ? $0.lowercased() : nil }
+    let group = group.flatMap { isMBID($0) ? $0.lowercased() : nil }
+    switch (release, group) {
+    case (let release?, let group?): return "caa:release/\(release)?release-group=\(group)"
+    case (let release?, nil): return "caa:release/\(release)"
+    case (nil, let group?): return "caa:release-group/\(group)"
+    case (nil, nil): return nil
+    }
+  }
+
+  /// The ids a `caa:` URL names.
+  static func ids(of url: String) throws(CoverFailure) -> (release: String?, group: String?) {
+    let lowered = url.lowercased()
+    for (prefix, isRelease) in [("caa:release/", true), ("caa:release-group/", false)] where lowered.hasPrefix(prefix) {
+      let rest = lowered.dropFirst(prefix.count).split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+      let first = String(rest[0])
+      guard isMBID(first) else { break }
+      if !isRelease {
+        guard rest.count == 1 else { break }
+        return (nil, first)
+      }
+      guard rest.count == 2 else { return (first, nil) }
+      let query = rest[1]
+      guard query.hasPrefix("release-group="), isMBID(String(query.dropFirst("release-group=".count))) else { break }
+      return (first, String(query.dropFirst("release-group=".count)))
+    }
+    throw .unsupportedURL(url)
+  }
+
+  /// Whether `text` is a MusicBrainz id: a UUID, 8-4-4-4-12 hexadecimal digits.
+  static func isMBID(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 36 else { return false }
+    for (index, byte) in bytes.enumerated() {
+      if [8, 13, 18, 23].contains(index) {
+        guard byte == UInt8(ascii: "-") else { return false }
+      } else {
+        let lower = byte | 0x20
+        guard (byte >= 0x30 && byte <= 0x39) || (lower >= 0x61 && lower <= 0x66) else { return false }
+      }
+    }
+    return true
+  }
+
+  /// `Cover Art Archive (release MBID)`, as `show` names such a cover; nil for another URL.
+  public static func shortDescription(of url: String) -> String? {
+    guard let ids = try? ids(of: url) else { return nil }
+    if let release = ids.release { return "Cover Art Archive (release \(release))" }
+    return ids.group.map { "Cover Art Archive (release group \($0))" }
+  }
+}
+
+/// Spaces requests at least `interval` apart, in the order they ask.
+final class RequestGate: Sendable {
+  private let interval: Duration
+  private let next = Mutex<ContinuousClock.Instant?>(nil)
+
+  init(interval: Duration) { self.interval = interval }
+
+  /// Waits for this request's turn.
+  func wait() async throws(CoverFailure) {
+    let slot = next.withLock { next -> ContinuousClock.Instant in
+      let now = ContinuousClock.now
+      let slot = max(now, next ?? now)
+      next = slot + interval
+      return slot
+    }
+    do { try await Task.sleep(until: slot) } catch { throw .cancelled }
+  }
+}
