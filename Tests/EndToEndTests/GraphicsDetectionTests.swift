@@ -58,6 +58,38 @@ struct GraphicsDetectionTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  /// A box taller than the window (40×20 cells in a window of 71×20) is fitted to the
+  /// window first and sent in pixels at the fitted box's exact size (issue "Covers for
+  /// every album", item 5): before, it fell back to half blocks.
+  @Test func aBoxTallerThanTheWindowIsFittedAndSentAtItsExactPixelSize() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let prepared = try runner.run(script: "download 2\nwait\n")
+    #expect(prepared.status == 0, "\(prepared.stderr)")
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path], environment: runner.environment(["COLORTERM": "truecolor"]),
+      columns: 71, rows: 20)
+    answer(terminal, with: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;22c")
+    #expect(terminal.waitFor("bluelib>"))
+    terminal.settle()
+    let mark = terminal.mark
+    terminal.type("cover 2 --size 40x20\r")
+    #expect(terminal.waitFor("bluelib>", after: mark))
+    let drawn = terminal.transcript[mark...]
+    let image = try #require(drawn.range(of: "\u{1B}_Ga=T,f=100,t=d,i="), "no kitty picture: \(drawn.prefix(200))")
+    // 19 rows (the prompt keeps the last line) of the assumed 10×20-pixel cells: a square
+    // of 380×380 pixels in 38×19 cells, the PNG made at exactly that size.
+    let keys = drawn[image.upperBound...].prefix(80)
+    #expect(keys.contains(",c=38,r=19,"), "\(keys)")
+    let payload = try #require(drawn[image.upperBound...].split(separator: ";", maxSplits: 1).last)
+    let header = try #require(Data(base64Encoded: String(payload.prefix(44))))
+    let width = header[16..<20].reduce(0) { $0 << 8 | Int($1) }
+    let height = header[20..<24].reduce(0) { $0 << 8 | Int($1) }
+    #expect(width == 380 && height == 380, "the PNG is \(width)×\(height)")
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   @Test func sixelInTheDeviceAttributesGetsSixelSizedByTheAnsweredCell() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

@@ -77,6 +77,41 @@ struct RealTerminalTests {
     try display.save(as: "graphics-kitty.png", crop: (900, 780))
   }
 
+  /// In a small window (71×20 cells) `cover 5 --size 40x20` asks for a box taller than the
+  /// window: it is fitted to the window and sent at the fitted box's pixel size, so both
+  /// terminals still show pure red and pure blue (before, half blocks: their average).
+  @Test(.enabled(if: X11.missing(["xterm", "kitty"]).isEmpty, X11.reason(["xterm", "kitty"])))
+  func inASmallWindowTheStripesStayPureInXtermAndKitty() throws {
+    let runner = try Self.prepare()
+    defer { runner.cleanUp() }
+    let display = try X11.Display(size: Self.screen)
+    defer { display.stop() }
+    let xterm = try display.launch(
+      "xterm",
+      ["-ti", "vt340", "-hold", "-geometry", "71x20+0+0", "-e", BinaryRunner.executable.path]
+        + Self.arguments(runner, []), environment: runner.environment())
+    let sixel = display.waitForScreenshot { $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000 }
+    X11.end(xterm)
+    let inXterm = try #require(sixel, "no screenshot")
+    #expect(inXterm.count(of: .pureRed) > 5000 && inXterm.count(of: .pureBlue) > 5000, "xterm")
+
+    var environment = runner.environment(["LIBGL_ALWAYS_SOFTWARE": "1"])
+    environment["XDG_CONFIG_HOME"] = runner.home.appendingPathComponent("config").path
+    environment["XDG_CACHE_HOME"] = runner.home.appendingPathComponent("cache").path
+    let kitty = try display.launch(
+      "kitty",
+      [
+        "--config", "NONE", "-o", "initial_window_width=71c", "-o", "initial_window_height=20c", "-o",
+        "remember_window_size=no", "--hold", BinaryRunner.executable.path,
+      ] + Self.arguments(runner, []), environment: environment)
+    let shot = display.waitForScreenshot(timeout: 40) {
+      $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
+    }
+    X11.end(kitty)
+    let inKitty = try #require(shot, "no screenshot")
+    #expect(inKitty.count(of: .pureRed) > 5000 && inKitty.count(of: .pureBlue) > 5000, "kitty")
+  }
+
   @Test func throughAPipeForcedCoversAreHalfBlocks() throws {
     let runner = try Self.prepare()
     defer { runner.cleanUp() }

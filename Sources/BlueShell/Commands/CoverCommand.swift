@@ -10,11 +10,11 @@ public struct CoverCommand: Command {
     details: """
       In real pixels where the terminal shows images: the kitty graphics protocol,
       sixel or iTerm2's inline images, as the terminal answers when asked (--graphics
-      and BLUELIB_GRAPHICS choose instead). Elsewhere, in tmux and screen, in a pipe, and
-      when the cover is taller than the window: two pixel rows per character cell (▀/▄),
+      and BLUELIB_GRAPHICS choose instead). Elsewhere, in tmux and screen, and in a pipe:
+      two pixel rows per character cell (▀/▄),
       24-bit colour when COLORTERM says so, 256 colours otherwise, a brightness ramp
       under --no-color/NO_COLOR/TERM=dumb. The default size is 40x20 cells (narrower on
-      a narrow window). To a pipe or file the cover is drawn only with --force. A local
+      a narrow window); on a terminal a larger box is fitted to the window, its shape kept. To a pipe or file the cover is drawn only with --force. A local
       cover (a file: URL, or a picture embedded in an audio file: albums from 'import DIR')
       is read when needed, without 'download'.
       """,
@@ -98,8 +98,11 @@ public struct CoverCommand: Command {
         throw CommandError("the cover of \(name) is not downloaded ('download \(index + 1)' fetches it)")
       }
     }
-    let columns = size?.columns ?? min(40, max(10, environment.window.columns - 1))
-    let rows = size?.rows ?? (columns + 1) / 2
+    var columns = size?.columns ?? min(40, max(10, environment.window.columns - 1))
+    var rows = size?.rows ?? (columns + 1) / 2
+    if environment.outputIsTerminal {
+      (columns, rows) = Self.fitted(columns: columns, rows: rows, in: environment.window)
+    }
     let mode = environment.colorMode
     // A picture taller than the window cannot come back to its first line: half blocks scroll.
     if capabilities.graphics.drawsPixels && (!environment.outputIsTerminal || rows < environment.window.rows) {
@@ -126,5 +129,16 @@ public struct CoverCommand: Command {
     } catch {
       throw CommandError("cannot draw the cover of \(name): \(error)")
     }
+  }
+
+  /// A box of `columns`×`rows` cells made to fit the window, the prompt's line below it
+  /// kept, its shape kept: a picture is drawn at the fitted box's own pixel size, so the
+  /// terminal never rescales it (a box taller than the window would otherwise fall back to
+  /// half blocks, or be squeezed by the terminal into blended colours).
+  static func fitted(columns: Int, rows: Int, in window: WindowSize) -> (columns: Int, rows: Int) {
+    let room = (columns: max(1, window.columns - 1), rows: max(1, window.rows - 1))
+    guard columns > room.columns || rows > room.rows else { return (columns, rows) }
+    let scale = min(Double(room.columns) / Double(columns), Double(room.rows) / Double(rows))
+    return (max(1, min(room.columns, Int(Double(columns) * scale))), max(1, min(room.rows, Int(Double(rows) * scale))))
   }
 }
