@@ -81,4 +81,42 @@ struct ArtFieldTests {
     #expect(try runner.run(["-c", "list -f '$title' art:url"]).stdout == "")
     #expect(try runner.run(["-c", "list -f '$title' art:downloaded"]).stdout.split(separator: "\n").count == 6)
   }
+  /// The case: `download all` on a view of 300 albums — 100 covers on a server, 100
+  /// in local files, 100 with none — prints one summary and one line per real download.
+  @Test func downloadAllOnAViewOf300AlbumsPrintsALinePerRealDownload() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    var csv = "title,artist,coverUrl\n"
+    for number in 1...300 {
+      let cover: String
+      switch number % 3 {
+      case 0:
+        server.route("/\(number).png", .ok(CoverFixture.png()))
+        cover = server.url("/\(number).png")
+      case 1:
+        // A picture of its own in each album's folder.
+        let local = runner.home.appendingPathComponent("local-\(number).png")
+        try CoverFixture.png().write(to: local)
+        cover = "file://" + local.path
+      default: cover = ""
+      }
+      csv += "Album \(number),Many,\(cover)\n"
+    }
+    let file = runner.home.appendingPathComponent("many.csv")
+    try csv.write(to: file, atomically: true, encoding: .utf8)
+    #expect(try runner.run(["-c", "import '\(file.path)'"]).status == 0)
+    let result = try runner.run(["-c", "find artist:=Many", "-c", "download all", "-c", "wait"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines.filter { $0.hasPrefix("downloading") } == [
+        "downloading 100 covers, reading 100 local covers (no download), 100 albums without a cover URL"
+      ], "\(result.stdout.prefix(400))")
+    let statusLines = lines.filter { $0.hasPrefix("cover of") }
+    #expect(statusLines.count == 100)
+    #expect(statusLines.allSatisfy { $0.hasSuffix(": 70 bytes") }, "\(statusLines.prefix(3))")
+    #expect(server.totalRequests == 100)
+  }
 }
