@@ -33,6 +33,9 @@ public final class MPVEngine: AudioEngine, Sendable {
     /// Whether an entry started since the playlist was loaded (the idle state at start-up
     /// is not the end of one).
     var playing = false
+    /// The highest playlist entry id when the engine was last stopped or loaded: events of
+    /// entries up to it come from before (mpv's ids only grow), and are not the new playing.
+    var stale: Int64 = 0
   }
 
   /// Creates and starts an engine; `audioOutput` is mpv's `ao` (`null` plays silently,
@@ -82,13 +85,9 @@ public final class MPVEngine: AudioEngine, Sendable {
   }
 
   public func load(_ paths: [String], from index: Int) throws(PlaybackError) {
-    shared.tracking.withLock {
-      $0.stopping = true
-      $0.playing = false
-    }
+    beginStopping()
     command(["stop"])
     try append(paths, start: false)
-    shared.tracking.withLock { $0.stopping = false }
     setPaused(false)
     let status = command(["playlist-play-index", String(index)])
     guard status >= 0 else { throw PlaybackError("mpv could not play: \(String(cString: mpv_error_string(status)))") }
@@ -123,11 +122,28 @@ public final class MPVEngine: AudioEngine, Sendable {
   }
 
   public func stop() {
+    beginStopping()
+    command(["stop"])
+  }
+
+  /// Marks what follows as a stop, not the end of the playlist, until an entry added after
+  /// it starts: events of the entries there were (a start mpv sent just before the stop and
+  /// the event thread reads after it) neither end the stop nor say a track started.
+  private func beginStopping() {
+    let last = lastEntryID()
     shared.tracking.withLock {
       $0.stopping = true
       $0.playing = false
+      $0.index = -1
+      $0.entry = -1
+      $0.stale = max($0.stale, last)
     }
-    command(["stop"])
+  }
+
+  /// The id of the playlist's last entry (the highest: entries are only appended), 0 for none.
+  private func lastEntryID() -> Int64 {
+    guard let count = integer("playlist-count"), count > 0 else { return 0 }
+    return integer("playlist/\(count - 1)/id") ?? 0
   }
 
   public func seek(_ seconds: Double, relative: Bool) {
@@ -196,6 +212,8 @@ public final class MPVEngine: AudioEngine, Sendable {
         let entry = event.data?.assumingMemoryBound(to: mpv_event_start_file.self).pointee.playlist_entry_id ?? -1
         let index = Int(integer(handle, "playlist-pos") ?? -1)
         tracking.tracking.withLock {
+          // An entry from before the last stop or load: late news, not what plays now.
+          guard entry > $0.stale else { return }
           $0.entry = entry
           $0.index = index
           $0.playing = true

@@ -65,3 +65,24 @@ struct BrowserFitTests {
     #expect(DisplayWidth.width(lowest[0]) <= 80)
   }
 }
+
+/// `cover --size` on a terminal: a box larger than the window is fitted to it, the prompt's
+/// line kept below, its shape kept, and whole rows used (issue "Covers for every album").
+@Suite("Cover box fitting")
+struct CoverBoxFitTests {
+  @Test(arguments: [
+    // (requested columns, rows, window columns, rows) → fitted.
+    ((40, 20, 71, 20), (38, 19)),  // the issue's window: taller than it
+    ((40, 20, 100, 42), (40, 20)),  // fits: unchanged
+    ((100, 50, 59, 30), (58, 29)),  // both too large: the width decides
+    ((100, 50, 200, 30), (58, 29)),  // too tall: whole rows, columns in proportion
+    ((80, 10, 41, 30), (40, 5)),  // too wide only
+    ((40, 20, 10, 1), (2, 1)),  // a window of one row: one row, its shape kept
+    ((3, 3, 2, 2), (1, 1)),
+  ])
+  func aBoxIsFittedToTheWindow(requested: (Int, Int, Int, Int), fitted: (Int, Int)) {
+    let result = CoverCommand.fitted(
+      columns: requested.0, rows: requested.1, in: WindowSize(columns: requested.2, rows: requested.3))
+    #expect(result.columns == fitted.0 && result.rows == fitted.1, "\(requested) → \(result)")
+  }
+}

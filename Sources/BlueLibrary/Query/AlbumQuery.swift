@@ -328,12 +328,17 @@ public struct QueryTerm: Sendable, Equatable {
       case .flag: match = try Self.flag(rest, field: field ?? .missing, word)
       }
     }
-    if field == .art, case .substring(let value) = match {
-      // One of four words, not a part of one.
-      guard AlbumArt(rawValue: value) != nil else {
-        throw .badQuery(word: word, reason: "'\(rest)' is not a kind of art (art is \(AlbumArt.names))")
+    if field == .art {
+      // One of four words (not a part of one), with or without '=' or '=~'; a regular
+      // expression is taken as it is.
+      switch match {
+      case .substring(let text), .exact(let text), .exactIgnoringCase(let text):
+        guard let art = AlbumArt(rawValue: text.lowercased()) else {
+          throw .badQuery(word: word, reason: "'\(text)' is not a kind of art (art is \(AlbumArt.names))")
+        }
+        match = .exact(art.rawValue)
+      default: break
       }
-      match = .exactIgnoringCase(value)
     }
     if let field, field.kind == .flag {
       guard case .number = match else {

@@ -138,7 +138,9 @@ public struct CoverCommand: Command {
   static func fitted(columns: Int, rows: Int, in window: WindowSize) -> (columns: Int, rows: Int) {
     let room = (columns: max(1, window.columns - 1), rows: max(1, window.rows - 1))
     guard columns > room.columns || rows > room.rows else { return (columns, rows) }
-    let scale = min(Double(room.columns) / Double(columns), Double(room.rows) / Double(rows))
-    return (max(1, min(room.columns, Int(Double(columns) * scale))), max(1, min(room.rows, Int(Double(rows) * scale))))
+    // As many rows as the window holds, the columns in proportion; else as many columns.
+    let byRows = (columns: max(1, columns * room.rows / rows), rows: room.rows)
+    if byRows.columns <= room.columns && rows > room.rows { return byRows }
+    return (room.columns, max(1, min(room.rows, rows * room.columns / columns)))
   }
 }

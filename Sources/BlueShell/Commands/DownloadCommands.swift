@@ -67,12 +67,15 @@ public struct DownloadCommand: Command {
             continue
           }
           environment.coverStatus?.noteRequest(album.coverURL, position: album.position)
-          switch library.requestCover(of: album) {
-          case .cached: cached += 1
-          // A picture in the album's files or folder is read, not downloaded: its status
-          // line only when it cannot be read.
-          case _ where LocalCover.isLocal(album.coverURL): local += 1
-          default: started += 1
+          let state = library.requestCover(of: album)
+          // A picture in the album's files or folder is read, not downloaded (already, or
+          // now): its status line only when it cannot be read.
+          if LocalCover.isLocal(album.coverURL) {
+            local += 1
+          } else if state == .cached {
+            cached += 1
+          } else {
+            started += 1
           }
         }
         start = end

@@ -35,29 +35,48 @@ public final class CoverArtArchiveSource: CoverSource {
 
   public func shutDown() { http.shutDown() }
 
+  /// The timeout covers the whole download, every request and wait after the first
+  /// request's turn came, as it does for one URL.
   public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let ids = try Self.ids(of: url)
-    if let release = ids.release, let data = try await front(of: "release/" + release, limits: limits) {
+    var deadline: ContinuousClock.Instant?
+    if let release = ids.release,
+      let data = try await front(of: "release/" + release, limits: limits, deadline: &deadline)
+    {
       return data
     }
-    if let group = ids.group, let data = try await front(of: "release-group/" + group, limits: limits) {
+    if let group = ids.group,
+      let data = try await front(of: "release-group/" + group, limits: limits, deadline: &deadline)
+    {
       return data
     }
     throw .notInArchive(release: ids.release, group: ids.group)
   }
 
   /// The front cover of `path` (`release/MBID`), nil when the archive has none (404).
-  private func front(of path: String, limits: CoverLimits) async throws(CoverFailure) -> Data? {
+  /// `deadline` is set when the first request's turn comes.
+  private func front(
+    of path: String, limits: CoverLimits, deadline: inout ContinuousClock.Instant?
+  ) async throws(CoverFailure) -> Data? {
     var retries = Self.busyRetries[...]
     while true {
       try await gate.wait()
+      let end = deadline ?? ContinuousClock.now + limits.timeout
+      deadline = end
+      let left = ContinuousClock.now.duration(to: end)
+      guard left > .zero else { throw limits.timedOut }
       do {
-        return try await http.fetch("\(base)/\(path)/front-500", limits: limits)
+        return try await http.fetch(
+          "\(base)/\(path)/front-500", limits: CoverLimits(timeout: left, maxBytes: limits.maxBytes))
       } catch {
         switch error {
         case .httpStatus(404): return nil
         case .httpStatus(503) where !retries.isEmpty:
-          do { try await Task.sleep(for: retries.removeFirst()) } catch { throw .cancelled }
+          let pause = retries.removeFirst()
+          guard ContinuousClock.now + pause < end else { throw error }
+          do { try await Task.sleep(for: pause) } catch { throw .cancelled }
+        // The whole download's timeout, not what was left of it.
+        case .timedOut: throw limits.timedOut
         default: throw error
         }
       }
