@@ -129,18 +129,30 @@ public actor CoverLoader {
     }
     if let claimed { return claimed }
     let outcome = Mutex<Result<Data, CoverFailure>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-      let result: Result<Data, CoverFailure>
-      do throws(CoverFailure) {
-        result = .success(try await self.fetchChecked(url))
-      } catch {
-        result = .failure(error)
+    do throws(CoverFailure) {
+      // A local file is read right here: waiting on a semaphore for a task would block a
+      // thread of Swift's small cooperative pool, and callers on it (async tests) could
+      // take every thread the task needs.
+      if let source = source(for: url), let data = try source.fetchBlocking(url, limits: limits) {
+        outcome.withLock { $0 = checked(data) }
       }
-      outcome.withLock { $0 = result }
-      done.signal()
+    } catch {
+      outcome.withLock { $0 = .failure(error) }
     }
-    done.wait()
+    if outcome.withLock({ $0 }) == nil {
+      let done = DispatchSemaphore(value: 0)
+      Task.detached {
+        let result: Result<Data, CoverFailure>
+        do throws(CoverFailure) {
+          result = .success(try await self.fetchChecked(url))
+        } catch {
+          result = .failure(error)
+        }
+        outcome.withLock { $0 = result }
+        done.signal()
+      }
+      done.wait()
+    }
     var state = CoverState.failed(.cancelled)
     switch outcome.withLock({ $0 }) {
     case .success(let data):
@@ -317,12 +329,16 @@ public actor CoverLoader {
   /// Fetches the cover at `url` through its source and checks that it is an image.
   private nonisolated func fetchChecked(_ url: String) async throws(CoverFailure) -> Data {
     guard let source = source(for: url) else { throw .unsupportedURL(url) }
-    let data = try await source.fetch(url, limits: limits)
-    guard CoverImageFormat(sniffing: data) != nil else { throw .notAnImage }
+    return try checked(try await source.fetch(url, limits: limits)).get()
+  }
+
+  /// `data` if it is an image that decodes, else why not.
+  private nonisolated func checked(_ data: Data) -> Result<Data, CoverFailure> {
+    guard CoverImageFormat(sniffing: data) != nil else { return .failure(.notAnImage) }
     // A header alone proves little: what enters the cache must decode, or it would be
     // a "cached" cover that never draws and is never fetched again.
-    if let reason = validate(data) { throw .unreadableImage(reason) }
-    return data
+    if let reason = validate(data) { return .failure(.unreadableImage(reason)) }
+    return .success(data)
   }
 
   /// Fetches, checks and stages one cover, then settles its job.

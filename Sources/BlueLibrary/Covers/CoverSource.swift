@@ -21,11 +21,19 @@ public protocol CoverSource: Sendable {
   /// Releases what the source keeps between fetches (connections, threads), once the
   /// loader is done with it; fetches after it fail. The default has nothing to release.
   func shutDown()
+
+  /// The bytes at `url`, read on the calling thread, for a source whose reading blocks
+  /// anyway (a local file): nil when the source has no such way (the default), and the
+  /// loader's ``CoverLoader/fetchNow(_:)`` then waits for ``fetch(_:limits:)``.
+  func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data?
 }
 
 extension CoverSource {
   /// Nothing to release.
   public func shutDown() {}
+
+  /// No blocking way.
+  public func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data? { nil }
 }
 
 /// The lowercase scheme of `url` (the letters before the first `:`), or nil if it has none.

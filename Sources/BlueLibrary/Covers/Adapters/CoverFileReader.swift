@@ -29,6 +29,14 @@ enum CoverFileReader {
     return try result.get()
   }
 
+  /// ``read(path:name:limits:)`` on the calling thread.
+  static func readBlocking(path: String, name: String, limits: CoverLimits) throws(CoverFailure) -> Data {
+    try readNow(
+      path: path, name: name, limits: limits, deadline: ContinuousClock.now.advanced(by: limits.timeout),
+      flag: CancellationFlag()
+    ).get()
+  }
+
   private static let chunkSize = 64 << 10
 
   private static func readNow(

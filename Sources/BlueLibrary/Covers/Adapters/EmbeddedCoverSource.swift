@@ -29,6 +29,11 @@ public struct EmbeddedCoverSource: CoverSource {
     return try result.get()
   }
 
+  /// The embedded picture's bytes, read on the calling thread.
+  public func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data? {
+    try Self.read(try Self.path(of: url), limits: limits).get()
+  }
+
   /// The absolute path of the track an `embedded:` URL names.
   static func path(of url: String) throws(CoverFailure) -> String {
     let prefix = LocalCover.embeddedScheme + ":"

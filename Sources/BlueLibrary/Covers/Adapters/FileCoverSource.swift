@@ -17,6 +17,12 @@ public struct FileCoverSource: CoverSource {
     return try await CoverFileReader.read(path: path, name: path, limits: limits)
   }
 
+  /// The file's bytes, read on the calling thread.
+  public func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data? {
+    let path = try Self.path(of: url)
+    return try CoverFileReader.readBlocking(path: path, name: path, limits: limits)
+  }
+
   /// The absolute, percent-decoded path a `file:` URL names.
   static func path(of url: String) throws(CoverFailure) -> String {
     guard let parsed = URL(string: url), parsed.scheme?.lowercased() == "file",
