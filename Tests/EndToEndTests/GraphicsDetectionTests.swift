@@ -13,13 +13,14 @@ struct GraphicsDetectionTests {
 
   /// A home whose album 2 has a downloaded cover; `extra` goes into the environment.
   private func start(
-    _ runner: BinaryRunner, arguments: [String] = [], extra: [String: String] = [:]
+    _ runner: BinaryRunner, arguments: [String] = [], extra: [String: String] = [:], columns: UInt16 = 100,
+    rows: UInt16 = 30
   ) throws -> PseudoTerminal {
     let prepared = try runner.run(script: "download 2\nwait\n")
     #expect(prepared.status == 0, "\(prepared.stderr)")
     return try PseudoTerminal(
       arguments: ["--home", runner.home.path] + arguments,
-      environment: runner.environment(["COLORTERM": "truecolor"].merging(extra) { $1 }), columns: 100, rows: 30)
+      environment: runner.environment(["COLORTERM": "truecolor"].merging(extra) { $1 }), columns: columns, rows: rows)
   }
 
   /// Waits for the whole query, then answers with `reply` as the terminal would.
@@ -64,11 +65,7 @@ struct GraphicsDetectionTests {
   @Test func aBoxTallerThanTheWindowIsFittedAndSentAtItsExactPixelSize() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let prepared = try runner.run(script: "download 2\nwait\n")
-    #expect(prepared.status == 0, "\(prepared.stderr)")
-    let terminal = try PseudoTerminal(
-      arguments: ["--home", runner.home.path], environment: runner.environment(["COLORTERM": "truecolor"]),
-      columns: 71, rows: 20)
+    let terminal = try start(runner, columns: 71, rows: 20)
     answer(terminal, with: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;22c")
     #expect(terminal.waitFor("bluelib>"))
     terminal.settle()

@@ -58,15 +58,7 @@ struct RealTerminalTests {
     defer { runner.cleanUp() }
     let display = try X11.Display(size: Self.screen)
     defer { display.stop() }
-    var environment = runner.environment(["LIBGL_ALWAYS_SOFTWARE": "1"])
-    environment["XDG_CONFIG_HOME"] = runner.home.appendingPathComponent("config").path
-    environment["XDG_CACHE_HOME"] = runner.home.appendingPathComponent("cache").path
-    let kitty = try display.launch(
-      "kitty",
-      [
-        "--config", "NONE", "-o", "initial_window_width=900", "-o", "initial_window_height=780", "-o",
-        "remember_window_size=no", "--hold", BinaryRunner.executable.path,
-      ] + Self.arguments(runner, []), environment: environment)
+    let kitty = try Self.kitty(on: display, runner, width: "900", height: "780")
     let shot = display.waitForScreenshot(timeout: 40) {
       $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
     }
@@ -95,15 +87,7 @@ struct RealTerminalTests {
     let inXterm = try #require(sixel, "no screenshot")
     #expect(inXterm.count(of: .pureRed) > 5000 && inXterm.count(of: .pureBlue) > 5000, "xterm")
 
-    var environment = runner.environment(["LIBGL_ALWAYS_SOFTWARE": "1"])
-    environment["XDG_CONFIG_HOME"] = runner.home.appendingPathComponent("config").path
-    environment["XDG_CACHE_HOME"] = runner.home.appendingPathComponent("cache").path
-    let kitty = try display.launch(
-      "kitty",
-      [
-        "--config", "NONE", "-o", "initial_window_width=71c", "-o", "initial_window_height=20c", "-o",
-        "remember_window_size=no", "--hold", BinaryRunner.executable.path,
-      ] + Self.arguments(runner, []), environment: environment)
+    let kitty = try Self.kitty(on: display, runner, width: "71c", height: "20c")
     let shot = display.waitForScreenshot(timeout: 40) {
       $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
     }
@@ -133,6 +117,20 @@ struct RealTerminalTests {
     let result = try runner.run(script: "edit 5 cover=file://\(file.path)\ndownload 1\ndownload 5\nwait\n")
     #expect(result.status == 0, "\(result.stderr)")
     return runner
+  }
+
+  /// kitty (software OpenGL, no configuration of its own) running `arguments(runner, [])`
+  /// in a window of `width`×`height` (pixels, or cells with a `c`).
+  static func kitty(on display: X11.Display, _ runner: BinaryRunner, width: String, height: String) throws -> Process {
+    var environment = runner.environment(["LIBGL_ALWAYS_SOFTWARE": "1"])
+    environment["XDG_CONFIG_HOME"] = runner.home.appendingPathComponent("config").path
+    environment["XDG_CACHE_HOME"] = runner.home.appendingPathComponent("cache").path
+    return try display.launch(
+      "kitty",
+      [
+        "--config", "NONE", "-o", "initial_window_width=\(width)", "-o", "initial_window_height=\(height)", "-o",
+        "remember_window_size=no", "--hold", BinaryRunner.executable.path,
+      ] + arguments(runner, []), environment: environment)
   }
 
   /// `--home H -c 'cover 1 --size 32x16' -c 'cover 5 --size 40x20'`, with `graphics` first.
