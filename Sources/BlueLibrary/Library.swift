@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The facade the shell talks to: the only door to the album store, the cover loader and
 /// the selection (the memento).
@@ -31,6 +32,16 @@ public final class Library {
   public let session: String
   /// The subscription that records landed covers in the library.
   private var coverRecording: SubscriptionToken?
+  /// Set when a cover lands: a view by `art` may have to drop or take albums.
+  private let coversLanded = LandedFlag()
+
+  /// A flag the cover loader's thread sets and the library's owner takes.
+  private final class LandedFlag: Sendable {
+    private let state = Atomic<Bool>(false)
+    func set() { state.store(true, ordering: .relaxed) }
+    /// Whether it was set since the last take.
+    func take() -> Bool { state.exchange(false, ordering: .relaxed) }
+  }
 
   /// Wraps `store` (and `covers`), reading the saved selection (clamped to the library).
   ///
@@ -47,8 +58,11 @@ public final class Library {
         let cached = covers.cache.entryNames()
         try store.recordCoversInCache(cached.isEmpty ? nil : { url in cached.contains(CoverCache.fileName(for: url)) })
       }
-      coverRecording = covers.subscribe { [store] event in
-        if case .finished(let url, _, _, _, _) = event { try? store.recordCachedCover(url) }
+      coverRecording = covers.subscribe { [store, coversLanded] event in
+        if case .finished(let url, _, _, _, _) = event {
+          try? store.recordCachedCover(url)
+          coversLanded.set()
+        }
       }
     }
     let count = try store.count()
@@ -352,9 +366,12 @@ public final class Library {
 
   /// Forgets what this library has cached (the count) when another shell committed to
   /// the file since it last looked, so counts, indices and the scroller are never stale.
+  /// A view by `art` (`find art:url`) is also made again when covers landed since: a cover
+  /// in the cache changes an album's art without changing the album.
   public func noticeChangesElsewhere() throws(LibraryError) {
     let version = try store.dataVersion()
-    guard version != dataVersion else { return }
+    let artChanged = coversLanded.take() && view.map(\.query.readsArt) == true
+    guard version != dataVersion || artChanged else { return }
     dataVersion = version
     cachedCount = nil
     if view != nil {

@@ -119,4 +119,17 @@ struct ArtFieldTests {
     #expect(statusLines.allSatisfy { $0.hasSuffix(": 70 bytes") }, "\(statusLines.prefix(3))")
     #expect(server.totalRequests == 100)
   }
+  /// A view by `art` follows covers as they land, as a view follows edits: after `find
+  /// art:url; download all; wait` its albums have left it (a cover in the cache changes no
+  /// album row, so the view is made again when covers landed).
+  @Test func aViewByArtFollowsTheCoversThatLand() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let result = try runner.run([
+      "-c", "find art:url", "-c", "download all", "-c", "wait", "-c", "show 1", "-c", "find art:downloaded",
+    ])
+    #expect(result.stdout.hasPrefix("5 of 5 albums match 'art:url'\n"), "\(result.stdout)")
+    #expect(result.stderr.contains("show: no album 1"), "the view kept albums it no longer matches: \(result.stderr)")
+    #expect(result.stdout.contains("5 of 5 albums match 'art:downloaded'\n"), "\(result.stdout)")
+  }
 }

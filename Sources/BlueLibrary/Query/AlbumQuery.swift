@@ -190,6 +190,13 @@ public struct AlbumQuery: Sendable, Equatable {
   }
 }
 
+extension AlbumQuery {
+  /// Whether the query's matches or order depend on `art` (which a cover landing changes).
+  var readsArt: Bool {
+    groups.contains { $0.contains { $0.field == .art } } || sort.contains { $0.field == .art }
+  }
+}
+
 /// A field a query can name.
 public enum QueryField: String, Sendable, CaseIterable {
   case title, artist, albumartist, genre, year, tracks, length, folder, cover, added
