@@ -128,33 +128,8 @@ public actor CoverLoader {
       return nil
     }
     if let claimed { return claimed }
-    let outcome = Mutex<Result<Data, CoverFailure>?>(nil)
-    do throws(CoverFailure) {
-      // A local file is read right here: waiting on a semaphore for a task would block a
-      // thread of Swift's small cooperative pool, and callers on it (async tests) could
-      // take every thread the task needs.
-      if let source = source(for: url), let data = try source.fetchBlocking(url, limits: limits) {
-        outcome.withLock { $0 = checked(data) }
-      }
-    } catch {
-      outcome.withLock { $0 = .failure(error) }
-    }
-    if outcome.withLock({ $0 }) == nil {
-      let done = DispatchSemaphore(value: 0)
-      Task.detached {
-        let result: Result<Data, CoverFailure>
-        do throws(CoverFailure) {
-          result = .success(try await self.fetchChecked(url))
-        } catch {
-          result = .failure(error)
-        }
-        outcome.withLock { $0 = result }
-        done.signal()
-      }
-      done.wait()
-    }
-    var state = CoverState.failed(.cancelled)
-    switch outcome.withLock({ $0 }) {
+    let state: CoverState
+    switch fetchedNow(url) {
     case .success(let data):
       do throws(CoverCacheError) {
         try cache.store(data, for: url)
@@ -164,8 +139,6 @@ public actor CoverLoader {
       }
     case .failure(let failure):
       state = .failed(failure)
-    case nil:
-      break
     }
     book.withLock { $0.states[url] = state }
     return state
@@ -324,6 +297,32 @@ public actor CoverLoader {
       let task = Task.detached { await self.run(next.url, id: next.id) }
       book.attach(task, to: next.url, id: next.id)
     }
+  }
+
+  /// ``fetchChecked(_:)`` on the calling thread. A local file is read right here: waiting
+  /// on a semaphore for a task would block a thread of Swift's small cooperative pool, and
+  /// callers on it (async tests) could take every thread the task needs.
+  private nonisolated func fetchedNow(_ url: String) -> Result<Data, CoverFailure> {
+    do throws(CoverFailure) {
+      if let source = source(for: url), let data = try source.fetchBlocking(url, limits: limits) {
+        return checked(data)
+      }
+    } catch {
+      return .failure(error)
+    }
+    let outcome = Mutex<Result<Data, CoverFailure>>(.failure(.cancelled))
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+      do throws(CoverFailure) {
+        let data = try await self.fetchChecked(url)
+        outcome.withLock { $0 = .success(data) }
+      } catch {
+        outcome.withLock { $0 = .failure(error) }
+      }
+      done.signal()
+    }
+    done.wait()
+    return outcome.withLock { $0 }
   }
 
   /// Fetches the cover at `url` through its source and checks that it is an image.

@@ -22,8 +22,6 @@ public struct DownloadCommand: Command {
   }
 
   let choice: AlbumChoice
-  private var all: Bool { choice.all }
-  private var targets: AlbumReferences? { choice.targets }
 
   public init(arguments: [Word]) throws(CommandError) {
     choice = try AlbumChoice(arguments: arguments)
@@ -32,30 +30,30 @@ public struct DownloadCommand: Command {
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     guard library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
-    // Runs of indices: all of them, the ones named, or the current album.
+    // Runs of indices: all of them (never one index each), or those named (the current album).
     var runs: [Range<Int>] = []
-    if all {
+    if choice.all {
       runs = [0..<(try library.count())]
-    } else if let targets {
-      for index in try targets.resolve(in: library) {
+    } else {
+      for index in try choice.indices(in: library) {
         if let last = runs.last, last.upperBound == index {
           runs[runs.count - 1] = last.lowerBound..<index + 1
         } else {
           runs.append(index..<index + 1)
         }
       }
-    } else {
-      let index = try Optional<AlbumReference>.none.resolve(in: library)
-      runs = [index..<index + 1]
     }
-    let single = !all && runs.count == 1 && runs[0].count == 1
+    let single = !choice.all && runs.count == 1 && runs[0].count == 1
     var started = 0
     var cached = 0
     var local = 0
-    var withoutCover: [String] = []
+    // Counts, not titles: `download all` on a million albums without covers keeps no list.
+    var withoutCover = 0
     // Albums of a music folder with no art of their own and no MusicBrainz id to ask the
     // Cover Art Archive by.
-    var withoutArt: [String] = []
+    var withoutArt = 0
+    // The album named alone, when it has no cover URL.
+    var lacking: Album?
     // Page through the store: `download all` on a huge library never loads it whole.
     for indices in runs {
       var start = indices.lowerBound
@@ -63,7 +61,8 @@ public struct DownloadCommand: Command {
         let end = min(start + 1000, indices.upperBound)
         for album in try library.albums(in: start..<end) {
           guard !album.coverURL.isEmpty else {
-            if album.isFromMusicFolder { withoutArt.append(album.title) } else { withoutCover.append(album.title) }
+            if album.isFromMusicFolder { withoutArt += 1 } else { withoutCover += 1 }
+            lacking = album
             continue
           }
           environment.coverStatus?.noteRequest(album.coverURL, position: album.position)
@@ -81,22 +80,20 @@ public struct DownloadCommand: Command {
         start = end
       }
     }
-    if single, let title = withoutCover.first {
-      throw CommandError("\"\(TextSanitizer.escaped(title))\" has no cover URL (set one with 'edit cover=URL')")
-    }
-    if single, let title = withoutArt.first {
+    if single, let lacking {
+      let title = "\"\(TextSanitizer.escaped(lacking.title))\""
       throw CommandError(
-        "\"\(TextSanitizer.escaped(title))\" has no art in its files or folder and no MusicBrainz id to look it up "
-          + "by (set a cover with 'edit cover=URL')")
+        lacking.isFromMusicFolder
+          ? "\(title) has no art in its files or folder and no MusicBrainz id to look it up by (set a cover with "
+            + "'edit cover=URL')"
+          : "\(title) has no cover URL (set one with 'edit cover=URL')")
     }
     var parts: [String] = []
     if started > 0 { parts.append("downloading \(Library.counted(started, "cover"))") }
     if cached > 0 { parts.append("\(cached) already cached") }
     if local > 0 { parts.append("reading \(Library.counted(local, "local cover")) (no download)") }
-    if !withoutCover.isEmpty { parts.append("\(albumCount(withoutCover.count)) without a cover URL") }
-    if !withoutArt.isEmpty {
-      parts.append("\(albumCount(withoutArt.count)) with no art and no MusicBrainz id to look it up by")
-    }
+    if withoutCover > 0 { parts.append("\(albumCount(withoutCover)) without a cover URL") }
+    if withoutArt > 0 { parts.append("\(albumCount(withoutArt)) with no art and no MusicBrainz id to look it up by") }
     return .lines([parts.isEmpty ? "nothing to download" : parts.joined(separator: ", ")])
   }
 }
