@@ -80,6 +80,7 @@ extension Library {
     let summary = { (outcome: AlbumStore.FolderImportOutcome) in
       "import from \(name): "
         + Self.counts(added: outcome.added, updated: outcome.updated, moved: outcome.moved, unchanged: 0)
+        + (outcome.samplesLeft > 0 ? ", " + AlbumStore.inPlaceOfSamples(outcome.samplesLeft) : "")
     }
     // What the files said at the last scan: a field that differs from it was edited since.
     let scanned = try store.scannedAlbums(under: scan.folder)
@@ -130,7 +131,8 @@ extension Library {
       added: outcome.added,
       updated: outcome.updated, unchanged: outcome.unchanged, leftOut: outcome.leftOut, moved: outcome.moved,
       gone: outcome.gone, partlyGone: outcome.partlyGone, leftAsTheyWere: outcome.leftAsTheyWere,
-      named: outcome.named, skipped: skipped, skippedAsBefore: noteSkipped(skipped, in: scan.folder),
+      samplesLeft: outcome.samplesLeft, named: outcome.named, skipped: skipped,
+      skippedAsBefore: noteSkipped(skipped, in: scan.folder),
       summary: outcome.step?.summary)
   }
 

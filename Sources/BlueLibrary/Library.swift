@@ -222,6 +222,13 @@ public final class Library {
     }
   }
 
+  /// Writes `albums` (each stored, at most once) as one undoable step; returns them as
+  /// stored now. The current album stays current.
+  @discardableResult
+  public func edit(_ albums: [Album]) throws(LibraryError) -> [Album] {
+    try change { (origin) throws(LibraryError) in try store.edit(albums, origin: origin).after }
+  }
+
   /// Deletes the album at `index`. Deleting the current album leaves the selection at that
   /// place (clamped), as the original app's `reloadScroller` does; deleting another one
   /// keeps the current album selected. Returns the deleted album.
@@ -276,17 +283,18 @@ public final class Library {
   /// (see ``AlbumStore/importAlbums(fromFile:origin:)``); returns their 0-based range and
   /// the CSV header's columns that were skipped. The selection stays. `isCancelled` is asked
   /// as the file is read: true rolls it back and throws ``LibraryError/cancelled``.
+  /// Into a library of the untouched sample albums, they leave in the same step (and the
+  /// first album imported is selected): `samplesLeft` says how many.
   @discardableResult
   public func importAlbums(
     fromFile path: String, isCancelled: (() -> Bool)? = nil
-  ) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String]) {
-    let (range, ignoredColumns) = try change { (origin) throws(LibraryError) in
-      let imported = try store.importAlbums(fromFile: path, origin: origin, isCancelled: isCancelled)
-      return (imported.range, imported.ignoredColumns)
+  ) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String], samplesLeft: Int) {
+    let imported = try change { (origin) throws(LibraryError) in
+      try store.importAlbums(fromFile: path, origin: origin, isCancelled: isCancelled)
     }
     // Into an empty library: the first album becomes current, as the viewport shows it.
-    if selection == nil, !range.isEmpty { select(0) }
-    return (range, ignoredColumns)
+    if selection == nil, !imported.range.isEmpty { select(0) }
+    return (imported.range, imported.ignoredColumns, imported.samplesLeft)
   }
 
   /// Appends `albums` (all or nothing); returns their 0-based range. The selection stays.

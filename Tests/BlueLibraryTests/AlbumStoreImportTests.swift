@@ -33,32 +33,46 @@ struct AlbumStoreImportTests {
     try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change") ?? 0 }
   }
 
+  /// Into a library of the untouched samples: they make room in the same step (issue 26,
+  /// item 1), which undo takes back whole.
   @Test func aStreamedImportAppendsEveryRowAsOneStepThatUndoesAndRedoes() throws {
     let path = try writeCSV(30_000)
     let imported = try store.importAlbums(fromFile: path, origin: origin)
-    #expect(imported.range == 5..<30_005)
-    #expect(imported.step.summary == "import of 30,000 albums")
-    #expect(try store.count() == 30_005)
-    #expect(try store.selectedIndex() == 2)
-    #expect(try store.storedPositions() == Array(0..<30_005))
+    #expect(imported.range == 0..<30_000 && imported.samplesLeft == 5)
+    #expect(imported.step.summary == "import of 30,000 albums in place of the 5 sample albums")
+    #expect(try store.count() == 30_000)
+    #expect(try store.selectedIndex() == 0)
+    #expect(try store.storedPositions() == Array(0..<30_000))
     let last = Album(
       title: "Bulk 30000, \"live\"", artist: "Artist 5", genre: "Rock", year: 1960, coverURL: "https://c.example/30000")
-    #expect(content([try store.album(at: 30_004)]) == [last])
-    // The step holds the id range, not the albums.
+    #expect(content([try store.album(at: 29_999)]) == [last])
+    // The step holds the id range, not the albums (only the samples it took out).
     let logged = try store.queue.read { db in
       try Row.fetchOne(
         db, sql: "SELECT first_id, last_id, count FROM change WHERE id = ?", arguments: [imported.step.id])
     }
-    let first = try #require(try store.album(at: 5).id)
+    let first = try #require(try store.album(at: 0).id)
     #expect(logged?[0] == first && logged?[1] == first + 29_999 && logged?[2] == 30_000)
-    #expect(try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change_album") } == 0)
+    #expect(try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change_album") } == 5)
 
-    #expect(try store.undo(session: "test").step.summary == "import of 30,000 albums")
+    #expect(try store.undo(session: "test").step.summary == "import of 30,000 albums in place of the 5 sample albums")
     #expect(try content(store.all()) == content(DefaultCatalogue.albums))
     _ = try store.redo(session: "test")
-    #expect(try store.count() == 30_005)
-    #expect(content([try store.album(at: 30_004)]) == [last])
-    #expect(try store.storedPositions() == Array(0..<30_005))
+    #expect(try store.count() == 30_000)
+    #expect(content([try store.album(at: 29_999)]) == [last])
+    #expect(try store.storedPositions() == Array(0..<30_000))
+  }
+
+  @Test func aStreamedImportIntoALibraryOfYourOwnAppends() throws {
+    _ = try store.add(album("Mine"), at: 5, origin: origin)
+    let path = try writeCSV(1_000)
+    let imported = try store.importAlbums(fromFile: path, origin: origin)
+    #expect(imported.range == 6..<1_006 && imported.samplesLeft == 0)
+    #expect(imported.step.summary == "import of 1,000 albums")
+    #expect(try store.storedPositions() == Array(0..<1_006))
+    #expect(try store.queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change_album") } == 1)
+    #expect(try store.undo(session: "test").step.summary == "import of 1,000 albums")
+    #expect(try store.count() == 6)
   }
 
   @Test(arguments: [
@@ -95,9 +109,9 @@ struct AlbumStoreImportTests {
     json = json.replacingOccurrences(of: "\"year\": true", with: "\"year\": null")
     try Data(json.utf8).write(to: URL(fileURLWithPath: path))
     let imported = try store.importAlbums(fromFile: path, origin: origin)
-    #expect(imported.range == 5..<20_006)
+    #expect(imported.range == 0..<20_001)
     #expect(imported.ignoredColumns == [])
-    #expect(try store.album(at: 20_005).title == "Bulk last")
+    #expect(try store.album(at: 20_000).title == "Bulk last")
   }
 
   @Test func aFileThatCannotBeReadIsRefusedBeforeTheLibraryIsTouched() throws {

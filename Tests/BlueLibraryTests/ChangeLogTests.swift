@@ -46,6 +46,36 @@ struct ChangeLogTests {
 
   // MARK: - Identity, beside another shell
 
+  /// An edit of several albums (issue 26, item 2) is one step; its undo and its redo are
+  /// refused, changing none of them, when another shell changed one of them since.
+  @Test func anEditOfSeveralAlbumsIsUndoneWholeOrNotAtAll() throws {
+    let (a, b) = (try shell("A"), try shell("B"))
+    let before = try a.store.all()
+    let edited = try before.prefix(3).map { album in
+      var album = album
+      album.genre = "Jazz"
+      return album
+    }
+    #expect(try a.store.edit(edited, origin: a.origin).step.summary == "edit of 3 albums")
+    var second = try b.store.album(at: 1)
+    second.artist = "Someone else"
+    _ = try b.store.edit(second, origin: b.origin)
+    #expect(
+      libraryError { () throws(LibraryError) in try a.undo() } == .changedSince(title: "It's My Life", undoing: true))
+    #expect(try a.store.all().prefix(3).map(\.genre) == ["Jazz", "Jazz", "Jazz"])
+    _ = try b.undo()
+    #expect(try a.undo().step.summary == "edit of 3 albums")
+    #expect(try a.store.all() == before)
+    // Redo, once another shell changed one of them again, is refused too.
+    var third = try b.store.album(at: 2)
+    third.year = 1
+    _ = try b.store.edit(third, origin: b.origin)
+    #expect(
+      libraryError { () throws(LibraryError) in try a.redo() }
+        == .changedSince(title: "Nothing Like The Sun", undoing: false))
+    #expect(try a.store.all().map(\.genre) == before.map(\.genre))
+  }
+
   @Test func undoOfAddRemovesOurAlbumNotTheOneAnotherShellAddedSince() throws {
     let (a, b) = (try shell("A"), try shell("B"))
     let ours = try a.add("Ours", at: 1)

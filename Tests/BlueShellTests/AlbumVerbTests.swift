@@ -175,10 +175,62 @@ struct AlbumVerbTests {
     #expect(shell.lines().first == #"redid edit "Changed""#)
   }
 
+  /// Several albums at once (issue 26, item 2): indices, ranges and titles, the same fields
+  /// set on each, one step that one undo takes back and one redo makes again.
+  @Test func editOfSeveralAlbumsIsOneStep() throws {
+    let shell = try InProcessShell()
+    let original = try shell.library.allAlbums()
+    #expect(shell.run("tap 2; edit 1-3 \"American Pie\" genre=Jazz year=1959") == [])
+    #expect(
+      shell.lines().dropFirst(Self.catalogueViewport(2).count).first
+        == #"edited 4 albums ("Best of Bowie", "It's My Life", "Nothing Like The Sun", …): genre, year"#)
+    let albums = try shell.library.allAlbums()
+    #expect(albums.map(\.genre) == ["Jazz", "Jazz", "Jazz", "Pop", "Jazz"])
+    #expect(albums.map(\.year) == [1959, 1959, 1959, 2000, 1959])
+    #expect(albums.map(\.title) == Self.catalogueTitles, "only the fields typed")
+    #expect(shell.library.selection == 1)
+    #expect(shell.run("undo") == [])
+    #expect(shell.lines().first == "undid edit of 4 albums")
+    #expect(try shell.library.allAlbums() == original)
+    #expect(shell.run("redo") == [])
+    #expect(try shell.library.allAlbums().map(\.genre) == ["Jazz", "Jazz", "Jazz", "Pop", "Jazz"])
+    #expect(shell.run("undo; undo") == ["undo: nothing to undo"])
+  }
+
+  @Test func editAllSetsTheFieldOnEveryAlbumOfTheView() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find year:2000; edit all genre=Soundtrack; find") == [])
+    #expect(try shell.library.allAlbums().map(\.genre) == ["Pop", "Pop", "Pop", "Soundtrack", "Soundtrack"])
+  }
+
+  /// A bad value for any album, or an album that is not there, changes none of them.
+  @Test(arguments: [
+    ("edit 2-9 genre=X", "edit: no album 9 (the library has 5)"),
+    ("edit 1 Nope genre=X", "edit: no album titled 'Nope' (try 'list Nope')"),
+    ("edit 1-2 title=", "edit: title must not be empty"),
+  ])
+  func editOfSeveralAlbumsChangesNoneWhenOneFails(line: String, message: String) throws {
+    let shell = try InProcessShell()
+    #expect(shell.run(line) == [message])
+    #expect(try shell.library.allAlbums().map(\.genre) == Array(repeating: "Pop", count: 5))
+    #expect(shell.run("undo") == ["undo: nothing to undo"])
+  }
+
+  /// Unquoted words that are not numbers name one title (as `tap` and `scroll to` take it).
+  @Test func editTakesATitleOfSeveralUnquotedWords() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("edit Nothing Like The Sun year=1987") == [])
+    #expect(try shell.library.album(at: 2).year == 1987)
+    // A quoted value after the field's name is a change, not an album.
+    #expect(shell.run(#"edit title="Ray of Light""#) == [])
+    #expect(try shell.library.album(at: 0).title == "Ray of Light")
+    #expect(shell.run(#"edit "Love = War" year=1"#) == [#"edit: no album titled 'Love = War' (try 'list Love = War')"#])
+  }
+
   @Test(arguments: [
     ("edit yaer=1", "edit: unknown field 'yaer' (fields: title, artist, genre, year, cover)"),
-    ("edit", "edit: missing FIELD=VALUE (usage: edit [ALBUM] FIELD=VALUE…)"),
-    ("edit 2", "edit: missing FIELD=VALUE (usage: edit [ALBUM] FIELD=VALUE…)"),
+    ("edit", "edit: missing FIELD=VALUE (usage: edit [ALBUM…|all] FIELD=VALUE…)"),
+    ("edit 2", "edit: missing FIELD=VALUE (usage: edit [ALBUM…|all] FIELD=VALUE…)"),
     ("edit 2 oops", "edit: expected FIELD=VALUE, got 'oops'"),
     ("edit 9 year=1", "edit: no album 9 (the library has 5)"),
     ("edit Nope year=1", "edit: no album titled 'Nope' (try 'list Nope')"),
@@ -427,6 +479,8 @@ struct AlbumVerbTests {
 
   // MARK: - import
 
+  /// The first import into the untouched samples: they make room in the same step, and the
+  /// summary says so (issue 26, item 1).
   @Test func importAppendsJSONAsOneUndoStep() throws {
     try withTemporaryDirectory { directory in
       let path = directory + "/albums.json"
@@ -441,22 +495,32 @@ struct AlbumVerbTests {
         """)
       let shell = try InProcessShell()
       #expect(shell.run("tap 2; import \(path)") == [])
-      #expect(shell.lines().last == "imported 2 albums (7 albums in all)")
-      #expect(try shell.titles() == Self.catalogueTitles + ["Blue Train", "Kind of Blue"])
-      #expect(shell.library.selection == 1)
-      let kindOfBlue = try shell.library.album(at: 6)
+      #expect(
+        shell.lines().suffix(2) == [
+          "imported 2 albums (2 albums in all)",
+          "the 5 sample albums left to make room; 'undo' brings them back (and takes back the import)",
+        ])
+      #expect(try shell.titles() == ["Blue Train", "Kind of Blue"])
+      #expect(shell.library.selection == 0)
+      let kindOfBlue = try shell.library.album(at: 1)
       #expect(kindOfBlue.artist == "Miles Davis")
       #expect(kindOfBlue.year == 1959)
       #expect(kindOfBlue.coverURL == "https://example.com/kob.png")
-      #expect(try shell.library.album(at: 5).year == 1957)
+      #expect(try shell.library.album(at: 0).year == 1957)
 
-      #expect(shell.run("tap 7; undo") == [])
+      #expect(shell.run("tap 2; undo") == [])
       #expect(try shell.titles() == Self.catalogueTitles)
-      #expect(shell.library.selection == 1)
-      #expect(shell.lines().suffix(7) == [#"undid import of 2 albums"#] + Self.catalogueViewport(2))
+      #expect(shell.library.selection == 1, "what was current before the import")
+      #expect(
+        shell.lines().suffix(7) == [#"undid import of 2 albums in place of the 5 sample albums"#]
+          + Self.catalogueViewport(2))
       #expect(shell.run("undo") == ["undo: nothing to undo"])
       #expect(shell.run("redo") == [])
-      #expect(try shell.library.count() == 7)
+      #expect(try shell.titles() == ["Blue Train", "Kind of Blue"])
+      // Into a library of your own, an import appends.
+      #expect(shell.run("import \(path)") == [])
+      #expect(shell.lines().last == "imported 2 albums (4 albums in all)")
+      #expect(try shell.titles() == ["Blue Train", "Kind of Blue", "Blue Train", "Kind of Blue"])
     }
   }
 

@@ -62,14 +62,20 @@ struct CompleterTests {
     Case(line: "cover ", replacing: 0, insertion: "", candidates: titles),
     Case(
       line: "edit ", replacing: 0, insertion: "",
-      candidates: titles + ["title=", "artist=", "genre=", "year=", "cover="]),
+      candidates: ["all"] + titles + ["title=", "artist=", "genre=", "year=", "cover="]),
     Case(line: "download a", replacing: 1, insertion: "a", candidates: ["all", "American Pie"]),
     Case(line: "download ", replacing: 0, insertion: "", candidates: ["all"] + titles),
     // The common prefix of titles with spaces opens a quote only when it has a space itself.
     Case(line: "tap \"", replacing: 1, insertion: "\"", candidates: titles),
     Case(
       line: "import examples/t", replacing: 10, insertion: "examples/tour.", candidates: ["tour.bluelib", "tour.out"]),
-    Case(line: "edit 2 ", replacing: 0, insertion: "", candidates: ["title=", "artist=", "genre=", "year=", "cover="]),
+    // More albums, or the changes.
+    Case(
+      line: "edit 2 ", replacing: 0, insertion: "",
+      candidates: titles + ["title=", "artist=", "genre=", "year=", "cover="]),
+    Case(
+      line: "edit 2 year=1 ", replacing: 0, insertion: "",
+      candidates: ["title=", "artist=", "genre=", "year=", "cover="]),
   ])
   func severalCandidatesInsertTheCommonPrefixAndListThem(_ test: Case) throws {
     let completion = try #require(completer.complete(test.line))

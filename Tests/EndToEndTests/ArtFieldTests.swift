@@ -15,7 +15,8 @@ struct ArtFieldTests {
     let music = try TaggedMusicFolder.issueCases(in: runner.home)
     server.route("/remote.png", .ok(CoverFixture.png()))
     let made = try runner.run([
-      "-c", "import '\(music.root)'", "-c", "add Remote cover=\(server.url("/remote.png"))", "-c", "download Remote",
+      // Added first: the sample albums (their covers bundled, `url`) stay in the library.
+      "-c", "add Remote cover=\(server.url("/remote.png"))", "-c", "import '\(music.root)'", "-c", "download Remote",
       "-c", "wait",
     ])
     #expect(made.status == 0, "\(made.stderr)")

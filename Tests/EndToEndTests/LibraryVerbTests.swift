@@ -126,7 +126,8 @@ struct LibraryVerbTests {
     #expect(
       imported.stdout
         == "ignored a column bluelib does not read: 'Rating' (it reads title, artist, genre, year, coverUrl, tracks, duration, folder)\n"
-        + "imported 1 album (6 albums in all)\n")
+        + "imported 1 album (1 album in all)\n"
+        + "the 5 sample albums left to make room; 'undo' brings them back (and takes back the import)\n")
   }
 
   // MARK: - The original app's story
@@ -474,8 +475,8 @@ struct LibraryVerbTests {
         == F.stdinErrors([
           (1, "edit: unknown field 'yaer' (fields: title, artist, genre, year, cover)"),
           (2, "edit: no album 9 (the library has 5)"),
-          (3, "edit: missing FIELD=VALUE (usage: edit [ALBUM] FIELD=VALUE…)"),
-          (4, "edit: missing FIELD=VALUE (usage: edit [ALBUM] FIELD=VALUE…)"),
+          (3, "edit: missing FIELD=VALUE (usage: edit [ALBUM…|all] FIELD=VALUE…)"),
+          (4, "edit: missing FIELD=VALUE (usage: edit [ALBUM…|all] FIELD=VALUE…)"),
           (5, "edit: year must be between 0 and 9999, got '99999'"),
           (6, "edit: title must not be empty"),
           (7, "edit: expected FIELD=VALUE, got '2'"),
@@ -589,23 +590,26 @@ struct LibraryVerbTests {
       1969,"Abbey ""Road""",The Beatles,Rock,https://example.com/abbey.png
 
       """#, to: "albums.csv", in: runner)
+    // The first import takes the untouched samples' place; the second appends.
     let result = try runner.run(
-      script: "tap 3\nimport '\(json)'\nimport '\(csv)'\nlist\nshow 9\n")
+      script: "tap 3\nimport '\(json)'\ntap 2\nimport '\(csv)'\nlist\nshow 4\n")
     #expect(result.status == 0)
     #expect(result.stderr == "")
-    let rows =
-      F.rows + [
-        "Kind of Blue — Miles Davis (1959, Jazz) · cover: no cover",
-        "Blue Train — John Coltrane (1957, Jazz) · cover: not downloaded",
-        "Blue, Remastered — Joni Mitchell (1971, Folk) · cover: no cover",
-        "Abbey \"Road\" — The Beatles (1969, Rock) · cover: not downloaded",
-      ]
+    let rows = [
+      "Kind of Blue — Miles Davis (1959, Jazz) · cover: no cover",
+      "Blue Train — John Coltrane (1957, Jazz) · cover: not downloaded",
+      "Blue, Remastered — Joni Mitchell (1971, Folk) · cover: no cover",
+      "Abbey \"Road\" — The Beatles (1969, Rock) · cover: not downloaded",
+    ]
     #expect(
       result.stdout
         == F.view(3)
-        + "imported 2 albums (7 albums in all)\n"
-        + "imported 2 albums (9 albums in all)\n"
-        + F.list(selected: 3, rows: rows)
+        + "imported 2 albums (2 albums in all)\n"
+        + "the 5 sample albums left to make room; 'undo' brings them back (and takes back the import)\n"
+        + "[2/2] 1 Kind of Blue | >2 Blue Train<\n"
+        + "Artist: John Coltrane\nAlbum: Blue Train\nGenre: Jazz\nYear: 1957\nCover: https://example.com/blue.png (not downloaded)\n"
+        + "imported 2 albums (4 albums in all)\n"
+        + F.list(selected: 2, rows: rows)
         + "Artist: The Beatles\nAlbum: Abbey \"Road\"\nGenre: Rock\nYear: 1969\nCover: https://example.com/abbey.png (not downloaded)\n"
     )
   }
@@ -749,16 +753,17 @@ struct LibraryVerbTests {
       [{"title": "\u001b[31mRed\nLine\u0007Bell\u009bCSI", "artist": "Evil\u001b]0;pwn\u0007",
         "genre": "G", "year": 2020, "coverUrl": ""}]
       """#, to: "evil.json", in: runner)
-    let result = try runner.run(script: "import '\(json)'\nlist red\nshow 6\ntap 6\nview\nshow \"\u{1B}[2J\"\n")
+    let result = try runner.run(script: "import '\(json)'\nlist red\nshow 1\ntap 1\nview\nshow \"\u{1B}[2J\"\n")
     #expect(result.status == 1)
     let title = #"\e[31mRed\nLine\x07Bell\u{9b}CSI"#
     let artist = #"Evil\e]0;pwn\x07"#
     let details = "Artist: \(artist)\nAlbum: \(title)\nGenre: G\nYear: 2020\nCover: (none)\n"
-    let view = "[6/6] 4 Staring at the Sun | 5 American Pie | >6 \(title)<\n" + details
+    let view = "[1/1] >1 \(title)<\n" + details
     #expect(
       result.stdout
-        == "imported 1 album (6 albums in all)\n"
-        + "  6. \(title) — \(artist) (2020, G) · cover: no cover\n1 of 6 albums match 'red'\n"
+        == "imported 1 album (1 album in all)\n"
+        + "the 5 sample albums left to make room; 'undo' brings them back (and takes back the import)\n"
+        + "* 1. \(title) — \(artist) (2020, G) · cover: no cover\n1 of 1 album match 'red'\n"
         + details + view + view)
     for byte: UInt8 in [0x1B, 0x07, 0x9B] {
       #expect(!result.stdoutBytes.contains(byte), "raw byte \(byte) in stdout")

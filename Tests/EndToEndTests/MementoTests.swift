@@ -87,7 +87,9 @@ struct MementoTests {
     Change(setup: ["tap 3"], command: "edit year=1998 genre=Rock", undone: "undid edit \"Nothing Like The Sun\""),
     Change(setup: ["tap 4"], command: "delete", undone: "undid delete \"Staring at the Sun\""),
     Change(setup: ["tap 4"], command: "move 5 to 1", undone: "undid move \"American Pie\""),
-    Change(setup: ["tap 3"], command: "import IMPORT_FILE", undone: "undid import of 2 albums"),
+    Change(
+      setup: ["tap 3"], command: "import IMPORT_FILE",
+      undone: "undid import of 2 albums in place of the 5 sample albums"),
     Change(
       setup: ["delete 2", "add Extra year=2024", "tap 3"], command: "reset", undone: "undid reset"),
   ]
@@ -162,21 +164,23 @@ struct MementoTests {
     defer { runner.cleanUp() }
     let file = try Self.importFile(in: runner)
     // All input at once: the shell never waits, so the memento is not saved in between.
-    let piped = try runner.run(script: "tap 3\nimport '\(file)'\ntap 7\nundo\n")
-    #expect(piped.stdout.hasSuffix("undid import of 2 albums\n" + F.view(3)))
+    // Into the untouched samples: the two take their place, and undo brings them back.
+    let undone = "undid import of 2 albums in place of the 5 sample albums\n"
+    let piped = try runner.run(script: "tap 3\nimport '\(file)'\ntap 2\nundo\n")
+    #expect(piped.stdout.hasSuffix(undone + F.view(3)))
 
     // The same commands typed with a pause: the shell saves the memento while it waits.
     let other = BinaryRunner()
     defer { other.cleanUp() }
     let otherFile = try Self.importFile(in: other)
     let shell = try LiveBluelib(other)
-    shell.type("tap 3\nimport '\(otherFile)'\ntap 7\n")
-    #expect(shell.waitFor("[7/7] 5 American Pie | 6 Kind of Blue | >7 Blue Train<\n"))
+    shell.type("tap 3\nimport '\(otherFile)'\ntap 2\n")
+    #expect(shell.waitFor("[2/2] 1 Kind of Blue | >2 Blue Train<\n"))
     usleep(200_000)
     shell.type("undo\n")
     shell.closeInput()
     #expect(shell.waitForExit() == 0)
-    #expect(shell.stdout.hasSuffix("undid import of 2 albums\n" + F.view(3)))
+    #expect(shell.stdout.hasSuffix(undone + F.view(3)))
   }
 
   @Test func aNewChangeClearsRedo() throws {
@@ -293,7 +297,7 @@ struct MementoTests {
     #expect(status == 143)
     // Whatever happened, the import was all or nothing.
     let listed = try runner.run(["-c", "list zzzz"])
-    #expect(["0 of 5 albums match 'zzzz'\n", "0 of 100,005 albums match 'zzzz'\n"].contains(listed.stdout))
+    #expect(["0 of 5 albums match 'zzzz'\n", "0 of 100,000 albums match 'zzzz'\n"].contains(listed.stdout))
   }
 
   @Test func currentAlbumSurvivesDashC() throws {

@@ -39,7 +39,7 @@ struct PlaybackTests {
     defer { runner.cleanUp() }
     let music = try Self.music(in: runner)
     _ = try runner.run(["-c", "import '\(music.root)'"])
-    let result = try runner.run(["-c", "play 6"], environment: Self.silent)
+    let result = try runner.run(["-c", "play 1"], environment: Self.silent)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stdout == """
@@ -59,9 +59,9 @@ struct PlaybackTests {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
     let music = try Self.music(in: runner)
-    _ = try runner.run(["-c", "import '\(music.root)'", "-c", "edit 6 genre=Prog"])
-    #expect(try runner.run(["-c", "play 6"], environment: Self.silent).status == 0)
-    #expect(try runner.run(["-c", "play 6"], environment: Self.silent).status == 0)
+    _ = try runner.run(["-c", "import '\(music.root)'", "-c", "edit 1 genre=Prog"])
+    #expect(try runner.run(["-c", "play 1"], environment: Self.silent).status == 0)
+    #expect(try runner.run(["-c", "play 1"], environment: Self.silent).status == 0)
     let listed = try runner.run([
       "-c", "list -f '$played $title' played:1..", "-c", "list -f '$title' ^last_played:-1d..", "-c", "undo",
       "-c", "list -f '$played' played:2",
@@ -71,11 +71,6 @@ struct PlaybackTests {
       listed.stdout.hasPrefix(
         """
         2 The Wall
-        Best of Bowie
-        It's My Life
-        Nothing Like The Sun
-        Staring at the Sun
-        American Pie
         Innuendo
 
         """), "\(listed.stdout)\(listed.stderr)")
@@ -94,7 +89,7 @@ struct PlaybackTests {
     let music = try Self.music(in: runner)
     _ = try runner.run(["-c", "import '\(music.root)'"])
     try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: music.path("Queen/Innuendo/1.mp3")))
-    let result = try runner.run(["-c", "queue 7", "-c", "queue", "-c", "play"], environment: Self.silent)
+    let result = try runner.run(["-c", "queue 2", "-c", "queue", "-c", "play"], environment: Self.silent)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stdout.hasPrefix(
@@ -128,7 +123,7 @@ struct PlaybackTests {
     let process = Process()
     process.executableURL = BinaryRunner.executable
     process.arguments =
-      ["--home", runner.home.path] + Array(repeating: ["-c", "queue 6"], count: 40).flatMap { $0 }
+      ["--home", runner.home.path] + Array(repeating: ["-c", "queue 1"], count: 40).flatMap { $0 }
       + ["-c", "play"]
     process.environment = runner.environment(Self.silent)
     let output = Pipe()
@@ -164,7 +159,7 @@ struct PlaybackTests {
     #expect(terminal.waitFor("bluelib> "))
     var mark = terminal.mark
     // The album ten times over: thirty one-second tracks.
-    terminal.type(Array(repeating: "queue 6", count: 10).joined(separator: "; ") + "; play\r")
+    terminal.type(Array(repeating: "queue 1", count: 10).joined(separator: "; ") + "; play\r")
     #expect(terminal.waitFor("▶ Pink Floyd — The Wall — 1-01 In the Flesh? (0:01)", after: mark, timeout: 10))
     #expect(
       terminal.waitFor(
@@ -186,14 +181,14 @@ struct PlaybackTests {
 
     // The line runs as typed; going to The Wall shows its card marked.
     mark = terminal.mark
-    terminal.type(String(repeating: "\u{7F}", count: 5) + "tap 6\r")
+    terminal.type(String(repeating: "\u{7F}", count: 5) + "tap 1\r")
     #expect(terminal.waitFor("━ ▶ playing ━", after: mark, timeout: 5))
     mark = terminal.mark
     terminal.type("stop\r")
     #expect(terminal.waitFor("stopped", after: mark))
     mark = terminal.mark
-    terminal.type("tap 6\r")
-    #expect(terminal.waitFor("6 of 7", after: mark))
+    terminal.type("tap 1\r")
+    #expect(terminal.waitFor("1 of 2", after: mark))
     terminal.settle()
     #expect(!terminal.transcript[mark...].contains("▶ playing"), "a stopped album is still marked")
     terminal.type("quit\r")
@@ -233,13 +228,13 @@ struct PlaybackTests {
     try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record)'\n".write(toFile: stub, atomically: true, encoding: .utf8)
     #expect(chmod(stub, 0o755) == 0)
     _ = try runner.run(["-c", "import '\(music.root)'"])
-    let played = try runner.run(["-c", "play 6 2"], environment: ["BLUELIB_PLAYER": "'\(stub)' --no-video"])
+    let played = try runner.run(["-c", "play 1 2"], environment: ["BLUELIB_PLAYER": "'\(stub)' --no-video"])
     #expect(played.stdout == "played \"The Wall\" with ''\(stub)' --no-video'\n", "\(played.stderr)")
     #expect(
       try String(contentsOfFile: record, encoding: .utf8)
         == "--no-video\n\(music.path("Pink Floyd/The Wall/CD1/2.ogg"))\n\(music.path("Pink Floyd/The Wall/CD2/1.ogg"))\n"
     )
-    let missing = try runner.run(["-c", "play 6"], environment: ["BLUELIB_PLAYER": "no-such-player-here"])
+    let missing = try runner.run(["-c", "play 1"], environment: ["BLUELIB_PLAYER": "no-such-player-here"])
     #expect(
       missing.stderr.hasSuffix(
         "bluelib: -c:1: play: cannot run the player 'no-such-player-here' (BLUELIB_PLAYER): not found\n"),

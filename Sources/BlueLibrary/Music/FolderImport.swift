@@ -35,6 +35,9 @@ public struct FolderImport: Sendable, Equatable {
   public var partlyGone = 0
   /// Albums under a folder the scan could not list: left exactly as they were.
   public var leftAsTheyWere = 0
+  /// The sample albums the import took out, in the same step: the library held only them,
+  /// untouched (undo puts them back).
+  public var samplesLeft = 0
   /// A few albums of each kind of change, in the library's words, for the summary.
   public var named: [Change] = []
 

@@ -43,6 +43,31 @@ extension AlbumStore {
     }
   }
 
+  /// Writes `albums` (each stored, named by its id, at most once) as one logged step: one
+  /// undo puts back every album's fields as they were, one redo writes them again. Each
+  /// album is checked first; a bad one changes nothing. Returns the albums as stored now.
+  public func edit(
+    _ albums: [Album], origin: ChangeOrigin
+  ) throws(LibraryError) -> (after: [Album], step: ChangeStep) {
+    try changing { db in
+      let valid = try albums.map { try $0.validated() }
+      let summary =
+        valid.count == 1 ? "edit \(Self.summaryTitle(valid[0].title))" : "edit of \(Library.albumCount(valid.count))"
+      let step = try Self.beginStep(.edit, summary: summary, origin: origin, db)
+      var ids: [Int64] = []
+      for album in valid {
+        guard let id = album.id else { throw LibraryError.database("cannot edit an album that was never stored") }
+        guard try Self.position(of: id, db) != nil else { throw LibraryError.noAlbumWithID(id) }
+        try Self.appendImage(id, as: .before, of: step, db)
+        try Self.writeFields(of: album, to: id, step: step, db)
+        try Self.appendImage(id, as: .after, of: step, db)
+        ids.append(id)
+      }
+      try Self.finishStep(step, selecting: origin.selection, db)
+      return (try ids.map { try Self.album(id: $0, db) }, try Self.changeStep(step, db))
+    }
+  }
+
   /// Deletes the album with `id` and logs it. Then selects `selecting` (clamped), or when
   /// nil the album `origin.selection` held if it is still there, else that index clamped.
   public func delete(

@@ -14,6 +14,8 @@ extension AlbumStore {
     var gone = 0
     var partlyGone = 0
     var leftAsTheyWere = 0
+    /// The sample albums the import took out (``AlbumStore/retireSamples(_:from:_:)``).
+    var samplesLeft = 0
     var named: [FolderImport.Change] = []
     /// The logged step, nil when no album changed (no step is logged then).
     var step: ChangeStep?
@@ -42,6 +44,10 @@ extension AlbumStore {
   /// fields (``ScanChanges``): an album that moved updates the album stored under its old
   /// key (its id, place, edits and history kept); an album under a folder that could not be
   /// read is left as it is; albums whose files are gone are counted and named.
+  ///
+  /// The sample albums make room: when the library holds only them, untouched, and the
+  /// import adds albums, they are taken out in the same step, which becomes a `reset`
+  /// (``retireSamples(_:from:_:)``), and the first album added is selected.
   ///
   /// Deletions stick: an album you deleted from the library (``removeAlbums(ids:_:)``) is
   /// left out and counted, unless `withDeleted`, which adds it again.
@@ -114,6 +120,9 @@ extension AlbumStore {
         try db.execute(sql: "UPDATE folder_album SET left_out = 0 WHERE key = ?", arguments: [key])
       }
       outcome.added = added.count
+      // Into a library of the untouched samples only: they make room, in this step.
+      let samples = updates.isEmpty && !added.isEmpty ? try Self.untouchedSampleIDs(db) : nil
+      outcome.samplesLeft = samples?.count ?? 0
       let step = try Self.beginStep(.import, summary: summary(outcome), origin: origin, db)
       for (id, album) in updates {
         try Self.appendImage(id, as: .before, of: step, db)
@@ -124,9 +133,10 @@ extension AlbumStore {
         let count = try Self.count(db)
         let firstID = try Self.maxID(db) + 1
         try Self.insertAll(added, from: count, firstID: firstID, step: step, db)
-        try Self.recordInserted(firstID: firstID, count: added.count, removed: 0, of: step, db)
+        if let samples { try Self.retireSamples(samples, from: step, db) }
+        try Self.recordInserted(firstID: firstID, count: added.count, removed: outcome.samplesLeft, of: step, db)
       }
-      try Self.finishStep(step, selecting: origin.selection, db)
+      try Self.finishStep(step, selecting: samples == nil ? origin.selection : 0, db)
       outcome.step = try Self.changeStep(step, db)
       return outcome
     }

@@ -19,12 +19,16 @@ extension AlbumStore {
   /// records only the range of fresh, contiguous ids the albums get, so undo and redo stay
   /// cheap whatever the size. `isCancelled` is asked before each block of the file is
   /// read; true rolls the import back and throws ``LibraryError/cancelled``.
+  ///
+  /// The sample albums make room: when the library holds only them, untouched, and the file
+  /// has albums, they are taken out in the same step, which becomes a `reset`
+  /// (``retireSamples(_:from:_:)``); `samplesLeft` says how many, and the range starts at 0.
   public func importAlbums(
     fromFile path: String, origin: ChangeOrigin, isCancelled: (() -> Bool)? = nil
-  ) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String], step: ChangeStep) {
+  ) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String], samplesLeft: Int, step: ChangeStep) {
     var stream = try AlbumStream(path: path, isCancelled: isCancelled)
     var sinceAsked = 0
-    let (range, step) = try importAlbums(origin: origin) { insert in
+    let (range, samplesLeft, step) = try importAlbums(origin: origin) { insert in
       try stream.forEachAlbum { fields in
         try insert(fields)
         // Also between blocks' worth of rows: a block of short rows is half a million.
@@ -35,7 +39,7 @@ extension AlbumStore {
         }
       }
     }
-    return (range, stream.ignoredColumns, step)
+    return (range, stream.ignoredColumns, samplesLeft, step)
   }
 
   /// Appends the albums `produce` hands to the function it is given, as
@@ -43,21 +47,28 @@ extension AlbumStore {
   /// function) rolls the whole step back.
   func importAlbums(
     origin: ChangeOrigin, _ produce: (_ insert: (AlbumFields) throws -> Void) throws -> Void
-  ) throws(LibraryError) -> (range: Range<Int>, step: ChangeStep) {
+  ) throws(LibraryError) -> (range: Range<Int>, samplesLeft: Int, step: ChangeStep) {
     try changing { db in
-      let count = try Self.count(db)
+      var count = try Self.count(db)
       let firstID = try Self.maxID(db) + 1
+      let samples = try Self.untouchedSampleIDs(db)
       // The summary names the count, known at the end.
       let step = try Self.beginStep(.import, summary: "import", origin: origin, db)
       var inserter = try AlbumInserter(db, firstID: firstID, position: count, step: step)
       try produce { fields in try inserter.insert(fields) }
       let inserted = try inserter.finish()
-      try db.execute(
-        sql: "UPDATE change SET summary = ? WHERE id = ?",
-        arguments: ["import of \(Library.albumCount(inserted))", step])
-      try Self.recordInserted(firstID: firstID, count: inserted, removed: 0, of: step, db)
-      try Self.finishStep(step, selecting: origin.selection, db)
-      return (count..<(count + inserted), try Self.changeStep(step, db))
+      var summary = "import of \(Library.albumCount(inserted))"
+      var removed = 0
+      // Into a library of the untouched samples only: they make room, in this step.
+      if let samples, inserted > 0 {
+        try Self.retireSamples(samples, from: step, db)
+        (count, removed) = (0, samples.count)
+        summary += " " + Self.inPlaceOfSamples(removed)
+      }
+      try db.execute(sql: "UPDATE change SET summary = ? WHERE id = ?", arguments: [summary, step])
+      try Self.recordInserted(firstID: firstID, count: inserted, removed: removed, of: step, db)
+      try Self.finishStep(step, selecting: removed > 0 ? 0 : origin.selection, db)
+      return (count..<(count + inserted), removed, try Self.changeStep(step, db))
     }
   }
 }

@@ -63,6 +63,14 @@ extension AlbumStore {
         restored = restored ?? id
       }
       return restored
+    case .edit where try imageCount(.before, of: step, db) > 1:
+      // Several albums: each back to its fields, once none was changed since.
+      let (befores, afters) = (try images(.before, of: step, db), try images(.after, of: step, db))
+      for after in afters {
+        try requireUnchanged(after.id, carrying: step, title: after.album.title, undoing: true, db)
+      }
+      for before in befores { try writeFields(of: before.album, to: before.id, step: before.step, db) }
+      return befores.first?.id
     case .edit:
       let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
       try requireUnchanged(after.id, carrying: step, title: after.album.title, undoing: true, db)
@@ -103,6 +111,8 @@ extension AlbumStore {
       let removed: Int = row["removed"]
       try renumber(from: 0, to: removed, db)  // albums added since stay, after the old ones
       _ = try insertImages(.before, of: step, at: 0, carrying: nil, db)
+      // An import that took the sample albums out: its folder's bookkeeping, as for an import.
+      if try insertedMusic(step, db) { try noteFilesSaid(by: .before, of: step, db) }
       return nil
     }
   }
@@ -128,6 +138,13 @@ extension AlbumStore {
       for before in befores { try appendImage(before.id, as: .before, of: step, db) }
       try removeAlbums(ids: befores.map(\.id), db)
       return nil
+    case .edit where try imageCount(.before, of: step, db) > 1:
+      let (befores, afters) = (try images(.before, of: step, db), try images(.after, of: step, db))
+      for before in befores {
+        try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
+      }
+      for after in afters { try writeFields(of: after.album, to: after.id, step: step, db) }
+      return afters.first?.id
     case .edit:
       let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
       try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
@@ -170,6 +187,10 @@ extension AlbumStore {
       return nil
     case .reset:
       let (count, removed): (Int, Int) = (row["count"], row["removed"])
+      // An import that took the samples out: imported again since is the news, not the
+      // samples that import took out again.
+      let music = try insertedMusic(step, db)
+      if music { try requireNotImportedSince(step, db) }
       try requireImagesUnchanged(.before, of: step, count: removed, undoing: false, db)
       try db.execute(
         sql:
@@ -180,6 +201,7 @@ extension AlbumStore {
         let inserted = try insertImages(.after, of: step, at: 0, carrying: step, db)
         try recordInserted(firstID: inserted.firstID, count: inserted.count, removed: removed, of: step, db)
       }
+      if music { try noteFilesSaid(by: .after, of: step, db) }
       return nil
     }
   }
@@ -213,6 +235,17 @@ extension AlbumStore {
         """,
       arguments: [step])
     if let again { throw LibraryError.importedSince(title: again) }
+  }
+
+  /// Whether the albums `step` inserted (kept in its `after` side while it is undone, and
+  /// copied there again by the undo) came from a music folder: a `reset` that is an import
+  /// which took the sample albums out, whose undo and redo keep the folder's bookkeeping.
+  private static func insertedMusic(_ step: Int64, _ db: Database) throws -> Bool {
+    try Bool.fetchOne(
+      db,
+      sql:
+        "SELECT EXISTS (SELECT 1 FROM change_album WHERE change_id = ? AND image = 'after' AND source_key IS NOT NULL)",
+      arguments: [step]) ?? false
   }
 
   /// How many albums `side` of `step` recorded.

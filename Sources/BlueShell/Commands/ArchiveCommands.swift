@@ -24,6 +24,8 @@ public struct ImportCommand: Command {
       skipped. One step for undo; Ctrl-C during the scan cancels and changes nothing.
       Your changes stick: an edited field is kept (see 'unedit'), and an album you deleted
       is left out (said in the summary); --with-deleted brings such albums back.
+      The first import into a library that holds only the five sample albums, untouched,
+      takes them out in the same step (the summary says so; 'undo' brings them back).
       FILE: JSON, an array of objects with the keys title, artist, genre, year, coverUrl
       (the 'export' format; year may be a number; tracks (a count, or the array of tracks
       'export' writes), duration, folder optional). CSV:
@@ -64,8 +66,9 @@ public struct ImportCommand: Command {
     let library = environment.library
     let range: Range<Int>
     let ignoredColumns: [String]
+    let samplesLeft: Int
     do throws(LibraryError) {
-      (range, ignoredColumns) = try library.importAlbums(
+      (range, ignoredColumns, samplesLeft) = try library.importAlbums(
         fromFile: path, isCancelled: Self.cancellation(in: environment))
     } catch {
       if error == .cancelled { throw CommandError("cancelled; nothing was imported") }
@@ -73,6 +76,7 @@ public struct ImportCommand: Command {
     }
     let total = try library.libraryCount()
     var message = "imported \(albumCount(range.count)) (\(albumCount(total)) in all)"
+    if samplesLeft > 0 { message += "\n" + Self.samplesLeftLine(samplesLeft) }
     if !ignoredColumns.isEmpty {
       let names = ignoredColumns.prefix(5).map { TextSanitizer.quotedWord($0) }.joined(separator: ", ")
       let more = ignoredColumns.count > 5 ? ", …" : ""
@@ -80,7 +84,8 @@ public struct ImportCommand: Command {
         "ignored \(ignoredColumns.count == 1 ? "a column" : "\(ignoredColumns.count) columns") "
         + "bluelib does not read: \(names)\(more) (it reads \(LibraryArchive.keyList))\n" + message
     }
-    return .changed(message, redraw: false)
+    // The samples the cards showed are gone: at a terminal, draw the library as it is now.
+    return .changed(message, redraw: samplesLeft > 0 && environment.isInteractive)
   }
 }
 
@@ -134,6 +139,7 @@ extension ImportCommand {
       throw CommandError(error)
     }
     var lines = [Self.summary(result, name: name)] + Self.namedChanges(result)
+    if result.samplesLeft > 0 { lines.append(Self.samplesLeftLine(result.samplesLeft)) }
     if result.gone > 0 {
       lines.append("'find missing:true' lists the albums whose files are gone; they stay until you delete them")
     }
@@ -167,7 +173,8 @@ extension ImportCommand {
       }
     }
     let message = lines.joined(separator: "\n")
-    return result.summary == nil ? .lines(lines) : .changed(message, redraw: false)
+    let redraw = result.samplesLeft > 0 && environment.isInteractive
+    return result.summary == nil ? .lines(lines) : .changed(message, redraw: redraw)
   }
 
   /// The paths of `skipped`, by reason, in the order the reasons first come up.
@@ -210,6 +217,12 @@ extension ImportCommand {
       leftOut: result.leftOut, gone: result.gone)
     return "imported \(albumCount(result.albums)) (\(tracks)) from \(name)"
       + (result.albums == 0 ? " (no readable audio files)" : ": " + counts)
+  }
+
+  /// `the 5 sample albums left to make room; 'undo' brings them back (and takes back the import)`.
+  static func samplesLeftLine(_ count: Int) -> String {
+    "the \(Library.counted(count, "sample album")) left to make room; 'undo' brings them back "
+      + "(and takes back the import)"
   }
 
   /// A line per kind of change that names a few albums:

@@ -1,34 +1,52 @@
 import BlueLibrary
 
-/// `edit [ALBUM] FIELD=VALUE…`: change fields of an album.
+/// `edit [ALBUM…|all] FIELD=VALUE…`: change fields of an album, or of several as one step.
 public struct EditCommand: Command {
   public static let configuration = CommandConfiguration(
-    verb: "edit", group: .change, synopsis: "[ALBUM] FIELD=VALUE…",
-    summary: "change fields of an album (the current one by default)",
-    details: "Fields: title, artist, genre, year, cover. An empty value clears year or cover.",
-    examples: ["edit year=1993", "edit 2 artist=\"No Doubt\" genre=Rock"],
+    verb: "edit", group: .change, synopsis: "[ALBUM…|all] FIELD=VALUE…",
+    summary: "change fields of an album (the current one by default), or of several at once",
+    details: """
+      Fields: title, artist, genre, year, cover. An empty value clears year or cover.
+      Albums by index, range (2-4), title or 'all' (every album of the view): the same
+      fields set on each, as one step that one 'undo' takes back. Several words before the
+      first FIELD=VALUE that are not numbers name one title (edit Best of Bowie year=1993).
+      """,
+    examples: ["edit year=1993", "edit 2 artist=\"No Doubt\" genre=Rock", "edit 1-3 6 genre=Jazz"],
     arguments: [.album, .assignments])
 
   public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    // The album is optional: the first word may already be a FIELD=VALUE.
-    position == 0 ? [.album, .assignments] : [.assignments]
+    // The albums are optional: any word up to the first FIELD=VALUE may already be one.
+    if previous.contains(where: { !$0.isQuoted && $0.text.contains("=") }) { return [.assignments] }
+    return (position == 0 ? [.keyword(["all"])] : []) + [.album, .assignments]
   }
 
-  let album: AlbumReference?
+  /// The albums typed; nil for the current album.
+  let albums: AlbumChoice?
   let assignments: [FieldAssignment]
 
   public init(arguments: [Word]) throws(CommandError) {
     var words = arguments[...]
-    var firstIsAlbum = false
-    if let first = words.first {
-      firstIsAlbum = try first.isQuoted ? true : FieldAssignment.parse(first) == nil
-    }
-    if let first = words.first, firstIsAlbum {
-      album = AlbumReference(word: first)
+    var albumWords: [Word] = []
+    // Albums up to the first FIELD=VALUE (`title="Ray of Light"` is one, quotes and all; a
+    // quoted title with an `=` that names no field is a title).
+    while let first = words.first {
+      let assignment: FieldAssignment?
+      do throws(CommandError) {
+        assignment = try FieldAssignment.parse(first)
+      } catch {
+        guard first.isQuoted else { throw error }
+        assignment = nil
+      }
+      if assignment != nil { break }
+      albumWords.append(first)
       words = words.dropFirst()
-    } else {
-      album = nil
     }
+    let typed = albumWords
+    if albumWords.count > 1, albumWords.allSatisfy({ !$0.isQuoted && !Self.namesAlbumsByNumber($0.text) }) {
+      // Words that are not numbers, ranges or 'all': one title typed without quotes.
+      albumWords = [try AlbumReference(restOfLine: albumWords[...]).word]
+    }
+    albums = albumWords.isEmpty ? nil : try AlbumChoice(arguments: albumWords)
     var assignments: [FieldAssignment] = []
     for word in words {
       guard let assignment = try FieldAssignment.parse(word) else {
@@ -36,17 +54,37 @@ public struct EditCommand: Command {
       }
       assignments.append(assignment)
     }
-    guard !assignments.isEmpty else { throw .missing("FIELD=VALUE", usage: Self.configuration.usage) }
+    guard !assignments.isEmpty else {
+      // `edit 2 oops`: the last word was meant as the change.
+      if typed.count > 1, let last = typed.last {
+        throw CommandError("expected FIELD=VALUE, got \(TextSanitizer.quotedWord(last.text))")
+      }
+      throw .missing("FIELD=VALUE", usage: Self.configuration.usage)
+    }
     self.assignments = assignments
+  }
+
+  /// Whether `text` is an index, a range of them or `all`.
+  private static func namesAlbumsByNumber(_ text: String) -> Bool {
+    text.lowercased() == "all" || text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
-    let index = try album.resolve(in: library)
+    let indices = try albums?.indices(in: library) ?? [Optional<AlbumReference>.none.resolve(in: library)]
+    guard !indices.isEmpty else { throw CommandError("no albums to edit (the view is empty)") }
+    let fields = assignments.map(\.field.rawValue).joined(separator: ", ")
+    guard indices.count == 1, let index = indices.first else {
+      // Each album checked before any is written: a bad value changes nothing.
+      let edited = try indices.map { index in try FieldAssignment.apply(assignments, to: library.album(at: index)) }
+      let after = try library.edit(edited)
+      let named = after.prefix(3).map(quotedTitle).joined(separator: ", ") + (after.count > 3 ? ", …" : "")
+      return .changed("edited \(albumCount(after.count)) (\(named)): " + fields)
+    }
     let before = try library.album(at: index)
     // Editing is not a selection move: the current album stays current.
     let (_, after) = try library.edit(FieldAssignment.apply(assignments, to: before))
-    let message = "edited \(quotedTitle(after)): " + assignments.map(\.field.rawValue).joined(separator: ", ")
+    let message = "edited \(quotedTitle(after)): " + fields
     // The viewport shows the current album; an edit of another one shows that one.
     return index == library.selection ? .changed(message) : .changedAlbum(message, after)
   }
