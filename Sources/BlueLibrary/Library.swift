@@ -437,10 +437,26 @@ public final class Library {
     return covers.request(album.coverURL, albumTitle: album.title)
   }
 
-  /// The covers queued or downloading now.
-  public func pendingCovers() -> [PendingCover] {
-    covers?.pendingSnapshot() ?? []
+  /// Asks for the covers of `batch` in the background, a few at a time as slots free up
+  /// (``CoverLoader/request(_:noting:)``); `noting` is told each URL and order as it is
+  /// asked for.
+  public func requestCovers(_ batch: CoverBatch, noting: (@Sendable (String, Int) -> Void)? = nil) {
+    covers?.request(batch, noting: noting)
   }
+
+  /// Whether the cover of `album` is in the cover cache now (one `stat`).
+  public func coverIsCached(_ album: Album) -> Bool {
+    guard let covers, !album.coverURL.isEmpty else { return false }
+    return covers.cache.contains(album.coverURL)
+  }
+
+  /// The first `limit` covers queued or downloading now, running ones first.
+  public func pendingCovers(limit: Int = .max) -> [PendingCover] {
+    covers?.pendingSnapshot(limit: limit) ?? []
+  }
+
+  /// How many covers are queued or downloading now (no list made: a million is a count).
+  public var pendingCoverCount: Int { covers?.unsettledCount ?? 0 }
 
   /// True when no download is running or waiting to report.
   public var coversAreIdle: Bool { covers?.isIdle ?? true }
@@ -452,9 +468,10 @@ public final class Library {
     return covers?.waitForPendingBlocking(timeout: timeout, shouldCancel: shouldCancel) ?? true
   }
 
-  /// Cancels every pending download.
-  public func cancelCovers() {
-    covers?.cancelAll()
+  /// Cancels every pending download; with `reporting` false no event tells of them (the
+  /// shell leaving on a signal).
+  public func cancelCovers(reporting: Bool = true) {
+    covers?.cancelAll(reporting: reporting)
   }
 
   /// Cancels pending downloads and releases the cover sources' connections and threads:
@@ -464,8 +481,10 @@ public final class Library {
   }
 
   /// Calls `handler` (on the loader's executor) for every cover event until unsubscribed.
-  public func observeCovers(_ handler: @escaping @Sendable (CoverEvent) -> Void) -> SubscriptionToken? {
-    covers?.subscribe(handler)
+  public func observeCovers(
+    outcomesOnly: Bool = false, _ handler: @escaping @Sendable (CoverEvent) -> Void
+  ) -> SubscriptionToken? {
+    covers?.subscribe(outcomesOnly: outcomesOnly, handler)
   }
 
   /// Stops the calls of a ``observeCovers(_:)`` subscription.

@@ -145,7 +145,8 @@ final class ShellSession {
     }
     interpreter = Interpreter(
       environment: environment, output: output, registry: .standard, history: history, style: style)
-    coverSubscription = library.observeCovers { coverStatus.handle($0) }
+    // Status lines are made of outcomes only: queued and started downloads are not reported.
+    coverSubscription = library.observeCovers(outcomesOnly: true) { coverStatus.handle($0) }
     interpreter.afterEachCommand = { [unowned self] in deliverDueMessages() }
     if isInteractive { interpreter.pager = Pager.fromEnvironment(options.environment, disabled: options.noPager) }
     connectReader()
@@ -373,7 +374,7 @@ final class ShellSession {
   /// Pending downloads finish before we leave (SPEC §3 quit); a signal cancels them.
   private func waitForDownloads() {
     guard !library.coversAreIdle else { return }
-    let pending = library.pendingCovers().count
+    let pending = library.pendingCoverCount
     if isInteractive && pending > 0 {
       output.line("waiting for \(Library.counted(pending, "download")) (Ctrl-C cancels)")
       output.flush()
@@ -385,8 +386,13 @@ final class ShellSession {
     if signalled() {
       // Ctrl-C at a terminal only cancels; every other signal also sets the exit status.
       if isInteractive { _ = SignalMonitor.take(.interrupt) }
-      library.cancelCovers()
-      _ = library.waitForCovers(timeout: 1)
+      if SignalMonitor.terminationPending {
+        // Leaving on SIGTERM or SIGHUP: no status line for the downloads cancelled.
+        library.cancelCovers(reporting: false)
+      } else {
+        library.cancelCovers()
+        _ = library.waitForCovers(timeout: 1)
+      }
     }
   }
 

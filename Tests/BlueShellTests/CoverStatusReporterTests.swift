@@ -38,6 +38,19 @@ struct CoverStatusReporterTests {
     #expect(finished.contains("cover of \"Album \(CoverStatusReporter.remembered + 49)\": 3.4 KB"))
   }
 
+  /// An outcome that came again since is kept by its newest arrival: the oldest ones go
+  /// first, and a cover reported twice is not forgotten for its first report.
+  @Test func theListForgetsByTheNewestArrivalOfEachCover() {
+    finish("bluelib:kept", "Kept")
+    for index in 0..<(CoverStatusReporter.remembered - 10) { finish("bluelib:\(index)", "Album \(index)") }
+    finish("bluelib:kept", "Kept")
+    for index in 0..<20 { finish("bluelib:more-\(index)", "More \(index)") }
+    let finished = reporter.finished
+    #expect(finished.count == CoverStatusReporter.remembered)
+    #expect(finished.contains("cover of \"Kept\": 3.4 KB"))
+    #expect(!finished.contains("cover of \"Album 10\": 3.4 KB") && finished.contains("cover of \"Album 11\": 3.4 KB"))
+  }
+
   @Test func statusLinesWaitingToBePrintedAreBoundedAndTheRestCounted() {
     let messages = MessageQueue()
     for index in 0..<(MessageQueue.limit + 500) { messages.post("line \(index)", order: index) }

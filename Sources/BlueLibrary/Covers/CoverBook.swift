@@ -17,7 +17,7 @@ struct CoverBook {
   }
 
   /// The last known state of every URL seen in this session.
-  var states: [String: CoverState] = [:]
+  var states = CoverStates()
   /// Queued and running jobs by URL (one per URL: later requests join it).
   var jobs: [String: Job] = [:]
   /// Queued jobs in request order; `queueHead` is the next to start.
@@ -25,17 +25,37 @@ struct CoverBook {
   private var queueHead = 0
   /// The number of running jobs.
   private(set) var running = 0
+  /// Requests handed over in bulk and not yet made (``CoverLoader/request(_:noting:)``).
+  var backlog = CoverBatch()
+  /// Told each request of the backlog (its URL and order) as it is made.
+  var backlogNote: (@Sendable (String, Int) -> Void)?
+  /// The tasks of the downloads cancelled so far, for ``CoverLoader/shutDown()`` to let
+  /// end before the sources go.
+  var cancelledTasks: [Task<Void, Never>] = []
   /// Events not yet handed to subscribers, oldest first.
   var outbox: [CoverEvent] = []
   /// Outcomes (finished or failed) in the outbox or being delivered.
   var undeliveredOutcomes = 0
   /// Whether a delivery pass is scheduled or running.
   var deliveryScheduled = false
-  var subscribers: [UInt64: @Sendable (CoverEvent) -> Void] = [:]
+  var subscribers: [UInt64: Subscriber] = [:]
+
+  /// A handler of events, and whether it wants only outcomes (finished, failed).
+  struct Subscriber {
+    let handler: @Sendable (CoverEvent) -> Void
+    let outcomesOnly: Bool
+  }
+
+  /// Whether a subscriber wants to hear of queued and started downloads: when none does,
+  /// those events are not made (`download all` on a million albums queued a million).
+  private var wantsProgress: Bool { subscribers.values.contains { !$0.outcomesOnly } }
   private var nextID: UInt64 = 0
 
-  /// Work not yet reported: jobs plus outcomes not yet delivered.
-  var pendingCount: Int { jobs.count + undeliveredOutcomes }
+  /// Work not yet reported: the backlog, jobs, and outcomes not yet delivered.
+  var pendingCount: Int { backlog.count + jobs.count + undeliveredOutcomes }
+
+  /// Whether no queued job waits for a slot (stale entries of cancelled jobs aside).
+  var queueIsEmpty: Bool { queueHead >= queue.count }
 
   /// A fresh identifier for a job or a subscription.
   mutating func makeID() -> UInt64 {
@@ -44,9 +64,11 @@ struct CoverBook {
   }
 
   /// Queues an outcome event and records the URL's final state.
-  mutating func settle(_ url: String, state: CoverState, event: CoverEvent) {
+  mutating func settle(_ url: String, state: CoverState, event: @autoclosure () -> CoverEvent) {
     states[url] = state
-    outbox.append(event)
+    // Nobody to tell (the shell leaving): no event is kept.
+    guard !subscribers.isEmpty else { return }
+    outbox.append(event())
     undeliveredOutcomes += 1
   }
 
@@ -64,7 +86,7 @@ struct CoverBook {
     jobs[url] = Job(id: id, albums: [album])
     queue.append((url, id))
     states[url] = .queued
-    outbox.append(.queued(url: url, albums: [album]))
+    if wantsProgress { outbox.append(.queued(url: url, albums: [album])) }
   }
 
   /// Takes the next queued job if a slot is free, marking it running.
@@ -81,7 +103,7 @@ struct CoverBook {
       jobs[next.url] = job
       running += 1
       states[next.url] = .downloading
-      outbox.append(.started(url: next.url, albums: job.albums))
+      if wantsProgress { outbox.append(.started(url: next.url, albums: job.albums)) }
       return next
     }
     return nil
@@ -102,9 +124,30 @@ struct CoverBook {
     return job
   }
 
-  /// Drops every job, recording each as cancelled; returns the tasks to cancel.
-  mutating func cancelAll() -> [Task<Void, Never>] {
-    let cancelled = jobs.sorted { $0.value.id < $1.value.id }
+  /// Drops every job, recording each as cancelled, the running ones first, then the queue
+  /// in request order (no sort of a million queued jobs); returns the tasks to cancel.
+  /// Without `reporting` (or with no subscriber) nothing is recorded: no event, and the
+  /// states stay as they were (for a shell leaving).
+  mutating func cancelAll(reporting: Bool = true) -> [Task<Void, Never>] {
+    let runningJobs = jobs.filter(\.value.isRunning).sorted { $0.value.id < $1.value.id }
+    // Requests of a batch not yet made are dropped with it: no event for each.
+    backlog.removeAll()
+    // Nobody to tell, or the shell leaving on a signal: the jobs are dropped as they are.
+    guard reporting, !subscribers.isEmpty else {
+      let held = (jobs, queue)
+      jobs = [:]
+      queue = []
+      queueHead = 0
+      running = 0
+      // Let go of on a thread of their own: freeing a million jobs took half a second
+      // between SIGTERM and the exit.
+      Thread.detachNewThread { withExtendedLifetime(held) {} }
+      return runningJobs.compactMap(\.value.task)
+    }
+    var cancelled = runningJobs.map { ($0.key, $0.value) }
+    for entry in queue[queueHead...] {
+      if let job = jobs[entry.url], job.id == entry.id, !job.isRunning { cancelled.append((entry.url, job)) }
+    }
     jobs = [:]
     queue = []
     queueHead = 0
@@ -112,14 +155,54 @@ struct CoverBook {
     for (url, job) in cancelled {
       settle(url, state: .failed(.cancelled), event: .failed(url: url, albums: job.albums, .cancelled))
     }
-    return cancelled.compactMap(\.value.task)
+    return runningJobs.compactMap(\.value.task)
   }
 
-  /// The unsettled jobs, running ones first, each group in request order.
-  func pending() -> [PendingCover] {
-    jobs.sorted { left, right in
-      left.value.isRunning != right.value.isRunning ? left.value.isRunning : left.value.id < right.value.id
+  /// The first `limit` unsettled covers, running ones first, each group in request order:
+  /// the running jobs sorted (a few), the queue as it stands (no sort of a million), then
+  /// the batch's requests not yet made.
+  func pending(limit: Int = .max) -> [PendingCover] {
+    var pending = jobs.filter(\.value.isRunning).sorted { $0.value.id < $1.value.id }.prefix(limit).map {
+      PendingCover(url: $0.key, albums: $0.value.albums, state: .downloading)
     }
-    .map { PendingCover(url: $0.key, albums: $0.value.albums, state: $0.value.isRunning ? .downloading : .queued) }
+    for entry in queue[queueHead...] where pending.count < limit {
+      if let job = jobs[entry.url], job.id == entry.id, !job.isRunning {
+        pending.append(PendingCover(url: entry.url, albums: job.albums, state: .queued))
+      }
+    }
+    // Then the batch's requests not yet made, as queued.
+    for request in backlog.first(limit - pending.count) {
+      pending.append(PendingCover(url: request.url, albums: [request.title], state: .queued))
+    }
+    return pending
   }
+}
+
+/// The last known state of each URL seen in a session, kept by a 128-bit hash of the URL
+/// rather than its text: `download all` on a million albums keeps a million states, and
+/// the URLs were most of their cost. Two URLs sharing a key (one chance in 10^29 for a
+/// million) would share a state.
+struct CoverStates {
+  private struct Key: Hashable {
+    let first: Int
+    let second: Int
+  }
+
+  private var byKey: [Key: CoverState] = [:]
+
+  private static func key(_ url: String) -> Key {
+    var first = Hasher()
+    first.combine(url)
+    var second = Hasher()
+    second.combine(0x9E37_79B9_7F4A_7C15 as UInt64)
+    second.combine(url)
+    return Key(first: first.finalize(), second: second.finalize())
+  }
+
+  subscript(url: String) -> CoverState? {
+    get { byKey[Self.key(url)] }
+    set { byKey[Self.key(url)] = newValue }
+  }
+
+  var isEmpty: Bool { byKey.isEmpty }
 }

@@ -87,25 +87,47 @@ public actor CoverLoader {
   @discardableResult
   public nonisolated func request(_ url: String, albumTitle: String) -> CoverState {
     let (state, deliver) = book.withLock { book -> (CoverState, Bool) in
-      if book.join(url, album: albumTitle) {
-        return (book.states[url] ?? .queued, false)
-      }
-      let checked = ContinuousClock.now
-      if source(for: url) == nil {
-        let failure = CoverFailure.unsupportedURL(url)
-        book.settle(url, state: .failed(failure), event: .failed(url: url, albums: [albumTitle], failure))
-      } else if let size = cache.entrySize(for: url) {
-        let event = CoverEvent.finished(
-          url: url, albums: [albumTitle], bytes: size, seconds: Self.seconds(since: checked), fromCache: true)
-        book.settle(url, state: .cached, event: event)
-      } else {
-        book.enqueue(url, album: albumTitle)
-        startJobs(&book)
-      }
+      guard admit(url, albumTitle: albumTitle, &book) else { return (book.states[url] ?? .queued, false) }
+      startJobs(&book)
       return (book.states[url] ?? .none, Self.claimDelivery(&book))
     }
     if deliver { scheduleDelivery() }
     return state
+  }
+
+  /// Asks for every cover of `batch`, in order, and returns at once. They are requested
+  /// (as ``request(_:albumTitle:)`` does) a few at a time, as slots free up, so a million
+  /// costs the batch's bytes rather than a job and a state each; `noting` is told each
+  /// one's URL and order just before (the shell orders status lines by it). Until then a
+  /// cover of the batch has no state of its own, and ``cancelAll(reporting:)`` drops the
+  /// rest of the batch without an event for each.
+  public nonisolated func request(_ batch: CoverBatch, noting: (@Sendable (String, Int) -> Void)? = nil) {
+    guard batch.count > 0 else { return }
+    let deliver = book.withLock { book in
+      book.backlog.append(contentsOf: batch)
+      if let noting { book.backlogNote = noting }
+      startJobs(&book)
+      return Self.claimDelivery(&book)
+    }
+    if deliver { scheduleDelivery() }
+  }
+
+  /// Makes the request for `url` (under the lock): joins its job, answers it from the
+  /// cache, fails it when no source reads it, or queues it. False when it joined a job.
+  private nonisolated func admit(_ url: String, albumTitle: String, _ book: inout CoverBook) -> Bool {
+    if book.join(url, album: albumTitle) { return false }
+    let checked = ContinuousClock.now
+    if source(for: url) == nil {
+      let failure = CoverFailure.unsupportedURL(url)
+      book.settle(url, state: .failed(failure), event: .failed(url: url, albums: [albumTitle], failure))
+    } else if let size = cache.entrySize(for: url) {
+      let event = CoverEvent.finished(
+        url: url, albums: [albumTitle], bytes: size, seconds: Self.seconds(since: checked), fromCache: true)
+      book.settle(url, state: .cached, event: event)
+    } else {
+      book.enqueue(url, album: albumTitle)
+    }
+    return true
   }
 
   /// Fetches the cover at `url` now, blocking the calling thread, through the same source,
@@ -156,10 +178,15 @@ public actor CoverLoader {
   }
 
   /// Cancels every queued and running download: each fails with ``CoverFailure/cancelled``
-  /// and nothing more of them is cached. Safe from any thread; returns at once.
-  public nonisolated func cancelAll() {
+  /// and nothing more of them is cached. With `reporting` false, or with no subscriber,
+  /// nothing says so, neither an event nor their states (for a shell leaving: a million of
+  /// them took seconds to report). Safe from any thread; returns at once.
+  public nonisolated func cancelAll(reporting: Bool = true) {
     let (tasks, deliver) = book.withLock { book in
-      (book.cancelAll(), Self.claimDelivery(&book))
+      let tasks = book.cancelAll(reporting: reporting)
+      // Kept for ``shutDown()`` to wait for (briefly); a finished task is cheap to keep.
+      book.cancelledTasks += tasks
+      return (tasks, Self.claimDelivery(&book))
     }
     for task in tasks { task.cancel() }
     if deliver { scheduleDelivery() }
@@ -172,7 +199,25 @@ public actor CoverLoader {
   ///   from its main thread as it leaves.
   public nonisolated func shutDown() {
     cancelAll()
+    // A moment for the cancelled downloads to end before their client goes: one still
+    // holding a future of a client shut down trips SwiftNIO's check for leaked promises.
+    let tasks = book.withLock { book in
+      defer { book.cancelledTasks = [] }
+      return book.cancelledTasks
+    }
+    let ended = DispatchSemaphore(value: 0)
+    Task.detached {
+      for task in tasks { await task.value }
+      ended.signal()
+    }
+    _ = ended.wait(timeout: .now() + 0.5)
     for source in allSources { source.shutDown() }
+  }
+
+  /// How many downloads are queued or running now, not counting the batch's requests not
+  /// yet made.
+  nonisolated var jobCount: Int {
+    book.withLock { $0.jobs.count }
   }
 
   // MARK: - State
@@ -214,9 +259,15 @@ public actor CoverLoader {
     book.withLock { $0.pendingCount }
   }
 
-  /// The downloads not yet finished, running ones first, from any thread without waiting.
-  public nonisolated func pendingSnapshot() -> [PendingCover] {
-    book.withLock { $0.pending() }
+  /// The first `limit` downloads not yet finished, running ones first, from any thread
+  /// without waiting.
+  public nonisolated func pendingSnapshot(limit: Int = .max) -> [PendingCover] {
+    book.withLock { $0.pending(limit: limit) }
+  }
+
+  /// How many downloads are queued or running, from any thread without waiting.
+  public nonisolated var unsettledCount: Int {
+    book.withLock { $0.jobs.count + $0.backlog.count }
   }
 
   // MARK: - Waiting
@@ -266,16 +317,20 @@ public actor CoverLoader {
 
   // MARK: - Subscribers
 
-  /// Calls `handler` with every event from now on; keep the token to unsubscribe.
+  /// Calls `handler` with every event from now on (with `outcomesOnly`, only `finished`
+  /// and `failed`: queued and started downloads are then not reported to anyone who does
+  /// not ask for them); keep the token to unsubscribe.
   ///
   /// - Important: Handlers run one event at a time, in the order the events happened
   ///   (so in order for each URL), on the loader's executor, never on the caller's
   ///   thread. A handler must return quickly and must not block (the shell's appends a
   ///   line to a locked queue and wakes the terminal owner).
-  public nonisolated func subscribe(_ handler: @escaping @Sendable (CoverEvent) -> Void) -> SubscriptionToken {
+  public nonisolated func subscribe(
+    outcomesOnly: Bool = false, _ handler: @escaping @Sendable (CoverEvent) -> Void
+  ) -> SubscriptionToken {
     book.withLock { book in
       let id = book.makeID()
-      book.subscribers[id] = handler
+      book.subscribers[id] = CoverBook.Subscriber(handler: handler, outcomesOnly: outcomesOnly)
       return SubscriptionToken(id: id)
     }
   }
@@ -291,11 +346,17 @@ public actor CoverLoader {
     coverURLScheme(url).flatMap { sources[$0] }
   }
 
-  /// Starts queued jobs while slots are free (called under the lock).
+  /// Starts queued jobs while slots are free, making the backlog's requests when the
+  /// queue runs dry (called under the lock).
   private nonisolated func startJobs(_ book: inout CoverBook) {
-    while let next = book.startNext(maxConcurrent: maxConcurrent) {
-      let task = Task.detached { await self.run(next.url, id: next.id) }
-      book.attach(task, to: next.url, id: next.id)
+    while true {
+      while let next = book.startNext(maxConcurrent: maxConcurrent) {
+        let task = Task.detached { await self.run(next.url, id: next.id) }
+        book.attach(task, to: next.url, id: next.id)
+      }
+      guard book.running < maxConcurrent, book.queueIsEmpty, let next = book.backlog.next() else { return }
+      book.backlogNote?(next.url, next.order)
+      _ = admit(next.url, albumTitle: next.title, &book)
     }
   }
 
@@ -407,7 +468,7 @@ public actor CoverLoader {
   /// Hands queued events to the subscribers, oldest first, until the outbox is empty.
   private func deliver() {
     while true {
-      let batch = book.withLock { book -> (events: [CoverEvent], handlers: [@Sendable (CoverEvent) -> Void])? in
+      let batch = book.withLock { book -> (events: [CoverEvent], subscribers: [CoverBook.Subscriber])? in
         guard !book.outbox.isEmpty else {
           book.deliveryScheduled = false
           return nil
@@ -418,7 +479,9 @@ public actor CoverLoader {
       }
       guard let batch else { break }
       for event in batch.events {
-        for handler in batch.handlers { handler(event) }
+        for subscriber in batch.subscribers where event.isTerminal || !subscriber.outcomesOnly {
+          subscriber.handler(event)
+        }
       }
       let outcomes = batch.events.count(where: \.isTerminal)
       book.withLock { $0.undeliveredOutcomes -= outcomes }

@@ -55,27 +55,48 @@ public struct DownloadCommand: Command {
     // The album named alone, when it has no cover URL.
     var lacking: Album?
     // Page through the store: `download all` on a huge library never loads it whole.
-    for indices in runs {
+    // A signal (Ctrl-C, SIGTERM, SIGHUP) stops the requests between pages: on a million
+    // albums they take seconds, and the shell must leave within one.
+    var stopped = false
+    pages: for indices in runs {
       var start = indices.lowerBound
       while start < indices.upperBound {
+        if SignalMonitor.peek(.interrupt) || SignalMonitor.terminationPending {
+          stopped = true
+          break pages
+        }
         let end = min(start + 1000, indices.upperBound)
+        // Several albums go to the loader as a batch, asked for as slots free up: a
+        // million of them cost some 50 bytes each, not a job and a state each.
+        var batch = CoverBatch()
         for album in try library.albums(in: start..<end) {
           guard !album.coverURL.isEmpty else {
             if album.isFromMusicFolder { withoutArt += 1 } else { withoutCover += 1 }
             lacking = album
             continue
           }
-          environment.coverStatus?.noteRequest(album.coverURL, position: album.position)
-          let state = library.requestCover(of: album)
+          let isCached: Bool
+          if single {
+            environment.coverStatus?.noteRequest(album.coverURL, position: album.position)
+            isCached = library.requestCover(of: album) == .cached
+          } else {
+            isCached = library.coverIsCached(album)
+            batch.append(album.coverURL, albumTitle: album.title, order: album.position)
+          }
           // A picture in the album's files or folder is read, not downloaded (already, or
           // now): its status line only when it cannot be read.
           if LocalCover.isLocal(album.coverURL) {
             local += 1
-          } else if state == .cached {
+          } else if isCached {
             cached += 1
           } else {
             started += 1
           }
+        }
+        if let status = environment.coverStatus {
+          library.requestCovers(batch) { url, order in status.noteRequest(url, position: order) }
+        } else {
+          library.requestCovers(batch)
         }
         start = end
       }
@@ -94,6 +115,9 @@ public struct DownloadCommand: Command {
     if local > 0 { parts.append("reading \(Library.counted(local, "local cover")) (no download)") }
     if withoutCover > 0 { parts.append("\(albumCount(withoutCover)) without a cover URL") }
     if withoutArt > 0 { parts.append("\(albumCount(withoutArt)) with no art and no MusicBrainz id to look it up by") }
+    if stopped { parts.append("stopped by a signal before the rest were asked for") }
+    // At a terminal Ctrl-C stopped this command only: the shell goes on.
+    if stopped, environment.isInteractive { _ = SignalMonitor.take(.interrupt) }
     return .lines([parts.isEmpty ? "nothing to download" : parts.joined(separator: ", ")])
   }
 }
@@ -116,12 +140,13 @@ public struct DownloadsCommand: Command {
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     guard environment.library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
-    let pending = environment.library.pendingCovers()
-    var lines = pending.prefix(Self.shown).map { item in
+    let library = environment.library
+    let (pending, count) = (library.pendingCovers(limit: Self.shown), library.pendingCoverCount)
+    var lines = pending.map { item in
       let state = item.state == .downloading ? "downloading" : "queued"
       return "\(state): " + item.albums.map { "\"\(TextSanitizer.escaped($0))\"" }.joined(separator: ", ")
     }
-    if pending.count > Self.shown { lines.append("… and \(pending.count - Self.shown) more pending") }
+    if count > pending.count { lines.append("… and \(count - pending.count) more pending") }
     let finished = environment.coverStatus?.finished ?? []
     if finished.count > Self.shown {
       lines.append("… \(finished.count - Self.shown) earlier outcomes not shown")
@@ -130,7 +155,7 @@ public struct DownloadsCommand: Command {
     if pending.isEmpty && finished.isEmpty {
       lines.append("no downloads yet ('download all' starts them)")
     } else {
-      lines.append("\(pending.count) pending, \(finished.count) finished")
+      lines.append("\(Library.grouped(count)) pending, \(finished.count) finished")
     }
     return .lines(lines)
   }
@@ -164,7 +189,7 @@ public struct WaitCommand: Command {
     // Not only running downloads: finished ones whose status line is still on its way
     // (cache hits always are, for a moment) must be waited for too.
     guard !library.coversAreIdle else { return .nothing }
-    let before = library.pendingCovers().count
+    let before = library.pendingCoverCount
     if environment.isInteractive && before > 0 {
       environment.announce("waiting for \(Library.counted(before, "download")) (Ctrl-C cancels)")
     }
@@ -180,8 +205,9 @@ public struct WaitCommand: Command {
       return interrupted || SignalMonitor.terminationPending
     }
     if SignalMonitor.terminationPending {
-      library.cancelCovers()
-      _ = library.waitForCovers(timeout: 1)
+      // Leaving on a signal: no status line for the downloads cancelled (reporting a
+      // million of them took seconds).
+      library.cancelCovers(reporting: false)
       return .nothing
     }
     if interrupted && !environment.isInteractive {
@@ -195,7 +221,7 @@ public struct WaitCommand: Command {
       throw CommandError("cancelled the pending downloads")
     }
     guard done else {
-      let left = library.pendingCovers().count
+      let left = library.pendingCoverCount
       return .lines([
         "still \(Library.counted(left, "download")) pending after \(Self.format(seconds ?? 0)) s"
       ])

@@ -30,14 +30,16 @@ public final class MessageQueue: Sendable {
   /// are reported in the order they were requested, so a script's output does not depend
   /// on which server answered first.
   public func post(_ line: String, order: Int = .max) {
-    queue.withLock { queue in
-      if queue.lines.count < Self.limit {
-        queue.lines.append((order, queue.lines.count, line))
-      } else {
+    let kept = queue.withLock { queue in
+      guard queue.lines.count < Self.limit else {
         queue.dropped += 1
+        return false
       }
+      queue.lines.append((order, queue.lines.count, line))
+      return true
     }
-    pipe.wake()
+    // A full queue has woken the owner already: no system call for each line it drops.
+    if kept { pipe.wake() }
   }
 
   /// Takes every queued line; when more were posted than the queue keeps, a last line

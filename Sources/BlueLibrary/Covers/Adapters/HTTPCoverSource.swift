@@ -28,6 +28,9 @@ public final class HTTPCoverSource: CoverSource {
   /// The most redirects one fetch follows in a row.
   public static let maxRedirects = 5
 
+  /// The deadlines of every fetch, on one clock.
+  private static let deadlines = DeadlineWatch()
+
   private enum Client {
     case notStarted
     case running(HTTPClient, MultiThreadedEventLoopGroup)
@@ -140,14 +143,11 @@ public final class HTTPCoverSource: CoverSource {
         answer.yield(.failure(error))
       }
     }
-    let clock = Task {
-      // A clock for the whole fetch: the client's own deadline ends when the head arrives.
-      guard (try? await Task.sleep(until: deadline)) != nil else { return }
-      answer.yield(.failure(limits.timedOut))
-    }
+    // A clock for the whole fetch: the client's own deadline ends when the head arrives.
+    let clock = Self.deadlines.watch(until: deadline) { answer.yield(.failure(limits.timedOut)) }
     defer {
       fetching.cancel()
-      clock.cancel()
+      Self.deadlines.cancel(clock)
       answer.finish()
     }
     // The stream ends its wait at once when the calling task is cancelled.
