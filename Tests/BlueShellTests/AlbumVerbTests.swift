@@ -203,6 +203,18 @@ struct AlbumVerbTests {
     #expect(try shell.library.allAlbums().map(\.genre) == ["Pop", "Pop", "Pop", "Soundtrack", "Soundtrack"])
   }
 
+  /// More than 10,000 albums at once is refused before any is read, naming the count.
+  @Test func editOfMoreThanTenThousandAlbumsIsRefused() throws {
+    let albums = (1...10_001).map { Album(title: "A\($0)", artist: "", genre: "Pop", year: nil, coverURL: "") }
+    let shell = try InProcessShell(albums: albums)
+    let message = "edit: edit changes at most 10,000 albums at once, not 10,001 (narrow the view with 'find')"
+    #expect(shell.run("edit all genre=Jazz") == [message])
+    #expect(shell.run("edit 1-10001 genre=Jazz") == [message])
+    #expect(shell.run("undo") == ["undo: nothing to undo"])
+    #expect(shell.run("edit 2-10001 genre=Jazz") == [])
+    #expect(try shell.library.album(at: 10_000).genre == "Jazz" && shell.library.album(at: 0).genre == "Pop")
+  }
+
   /// A bad value for any album, or an album that is not there, changes none of them.
   @Test(arguments: [
     ("edit 2-9 genre=X", "edit: no album 9 (the library has 5)"),

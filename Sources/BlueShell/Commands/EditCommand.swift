@@ -7,9 +7,10 @@ public struct EditCommand: Command {
     summary: "change fields of an album (the current one by default), or of several at once",
     details: """
       Fields: title, artist, genre, year, cover. An empty value clears year or cover.
-      Albums by index, range (2-4), title or 'all' (every album of the view): the same
-      fields set on each, as one step that one 'undo' takes back. Several words before the
-      first FIELD=VALUE that are not numbers name one title (edit Best of Bowie year=1993).
+      Albums by index, range (2-4), title or 'all' (every album of the view, at most
+      10,000): the same fields set on each, as one step that one 'undo' takes back. Several
+      words before the first FIELD=VALUE that are not numbers name one title (edit Best of
+      Bowie year=1993).
       """,
     examples: ["edit year=1993", "edit 2 artist=\"No Doubt\" genre=Rock", "edit 1-3 6 genre=Jazz"],
     arguments: [.album, .assignments])
@@ -64,15 +65,30 @@ public struct EditCommand: Command {
     self.assignments = assignments
   }
 
+  /// `edit changes at most 10,000 albums at once, not 25,000 (narrow the view with 'find')`.
+  private static func tooMany(_ count: Int) -> CommandError {
+    CommandError(
+      "edit changes at most \(Library.grouped(maximumAlbums)) albums at once, not \(Library.grouped(count)) "
+        + "(narrow the view with 'find')")
+  }
+
   /// Whether `text` is an index, a range of them or `all`.
   private static func namesAlbumsByNumber(_ text: String) -> Bool {
     text.lowercased() == "all" || text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }
   }
 
+  /// The most albums one `edit` changes: each is read, checked and logged (before and after)
+  /// on its own, some 2 KB each while the command runs.
+  static let maximumAlbums = 10_000
+
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
+    if let albums, albums.all, try library.count() > Self.maximumAlbums {
+      throw Self.tooMany(try library.count())
+    }
     let indices = try albums?.indices(in: library) ?? [Optional<AlbumReference>.none.resolve(in: library)]
     guard !indices.isEmpty else { throw CommandError("no albums to edit (the view is empty)") }
+    guard indices.count <= Self.maximumAlbums else { throw Self.tooMany(indices.count) }
     let fields = assignments.map(\.field.rawValue).joined(separator: ", ")
     guard indices.count == 1, let index = indices.first else {
       // Each album checked before any is written: a bad value changes nothing.
