@@ -129,46 +129,55 @@ struct CoverBook {
   /// Without `reporting` (or with no subscriber) nothing is recorded: no event, and the
   /// states stay as they were (for a shell leaving).
   mutating func cancelAll(reporting: Bool = true) -> [Task<Void, Never>] {
-    let runningJobs = jobs.filter(\.value.isRunning).sorted { $0.value.id < $1.value.id }
-    // Requests of a batch not yet made are dropped with it: no event for each.
-    backlog.removeAll()
+    let tasks = jobs.values.compactMap { $0.isRunning ? $0.task : nil }
+    var cancelled: [(url: String, job: Job)] = []
     // Nobody to tell, or the shell leaving on a signal: the jobs are dropped as they are.
-    guard reporting, !subscribers.isEmpty else {
-      let held = (jobs, queue)
-      jobs = [:]
-      queue = []
-      queueHead = 0
-      running = 0
-      // Let go of on a thread of their own: freeing a million jobs took half a second
-      // between SIGTERM and the exit.
-      Thread.detachNewThread { withExtendedLifetime(held) {} }
-      return runningJobs.compactMap(\.value.task)
+    let tells = reporting && !subscribers.isEmpty
+    if tells {
+      forEachUnsettled { url, job in
+        cancelled.append((url, job))
+        return true
+      }
     }
-    var cancelled = runningJobs.map { ($0.key, $0.value) }
-    for entry in queue[queueHead...] {
-      if let job = jobs[entry.url], job.id == entry.id, !job.isRunning { cancelled.append((entry.url, job)) }
-    }
+    let held = (jobs, queue)
     jobs = [:]
     queue = []
     queueHead = 0
     running = 0
+    // Requests of a batch not yet made are dropped with it: no event for each.
+    backlog.removeAll()
+    if !tells {
+      // Let go of on a thread of their own: freeing a million jobs took half a second
+      // between SIGTERM and the exit.
+      Thread.detachNewThread { withExtendedLifetime(held) {} }
+    }
     for (url, job) in cancelled {
       settle(url, state: .failed(.cancelled), event: .failed(url: url, albums: job.albums, .cancelled))
     }
-    return runningJobs.compactMap(\.value.task)
+    return tasks
   }
 
-  /// The first `limit` unsettled covers, running ones first, each group in request order:
-  /// the running jobs sorted (a few), the queue as it stands (no sort of a million), then
-  /// the batch's requests not yet made.
-  func pending(limit: Int = .max) -> [PendingCover] {
-    var pending = jobs.filter(\.value.isRunning).sorted { $0.value.id < $1.value.id }.prefix(limit).map {
-      PendingCover(url: $0.key, albums: $0.value.albums, state: .downloading)
+  /// Hands `body` the unsettled jobs, running ones first, each group in request order: the
+  /// running ones sorted (a few), then the queue as it stands (no sort of a million), until
+  /// `body` returns false.
+  private func forEachUnsettled(_ body: (String, Job) -> Bool) {
+    for (url, job) in jobs.filter(\.value.isRunning).sorted(by: { $0.value.id < $1.value.id }) {
+      guard body(url, job) else { return }
     }
-    for entry in queue[queueHead...] where pending.count < limit {
-      if let job = jobs[entry.url], job.id == entry.id, !job.isRunning {
-        pending.append(PendingCover(url: entry.url, albums: job.albums, state: .queued))
-      }
+    for entry in queue[queueHead...] {
+      guard let job = jobs[entry.url], job.id == entry.id, !job.isRunning else { continue }
+      guard body(entry.url, job) else { return }
+    }
+  }
+
+  /// The first `limit` unsettled covers, running ones first, each group in request order,
+  /// then the batch's requests not yet made.
+  func pending(limit: Int = .max) -> [PendingCover] {
+    var pending: [PendingCover] = []
+    forEachUnsettled { url, job in
+      guard pending.count < limit else { return false }
+      pending.append(PendingCover(url: url, albums: job.albums, state: job.isRunning ? .downloading : .queued))
+      return true
     }
     // Then the batch's requests not yet made, as queued.
     for request in backlog.first(limit - pending.count) {

@@ -40,7 +40,7 @@ struct AlbumReference: Equatable {
   }
 
   /// Digits with an optional sign, however large (a huge number is still "no album N").
-  private static func number(_ text: String) -> Int? {
+  fileprivate static func number(_ text: String) -> Int? {
     let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
     guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
     return Int(text) ?? (text.hasPrefix("-") ? Int.min : Int.max)
@@ -102,6 +102,13 @@ struct AlbumReferences: Equatable {
       }
     }
     return indices.sorted()
+  }
+
+  /// Whether unquoted `text` names albums by number (`3`, `2-4`, `all`), as a word of
+  /// ``AlbumChoice`` does, rather than being a word of a title.
+  static func namesByNumber(_ text: String) -> Bool {
+    if text.lowercased() == "all" || AlbumReference.number(text) != nil { return true }
+    do { return try range(text) != nil } catch { return true }
   }
 
   /// `3-7` as a range; nil when the text is not two numbers around a dash.

@@ -69,7 +69,7 @@ public struct ImportCommand: Command {
     let samplesLeft: Int
     do throws(LibraryError) {
       (range, ignoredColumns, samplesLeft) = try library.importAlbums(
-        fromFile: path, isCancelled: Self.cancellation(in: environment))
+        fromFile: path, isCancelled: environment.cancellation())
     } catch {
       if error == .cancelled { throw CommandError("cancelled; nothing was imported") }
       throw CommandError(error)
@@ -133,7 +133,7 @@ extension ImportCommand {
         progress: progressLine.map { show in
           { progress in show(Self.progressText(progress, folder: name, since: start)) }
         },
-        isCancelled: Self.cancellation(in: environment))
+        isCancelled: environment.cancellation())
     } catch {
       if error == .cancelled { throw CommandError("cancelled; nothing was imported") }
       throw CommandError(error)
@@ -194,19 +194,6 @@ extension ImportCommand {
   private func shownPaths(_ paths: [String], in result: FolderImport) -> String {
     let shown = paths.prefix(Self.skippedShown).map { TextSanitizer.escaped(Self.relative($0, to: result.folder)) }
     return shown.joined(separator: ", ") + (paths.count > Self.skippedShown ? ", …" : "")
-  }
-
-  /// Whether a long import should stop: Ctrl-C at a terminal cancels it and the shell goes
-  /// on; in a script SIGINT ends the run (130), and SIGTERM or SIGHUP end it in any mode, so
-  /// those are left pending for the shell to see once the import has rolled back.
-  static func cancellation(in environment: CommandEnvironment) -> () -> Bool {
-    var interrupted = false
-    return {
-      if environment.isInteractive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt) {
-        interrupted = true
-      }
-      return interrupted || SignalMonitor.terminationPending
-    }
   }
 
   /// `imported 12 albums (140 tracks) from ~/Music: 2 added, 1 updated, 9 unchanged`.

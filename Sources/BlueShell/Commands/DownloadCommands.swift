@@ -58,10 +58,11 @@ public struct DownloadCommand: Command {
     // A signal (Ctrl-C, SIGTERM, SIGHUP) stops the requests between pages: on a million
     // albums they take seconds, and the shell must leave within one.
     var stopped = false
+    let shouldStop = environment.cancellation()
     pages: for indices in runs {
       var start = indices.lowerBound
       while start < indices.upperBound {
-        if SignalMonitor.peek(.interrupt) || SignalMonitor.terminationPending {
+        if shouldStop() {
           stopped = true
           break pages
         }
@@ -116,8 +117,6 @@ public struct DownloadCommand: Command {
     if withoutCover > 0 { parts.append("\(albumCount(withoutCover)) without a cover URL") }
     if withoutArt > 0 { parts.append("\(albumCount(withoutArt)) with no art and no MusicBrainz id to look it up by") }
     if stopped { parts.append("stopped by a signal before the rest were asked for") }
-    // At a terminal Ctrl-C stopped this command only: the shell goes on.
-    if stopped, environment.isInteractive { _ = SignalMonitor.take(.interrupt) }
     return .lines([parts.isEmpty ? "nothing to download" : parts.joined(separator: ", ")])
   }
 }

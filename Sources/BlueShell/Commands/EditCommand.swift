@@ -43,7 +43,7 @@ public struct EditCommand: Command {
       words = words.dropFirst()
     }
     let typed = albumWords
-    if albumWords.count > 1, albumWords.allSatisfy({ !$0.isQuoted && !Self.namesAlbumsByNumber($0.text) }) {
+    if albumWords.count > 1, albumWords.allSatisfy({ !$0.isQuoted && !AlbumReferences.namesByNumber($0.text) }) {
       // Words that are not numbers, ranges or 'all': one title typed without quotes.
       albumWords = [try AlbumReference(restOfLine: albumWords[...]).word]
     }
@@ -70,11 +70,6 @@ public struct EditCommand: Command {
     CommandError(
       "edit changes at most \(Library.grouped(maximumAlbums)) albums at once, not \(Library.grouped(count)) "
         + "(narrow the view with 'find')")
-  }
-
-  /// Whether `text` is an index, a range of them or `all`.
-  private static func namesAlbumsByNumber(_ text: String) -> Bool {
-    text.lowercased() == "all" || text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }
   }
 
   /// The most albums one `edit` changes: each is read, checked and logged (before and after)

@@ -78,6 +78,20 @@ public final class CommandEnvironment {
     imageID = imageID == UInt32.max ? 1 : imageID + 1
     return imageID
   }
+
+  /// Whether a long command (an import, the requests of `download all`) should stop: Ctrl-C
+  /// at a terminal stops it and the shell goes on; in a script SIGINT ends the run (130),
+  /// and SIGTERM or SIGHUP end it in any mode, so those are left pending for the shell to
+  /// see once the command has stopped.
+  func cancellation() -> () -> Bool {
+    var interrupted = false
+    return { [isInteractive] in
+      if isInteractive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt) {
+        interrupted = true
+      }
+      return interrupted || SignalMonitor.terminationPending
+    }
+  }
 }
 
 @available(*, unavailable, message: "the shell's state stays on the thread that runs libedit")
