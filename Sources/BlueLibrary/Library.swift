@@ -58,7 +58,7 @@ public final class Library {
         let cached = covers.cache.entryNames()
         try store.recordCoversInCache(cached.isEmpty ? nil : { url in cached.contains(CoverCache.fileName(for: url)) })
       }
-      coverRecording = covers.subscribe { [store, coversLanded] event in
+      coverRecording = covers.subscribe(outcomesOnly: true) { [store, coversLanded] event in
         if case .finished(let url, _, _, _, _) = event {
           try? store.recordCachedCover(url)
           coversLanded.set()
@@ -81,6 +81,12 @@ public final class Library {
   /// Opens (or creates, seeded with the default catalogue) the library file at `path`.
   public static func open(path: String, covers: CoverLoader? = nil) throws(LibraryError) -> Library {
     try Library(store: AlbumStore.open(path: path), covers: covers)
+  }
+
+  /// Opens the library file at `path` (as ``open(path:covers:)-swift.type.method``), fetching covers as
+  /// `settings` say: the library builds its cover cache and loader.
+  public static func open(path: String, covers settings: CoverSettings) throws(LibraryError) -> Library {
+    try Library(store: AlbumStore.open(path: path), covers: CoverLoader(settings: settings))
   }
 
   /// A library in memory holding `albums` (the default catalogue unless told), for tests.
@@ -434,14 +440,13 @@ public final class Library {
   @discardableResult
   public func requestCover(of album: Album) -> CoverState {
     guard let covers, !album.coverURL.isEmpty else { return .none }
-    return covers.request(album.coverURL, albumTitle: album.title)
+    return covers.request(album.coverURL, for: CoverRequester(title: album.title, order: album.position))
   }
 
   /// Asks for the covers of `batch` in the background, a few at a time as slots free up
-  /// (``CoverLoader/request(_:noting:)``); `noting` is told each URL and order as it is
-  /// asked for.
-  public func requestCovers(_ batch: CoverBatch, noting: (@Sendable (String, Int) -> Void)? = nil) {
-    covers?.request(batch, noting: noting)
+  /// (``CoverLoader/request(_:)``).
+  public func requestCovers(_ batch: CoverBatch) {
+    covers?.request(batch)
   }
 
   /// Whether the cover of `album` is in the cover cache now (one `stat`).
@@ -461,11 +466,37 @@ public final class Library {
   /// True when no download is running or waiting to report.
   public var coversAreIdle: Bool { covers?.isIdle ?? true }
 
-  /// Blocks until pending downloads finish, `timeout` seconds pass (false) or
-  /// `shouldCancel` says so (false).
-  public func waitForCovers(timeout: Double? = nil, shouldCancel: () -> Bool = { false }) -> Bool {
+  /// Blocks until the pending downloads have all reported (`.done`) or `timeout` seconds
+  /// pass (`.timedOut`, the downloads go on), or cancels them when `stop` says so
+  /// (`.cancelled`): the one policy for `wait` and for the shell's wait as it leaves.
+  ///
+  /// `stop` is asked once at the start and whenever `wakingOn` is readable (the shell's
+  /// wake-up pipe: a signal, a status line); it must drain that descriptor. On ``CoverWaitStop/cancel``
+  /// every pending download is cancelled, and the cancellations are waited for (at most
+  /// `drain` seconds) so their status lines are out before this returns; on
+  /// ``CoverWaitStop/cancelQuietly`` they are dropped without a word (leaving on a signal).
+  public func waitForCovers(
+    timeout: Double? = nil, drain: Double = 1, wakingOn descriptor: Int32? = nil,
+    stop: () -> CoverWaitStop? = { nil }
+  ) -> CoverWaitEnd {
     endCommand()
-    return covers?.waitForPendingBlocking(timeout: timeout, shouldCancel: shouldCancel) ?? true
+    guard let covers else { return .done }
+    var stopping: CoverWaitStop?
+    let done = covers.waitUntilIdle(timeout: timeout, wakingOn: descriptor) {
+      stopping = stop()
+      return stopping != nil
+    }
+    if done { return .done }
+    switch stopping {
+    case nil:
+      return .timedOut
+    case .cancelQuietly:
+      covers.cancelAll(reporting: false)
+    case .cancel:
+      covers.cancelAll()
+      _ = covers.waitUntilIdle(timeout: drain)
+    }
+    return .cancelled
   }
 
   /// Cancels every pending download; with `reporting` false no event tells of them (the
@@ -480,7 +511,7 @@ public final class Library {
     covers?.shutDown()
   }
 
-  /// Calls `handler` (on the loader's executor) for every cover event until unsubscribed.
+  /// Calls `handler` (on the loader's delivery queue) for every cover event until unsubscribed.
   public func observeCovers(
     outcomesOnly: Bool = false, _ handler: @escaping @Sendable (CoverEvent) -> Void
   ) -> SubscriptionToken? {

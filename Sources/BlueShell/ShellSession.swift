@@ -40,30 +40,8 @@ final class ShellSession {
   init(options: ShellOptions) throws(StartFailure) {
     self.options = options
     paths = try Self.paths(for: options)
-    let cache = CoverCache(directory: paths.coverCache)
-    // What a kill -9 in the middle of a download left behind.
-    cache.removeAbandonedPartials()
-    // The Cover Art Archive, or the mirror BLUELIB_COVERART_URL names.
-    let coverArtBase = options.environment["BLUELIB_COVERART_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    let covers = CoverLoader(
-      cache: cache,
-      sources: CoverLoader.standardSources(
-        userAgent: "bluelib/\(bluelibVersion) ( \(bluelibProjectURL) )",
-        coverArtBase: coverArtBase ?? CoverArtArchiveSource.defaultBase),
-      maxConcurrent: options.maxDownloads,
-      timeout: .milliseconds(Int((options.downloadTimeout * 1000).rounded())),
-      validate: { data in
-        // Decoded at the smallest JPEG scale that still reads every block: a corrupt or
-        // truncated file fails here, before it is cached as a success.
-        do {
-          _ = try ImageDecoder.decode(data, minimumSize: PixelSize(width: 1, height: 1))
-          return nil
-        } catch {
-          return String(describing: error)
-        }
-      })
     do {
-      library = try Library.open(path: paths.library, covers: covers)
+      library = try Library.open(path: paths.library, covers: Self.coverSettings(options, paths: paths))
     } catch {
       throw StartFailure(message: "bluelib: \(error)", status: Shell.ExitCode.cannotOpen)
     }
@@ -150,6 +128,27 @@ final class ShellSession {
     interpreter.afterEachCommand = { [unowned self] in deliverDueMessages() }
     if isInteractive { interpreter.pager = Pager.fromEnvironment(options.environment, disabled: options.noPager) }
     connectReader()
+  }
+
+  /// How covers are fetched: the options' downloads at once and timeout, the Cover Art
+  /// Archive (or the mirror BLUELIB_COVERART_URL names), and bytes that must decode.
+  private static func coverSettings(_ options: ShellOptions, paths: AppPaths) -> CoverSettings {
+    var settings = CoverSettings(directory: paths.coverCache)
+    settings.downloadsAtOnce = options.maxDownloads
+    settings.timeout = .milliseconds(Int((options.downloadTimeout * 1000).rounded()))
+    settings.userAgent = "bluelib/\(bluelibVersion) ( \(bluelibProjectURL) )"
+    if let mirror = options.environment["BLUELIB_COVERART_URL"], !mirror.isEmpty { settings.coverArtBase = mirror }
+    settings.validate = { data in
+      // Decoded at the smallest JPEG scale that still reads every block: a corrupt or
+      // truncated file fails here, before it is cached as a success.
+      do {
+        _ = try ImageDecoder.decode(data, minimumSize: PixelSize(width: 1, height: 1))
+        return nil
+      } catch {
+        return String(describing: error)
+      }
+    }
+    return settings
   }
 
   /// Where the files live: `--home`, `BLUELIB_HOME`, else the XDG directories.
@@ -379,20 +378,15 @@ final class ShellSession {
       output.line("waiting for \(Library.counted(pending, "download")) (Ctrl-C cancels)")
       output.flush()
     }
-    let signalled = {
-      SignalMonitor.peek(.interrupt) || SignalMonitor.peek(.terminate) || SignalMonitor.peek(.hangUp)
-    }
-    _ = library.waitForCovers(timeout: nil, shouldCancel: signalled)
-    if signalled() {
-      // Ctrl-C at a terminal only cancels; every other signal also sets the exit status.
+    let isInteractive = isInteractive
+    _ = library.waitForCovers(wakingOn: WakeUpPipe.shared.readEnd) {
+      WakeUpPipe.shared.drain()
+      // Leaving on SIGTERM or SIGHUP: no status line for the downloads cancelled.
+      if SignalMonitor.terminationPending { return .cancelQuietly }
+      guard SignalMonitor.peek(.interrupt) else { return nil }
+      // Ctrl-C at a terminal only cancels; in a script it also sets the exit status.
       if isInteractive { _ = SignalMonitor.take(.interrupt) }
-      if SignalMonitor.terminationPending {
-        // Leaving on SIGTERM or SIGHUP: no status line for the downloads cancelled.
-        library.cancelCovers(reporting: false)
-      } else {
-        library.cancelCovers()
-        _ = library.waitForCovers(timeout: 1)
-      }
+      return .cancel
     }
   }
 

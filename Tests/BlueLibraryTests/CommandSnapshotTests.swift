@@ -45,7 +45,7 @@ import Testing
       path: shell.store.path!, covers: CoverLoader(cache: CoverCache(directory: home.file("covers"))))
     covered.beginCommand()
     _ = try covered.albums(in: 0..<5)
-    #expect(covered.waitForCovers(timeout: 0.1))
+    #expect(covered.waitForCovers(timeout: 0.1) == .done)
     try other.setSelectedIndex(2)
     covered.endCommand()
   }

@@ -22,7 +22,7 @@ import Testing
     try first.add(Album(title: "Local", coverURL: url))
     #expect(first.coverState(of: try album(in: first, titled: "Local")) == .none)
     first.requestCover(of: try album(in: first, titled: "Local"))
-    #expect(first.waitForCovers(timeout: 10))
+    #expect(first.waitForCovers(timeout: 10) == .done)
     #expect(try album(in: first, titled: "Local").coverCached)
 
     // Another shell with its own loader: the library says cached, nothing was requested.

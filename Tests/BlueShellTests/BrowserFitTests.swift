@@ -19,7 +19,7 @@ struct BrowserFitTests {
     albums[0].folder = "/music/Bowie/Best of Bowie"
     let library = Library.inMemory(seed: albums, covers: loader)
     for index in 0..<albums.count { library.requestCover(of: try library.album(at: index)) }
-    #expect(library.waitForCovers(timeout: 10))
+    #expect(library.waitForCovers(timeout: 10) == .done)
     let browser = AlbumBrowser(library: library, style: .plain, layout: .cards)
     return (browser, library)
   }

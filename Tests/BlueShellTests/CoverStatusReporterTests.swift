@@ -7,22 +7,24 @@ import Testing
 struct CoverStatusReporterTests {
   let reporter = CoverStatusReporter(messages: MessageQueue(), showsTimes: false)
 
-  func finish(_ url: String, _ album: String, fromCache: Bool = false) {
-    reporter.handle(.finished(url: url, albums: [album], bytes: 3500, seconds: 0.1, fromCache: fromCache))
+  func finish(_ url: String, _ album: String, at order: Int = .max, fromCache: Bool = false) {
+    reporter.handle(
+      .finished(
+        url: url, albums: [CoverRequester(title: album, order: order)], bytes: 3500, seconds: 0.1,
+        fromCache: fromCache))
   }
 
   @Test func aCoverAskedForAgainReplacesItsLineInsteadOfAddingOne() {
-    reporter.noteRequest("bluelib:a", position: 0)
-    reporter.noteRequest("bluelib:b", position: 1)
-    finish("bluelib:b", "B")
-    finish("bluelib:a", "A")
-    finish("bluelib:a", "A", fromCache: true)
+    // Each line stands where its album does: A (at 0) before B (at 1), however they came.
+    finish("bluelib:b", "B", at: 1)
+    finish("bluelib:a", "A", at: 0)
+    finish("bluelib:a", "A", at: 0, fromCache: true)
     finish("bluelib:a", "A", fromCache: true)
     #expect(reporter.finished == ["cover of \"A\": cached (3.4 KB)", "cover of \"B\": 3.4 KB"])
   }
 
   @Test func aFailureThenASuccessShowsOnlyTheSuccess() {
-    reporter.handle(.failed(url: "http://x/c.png", albums: ["C"], .httpStatus(404)))
+    reporter.handle(.failed(url: "http://x/c.png", albums: [CoverRequester(title: "C")], .httpStatus(404)))
     finish("http://x/c.png", "C")
     #expect(reporter.finished == ["cover of \"C\": 3.4 KB"])
   }

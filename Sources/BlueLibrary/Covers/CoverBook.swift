@@ -9,7 +9,7 @@ struct CoverBook {
   /// A download that has been asked for and has not settled.
   struct Job {
     let id: UInt64
-    var albums: [String]
+    var albums: [CoverRequester]
     var task: Task<Void, Never>?
     var startedAt: ContinuousClock.Instant?
 
@@ -25,10 +25,10 @@ struct CoverBook {
   private var queueHead = 0
   /// The number of running jobs.
   private(set) var running = 0
-  /// Requests handed over in bulk and not yet made (``CoverLoader/request(_:noting:)``).
+  /// Requests handed over in bulk and not yet made (``CoverLoader/request(_:)``).
   var backlog = CoverBatch()
-  /// Told each request of the backlog (its URL and order) as it is made.
-  var backlogNote: (@Sendable (String, Int) -> Void)?
+  /// The threads waiting for the loader to go idle: the write end of each one's pipe.
+  var idleWaiters: [UInt64: Int32] = [:]
   /// The tasks of the downloads cancelled so far, for ``CoverLoader/shutDown()`` to let
   /// end before the sources go.
   var cancelledTasks: [Task<Void, Never>] = []
@@ -72,21 +72,30 @@ struct CoverBook {
     undeliveredOutcomes += 1
   }
 
-  /// Adds `album` to the job for `url`; false if there is no job to join.
-  mutating func join(_ url: String, album: String) -> Bool {
+  /// Adds `requester` to the job for `url`; false if there is no job to join.
+  mutating func join(_ url: String, _ requester: CoverRequester) -> Bool {
     guard var job = jobs[url] else { return false }
-    if !job.albums.contains(album) { job.albums.append(album) }
+    if !job.albums.contains(requester) { job.albums.append(requester) }
     jobs[url] = job
     return true
   }
 
   /// Creates a queued job for `url`.
-  mutating func enqueue(_ url: String, album: String) {
+  mutating func enqueue(_ url: String, _ requester: CoverRequester) {
     let id = makeID()
-    jobs[url] = Job(id: id, albums: [album])
+    jobs[url] = Job(id: id, albums: [requester])
     queue.append((url, id))
     states[url] = .queued
-    if wantsProgress { outbox.append(.queued(url: url, albums: [album])) }
+    if wantsProgress { outbox.append(.queued(url: url, albums: [requester])) }
+  }
+
+  /// Wakes every thread waiting for the loader to go idle, if nothing is pending: one byte
+  /// down each one's pipe (non-blocking; a full pipe is already awake).
+  mutating func wakeIdleWaiters() {
+    guard pendingCount == 0, !idleWaiters.isEmpty else { return }
+    var byte: UInt8 = 1
+    for writeEnd in idleWaiters.values { _ = write(writeEnd, &byte, 1) }
+    idleWaiters = [:]
   }
 
   /// Takes the next queued job if a slot is free, marking it running.
@@ -176,7 +185,8 @@ struct CoverBook {
     var pending: [PendingCover] = []
     forEachUnsettled { url, job in
       guard pending.count < limit else { return false }
-      pending.append(PendingCover(url: url, albums: job.albums, state: job.isRunning ? .downloading : .queued))
+      pending.append(
+        PendingCover(url: url, albums: job.albums.map(\.title), state: job.isRunning ? .downloading : .queued))
       return true
     }
     // Then the batch's requests not yet made, as queued.

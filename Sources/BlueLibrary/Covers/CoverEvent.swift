@@ -1,16 +1,32 @@
+/// An album asking for a cover: its title, and where it stands (its 0-based position in the
+/// library), which orders the status lines; `Int.max` when it has no place.
+public struct CoverRequester: Hashable, Sendable {
+  /// The album's title.
+  public let title: String
+  /// Where the album stands.
+  public let order: Int
+
+  /// The album `title` standing at `order`.
+  public init(title: String, order: Int = .max) {
+    self.title = title
+    self.order = order
+  }
+}
+
 /// What the cover loader reports to its subscribers (the original app's KVO role).
 ///
-/// `albums` holds the titles of every album whose request joined this download, in
-/// request order, so each requester can be told the outcome.
+/// `albums` holds every album whose request joined this download (its title and place),
+/// in request order, so each requester can be told the outcome where it stands: the event
+/// carries all a requester needs.
 public enum CoverEvent: Equatable, Sendable {
   /// The download waits for a free slot.
-  case queued(url: String, albums: [String])
+  case queued(url: String, albums: [CoverRequester])
   /// The download started.
-  case started(url: String, albums: [String])
+  case started(url: String, albums: [CoverRequester])
   /// The cover is in the cache: fetched now, or found there (`fromCache`, nothing fetched).
-  case finished(url: String, albums: [String], bytes: Int, seconds: Double, fromCache: Bool)
+  case finished(url: String, albums: [CoverRequester], bytes: Int, seconds: Double, fromCache: Bool)
   /// The download failed or was cancelled; requesting the URL again retries.
-  case failed(url: String, albums: [String], CoverFailure)
+  case failed(url: String, albums: [CoverRequester], CoverFailure)
 
   /// The cover URL the event is about.
   public var url: String {
@@ -21,7 +37,7 @@ public enum CoverEvent: Equatable, Sendable {
   }
 
   /// The titles of the albums that asked for this cover.
-  public var albums: [String] {
+  public var albums: [CoverRequester] {
     switch self {
     case .queued(_, let albums), .started(_, let albums), .failed(_, let albums, _): albums
     case .finished(_, let albums, _, _, _): albums

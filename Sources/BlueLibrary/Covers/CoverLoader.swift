@@ -1,6 +1,12 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Downloads covers in the background, a few at a time, through the disk cache, and
 /// tells its subscribers about every step (the original app's notification + KVO).
 ///
@@ -10,32 +16,31 @@ import Synchronization
 /// by the ``CoverSource`` for the URL's scheme. A fetched cover must be an image and is
 /// cached before it is reported as finished; a failed one can be requested again.
 ///
-/// - Important: The shell's main thread is not an async context, so everything it
-///   needs is synchronous and safe from any thread: ``request(_:albumTitle:)``,
-///   ``cancelAll()``, ``currentState(of:)``, ``pendingSnapshot()``,
-///   ``waitForPendingBlocking(timeout:shouldCancel:)`` and ``subscribe(_:)``. Requests
-///   take effect in call order, and their state is visible as soon as the call returns.
-public actor CoverLoader {
+/// Everything is synchronous and safe from any thread (the shell's main thread is not an
+/// async context): all the loader knows is one ``CoverBook`` behind a lock, each transition
+/// one critical section. Requests take effect in call order, and their state is visible as
+/// soon as the call returns. Downloads run as tasks; events are handed to the subscribers
+/// on a serial queue, in the order they happened; a thread waiting for the
+/// loader to go idle (``waitUntilIdle(timeout:wakingOn:shouldStop:)``) is woken through a
+/// pipe of its own, never by polling.
+public final class CoverLoader: Sendable {
   /// The disk cache covers go to.
-  public nonisolated let cache: CoverCache
+  public let cache: CoverCache
   /// The timeout and size cap of each fetch.
-  public nonisolated let limits: CoverLimits
+  public let limits: CoverLimits
   /// The most fetches running at once.
-  public nonisolated let maxConcurrent: Int
+  public let maxConcurrent: Int
 
-  private nonisolated let sources: [String: any CoverSource]
+  private let sources: [String: any CoverSource]
   /// Every source, once each, for ``shutDown()``.
-  private nonisolated let allSources: [any CoverSource]
+  private let allSources: [any CoverSource]
   /// Why fetched bytes are not a usable image (they do not decode), or nil.
-  private nonisolated let validate: @Sendable (Data) -> String?
-  private nonisolated let book = Mutex(CoverBook())
-  private var waiters: [UInt64: Waiter] = [:]
-  private var nextWaiterID: UInt64 = 0
-
-  private struct Waiter {
-    let continuation: CheckedContinuation<Bool, Never>
-    var timer: Task<Void, Never>?
-  }
+  private let validate: @Sendable (Data) -> String?
+  private let book = Mutex(CoverBook())
+  /// Where events are handed to the subscribers: a serial queue of its own, so a delivery
+  /// never waits for a thread of Swift's small cooperative pool (which threads blocked in a
+  /// wait could all be holding).
+  private let deliveries = DispatchQueue(label: "bluelib.covers.delivery")
 
   /// The sources of a standard loader: http/https, file, the bundled covers, pictures
   /// embedded in audio files, and the Cover Art Archive (at `coverArtBase`), each request
@@ -75,7 +80,8 @@ public actor CoverLoader {
 
   // MARK: - Requests
 
-  /// Asks for the cover at `url` on behalf of the album `albumTitle`; returns at once.
+  /// Asks for the cover at `url` on behalf of `requester` (an album: its title and where it
+  /// stands); returns at once.
   ///
   /// A cached cover is reported as `.finished(fromCache: true)` without fetching; a
   /// cover already queued or downloading is not fetched twice, and the outcome event
@@ -85,47 +91,45 @@ public actor CoverLoader {
   /// - Returns: The cover's state right after the request (`.cached`, `.queued`,
   ///   `.downloading` or `.failed`).
   @discardableResult
-  public nonisolated func request(_ url: String, albumTitle: String) -> CoverState {
+  public func request(_ url: String, for requester: CoverRequester) -> CoverState {
     let (state, deliver) = book.withLock { book -> (CoverState, Bool) in
-      guard admit(url, albumTitle: albumTitle, &book) else { return (book.states[url] ?? .queued, false) }
+      guard admit(url, for: requester, &book) else { return (book.states[url] ?? .queued, false) }
       startJobs(&book)
-      return (book.states[url] ?? .none, Self.claimDelivery(&book))
+      return (book.states[url] ?? .none, Self.settled(&book))
     }
     if deliver { scheduleDelivery() }
     return state
   }
 
   /// Asks for every cover of `batch`, in order, and returns at once. They are requested
-  /// (as ``request(_:albumTitle:)`` does) a few at a time, as slots free up, so a million
-  /// costs the batch's bytes rather than a job and a state each; `noting` is told each
-  /// one's URL and order just before (the shell orders status lines by it). Until then a
-  /// cover of the batch has no state of its own, and ``cancelAll(reporting:)`` drops the
-  /// rest of the batch without an event for each.
-  public nonisolated func request(_ batch: CoverBatch, noting: (@Sendable (String, Int) -> Void)? = nil) {
+  /// (as ``request(_:for:)`` does) a few at a time, as slots free up, so a million costs the
+  /// batch's bytes rather than a job and a state each. Until then a cover of the batch has
+  /// no state of its own, and ``cancelAll(reporting:)`` drops the rest of the batch without
+  /// an event for each.
+  public func request(_ batch: CoverBatch) {
     guard batch.count > 0 else { return }
     let deliver = book.withLock { book in
       book.backlog.append(contentsOf: batch)
-      if let noting { book.backlogNote = noting }
       startJobs(&book)
-      return Self.claimDelivery(&book)
+      return Self.settled(&book)
     }
     if deliver { scheduleDelivery() }
   }
 
   /// Makes the request for `url` (under the lock): joins its job, answers it from the
   /// cache, fails it when no source reads it, or queues it. False when it joined a job.
-  private nonisolated func admit(_ url: String, albumTitle: String, _ book: inout CoverBook) -> Bool {
-    if book.join(url, album: albumTitle) { return false }
+  private func admit(_ url: String, for requester: CoverRequester, _ book: inout CoverBook) -> Bool {
+    if book.join(url, requester) { return false }
     let checked = ContinuousClock.now
     if source(for: url) == nil {
       let failure = CoverFailure.unsupportedURL(url)
-      book.settle(url, state: .failed(failure), event: .failed(url: url, albums: [albumTitle], failure))
+      book.settle(url, state: .failed(failure), event: .failed(url: url, albums: [requester], failure))
     } else if let size = cache.entrySize(for: url) {
       let event = CoverEvent.finished(
-        url: url, albums: [albumTitle], bytes: size, seconds: Self.seconds(since: checked), fromCache: true)
+        url: url, albums: [requester], bytes: size, seconds: Self.seconds(since: checked), fromCache: true)
       book.settle(url, state: .cached, event: event)
     } else {
-      book.enqueue(url, album: albumTitle)
+      book.enqueue(url, requester)
     }
     return true
   }
@@ -142,7 +146,7 @@ public actor CoverLoader {
   ///   waits on a semaphore for a detached task.
   /// - Returns: The cover's state afterwards: `.cached` with the bytes now in the cache, or
   ///   `.failed` with the reason.
-  public nonisolated func fetchNow(_ url: String) -> CoverState {
+  public func fetchNow(_ url: String) -> CoverState {
     let claimed = book.withLock { book -> CoverState? in
       if book.jobs[url] != nil { return book.states[url] ?? .queued }
       if case .failed = book.states[url] { return book.states[url] }
@@ -169,7 +173,7 @@ public actor CoverLoader {
   /// Removes the cached cover for `url` and forgets its state in this session, so the next
   /// request or ``fetchNow(_:)`` fetches it again; nothing happens while it is queued or
   /// downloading. For local covers whose file changed (`import DIR` again).
-  public nonisolated func forget(_ url: String) {
+  public func forget(_ url: String) {
     book.withLock { book in
       guard book.jobs[url] == nil else { return }
       book.states[url] = nil
@@ -181,12 +185,12 @@ public actor CoverLoader {
   /// and nothing more of them is cached. With `reporting` false, or with no subscriber,
   /// nothing says so, neither an event nor their states (for a shell leaving: a million of
   /// them took seconds to report). Safe from any thread; returns at once.
-  public nonisolated func cancelAll(reporting: Bool = true) {
+  public func cancelAll(reporting: Bool = true) {
     let (tasks, deliver) = book.withLock { book in
       let tasks = book.cancelAll(reporting: reporting)
       // Kept for ``shutDown()`` to wait for (briefly); a finished task is cheap to keep.
       book.cancelledTasks += tasks
-      return (tasks, Self.claimDelivery(&book))
+      return (tasks, Self.settled(&book))
     }
     for task in tasks { task.cancel() }
     if deliver { scheduleDelivery() }
@@ -197,7 +201,7 @@ public actor CoverLoader {
   ///
   /// - Important: Blocks until the sources are down (milliseconds); the shell calls it
   ///   from its main thread as it leaves.
-  public nonisolated func shutDown() {
+  public func shutDown() {
     cancelAll()
     // A moment for the cancelled downloads to end before their client goes: one still
     // holding a future of a client shut down trips SwiftNIO's check for leaked promises.
@@ -216,34 +220,29 @@ public actor CoverLoader {
 
   /// How many downloads are queued or running now, not counting the batch's requests not
   /// yet made.
-  nonisolated var jobCount: Int {
+  var jobCount: Int {
     book.withLock { $0.jobs.count }
   }
 
   // MARK: - State
 
-  /// The state of the cover at `url`.
-  public func state(of url: String) -> CoverState {
-    currentState(of: url)
-  }
-
   /// The state of the cover at `url` in this session (queued, downloading, cached or
   /// failed since a request), or nil when it was not requested: no look in the cache, so a
   /// render can ask for every card. From any thread without waiting.
-  public nonisolated func sessionState(of url: String) -> CoverState? {
+  public func sessionState(of url: String) -> CoverState? {
     book.withLock { $0.states[url] }
   }
 
   /// Whether any cover was asked for in this session (else ``sessionState(of:)`` is nil
   /// for every URL).
-  public nonisolated var hasSessionStates: Bool {
+  public var hasSessionStates: Bool {
     book.withLock { !$0.states.isEmpty }
   }
 
   /// The state of the cover at `url`, from any thread without waiting.
   ///
   /// A URL not requested in this session is `.cached` if the cache holds it, else `.none`.
-  public nonisolated func currentState(of url: String) -> CoverState {
+  public func currentState(of url: String) -> CoverState {
     if let known = book.withLock({ $0.states[url] }) { return known }
     guard cache.contains(url) else { return .none }
     return book.withLock { book in
@@ -255,63 +254,74 @@ public actor CoverLoader {
 
   /// The number of downloads not yet reported (queued, running, or with an outcome
   /// not yet handed to the subscribers).
-  public var pendingCount: Int {
+  var pendingCount: Int {
     book.withLock { $0.pendingCount }
   }
 
   /// The first `limit` downloads not yet finished, running ones first, from any thread
   /// without waiting.
-  public nonisolated func pendingSnapshot(limit: Int = .max) -> [PendingCover] {
+  public func pendingSnapshot(limit: Int = .max) -> [PendingCover] {
     book.withLock { $0.pending(limit: limit) }
   }
 
   /// How many downloads are queued or running, from any thread without waiting.
-  public nonisolated var unsettledCount: Int {
+  public var unsettledCount: Int {
     book.withLock { $0.jobs.count + $0.backlog.count }
   }
 
   // MARK: - Waiting
 
-  /// Waits until every request so far has been reported to the subscribers.
+  /// Blocks the calling thread until every request so far has been reported to the
+  /// subscribers (true), `timeout` seconds pass, or `shouldStop` says so (false).
   ///
-  /// - Returns: true when all are done; false when `timeout` passed first or the
-  ///   calling task was cancelled.
-  public func waitForPending(timeout: Duration? = nil) async -> Bool {
+  /// The wait sleeps in `poll` on a pipe of its own, which the loader writes to when it goes
+  /// idle, and on `wakingOn` (the shell's wake-up pipe, which its signal handlers and status
+  /// lines write to): each time that descriptor is readable, and once before sleeping,
+  /// `shouldStop` is called; it must take what woke it (drain the pipe), or the wait spins.
+  /// The downloads go on when the wait ends early; ``cancelAll(reporting:)`` stops them.
+  ///
+  /// - Important: For a thread outside Swift concurrency (the shell's main thread), or a
+  ///   thread of its own. Never call it from a subscriber's handler: events wait for the
+  ///   handler to return.
+  public func waitUntilIdle(timeout: Double? = nil, wakingOn: Int32? = nil, shouldStop: () -> Bool = { false })
+    -> Bool
+  {
     if isIdle { return true }
-    if Task.isCancelled { return false }
-    nextWaiterID += 1
-    let id = nextWaiterID
-    return await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        var waiter = Waiter(continuation: continuation)
-        if let timeout {
-          waiter.timer = Task {
-            try? await Task.sleep(for: timeout)
-            self.endWait(id, result: false)
-          }
-        }
-        waiters[id] = waiter
-      }
-    } onCancel: {
-      Task { await self.endWait(id, result: false) }
+    if shouldStop() { return false }
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return false }
+    for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+    let (readEnd, writeEnd) = (ends[0], ends[1])
+    let id = book.withLock { book -> UInt64? in
+      guard book.pendingCount > 0 else { return nil }
+      let id = book.makeID()
+      book.idleWaiters[id] = writeEnd
+      return id
     }
-  }
-
-  /// Blocks the calling thread until every request so far has been reported.
-  ///
-  /// It sleeps in short slices, calling `shouldCancel` between them, so a Ctrl-C flag
-  /// can end the wait (the downloads go on; call ``cancelAll()`` to stop them).
-  ///
-  /// - Important: For a thread outside Swift concurrency (the shell's main thread).
-  ///   Never call it from a subscriber's handler: events wait for the handler to return.
-  /// - Returns: true when all are done; false on timeout or when `shouldCancel` said so.
-  public nonisolated func waitForPendingBlocking(timeout: Double? = nil, shouldCancel: () -> Bool = { false }) -> Bool {
+    // The waker writes under the lock, so once this wait is out of the book no write can
+    // reach its pipe, and the descriptors can be closed.
+    defer {
+      if let id { book.withLock { _ = $0.idleWaiters.removeValue(forKey: id) } }
+      close(readEnd)
+      close(writeEnd)
+    }
+    guard id != nil else { return true }
     let deadline = timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }
+    var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
+    if let wakingOn { fds.append(pollfd(fd: wakingOn, events: Int16(POLLIN), revents: 0)) }
     while true {
-      if isIdle { return true }
-      if shouldCancel() { return false }
-      if let deadline, ContinuousClock.now >= deadline { return false }
-      usleep(5_000)
+      var milliseconds: Int32 = -1
+      if let deadline {
+        let left = deadline - ContinuousClock.now
+        if left <= .zero { return false }
+        let (seconds, attoseconds) = left.components
+        milliseconds = Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 86_400_000))
+      }
+      for index in fds.indices { fds[index].revents = 0 }
+      let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+      if ready < 0 && errno != EINTR { return isIdle }
+      if fds[0].revents != 0 { return true }
+      if fds.count > 1, fds[1].revents != 0, shouldStop() { return false }
     }
   }
 
@@ -322,10 +332,10 @@ public actor CoverLoader {
   /// not ask for them); keep the token to unsubscribe.
   ///
   /// - Important: Handlers run one event at a time, in the order the events happened
-  ///   (so in order for each URL), on the loader's executor, never on the caller's
+  ///   (so in order for each URL), on the loader's delivery queue, never on the caller's
   ///   thread. A handler must return quickly and must not block (the shell's appends a
   ///   line to a locked queue and wakes the terminal owner).
-  public nonisolated func subscribe(
+  public func subscribe(
     outcomesOnly: Bool = false, _ handler: @escaping @Sendable (CoverEvent) -> Void
   ) -> SubscriptionToken {
     book.withLock { book in
@@ -336,34 +346,33 @@ public actor CoverLoader {
   }
 
   /// Stops calling the handler of `token` (an event being delivered may still reach it).
-  public nonisolated func unsubscribe(_ token: SubscriptionToken) {
+  public func unsubscribe(_ token: SubscriptionToken) {
     _ = book.withLock { $0.subscribers.removeValue(forKey: token.id) }
   }
 
   // MARK: - Fetching
 
-  private nonisolated func source(for url: String) -> (any CoverSource)? {
+  private func source(for url: String) -> (any CoverSource)? {
     coverURLScheme(url).flatMap { sources[$0] }
   }
 
   /// Starts queued jobs while slots are free, making the backlog's requests when the
   /// queue runs dry (called under the lock).
-  private nonisolated func startJobs(_ book: inout CoverBook) {
+  private func startJobs(_ book: inout CoverBook) {
     while true {
       while let next = book.startNext(maxConcurrent: maxConcurrent) {
         let task = Task.detached { await self.run(next.url, id: next.id) }
         book.attach(task, to: next.url, id: next.id)
       }
       guard book.running < maxConcurrent, book.queueIsEmpty, let next = book.backlog.next() else { return }
-      book.backlogNote?(next.url, next.order)
-      _ = admit(next.url, albumTitle: next.title, &book)
+      _ = admit(next.url, for: CoverRequester(title: next.title, order: next.order), &book)
     }
   }
 
   /// ``fetchChecked(_:)`` on the calling thread. A local file is read right here: waiting
   /// on a semaphore for a task would block a thread of Swift's small cooperative pool, and
   /// callers on it (async tests) could take every thread the task needs.
-  private nonisolated func fetchedNow(_ url: String) -> Result<Data, CoverFailure> {
+  private func fetchedNow(_ url: String) -> Result<Data, CoverFailure> {
     do throws(CoverFailure) {
       if let source = source(for: url), let data = try source.fetchBlocking(url, limits: limits) {
         return checked(data)
@@ -387,13 +396,13 @@ public actor CoverLoader {
   }
 
   /// Fetches the cover at `url` through its source and checks that it is an image.
-  private nonisolated func fetchChecked(_ url: String) async throws(CoverFailure) -> Data {
+  private func fetchChecked(_ url: String) async throws(CoverFailure) -> Data {
     guard let source = source(for: url) else { throw .unsupportedURL(url) }
     return try checked(try await source.fetch(url, limits: limits)).get()
   }
 
   /// `data` if it is an image that decodes, else why not.
-  private nonisolated func checked(_ data: Data) -> Result<Data, CoverFailure> {
+  private func checked(_ data: Data) -> Result<Data, CoverFailure> {
     guard CoverImageFormat(sniffing: data) != nil else { return .failure(.notAnImage) }
     // A header alone proves little: what enters the cache must decode, or it would be
     // a "cached" cover that never draws and is never fetched again.
@@ -402,7 +411,7 @@ public actor CoverLoader {
   }
 
   /// Fetches, checks and stages one cover, then settles its job.
-  private nonisolated func run(_ url: String, id: UInt64) async {
+  private func run(_ url: String, id: UInt64) async {
     let outcome: Result<(staged: CoverCache.StagedFile, bytes: Int), CoverFailure>
     do throws(CoverFailure) {
       let data = try await fetchChecked(url)
@@ -418,7 +427,7 @@ public actor CoverLoader {
   }
 
   /// Records the outcome of job `id` unless it was cancelled meanwhile, and starts the next jobs.
-  private nonisolated func complete(
+  private func complete(
     _ url: String, id: UInt64, outcome: Result<(staged: CoverCache.StagedFile, bytes: Int), CoverFailure>
   ) {
     // The commit (a rename) happens under the lock, so a cancelled job can never
@@ -446,7 +455,7 @@ public actor CoverLoader {
         book.settle(url, state: .failed(failure), event: .failed(url: url, albums: job.albums, failure))
       }
       startJobs(&book)
-      return (committed, Self.claimDelivery(&book))
+      return (committed, Self.settled(&book))
     }
     if committed { cache.syncDirectory() }
     if deliver { scheduleDelivery() }
@@ -454,53 +463,51 @@ public actor CoverLoader {
 
   // MARK: - Delivering events
 
-  /// Marks a delivery pass as scheduled if events wait and none is; true if the caller must schedule it.
-  private static func claimDelivery(_ book: inout CoverBook) -> Bool {
+  /// Ends a transition (under the lock): wakes the threads waiting for the loader to go
+  /// idle if it is, and marks a delivery pass as scheduled if events wait and none is;
+  /// true if the caller must schedule it.
+  private static func settled(_ book: inout CoverBook) -> Bool {
+    book.wakeIdleWaiters()
     guard !book.deliveryScheduled, !book.outbox.isEmpty else { return false }
     book.deliveryScheduled = true
     return true
   }
 
-  private nonisolated func scheduleDelivery() {
-    Task { await self.deliver() }
+  /// Starts a delivery pass on the delivery queue: one at a time, so subscribers hear
+  /// events one by one in the order they happened.
+  private func scheduleDelivery() {
+    deliveries.async { self.deliver() }
   }
 
   /// Hands queued events to the subscribers, oldest first, until the outbox is empty.
   private func deliver() {
+    var delivered = 0
     while true {
       let batch = book.withLock { book -> (events: [CoverEvent], subscribers: [CoverBook.Subscriber])? in
+        book.undeliveredOutcomes -= delivered
         guard !book.outbox.isEmpty else {
           book.deliveryScheduled = false
+          book.wakeIdleWaiters()
           return nil
         }
         let events = book.outbox
         book.outbox = []
         return (events, book.subscribers.sorted { $0.key < $1.key }.map(\.value))
       }
-      guard let batch else { break }
+      guard let batch else { return }
       for event in batch.events {
         for subscriber in batch.subscribers where event.isTerminal || !subscriber.outcomesOnly {
           subscriber.handler(event)
         }
       }
-      let outcomes = batch.events.count(where: \.isTerminal)
-      book.withLock { $0.undeliveredOutcomes -= outcomes }
-    }
-    if isIdle {
-      for id in Array(waiters.keys) { endWait(id, result: true) }
+      delivered = batch.events.count(where: \.isTerminal)
     }
   }
 
   /// True when nothing is queued, running, or waiting to be handed to the subscribers:
   /// every status line there will be has been delivered. From any thread.
-  public nonisolated var isIdle: Bool {
+  public var isIdle: Bool {
     book.withLock { $0.pendingCount == 0 }
-  }
-
-  private func endWait(_ id: UInt64, result: Bool) {
-    guard let waiter = waiters.removeValue(forKey: id) else { return }
-    waiter.timer?.cancel()
-    waiter.continuation.resume(returning: result)
   }
 
   private static func seconds(since start: ContinuousClock.Instant) -> Double {

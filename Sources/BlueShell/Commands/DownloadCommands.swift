@@ -78,7 +78,6 @@ public struct DownloadCommand: Command {
           }
           let isCached: Bool
           if single {
-            environment.coverStatus?.noteRequest(album.coverURL, position: album.position)
             isCached = library.requestCover(of: album) == .cached
           } else {
             isCached = library.coverIsCached(album)
@@ -94,11 +93,7 @@ public struct DownloadCommand: Command {
             started += 1
           }
         }
-        if let status = environment.coverStatus {
-          library.requestCovers(batch) { url, order in status.noteRequest(url, position: order) }
-        } else {
-          library.requestCovers(batch)
-        }
+        library.requestCovers(batch)
         start = end
       }
     }
@@ -192,40 +187,30 @@ public struct WaitCommand: Command {
     if environment.isInteractive && before > 0 {
       environment.announce("waiting for \(Library.counted(before, "download")) (Ctrl-C cancels)")
     }
-    var interrupted = false
-    let done = library.waitForCovers(timeout: seconds) {
+    let interactive = environment.isInteractive
+    let end = library.waitForCovers(timeout: seconds, drain: interactive ? 5 : 1, wakingOn: WakeUpPipe.shared.readEnd) {
+      WakeUpPipe.shared.drain()
+      // Status lines as they come, at a terminal.
       environment.deliverMessages()
-      // Ctrl-C at a terminal cancels the wait and the shell goes on; in a script SIGINT
+      // SIGTERM/SIGHUP end the wait, and the shell leaves with 143/129: no status line for
+      // the downloads cancelled (reporting a million of them took seconds).
+      if SignalMonitor.terminationPending { return .cancelQuietly }
+      // Ctrl-C at a terminal cancels the downloads and the shell goes on; in a script SIGINT
       // ends the run (130), so it is left for the input reader to see.
-      if environment.isInteractive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt) {
-        interrupted = true
-      }
-      // SIGTERM/SIGHUP end the wait too; the shell then leaves with 143/129.
-      return interrupted || SignalMonitor.terminationPending
+      return (interactive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt)) ? .cancel : nil
     }
-    if SignalMonitor.terminationPending {
-      // Leaving on a signal: no status line for the downloads cancelled (reporting a
-      // million of them took seconds).
-      library.cancelCovers(reporting: false)
+    switch end {
+    case .done:
       return .nothing
-    }
-    if interrupted && !environment.isInteractive {
-      library.cancelCovers()
-      _ = library.waitForCovers(timeout: 1)
+    case .cancelled:
+      if interactive && !SignalMonitor.terminationPending { throw CommandError("cancelled the pending downloads") }
       return .nothing
-    }
-    if interrupted {
-      library.cancelCovers()
-      _ = library.waitForCovers(timeout: 5)
-      throw CommandError("cancelled the pending downloads")
-    }
-    guard done else {
+    case .timedOut:
       let left = library.pendingCoverCount
       return .lines([
         "still \(Library.counted(left, "download")) pending after \(Self.format(seconds ?? 0)) s"
       ])
     }
-    return .nothing
   }
 
   static func format(_ seconds: Double) -> String {

@@ -4,15 +4,14 @@ import Synchronization
 /// The shell's observer of cover downloads: turns each outcome into one status line for
 /// the terminal's owner (never printing itself) and remembers finished ones for `downloads`.
 ///
-/// - Important: ``handle(_:)`` runs on the loader's executor; everything here is locked.
+/// - Important: ``handle(_:)`` runs on the loader's delivery queue; everything here is locked.
 public final class CoverStatusReporter: Sendable {
   private let messages: MessageQueue
   private let showsTimes: Bool
   private let state = Mutex(State())
 
-  /// Where each album asking for a URL sits, and the latest outcome of each (URL, album).
+  /// The latest outcome of each (URL, album).
   private struct State {
-    var order: [String: Int] = [:]
     /// Keyed by URL and album title; a later outcome replaces an earlier one.
     var latest: [String: (order: Int, sequence: Int, text: String)] = [:]
     /// The keys of `latest` as their outcomes came, oldest first from `oldestKey` (a key
@@ -47,11 +46,6 @@ public final class CoverStatusReporter: Sendable {
     self.showsTimes = showsTimes
   }
 
-  /// Records where the album asking for `url` sits, to order status lines.
-  public func noteRequest(_ url: String, position: Int) {
-    state.withLock { $0.order[url] = position }
-  }
-
   /// The latest outcome of each cover asked for (one line per album: a cover fetched
   /// again or found in the cache replaces its earlier line), in album order, at most
   /// ``remembered`` of them.
@@ -64,28 +58,27 @@ public final class CoverStatusReporter: Sendable {
   /// Handles one loader event.
   public func handle(_ event: CoverEvent) {
     guard event.isTerminal else { return }
-    let lines = event.albums.map { Self.line(for: event, album: $0, showsTimes: showsTimes) }
-    let order = state.withLock { state in
-      // The URL's last word: forget where it was asked for (`download all` on a million
-      // albums must not keep a million positions).
-      // A cover asked for again keeps the place of its earlier line.
-      let order =
-        state.order.removeValue(forKey: event.url)
-        ?? event.albums.first.flatMap { state.latest[event.url + "\u{0}" + $0]?.order } ?? .max
-      for (album, line) in zip(event.albums, lines) {
+    let lines = event.albums.map { Self.line(for: event, album: $0.title, showsTimes: showsTimes) }
+    // Each line stands where its album stands (the event says); one asked for from nowhere
+    // keeps the place of its earlier line.
+    let orders = state.withLock { state in
+      let orders = event.albums.map { album in
+        album.order != .max ? album.order : state.latest[event.url + "\u{0}" + album.title]?.order ?? .max
+      }
+      for ((album, line), order) in zip(zip(event.albums, lines), orders) {
         state.sequence += 1
-        let key = event.url + "\u{0}" + album
+        let key = event.url + "\u{0}" + album.title
         state.latest[key] = (order, state.sequence, line)
         state.arrivals.append((key, state.sequence))
       }
       state.forgetOldest()
-      return order
+      return orders
     }
     // Only a real download prints a line: a cover found in the cache (the command counted
     // it) or read from the album's files or folder says nothing unless it failed
     // (`downloads` still lists it).
     if case .finished(_, _, _, _, let fromCache) = event, fromCache || LocalCover.isLocal(event.url) { return }
-    for line in lines { messages.post(line, order: order) }
+    for (line, order) in zip(lines, orders) { messages.post(line, order: order) }
   }
 
   /// `cover of "Title": 4.2 KB in 0.31 s`, or `cover of "Title" failed: HTTP 404`.

@@ -43,8 +43,8 @@ struct CoverBatchTests {
   }
 
   /// 60 covers as one batch, two at a time: never more than two jobs exist (the rest wait
-  /// in the batch), every cover is fetched once and reported, and `noting` hears each URL
-  /// with its order, in order, as it is asked for.
+  /// in the batch), every cover is fetched once, in the batch's order, and each outcome
+  /// names its album and where the album stands.
   @Test func aBatchIsAskedForAsSlotsFreeUp() async throws {
     let home = try TemporaryDirectory()
     let server = try LoopbackHTTPServer()
@@ -55,8 +55,7 @@ struct CoverBatchTests {
       server.route("/batch-\(index).png", .ok(fakePNG(index), delay: 0.02))
       batch.append(url, albumTitle: "Album \(index)", order: 100 + index)
     }
-    let noted = Mutex<[String]>([])
-    loader.request(batch) { url, order in noted.withLock { $0.append("\(order) \(url)") } }
+    loader.request(batch)
     #expect(loader.unsettledCount == 60)
     var mostJobs = 0
     while !loader.isIdle {
@@ -64,10 +63,16 @@ struct CoverBatchTests {
       try await Task.sleep(for: .milliseconds(2))
     }
     #expect(mostJobs <= 2, "the batch became \(mostJobs) jobs at once")
-    #expect(noted.withLock { $0 } == urls.enumerated().map { "\(100 + $0.offset) \($0.element)" })
+    let started = recorder.events.compactMap { event -> String? in
+      if case .started(let url, _) = event { url } else { nil }
+    }
+    #expect(started == urls)
     for (index, url) in urls.enumerated() {
       #expect(server.requestCount("/batch-\(index).png") == 1)
-      guard case .finished(_, ["Album \(index)"], _, _, false) = recorder.outcome(for: url) else {
+      guard
+        case .finished(_, [CoverRequester(title: "Album \(index)", order: 100 + index)], _, _, false) =
+          recorder.outcome(for: url)
+      else {
         Issue.record("no download finished for \(url): \(recorder.events(for: url))")
         continue
       }

@@ -33,9 +33,9 @@ struct CoverLoaderTests {
         Issue.record("no download finished for \(url): \(recorder.events(for: url))")
         continue
       }
-      #expect(albums == ["Album \(index)"])
+      #expect(albums.map(\.title) == ["Album \(index)"])
       #expect(bytes == fakePNG(index).count)
-      #expect(await loader.state(of: url) == .cached)
+      #expect(loader.currentState(of: url) == .cached)
       #expect(loader.cache.cachedData(for: url) == fakePNG(index))
     }
 
@@ -93,7 +93,8 @@ struct CoverLoaderTests {
     loader.request(url, albumTitle: "Missing")
     #expect(await loader.waitForPending(timeout: .seconds(5)))
 
-    #expect(recorder.outcome(for: url) == .failed(url: url, albums: ["Missing"], .httpStatus(404)))
+    #expect(
+      recorder.outcome(for: url) == .failed(url: url, albums: [CoverRequester(title: "Missing")], .httpStatus(404)))
     #expect(recorder.failure(for: url)?.description == "HTTP 404")
     #expect(loader.currentState(of: url) == .failed(.httpStatus(404)))
     #expect(files(in: loader.cache.directory).isEmpty)
@@ -193,7 +194,7 @@ struct CoverLoaderTests {
 
     #expect(loader.request(url, albumTitle: "Gopher") == .failed(.unsupportedURL(url)))
     #expect(await loader.waitForPending(timeout: .seconds(5)))
-    #expect(recorder.events == [.failed(url: url, albums: ["Gopher"], .unsupportedURL(url))])
+    #expect(recorder.events == [.failed(url: url, albums: [CoverRequester(title: "Gopher")], .unsupportedURL(url))])
   }
 
   @Test func failedDownloadIsRetriedWhenRequestedAgain() async throws {
@@ -246,7 +247,9 @@ struct CoverLoaderTests {
       let seconds = secondsOf(recorder, url)
       #expect(
         recorder.events(for: url) == [
-          .finished(url: url, albums: ["B"], bytes: fakePNG(index).count, seconds: seconds, fromCache: true)
+          .finished(
+            url: url, albums: [CoverRequester(title: "B")], bytes: fakePNG(index).count, seconds: seconds,
+            fromCache: true)
         ])
     }
   }
@@ -269,7 +272,7 @@ struct CoverLoaderTests {
     #expect(server.requestCount("/shared.png") == 1)
     let outcomes = recorder.events(for: url).filter(\.isTerminal)
     #expect(outcomes.count == 1)
-    #expect(Set(outcomes.first?.albums ?? []) == ["One", "Two", "Three"])
+    #expect(Set(outcomes.first?.albums.map(\.title) ?? []) == ["One", "Two", "Three"])
   }
 
   @Test func corruptCacheFileIsFetchedAgain() async throws {
@@ -383,7 +386,7 @@ struct CoverLoaderTests {
         Issue.record("\(album.coverURL): \(recorder.events(for: album.coverURL))")
         continue
       }
-      #expect(albums == [album.title])
+      #expect(albums.map(\.title) == [album.title])
       #expect(bytes > 0)
       #expect(CoverImageFormat(sniffing: loader.cache.cachedData(for: album.coverURL) ?? Data()) == .png)
     }
@@ -414,8 +417,8 @@ struct CoverLoaderTests {
     loader.request(server.url("/hang.png"), albumTitle: "Hang")
 
     #expect(await loader.waitForPending(timeout: .milliseconds(200)) == false)
-    #expect(await loader.pendingCount == 1)
-    let blocking = await onThread { loader.waitForPendingBlocking(timeout: 0.2) }
+    #expect(loader.pendingCount == 1)
+    let blocking = await onThread { loader.waitUntilIdle(timeout: 0.2) }
     #expect(blocking == false)
     loader.cancelAll()
     #expect(await loader.waitForPending(timeout: .seconds(2)))
@@ -430,7 +433,7 @@ struct CoverLoaderTests {
 
     let (done, deliveredBeforeReturn) = await onThread {
       loader.request(url, albumTitle: "A")
-      let done = loader.waitForPendingBlocking(timeout: 5)
+      let done = loader.waitUntilIdle(timeout: 5)
       return (done, recorder.outcome(for: url) != nil)
     }
 
@@ -438,26 +441,71 @@ struct CoverLoaderTests {
     #expect(deliveredBeforeReturn)
   }
 
-  @Test func blockingWaitStopsWhenAskedToCancel() async throws {
+  /// The wait asks whether to stop once at the start, then only when the descriptor it
+  /// was given wakes it (the shell's wake-up pipe: a signal, a status line), and ends when
+  /// told to.
+  @Test func blockingWaitStopsWhenItsWakeUpSaysSo() async throws {
     let home = try TemporaryDirectory()
     let server = try LoopbackHTTPServer()
     server.route("/hang.png", .neverAnswer)
     let (loader, _) = makeLoader(in: home)
     loader.request(server.url("/hang.png"), albumTitle: "Hang")
+    var ends: [Int32] = [-1, -1]
+    try #require(pipe(&ends) == 0)
+    defer { for end in ends { close(end) } }
+    let (readEnd, writeEnd) = (ends[0], ends[1])
+    let writer = Thread {
+      var byte: UInt8 = 1
+      for _ in 0..<4 {
+        usleep(50_000)
+        _ = write(writeEnd, &byte, 1)
+      }
+    }
+    writer.start()
 
     let start = ContinuousClock.now
-    let polls = await onThread { () -> Int in
-      var polls = 0
-      _ = loader.waitForPendingBlocking(timeout: nil) {
-        polls += 1
-        return polls == 5
+    let (done, asked) = await onThread { () -> (Bool, Int) in
+      var asked = 0
+      let done = loader.waitUntilIdle(timeout: nil, wakingOn: readEnd) {
+        asked += 1
+        var byte: UInt8 = 0
+        if asked > 1 { _ = read(readEnd, &byte, 1) }
+        return asked == 5
       }
-      return polls
+      return (done, asked)
     }
-    #expect(polls == 5)
-    #expect(ContinuousClock.now - start < .seconds(1))
+    #expect(!done)
+    #expect(asked == 5, "once at the start and once for each of the 4 wake-ups")
+    #expect(ContinuousClock.now - start < .seconds(2))
     loader.cancelAll()
     #expect(await loader.waitForPending(timeout: .seconds(2)))
+  }
+
+  /// Nothing polls: a wait of 0.4 s for a slow download asks whether to stop only once, at
+  /// the start (the old wait asked every 5 ms), and returns once the outcome is delivered.
+  @Test func blockingWaitIsWokenByTheLoaderNotByPolling() async throws {
+    let home = try TemporaryDirectory()
+    let server = try LoopbackHTTPServer()
+    server.route("/slow.png", .ok(fakePNG(1), delay: 0.4))
+    let (loader, recorder) = makeLoader(in: home)
+    let url = server.url("/slow.png")
+    var ends: [Int32] = [-1, -1]
+    try #require(pipe(&ends) == 0)
+    defer { for end in ends { close(end) } }
+    let readEnd = ends[0]
+
+    let (done, asked, delivered) = await onThread { () -> (Bool, Int, Bool) in
+      loader.request(url, albumTitle: "Slow")
+      var asked = 0
+      let done = loader.waitUntilIdle(timeout: 10, wakingOn: readEnd) {
+        asked += 1
+        return false
+      }
+      return (done, asked, recorder.outcome(for: url) != nil)
+    }
+    #expect(done)
+    #expect(asked == 1)
+    #expect(delivered)
   }
 
   @Test func unsubscribedHandlerHearsNothingMore() async throws {

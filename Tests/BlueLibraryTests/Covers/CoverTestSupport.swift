@@ -60,3 +60,21 @@ func makeLoader(
     timeout: timeout, maxBytes: maxBytes)
   return (loader, EventRecorder(loader))
 }
+
+extension CoverLoader {
+  /// A request from the album `albumTitle`, with no place of its own (most tests need no
+  /// more).
+  @discardableResult
+  func request(_ url: String, albumTitle: String) -> CoverState {
+    request(url, for: CoverRequester(title: albumTitle))
+  }
+
+  /// ``waitUntilIdle(timeout:wakingOn:shouldStop:)`` on a thread of its own, for async
+  /// tests: true once every request so far has been reported, false after `timeout`.
+  func waitForPending(timeout: Duration) async -> Bool {
+    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+    return await withCheckedContinuation { continuation in
+      Thread.detachNewThread { continuation.resume(returning: self.waitUntilIdle(timeout: seconds)) }
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// How a library fetches covers: where they are cached, how many downloads run at once,
+/// how long and how big each may be, who is asking, and what makes fetched bytes a cover.
+/// ``Library/open(path:covers:)`` builds the cache and the loader from them.
+public struct CoverSettings: Sendable {
+  /// The cover cache's directory (made when the first cover lands).
+  public var directory: String
+  /// The most downloads running at once.
+  public var downloadsAtOnce = 6
+  /// How long one download may take.
+  public var timeout: Duration = .seconds(15)
+  /// The largest cover accepted, in bytes.
+  public var maxBytes = 10 << 20
+  /// The User-Agent every request names.
+  public var userAgent = "bluelib"
+  /// Where the Cover Art Archive (or a mirror of it) answers.
+  public var coverArtBase = CoverArtArchiveSource.defaultBase
+  /// Why fetched bytes are not a usable image (they do not decode), or nil: what enters
+  /// the cache must draw.
+  public var validate: @Sendable (Data) -> String? = { _ in nil }
+
+  /// Settings caching covers in `directory`, the others at their defaults.
+  public init(directory: String) {
+    self.directory = directory
+  }
+}
+
+extension CoverLoader {
+  /// A loader with the standard sources over the cache in `settings.directory`, after
+  /// removing what a kill -9 in the middle of a download left there.
+  public convenience init(settings: CoverSettings) {
+    let cache = CoverCache(directory: settings.directory)
+    cache.removeAbandonedPartials()
+    self.init(
+      cache: cache,
+      sources: CoverLoader.standardSources(userAgent: settings.userAgent, coverArtBase: settings.coverArtBase),
+      maxConcurrent: settings.downloadsAtOnce, timeout: settings.timeout, maxBytes: settings.maxBytes,
+      validate: settings.validate)
+  }
+}
