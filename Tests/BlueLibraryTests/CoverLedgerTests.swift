@@ -18,11 +18,12 @@ import Testing
     let url = "file://" + home.file("local.png")
     let path = home.file("library.sqlite")
 
-    let first = try Library.open(path: path, covers: makeLoader(in: home).0)
+    let firstLoader = makeLoader(in: home).0
+    let first = try Library.open(path: path, covers: firstLoader)
     try first.add(Album(title: "Local", coverURL: url))
     #expect(first.coverState(of: try album(in: first, titled: "Local")) == .none)
     first.requestCover(of: try album(in: first, titled: "Local"))
-    #expect(first.waitForCovers(timeout: 10) == .done)
+    #expect(await firstLoader.waitForPending(timeout: .seconds(10)))
     #expect(try album(in: first, titled: "Local").coverCached)
 
     // Another shell with its own loader: the library says cached, nothing was requested.

@@ -210,7 +210,7 @@ public final class CoverLoader: Sendable {
       return book.cancelledTasks
     }
     let ended = DispatchSemaphore(value: 0)
-    Task.detached {
+    Task.detached(executorPreference: CoverExecutor.shared) {
       for task in tasks { await task.value }
       ended.signal()
     }
@@ -361,7 +361,7 @@ public final class CoverLoader: Sendable {
   private func startJobs(_ book: inout CoverBook) {
     while true {
       while let next = book.startNext(maxConcurrent: maxConcurrent) {
-        let task = Task.detached { await self.run(next.url, id: next.id) }
+        let task = Task.detached(executorPreference: CoverExecutor.shared) { await self.run(next.url, id: next.id) }
         book.attach(task, to: next.url, id: next.id)
       }
       guard book.running < maxConcurrent, book.queueIsEmpty, let next = book.backlog.next() else { return }
@@ -369,9 +369,8 @@ public final class CoverLoader: Sendable {
     }
   }
 
-  /// ``fetchChecked(_:)`` on the calling thread. A local file is read right here: waiting
-  /// on a semaphore for a task would block a thread of Swift's small cooperative pool, and
-  /// callers on it (async tests) could take every thread the task needs.
+  /// ``fetchChecked(_:)`` on the calling thread. A local file is read right here; any other
+  /// source is fetched by a task on the ``CoverExecutor`` while this thread waits for it.
   private func fetchedNow(_ url: String) -> Result<Data, CoverFailure> {
     do throws(CoverFailure) {
       if let source = source(for: url), let data = try source.fetchBlocking(url, limits: limits) {
@@ -382,7 +381,7 @@ public final class CoverLoader: Sendable {
     }
     let outcome = Mutex<Result<Data, CoverFailure>>(.failure(.cancelled))
     let done = DispatchSemaphore(value: 0)
-    Task.detached {
+    Task.detached(executorPreference: CoverExecutor.shared) {
       do throws(CoverFailure) {
         let data = try await self.fetchChecked(url)
         outcome.withLock { $0 = .success(data) }

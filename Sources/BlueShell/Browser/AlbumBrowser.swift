@@ -5,8 +5,9 @@ import HorizontalScroller
 /// The shell's album adapter: the scroller's delegate, answering from the library, and
 /// the view that turns the row of cards and the current album's details into lines.
 ///
-/// It never writes to the terminal: ``lines(window:)`` returns what to draw for a window
-/// size, and the interpreter (the terminal's owner) prints it. The scroller asks only for
+/// It never writes to the terminal: ``drawing(window:)`` returns what to draw for a window
+/// size (lines, and pictures over the cards' art), and the interpreter (the terminal's
+/// owner) writes it. The scroller asks only for
 /// the visible cards, and each page of them is one indexed store query, so drawing costs
 /// the same with 5 albums or 1,000,000.
 public final class AlbumBrowser: HorizontalScrollerDelegate {
@@ -97,9 +98,18 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     ])
   }
 
-  /// A card picked in the view (the original's "clicked view at index") selects its album.
+  /// A card picked in the view (the original's "clicked view at index") selects its album:
+  /// `tap` and `scroll` come this way (``select(_:)``).
   public func horizontalScroller(_ scroller: HorizontalScroller, didSelectItemAt index: Int) {
     library.select(index)
+  }
+
+  /// Picks card `index` in the scroller, as a tap on it: the scroller, brought in step with
+  /// the library first, centres it and tells its delegate (this browser), which selects the
+  /// album. An index past the cards selects nothing.
+  public func select(_ index: Int) {
+    scroller.itemCountDidChange(centringOn: library.selection)
+    scroller.select(index: index)
   }
 
   public func initialIndex(for scroller: HorizontalScroller) -> Int {

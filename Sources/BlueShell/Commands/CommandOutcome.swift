@@ -1,7 +1,8 @@
 import BlueLibrary
 
-/// What a command did, for the ``Interpreter`` to render: the one way from a command back
-/// to the screen.
+/// What a command did, for the ``Interpreter`` to render once the command returns. (While it
+/// runs, a long command reports progress through its ``CommandEnvironment``: `announce`,
+/// `progressLine` and `deliverMessages`.)
 public enum CommandOutcome {
   /// Nothing to show.
   case nothing
@@ -13,8 +14,12 @@ public enum CommandOutcome {
   case details(Album)
   /// Several albums' rows, one album after the other, a blank line between.
   case severalDetails([Album])
-  /// The selection moved: draw the viewport.
-  case moved
+  /// Select the album at this index (of the view, when there is one) through the scroller:
+  /// it centres the card and tells its delegate, the browser, which selects the album (the
+  /// original's tap on a card); then the viewport is drawn.
+  case select(Int)
+  /// What the viewport shows changed (a view was made or dropped): draw it.
+  case redraw
   /// The library changed: print `message`, bring the scroller in step, and draw the
   /// viewport unless `redraw` is false.
   case changed(String, redraw: Bool = true)

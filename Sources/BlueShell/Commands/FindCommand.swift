@@ -156,7 +156,7 @@ public struct ViewCommand: Command {
     let library = environment.library
     switch action {
     case .draw:
-      return .moved
+      return .redraw
     case .save(let name, let words):
       guard let query = try TypedQuery(words: words).resolve(in: library) ?? library.view?.query else {
         throw CommandError("no view to save: give a QUERY, or 'find QUERY' first")

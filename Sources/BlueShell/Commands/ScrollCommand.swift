@@ -52,15 +52,16 @@ public struct ScrollCommand: Command {
     let count = try library.count()
     guard count > 0 else { throw CommandError("the library is empty") }
     switch motion {
-    // Cards are snapped, so moving N cards from the centred one lands on index + N.
+    // Cards are snapped, so moving N cards from the centred one lands on index + N, within
+    // the ends.
     case .by(let cards):
       let current = library.selection ?? 0
-      library.select(cards > 0 ? current + min(cards, count) : current - min(-cards, count))
-    case .to(let album, let words): library.select(try Self.index(of: album, words, in: library))
-    case .home: library.select(0)
-    case .end: library.select(count - 1)
+      let target = cards > 0 ? current + min(cards, count) : current - min(-cards, count)
+      return .select(min(max(target, 0), count - 1))
+    case .to(let album, let words): return .select(try Self.index(of: album, words, in: library))
+    case .home: return .select(0)
+    case .end: return .select(count - 1)
     }
-    return .moved
   }
 }
 
@@ -109,7 +110,6 @@ public struct TapCommand: Command {
   }
 
   public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    environment.library.select(try album.resolve(in: environment.library))
-    return .moved
+    .select(try album.resolve(in: environment.library))
   }
 }

@@ -158,7 +158,10 @@ public final class Interpreter {
         albums.enumerated().lazy.flatMap { index, album in
           (index > 0 ? [""] : []) + self.browser.showLines(for: album)
         })
-    case .moved:
+    case .select(let index):
+      browser.select(index)
+      drawViewport()
+    case .redraw:
       drawViewport()
     case .changed(let message, let redraw):
       output.line(message)

@@ -76,10 +76,10 @@ struct CoverLoaderTests {
     #expect(pending.map(\.state) == [.downloading, .downloading, .queued, .queued])
     #expect(pending.map(\.albums) == [["Album 0"], ["Album 1"], ["Album 2"], ["Album 3"]])
     #expect(loader.currentState(of: urls[3]) == .queued)
-    #expect(await loader.pendingCount == 4)
+    #expect(loader.pendingCount == 4)
     #expect(await loader.waitForPending(timeout: .seconds(5)))
     #expect(loader.pendingSnapshot().isEmpty)
-    #expect(await loader.pendingCount == 0)
+    #expect(loader.pendingCount == 0)
   }
 
   // MARK: - Failures

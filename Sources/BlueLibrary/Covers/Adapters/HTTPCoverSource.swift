@@ -134,7 +134,8 @@ public final class HTTPCoverSource: CoverSource {
     // not awaited: a connection stuck in a TLS handshake does not react to cancellation,
     // and a task group would wait for it long after the deadline (and past SIGTERM).
     let (answers, answer) = AsyncStream.makeStream(of: Result<Data, CoverFailure>.self)
-    let fetching = Task {
+    let userAgent = userAgent
+    let fetching = Task(executorPreference: CoverExecutor.shared) {
       do throws(CoverFailure) {
         answer.yield(
           .success(
