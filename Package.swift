@@ -41,7 +41,9 @@ let package = Package(
       providers: [.apt(["libtag1-dev"]), .brew(["taglib"])]
     ),
     .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
-    .target(name: "MusicFolder", dependencies: ["CTagLib"]),
+    // System calls at the bottom: EINTR, errno text, atomic files, the wake-up pipe.
+    .target(name: "BlueSystem"),
+    .target(name: "MusicFolder", dependencies: ["CTagLib", "BlueSystem"]),
     // No pkg-config: its -D_REENTRANT is a flag SwiftPM refuses (a warning); the header and
     // the library are in the standard places.
     .systemLibrary(name: "CMPV", providers: [.apt(["libmpv-dev"]), .brew(["mpv"])]),
@@ -51,6 +53,7 @@ let package = Package(
     .target(
       name: "BlueLibrary",
       dependencies: [
+        "BlueSystem",
         "MusicFolder",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -64,7 +67,7 @@ let package = Package(
     ),
     .target(
       name: "BlueShell",
-      dependencies: ["BlueLibrary", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize"]
+      dependencies: ["BlueLibrary", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize"]
     ),
     .executableTarget(
       name: "bluelib",
@@ -75,11 +78,12 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .target(name: "LoopbackHTTPServer", dependencies: ["BlueLibrary"]),
+    .target(name: "LoopbackHTTPServer", dependencies: ["BlueSystem"]),
     .executableTarget(
       name: "bluelib-bench",
       dependencies: [
         "BlueLibrary",
+        "BlueSystem",
         "CoverArt",
         "LoopbackHTTPServer",
         "MPVAudio",
@@ -90,12 +94,13 @@ let package = Package(
     .testTarget(name: "CoverArtTests", dependencies: ["CoverArt", "TestSupport"]),
     .testTarget(name: "MusicFolderTests", dependencies: ["MusicFolder", "CoverArt", "TestSupport"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["BlueSystem"], path: "Tests/TestSupport"),
+    .testTarget(name: "BlueSystemTests", dependencies: ["BlueSystem", "TestSupport"]),
     .testTarget(
       name: "BlueLibraryTests",
       dependencies: ["BlueLibrary", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]
     ),
-    .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "TestSupport"]),
+    .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "BlueSystem", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "MPVAudio", "MusicFolder", "TestSupport"]

@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 internal import GRDB
 internal import MusicFolder
@@ -69,7 +70,7 @@ extension Library {
       switch error {
       case .cancelled: throw .cancelled
       case .notADirectory: throw .cannotScan(path: path, reason: "not a directory")
-      case .cannotOpen(_, let code): throw .cannotScan(path: path, reason: String(cString: strerror(code)))
+      case .cannotOpen(_, let code): throw .cannotScan(path: path, reason: SystemError.reason(code))
       default: throw .cannotScan(path: path, reason: error.description)
       }
     }

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 import CoverArt
 
 #if canImport(Glibc)
@@ -246,9 +247,8 @@ final class ShellSession {
     var bytes: [UInt8] = []
     var byte: UInt8 = 0
     while bytes.count < 256 {
-      let got = read(STDIN_FILENO, &byte, 1)
-      if got < 0 && errno == EINTR { continue }
-      if got != 1 || byte == UInt8(ascii: "\n") { break }
+      guard let got = try? syscall("read", { read(STDIN_FILENO, &byte, 1) }), got == 1, byte != UInt8(ascii: "\n")
+      else { break }
       bytes.append(byte)
     }
     let answer = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()

@@ -1,4 +1,4 @@
-internal import BlueLibrary
+import BlueSystem
 import Foundation
 import Synchronization
 

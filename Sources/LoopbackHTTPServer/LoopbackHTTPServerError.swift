@@ -1,3 +1,5 @@
+import BlueSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -12,7 +14,7 @@ public enum LoopbackHTTPServerError: Error, CustomStringConvertible {
   /// `loopback server: bind/listen failed: address already in use`.
   public var description: String {
     switch self {
-    case .socket(let call, let code): "loopback server: \(call) failed: \(String(cString: strerror(code)))"
+    case .socket(let call, let code): "loopback server: \(call) failed: \(SystemError.reason(code))"
     }
   }
 }

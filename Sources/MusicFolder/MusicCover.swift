@@ -1,3 +1,5 @@
+import BlueSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -44,10 +46,11 @@ public enum MusicCover: Sendable, Hashable {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .cannotOpen(path, errno: errno)
+      let count: Int
+      do throws(SystemError) {
+        count = try syscall("read") { chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }
+      } catch {
+        throw .cannotOpen(path, errno: error.errno)
       }
       if count == 0 { return bytes }
       guard bytes.count + count <= limit else { throw .coverTooLarge(path, limit: limit) }

@@ -1,3 +1,5 @@
+import BlueSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -22,7 +24,7 @@ public enum MusicFolderError: Error, CustomStringConvertible, Equatable, Sendabl
     case .notADirectory(let path):
       return "'\(path)' is not a directory"
     case .cannotOpen(let path, let code):
-      return "cannot open '\(path)': \(String(cString: strerror(code)))"
+      return "cannot open '\(path)': \(SystemError.reason(code))"
     case .cancelled:
       return "the scan was cancelled"
     case .noPicture(let path):

@@ -1,3 +1,5 @@
+import BlueSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -65,8 +67,7 @@ public struct SkippedFile: Sendable, Hashable {
       case .empty: return "empty"
       case .noAudio: return "no readable audio"
       case .cannotOpen(let code):
-        let reason = String(cString: strerror(code))
-        return reason.prefix(1).lowercased() + reason.dropFirst()
+        return SystemError.reason(code)
       case .notRegularFile: return "not a regular file"
       case .nameNotUTF8: return "name not in UTF-8; rename it to import it"
       case .metadataTooLarge(let bytes): return "metadata of \(bytes >> 20) MiB, more than 64 MiB"

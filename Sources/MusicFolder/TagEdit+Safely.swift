@@ -1,3 +1,5 @@
+import BlueSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -41,7 +43,7 @@ package enum TagWriteError: Error, Equatable, CustomStringConvertible {
     case .notAudio: "it is not an audio file TagLib reads"
     case .tagLib: "TagLib could not write its tags"
     case .wouldDamage: "TagLib's copy of it did not read back as the same audio, so it was left as it was"
-    case .system(_, let call, let code): "\(call): \(String(cString: strerror(code)).lowercased())"
+    case .system(_, let call, let code): SystemError(call, errno: code).description
     case .hardLinked(_, let links):
       "it has \(links) hard links, and a new copy would leave the others as they are"
     case .cannotHold(_, let tag): "its format cannot hold the \(tag) tag (TagLib did not read it back)"
@@ -143,16 +145,20 @@ extension TagEdit {
     defer { close(source) }
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count >= 0 else { throw .system(path: path, call: "read", errno: errno) }
+      let count: Int
+      do throws(SystemError) {
+        count = try syscall("read") { buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) } }
+      } catch {
+        throw .system(path: path, call: "read", errno: error.errno)
+      }
       if count == 0 { return }
-      var written = 0
-      while written < count {
-        let step = buffer.withUnsafeBytes { Glibc.write(target, $0.baseAddress! + written, count - written) }
-        if step < 0 && errno == EINTR { continue }
-        guard step > 0 else { throw .system(path: path, call: "copy", errno: errno) }
-        written += step
+      do throws(SystemError) {
+        let written = buffer.withUnsafeBytes { bytes in
+          Result { () throws(SystemError) in try writeAll(target, UnsafeRawBufferPointer(rebasing: bytes[..<count])) }
+        }
+        try written.get()
+      } catch {
+        throw .system(path: path, call: "copy", errno: error.errno)
       }
     }
   }

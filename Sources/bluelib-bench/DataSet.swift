@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 import Foundation
 
 #if canImport(Glibc)

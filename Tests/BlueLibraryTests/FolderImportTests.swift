@@ -216,7 +216,7 @@ import Testing
     let library = try shell("A")
     #expect(
       libraryError { () throws(LibraryError) in try library.importFolder(music + "/missing", named: "x") }
-        == .cannotScan(path: music + "/missing", reason: "No such file or directory"))
+        == .cannotScan(path: music + "/missing", reason: "no such file or directory"))
   }
 
   @Test func anAlbumExportedAndImportedAsJSONIsUpdatedByTheNextFolderImport() throws {

@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 // Every file of this target sees the shared helpers (makePipe, withTemporaryDirectory, …),
 // also the files that do not import TestSupport themselves.

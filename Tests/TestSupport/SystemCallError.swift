@@ -1,3 +1,5 @@
+import BlueSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -11,8 +13,8 @@ public struct SystemCallError: Error, CustomStringConvertible {
   /// The call's name (`mkdtemp`).
   public var call: String
 
-  /// `mkdtemp failed: No such file or directory`.
-  public var description: String { "\(call) failed: \(String(cString: strerror(errno)))" }
+  /// `mkdtemp failed: no such file or directory`.
+  public var description: String { "\(call) failed: \(SystemError.reason(errno))" }
 
   /// The error `call` failed with.
   public init(errno: Int32, call: String) {

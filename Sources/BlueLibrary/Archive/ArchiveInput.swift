@@ -1,3 +1,5 @@
+import BlueSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

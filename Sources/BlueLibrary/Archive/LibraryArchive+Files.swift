@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 internal import MusicFolder
 

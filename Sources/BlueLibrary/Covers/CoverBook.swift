@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 
 /// The cover loader's bookkeeping: states, jobs, the FIFO queue and the event outbox.
@@ -27,8 +28,8 @@ struct CoverBook {
   private(set) var running = 0
   /// Requests handed over in bulk and not yet made (``CoverLoader/request(_:)``).
   var backlog = CoverBatch()
-  /// The threads waiting for the loader to go idle: the write end of each one's pipe.
-  var idleWaiters: [UInt64: Int32] = [:]
+  /// The threads waiting for the loader to go idle, each on a pipe of its own.
+  var idleWaiters: [UInt64: WakeUpPipe] = [:]
   /// The tasks of the downloads cancelled so far, for ``CoverLoader/shutDown()`` to let
   /// end before the sources go.
   var cancelledTasks: [Task<Void, Never>] = []
@@ -89,12 +90,10 @@ struct CoverBook {
     if wantsProgress { outbox.append(.queued(url: url, albums: [requester])) }
   }
 
-  /// Wakes every thread waiting for the loader to go idle, if nothing is pending: one byte
-  /// down each one's pipe (non-blocking; a full pipe is already awake).
+  /// Wakes every thread waiting for the loader to go idle, if nothing is pending.
   mutating func wakeIdleWaiters() {
     guard pendingCount == 0, !idleWaiters.isEmpty else { return }
-    var byte: UInt8 = 1
-    for writeEnd in idleWaiters.values { _ = write(writeEnd, &byte, 1) }
+    for pipe in idleWaiters.values { pipe.wake() }
     idleWaiters = [:]
   }
 

@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 import Synchronization
 
@@ -288,26 +289,23 @@ public final class CoverLoader: Sendable {
   {
     if isIdle { return true }
     if shouldStop() { return false }
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { return false }
-    for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
-    let (readEnd, writeEnd) = (ends[0], ends[1])
+    let idle = WakeUpPipe()
+    guard idle.isOpen else { return false }
     let id = book.withLock { book -> UInt64? in
       guard book.pendingCount > 0 else { return nil }
       let id = book.makeID()
-      book.idleWaiters[id] = writeEnd
+      book.idleWaiters[id] = idle
       return id
     }
     // The waker writes under the lock, so once this wait is out of the book no write can
-    // reach its pipe, and the descriptors can be closed.
+    // reach its pipe, and the pipe can be closed.
     defer {
       if let id { book.withLock { _ = $0.idleWaiters.removeValue(forKey: id) } }
-      close(readEnd)
-      close(writeEnd)
+      idle.close()
     }
     guard id != nil else { return true }
     let deadline = timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }
-    var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
+    var fds = [pollfd(fd: idle.readEnd, events: Int16(POLLIN), revents: 0)]
     if let wakingOn { fds.append(pollfd(fd: wakingOn, events: Int16(POLLIN), revents: 0)) }
     while true {
       var milliseconds: Int32 = -1
@@ -318,8 +316,8 @@ public final class CoverLoader: Sendable {
         milliseconds = Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 86_400_000))
       }
       for index in fds.indices { fds[index].revents = 0 }
-      let ready = poll(&fds, nfds_t(fds.count), milliseconds)
-      if ready < 0 && errno != EINTR { return isIdle }
+      // A signal cuts the poll short and it is made again: the handler wrote to `wakingOn`.
+      guard (try? syscall("poll", { poll(&fds, nfds_t(fds.count), milliseconds) })) != nil else { return isIdle }
       if fds[0].revents != 0 { return true }
       if fds.count > 1, fds[1].revents != 0, shouldStop() { return false }
     }

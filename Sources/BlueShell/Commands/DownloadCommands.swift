@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 
 /// `download [ALBUM…|all]`: start cover downloads in the background and return at once.
 public struct DownloadCommand: Command {

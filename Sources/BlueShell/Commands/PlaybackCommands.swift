@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -122,10 +123,10 @@ extension PlayCommand {
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ)
     guard spawned == 0 else {
-      throw CommandError("cannot run the player (BLUELIB_PLAYER): \(String(cString: strerror(spawned)))")
+      throw CommandError("cannot run the player (BLUELIB_PLAYER): \(SystemError.reason(spawned))")
     }
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    _ = try? syscall("waitpid") { waitpid(pid, &status, 0) }
     let exited = status & 0x7F == 0
     let code = (status >> 8) & 0xFF
     if exited && code == 127 {

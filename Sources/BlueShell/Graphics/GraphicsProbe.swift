@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 import CoverArt
 
 #if canImport(Glibc)
@@ -71,12 +72,13 @@ enum GraphicsProbe {
         break
       }
       var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&descriptor, 1, milliseconds)
-      if ready < 0 && errno == EINTR { continue }
-      guard ready > 0 else { break }
-      let count = chunk.withUnsafeMutableBytes { POSIX.read(input, $0.baseAddress!, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { break }
+      // A signal cuts a call short: it is made again.
+      guard let ready = try? syscall("poll", { poll(&descriptor, 1, milliseconds) }), ready > 0 else { break }
+      guard
+        let count = try? syscall(
+          "read", { chunk.withUnsafeMutableBytes { POSIX.read(input, $0.baseAddress!, $0.count) } }),
+        count > 0
+      else { break }
       pending += chunk[..<count]
       pending.removeFirst(reply.read(pending))
     }

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 internal import CEditLine
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 import Synchronization
 
 /// Lines produced by background work (cover downloads), waiting for the terminal's owner.

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -24,11 +25,11 @@ enum POSIX {
     #endif
   }
 
-  /// Writes all of `bytes` (see BlueLibrary's `writeAll`); false when the descriptor
+  /// Writes all of `bytes` (see BlueSystem's `writeAll`); false when the descriptor
   /// refused them.
   @discardableResult
   static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    (try? BlueLibrary.writeAll(fd, bytes)) != nil
+    (try? BlueSystem.writeAll(fd, bytes)) != nil
   }
 }
 

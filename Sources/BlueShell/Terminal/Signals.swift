@@ -1,3 +1,4 @@
+import BlueSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -5,45 +6,6 @@ import Synchronization
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-/// The self-pipe that wakes the thread owning the terminal: written by signal handlers and
-/// by background work (``MessageQueue``), polled beside stdin.
-///
-/// - Important: Process-wide by nature (signal handlers cannot carry context). Both ends are
-///   non-blocking and close-on-exec; a full pipe already means "wake up", so writes ignore
-///   EAGAIN.
-public struct WakeUpPipe: Sendable {
-  /// The end to poll.
-  public let readEnd: Int32
-  /// The end to write one byte to.
-  public let writeEnd: Int32
-
-  /// The process's pipe.
-  public static let shared = WakeUpPipe()
-
-  private init() {
-    var fds: [Int32] = [-1, -1]
-    if pipe(&fds) != 0 { fds = [-1, -1] }
-    for fd in fds where fd >= 0 {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-    readEnd = fds[0]
-    writeEnd = fds[1]
-  }
-
-  /// Writes one byte; async-signal-safe.
-  public func wake() {
-    var byte: UInt8 = 1
-    _ = POSIX.write(writeEnd, &byte, 1)
-  }
-
-  /// Empties the pipe.
-  public func drain() {
-    var scratch = [UInt8](repeating: 0, count: 256)
-    while scratch.withUnsafeMutableBytes({ POSIX.read(readEnd, $0.baseAddress!, 256) }) > 0 {}
-  }
-}
 
 /// Signals the shell reacts to, recorded by a handler that only sets a bit and wakes the
 /// terminal's owner — no work in signal context.

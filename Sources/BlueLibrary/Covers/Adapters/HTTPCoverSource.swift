@@ -1,4 +1,5 @@
 internal import AsyncHTTPClient
+import BlueSystem
 import Foundation
 internal import NIOCore
 internal import NIOHTTP1
@@ -251,7 +252,7 @@ public final class HTTPCoverSource: CoverSource {
       case ECONNRESET, EPIPE: return .connectionClosed(host: host, port: port)
       case ENETUNREACH, EHOSTUNREACH: return .downloadFailed("cannot connect to \(host):\(port): no route to host")
       case ETIMEDOUT: return limits.timedOut
-      default: return .downloadFailed("\(host):\(port): \(String(cString: strerror(error.errnoCode)))")
+      default: return .downloadFailed("\(host):\(port): \(SystemError.reason(error.errnoCode))")
       }
     }
     if let error = error as? ChannelError {

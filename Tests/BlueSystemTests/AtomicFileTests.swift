@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueSystem
 
 #if canImport(Glibc)
   import Glibc
