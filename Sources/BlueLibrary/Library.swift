@@ -48,7 +48,8 @@ public final class Library {
   /// With a loader, every cover that lands in the cache (downloaded, or found there) is
   /// recorded in the library, and the covers already in the cache are recorded once when
   /// the library asks for it (a library from before version 3 of the schema).
-  public init(store: AlbumStore, covers: CoverLoader? = nil, session: String = UUID().uuidString) throws(LibraryError) {
+  package init(store: AlbumStore, covers: CoverLoader? = nil, session: String = UUID().uuidString) throws(LibraryError)
+  {
     self.store = store
     self.covers = covers
     self.session = session

@@ -6,16 +6,16 @@
 
 /// Where bluelib keeps its files (SPEC §1): everything under `--home DIR` when given,
 /// otherwise the XDG base directories.
-public struct AppPaths: Sendable, Equatable {
+struct AppPaths: Sendable, Equatable {
   /// The SQLite library file.
-  public var library: String
+  var library: String
   /// The input history file.
-  public var history: String
+  var history: String
   /// The cover cache directory.
-  public var coverCache: String
+  var coverCache: String
 
   /// Paths under one home directory (`--home`, `BLUELIB_HOME`).
-  public init(home: String) {
+  init(home: String) {
     let base = home.hasSuffix("/") && home.count > 1 ? String(home.dropLast()) : home
     library = base + "/library.sqlite"
     history = base + "/history"
@@ -23,7 +23,7 @@ public struct AppPaths: Sendable, Equatable {
   }
 
   /// Paths from the XDG variables in `environment`, defaulting under `$HOME`.
-  public init(environment: [String: String]) throws(PathError) {
+  init(environment: [String: String]) throws(PathError) {
     func directory(_ variable: String, _ fallback: String) throws(PathError) -> String {
       if let value = environment[variable], value.hasPrefix("/") { return value + "/bluelib" }
       guard let home = environment["HOME"], !home.isEmpty else { throw PathError(variable: variable) }
@@ -35,10 +35,10 @@ public struct AppPaths: Sendable, Equatable {
   }
 
   /// Neither `--home`, `BLUELIB_HOME`, the XDG variable nor `HOME` says where to write.
-  public struct PathError: Error, CustomStringConvertible {
+  struct PathError: Error, CustomStringConvertible {
     /// The XDG variable that was needed.
-    public var variable: String
-    public var description: String {
+    var variable: String
+    var description: String {
       "cannot tell where to keep files: set --home, BLUELIB_HOME, \(variable) or HOME"
     }
   }

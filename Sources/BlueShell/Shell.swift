@@ -62,12 +62,12 @@ public let bluelibProjectURL = "https://github.com/bluelib/bluelib"
 /// The REPL: reads lines, runs them, reports errors, and decides the exit status.
 public enum Shell {
   /// Exit statuses (SPEC §1).
-  public enum ExitCode {
-    public static let success: Int32 = 0
-    public static let failure: Int32 = 1
-    public static let cannotOpen: Int32 = 2
-    public static let interrupted: Int32 = 130
-    public static let terminated: Int32 = 143
+  enum ExitCode {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let cannotOpen: Int32 = 2
+    static let interrupted: Int32 = 130
+    static let terminated: Int32 = 143
   }
 
   /// Runs the shell to the end of its input and returns the exit status.

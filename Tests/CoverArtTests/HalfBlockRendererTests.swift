@@ -60,7 +60,7 @@ import Testing
   }
 
   @Test func jpeg600RendersAt40By20WithinJPEGTolerance() throws {
-    let source = CoverArtBenchmark.sampleImage(width: 600, height: 600)
+    let source = SampleCover.sampleImage(width: 600, height: 600)
     let jpeg = ImageEncoder.jpeg(source, quality: 95)
     let screen = Screen(try HalfBlockRenderer.render(encoded: jpeg, columns: 40, rows: 20, mode: .trueColor))
     expectShape(screen, columns: 40, rows: 20)

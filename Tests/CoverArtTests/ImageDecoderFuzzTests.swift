@@ -6,10 +6,10 @@ import Testing
 /// or throws a `CoverArtError`; it never crashes, hangs or hands back grey fill for a
 /// file that was cut short.
 @Suite struct ImageDecoderFuzzTests {
-  static let png = ImageEncoder.png(CoverArtBenchmark.sampleImage(width: 48, height: 40))
-  static let jpeg = ImageEncoder.jpeg(CoverArtBenchmark.sampleImage(width: 48, height: 40), quality: 90)
+  static let png = ImageEncoder.png(SampleCover.sampleImage(width: 48, height: 40))
+  static let jpeg = ImageEncoder.jpeg(SampleCover.sampleImage(width: 48, height: 40), quality: 90)
   static let progressiveJPEG = ImageEncoder.jpeg(
-    CoverArtBenchmark.sampleImage(width: 48, height: 40), quality: 90, progressive: true)
+    SampleCover.sampleImage(width: 48, height: 40), quality: 90, progressive: true)
 
   /// A decode that either fails cleanly or yields a consistent image.
   @discardableResult

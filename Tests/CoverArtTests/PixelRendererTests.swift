@@ -156,7 +156,7 @@ import Testing
   }
 
   @Test func aJPEGIsDecodedForThePixelsTheCellsHold() throws {
-    let jpeg = CoverArtBenchmark.sampleJPEG(width: 600, height: 600)
+    let jpeg = SampleCover.sampleJPEG(width: 600, height: 600)
     let frame = try PixelRenderer.render(
       encoded: jpeg, graphics: .kitty, columns: 40, rows: 20, cell: CellPixelSize(width: 10, height: 20))
     #expect(frame.placement.pixels == PixelSize(width: 400, height: 400))

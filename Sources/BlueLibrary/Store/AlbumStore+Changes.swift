@@ -8,7 +8,7 @@ extension AlbumStore {
   // MARK: - Changes
 
   /// Inserts `album` at `index` (0...count) with a fresh id, logs it, and selects it.
-  public func add(
+  package func add(
     _ album: Album, at index: Int, origin: ChangeOrigin
   ) throws(LibraryError) -> (album: Album, step: ChangeStep) {
     try changing { db in
@@ -25,7 +25,7 @@ extension AlbumStore {
 
   /// Stores new field values for the album with `album.id` (its position is kept) and logs
   /// the change. The selection stays `origin.selection`.
-  public func edit(
+  package func edit(
     _ album: Album, origin: ChangeOrigin
   ) throws(LibraryError) -> (before: Album, after: Album, step: ChangeStep) {
     try changing { db in
@@ -46,7 +46,7 @@ extension AlbumStore {
   /// Writes `albums` (each stored, named by its id, at most once) as one logged step: one
   /// undo puts back every album's fields as they were, one redo writes them again. Each
   /// album is checked first; a bad one changes nothing. Returns the albums as stored now.
-  public func edit(
+  package func edit(
     _ albums: [Album], origin: ChangeOrigin
   ) throws(LibraryError) -> (after: [Album], step: ChangeStep) {
     try changing { db in
@@ -70,7 +70,7 @@ extension AlbumStore {
 
   /// Deletes the album with `id` and logs it. Then selects `selecting` (clamped), or when
   /// nil the album `origin.selection` held if it is still there, else that index clamped.
-  public func delete(
+  package func delete(
     id: Int64, selecting: Int?, origin: ChangeOrigin
   ) throws(LibraryError) -> (album: Album, step: ChangeStep) {
     let deleted = try delete(ids: [id], selecting: selecting, origin: origin)
@@ -79,7 +79,7 @@ extension AlbumStore {
 
   /// Deletes the albums with `ids` (at least one, no repeats) as one logged step: one undo
   /// brings them all back where they were. Selection as ``delete(id:selecting:origin:)``.
-  public func delete(
+  package func delete(
     ids: [Int64], selecting: Int?, origin: ChangeOrigin
   ) throws(LibraryError) -> (albums: [Album], step: ChangeStep) {
     try changing { db in
@@ -113,7 +113,7 @@ extension AlbumStore {
   }
 
   /// Moves the album with `id` to index `index` (0..<count), logs it, and selects it there.
-  public func move(
+  package func move(
     id: Int64, to index: Int, origin: ChangeOrigin
   ) throws(LibraryError) -> (album: Album, from: Int, step: ChangeStep) {
     try changing { db in
@@ -132,7 +132,7 @@ extension AlbumStore {
 
   /// Moves the albums with `ids` (at least two, no repeats) as one block, in their order, so
   /// the first lands at index `index`, as one logged step; selects the first there.
-  public func move(
+  package func move(
     ids: [Int64], to index: Int, origin: ChangeOrigin
   ) throws(LibraryError) -> (albums: [Album], step: ChangeStep) {
     try changing { db in
@@ -178,7 +178,7 @@ extension AlbumStore {
   ///
   /// The fast path of a million-album import: one prepared statement, and the step
   /// records only the range of fresh, contiguous ids the albums get, not the albums.
-  public func importAlbums(
+  package func importAlbums(
     _ albums: [Album], origin: ChangeOrigin
   ) throws(LibraryError) -> (range: Range<Int>, step: ChangeStep) {
     try changing { db in
@@ -198,7 +198,7 @@ extension AlbumStore {
   ///
   /// The removed albums are copied into the log by SQLite (`INSERT … SELECT`), never
   /// loaded into memory, so resetting a million albums costs no more memory than five.
-  public func reset(
+  package func reset(
     to albums: [Album], origin: ChangeOrigin
   ) throws(LibraryError) -> (removed: Int, step: ChangeStep) {
     try changing { db in
@@ -229,7 +229,7 @@ extension AlbumStore {
   /// Throws ``LibraryError/nothingToUndo`` when there is none, and
   /// ``LibraryError/changedSince(title:undoing:)`` or ``LibraryError/deletedSince(title:undoing:)``
   /// (changing nothing) when an album the step wrote was changed or deleted since.
-  public func undo(session: String) throws(LibraryError) -> StepResult {
+  package func undo(session: String) throws(LibraryError) -> StepResult {
     try changing { db in
       guard let row = try Self.pickStep(undone: false, session: session, db) else {
         throw LibraryError.nothingToUndo
@@ -252,7 +252,7 @@ extension AlbumStore {
   /// in the log, of the library; selects what the step selected.
   ///
   /// Throws ``LibraryError/nothingToRedo`` when there is none, and the same conflicts as ``undo(session:)``.
-  public func redo(session: String) throws(LibraryError) -> StepResult {
+  package func redo(session: String) throws(LibraryError) -> StepResult {
     try changing { db in
       guard let row = try Self.pickStep(undone: true, session: session, db) else {
         throw LibraryError.nothingToRedo
@@ -268,7 +268,7 @@ extension AlbumStore {
   }
 
   /// The latest `limit` steps of the log, newest first, standing and undone (`undo --list`).
-  public func changeLog(limit: Int) throws(LibraryError) -> [ChangeStep] {
+  package func changeLog(limit: Int) throws(LibraryError) -> [ChangeStep] {
     try reading { db in
       try Row.fetchAll(
         db, sql: "SELECT \(Self.stepColumns) FROM change ORDER BY id DESC LIMIT ?", arguments: [max(0, limit)]
@@ -278,7 +278,7 @@ extension AlbumStore {
 
   /// SQLite's `PRAGMA data_version`: it changes when another connection (another shell)
   /// has committed to the file since this store last looked, so cached counts are stale.
-  public func dataVersion() throws(LibraryError) -> Int {
+  package func dataVersion() throws(LibraryError) -> Int {
     try reading { db in try Self.fastInteger(db, sql: "PRAGMA data_version") ?? 0 }
   }
 }

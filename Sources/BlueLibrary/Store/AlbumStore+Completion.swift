@@ -3,7 +3,7 @@ internal import GRDB
 extension AlbumStore {
   /// Up to `limit` distinct titles starting with `prefix` (ASCII case-insensitively), in
   /// scroller order: the candidates of tab completion.
-  public func titles(withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
+  package func titles(withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
     try reading { db in
       try String.fetchAll(
         db,

@@ -105,7 +105,7 @@ public struct AlbumListRow {
 
 extension Album {
   /// The album as a row of `list`, its text borrowed for the duration of `body`.
-  public func withListRow<R>(_ body: (AlbumListRow) throws -> R) rethrows -> R {
+  package func withListRow<R>(_ body: (AlbumListRow) throws -> R) rethrows -> R {
     var (title, artist, genre, coverURL) = (title, artist, genre, coverURL)
     return try title.withUTF8 { title in
       try artist.withUTF8 { artist in
@@ -126,7 +126,7 @@ extension AlbumStore {
   /// Hands `body` the albums from index `start` on, in order, each straight from SQLite's
   /// row (no ``Album``, no `String`), until it returns false: `list` of a million albums
   /// without a million allocations of each field.
-  public func forEachListRow(from start: Int, _ body: (AlbumListRow) throws -> Bool) throws(LibraryError) {
+  package func forEachListRow(from start: Int, _ body: (AlbumListRow) throws -> Bool) throws(LibraryError) {
     try reading { db in
       try Self.step(
         db,

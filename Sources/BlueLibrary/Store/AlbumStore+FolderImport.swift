@@ -155,12 +155,12 @@ extension Album {
   }
 
   /// The fields ``AlbumField`` names that differ between this album and `other`.
-  public func editedFields(comparedWith other: Album) -> [AlbumField] {
+  package func editedFields(comparedWith other: Album) -> [AlbumField] {
     AlbumField.allCases.filter { $0.value(in: self) != $0.value(in: other) }
   }
 
   /// This album with `fields` set to `filesSay`'s: what `unedit` stores.
-  public func followingFiles(_ filesSay: Album, in fields: [AlbumField]) -> Album {
+  package func followingFiles(_ filesSay: Album, in fields: [AlbumField]) -> Album {
     var album = self
     for field in fields { album.set(field, to: filesSay) }
     return album

@@ -23,7 +23,7 @@ extension AlbumStore {
   /// The sample albums make room: when the library holds only them, untouched, and the file
   /// has albums, they are taken out in the same step, which becomes a `reset`
   /// (``retireSamples(_:from:_:)``); `samplesLeft` says how many, and the range starts at 0.
-  public func importAlbums(
+  package func importAlbums(
     fromFile path: String, origin: ChangeOrigin, isCancelled: (() -> Bool)? = nil
   ) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String], samplesLeft: Int, step: ChangeStep) {
     var stream = try AlbumStream(path: path, isCancelled: isCancelled)

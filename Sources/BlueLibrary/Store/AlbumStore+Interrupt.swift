@@ -14,7 +14,7 @@ extension AlbumStore {
   ///
   /// - Important: Set it once, before the first store is opened (the shell does so at
   ///   start-up): SQLite asks it on whatever thread runs a statement, without a lock.
-  public static func setInterruptCheck(_ check: (@Sendable () -> Bool)?) {
+  package static func setInterruptCheck(_ check: (@Sendable () -> Bool)?) {
     interruptCheck = check
   }
 

@@ -24,7 +24,7 @@ extension AlbumStore {
   /// a million-row import measured about 25% faster. The shell is one writer
   /// with no concurrent readers, so WAL's concurrency buys nothing, and the
   /// library stays a single file.
-  public static func open(path: String) throws(LibraryError) -> AlbumStore {
+  package static func open(path: String) throws(LibraryError) -> AlbumStore {
     let state = try LibraryFile.inspect(path)
     if state == .missing {
       let directory = (path as NSString).deletingLastPathComponent

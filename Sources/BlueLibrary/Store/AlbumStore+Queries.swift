@@ -11,7 +11,7 @@ internal import GRDB
 extension AlbumStore {
   /// The ids of the albums matching `query`, in its order (ties, and a query without sort
   /// keys, in library order). A million ids are 8 MB; no album is read.
-  public func albumIDs(matching query: AlbumQuery) throws(LibraryError) -> [Int64] {
+  package func albumIDs(matching query: AlbumQuery) throws(LibraryError) -> [Int64] {
     let sql = QuerySQL(query)
     return try reading { db in
       let statement = try db.makeStatement(
@@ -33,7 +33,7 @@ extension AlbumStore {
   }
 
   /// The albums with `ids`, in that order; an id no longer stored is left out.
-  public func albums(ids: some Collection<Int64>) throws(LibraryError) -> [Album] {
+  package func albums(ids: some Collection<Int64>) throws(LibraryError) -> [Album] {
     guard !ids.isEmpty else { return [] }
     return try reading { db in
       var byID: [Int64: Album] = [:]
@@ -55,7 +55,7 @@ extension AlbumStore {
   }
 
   /// The ids of the albums titled exactly `title`, and of those titled so ignoring case.
-  public func albumIDs(titled title: String) throws(LibraryError) -> (exact: Set<Int64>, ignoringCase: Set<Int64>) {
+  package func albumIDs(titled title: String) throws(LibraryError) -> (exact: Set<Int64>, ignoringCase: Set<Int64>) {
     try reading { db in
       let exact = try Int64.fetchSet(db, sql: "SELECT id FROM album WHERE title = ?", arguments: [title])
       // SQLite's NOCASE folds ASCII only; compare in Swift for the rest.
@@ -72,26 +72,26 @@ extension AlbumStore {
   }
 
   /// The album with `id`, or nil when it is no longer stored.
-  public func album(id: Int64) throws(LibraryError) -> Album? {
+  package func album(id: Int64) throws(LibraryError) -> Album? {
     try reading { db in
       try Self.fastAlbums(db, sql: "SELECT \(Album.selection) FROM album WHERE id = ?", id).first
     }
   }
 
   /// The id of the album at the 0-based library position `position`.
-  public func albumID(atPosition position: Int) throws(LibraryError) -> Int64? {
+  package func albumID(atPosition position: Int) throws(LibraryError) -> Int64? {
     try reading { db in try Self.albumID(at: position, db) }
   }
 
   /// When the album with `id` entered the library, in seconds since 1970.
-  public func addedTime(ofAlbumID id: Int64) throws(LibraryError) -> Int64? {
+  package func addedTime(ofAlbumID id: Int64) throws(LibraryError) -> Int64? {
     try reading { db in
       try Int64.fetchOne(db, sql: "SELECT \(QuerySQL.column(.added)) FROM album WHERE id = ?", arguments: [id])
     }
   }
 
   /// Figures over the albums matching `query`.
-  public func statistics(_ query: AlbumQuery) throws(LibraryError) -> LibraryStatistics {
+  package func statistics(_ query: AlbumQuery) throws(LibraryError) -> LibraryStatistics {
     let sql = QuerySQL(query)
     let arguments = StatementArguments(sql.arguments)
     return try reading { db in
@@ -124,7 +124,7 @@ extension AlbumStore {
 
   /// Distinct values of a text field that start with `prefix` (ignoring case), in
   /// alphabetical order, at most `limit`: what `artist:Rad<Tab>` offers.
-  public func values(of field: QueryField, withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
+  package func values(of field: QueryField, withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
     let pattern = Self.escapeLike(prefix) + "%"
     // A text column is read as it is, so the artist index (NOCASE) serves both the prefix
     // and the order; numbers as their digits.
@@ -145,20 +145,20 @@ extension AlbumStore {
   // MARK: - Saved views
 
   /// The saved views, by name.
-  public func savedViews() throws(LibraryError) -> [(name: String, query: String)] {
+  package func savedViews() throws(LibraryError) -> [(name: String, query: String)] {
     try reading { db in
       try Row.fetchAll(db, sql: "SELECT name, query FROM view ORDER BY name").map { ($0[0], $0[1]) }
     }
   }
 
   /// The query saved as `name`, or nil.
-  public func savedView(_ name: String) throws(LibraryError) -> String? {
+  package func savedView(_ name: String) throws(LibraryError) -> String? {
     try reading { db in try String.fetchOne(db, sql: "SELECT query FROM view WHERE name = ?", arguments: [name]) }
   }
 
   /// Saves `query` as `name`, replacing a view of that name; returns whether it replaced one.
   @discardableResult
-  public func saveView(_ name: String, query: String) throws(LibraryError) -> Bool {
+  package func saveView(_ name: String, query: String) throws(LibraryError) -> Bool {
     try writing { db in
       let existed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM view WHERE name = ?)", arguments: [name])
       try db.execute(sql: "INSERT OR REPLACE INTO view (name, query) VALUES (?, ?)", arguments: [name, query])
@@ -167,7 +167,7 @@ extension AlbumStore {
   }
 
   /// Deletes the view `name`; returns its query, nil when there was none.
-  public func deleteView(_ name: String) throws(LibraryError) -> String? {
+  package func deleteView(_ name: String) throws(LibraryError) -> String? {
     try writing { db in
       let query = try String.fetchOne(db, sql: "SELECT query FROM view WHERE name = ?", arguments: [name])
       try db.execute(sql: "DELETE FROM view WHERE name = ?", arguments: [name])
@@ -178,13 +178,13 @@ extension AlbumStore {
   // MARK: - The current view (memento)
 
   /// The query of the view the shell showed last, nil for the whole library.
-  public func currentViewQuery() throws(LibraryError) -> String? {
+  package func currentViewQuery() throws(LibraryError) -> String? {
     try reading { db in try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'view'") }
   }
 
   /// Remembers the current view's query (nil: the whole library) and the selected album's
   /// library position, in one transaction.
-  public func setCurrentView(_ query: String?, selection: Int?) throws(LibraryError) {
+  package func setCurrentView(_ query: String?, selection: Int?) throws(LibraryError) {
     try writing { db in
       if let query {
         try db.execute(sql: "INSERT OR REPLACE INTO state (key, value) VALUES ('view', ?)", arguments: [query])

@@ -15,9 +15,9 @@ import Synchronization
 ///
 /// - Important: All methods are synchronous and may be called from any thread;
 ///   GRDB's `DatabaseQueue` serialises them.
-public final class AlbumStore: Sendable {
+package final class AlbumStore: Sendable {
   /// The library file, or nil for an in-memory store.
-  public let path: String?
+  package let path: String?
   let queue: DatabaseQueue
   /// Set once SQLite has reported the file damaged (SQLITE_CORRUPT, SQLITE_NOTADB): from
   /// then on every change is refused, so a change that happens to miss the damaged pages
@@ -30,7 +30,7 @@ public final class AlbumStore: Sendable {
   }
 
   /// A fresh in-memory library holding `albums` (the default catalogue unless told), for tests.
-  public static func inMemory(seed albums: [Album] = DefaultCatalogue.albums) -> AlbumStore {
+  package static func inMemory(seed albums: [Album] = DefaultCatalogue.albums) -> AlbumStore {
     do {
       var configuration = Configuration()
       configuration.allowsUnsafeTransactions = true
@@ -46,17 +46,17 @@ public final class AlbumStore: Sendable {
   // MARK: - Reading
 
   /// The number of albums: `MAX(position) + 1` read from the position index, O(log n).
-  public func count() throws(LibraryError) -> Int {
+  package func count() throws(LibraryError) -> Int {
     try reading { db in try Self.count(db) }
   }
 
   /// The album at a 0-based index.
-  public func album(at index: Int) throws(LibraryError) -> Album {
+  package func album(at index: Int) throws(LibraryError) -> Album {
     try reading { db in try Self.album(at: index, db) }
   }
 
   /// The albums at the 0-based `range`, in order (what the viewport shows).
-  public func albums(in range: Range<Int>) throws(LibraryError) -> [Album] {
+  package func albums(in range: Range<Int>) throws(LibraryError) -> [Album] {
     try reading { db in
       let albums =
         range.lowerBound < 0 || range.isEmpty
@@ -76,12 +76,12 @@ public final class AlbumStore: Sendable {
   }
 
   /// Every album in order (for `export`).
-  public func all() throws(LibraryError) -> [Album] {
+  package func all() throws(LibraryError) -> [Album] {
     try reading { db in try Self.all(db) }
   }
 
   /// Whether any album has a music-folder field (tracks, duration or folder).
-  public func hasMusicFields() throws(LibraryError) -> Bool {
+  package func hasMusicFields() throws(LibraryError) -> Bool {
     try reading { db in
       try Bool.fetchOne(
         db,
@@ -93,13 +93,13 @@ public final class AlbumStore: Sendable {
 
   /// The index of the first album titled exactly `title`, else of the first whose
   /// title equals it ignoring case, else nil.
-  public func firstIndex(ofTitle title: String) throws(LibraryError) -> Int? {
+  package func firstIndex(ofTitle title: String) throws(LibraryError) -> Int? {
     try indices(ofTitle: title, limit: 1).first
   }
 
   /// The indices of the albums titled exactly `title` or, when there is none, of those
   /// whose title equals it ignoring case; in order, at most `limit`.
-  public func indices(ofTitle title: String, limit: Int) throws(LibraryError) -> [Int] {
+  package func indices(ofTitle title: String, limit: Int) throws(LibraryError) -> [Int] {
     try reading { db in
       let exact = try Int.fetchAll(
         db, sql: "SELECT position FROM album WHERE title = ? ORDER BY position LIMIT ?", arguments: [title, limit])
@@ -123,9 +123,9 @@ public final class AlbumStore: Sendable {
   static var addedNow: Int64 { Int64(Date().timeIntervalSince1970.rounded(.down)) }
 
   /// The most words a query may have (SQLite allows an expression 1,000 deep).
-  public static let maximumQueryWords = 100
+  package static let maximumQueryWords = 100
   /// The most bytes a query word may have (SQLite's LIKE patterns stop at 50,000).
-  public static let maximumQueryWordBytes = 4 << 10
+  package static let maximumQueryWordBytes = 4 << 10
 
   /// The albums in which every word of `query` appears in the title, artist, genre or
   /// year, ignoring case and accents (`cafe` finds "Café", `bjork jazz` finds Björk's jazz
@@ -134,7 +134,7 @@ public final class AlbumStore: Sendable {
   /// Page through a long result by passing the last album's `position + 1` as `start`.
   /// SQLite's `LIKE` narrows the rows (it folds ASCII case only, so rows with other
   /// characters are let through), and only those rows are folded and checked here.
-  public func search(_ query: String, from start: Int = 0, limit: Int? = nil) throws(LibraryError) -> [Album] {
+  package func search(_ query: String, from start: Int = 0, limit: Int? = nil) throws(LibraryError) -> [Album] {
     let words = query.split(whereSeparator: \.isWhitespace).map { Self.fold(String($0)) }
     // SQLite's own limits (expression depth, LIKE pattern length) would say "library
     // database error"; a query past these is the user's to shorten, not a damaged file.
@@ -192,14 +192,14 @@ public final class AlbumStore: Sendable {
   }
 
   /// The selected album's index, or nil when nothing is selected.
-  public func selectedIndex() throws(LibraryError) -> Int? {
+  package func selectedIndex() throws(LibraryError) -> Int? {
     try reading { db in try Self.readSelection(db) }
   }
 
   // MARK: - Changing
 
   /// Selects the album at `index` (nil: none). Not an undoable change, but stored at once.
-  public func setSelectedIndex(_ index: Int?) throws(LibraryError) {
+  package func setSelectedIndex(_ index: Int?) throws(LibraryError) {
     try writing { db in try Self.select(index, db) }
   }
 
@@ -329,14 +329,14 @@ public final class AlbumStore: Sendable {
   ///
   /// - Important: End it before waiting for anything (input, a download): a held shared
   ///   lock keeps other shells from committing.
-  public func beginSnapshot() {
+  package func beginSnapshot() {
     try? queue.inDatabase { db in
       if !db.isInsideTransaction { try Self.fastExecute(db, sql: "BEGIN DEFERRED TRANSACTION") }
     }
   }
 
   /// Ends the read transaction ``beginSnapshot()`` started, if it is still open.
-  public func endSnapshot() {
+  package func endSnapshot() {
     try? queue.inDatabase { db in try Self.endSnapshot(db) }
   }
 

@@ -4,7 +4,7 @@ extension Album {
   /// The album as `Field: value` rows, in the original app's order plus the cover: the
   /// decorator (`Album+TableRepresentation`), kept out of the model type. An album imported
   /// from a music folder adds `Tracks`, `Length` and `Folder` (each only when known).
-  public var tableRepresentation: [(title: String, value: String)] {
+  var tableRepresentation: [(title: String, value: String)] {
     var rows: [(title: String, value: String)] = [
       ("Artist", artist), ("Album", title), ("Genre", genre), ("Year", year.map(String.init) ?? ""),
     ]

@@ -5,7 +5,7 @@ extension AlbumBrowser {
   /// what the files say), then, for an album from a music
   /// folder, its discs and MusicBrainz ids and its track list, in disc and track order, a
   /// `Disc N` line where each disc of several starts.
-  public func showLines(for album: Album) -> [String] {
+  func showLines(for album: Album) -> [String] {
     var lines = detailLines(for: album, filesSay: try? library.filesSay(of: album))
     guard let tracklist = try? library.tracklist(of: album) else { return lines }
     var rows: [(String, String)] = []

@@ -10,9 +10,9 @@ import HorizontalScroller
 /// owner) writes it. The scroller asks only for
 /// the visible cards, and each page of them is one indexed store query, so drawing costs
 /// the same with 5 albums or 1,000,000.
-public final class AlbumBrowser: HorizontalScrollerDelegate {
+final class AlbumBrowser: HorizontalScrollerDelegate {
   /// How the viewport is drawn.
-  public enum Layout: Sendable {
+  enum Layout: Sendable {
     /// A row of bordered cards as wide as the window, with cover art (a terminal).
     case cards
     /// One plain line of the visible cards in a fixed 80-column viewport (script mode),
@@ -21,22 +21,20 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   }
 
   /// The library shown.
-  public let library: Library
+  let library: Library
   /// The virtual viewport.
-  public let scroller: HorizontalScroller
+  let scroller: HorizontalScroller
   let style: TextStyle
   private let layout: Layout
   /// How card art is coloured (set by the shell from the terminal's capabilities).
-  public var colorMode: ColorMode = .palette256
+  var colorMode: ColorMode = .palette256
   /// How card art is drawn: half blocks, or pictures for an image protocol (set by the
   /// interpreter on a terminal).
-  public var graphics = GraphicsCapabilities.blocks
+  var graphics = GraphicsCapabilities.blocks
   /// The album that plays now, if any: its card says so (`▶ playing` in its top border).
-  public var playingAlbumID: () -> Int64? = { nil }
-  /// Drawn card art by (URL, size, colour mode).
-  private let cardArt = RenderCache<String>(capacity: 64)
-  /// Card pictures by (URL, size, protocol, cell size).
-  private let cardPictures = RenderCache<PixelFrame>(capacity: 64)
+  var playingAlbumID: () -> Int64? = { nil }
+  /// Paints the cards' covers (shared with `cover`).
+  let painter: CoverPainter
   /// Cover art rows inside a terminal card: 20×10 cells, a square of 20×20 pixels.
   static let artRows = 10
   /// The cards fetched for the current render (first index, albums); cleared after it.
@@ -51,9 +49,10 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   /// In script mode a fixed 80-column viewport.
   static let scriptCard = (width: 14, padding: 1, viewport: 80)
 
-  /// Creates the browser over `library`, drawn as `layout`.
-  public init(library: Library, style: TextStyle, layout: Layout) {
+  /// Creates the browser over `library`, drawn as `layout`, its covers painted by `painter`.
+  init(library: Library, style: TextStyle, layout: Layout, painter: CoverPainter? = nil) {
     self.library = library
+    self.painter = painter ?? CoverPainter(library: library)
     self.style = style
     self.layout = layout
     switch layout {
@@ -72,11 +71,11 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
 
   // MARK: - HorizontalScrollerDelegate
 
-  public func numberOfItems(in scroller: HorizontalScroller) -> Int {
+  func numberOfItems(in scroller: HorizontalScroller) -> Int {
     (try? library.count()) ?? 0
   }
 
-  public func horizontalScroller(_ scroller: HorizontalScroller, willShowItemsIn range: Range<Int>) {
+  func horizontalScroller(_ scroller: HorizontalScroller, willShowItemsIn range: Range<Int>) {
     // One query for the visible cards instead of one per card.
     prefetched = (try? library.albums(in: range)).map { (range.lowerBound, $0) }
     // Local covers (a music folder's) are read now, before the cards are made, so that a
@@ -87,7 +86,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     }
   }
 
-  public func horizontalScroller(_ scroller: HorizontalScroller, cardAt index: Int) -> ScrollerCard {
+  func horizontalScroller(_ scroller: HorizontalScroller, cardAt index: Int) -> ScrollerCard {
     guard let album = album(at: index) else {
       return ScrollerCard(lines: ["(unreadable)", "", ""])
     }
@@ -100,19 +99,19 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
 
   /// A card picked in the view (the original's "clicked view at index") selects its album:
   /// `tap` and `scroll` come this way (``select(_:)``).
-  public func horizontalScroller(_ scroller: HorizontalScroller, didSelectItemAt index: Int) {
+  func horizontalScroller(_ scroller: HorizontalScroller, didSelectItemAt index: Int) {
     library.select(index)
   }
 
   /// Picks card `index` in the scroller, as a tap on it: the scroller, brought in step with
   /// the library first, centres it and tells its delegate (this browser), which selects the
   /// album. An index past the cards selects nothing.
-  public func select(_ index: Int) {
+  func select(_ index: Int) {
     scroller.itemCountDidChange(centringOn: library.selection)
     scroller.select(index: index)
   }
 
-  public func initialIndex(for scroller: HorizontalScroller) -> Int {
+  func initialIndex(for scroller: HorizontalScroller) -> Int {
     library.selection ?? 0
   }
 
@@ -120,25 +119,25 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
 
   /// What a draw of the viewport puts on the screen: lines of text, and the pictures that
   /// go over the blank art areas of some cards once the lines are printed.
-  public struct Drawing {
+  struct Drawing {
     /// The lines, top to bottom.
-    public var lines: [String]
+    var lines: [String]
     /// Card pictures (image protocols only), each over a box of blank cells in `lines`.
-    public var pictures: [CardPicture]
+    var pictures: [CardPicture]
   }
 
   /// A card's cover in pixels, to draw over its art area.
-  public struct CardPicture {
+  struct CardPicture {
     /// The line of ``Drawing/lines`` the art area starts on.
-    public var line: Int
+    var line: Int
     /// The cell column the art area starts at.
-    public var column: Int
+    var column: Int
     /// The encoded picture and where it lands in the art area.
-    public var frame: PixelFrame
+    var frame: PixelFrame
   }
 
   /// The row of visible cards and the current album's details, for a window of `window`.
-  public func lines(window: WindowSize) -> [String] {
+  func lines(window: WindowSize) -> [String] {
     drawing(window: window).lines
   }
 
@@ -147,7 +146,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
   ///
   /// The library is the truth: the scroller is first brought in step with its count and
   /// selection (whoever changed them), then asked for the visible cards.
-  public func drawing(window: WindowSize) -> Drawing {
+  func drawing(window: WindowSize) -> Drawing {
     defer { prefetched = nil }
     // The window's rows less the command line above and the prompt below: the drawing fits
     // in them, so a scroll leaves the whole row of cards and the prompt on screen.
@@ -198,7 +197,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
 
   /// Whether a drawing now would show other albums than the last one did (an import that
   /// reached the visible cards, a match that joined the view).
-  public func showsOtherAlbums(window: WindowSize) -> Bool {
+  func showsOtherAlbums(window: WindowSize) -> Bool {
     visibleCards(window: window).map { try? library.album(at: $0.index).id } != drawnIDs
   }
 
@@ -225,7 +224,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
 
   /// The `Field: value` rows of `album` (the decorator), with the cover's state; with what
   /// its files said at the last import (`filesSay`), a field edited since is marked with it.
-  public func detailLines(for album: Album, filesSay: Album? = nil) -> [String] {
+  func detailLines(for album: Album, filesSay: Album? = nil) -> [String] {
     let edited = filesSay.map { album.editedFields(comparedWith: $0) } ?? []
     return album.tableRepresentation.map { row in
       var value = TextSanitizer.escaped(row.value)
@@ -238,17 +237,10 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     }
   }
 
-  /// The cover's state for a card: the observer side of the downloads (the original app's
-  /// spinner, stopped when the image arrives).
+  /// The cover's state for a card: the observer side of the downloads.
   private func coverBadge(_ album: Album) -> String {
     guard !album.coverURL.isEmpty, library.fetchesCovers else { return "" }
-    switch library.coverState(of: album) {
-    case .none: return "· cover"
-    case .queued: return "… queued"
-    case .downloading: return "⟳ loading"
-    case .cached: return "✓ cover"
-    case .failed: return "✗ failed"
-    }
+    return library.coverState(of: album).badge
   }
 
   /// The cover state as `show` and `list` print it.
@@ -275,6 +267,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     // picture cannot be cut at a cell at all).
     var art: [Int: [String]] = [:]
     var placeholders: [Int: String] = [:]
+    var pending = false
     var pictures: [CardPicture] = []
     let drawnRows = max(1, maximumArtRows)
     let blank = [String](repeating: String(repeating: " ", count: inner), count: drawnRows)
@@ -292,6 +285,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
         art[card.index] = lines
       } else {
         placeholders[card.index] = placeholder(album, clipped: !whole)
+        pending = pending || (library.fetchesCovers && library.coverState(of: album).isPending)
       }
     }
     // The art area only when there is something to show in it (a cover, or one on its way)
@@ -299,7 +293,7 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     // `--graphics none`: never.
     let artRows =
       maximumArtRows > 0 && graphics.graphics != .none
-        && (!art.isEmpty || placeholders.values.contains { $0.hasPrefix("⟳") || $0.hasPrefix("…") })
+        && (!art.isEmpty || pending)
       ? maximumArtRows : 0
     for row in 0..<(artRows + 5) {
       var line = ""
@@ -334,62 +328,24 @@ public final class AlbumBrowser: HorizontalScrollerDelegate {
     return (lines, artRows > 0 ? pictures : [])
   }
 
-  /// The album's cover encoded for the terminal's image protocol, when it is cached.
+  /// The album's cover encoded for the terminal's image protocol, when there is one to draw.
   private func picture(_ album: Album, columns: Int, rows: Int) -> PixelFrame? {
-    guard !album.coverURL.isEmpty, library.fetchesCovers else { return nil }
-    let cell = graphics.cellSize()
-    let key = RenderKey(
-      source: album.coverURL, columns: columns, rows: rows, mode: colorMode, graphics: graphics.graphics, cell: cell)
-    if let cached = cardPictures.frame(for: key) { return cached }
-    // A local cover is read as for half blocks (see `artLines`).
-    let state = library.coverState(of: album)
-    let local = state == .none && LocalCover.isLocal(album.coverURL)
-    guard state == .cached || local,
-      let bytes = local ? library.loadLocalCover(of: album) : library.cachedCover(of: album),
-      let frame = try? PixelRenderer.render(
-        encoded: [UInt8](bytes), graphics: graphics.graphics, columns: columns, rows: rows, cell: cell,
-        colors: graphics.colorRegisters)
-    else { return nil }
-    cardPictures.store(frame, for: key)
-    return frame
+    try? painter.picture(of: album, columns: columns, rows: rows, mode: colorMode, graphics: graphics)
   }
 
-  /// The album's cover drawn in `columns`×`rows` cells, one string per row, when it is cached.
+  /// The album's cover drawn in `columns`×`rows` cells, one string per row, when there is
+  /// one to draw. A local cover (a music folder's) is read when its card first shows (see
+  /// `willShowItemsIn`): no 'download'.
   private func artLines(_ album: Album, columns: Int, rows: Int) -> [String]? {
-    guard !album.coverURL.isEmpty, library.fetchesCovers else { return nil }
-    let key = RenderKey(source: album.coverURL, columns: columns, rows: rows, mode: colorMode)
-    let frame: String
-    if let cached = cardArt.frame(for: key) {
-      frame = cached
-    } else {
-      // A local cover (a music folder's) is read when its card first shows (see
-      // `willShowItemsIn`): no 'download'.
-      let state = library.coverState(of: album)
-      let local = state == .none && LocalCover.isLocal(album.coverURL)
-      guard state == .cached || local,
-        let bytes = local ? library.loadLocalCover(of: album) : library.cachedCover(of: album),
-        let drawn = try? HalfBlockRenderer.render(
-          encoded: [UInt8](bytes), columns: columns, rows: rows, mode: colorMode)
-      else { return nil }
-      cardArt.store(drawn, for: key)
-      frame = drawn
-    }
+    guard let frame = try? painter.cells(of: album, columns: columns, rows: rows, mode: colorMode) else { return nil }
     let lines = frame.split(separator: "\n").map(String.init)
     return lines.count == rows ? lines : nil
   }
 
-  /// What a card shows where its art would be: the spinner while the cover downloads (the
-  /// original app's activity indicator), else why there is no art (for a card cut by the
-  /// window's edge, which never draws art, that the cover is there).
+  /// What a card shows where its art would be (see ``CoverState/placeholder(url:clipped:)``).
   private func placeholder(_ album: Album, clipped: Bool) -> String {
     guard !album.coverURL.isEmpty, library.fetchesCovers else { return "no cover" }
-    switch library.coverState(of: album) {
-    case .queued: return "… queued"
-    case .downloading: return "⟳ downloading"
-    case .failed: return "✗ no cover"
-    case .cached: return clipped ? "✓ cover" : "✗ unreadable"
-    case .none: return LocalCover.isLocal(album.coverURL) ? "· local" : "· download"
-    }
+    return library.coverState(of: album).placeholder(url: album.coverURL, clipped: clipped)
   }
 
   /// Row `row` of a card: border, three text lines, border; heavy lines for the current card.

@@ -1,8 +1,8 @@
 import BlueLibrary
 
 /// `add TITLE [artist=…] [year=…] [genre=…] [cover=URL]`: a new album after the current one.
-public struct AddCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct AddCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "add", group: .change, synopsis: "TITLE [FIELD=VALUE…]",
     summary: "add an album after the current one and select it",
     details: "Fields: artist, genre, year (a whole number), cover (an http, https or file URL).",
@@ -11,7 +11,7 @@ public struct AddCommand: Command {
 
   let album: Album
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     guard let title = arguments.first else { throw .missing("TITLE", usage: Self.configuration.usage) }
     // A quoted first word is always the title, whatever it holds (`add "AC=DC"`).
     if !title.isQuoted, try FieldAssignment.parse(title) != nil {
@@ -28,7 +28,7 @@ public struct AddCommand: Command {
     album = try FieldAssignment.apply(assignments, to: Album(title: ""))
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     let (stored, index) = try library.add(album)
     guard let view = library.view else {

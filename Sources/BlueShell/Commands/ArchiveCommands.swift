@@ -8,8 +8,8 @@ import BlueLibrary
 
 /// `import FILE|DIR`: append albums from JSON (the `export` format) or CSV, all or nothing;
 /// or bring in the albums of a music folder, updating those imported from it before.
-public struct ImportCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct ImportCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "import", group: .change, synopsis: "[--with-deleted] FILE|DIR",
     summary: "append albums from a JSON or CSV file, or from a folder of audio files",
     details: """
@@ -41,7 +41,7 @@ public struct ImportCommand: Command {
   /// `--with-deleted`: a music folder's albums you deleted come back.
   let withDeleted: Bool
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     var arguments = arguments
     let option = { (word: Word) in !word.isQuoted && word.text == "--with-deleted" }
     withDeleted = arguments.contains(where: option)
@@ -52,7 +52,7 @@ public struct ImportCommand: Command {
     shownPath = file.text
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     var info = stat()
     if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
       return try importFolder(in: environment)
@@ -254,8 +254,8 @@ extension ImportCommand {
 }
 
 /// `export FILE [QUERY]`: write the whole library (or QUERY's matches) as JSON or CSV, atomically.
-public struct ExportCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct ExportCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "export", group: .change, synopsis: "FILE [QUERY]",
     summary: "write the library as JSON or CSV (by the file's extension), atomically",
     details: """
@@ -276,13 +276,13 @@ public struct ExportCommand: Command {
   let path: String
   let query: TypedQuery
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     guard let file = arguments.first else { throw .missing("FILE", usage: Self.configuration.usage) }
     path = expandingTilde(file.text)
     query = TypedQuery(words: Array(arguments.dropFirst()))
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     let query = try self.query.resolve(in: library)
     // `export -`: the JSON on standard output, for pipes (`bluelib -c 'export -' | jq`).
@@ -300,16 +300,16 @@ public struct ExportCommand: Command {
 }
 
 /// `reset`: replace the library with the default catalogue.
-public struct ResetCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct ResetCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "reset", group: .change,
     summary: "replace the library with the five default albums (undoable)")
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     try Self.expectNoArguments(arguments)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     try environment.library.reset()
     return .changed("reset to the default catalogue (\(albumCount(DefaultCatalogue.albums.count)))")
   }

@@ -6,7 +6,7 @@ import BlueLibrary
 /// before anything runs, naming the word that was wrong. ``execute(in:)`` works through
 /// the library and returns what happened; it never prints and never draws — the
 /// ``Interpreter`` renders the outcome, once, for every command.
-public protocol Command {
+protocol Command {
   /// The verb, aliases and help text, shared by `help` and tab completion.
   static var configuration: CommandConfiguration { get }
   /// Creates the command from the words that follow the verb.
@@ -26,9 +26,9 @@ public protocol Command {
 }
 
 extension Command {
-  public static var failureEndsLine: Bool { false }
+  static var failureEndsLine: Bool { false }
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     let arguments = configuration.arguments
     if position < arguments.count { return [arguments[position]] }
     guard let last = arguments.last, last == .assignments || last == .query else { return [] }
@@ -36,12 +36,12 @@ extension Command {
   }
 
   /// Rejects any argument: for verbs that take none.
-  public static func expectNoArguments(_ arguments: [Word]) throws(CommandError) {
+  static func expectNoArguments(_ arguments: [Word]) throws(CommandError) {
     if let first = arguments.first { throw .unexpectedArgument(first) }
   }
 
   /// Parses an optional positive count such as the `N` of `undo [N]`.
-  public static func parseCount(_ arguments: [Word], name: String = "N") throws(CommandError) -> Int? {
+  static func parseCount(_ arguments: [Word], name: String = "N") throws(CommandError) -> Int? {
     guard let first = arguments.first else { return nil }
     if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
     guard let value = Int(first.text), value > 0 else {

@@ -1,7 +1,7 @@
 /// Static description of a verb: how it is typed, what it does, and what its arguments are.
-public struct CommandConfiguration: Sendable {
+struct CommandConfiguration: Sendable {
   /// Where `help` lists the verb.
-  public enum Group: String, Sendable, CaseIterable {
+  enum Group: String, Sendable, CaseIterable {
     case browse = "Browse"
     case change = "Change the library"
     case covers = "Covers"
@@ -10,7 +10,7 @@ public struct CommandConfiguration: Sendable {
   }
 
   /// What a verb expects at an argument position; drives tab completion.
-  public enum Argument: Sendable, Equatable {
+  enum Argument: Sendable, Equatable {
     /// One of fixed words, such as `left` and `right`.
     case keyword([String])
     /// A verb (`help VERB`).
@@ -30,24 +30,24 @@ public struct CommandConfiguration: Sendable {
   }
 
   /// The word that invokes the command.
-  public var verb: String
+  var verb: String
   /// Other words that invoke it (`ls` for `list`).
-  public var aliases: [String]
+  var aliases: [String]
   /// The group `help` lists it in.
-  public var group: Group
+  var group: Group
   /// The argument synopsis, such as `[ALBUM]`.
-  public var synopsis: String
+  var synopsis: String
   /// One line for the verb list.
-  public var summary: String
+  var summary: String
   /// More detail for `help VERB`.
-  public var details: String
+  var details: String
   /// Example lines for `help VERB`.
-  public var examples: [String]
+  var examples: [String]
   /// The arguments by position, for completion.
-  public var arguments: [Argument]
+  var arguments: [Argument]
 
   /// Creates a configuration.
-  public init(
+  init(
     verb: String, aliases: [String] = [], group: Group, synopsis: String = "",
     summary: String, details: String = "", examples: [String] = [], arguments: [Argument] = []
   ) {
@@ -62,5 +62,5 @@ public struct CommandConfiguration: Sendable {
   }
 
   /// `verb SYNOPSIS`.
-  public var usage: String { synopsis.isEmpty ? verb : verb + " " + synopsis }
+  var usage: String { synopsis.isEmpty ? verb : verb + " " + synopsis }
 }

@@ -5,20 +5,20 @@ import BlueLibrary
 /// A failure that started in the library keeps the ``LibraryError`` as its ``cause``
 /// (as swift-subprocess's `SubprocessError` keeps its underlying error), so callers can
 /// tell "no such album" from "the disk is full" without parsing text.
-public struct CommandError: Error, Equatable, CustomStringConvertible {
+struct CommandError: Error, Equatable, CustomStringConvertible {
   /// The message, without the verb prefix (the interpreter adds `verb: `).
-  public var message: String
+  var message: String
   /// The library's error this failure comes from, if any.
-  public var cause: LibraryError?
+  var cause: LibraryError?
 
   /// Creates an error with `message`.
-  public init(_ message: String) {
+  init(_ message: String) {
     self.message = message
     cause = nil
   }
 
   /// Wraps a library error; its text already names what was wrong.
-  public init(_ cause: LibraryError) {
+  init(_ cause: LibraryError) {
     message = cause.description
     self.cause = cause
   }
@@ -32,15 +32,15 @@ public struct CommandError: Error, Equatable, CustomStringConvertible {
     }
   }
 
-  public var description: String { message }
+  var description: String { message }
 
   /// `unexpected argument 'x'`.
-  public static func unexpectedArgument(_ word: Word) -> CommandError {
+  static func unexpectedArgument(_ word: Word) -> CommandError {
     CommandError("unexpected argument \(TextSanitizer.quotedWord(word.text))")
   }
 
   /// `missing NAME (usage: …)`.
-  public static func missing(_ name: String, usage: String) -> CommandError {
+  static func missing(_ name: String, usage: String) -> CommandError {
     CommandError("missing \(name) (usage: \(usage))")
   }
 }

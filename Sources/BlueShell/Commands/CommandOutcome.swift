@@ -3,7 +3,7 @@ import BlueLibrary
 /// What a command did, for the ``Interpreter`` to render once the command returns. (While it
 /// runs, a long command reports progress through its ``CommandEnvironment``: `announce`,
 /// `progressLine` and `deliverMessages`.)
-public enum CommandOutcome {
+enum CommandOutcome {
   /// Nothing to show.
   case nothing
   /// Lines to print as they are (already escaped); a lazy sequence streams a long listing.
@@ -31,7 +31,7 @@ public enum CommandOutcome {
 }
 
 /// The verbs the interpreter handles itself: they act on the shell, not on the library alone.
-public enum ShellRequest: Equatable {
+enum ShellRequest: Equatable {
   /// Take back `count` changes.
   case undo(count: Int)
   /// Re-apply `count` undone changes.

@@ -1,6 +1,6 @@
 extension CommandRegistry {
   /// Every verb of the shell, in the order `help` lists them within each group.
-  public static var standard: CommandRegistry {
+  static var standard: CommandRegistry {
     CommandRegistry([
       FindCommand.self,
       ListCommand.self,

@@ -3,8 +3,8 @@ import CoverArt
 
 /// `cover [ALBUM] [--size COLSxROWS] [--force]`: draw an album's cover in real pixels where
 /// the terminal shows images (kitty graphics, sixel, iTerm2), else with half blocks.
-public struct CoverCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct CoverCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "cover", group: .covers, synopsis: "[ALBUM] [--size COLSxROWS] [--force]",
     summary: "draw the album's cover in the terminal (download it first, unless it is local)",
     details: """
@@ -25,7 +25,7 @@ public struct CoverCommand: Command {
   let size: (columns: Int, rows: Int)?
   let force: Bool
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     var album: AlbumReference?
     var size: (Int, Int)?
     var force = false
@@ -65,7 +65,7 @@ public struct CoverCommand: Command {
     return (columns, rows)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     guard environment.outputIsTerminal || force else {
       throw CommandError("output is not a terminal; add --force to draw the cover anyway")
     }
@@ -82,52 +82,40 @@ public struct CoverCommand: Command {
     guard library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
     let capabilities = environment.graphics
     guard capabilities.graphics != .none else { throw CommandError("cover art is off (--graphics none)") }
-    // A local cover (a music folder's) is read now, into the same cache: no 'download'.
-    guard let bytes = library.cachedCover(of: chosen) ?? library.loadLocalCover(of: chosen) else {
-      switch library.coverState(of: chosen) {
-      case .failed(let failure) where LocalCover.isLocal(chosen.coverURL):
-        // Read from a file, not downloaded: nothing to fetch again until the file is fixed.
-        throw CommandError(
-          "cannot read the cover of \(name): \(failure) (once the file is fixed, 'download \(index + 1)' reads it again)"
-        )
-      case .queued, .downloading:
-        throw CommandError("the cover of \(name) is still downloading ('wait' waits for it)")
-      case .failed(let failure):
-        throw CommandError("the cover of \(name) failed to download: \(failure) ('download' tries again)")
-      default:
-        throw CommandError("the cover of \(name) is not downloaded ('download \(index + 1)' fetches it)")
-      }
-    }
     var columns = size?.columns ?? min(40, max(10, environment.window.columns - 1))
     var rows = size?.rows ?? (columns + 1) / 2
     if environment.outputIsTerminal {
       (columns, rows) = Self.fitted(columns: columns, rows: rows, in: environment.window)
     }
+    let painter = environment.coverPainter
     let mode = environment.colorMode
-    // A picture taller than the window cannot come back to its first line: half blocks scroll.
-    if capabilities.graphics.drawsPixels && (!environment.outputIsTerminal || rows < environment.window.rows) {
-      let cell = capabilities.cellSize()
-      let key = RenderKey(
-        source: chosen.coverURL, columns: columns, rows: rows, mode: mode, graphics: capabilities.graphics, cell: cell)
-      do {
-        let frame = try environment.pixelCovers.frame(for: key) { () throws(CoverArtError) in
-          try PixelRenderer.render(
-            encoded: [UInt8](bytes), graphics: capabilities.graphics, columns: columns, rows: rows, cell: cell,
-            colors: capabilities.colorRegisters)
-        }
-        return .text(PixelDrawing.box(frame, rows: rows, imageID: environment.nextImageID()))
-      } catch {
-        throw CommandError("cannot draw the cover of \(name): \(error)")
-      }
-    }
-    let key = RenderKey(source: chosen.coverURL, columns: columns, rows: rows, mode: mode)
     do {
-      return .text(
-        try environment.renderedCovers.frame(for: key) { () throws(CoverArtError) in
-          try HalfBlockRenderer.render(encoded: [UInt8](bytes), columns: columns, rows: rows, mode: mode)
-        })
+      // A picture taller than the window cannot come back to its first line: half blocks scroll.
+      if capabilities.graphics.drawsPixels && (!environment.outputIsTerminal || rows < environment.window.rows) {
+        if let frame = try painter.picture(
+          of: chosen, columns: columns, rows: rows, mode: mode, graphics: capabilities)
+        {
+          return .text(painter.box(frame, rows: rows))
+        }
+      } else if let drawn = try painter.cells(of: chosen, columns: columns, rows: rows, mode: mode) {
+        return .text(drawn)
+      }
     } catch {
       throw CommandError("cannot draw the cover of \(name): \(error)")
+    }
+    // Nothing to draw: a local cover is read by the painter, into the same cache (no
+    // 'download'); anything else says what it is waiting for.
+    switch library.coverState(of: chosen) {
+    case .failed(let failure) where LocalCover.isLocal(chosen.coverURL):
+      // Read from a file, not downloaded: nothing to fetch again until the file is fixed.
+      throw CommandError(
+        "cannot read the cover of \(name): \(failure) (once the file is fixed, 'download \(index + 1)' reads it again)")
+    case .queued, .downloading:
+      throw CommandError("the cover of \(name) is still downloading ('wait' waits for it)")
+    case .failed(let failure):
+      throw CommandError("the cover of \(name) failed to download: \(failure) ('download' tries again)")
+    default:
+      throw CommandError("the cover of \(name) is not downloaded ('download \(index + 1)' fetches it)")
     }
   }
 

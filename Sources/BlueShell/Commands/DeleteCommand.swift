@@ -1,8 +1,8 @@
 import BlueLibrary
 
 /// `delete [ALBUM…]` (`rm`): remove albums; `undo` brings them back at their places, selected.
-public struct DeleteCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct DeleteCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "delete", aliases: ["rm"], group: .change, synopsis: "[ALBUM…]",
     summary: "delete albums (the current one by default)",
     details: """
@@ -16,19 +16,19 @@ public struct DeleteCommand: Command {
     ],
     arguments: [.album])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     [.album]
   }
 
   let albums: AlbumReferences?
   let all: Bool
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     all = arguments.count == 1 && !arguments[0].isQuoted && arguments[0].text.lowercased() == "all"
     albums = arguments.isEmpty || all ? nil : try AlbumReferences(words: arguments)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     if all {
       let count = try library.count()

@@ -2,8 +2,8 @@ import BlueLibrary
 import BlueSystem
 
 /// `download [ALBUM…|all]`: start cover downloads in the background and return at once.
-public struct DownloadCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct DownloadCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "download", group: .covers, synopsis: "[ALBUM…|all]",
     summary: "download covers in the background (the current album's by default)",
     details: """
@@ -18,17 +18,17 @@ public struct DownloadCommand: Command {
     examples: ["download", "download all", "download 3; wait", "download 1-3 5"],
     arguments: [.album])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     AlbumChoice.completionKinds(at: position)
   }
 
   let choice: AlbumChoice
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     choice = try AlbumChoice(arguments: arguments)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     guard library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
     // Runs of indices: all of them (never one index each), or those named (the current album).
@@ -118,8 +118,8 @@ public struct DownloadCommand: Command {
 }
 
 /// `downloads`: pending and finished downloads with their state.
-public struct DownloadsCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct DownloadsCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "downloads", group: .covers, summary: "list pending and finished cover downloads",
     details: """
       Lists at most \(shown) pending downloads and \(shown) finished ones (in album order; the
@@ -129,11 +129,11 @@ public struct DownloadsCommand: Command {
   /// The most pending downloads, and the most outcomes, listed.
   static let shown = 50
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     try Self.expectNoArguments(arguments)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     guard environment.library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
     let library = environment.library
     let (pending, count) = (library.pendingCovers(limit: Self.shown), library.pendingCoverCount)
@@ -157,8 +157,8 @@ public struct DownloadsCommand: Command {
 }
 
 /// `wait [SECONDS]`: block until pending downloads finish; Ctrl-C stops waiting.
-public struct WaitCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct WaitCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "wait", group: .covers, synopsis: "[SECONDS]",
     summary: "wait until pending downloads finish (or SECONDS pass)",
     details: "Ctrl-C cancels the pending downloads. Scripts use 'wait' so their output is the same every run.",
@@ -166,7 +166,7 @@ public struct WaitCommand: Command {
 
   let seconds: Double?
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
     if let word = arguments.first {
       guard let value = Double(word.text), value >= 0, value.isFinite, value <= 86_400 else {
@@ -179,7 +179,7 @@ public struct WaitCommand: Command {
     }
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     // Not only running downloads: finished ones whose status line is still on its way
     // (cache hits always are, for a moment) must be waited for too.

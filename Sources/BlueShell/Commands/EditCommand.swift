@@ -1,8 +1,8 @@
 import BlueLibrary
 
 /// `edit [ALBUM…|all] FIELD=VALUE…`: change fields of an album, or of several as one step.
-public struct EditCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct EditCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "edit", group: .change, synopsis: "[ALBUM…|all] FIELD=VALUE…",
     summary: "change fields of an album (the current one by default), or of several at once",
     details: """
@@ -15,7 +15,7 @@ public struct EditCommand: Command {
     examples: ["edit year=1993", "edit 2 artist=\"No Doubt\" genre=Rock", "edit 1-3 6 genre=Jazz"],
     arguments: [.album, .assignments])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     // The albums are optional: any word up to the first FIELD=VALUE may already be one.
     if previous.contains(where: { !$0.isQuoted && $0.text.contains("=") }) { return [.assignments] }
     return (position == 0 ? [.keyword(["all"])] : []) + [.album, .assignments]
@@ -25,7 +25,7 @@ public struct EditCommand: Command {
   let albums: AlbumChoice?
   let assignments: [FieldAssignment]
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     var words = arguments[...]
     var albumWords: [Word] = []
     // Albums up to the first FIELD=VALUE (`title="Ray of Light"` is one, quotes and all; a
@@ -76,7 +76,7 @@ public struct EditCommand: Command {
   /// on its own, some 2 KB each while the command runs.
   static let maximumAlbums = 10_000
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     if let albums, albums.all, try library.count() > Self.maximumAlbums {
       throw Self.tooMany(try library.count())

@@ -39,8 +39,8 @@ struct TypedQuery {
 }
 
 /// `find [QUERY]`: show only the matching albums, in the query's order; alone, the whole library.
-public struct FindCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct FindCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "find", group: .browse, synopsis: "[QUERY]",
     summary: "show only the albums QUERY matches, in its order (alone: the whole library)",
     details: """
@@ -55,15 +55,15 @@ public struct FindCommand: Command {
     arguments: [.query])
 
   /// The rest of the line meant the view this `find` was to make.
-  public static let failureEndsLine = true
+  static let failureEndsLine = true
 
   let query: TypedQuery
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     query = TypedQuery(words: arguments)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     let query = try self.query.resolve(in: library)
     let count = try library.show(query)
@@ -78,8 +78,8 @@ public struct FindCommand: Command {
 }
 
 /// `view`: draw the viewport again; `view save NAME [QUERY]`, `view list`, `view delete NAME`.
-public struct ViewCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct ViewCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "view", group: .browse, synopsis: "[save NAME [QUERY] | list | delete NAME]",
     summary: "draw the scroller again; save, list and delete named views",
     details: """
@@ -89,7 +89,7 @@ public struct ViewCommand: Command {
     examples: ["view", "view save nineties year:1990..1999", "find @nineties", "view list", "view delete nineties"],
     arguments: [.keyword(["save", "list", "delete"]), .viewName])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     switch position {
     case 0: [configuration.arguments[0]]
     case 1 where previous.first?.text.lowercased() == "delete": [.viewName]
@@ -107,7 +107,7 @@ public struct ViewCommand: Command {
 
   let action: Action
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     guard let first = arguments.first else {
       action = .draw
       return
@@ -152,7 +152,7 @@ public struct ViewCommand: Command {
     return name
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     switch action {
     case .draw:
@@ -182,8 +182,8 @@ public struct ViewCommand: Command {
 }
 
 /// `stats [QUERY]`: albums, tracks, length and artists, then albums per genre and decade.
-public struct StatsCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct StatsCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "stats", group: .browse, synopsis: "[QUERY]",
     summary: "counts for the view or QUERY: albums, tracks, length, genres, decades",
     details: "Bars are sized to the window. " + "QUERY is as for 'find' ('help find').",
@@ -191,11 +191,11 @@ public struct StatsCommand: Command {
 
   let query: TypedQuery
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     query = TypedQuery(words: arguments)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     let stats = try library.statistics(try query.resolve(in: library))
     var lines = [

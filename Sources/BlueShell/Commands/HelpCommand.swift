@@ -1,6 +1,6 @@
 /// `help [VERB]`: every verb with one line each, or one verb's usage and examples.
-public struct HelpCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct HelpCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "help", aliases: ["?"], group: .shell, synopsis: "[VERB]",
     summary: "list the commands, or show how to use one",
     details:
@@ -9,12 +9,12 @@ public struct HelpCommand: Command {
 
   let verb: Word?
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
     verb = arguments.first
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     .shell(.help(verb: verb))
   }
 

@@ -1,6 +1,6 @@
 /// `history [N]`: the last N input lines, numbered.
-public struct HistoryCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct HistoryCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "history", group: .shell, synopsis: "[N]",
     summary: "show the last N input lines (all by default)",
     details: """
@@ -12,11 +12,11 @@ public struct HistoryCommand: Command {
 
   let count: Int?
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     count = try Self.parseCount(arguments)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     .shell(.history(count: count))
   }
 

@@ -3,8 +3,8 @@ import Foundation
 
 /// `list [-f FORMAT] [QUERY]` (`ls`): one line per album of the view (or library), or of
 /// those QUERY matches, in its order.
-public struct ListCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct ListCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "list", aliases: ["ls"], group: .browse, synopsis: "[-f FORMAT] [QUERY]",
     summary: "one line per album, or per album QUERY matches (in the view, when there is one)",
     details: """
@@ -18,14 +18,14 @@ public struct ListCommand: Command {
     examples: ["list", "list sun", "list bjork jazz", "ls year:2000", "list -f '$year  $artist — $title' year-"],
     arguments: [.query])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     previous.last.map { $0.text == "-f" || $0.text == "--format" } == true ? [.text] : [.query]
   }
 
   let query: TypedQuery
   let format: ListFormat?
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     var rest = arguments[...]
     var format: ListFormat?
     if let first = rest.first, !first.isQuoted, first.text == "-f" || first.text == "--format" {
@@ -37,7 +37,7 @@ public struct ListCommand: Command {
     query = TypedQuery(words: Array(rest))
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     let query = try self.query.resolve(in: library)
     let total = try library.count()

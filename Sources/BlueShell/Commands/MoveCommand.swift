@@ -1,8 +1,8 @@
 import BlueLibrary
 
 /// `move ALBUM… to POSITION`: reorder the scroller.
-public struct MoveCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct MoveCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "move", group: .change, synopsis: "ALBUM… to POSITION",
     summary: "move albums to another place in the order",
     details: """
@@ -15,7 +15,7 @@ public struct MoveCommand: Command {
   let albums: AlbumReferences
   let target: Int
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     guard let to = arguments.lastIndex(where: { !$0.isQuoted && $0.text.lowercased() == "to" }), to > 0,
       to == arguments.count - 2
     else {
@@ -32,7 +32,7 @@ public struct MoveCommand: Command {
     target = number
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     let count = try library.count()
     let from = try albums.resolve(in: library)

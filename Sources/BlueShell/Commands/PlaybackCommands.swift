@@ -18,9 +18,9 @@ private func player(in environment: CommandEnvironment) throws -> Player {
 }
 
 /// The status lines of playback events.
-public enum NowPlaying {
+enum NowPlaying {
   /// `▶ Pink Floyd — The Wall — 1-03 Another Brick in the Wall (3:11)`.
-  public static func line(_ event: Player.Event) -> String {
+  static func line(_ event: Player.Event) -> String {
     switch event {
     case .started(let track, _, _): "▶ " + describe(track)
     case .failed(let track, let reason):
@@ -55,8 +55,8 @@ private func tracks(ofAlbumAt index: Int, in library: Library) throws -> (album:
 
 /// `play [ALBUM] [TRACK]`: play an album (the current one by default) from its first track,
 /// or from TRACK; alone, start the waiting queue when nothing plays.
-public struct PlayCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct PlayCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "play", group: .playback, synopsis: "[ALBUM] [TRACK]",
     summary: "play an album from a music folder (the current one by default), from TRACK",
     details: """
@@ -75,7 +75,7 @@ public struct PlayCommand: Command {
   let album: AlbumReference?
   let track: Int?
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     var words = arguments[...]
     if words.count >= 2, let last = words.last, !last.isQuoted, let number = Int(last.text) {
       track = number
@@ -86,7 +86,7 @@ public struct PlayCommand: Command {
     album = words.isEmpty ? nil : try AlbumReference(restOfLine: words)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     if let external = processEnvironment()["BLUELIB_PLAYER"], !external.allSatisfy(\.isWhitespace) {
       let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
@@ -139,8 +139,8 @@ extension PlayCommand {
 }
 
 /// `queue [ALBUM…|all]`: add albums' tracks to the end of the queue; alone, list the queue.
-public struct QueueCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct QueueCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "queue", group: .playback, synopsis: "[ALBUM…|all]",
     summary: "add albums to the end of the play queue; alone, list the queue",
     details: """
@@ -152,17 +152,17 @@ public struct QueueCommand: Command {
     examples: ["queue", "queue 3", "queue 2-4", "find artist:bowie; queue all; play"],
     arguments: [.album])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     AlbumChoice.completionKinds(at: position)
   }
 
   let choice: AlbumChoice
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     choice = try AlbumChoice(arguments: arguments)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let player = try player(in: environment)
     let library = environment.library
     guard !choice.isEmpty else { return .lines(Self.listing(player)) }
@@ -203,64 +203,64 @@ public struct QueueCommand: Command {
 }
 
 /// `pause`: pause what plays, or resume it.
-public struct PauseCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct PauseCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "pause", group: .playback, synopsis: "", summary: "pause what plays, or resume it",
     details: "Toggles: a second 'pause' resumes.", examples: ["pause"])
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     if let extra = arguments.first { throw .unexpectedArgument(extra) }
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     guard let paused = try player(in: environment).togglePause() else { throw CommandError("nothing is playing") }
     return .lines([paused ? "paused" : "playing"])
   }
 }
 
 /// `next` and `prev`: the next or previous track of the queue.
-public struct NextCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct NextCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "next", group: .playback, synopsis: "", summary: "play the next track of the queue",
     details: "At the last track of the queue, says there is no next one.", examples: ["next"])
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     if let extra = arguments.first { throw .unexpectedArgument(extra) }
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     guard try player(in: environment).skip(by: 1) else { throw CommandError("no next track in the queue") }
     return .lines([])
   }
 }
 
 /// `prev`: the previous track of the queue.
-public struct PrevCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct PrevCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "prev", group: .playback, synopsis: "", summary: "play the previous track of the queue",
     details: "At the first track of the queue, says there is no previous one.", examples: ["prev"])
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     if let extra = arguments.first { throw .unexpectedArgument(extra) }
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     guard try player(in: environment).skip(by: -1) else { throw CommandError("no previous track in the queue") }
     return .lines([])
   }
 }
 
 /// `stop`: stop playing; the queue stays.
-public struct StopCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct StopCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "stop", group: .playback, synopsis: "", summary: "stop playing (the queue stays for 'play')",
     details: "Stops at once; 'play' alone starts the queue again from its first track.", examples: ["stop"])
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     if let extra = arguments.first { throw .unexpectedArgument(extra) }
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let player = try player(in: environment)
     guard !player.isIdle else { throw CommandError("nothing is playing") }
     player.stop()
@@ -269,8 +269,8 @@ public struct StopCommand: Command {
 }
 
 /// `seek [+|-]TIME`: to a time in the track, or by one.
-public struct SeekCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct SeekCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "seek", group: .playback, synopsis: "[+|-]TIME",
     summary: "go to TIME in the playing track, or by +TIME / -TIME",
     details: "TIME is seconds (90) or M:SS (1:30); a sign makes it relative: 'seek +10', 'seek -0:30'.",
@@ -279,7 +279,7 @@ public struct SeekCommand: Command {
   let seconds: Double
   let relative: Bool
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     guard let word = arguments.first else { throw CommandError("missing TIME (like 1:30, +10 or -30)") }
     if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
     var text = Substring(word.text)
@@ -299,7 +299,7 @@ public struct SeekCommand: Command {
     relative = sign != 0
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let player = try player(in: environment)
     guard let status = player.status() else { throw CommandError("nothing is playing") }
     let target = max(0, min(relative ? status.time + seconds : seconds, status.track.duration))
@@ -309,14 +309,14 @@ public struct SeekCommand: Command {
 }
 
 /// `volume [0-100]`: say or set the volume.
-public struct VolumeCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct VolumeCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "volume", group: .playback, synopsis: "[0-100]", summary: "say the volume, or set it (0-100)",
     details: "The player's own volume, not the system's.", examples: ["volume", "volume 60"])
 
   let level: Int?
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
     guard let word = arguments.first else {
       level = nil
@@ -328,7 +328,7 @@ public struct VolumeCommand: Command {
     level = number
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let player = try player(in: environment)
     if let level {
       do throws(PlaybackError) { try player.setVolume(level) } catch { throw CommandError(error.description) }
@@ -338,18 +338,18 @@ public struct VolumeCommand: Command {
 }
 
 /// `now`: what plays, where in it, and its place in the queue.
-public struct NowCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct NowCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "now", group: .playback, synopsis: "",
     summary: "what plays now: the track, how far in, its place in the queue",
     details: "`▶ Pink Floyd — The Wall — 03 Another Brick in the Wall (3:11), 1:02 of 3:11, track 3 of 26`.",
     examples: ["now"])
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     if let extra = arguments.first { throw .unexpectedArgument(extra) }
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     guard let status = try player(in: environment).status() else { return .lines(["nothing is playing"]) }
     return .lines([
       (status.paused ? "⏸ " : "▶ ") + NowPlaying.describe(status.track)

@@ -1,15 +1,15 @@
 /// `quit` / `exit`: leave the shell.
-public struct QuitCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct QuitCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "quit", aliases: ["exit"], group: .shell,
     summary: "leave the shell (Ctrl-D does the same)",
     details: "The current album is saved, so the next run opens on it.")
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     try Self.expectNoArguments(arguments)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     .shell(.quit)
   }
 }

@@ -2,15 +2,15 @@ import BlueLibrary
 
 /// `scroll left|right [N]`, `scroll to ALBUM`, `scroll home|end`: move the viewport and
 /// select the card it snaps to (the original `centerCurrentView`).
-public struct ScrollCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct ScrollCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "scroll", group: .browse, synopsis: "left|right [N] | to ALBUM | home|end",
     summary: "move N cards (default 1), or to an album, and select it",
     details: "The viewport snaps so one card is centred; the centred card is the current album.",
     examples: ["scroll right", "scroll left 2", "scroll to \"American Pie\"", "scroll end"],
     arguments: [.keyword(["left", "right", "to", "home", "end"]), .album])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     if position == 0 { return [configuration.arguments[0]] }
     // Only `scroll to` takes an album; `scroll left 2` takes a number.
     return position == 1 && previous.first?.text.lowercased() == "to" ? [.album] : []
@@ -26,7 +26,7 @@ public struct ScrollCommand: Command {
 
   let motion: Motion
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     guard let direction = arguments.first else {
       throw .missing("a direction", usage: Self.configuration.usage)
     }
@@ -47,7 +47,7 @@ public struct ScrollCommand: Command {
     }
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     let count = try library.count()
     guard count > 0 else { throw CommandError("the library is empty") }
@@ -96,20 +96,20 @@ extension ScrollCommand {
 }
 
 /// `tap ALBUM`: select the album and centre it (the delegate's "clicked view at index").
-public struct TapCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct TapCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "tap", group: .browse, synopsis: "ALBUM",
     summary: "select an album and centre it",
     examples: ["tap 3", "tap \"American Pie\""], arguments: [.album])
 
   let album: AlbumReference
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     guard !arguments.isEmpty else { throw .missing("ALBUM", usage: Self.configuration.usage) }
     album = try AlbumReference(restOfLine: arguments[...])
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     .select(try album.resolve(in: environment.library))
   }
 }

@@ -1,8 +1,8 @@
 import BlueLibrary
 
 /// `show [ALBUM]`: the album's details as `Field: value` rows.
-public struct ShowCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct ShowCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "show", group: .browse, synopsis: "[ALBUM…]",
     summary: "the album's details (the current one by default)",
     details: """
@@ -12,17 +12,17 @@ public struct ShowCommand: Command {
       """,
     examples: ["show", "show 2", "show \"American Pie\"", "show 1-3"], arguments: [.album])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     [.album]
   }
 
   let albums: AlbumReferences?
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     albums = arguments.isEmpty ? nil : try AlbumReferences(words: arguments)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     guard let albums else { return .details(try library.album(at: Optional<AlbumReference>.none.resolve(in: library))) }
     let indices = try albums.resolve(in: library)

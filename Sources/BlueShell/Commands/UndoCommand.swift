@@ -1,6 +1,6 @@
 /// `undo [N]`: step back through library changes.
-public struct UndoCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct UndoCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "undo", group: .change, synopsis: "[N] | --list [N]",
     summary: "revert the last N library changes (default 1)",
     details: """
@@ -20,12 +20,12 @@ public struct UndoCommand: Command {
   let count: Int
   let listing: Bool
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     listing = arguments.first.map { !$0.isQuoted && $0.text == "--list" } ?? false
     count = try Self.parseCount(Array(arguments.dropFirst(listing ? 1 : 0))) ?? (listing ? 20 : 1)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     guard listing else { return .shell(.undo(count: count)) }
     let library = environment.library
     let steps = try library.changeLog(limit: count)
@@ -45,8 +45,8 @@ public struct UndoCommand: Command {
 }
 
 /// `redo [N]`: step forward again through undone changes.
-public struct RedoCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct RedoCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "redo", group: .change, synopsis: "[N]",
     summary: "re-apply the last N undone changes (default 1)",
     details: """
@@ -57,11 +57,11 @@ public struct RedoCommand: Command {
 
   let count: Int
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     count = try Self.parseCount(arguments) ?? 1
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     .shell(.redo(count: count))
   }
 }

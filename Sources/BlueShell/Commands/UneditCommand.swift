@@ -3,8 +3,8 @@ import BlueLibrary
 /// `unedit [ALBUM] [FIELD…]`: let fields of an album from a music folder follow its files
 /// again — set them back to what the files said at the last import, so the next import
 /// updates them as the tags change.
-public struct UneditCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct UneditCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "unedit", group: .change, synopsis: "[ALBUM] [FIELD…]",
     summary: "let edited fields of a music-folder album follow its files again",
     details: """
@@ -17,7 +17,7 @@ public struct UneditCommand: Command {
     examples: ["unedit", "unedit 3 artist", "unedit \"OK Computer\" title year"],
     arguments: [.album, .keyword(AlbumField.allCases.map(\.rawValue))])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     let fields = CommandConfiguration.Argument.keyword(AlbumField.allCases.map(\.rawValue))
     return position == 0 ? [.album, fields] : [fields]
   }
@@ -25,7 +25,7 @@ public struct UneditCommand: Command {
   let album: AlbumReference?
   let fields: [AlbumField]
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     var words = arguments[...]
     if let first = words.first, first.isQuoted || AlbumField(rawValue: first.text.lowercased()) == nil {
       album = AlbumReference(word: first)
@@ -44,7 +44,7 @@ public struct UneditCommand: Command {
     self.fields = fields
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     let index = try album.resolve(in: library)
     let before = try library.album(at: index)

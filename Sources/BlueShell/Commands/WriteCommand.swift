@@ -2,8 +2,8 @@ import BlueLibrary
 
 /// `write [ALBUM…|all]`: write albums' fields into the tags of their music files, as one
 /// step that `undo` takes back by writing the old tags.
-public struct WriteCommand: Command {
-  public static let configuration = CommandConfiguration(
+struct WriteCommand: Command {
+  static let configuration = CommandConfiguration(
     verb: "write", group: .change, synopsis: "[ALBUM…|all]",
     summary: "write albums' fields into the tags of their files (undo writes the old tags back)",
     details: """
@@ -19,17 +19,17 @@ public struct WriteCommand: Command {
     examples: ["write", "write 3", "write 2-4 7", "write all"],
     arguments: [.album])
 
-  public static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
     AlbumChoice.completionKinds(at: position)
   }
 
   let choice: AlbumChoice
 
-  public init(arguments: [Word]) throws(CommandError) {
+  init(arguments: [Word]) throws(CommandError) {
     choice = try AlbumChoice(arguments: arguments)
   }
 
-  public func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     let indices = try choice.indices(in: library)
     var albums: [Album] = []

@@ -2,42 +2,35 @@ import BlueLibrary
 
 /// Tab completion as a pure function of the line, the cursor and what the library holds,
 /// so it is tested with tables; the libedit reader only applies its result.
-public struct Completer {
+struct Completer {
   /// What a Tab press does to the line.
-  public struct Completion: Equatable, Sendable {
+  struct Completion: Equatable, Sendable {
     /// How many characters before the cursor to replace (the word being typed, quotes included).
-    public var replacing: Int
+    var replacing: Int
     /// The text to put there (possibly the same word, when only a list is shown).
-    public var insertion: String
+    var insertion: String
     /// The candidates to list when there are several (empty when one completed).
-    public var candidates: [String]
-
-    /// Creates a completion.
-    public init(replacing: Int, insertion: String, candidates: [String]) {
-      self.replacing = replacing
-      self.insertion = insertion
-      self.candidates = candidates
-    }
+    var candidates: [String]
   }
 
   /// The verbs.
-  public var registry: CommandRegistry
+  var registry: CommandRegistry
   /// Titles starting with a prefix, at most a limit of them.
-  public var titles: (String, Int) -> [String]
+  var titles: (String, Int) -> [String]
   /// How many albums there are (for index candidates).
-  public var albumCount: () -> Int
+  var albumCount: () -> Int
   /// Directory entries for a path prefix (directories end in `/`).
-  public var paths: (String) -> [String]
+  var paths: (String) -> [String]
   /// A field's values in the library starting with a prefix (ignoring case), at most a limit.
-  public var fieldValues: (QueryField, String, Int) -> [String]
+  var fieldValues: (QueryField, String, Int) -> [String]
   /// The saved views' names.
-  public var viewNames: () -> [String]
+  var viewNames: () -> [String]
 
   /// The most candidates listed.
-  public static let listLimit = 200
+  static let listLimit = 200
 
   /// Creates a completer over the given sources.
-  public init(
+  init(
     registry: CommandRegistry, titles: @escaping (String, Int) -> [String] = { _, _ in [] },
     albumCount: @escaping () -> Int = { 0 }, paths: @escaping (String) -> [String] = { _ in [] },
     fieldValues: @escaping (QueryField, String, Int) -> [String] = { _, _, _ in [] },
@@ -52,7 +45,7 @@ public struct Completer {
   }
 
   /// Completes the word before the cursor in `textBeforeCursor`; nil when nothing fits.
-  public func complete(_ textBeforeCursor: String) -> Completion? {
+  func complete(_ textBeforeCursor: String) -> Completion? {
     let partial = Tokenizer.partial(textBeforeCursor)
     var words = partial.words
     let current: Word

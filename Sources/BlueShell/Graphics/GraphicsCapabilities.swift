@@ -2,28 +2,28 @@ import CoverArt
 
 /// How this run draws covers — a protocol, half blocks or nothing — and what the pixels
 /// need to know about the terminal. Decided once per run, on first use.
-public struct GraphicsCapabilities: Sendable, Equatable {
+struct GraphicsCapabilities: Sendable, Equatable {
   /// The way covers are drawn.
-  public var graphics: TerminalGraphics
+  var graphics: TerminalGraphics
   /// The cell size the terminal answered (`ESC [ 16 t`), for when its window size carries
   /// no pixels.
-  public var answeredCellSize: CellPixelSize?
+  var answeredCellSize: CellPixelSize?
   /// The sixel colour registers the terminal has (256 when it does not say).
-  public var colorRegisters: Int
+  var colorRegisters: Int
 
   /// Capabilities of `graphics` with nothing asked.
-  public init(graphics: TerminalGraphics, answeredCellSize: CellPixelSize? = nil, colorRegisters: Int = 256) {
+  init(graphics: TerminalGraphics, answeredCellSize: CellPixelSize? = nil, colorRegisters: Int = 256) {
     self.graphics = graphics
     self.answeredCellSize = answeredCellSize
     self.colorRegisters = colorRegisters
   }
 
   /// Half blocks.
-  public static let blocks = GraphicsCapabilities(graphics: .blocks)
+  static let blocks = GraphicsCapabilities(graphics: .blocks)
 
   /// The size of a cell now: what the window size says (it follows font changes), else
   /// what the terminal answered, else ``CellPixelSize/assumed``.
-  public func cellSize(fileDescriptor: Int32 = 1) -> CellPixelSize {
+  func cellSize(fileDescriptor: Int32 = 1) -> CellPixelSize {
     CellPixelSize.ofTerminal(fileDescriptor) ?? answeredCellSize ?? .assumed
   }
 

@@ -16,11 +16,11 @@ public enum GraphicsSetting: String, Sendable, CaseIterable {
   case none
 
   /// The choices, as help and errors list them: `auto, kitty, sixel, iterm, blocks, none`.
-  public static let choices = allCases.map(\.rawValue).joined(separator: ", ")
+  static let choices = allCases.map(\.rawValue).joined(separator: ", ")
 
   /// The setting from `--graphics` when given, else `BLUELIB_GRAPHICS` when set and not
   /// empty, else `auto`; a message naming the bad value and the choices when it is none.
-  public static func resolve(flag: String?, environment: [String: String]) -> Result<GraphicsSetting, SettingError> {
+  static func resolve(flag: String?, environment: [String: String]) -> Result<GraphicsSetting, SettingError> {
     if let flag {
       guard let setting = GraphicsSetting(rawValue: flag) else {
         return .failure(SettingError("--graphics must be one of \(choices), got \(TextSanitizer.quotedWord(flag))"))
@@ -36,7 +36,7 @@ public enum GraphicsSetting: String, Sendable, CaseIterable {
   }
 
   /// The drawing this setting fixes, or nil for `auto`.
-  public var fixed: TerminalGraphics? {
+  var fixed: TerminalGraphics? {
     switch self {
     case .auto: nil
     case .kitty: .kitty
@@ -48,9 +48,9 @@ public enum GraphicsSetting: String, Sendable, CaseIterable {
   }
 
   /// A setting that names no choice.
-  public struct SettingError: Error, CustomStringConvertible {
+  struct SettingError: Error, CustomStringConvertible {
     /// What was wrong, with the choices.
-    public let description: String
+    let description: String
 
     init(_ description: String) {
       self.description = description

@@ -1,11 +1,11 @@
 /// Maps verbs and aliases to command types; `help` and completion read the same list.
-public struct CommandRegistry {
+struct CommandRegistry {
   /// The command types in the order `help` lists them.
-  public let commands: [any Command.Type]
+  let commands: [any Command.Type]
   private let byName: [String: Int]
 
   /// Creates a registry; a verb or alias claimed twice is a programming error.
-  public init(_ commands: [any Command.Type]) {
+  init(_ commands: [any Command.Type]) {
     self.commands = commands
     var byName: [String: Int] = [:]
     for (index, command) in commands.enumerated() {
@@ -19,15 +19,15 @@ public struct CommandRegistry {
   }
 
   /// The command type for a verb or alias (case-insensitive).
-  public func command(named name: String) -> (any Command.Type)? {
+  func command(named name: String) -> (any Command.Type)? {
     byName[name].map { commands[$0] } ?? byName[name.lowercased()].map { commands[$0] }
   }
 
   /// Every verb and alias.
-  public var names: [String] { byName.keys.sorted() }
+  var names: [String] { byName.keys.sorted() }
 
   /// The closest verb to a mistyped one, if any is close enough to suggest.
-  public func suggestion(for typed: String) -> String? {
+  func suggestion(for typed: String) -> String? {
     let word = typed.lowercased()
     guard !word.isEmpty, word.count <= 32 else { return nil }
     let verbs = commands.map { $0.configuration.verb }

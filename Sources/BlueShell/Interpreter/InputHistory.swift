@@ -14,25 +14,25 @@ import BlueSystem
 /// one entry per line (entries cannot contain newlines) and is appended to as you go, so a
 /// crash loses nothing and two shells do not overwrite each other; it is compacted when it
 /// grows past twice the limit.
-public final class InputHistory {
+final class InputHistory {
   /// The recorded entries, oldest first.
-  public private(set) var entries: [String] = []
+  private(set) var entries: [String] = []
   /// The most entries kept.
-  public let limit: Int
+  let limit: Int
   /// Where entries are persisted; nil keeps them in memory only (script mode, or a history
   /// path that is not a regular file).
-  public private(set) var path: String?
+  private(set) var path: String?
   /// Why the history at the given path is not used, in one line, for the shell to print.
-  public private(set) var warning: String?
+  private(set) var warning: String?
   private var needsSeparator = false
 
   /// The most bytes read from the end of the file: enough for ``limit`` lines of a
   /// thousand bytes; an older start is dropped (and the file compacted).
-  public static let maximumFileSize = 1 << 20
+  static let maximumFileSize = 1 << 20
 
   /// Loads the history at `path` (a missing or unreadable file starts empty; one that is
   /// not a regular file — a FIFO, a device — is left alone, with a ``warning``).
-  public init(path: String?, limit: Int = 1000) {
+  init(path: String?, limit: Int = 1000) {
     self.path = path
     self.limit = max(1, limit)
     guard let path else { return }
@@ -62,7 +62,7 @@ public final class InputHistory {
 
   /// Records `line` if the rules allow; returns whether it was recorded.
   @discardableResult
-  public func add(_ line: String) -> Bool {
+  func add(_ line: String) -> Bool {
     guard let first = line.first, first != " ", first != "\t" else { return false }
     guard !line.allSatisfy({ $0 == " " || $0 == "\t" }) else { return false }
     guard !line.utf8.contains(where: { $0 == 0x0A || $0 == 0 }) else { return false }
@@ -77,7 +77,7 @@ public final class InputHistory {
   }
 
   /// The last `n` entries (all when nil), numbered from 1 for the oldest kept.
-  public func last(_ n: Int?) -> [(number: Int, line: String)] {
+  func last(_ n: Int?) -> [(number: Int, line: String)] {
     let count = max(0, min(n ?? entries.count, entries.count))
     let start = entries.count - count
     return (start..<entries.count).map { ($0 + 1, entries[$0]) }

@@ -10,31 +10,29 @@ import CoverArt
 /// `redo`, `help`, `history` and `quit` are the interpreter's own.
 ///
 /// - Important: Runs on the thread that owns the terminal; nothing here is thread-safe.
-public final class Interpreter {
+final class Interpreter {
   /// What commands run against.
-  public let environment: CommandEnvironment
+  let environment: CommandEnvironment
   /// The verbs.
-  public let registry: CommandRegistry
+  let registry: CommandRegistry
   /// The input history, for `history`.
-  public let history: InputHistory
+  let history: InputHistory
   /// The view of the library: the scroller and its delegate.
-  public let browser: AlbumBrowser
+  let browser: AlbumBrowser
   /// Where outcomes are printed.
-  public let output: OutputChannel
+  let output: OutputChannel
   private let style: TextStyle
   /// Set by `quit`; the shell stops reading input.
-  public private(set) var quitRequested = false
+  private(set) var quitRequested = false
   /// Called after every command, also between the commands of one line (the session
   /// prints the status lines that are due there, so `download 1; wait; list` on one line
   /// reports in the same order as on three).
-  public var afterEachCommand: () -> Void = {}
+  var afterEachCommand: () -> Void = {}
   /// Where output taller than the window goes on a terminal (nil: printed as it is).
   var pager: Pager?
-  /// The kitty images of the cards drawn last, deleted before the next draw.
-  private var cardImageIDs: [UInt32] = []
 
   /// Creates an interpreter printing to `output`.
-  public init(
+  init(
     environment: CommandEnvironment, output: OutputChannel, registry: CommandRegistry = .standard,
     history: InputHistory = InputHistory(path: nil), style: TextStyle = .plain
   ) {
@@ -44,7 +42,8 @@ public final class Interpreter {
     self.history = history
     self.style = style
     browser = AlbumBrowser(
-      library: environment.library, style: style, layout: environment.isInteractive ? .cards : .plain)
+      library: environment.library, style: style, layout: environment.isInteractive ? .cards : .plain,
+      painter: environment.coverPainter)
     browser.colorMode = environment.colorMode
     if let player = environment.player { browser.playingAlbumID = { player.playingAlbumID } }
   }
@@ -57,7 +56,7 @@ public final class Interpreter {
   /// — `import big.csv; delete 1` must not delete after the import was cancelled.
   ///
   /// - Parameter stopAtFirstFailure: stop after the first failing command (`--bail`).
-  public func run(line: String, stopAtFirstFailure: Bool = false) -> [String] {
+  func run(line: String, stopAtFirstFailure: Bool = false) -> [String] {
     let commands: [[Word]]
     do {
       commands = try Tokenizer.commands(in: line)
@@ -82,7 +81,7 @@ public final class Interpreter {
 
   /// Runs one command and renders its outcome; returns its error message, or nil when it
   /// succeeded.
-  public func run(words: [Word]) -> String? {
+  func run(words: [Word]) -> String? {
     guard let verb = words.first else { return nil }
     guard let type = registry.command(named: verb.text) else {
       return unknownCommandMessage(verb.text)
@@ -113,7 +112,7 @@ public final class Interpreter {
 
   /// Draws the viewport: the row of cards and the current album's details, then the
   /// cards' pictures over their art areas when covers are drawn in pixels.
-  public func drawViewport() {
+  func drawViewport() {
     // Only a terminal's cards show art (and only they need the terminal asked).
     if environment.isInteractive { browser.graphics = environment.graphics }
     removeCardPictures()
@@ -124,9 +123,7 @@ public final class Interpreter {
       // window cannot be reached (its art area stays blank).
       let linesUp = drawing.lines.count - picture.line
       guard linesUp < environment.window.rows else { continue }
-      let id = environment.nextImageID()
-      if picture.frame.graphics == .kitty { cardImageIDs.append(id) }
-      output.write(PixelDrawing.overlay(picture.frame, linesUp: linesUp, column: picture.column, imageID: id))
+      output.write(environment.coverPainter.cardOverlay(picture.frame, linesUp: linesUp, column: picture.column))
     }
   }
 
@@ -134,10 +131,9 @@ public final class Interpreter {
   /// (the old row's pictures would otherwise stay, over text that has moved) and when the
   /// window is resized. Sixel and iTerm2 pictures are cells, overwritten by what is drawn
   /// there next.
-  public func removeCardPictures() {
-    guard !cardImageIDs.isEmpty else { return }
-    for id in cardImageIDs { output.write(String(decoding: KittyGraphics.delete(imageID: id), as: UTF8.self)) }
-    cardImageIDs.removeAll()
+  func removeCardPictures() {
+    let removal = environment.coverPainter.removingCardPictures()
+    if !removal.isEmpty { output.write(removal) }
   }
 
   // MARK: - Rendering outcomes

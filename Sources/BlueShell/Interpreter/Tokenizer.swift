@@ -1,28 +1,28 @@
 /// One word of a command line after quoting is resolved.
-public struct Word: Sendable, Equatable, CustomStringConvertible {
+struct Word: Sendable, Equatable, CustomStringConvertible {
   /// The text with quotes and escapes resolved.
-  public var text: String
+  var text: String
   /// True when any part of the word was quoted, so `"3"` is a title, not an index.
-  public var isQuoted: Bool
+  var isQuoted: Bool
   /// The 1-based column where the word starts.
-  public var column: Int
+  var column: Int
 
   /// Creates a word.
-  public init(_ text: String, isQuoted: Bool = false, column: Int = 1) {
+  init(_ text: String, isQuoted: Bool = false, column: Int = 1) {
     self.text = text
     self.isQuoted = isQuoted
     self.column = column
   }
 
-  public var description: String { text }
+  var description: String { text }
 }
 
 /// Why a line could not be split into words.
-public enum TokenizerError: Error, Equatable, CustomStringConvertible {
+enum TokenizerError: Error, Equatable, CustomStringConvertible {
   case unterminatedQuote(column: Int)
   case trailingBackslash(column: Int)
 
-  public var description: String {
+  var description: String {
     switch self {
     case .unterminatedQuote(let column): "unterminated quote starting at column \(column)"
     case .trailingBackslash(let column): "backslash at the end of the line (column \(column)) escapes nothing"
@@ -34,9 +34,9 @@ public enum TokenizerError: Error, Equatable, CustomStringConvertible {
 ///
 /// `'…'` is literal; `"…"` honours `\"` and `\\`; a backslash outside quotes escapes the next
 /// character; `;` outside quotes ends a command; `#` at the start of a word starts a comment.
-public enum Tokenizer {
+enum Tokenizer {
   /// The line's commands, each a non-empty list of words. Empty commands (`;;`) are dropped.
-  public static func commands(in line: String) throws(TokenizerError) -> [[Word]] {
+  static func commands(in line: String) throws(TokenizerError) -> [[Word]] {
     if let words = plainWords(line) { return words.isEmpty ? [] : [words] }
     return try scannedCommands(in: line)
   }
@@ -53,7 +53,7 @@ public enum Tokenizer {
 
   /// The words of the last command on a line being typed, for completion: an open quote
   /// does not throw, and ``Partial/trailingSpace`` says whether a new word has begun.
-  public static func partial(_ line: String) -> Partial {
+  static func partial(_ line: String) -> Partial {
     var scanner = Scanner(line: line, lenient: true)
     var last: [Word] = []
     // Lenient scanning never throws.
@@ -64,13 +64,13 @@ public enum Tokenizer {
   }
 
   /// The result of ``Tokenizer/partial(_:)``.
-  public struct Partial: Sendable, Equatable {
+  struct Partial: Sendable, Equatable {
     /// The words of the command being typed.
-    public var words: [Word]
+    var words: [Word]
     /// The quote character still open at the end of the line, if any.
-    public var openQuote: Character?
+    var openQuote: Character?
     /// True when the line ends in whitespace (or `;`), so the next word is empty.
-    public var endsInSeparator: Bool
+    var endsInSeparator: Bool
   }
 
   /// The words of a line of printable ASCII with no quote, backslash, `;` or `#` (most

@@ -18,11 +18,11 @@ internal import CEditLine
 ///
 /// - Important: Every `el_*` and `history` call happens on the thread that created the
 ///   reader, which owns the terminal while it exists.
-public final class EditLineReader: LineReader {
+final class EditLineReader: LineReader {
   /// The prompt's visible text.
-  public static let promptText = "bluelib> "
+  static let promptText = "bluelib> "
 
-  public private(set) var lineNumber = 0
+  private(set) var lineNumber = 0
   private let editLine: OpaquePointer
   private let history: OpaquePointer
   private let messages: MessageQueue
@@ -41,9 +41,9 @@ public final class EditLineReader: LineReader {
   private var pressedKey: BrowsingKey?
   private var isClosed = false
   /// Called on this thread when the window was resized (the shell re-lays out its view).
-  public var onResize: (() -> Void)?
+  var onResize: (() -> Void)?
   /// Tab completion; nil leaves Tab without effect.
-  public var completer: Completer?
+  var completer: Completer?
 
   /// Starts libedit on stdin/stdout; nil when the terminal cannot be set up.
   ///
@@ -51,7 +51,7 @@ public final class EditLineReader: LineReader {
   ///   - colors: draw the prompt in colour.
   ///   - entries: earlier history, oldest first, reachable with Up.
   ///   - messages: lines from background work to print above the prompt.
-  public init?(colors: Bool, entries: [String], messages: MessageQueue, pipe: WakeUpPipe = .shared) {
+  init?(colors: Bool, entries: [String], messages: MessageQueue, pipe: WakeUpPipe = .shared) {
     TerminalModes.enableUTF8Locale()
     TerminalModes.saveForExit()
     guard let editLine = CEditLine_initStandardStreams("bluelib") else { return nil }
@@ -122,7 +122,7 @@ public final class EditLineReader: LineReader {
       Array($0.utf8)
     })
 
-  public func readLine() -> LineEvent {
+  func readLine() -> LineEvent {
     guard !isClosed else { return .endOfInput }
     flushQueuedMessages(redraw: false)
     interruptedByKey = false
@@ -153,11 +153,11 @@ public final class EditLineReader: LineReader {
     pendingInput += String(decoding: bytes, as: UTF8.self).unicodeScalars
   }
 
-  public func remember(_ line: String) {
+  func remember(_ line: String) {
     CEditLine_historyEnter(history, line)
   }
 
-  public func close() {
+  func close() {
     guard !isClosed else { return }
     isClosed = true
     history_end(history)
@@ -462,7 +462,7 @@ public final class EditLineReader: LineReader {
 
   /// Shows `context` in the prompt (`bluelib [year:1990..1999 · 12]> `), nil for none;
   /// takes effect at the next prompt.
-  public func setPromptContext(_ context: String?) {
+  func setPromptContext(_ context: String?) {
     let context = context.map { DisplayWidth.width($0) > 40 ? DisplayWidth.fit($0, width: 40) : $0 }
     free(prompt)
     prompt = strdup(Self.promptString(context: context, colors: colors))

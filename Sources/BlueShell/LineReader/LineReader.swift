@@ -1,5 +1,5 @@
 /// What reading one line of input produced.
-public enum LineEvent: Equatable, Sendable {
+enum LineEvent: Equatable, Sendable {
   /// A line, without its newline.
   case line(String)
   /// A line that cannot be run (invalid UTF-8, a NUL byte, too long), with the reason.
@@ -15,12 +15,12 @@ public enum LineEvent: Equatable, Sendable {
 }
 
 /// The keys a person presses in a browser, which act on the scroller at an empty prompt.
-public enum BrowsingKey: Equatable, Sendable {
+enum BrowsingKey: Equatable, Sendable {
   case pageUp, pageDown, home, end
 }
 
 /// A source of input lines: libedit on a terminal, buffered bytes otherwise.
-public protocol LineReader: AnyObject {
+protocol LineReader: AnyObject {
   /// Reads the next line, blocking until one is complete.
   func readLine() -> LineEvent
   /// The 1-based number of the last line returned, for `SOURCE:LINE:` messages.
@@ -32,6 +32,6 @@ public protocol LineReader: AnyObject {
 }
 
 extension LineReader {
-  public func remember(_ line: String) {}
-  public func close() {}
+  func remember(_ line: String) {}
+  func close() {}
 }

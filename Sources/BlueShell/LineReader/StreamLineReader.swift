@@ -14,11 +14,11 @@ import BlueSystem
 /// longer than ``maximumLineLength`` is skipped without being held in memory, and lines
 /// that are not UTF-8 or contain NUL are reported as ``LineEvent/malformed(_:)`` — never
 /// a crash.
-public final class StreamLineReader: LineReader {
+final class StreamLineReader: LineReader {
   /// The longest line accepted, in bytes.
-  public static let maximumLineLength = 1 << 20
+  static let maximumLineLength = 1 << 20
 
-  public private(set) var lineNumber = 0
+  private(set) var lineNumber = 0
   private let fileDescriptor: Int32
   private let ownsDescriptor: Bool
   private var buffer: [UInt8] = []
@@ -30,16 +30,16 @@ public final class StreamLineReader: LineReader {
   private var waitsForWriter: Bool
   /// Why reading failed (`is a directory`, `input/output error`), once ``readLine()``
   /// returned ``LineEvent/endOfInput`` because of it; nil at a true end of input.
-  public private(set) var readFailure: String?
+  private(set) var readFailure: String?
   /// Called before a read that may block: the shell flushes its output and saves state,
   /// so what was done is visible and kept while we wait for more input.
-  public var beforeBlocking: () -> Void = {}
+  var beforeBlocking: () -> Void = {}
 
   /// Reads from `fileDescriptor`; `stopRequested` is asked after an interrupted read
   /// whether a signal asks the shell to stop (nil means keep reading).
   /// `waitForWriter` is for a FIFO opened with `O_NONBLOCK` (which does not wait for a
   /// writer, unlike a blocking open, which no signal ends).
-  public init(
+  init(
     fileDescriptor: Int32, closeWhenDone: Bool = false, waitForWriter: Bool = false,
     stopRequested: @escaping () -> LineEvent? = { nil }
   ) {
@@ -50,13 +50,13 @@ public final class StreamLineReader: LineReader {
   }
 
   /// Reads the given text, as for `-c`.
-  public convenience init(text: String, stopRequested: @escaping () -> LineEvent? = { nil }) {
+  convenience init(text: String, stopRequested: @escaping () -> LineEvent? = { nil }) {
     self.init(fileDescriptor: -1, stopRequested: stopRequested)
     buffer = Array(text.utf8)
     atEnd = true
   }
 
-  public func readLine() -> LineEvent {
+  func readLine() -> LineEvent {
     // A signal that arrived while the last command ran ends the run here, even when more
     // input is already buffered (a blocked read would see EINTR, a buffered one never).
     if let stop = stopRequested() { return stop }
@@ -94,7 +94,7 @@ public final class StreamLineReader: LineReader {
     }
   }
 
-  public func close() {
+  func close() {
     if ownsDescriptor && fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
   }
 

@@ -5,7 +5,7 @@ import Synchronization
 /// the terminal's owner (never printing itself) and remembers finished ones for `downloads`.
 ///
 /// - Important: ``handle(_:)`` runs on the loader's delivery queue; everything here is locked.
-public final class CoverStatusReporter: Sendable {
+final class CoverStatusReporter: Sendable {
   private let messages: MessageQueue
   private let showsTimes: Bool
   private let state = Mutex(State())
@@ -41,7 +41,7 @@ public final class CoverStatusReporter: Sendable {
 
   /// Creates a reporter posting to `messages`; `showsTimes` adds the download time (on a
   /// terminal; scripts leave it out so their output is the same every run).
-  public init(messages: MessageQueue, showsTimes: Bool) {
+  init(messages: MessageQueue, showsTimes: Bool) {
     self.messages = messages
     self.showsTimes = showsTimes
   }
@@ -49,14 +49,14 @@ public final class CoverStatusReporter: Sendable {
   /// The latest outcome of each cover asked for (one line per album: a cover fetched
   /// again or found in the cache replaces its earlier line), in album order, at most
   /// ``remembered`` of them.
-  public var finished: [String] {
+  var finished: [String] {
     state.withLock { state in
       state.latest.values.sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }.map(\.text)
     }
   }
 
   /// Handles one loader event.
-  public func handle(_ event: CoverEvent) {
+  func handle(_ event: CoverEvent) {
     guard event.isTerminal else { return }
     let lines = event.albums.map { Self.line(for: event, album: $0.title, showsTimes: showsTimes) }
     // Each line stands where its album stands (the event says); one asked for from nowhere
@@ -114,19 +114,5 @@ public final class CoverStatusReporter: Sendable {
     let hundredths = Int((value * 100).rounded())
     let fraction = hundredths % 100
     return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
-  }
-}
-
-extension CoverState {
-  /// How `list`, `show` and the cards name the state (`url` empty: no cover at all).
-  func label(url: String) -> String {
-    if url.isEmpty { return "no cover" }
-    switch self {
-    case .none: return LocalCover.isLocal(url) ? "local" : "not downloaded"
-    case .queued: return "queued"
-    case .downloading: return "downloading"
-    case .cached: return "cached"
-    case .failed(let failure): return "failed: " + TextSanitizer.escaped(failure.description)
-    }
   }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// - Important: ``post(_:)`` may be called from any thread; it never writes to the terminal.
 ///   The owning thread drains the queue: between commands in script mode, and above the
 ///   prompt (redrawing the half-typed line) in interactive mode.
-public final class MessageQueue: Sendable {
+final class MessageQueue: Sendable {
   private let queue = Mutex(Queued())
 
   private struct Queued {
@@ -18,11 +18,11 @@ public final class MessageQueue: Sendable {
 
   /// The most lines kept waiting for the owner (a `download all` of a million albums
   /// posts a million): past it, lines are counted and summed up in one.
-  public static let limit = 1000
+  static let limit = 1000
   private let pipe: WakeUpPipe
 
   /// Creates a queue that wakes the owner through `pipe`.
-  public init(pipe: WakeUpPipe = .shared) {
+  init(pipe: WakeUpPipe = .shared) {
     self.pipe = pipe
   }
 
@@ -30,7 +30,7 @@ public final class MessageQueue: Sendable {
   /// come out by `order`, then as posted: downloads that finish while one command runs
   /// are reported in the order they were requested, so a script's output does not depend
   /// on which server answered first.
-  public func post(_ line: String, order: Int = .max) {
+  func post(_ line: String, order: Int = .max) {
     let kept = queue.withLock { queue in
       guard queue.lines.count < Self.limit else {
         queue.dropped += 1
@@ -45,7 +45,7 @@ public final class MessageQueue: Sendable {
 
   /// Takes every queued line; when more were posted than the queue keeps, a last line
   /// says how many were left out.
-  public func drain() -> [String] {
+  func drain() -> [String] {
     queue.withLock { queue in
       defer { queue = Queued() }
       var lines = queue.lines.sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }.map(\.text)

@@ -14,27 +14,27 @@ import BlueSystem
 ///
 /// - Important: Not thread-safe. Only the thread that owns the terminal writes here;
 ///   background work hands its lines to a ``MessageQueue`` instead.
-public final class OutputChannel {
+final class OutputChannel {
   /// The descriptor written to.
-  public let fileDescriptor: Int32
+  let fileDescriptor: Int32
   /// True once a write failed: nobody reads the other end any more, or the write failed
   /// for another reason (``failure``).
-  public private(set) var isClosed = false
+  private(set) var isClosed = false
   /// Why a write failed, when it was not a closed pipe (a full disk, an I/O error): an
   /// error the shell reports, where a closed pipe (`bluelib … | head -1`) ends quietly.
-  public private(set) var failure: String?
+  private(set) var failure: String?
   private var buffer: [UInt8] = []
   private let flushThreshold: Int
 
   /// Creates a channel over `fileDescriptor`, flushing whenever `flushThreshold` bytes are pending.
-  public init(fileDescriptor: Int32, flushThreshold: Int = 64 * 1024) {
+  init(fileDescriptor: Int32, flushThreshold: Int = 64 * 1024) {
     self.fileDescriptor = fileDescriptor
     self.flushThreshold = flushThreshold
     buffer.reserveCapacity(flushThreshold)
   }
 
   /// Appends `text` to the buffer.
-  public func write(_ text: String) {
+  func write(_ text: String) {
     guard !isClosed else { return }
     buffer.append(contentsOf: text.utf8)
     if buffer.count >= flushThreshold { flush() }
@@ -43,7 +43,7 @@ public final class OutputChannel {
   /// Lets `body` append bytes to the buffer in place (false when the channel is closed and
   /// they would be dropped), flushing afterwards when the buffer is full enough.
   @discardableResult
-  public func append(_ body: (inout [UInt8]) -> Void) -> Bool {
+  func append(_ body: (inout [UInt8]) -> Void) -> Bool {
     guard !isClosed else { return false }
     body(&buffer)
     if buffer.count >= flushThreshold { flush() }
@@ -51,13 +51,13 @@ public final class OutputChannel {
   }
 
   /// Appends `text` and a newline.
-  public func line(_ text: String = "") {
+  func line(_ text: String = "") {
     write(text)
     write("\n")
   }
 
   /// Writes everything buffered so far.
-  public func flush() {
+  func flush() {
     guard !buffer.isEmpty else { return }
     defer { buffer.removeAll(keepingCapacity: true) }
     guard !isClosed else { return }

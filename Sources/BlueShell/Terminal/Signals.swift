@@ -9,7 +9,7 @@ import Synchronization
 
 /// Signals the shell reacts to, recorded by a handler that only sets a bit and wakes the
 /// terminal's owner — no work in signal context.
-public enum ShellSignal: UInt32, Sendable, CaseIterable {
+enum ShellSignal: UInt32, Sendable, CaseIterable {
   case interrupt = 1
   case terminate = 2
   case hangUp = 4
@@ -35,10 +35,10 @@ private let stopRequests = Atomic<UInt32>(0)
 private let lastTermination = Atomic<Int32>(143)
 
 /// Installs and reads the shell's signal handlers.
-public enum SignalMonitor {
+enum SignalMonitor {
   /// Installs flag-only handlers (without SA_RESTART, so a blocked read returns EINTR) and
   /// ignores SIGPIPE, so a closed pipe shows up as a write error instead of killing us.
-  public static func install() {
+  static func install() {
     _ = WakeUpPipe.shared  // initialise before any handler can run
     signal(SIGPIPE, SIG_IGN)
     // Ctrl-\ is ignored, as bash and psql ignore it: no core, no runtime crash report.
@@ -79,13 +79,13 @@ public enum SignalMonitor {
   }
 
   /// Returns and clears whether `signal` arrived.
-  public static func take(_ signal: ShellSignal) -> Bool {
+  static func take(_ signal: ShellSignal) -> Bool {
     pendingSignals.bitwiseAnd(~signal.rawValue, ordering: .relaxed).oldValue & signal.rawValue != 0
   }
 
   /// Takes SIGTERM or SIGHUP, if either arrived: the exit status it calls for (143 or 129,
   /// 128 + the signal, as shells report it), also kept as ``terminationStatus``.
-  public static func takeTermination() -> Int32? {
+  static func takeTermination() -> Int32? {
     let status: Int32
     if take(.terminate) {
       status = 128 + SIGTERM
@@ -99,17 +99,17 @@ public enum SignalMonitor {
   }
 
   /// The exit status of the last termination signal taken (143 before any).
-  public static var terminationStatus: Int32 { lastTermination.load(ordering: .relaxed) }
+  static var terminationStatus: Int32 { lastTermination.load(ordering: .relaxed) }
 
   /// SIGTERM or SIGHUP arrived and was not taken yet.
-  public static var terminationPending: Bool { peek(.terminate) || peek(.hangUp) }
+  static var terminationPending: Bool { peek(.terminate) || peek(.hangUp) }
 
   /// A count that changes whenever SIGINT, SIGTERM or SIGHUP arrives, whether or not a
   /// command took the signal: the interpreter compares it to drop the rest of a line.
-  public static var stopRequestCount: UInt32 { stopRequests.load(ordering: .relaxed) }
+  static var stopRequestCount: UInt32 { stopRequests.load(ordering: .relaxed) }
 
   /// Whether `signal` arrived, without clearing it.
-  public static func peek(_ signal: ShellSignal) -> Bool {
+  static func peek(_ signal: ShellSignal) -> Bool {
     pendingSignals.load(ordering: .relaxed) & signal.rawValue != 0
   }
 }

@@ -3,9 +3,9 @@
 /// Control characters (C0, DEL and C1) are shown as escapes — `\e`, `\n`, `\t`, `\x07`,
 /// `\u{9b}` — so an imported title cannot move the cursor, change colours or set the
 /// window title.
-public enum TextSanitizer {
+enum TextSanitizer {
   /// `text` with every control character escaped.
-  public static func escaped(_ text: String) -> String {
+  static func escaped(_ text: String) -> String {
     // Printable ASCII (most titles) needs no look at scalars.
     let printable = text.utf8.withContiguousStorageIfAvailable { bytes in
       bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
@@ -33,7 +33,7 @@ public enum TextSanitizer {
 
   /// Appends ``escaped(_:)`` of the UTF-8 `bytes` to `out`: printable ASCII as it is,
   /// without a `String`.
-  public static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+  static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
       out.append(contentsOf: bytes)
     } else {
@@ -43,7 +43,7 @@ public enum TextSanitizer {
 
   /// `text` escaped and cut to at most `limit` characters (with `…`), for error messages
   /// that quote what the user typed.
-  public static func quotedWord(_ text: String, limit: Int = 40) -> String {
+  static func quotedWord(_ text: String, limit: Int = 40) -> String {
     let safe = escaped(text)
     guard safe.count > limit else { return "'" + safe + "'" }
     return "'" + safe.prefix(limit - 1) + "…'"

@@ -9,32 +9,26 @@ import CoverArt
 #endif
 
 /// A window's size in character cells.
-public struct WindowSize: Equatable, Sendable {
+struct WindowSize: Equatable, Sendable {
   /// Columns.
-  public var columns: Int
+  var columns: Int
   /// Rows.
-  public var rows: Int
-
-  /// Creates a size.
-  public init(columns: Int, rows: Int) {
-    self.columns = columns
-    self.rows = rows
-  }
+  var rows: Int
 
   /// 80×24, for a terminal that does not say.
-  public static let standard = WindowSize(columns: 80, rows: 24)
+  static let standard = WindowSize(columns: 80, rows: 24)
 
   /// The largest window bluelib lays out (1024×512): a larger one, such as a bogus
   /// `stty cols 65535 rows 65535`, is used as this large — by libedit too, which otherwise
   /// spends seconds and gigabytes on a display buffer of rows × columns (see CWindowSize).
-  public static let maximum = WindowSize(
+  static let maximum = WindowSize(
     columns: Int(CWindowSize_maximumColumns), rows: Int(CWindowSize_maximumRows))
 }
 
 extension WindowSize {
   /// The size of the terminal behind `fileDescriptor` (1, standard output, by default); 80×24
   /// for what it does not say.
-  public static func ofTerminal(_ fileDescriptor: Int32 = 1) -> WindowSize {
+  static func ofTerminal(_ fileDescriptor: Int32 = 1) -> WindowSize {
     // The ioctl asked is the clamping one (CWindowSize), in this process.
     precondition(CWindowSize_isInstalled() == 1)
     let columns = Int(CEditLine_terminalColumns(fileDescriptor))
@@ -47,7 +41,7 @@ extension WindowSize {
 extension CellPixelSize {
   /// The cell size the terminal behind `fileDescriptor` reports with its window size
   /// (`TIOCGWINSZ`'s pixels), or nil when it leaves them at 0 (many do, and pseudo-terminals).
-  public static func ofTerminal(_ fileDescriptor: Int32 = 1) -> CellPixelSize? {
+  static func ofTerminal(_ fileDescriptor: Int32 = 1) -> CellPixelSize? {
     of(
       columns: Int(CEditLine_terminalColumns(fileDescriptor)), rows: Int(CEditLine_terminalRows(fileDescriptor)),
       pixelWidth: Int(CEditLine_terminalPixelWidth(fileDescriptor)),
