@@ -136,7 +136,7 @@ final class Bench {
 
   /// Writes the CSVs and libraries the selected scenarios need.
   ///
-  /// A library is made in a child process (`bluelib-bench --make-library CSV PATH`):
+  /// A library is made in a child process (`bluelib-bench make-library CSV PATH`):
   /// decoding a million albums takes hundreds of MiB, and every process we spawn
   /// afterwards would otherwise report at least our own resident memory as its peak.
   func generate() throws(SetupError) {
@@ -157,7 +157,7 @@ final class Bench {
   }
 
   /// Creates the library at `library` (its directory too) from `csv` in a child
-  /// (`bluelib-bench --make-library CSV LIBRARY`), and checks it holds `count` albums.
+  /// (`bluelib-bench make-library CSV LIBRARY`), and checks it holds `count` albums.
   func makeLibrary(from csv: String, at library: String, expecting count: Int) throws(SetupError) {
     DataSet.remove(library)
     let parent = (library as NSString).deletingLastPathComponent
@@ -166,7 +166,7 @@ final class Bench {
     defer { DataSet.remove(directory) }
     do {
       _ = try invoke(
-        benchExecutable, [BenchMain.makeLibraryFlag, csv, library], input: .null, in: directory, keepOutput: true)
+        benchExecutable, ["make-library", csv, library], input: .null, in: directory, keepOutput: true)
     } catch {
       throw SetupError("cannot create \(library): \(error.message)")
     }

@@ -8,35 +8,31 @@ import Foundation
   import Darwin
 #endif
 
-/// Parses the command line, sets up, runs the scenarios and prints the report.
+/// Parses the command line (``BenchCommand``) and runs the subcommand it names.
 enum BenchMain {
-  /// The internal mode that creates a library: `--make-library CSV LIBRARY` prints its album count.
-  static let makeLibraryFlag = "--make-library"
-
+  /// Runs `arguments` (the whole command line) and returns the exit status: 2 on a usage
+  /// error, else the subcommand's.
   static func run(arguments: [String]) -> Int32 {
-    if let status = MusicBench.run(arguments: arguments) { return status }
-    if let status = PlayBench.run(arguments: arguments) { return status }
-    if arguments.count == 4 && arguments[1] == makeLibraryFlag {
-      do {
-        print(try DataSet.makeLibrary(from: arguments[2], at: arguments[3]))
-        return 0
-      } catch {
-        standardError("bluelib-bench: \(error)")
-        return 1
-      }
-    }
-    let options: Options
     do {
-      options = try Options.parse(Array(arguments.dropFirst()))
+      var command = try BenchCommand.parseAsRoot(Array(arguments.dropFirst()))
+      try command.run()
+      return 0
+    } catch let status as ExitCode {
+      return status.rawValue
     } catch {
       // --help (and any other clean exit) prints to standard output; usage errors exit 2.
-      if Options.exitCode(for: error) == .success {
-        print(Options.fullMessage(for: error))
+      if BenchCommand.exitCode(for: error) == .success {
+        print(BenchCommand.fullMessage(for: error))
         return 0
       }
-      standardError("bluelib-bench: \(Options.message(for: error))\n(see bluelib-bench --help)")
+      standardError("bluelib-bench: \(BenchCommand.message(for: error))\n(see bluelib-bench --help)")
       return 2
     }
+  }
+
+  /// Generates the libraries, runs the scenarios `options` name and prints the report.
+  static func runScenarios(_ options: Options) -> Int32 {
+    let arguments = CommandLine.arguments
     signal(SIGPIPE, SIG_IGN)  // a child that stops reading its stdin must not kill us
     let environment = processEnvironment()
 

@@ -12,7 +12,7 @@ import Synchronization
 
 /// The music-folder import benchmark (issue 14), apart from the scenarios of `Options`:
 ///
-///     bluelib-bench --music [--folder DIR] [--albums N] [--tracks-per-album N] [--runs N] [--bluelib PATH]
+///     bluelib-bench music [--folder DIR] [--albums N] [--tracks-per-album N] [--runs N] [--bluelib PATH]
 ///
 /// makes a folder of N albums (copies of the silent fixtures, each tagged through TagLib:
 /// mixed formats, compilations, two-disc albums, embedded and folder covers), then times, on
@@ -20,34 +20,20 @@ import Synchronization
 /// into a fresh home each run, the way a user imports a music folder — against a Python
 /// mutagen scan of the same files (`mutagen.File(path, easy=True)` reading album, artist,
 /// date, genre and length). For the record it also times the import again into the same
-/// home (every album unchanged) and `bluelib-bench --music-scan DIR` (the MusicFolder
+/// home (every album unchanged) and `bluelib-bench music-scan DIR` (the MusicFolder
 /// scanner alone, in a process of its own). `--folder DIR` keeps the folder and reuses it
 /// next time. When `strace` is on PATH, one more unchanged re-import runs under it to count
 /// the audio files it opens. Exit status 0 when the goals hold (import ≤ 0.25× mutagen's
 /// time, peak RSS < 64 MiB; unchanged re-import ≤ 0.15× the import, opening no audio file),
 /// 3 when one does not, 1 when a run fails, 2 on a usage or setup error.
 enum MusicBench {
-  static let benchFlag = "--music"
-  static let scanFlag = "--music-scan"
-
-  /// Handles the music modes; nil for any other command line.
-  static func run(arguments: [String]) -> Int32? {
-    guard arguments.count >= 2 else { return nil }
-    switch arguments[1] {
-    case scanFlag: return scanInProcess(arguments.dropFirst(2).first)
-    case benchFlag: return bench(Array(arguments.dropFirst(2)), executable: BenchMain.executablePath(arguments))
-    default: return nil
-    }
-  }
+  /// The internal subcommand that scans a folder in a process of its own.
+  static let scanCommand = "music-scan"
 
   // MARK: - The scan, in its own process
 
   /// Scans `folder` and prints `albums tracks skipped seconds`.
-  static func scanInProcess(_ folder: String?) -> Int32 {
-    guard let folder else {
-      standardError("usage: bluelib-bench \(scanFlag) DIR")
-      return 2
-    }
+  static func scanInProcess(_ folder: String) -> Int32 {
     let clock = ContinuousClock()
     let start = clock.now
     do {
@@ -71,32 +57,10 @@ enum MusicBench {
     var runs = 5
   }
 
-  static func bench(_ arguments: [String], executable: String) -> Int32 {
-    var settings = Settings()
-    var bluelib = (executable as NSString).deletingLastPathComponent + "/bluelib"
-    var remaining = arguments[...]
-    while let flag = remaining.popFirst() {
-      guard let value = remaining.popFirst() else {
-        standardError("bluelib-bench: \(flag) needs a value")
-        return 2
-      }
-      switch flag {
-      case "--folder": settings.folder = value
-      case "--albums": settings.albums = Int(value) ?? 0
-      case "--tracks-per-album": settings.tracksPerAlbum = Int(value) ?? 0
-      case "--runs": settings.runs = Int(value) ?? 0
-      case "--bluelib": bluelib = DataSet.absolute(value)
-      default:
-        standardError("bluelib-bench: unknown option '\(flag)' for \(benchFlag)")
-        return 2
-      }
-    }
+  static func bench(_ settings: Settings, bluelib: String) -> Int32 {
+    let executable = BenchMain.executablePath(CommandLine.arguments)
     guard access(bluelib, X_OK) == 0 else {
       standardError("bluelib-bench: no bluelib binary at \(bluelib) (build it, or pass --bluelib PATH)")
-      return 2
-    }
-    guard settings.albums > 0, settings.tracksPerAlbum > 1, settings.runs > 0 else {
-      standardError("bluelib-bench: --albums, --tracks-per-album (at least 2) and --runs take positive numbers")
       return 2
     }
     let environment = ProcessInfo.processInfo.environment
@@ -156,7 +120,7 @@ enum MusicBench {
     do {
       // One untimed run each warms the page cache, Python's bytecode cache and the libraries.
       _ = try importRun(fresh: true)
-      _ = try runOnce(executable, [scanFlag, folder])
+      _ = try runOnce(executable, [scanCommand, folder])
       _ = try runOnce(python, [script, folder])
       for run in 1...settings.runs {
         standardError("music import: run \(run) of \(settings.runs)")
@@ -169,7 +133,7 @@ enum MusicBench {
         let again = try importRun(fresh: false)
         reimports.append(again.run)
         reimportSummary = again.summary
-        let scan = try runOnce(executable, [scanFlag, folder])
+        let scan = try runOnce(executable, [scanCommand, folder])
         scans.append((scan.run.seconds, Double(scan.output.last ?? "") ?? .nan, scan.run.maxRSSKiB))
       }
     } catch {
@@ -215,7 +179,7 @@ enum MusicBench {
       "| the same again, same home (all unchanged) | \(format(reimportWall)) | \(cpu(reimports)) "
         + "| \(mebibytes(reimports.map(\.maxRSSKiB).max() ?? 0)) | \(reimportSummary) |")
     print(
-      "| MusicFolderScanner alone (`bluelib-bench \(scanFlag)`), 2 workers | \(format(median(scans.map(\.wall)))) "
+      "| MusicFolderScanner alone (`bluelib-bench \(scanCommand)`), 2 workers | \(format(median(scans.map(\.wall)))) "
         + "| – | \(mebibytes(scans.map(\.rssKiB).max() ?? 0)) | in-process \(format(median(scans.map(\.scan)))) s |")
     print(
       "| python3 mutagen.File(easy=True) | \(format(theirWall)) | – "
@@ -323,7 +287,7 @@ struct MusicFolderMaker {
     for format in Self.formats {
       fixtures[format] = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/silence." + format))
     }
-    let cover = CoverArtBenchmark.sampleJPEG(width: 300, height: 300)
+    let cover = SampleCover.sampleJPEG(width: 300, height: 300)
     let failures = LockedFailures()
     let albums = settings.albums
     let tracksPerAlbum = settings.tracksPerAlbum

@@ -1,10 +1,10 @@
 import ArgumentParser
 
-/// The command line of `bluelib-bench`.
+/// `bluelib-bench [scenarios]`: the scenarios, the default subcommand.
 struct Options: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "bluelib-bench",
-    abstract: "Times the release `bluelib` binary as a user runs it.",
+    commandName: "scenarios",
+    abstract: "Times the release `bluelib` binary as a user runs it (the default).",
     discussion: """
       Generates libraries of 1,000 and 1,000,000 albums and prints a Markdown table to \
       standard output (progress goes to standard error).
@@ -114,6 +114,11 @@ struct Options: ParsableCommand {
         "--download-concurrency needs a whole number from 1 to 64 (bluelib's --downloads), "
           + "got '\(downloadConcurrency)'")
     }
+  }
+
+  func run() throws {
+    let status = BenchMain.runScenarios(self)
+    if status != 0 { throw ExitCode(status) }
   }
 
   /// The scenarios to run: those `--only` names, or all.

@@ -11,7 +11,7 @@ import Synchronization
 
 /// The playback benchmark (issue "Play it", its cost), apart from the scenarios of `Options`:
 ///
-///     bluelib-bench --play [--runs N] [--seconds S] [--bluelib PATH]
+///     bluelib-bench play [--runs N] [--seconds S] [--bluelib PATH]
 ///
 /// 1. **Play to the first sample**: in this process, the library's `Player` on libmpv with
 ///    the null audio output plays a one-second FLAC (the test fixture) N times (default 20);
@@ -30,35 +30,8 @@ import Synchronization
 /// Exit status 0 when the goals hold, 3 when one does not, 1 when a run fails, 2 on a usage
 /// or setup error.
 enum PlayBench {
-  static let flag = "--play"
-
-  /// Handles `--play`; nil for any other command line.
-  static func run(arguments: [String]) -> Int32? {
-    guard arguments.count >= 2, arguments[1] == flag else { return nil }
-    var runs = 20
-    var seconds = 20
-    var bluelib = (BenchMain.executablePath(arguments) as NSString).deletingLastPathComponent + "/bluelib"
-    var rest = Array(arguments.dropFirst(2))
-    while !rest.isEmpty {
-      let name = rest.removeFirst()
-      guard let value = rest.first else {
-        standardError(
-          "bluelib-bench: \(name) needs a value (usage: bluelib-bench \(flag) [--runs N] [--seconds S] [--bluelib PATH])"
-        )
-        return 2
-      }
-      rest.removeFirst()
-      switch name {
-      case "--runs" where Int(value).map({ (2...1000).contains($0) }) == true: runs = Int(value)!
-      case "--seconds" where Int(value).map({ (2...3600).contains($0) }) == true: seconds = Int(value)!
-      case "--bluelib": bluelib = value
-      default:
-        standardError(
-          "bluelib-bench: '\(name) \(value)' is not an option of \(flag) (--runs 2-1000, --seconds 2-3600, --bluelib PATH)"
-        )
-        return 2
-      }
-    }
+  /// Runs the three measures and prints their table; the exit status.
+  static func run(runs: Int, seconds: Int, bluelib: String) -> Int32 {
     do {
       let directory = NSTemporaryDirectory() + "bluelib-play-bench-\(getpid())"
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
