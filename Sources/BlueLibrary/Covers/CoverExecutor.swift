@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Where cover work runs: the downloads, their deadline clock and what they await, on
 /// Dispatch's threads rather than Swift's cooperative pool.
@@ -11,11 +12,16 @@ final class CoverExecutor: TaskExecutor {
   /// The one executor of the process.
   static let shared = CoverExecutor()
 
-  private let queue = DispatchQueue(label: "bluelib.covers", attributes: .concurrent)
+  /// A few serial queues, taken in turn: a serial queue always gets a thread of its own
+  /// when it has work (Dispatch's overcommitting pool), where a concurrent one shares the
+  /// default pool, one thread per core, with whatever blocks in it.
+  private let queues = (0..<4).map { DispatchQueue(label: "bluelib.covers.\($0)") }
+  private let next = Atomic<Int>(0)
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     let executor = asUnownedTaskExecutor()
-    queue.async { job.runSynchronously(on: executor) }
+    let turn = next.wrappingAdd(1, ordering: .relaxed).oldValue
+    queues[turn & 3].async { job.runSynchronously(on: executor) }
   }
 }
