@@ -94,7 +94,7 @@ let package = Package(
     .testTarget(name: "CoverArtTests", dependencies: ["CoverArt", "TestSupport"]),
     .testTarget(name: "MusicFolderTests", dependencies: ["MusicFolder", "CoverArt", "TestSupport"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
-    .target(name: "TestSupport", dependencies: ["BlueSystem"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["BlueSystem", "CoverArt", "MusicFolder"], path: "Tests/TestSupport"),
     .testTarget(name: "BlueSystemTests", dependencies: ["BlueSystem", "TestSupport"]),
     .testTarget(
       name: "BlueLibraryTests",

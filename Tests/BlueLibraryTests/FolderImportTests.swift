@@ -2,6 +2,7 @@ import CoverArt
 import Foundation
 import GRDB
 import MusicFolder
+import TestSupport
 import Testing
 
 @testable import BlueLibrary
@@ -10,32 +11,25 @@ import Testing
 /// place on a second import, undone and redone by identity, and their covers read locally.
 @Suite struct FolderImportTests {
   let directory: TemporaryDirectory
+  let folder: MusicFolderFixture
   let music: String
   let path: String
 
   init() throws {
     directory = try TemporaryDirectory()
-    music = URL(fileURLWithPath: directory.file("Music")).resolvingSymlinksInPath().path
+    folder = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
+    music = folder.root
     path = directory.file("library.sqlite")
-    try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
   }
-
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/music").path
 
   /// Copies the fixture of `relative`'s extension to `music/relative` and tags the copy.
   func track(_ relative: String, _ edit: TagEdit) throws {
-    let destination = music + "/" + relative
-    try FileManager.default.createDirectory(
-      atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      atPath: Self.fixtures + "/silence." + (relative as NSString).pathExtension, toPath: destination)
-    try edit.write(to: destination)
+    try folder.track(relative, edit)
   }
 
   /// Two albums: "Loud" (two MP3s embedding a red JPEG) and "Quiet" (a FLAC).
   func makeTwoAlbums() throws {
-    let red = ImageEncoder.jpeg(RGBImage(width: 16, height: 16, filledWith: RGB(220, 30, 30)))
+    let red = TestPicture.jpeg(TestPicture.red)
     for number in 1...2 {
       try track(
         "A/Loud/\(number).mp3",
@@ -185,7 +179,7 @@ import Testing
   /// A deep folder of CJK names (3 KB of path, 9 KB percent-encoded) keeps its embedded
   /// cover: the 8 KiB limit of cover URLs dropped it without a word (round 3, F20).
   @Test func aDeepFolderOfCJKNamesKeepsItsCover() throws {
-    let red = ImageEncoder.jpeg(RGBImage(width: 16, height: 16, filledWith: RGB(220, 30, 30)))
+    let red = TestPicture.jpeg(TestPicture.red)
     let deep = Array(repeating: String(repeating: "音", count: 60), count: 17).joined(separator: "/")
     // Tagged where TagLib can write it, then moved down.
     try track("shallow/1.mp3", TagEdit(album: "Deep", artist: "A", picture: (red, "image/jpeg")))

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MusicFolder
+import TestSupport
 import Testing
 
 @testable import BlueLibrary
@@ -9,24 +10,20 @@ import Testing
 /// by `show`, matched by queries, and what lets a re-import open only the files that changed.
 @Suite struct TrackTableTests {
   let directory: TemporaryDirectory
+  let folder: MusicFolderFixture
   let music: String
   let path: String
 
   init() throws {
     directory = try TemporaryDirectory()
-    music = URL(fileURLWithPath: directory.file("Music")).resolvingSymlinksInPath().path
+    folder = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
+    music = folder.root
     path = directory.file("library.sqlite")
-    try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
   }
 
   /// Copies the fixture of `relative`'s extension to `music/relative` and tags the copy.
   func track(_ relative: String, _ edit: TagEdit) throws {
-    let destination = music + "/" + relative
-    try FileManager.default.createDirectory(
-      atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      atPath: FolderImportTests.fixtures + "/silence." + (relative as NSString).pathExtension, toPath: destination)
-    try edit.write(to: destination)
+    try folder.track(relative, edit)
   }
 
   /// "The Wall" on two discs (FLAC, with MusicBrainz ids) and "Loose" (an MP3 and an Ogg

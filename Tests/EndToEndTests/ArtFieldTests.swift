@@ -11,8 +11,8 @@ import Testing
 struct ArtFieldTests {
   /// The issue cases' music folder (embedded and folder covers, albums with none), plus
   /// "Remote", whose cover is on a loopback server and already downloaded.
-  static func library(_ runner: BinaryRunner, _ server: LoopbackHTTPServer) throws -> TaggedMusicFolder {
-    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+  static func library(_ runner: BinaryRunner, _ server: LoopbackHTTPServer) throws -> MusicFolderFixture {
+    let music = try MusicFolderFixture.issueCases(in: runner.home)
     server.route("/remote.png", .ok(CoverFixture.png()))
     let made = try runner.run([
       // Added first: the sample albums (their covers bundled, `url`) stay in the library.

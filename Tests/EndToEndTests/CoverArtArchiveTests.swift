@@ -19,8 +19,8 @@ struct CoverArtArchiveTests {
 
   /// Five albums without art, each with ids the server answers differently; one with art
   /// of its own (not asked for), one without ids (skipped).
-  static func music(in runner: BinaryRunner) throws -> TaggedMusicFolder {
-    let music = try TaggedMusicFolder(in: runner.home)
+  static func music(in runner: BinaryRunner) throws -> MusicFolderFixture {
+    let music = try MusicFolderFixture(in: runner.home)
     for (number, title) in ["Found", "Group", "Nowhere", "Busy", "Sneaky"].enumerated() {
       try music.track(
         "Artist/\(title)/1.mp3",

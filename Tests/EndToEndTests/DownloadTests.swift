@@ -286,7 +286,7 @@ struct DownloadTests {
     server.route("/a.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
     try prepare(runner, [("A", server.url("/a.png"))])
     /// The names of the shell's threads that belong to the HTTP client's event loop.
-    func eventLoopThreads(_ shell: LiveScript) -> [String] {
+    func eventLoopThreads(_ shell: LiveShell) -> [String] {
       let tasks = "/proc/\(shell.processIdentifier)/task"
       let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
       return ids.compactMap { id in
@@ -295,11 +295,11 @@ struct DownloadTests {
       }
     }
 
-    let shell = try LiveScript(runner: runner)
-    shell.send("list\n")
+    let shell = try LiveShell(runner)
+    shell.type("list\n")
     #expect(shell.waitFor("1 album\n"))
     #expect(eventLoopThreads(shell) == [], "threads before any download")
-    shell.send("download 1\nwait\n")
+    shell.type("download 1\nwait\n")
     #expect(shell.waitFor("cover of \"A\": 70 bytes\n"))
     #expect(eventLoopThreads(shell).count == 1)
     let result = shell.finish()
@@ -522,13 +522,13 @@ struct DownloadTests {
     server.route("/slow.png", .ok(CoverFixture.png(), delay: 1.5))
     try prepare(runner, [("Slow", server.url("/slow.png"))])
 
-    let shell = try LiveScript(runner: runner)
+    let shell = try LiveShell(runner)
     let start = ContinuousClock.now
-    shell.send("download 1\nlist\n")
+    shell.type("download 1\nlist\n")
     #expect(shell.waitFor("* 1. Slow · cover: downloading\n1 album\n", timeout: 5))
     let seconds = CoverFixture.seconds(since: start)
     #expect(seconds < 1, "download and list took \(seconds) s with a download of 1.5 s running")
-    shell.send("wait\nlist\n")
+    shell.type("wait\nlist\n")
     let result = shell.finish()
 
     #expect(result.status == 0)
@@ -646,11 +646,11 @@ struct DownloadTests {
     server.route(path, CoverFixture.delayed(.status(404)))
     try prepare(runner, [("Flaky", server.url(path))])
 
-    let shell = try LiveScript(runner: runner)
-    shell.send("download 1\nwait\nlist\n")
+    let shell = try LiveShell(runner)
+    shell.type("download 1\nwait\nlist\n")
     #expect(shell.waitFor("* 1. Flaky · cover: failed: HTTP 404\n1 album\n"))
     server.route(path, .ok(CoverFixture.png(bytes: 3500), delay: CoverFixture.stillRunning))
-    shell.send("download 1\nwait\nlist\n")
+    shell.type("download 1\nwait\nlist\n")
     let result = shell.finish()
 
     #expect(result.status == 0)
@@ -756,71 +756,5 @@ enum CoverFixture {
   static func seconds(since start: ContinuousClock.Instant) -> Double {
     let elapsed = ContinuousClock.now - start
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-  }
-}
-
-/// `bluelib` in script mode fed line by line, so a test can act between its commands.
-private final class LiveScript {
-  private let process = Process()
-  private let input = Pipe()
-  private let output = LockedBox(Data())
-  private let errors = LockedBox(Data())
-  private let readers = DispatchGroup()
-
-  init(runner: BinaryRunner, arguments: [String] = []) throws {
-    process.executableURL = BinaryRunner.executable
-    process.arguments = ["--home", runner.home.path] + arguments
-    process.environment = runner.environment()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = input
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    for (pipe, box) in [(stdout, output), (stderr, errors)] {
-      readers.enter()
-      DispatchQueue.global().async { [readers] in
-        while true {
-          let chunk = pipe.fileHandleForReading.availableData
-          if chunk.isEmpty { break }
-          box.update { $0.append(chunk) }
-        }
-        readers.leave()
-      }
-    }
-  }
-
-  deinit {
-    if process.isRunning { process.terminate() }
-  }
-
-  /// The shell's process id.
-  var processIdentifier: Int32 { process.processIdentifier }
-
-  func send(_ text: String) {
-    input.fileHandleForWriting.writeIgnoringErrors(Data(text.utf8))
-  }
-
-  /// Waits until stdout contains `text`; false after `timeout` seconds.
-  func waitFor(_ text: String, timeout: Double = 10) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if String(decoding: output.value, as: UTF8.self).contains(text) { return true }
-      usleep(10_000)
-    }
-    return false
-  }
-
-  /// Ends the input and waits (up to 30 s) for the shell to exit.
-  func finish() -> BinaryRunner.Result {
-    try? input.fileHandleForWriting.close()
-    let deadline = Date().addingTimeInterval(30)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
-    readers.wait()
-    return BinaryRunner.Result(
-      status: process.terminationStatus, stdout: String(decoding: output.value, as: UTF8.self),
-      stderr: String(decoding: errors.value, as: UTF8.self), stdoutBytes: output.value)
   }
 }

@@ -293,7 +293,7 @@ struct InputRobustnessTests {
   @Test func theProgressLineLeavesRoomForTheEchoedCtrlC() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     // Slow files (one MPEG frame header, then 4 MiB of zeros TagLib searches): time to
     // see the progress and press Ctrl-C.
     try FileManager.default.createDirectory(atPath: music.path("Slow"), withIntermediateDirectories: true)

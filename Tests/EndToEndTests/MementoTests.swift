@@ -6,67 +6,6 @@ import Testing
   import Glibc
 #endif
 
-/// A `bluelib` process whose stdin stays open, so a test can type, watch and signal it.
-private final class LiveBluelib {
-  let process = Process()
-  private let input = Pipe()
-  private let output = Pipe()
-  private let transcript = LockedBox(Data())
-  private let finished = DispatchSemaphore(value: 0)
-
-  init(_ runner: BinaryRunner, _ arguments: [String] = []) throws {
-    process.executableURL = BinaryRunner.executable
-    process.arguments = ["--home", runner.home.path] + arguments
-    process.environment = runner.environment()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let handle = output.fileHandleForReading
-    let box = transcript
-    let done = finished
-    Thread {
-      while true {
-        let data = handle.availableData
-        if data.isEmpty { break }
-        box.update { $0.append(data) }
-      }
-      done.signal()
-    }.start()
-  }
-
-  var stdout: String { String(decoding: transcript.value, as: UTF8.self) }
-
-  func type(_ text: String) { input.fileHandleForWriting.writeIgnoringErrors(Data(text.utf8)) }
-
-  func closeInput() { try? input.fileHandleForWriting.close() }
-
-  /// Waits until stdout contains `text`; false on timeout.
-  func waitFor(_ text: String, timeout: Double = 10) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if stdout.contains(text) { return true }
-      usleep(10_000)
-    }
-    return stdout.contains(text)
-  }
-
-  /// Waits for the process to end; its status, or nil on timeout (then it is killed).
-  func waitForExit(timeout: Double = 10) -> Int32? {
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    guard !process.isRunning else {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      return nil
-    }
-    _ = finished.wait(timeout: .now() + 5)
-    // A signal death reads as 128+N, as a shell reports it.
-    return process.terminationReason == .uncaughtSignal
-      ? 128 + process.terminationStatus : process.terminationStatus
-  }
-}
-
 /// Undo and redo of every library change, and the current album kept across runs (SPEC §3, §6).
 @Suite(.serialized)
 struct MementoTests {
@@ -173,14 +112,14 @@ struct MementoTests {
     let other = BinaryRunner()
     defer { other.cleanUp() }
     let otherFile = try Self.importFile(in: other)
-    let shell = try LiveBluelib(other)
+    let shell = try LiveShell(other)
     shell.type("tap 3\nimport '\(otherFile)'\ntap 2\n")
     #expect(shell.waitFor("[2/2] 1 Kind of Blue | >2 Blue Train<\n"))
     usleep(200_000)
     shell.type("undo\n")
     shell.closeInput()
     #expect(shell.waitForExit() == 0)
-    #expect(shell.stdout.hasSuffix(undone + F.view(3)))
+    #expect(shell.output.hasSuffix(undone + F.view(3)))
   }
 
   @Test func aNewChangeClearsRedo() throws {
@@ -269,12 +208,12 @@ struct MementoTests {
   @Test func currentAlbumSurvivesSIGTERM() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let shell = try LiveBluelib(runner)
+    let shell = try LiveShell(runner)
     shell.type("tap 4\n")
     #expect(shell.waitFor(F.view(4)))
     // Let it finish saving and sit waiting for input, as a shell left open would.
     usleep(300_000)
-    kill(shell.process.processIdentifier, SIGTERM)
+    kill(shell.processIdentifier, SIGTERM)
     #expect(shell.waitForExit() == 143)
     let next = try runner.run(["-c", "view"])
     #expect(next.status == 0)
@@ -287,11 +226,11 @@ struct MementoTests {
     var csv = "title,artist,genre,year,coverUrl\n"
     for i in 0..<100_000 { csv += "Bulk \(i),Artist,Genre,2000,\n" }
     let file = try F.write(csv, to: "big.csv", in: runner)
-    let shell = try LiveBluelib(runner)
+    let shell = try LiveShell(runner)
     shell.type("tap 4\nimport '\(file)'\n")  // stdin stays open, as with a person at a pipe
     #expect(shell.waitFor(F.view(4)))
     usleep(100_000)  // the import is running now
-    kill(shell.process.processIdentifier, SIGTERM)
+    kill(shell.processIdentifier, SIGTERM)
     // SPEC §1/§6: a signal in script mode ends the run after the current command.
     let status = shell.waitForExit(timeout: 10)
     #expect(status == 143)

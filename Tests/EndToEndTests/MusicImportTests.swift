@@ -65,7 +65,7 @@ struct MusicImportTests {
   @Test func importOfTheIssueFolderGivesEveryAlbumItsTagsLengthAndCover() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    let music = try MusicFolderFixture.issueCases(in: runner.home)
     let result = try runner.run(["-c", "import '\(music.root)'"])
     #expect(result.status == 0)
     #expect(result.stderr == "")
@@ -138,8 +138,7 @@ struct MusicImportTests {
     defer { runner.cleanUp() }
     let folder = runner.home.appendingPathComponent("Music").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Fixtures/music/silence.\(format)").path
+    let fixture = AudioFormat.fixtures + "/silence.\(format)"
     try FileManager.default.copyItem(atPath: fixture, toPath: folder + "/01.\(format)")
     let result = try runner.run(["-c", "import \(folder)/01.\(format)"])
     #expect(result.status == 1)
@@ -150,7 +149,7 @@ struct MusicImportTests {
   @Test func reimportChangesNothingAndUndoTakesTheWholeImportBack() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    let music = try MusicFolderFixture.issueCases(in: runner.home)
     _ = try runner.run(["-c", "import '\(music.root)'"])
     let imported = try runner.run(["-c", "export -"]).stdout
 
@@ -177,7 +176,7 @@ struct MusicImportTests {
   @Test func reimportUpdatesChangedAlbumsInPlaceAndAddsNewOnesAsOneStep() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    let music = try MusicFolderFixture.issueCases(in: runner.home)
     _ = try runner.run(["-c", "import '\(music.root)'"])
     let imported = try runner.run(["-c", "export -"]).stdout
     try TagEdit(genre: "Rock").write(to: music.path("Queen/Greatest Hits/1.mp3"))
@@ -224,7 +223,7 @@ struct MusicImportTests {
   @Test func anEditSurvivesTheNextImportAndUneditFollowsTheFilesAgain() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     try music.track("Radiohaed/OK Computer/01.mp3", TagEdit(album: "OK Computer", artist: "Radiohaed", date: "1997"))
     _ = try runner.run(["-c", "import '\(music.root)'"])
     let edited = try runner.run([
@@ -253,7 +252,7 @@ struct MusicImportTests {
   @Test func aDeletedAlbumStaysDeletedAndTheSummarySaysHowToBringItBack() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     try music.track("A/One/1.flac", TagEdit(album: "One", artist: "A"))
     try music.track("B/Two/1.ogg", TagEdit(album: "Two", artist: "B"))
     _ = try runner.run(["-c", "import '\(music.root)'"])
@@ -278,7 +277,7 @@ struct MusicImportTests {
   @Test func aRenamedFolderIsTheSameAlbumWithItsPlaceAndItsEdits() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     try music.track("Pink Floyd/The Wall/1.flac", TagEdit(album: "The Wall", artist: "Pink Floyd", trackNumber: "1"))
     try music.track("Pink Floyd/The Wall/2.flac", TagEdit(album: "The Wall", artist: "Pink Floyd", trackNumber: "2"))
     try music.track("Queen/Innuendo/1.mp3", TagEdit(album: "Innuendo", artist: "Queen"))
@@ -316,7 +315,7 @@ struct MusicImportTests {
   @Test func anAlbumMovedWithItsFilesRenamedIsKnownByItsMusicBrainzID() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     let id = "f5093c06-23e3-404f-aeaa-40f72885ee3a"
     for number in 1...2 {
       try music.track(
@@ -347,7 +346,7 @@ struct MusicImportTests {
   @Test func albumsWhoseFilesAreGoneStayAndAreFoundByMissing() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     try music.track("A/One/1.flac", TagEdit(album: "One", artist: "A", trackNumber: "1"))
     try music.track("A/One/2.flac", TagEdit(album: "One", artist: "A", trackNumber: "2"))
     try music.track("B/Two/1.mp3", TagEdit(album: "Two", artist: "B", title: "Only Track"))
@@ -393,7 +392,7 @@ struct MusicImportTests {
     var runner = BinaryRunner()
     defer { runner.cleanUp() }
     runner.user = 65534
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     try music.track("A/One/1.flac", TagEdit(album: "One", artist: "A"))
     try music.track("B/Two/1.mp3", TagEdit(album: "Two", artist: "B", title: "Only Track"))
     if geteuid() == 0 {
@@ -429,10 +428,10 @@ struct MusicImportTests {
   @Test func coverDrawsEmbeddedAndFolderArtWithoutADownload() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    let music = try MusicFolderFixture.issueCases(in: runner.home)
     _ = try runner.run(["-c", "import '\(music.root)'"])
     // 10: OK Computer (embedded), 2: Homogenic (Folder.png), 8: Dummy (front.jpg).
-    let expected = [(10, MusicPicture.red), (2, MusicPicture.green), (8, MusicPicture.blue)]
+    let expected = [(10, TestPicture.red), (2, TestPicture.green), (8, TestPicture.blue)]
     for (index, color) in expected {
       let drawn = try runner.run(
         ["-c", "cover \(index) --force --size 4x2"], environment: ["COLORTERM": "truecolor"])
@@ -464,7 +463,7 @@ struct MusicImportTests {
   @Test func aLocalCoverWhoseFileIsGoneSaysWhy() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    let music = try MusicFolderFixture.issueCases(in: runner.home)
     _ = try runner.run(["-c", "import '\(music.root)'"])
     try FileManager.default.removeItem(atPath: music.path("Portishead/Dummy/front.jpg"))
     let result = try runner.run(["-c", "cover 8 --force"])
@@ -480,7 +479,7 @@ struct MusicImportTests {
   @Test func jsonAndCSVExportAndImportKeepTracksLengthAndFolder() throws {
     let first = BinaryRunner()
     defer { first.cleanUp() }
-    let music = try TaggedMusicFolder.issueCases(in: first.home)
+    let music = try MusicFolderFixture.issueCases(in: first.home)
     let json = first.home.appendingPathComponent("albums.json").path
     let csv = first.home.appendingPathComponent("albums.csv").path
     let written = try first.run(["-c", "import '\(music.root)'", "-c", "export '\(json)'", "-c", "export '\(csv)'"])
@@ -516,7 +515,7 @@ struct MusicImportTests {
   @Test func ctrlCDuringTheScanCancelsItAndChangesNothing() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     try music.track("Band/Album/1.mp3", TagEdit(album: "Album", artist: "Band"))
     // One MPEG frame header, then zeros: TagLib searches them for the next frame to the
     // file's end, a fraction of a second per sparse 4 MiB, which leaves time to see the
@@ -552,7 +551,7 @@ struct MusicImportTests {
   @Test func cardsDrawALocalCoverWithoutADownload() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder.issueCases(in: runner.home)
+    let music = try MusicFolderFixture.issueCases(in: runner.home)
     _ = try runner.run(["-c", "import '\(music.root)'"])
     // Colours on (no NO_COLOR): art is drawn with 256-colour cells, which no other card
     // shows (a cover of one colour is spaces on that background).
@@ -592,7 +591,7 @@ struct MusicImportTests {
     }
   }
 
-  private func row(_ album: [String: Any], in music: TaggedMusicFolder) -> Row {
+  private func row(_ album: [String: Any], in music: MusicFolderFixture) -> Row {
     let folder = (album["folder"] as? String) ?? ""
     let cover = (album["coverUrl"] as? String) ?? ""
     let file = cover.split(separator: "/").last.map { $0.removingPercentEncoding ?? String($0) } ?? ""

@@ -16,8 +16,8 @@ struct PlaybackTests {
   static let silent = ["BLUELIB_AUDIO_OUTPUT": "null"]
 
   /// A two-disc album (`CD1/`, `CD2/`) and a one-disc one.
-  static func music(in runner: BinaryRunner) throws -> TaggedMusicFolder {
-    let music = try TaggedMusicFolder(in: runner.home)
+  static func music(in runner: BinaryRunner) throws -> MusicFolderFixture {
+    let music = try MusicFolderFixture(in: runner.home)
     for (folder, disc, number, title) in [
       ("CD2", 2, 1, "Hey You"), ("CD1", 1, 2, "The Thin Ice"), ("CD1", 1, 1, "In the Flesh?"),
     ] {

@@ -2,67 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A `bluelib` kept running with a pipe on its stdin, as a second terminal tab would be:
-/// the test types a line, then waits for the shell to have answered it.
-final class ShellProcess {
-  private let process = Process()
-  private let input = Pipe()
-  private let stdout = LockedBox(Data())
-  private let stderr = LockedBox(Data())
-  private var consumed = (stdout: 0, stderr: 0)
-
-  /// Starts `bluelib --home HOME` in script mode.
-  init(_ runner: BinaryRunner) throws {
-    process.executableURL = BinaryRunner.executable
-    process.arguments = ["--home", runner.home.path]
-    process.environment = runner.environment()
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    for (pipe, box) in [(output, stdout), (errors, stderr)] {
-      pipe.fileHandleForReading.readabilityHandler = { handle in
-        let data = handle.availableData
-        box.update { $0.append(data) }
-      }
-    }
-    try process.run()
-  }
-
-  /// Sends `line`, then a marker command, and returns what the line printed on stdout
-  /// and stderr once the marker shows that the shell has run it.
-  @discardableResult
-  func send(_ line: String) throws -> (stdout: String, stderr: String) {
-    let marker = "@@\(UUID().uuidString.prefix(8))@@"
-    try input.fileHandleForWriting.write(contentsOf: Data((line + "\nlist \(marker)\n").utf8))
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline {
-      let text = String(decoding: stdout.value.dropFirst(consumed.stdout), as: UTF8.self)
-      if let range = text.range(of: "match '\(marker)'\n") {
-        let before = text[..<range.lowerBound]
-        // Drop the marker's own "0 of N albums match" line.
-        let answer = before.split(separator: "\n", omittingEmptySubsequences: false).dropLast().joined(separator: "\n")
-        consumed.stdout += text[..<range.upperBound].utf8.count
-        let errors = String(decoding: stderr.value.dropFirst(consumed.stderr), as: UTF8.self)
-        consumed.stderr += errors.utf8.count
-        return (answer.isEmpty ? "" : answer + "\n", errors)
-      }
-      Thread.sleep(forTimeInterval: 0.01)
-    }
-    throw ShellProcessError.noAnswer(line)
-  }
-
-  /// Closes stdin and waits for the exit status.
-  func quit() -> Int32 {
-    try? input.fileHandleForWriting.close()
-    process.waitUntilExit()
-    return process.terminationStatus
-  }
-
-  enum ShellProcessError: Error { case noAnswer(String) }
-}
-
 /// Undo and redo with two shells open on one library (SPEC §9: the undo log lives in the
 /// library file and acts on album identities), and undo in the next run.
 @Suite(.serialized)
@@ -83,7 +22,7 @@ struct UndoAcrossShellsTests {
   @Test func undoOfAddAfterTheOtherShellAddedRemovesOnlyOurAlbum() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let ours = try ShellProcess(runner)
+    let ours = try LiveShell(runner)
     try ours.send("tap 5; add Ours")
     #expect(try runner.run(["-c", "tap 5; add Theirs"]).status == 0)
     #expect(try ours.send("undo").stdout.hasPrefix("undid add \"Ours\"\n"))
@@ -94,7 +33,7 @@ struct UndoAcrossShellsTests {
   @Test func undoOfDeleteAfterTheOtherShellAddedPutsTheAlbumBackBetweenItsNeighbours() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let ours = try ShellProcess(runner)
+    let ours = try LiveShell(runner)
     try ours.send("delete 2")
     #expect(try runner.run(["-c", "tap 1; add Theirs; move Theirs to 1"]).status == 0)
     #expect(
@@ -110,7 +49,7 @@ struct UndoAcrossShellsTests {
   @Test func redoOfDeleteAfterTheOtherShellMovedDeletesThatAlbum() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let ours = try ShellProcess(runner)
+    let ours = try LiveShell(runner)
     try ours.send("delete 2; undo")
     #expect(try runner.run(["-c", "move 5 to 1"]).status == 0)
     let redo = try ours.send("redo")
@@ -123,7 +62,7 @@ struct UndoAcrossShellsTests {
   @Test func undoOfMoveAfterTheOtherShellDeletedTheAlbumIsRefusedAndChangesNothing() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let ours = try ShellProcess(runner)
+    let ours = try LiveShell(runner)
     try ours.send("move 5 to 1")
     #expect(try runner.run(["-c", "delete \"American Pie\""]).status == 0)
     let before = try titles(runner)
@@ -139,7 +78,7 @@ struct UndoAcrossShellsTests {
   @Test func undoOfResetAfterTheOtherShellAddedKeepsTheirAlbum() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let ours = try ShellProcess(runner)
+    let ours = try LiveShell(runner)
     try ours.send("tap 5; add Mine; reset")
     #expect(try runner.run(["-c", "tap 5; add Theirs"]).status == 0)
     let undo = try ours.send("undo")
@@ -154,7 +93,7 @@ struct UndoAcrossShellsTests {
     defer { runner.cleanUp() }
     let file = try F.write(
       #"[{"title":"One"},{"title":"Two"},{"title":"Three"}]"#, to: "three.json", in: runner)
-    let ours = try ShellProcess(runner)
+    let ours = try LiveShell(runner)
     // Into the untouched samples: the import takes their place, and its undo brings them back.
     try ours.send("import \(file)")
     #expect(try runner.run(["-c", "tap 3; add Theirs"]).status == 0)
@@ -169,7 +108,7 @@ struct UndoAcrossShellsTests {
   @Test func aRunningShellSeesAlbumsTheOtherShellAdded() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let ours = try ShellProcess(runner)
+    let ours = try LiveShell(runner)
     try ours.send("list")
     #expect(try runner.run(["-c", "tap 5; add Six; add Seven; add Eight"]).status == 0)
     let tap = try ours.send("tap 8")

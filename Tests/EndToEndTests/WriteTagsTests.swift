@@ -26,8 +26,8 @@ struct WriteTagsTests {
   }
 
   /// An album of four files in four formats, one of them readable by its owner only.
-  static func radiohaed(in runner: BinaryRunner) throws -> (music: TaggedMusicFolder, paths: [String]) {
-    let music = try TaggedMusicFolder(in: runner.home)
+  static func radiohaed(in runner: BinaryRunner) throws -> (music: MusicFolderFixture, paths: [String]) {
+    let music = try MusicFolderFixture(in: runner.home)
     let files = ["01.mp3", "02.flac", "03.ogg", "04.m4a"]
     for (number, file) in files.enumerated() {
       try music.track(
@@ -130,7 +130,7 @@ struct WriteTagsTests {
   @Test func anMP3KeepsItsID3v1AndAPETagsAndItsID3Version() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     try music.track("A/Old/01.mp3", TagEdit(album: "Old", artist: "A", date: "1990", id3v2Version: 3))
     let path = music.path("A/Old/01.mp3")
     let script = """
@@ -188,7 +188,7 @@ struct WriteTagsTests {
   @Test func writingAnotherAlbumsTitleAndArtistIsRefused() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     try music.track("A/1.flac", TagEdit(album: "X", artist: "A"))
     try music.track("A/2.flac", TagEdit(album: "X (Bonus)", artist: "A"))
     let result = try runner.run(["-c", "import '\(music.root)'", "-c", "edit 2 title=X", "-c", "write 2"])
@@ -223,7 +223,7 @@ struct WriteTagsTests {
   @Test func aSymbolicLinkStaysALinkAndItsFileGetsTheTags() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     try music.track("Elsewhere/real.flac", TagEdit(album: "Linked", artist: "Someone"))
     try music.symlink("Someone/Linked/01.flac", to: music.path("Elsewhere/real.flac"))
     let result = try runner.run([
@@ -241,7 +241,7 @@ struct WriteTagsTests {
   func killDuringAWriteOfFiveHundredFilesLeavesEveryFileOldOrNew() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try TaggedMusicFolder(in: runner.home)
+    let music = try MusicFolderFixture(in: runner.home)
     let count = 500
     let paths = (1...count).map { music.path("Big/\(String(format: "%03d", $0)).mp3") }
     try music.track("Big/001.mp3", TagEdit(album: "Big", artist: "Old", trackNumber: "1"))

@@ -1,4 +1,5 @@
 import MusicFolder
+import TestSupport
 import Testing
 
 /// The rules that make albums out of tracks, checked on real tagged files through a scan.

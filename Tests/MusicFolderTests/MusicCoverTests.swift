@@ -1,5 +1,6 @@
 import CoverArt
 import MusicFolder
+import TestSupport
 import Testing
 
 @Suite struct MusicCoverTests {

@@ -3,60 +3,16 @@ import Foundation
 import MusicFolder
 import TestSupport
 
-/// A music folder made for one test: copies of the silent fixtures (Tests/Fixtures/music,
-/// one second each) tagged through TagLib, cover images, and whatever else a case needs.
-struct TaggedMusicFolder {
-  /// The folder to import (its real path, as the library records folders).
-  let root: String
-
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/music").path
-
-  /// A folder `Music` inside `parent`.
-  init(in parent: URL) throws {
-    let music = parent.appendingPathComponent("Music")
-    try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-    root = music.resolvingSymlinksInPath().path
-  }
-
-  /// `root/relative`.
-  func path(_ relative: String) -> String { root + "/" + relative }
-
-  /// Copies the fixture of `relative`'s extension there and writes `edit` into the copy.
-  func track(_ relative: String, _ edit: TagEdit = TagEdit()) throws {
-    let format = (relative as NSString).pathExtension.lowercased()
-    try makeParent(of: path(relative))
-    try FileManager.default.copyItem(atPath: Self.fixtures + "/silence." + format, toPath: path(relative))
-    try edit.write(to: path(relative))
-  }
-
-  /// Writes `bytes` to `root/relative`.
-  func file(_ relative: String, _ bytes: [UInt8]) throws {
-    try makeParent(of: path(relative))
-    try Data(bytes).write(to: URL(fileURLWithPath: path(relative)))
-  }
-
-  /// A symbolic link at `root/relative` to `target`.
-  func symlink(_ relative: String, to target: String) throws {
-    try makeParent(of: path(relative))
-    try FileManager.default.createSymbolicLink(atPath: path(relative), withDestinationPath: target)
-  }
-
-  private func makeParent(of path: String) throws {
-    try FileManager.default.createDirectory(
-      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-  }
-
-  // MARK: - The folder of issue 14's "done when"
+extension MusicFolderFixture {
 
   /// Every case of the issue at once: five formats, embedded and folder art (`Folder.png`,
   /// `front.jpg`), a compilation with an album-artist tag and one without, a two-disc album,
   /// an album with no album tag, two albums in one folder, two "Greatest Hits" by different
   /// artists, CJK tags, a corrupt and an empty file, and a symbolic-link loop. 12 albums of
   /// 18 tracks; two files skipped.
-  static func issueCases(in parent: URL) throws -> TaggedMusicFolder {
-    let music = try TaggedMusicFolder(in: parent)
-    let red = MusicPicture.jpeg(MusicPicture.red)
+  static func issueCases(in parent: URL) throws -> MusicFolderFixture {
+    let music = try MusicFolderFixture(in: parent)
+    let red = TestPicture.jpeg(TestPicture.red)
     for number in 1...2 {
       try music.track(
         "Radiohead/OK Computer/0\(number).mp3",
@@ -70,9 +26,9 @@ struct TaggedMusicFolder {
     try music.symlink("Radiohead/OK Computer/back to the top", to: "../..")
     try music.track("Björk/Homogenic/1.flac", TagEdit(album: "Homogenic", artist: "Björk", date: "1997"))
     try music.track("Björk/Homogenic/2.flac", TagEdit(album: "Homogenic", artist: "Björk", date: "1997"))
-    try music.file("Björk/Homogenic/Folder.png", MusicPicture.png(MusicPicture.green))
+    try music.file("Björk/Homogenic/Folder.png", TestPicture.png(TestPicture.green))
     try music.track("Portishead/Dummy/1.m4a", TagEdit(album: "Dummy", artist: "Portishead", genre: "Trip hop"))
-    try music.file("Portishead/Dummy/front.jpg", MusicPicture.jpeg(MusicPicture.blue))
+    try music.file("Portishead/Dummy/front.jpg", TestPicture.jpeg(TestPicture.blue))
     for (number, artist) in ["Afterlife", "Lamb"].enumerated() {
       try music.track(
         "Compilations/Café del Mar/\(number + 1).ogg",
@@ -98,14 +54,4 @@ struct TaggedMusicFolder {
     try music.file("Broken/empty.flac", [])
     return music
   }
-}
-
-/// Small real images, one colour each, so a test can tell which cover it sees.
-enum MusicPicture {
-  static func jpeg(_ color: RGB) -> [UInt8] { ImageEncoder.jpeg(RGBImage(width: 16, height: 16, filledWith: color)) }
-  static func png(_ color: RGB) -> [UInt8] { ImageEncoder.png(RGBImage(width: 16, height: 16, filledWith: color)) }
-
-  static let red = RGB(220, 30, 30)
-  static let green = RGB(30, 200, 60)
-  static let blue = RGB(40, 60, 210)
 }
