@@ -403,22 +403,28 @@ public final class Library {
   /// Whether this library fetches covers (false in tests built without a loader).
   public var fetchesCovers: Bool { covers != nil }
 
-  /// The state of `album`'s cover now (`.none` without a loader): what this session asked
-  /// for, else what the library recorded (``Album/coverCached``). Never a look in the cache,
+  /// The state of `album`'s cover now: what this session asked for, else what the library
+  /// recorded (``Album/coverCached``), else `.local` for a cover on the album's own files or
+  /// folder and `.none` for one to download (the same without a loader). Never a look in the cache,
   /// so drawing a row of cards or listing a million albums costs no file probe per album.
   public func coverState(of album: Album) -> CoverState {
-    guard let covers, !album.coverURL.isEmpty else { return .none }
-    return covers.sessionState(of: album.coverURL) ?? (album.coverCached ? .cached : .none)
+    guard !album.coverURL.isEmpty else { return .none }
+    let untouched: CoverState = LocalCover.isLocal(album.coverURL) ? .local : .none
+    guard let covers else { return untouched }
+    if let state = covers.sessionState(of: album.coverURL) { return state }
+    return album.coverCached ? .cached : untouched
   }
 
   /// ``coverState(of:)`` for a row of `list`: its cover URL as bytes and whether the
   /// library records it as cached. No `String` unless downloads ran in this session.
   public func coverState(ofURL url: UnsafeBufferPointer<UInt8>, cached: Bool) -> CoverState {
-    guard let covers, !url.isEmpty else { return .none }
+    guard !url.isEmpty else { return .none }
+    let untouched: CoverState = LocalCover.isLocal(url) ? .local : .none
+    guard let covers else { return untouched }
     if covers.hasSessionStates, let state = covers.sessionState(of: String(decoding: url, as: UTF8.self)) {
       return state
     }
-    return cached ? .cached : .none
+    return cached ? .cached : untouched
   }
 
   /// Hands `body` the albums from index `start` on, in order, straight from the library

@@ -21,7 +21,7 @@ import Testing
     let firstLoader = makeLoader(in: home).0
     let first = try Library.open(path: path, covers: firstLoader)
     try first.add(Album(title: "Local", coverURL: url))
-    #expect(first.coverState(of: try album(in: first, titled: "Local")) == .none)
+    #expect(first.coverState(of: try album(in: first, titled: "Local")) == .local)
     first.requestCover(of: try album(in: first, titled: "Local"))
     #expect(await firstLoader.waitForPending(timeout: .seconds(10)))
     #expect(try album(in: first, titled: "Local").coverCached)
@@ -42,7 +42,7 @@ import Testing
     #expect(second.cachedCover(of: stored) == nil)
     let forgotten = try album(in: second, titled: "Local")
     #expect(!forgotten.coverCached)
-    #expect(second.coverState(of: forgotten) == .none)
+    #expect(second.coverState(of: forgotten) == .local)
   }
 
   @Test func aVersion2LibraryRecordsTheCoversAlreadyInTheCacheOnce() throws {

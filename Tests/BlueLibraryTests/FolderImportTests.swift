@@ -294,7 +294,7 @@ import Testing
     let library = try Library(store: AlbumStore.open(path: path), covers: loader, session: "A")
     try library.importFolder(music, named: "M")
     let loud = try library.album(at: 0)
-    #expect(library.coverState(of: loud) == .none)
+    #expect(library.coverState(of: loud) == .local)
     let bytes = try #require(library.loadLocalCover(of: loud))
     let image = try ImageDecoder.decode([UInt8](bytes))
     #expect(image.pixels[0] > 200 && image.pixels[1] < 60)
@@ -321,7 +321,7 @@ import Testing
     let again = try library.importFolder(music, named: "M")
     #expect(again.unchanged == 2, "the same URL: the album is unchanged, its cover is read again")
     let quiet = try library.album(at: 1)
-    #expect(!quiet.coverCached && library.coverState(of: quiet) == .none)
+    #expect(!quiet.coverCached && library.coverState(of: quiet) == .local)
     let green = try ImageDecoder.decode([UInt8](try #require(library.loadLocalCover(of: quiet))))
     #expect(green.pixels[1] == 255 && green.pixels[2] == 0)
   }

@@ -2,6 +2,9 @@
 public enum CoverState: Equatable, Sendable {
   /// Never requested in this session and not in the cache.
   case none
+  /// On the album's own files or folder (a music folder's picture, ``LocalCover``) and not
+  /// read yet: it is read when a card or `cover` needs it, never downloaded.
+  case local
   /// Waiting for a free download slot.
   case queued
   /// Being fetched now.
@@ -15,7 +18,7 @@ public enum CoverState: Equatable, Sendable {
   public var isPending: Bool {
     switch self {
     case .queued, .downloading: true
-    case .none, .cached, .failed: false
+    case .none, .local, .cached, .failed: false
     }
   }
 }

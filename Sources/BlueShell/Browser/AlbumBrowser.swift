@@ -81,7 +81,7 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     // Local covers (a music folder's) are read now, before the cards are made, so that a
     // card's badge says what its art shows: no 'download' for them.
     guard drawsArt, let albums = prefetched?.albums else { return }
-    for album in albums where LocalCover.isLocal(album.coverURL) && library.coverState(of: album) == .none {
+    for album in albums where library.coverState(of: album) == .local {
       _ = library.loadLocalCover(of: album)
     }
   }
@@ -342,10 +342,10 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     return lines.count == rows ? lines : nil
   }
 
-  /// What a card shows where its art would be (see ``CoverState/placeholder(url:clipped:)``).
+  /// What a card shows where its art would be (see ``CoverState/placeholder(clipped:)``).
   private func placeholder(_ album: Album, clipped: Bool) -> String {
     guard !album.coverURL.isEmpty, library.fetchesCovers else { return "no cover" }
-    return library.coverState(of: album).placeholder(url: album.coverURL, clipped: clipped)
+    return library.coverState(of: album).placeholder(clipped: clipped)
   }
 
   /// Row `row` of a card: border, three text lines, border; heavy lines for the current card.

@@ -32,12 +32,11 @@ final class CoverPainter {
   /// library does not know as cached is not looked for, so a row of cards probes no file.
   func bytes(of album: Album) -> [UInt8]? {
     guard !album.coverURL.isEmpty, library.fetchesCovers else { return nil }
-    let state = library.coverState(of: album)
-    if state == .none && LocalCover.isLocal(album.coverURL) {
-      return library.loadLocalCover(of: album).map { [UInt8]($0) }
+    switch library.coverState(of: album) {
+    case .local: return library.loadLocalCover(of: album).map { [UInt8]($0) }
+    case .cached: return library.cachedCover(of: album).map { [UInt8]($0) }
+    case .none, .queued, .downloading, .failed: return nil
     }
-    guard state == .cached, let data = library.cachedCover(of: album) else { return nil }
-    return [UInt8](data)
   }
 
   /// `album`'s cover as half blocks in `columns`×`rows` cells, one line per row; nil when
@@ -102,7 +101,8 @@ extension CoverState {
   func label(url: String) -> String {
     if url.isEmpty { return "no cover" }
     switch self {
-    case .none: return LocalCover.isLocal(url) ? "local" : "not downloaded"
+    case .none: return "not downloaded"
+    case .local: return "local"
     case .queued: return "queued"
     case .downloading: return "downloading"
     case .cached: return "cached"
@@ -114,7 +114,7 @@ extension CoverState {
   /// arrives.
   var badge: String {
     switch self {
-    case .none: "· cover"
+    case .none, .local: "· cover"
     case .queued: "… queued"
     case .downloading: "⟳ loading"
     case .cached: "✓ cover"
@@ -125,13 +125,14 @@ extension CoverState {
   /// What a card shows where its art would be, when it shows none: the spinner while the
   /// cover downloads, else why there is no art (for a card cut by the window's edge, which
   /// never draws art, that the cover is there).
-  func placeholder(url: String, clipped: Bool) -> String {
+  func placeholder(clipped: Bool) -> String {
     switch self {
     case .queued: "… queued"
     case .downloading: "⟳ downloading"
     case .failed: "✗ no cover"
     case .cached: clipped ? "✓ cover" : "✗ unreadable"
-    case .none: LocalCover.isLocal(url) ? "· local" : "· download"
+    case .none: "· download"
+    case .local: "· local"
     }
   }
 }

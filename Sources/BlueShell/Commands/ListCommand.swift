@@ -19,7 +19,12 @@ struct ListCommand: Command {
     arguments: [.query])
 
   static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    previous.last.map { $0.text == "-f" || $0.text == "--format" } == true ? [.text] : [.query]
+    previous.last.map(isFormatFlag) == true ? [.text] : [.query]
+  }
+
+  /// Whether `word` is `-f` or `--format` (unquoted: `list '-f'` looks for the text).
+  static func isFormatFlag(_ word: Word) -> Bool {
+    !word.isQuoted && (word.text == "-f" || word.text == "--format")
   }
 
   let query: TypedQuery
@@ -28,7 +33,7 @@ struct ListCommand: Command {
   init(arguments: [Word]) throws(CommandError) {
     var rest = arguments[...]
     var format: ListFormat?
-    if let first = rest.first, !first.isQuoted, first.text == "-f" || first.text == "--format" {
+    if let first = rest.first, Self.isFormatFlag(first) {
       guard rest.count > 1 else { throw .missing("FORMAT", usage: Self.configuration.usage) }
       format = try ListFormat(rest[rest.startIndex + 1].text)
       rest = rest.dropFirst(2)
@@ -291,7 +296,7 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     // ``CoverState/label(url:)``, without a `String` for the common states.
     switch library.coverState(ofURL: row.coverURL, cached: row.coverCached) {
     case .cached: break
-    case .none where !row.coverURL.isEmpty && !LocalCover.isLocal(row.coverURL):
+    case .none where !row.coverURL.isEmpty:
       bytes.append(contentsOf: " · cover: not downloaded".utf8)
     case let state:
       bytes.append(contentsOf: " · cover: ".utf8)
