@@ -276,18 +276,9 @@ enum CoverArtTiming {
   static func timeDecodeAndDraw(
     _ encoded: [UInt8], columns: Int = 40, rows: Int = 20, mode: ColorMode = .trueColor, runs: Int = 200
   ) throws(CoverArtError) -> [Double] {
-    let clock = ContinuousClock()
-    var times: [Double] = []
-    times.reserveCapacity(runs)
-    for _ in 0..<runs {
-      let start = clock.now
-      let frame = try HalfBlockRenderer.renderBytes(encoded: encoded, columns: columns, rows: rows, mode: mode)
-      let elapsed = clock.now - start
-      precondition(!frame.isEmpty)
-      let (seconds, attoseconds) = elapsed.components
-      times.append(Double(seconds) + Double(attoseconds) / 1e18)
+    try timed(runs: runs) { () throws(CoverArtError) in
+      !(try HalfBlockRenderer.renderBytes(encoded: encoded, columns: columns, rows: rows, mode: mode)).isEmpty
     }
-    return times
   }
 
   /// Decodes `encoded` and encodes it for `graphics` (`.kitty`, `.sixel`, `.iterm`) over
@@ -297,16 +288,24 @@ enum CoverArtTiming {
     _ encoded: [UInt8], graphics: TerminalGraphics, columns: Int = 40, rows: Int = 20, cell: CellPixelSize = .assumed,
     runs: Int = 50
   ) throws(CoverArtError) -> [Double] {
+    try timed(runs: runs) { () throws(CoverArtError) in
+      let frame = try PixelRenderer.render(
+        encoded: encoded, graphics: graphics, columns: columns, rows: rows, cell: cell)
+      return !frame.sequence(imageID: 1).isEmpty
+    }
+  }
+
+  /// The seconds of each of `runs` calls of `body`, on the monotonic clock; `body` says
+  /// whether it made something (checked, so nothing is optimised away).
+  private static func timed(runs: Int, _ body: () throws(CoverArtError) -> Bool) throws(CoverArtError) -> [Double] {
     let clock = ContinuousClock()
     var times: [Double] = []
     times.reserveCapacity(runs)
     for _ in 0..<runs {
       let start = clock.now
-      let frame = try PixelRenderer.render(
-        encoded: encoded, graphics: graphics, columns: columns, rows: rows, cell: cell)
-      let sequence = frame.sequence(imageID: 1)
+      let made = try body()
       let elapsed = clock.now - start
-      precondition(!sequence.isEmpty)
+      precondition(made)
       let (seconds, attoseconds) = elapsed.components
       times.append(Double(seconds) + Double(attoseconds) / 1e18)
     }

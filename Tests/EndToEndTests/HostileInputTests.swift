@@ -205,26 +205,15 @@ struct HostileInputTests {
   private func signalled(
     _ runner: BinaryRunner, _ arguments: [String], signal: Int32, after delay: Double = 0.6
   ) throws -> (status: Int32, seconds: Double, stderr: String) {
-    let process = Process()
-    process.executableURL = BinaryRunner.executable
-    process.arguments = ["--home", runner.home.path] + arguments
-    process.environment = runner.environment()
-    let input = Pipe()
-    let errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = errors
-    try process.run()
+    let shell = try LiveShell(runner, arguments: arguments)
     usleep(useconds_t(delay * 1_000_000))
     let sent = Date()
-    kill(process.processIdentifier, signal)
-    process.waitUntilExit()
+    kill(shell.processIdentifier, signal)
+    let status = shell.waitForExit(timeout: 60) ?? -1
     let seconds = Date().timeIntervalSince(sent)
-    try? input.fileHandleForWriting.close()
-    return (
-      process.terminationStatus, seconds,
-      String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    )
+    shell.closeInput()
+    // Killed by the signal is not leaving on it: the bare signal number, which no test expects.
+    return (shell.diedOfSignal ? status - 128 : status, seconds, shell.errors)
   }
 
   /// `download all` on 30,000 albums whose covers are on a closed port (each fails at

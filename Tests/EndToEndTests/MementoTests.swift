@@ -215,6 +215,7 @@ struct MementoTests {
     usleep(300_000)
     kill(shell.processIdentifier, SIGTERM)
     #expect(shell.waitForExit() == 143)
+    #expect(!shell.diedOfSignal, "it leaves on the signal, not killed by it")
     let next = try runner.run(["-c", "view"])
     #expect(next.status == 0)
     #expect(next.stdout == F.view(4))
@@ -234,6 +235,7 @@ struct MementoTests {
     // SPEC §1/§6: a signal in script mode ends the run after the current command.
     let status = shell.waitForExit(timeout: 10)
     #expect(status == 143)
+    #expect(!shell.diedOfSignal, "it leaves on the signal, not killed by it")
     // Whatever happened, the import was all or nothing.
     let listed = try runner.run(["-c", "list zzzz"])
     #expect(["0 of 5 albums match 'zzzz'\n", "0 of 100,000 albums match 'zzzz'\n"].contains(listed.stdout))

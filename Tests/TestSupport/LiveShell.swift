@@ -123,6 +123,10 @@ public final class LiveShell {
     return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
   }
 
+  /// Whether the shell, once exited, was killed by a signal rather than exiting by itself
+  /// (``waitForExit(timeout:)`` reports both as 128 + N).
+  public var diedOfSignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
+
   /// Closes the input, waits (up to `timeout` seconds, then terminates it) for the shell to
   /// exit, and returns its status and everything it printed.
   public func finish(timeout: Double = 30) -> BinaryRunner.Result {
