@@ -211,7 +211,7 @@ public final class CoverLoader: Sendable {
       return book.cancelledTasks
     }
     let ended = DispatchSemaphore(value: 0)
-    Task.detached(executorPreference: CoverExecutor.shared) {
+    Task.detached {
       for task in tasks { await task.value }
       ended.signal()
     }
@@ -359,7 +359,7 @@ public final class CoverLoader: Sendable {
   private func startJobs(_ book: inout CoverBook) {
     while true {
       while let next = book.startNext(maxConcurrent: maxConcurrent) {
-        let task = Task.detached(executorPreference: CoverExecutor.shared) { await self.run(next.url, id: next.id) }
+        let task = Task.detached { await self.run(next.url, id: next.id) }
         book.attach(task, to: next.url, id: next.id)
       }
       guard book.running < maxConcurrent, book.queueIsEmpty, let next = book.backlog.next() else { return }
@@ -368,7 +368,7 @@ public final class CoverLoader: Sendable {
   }
 
   /// ``fetchChecked(_:)`` on the calling thread. A local file is read right here; any other
-  /// source is fetched by a task on the ``CoverExecutor`` while this thread waits for it.
+  /// source is fetched by a task while this thread waits for it (never from a task: see ``fetchNow(_:)``).
   private func fetchedNow(_ url: String) -> Result<Data, CoverFailure> {
     do throws(CoverFailure) {
       if let source = source(for: url), let data = try source.fetchBlocking(url, limits: limits) {
@@ -379,7 +379,7 @@ public final class CoverLoader: Sendable {
     }
     let outcome = Mutex<Result<Data, CoverFailure>>(.failure(.cancelled))
     let done = DispatchSemaphore(value: 0)
-    Task.detached(executorPreference: CoverExecutor.shared) {
+    Task.detached {
       do throws(CoverFailure) {
         let data = try await self.fetchChecked(url)
         outcome.withLock { $0 = .success(data) }

@@ -28,7 +28,7 @@ final class DeadlineWatch: Sendable {
       defer { watched.ticking = true }
       return (watched.nextID, !watched.ticking)
     }
-    if start { Task.detached(executorPreference: CoverExecutor.shared) { await self.tickUntilIdle() } }
+    if start { Task.detached { await self.tickUntilIdle() } }
     return id
   }
 

@@ -136,7 +136,7 @@ public final class HTTPCoverSource: CoverSource {
     // and a task group would wait for it long after the deadline (and past SIGTERM).
     let (answers, answer) = AsyncStream.makeStream(of: Result<Data, CoverFailure>.self)
     let userAgent = userAgent
-    let fetching = Task(executorPreference: CoverExecutor.shared) {
+    let fetching = Task {
       do throws(CoverFailure) {
         answer.yield(
           .success(
