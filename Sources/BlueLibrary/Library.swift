@@ -84,8 +84,8 @@ public final class Library {
     try Library(store: AlbumStore.open(path: path), covers: covers)
   }
 
-  /// Opens the library file at `path` (as ``open(path:covers:)-swift.type.method``), fetching covers as
-  /// `settings` say: the library builds its cover cache and loader.
+  /// Opens (or creates) the library file at `path`, fetching covers as `settings` say: the
+  /// library builds its cover cache and loader.
   public static func open(path: String, covers settings: CoverSettings) throws(LibraryError) -> Library {
     try Library(store: AlbumStore.open(path: path), covers: CoverLoader(settings: settings))
   }
@@ -408,11 +408,8 @@ public final class Library {
   /// folder and `.none` for one to download (the same without a loader). Never a look in the cache,
   /// so drawing a row of cards or listing a million albums costs no file probe per album.
   public func coverState(of album: Album) -> CoverState {
-    guard !album.coverURL.isEmpty else { return .none }
-    let untouched: CoverState = LocalCover.isLocal(album.coverURL) ? .local : .none
-    guard let covers else { return untouched }
-    if let state = covers.sessionState(of: album.coverURL) { return state }
-    return album.coverCached ? .cached : untouched
+    var url = album.coverURL
+    return url.withUTF8 { coverState(ofURL: $0, cached: album.coverCached) }
   }
 
   /// ``coverState(of:)`` for a row of `list`: its cover URL as bytes and whether the
@@ -504,12 +501,6 @@ public final class Library {
       _ = covers.waitUntilIdle(timeout: drain)
     }
     return .cancelled
-  }
-
-  /// Cancels every pending download; with `reporting` false no event tells of them (the
-  /// shell leaving on a signal).
-  public func cancelCovers(reporting: Bool = true) {
-    covers?.cancelAll(reporting: reporting)
   }
 
   /// Cancels pending downloads and releases the cover sources' connections and threads:

@@ -378,16 +378,7 @@ final class ShellSession {
       output.line("waiting for \(Library.counted(pending, "download")) (Ctrl-C cancels)")
       output.flush()
     }
-    let isInteractive = isInteractive
-    _ = library.waitForCovers(wakingOn: WakeUpPipe.shared.readEnd) {
-      WakeUpPipe.shared.drain()
-      // Leaving on SIGTERM or SIGHUP: no status line for the downloads cancelled.
-      if SignalMonitor.terminationPending { return .cancelQuietly }
-      guard SignalMonitor.peek(.interrupt) else { return nil }
-      // Ctrl-C at a terminal only cancels; in a script it also sets the exit status.
-      if isInteractive { _ = SignalMonitor.take(.interrupt) }
-      return .cancel
-    }
+    _ = library.waitForCovers(wakingOn: WakeUpPipe.shared.readEnd) { WaitCommand.stop(interactive: isInteractive) }
   }
 
   /// A script that started playback plays to the end of the queue before it exits, each

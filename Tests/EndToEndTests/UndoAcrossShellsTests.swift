@@ -26,7 +26,7 @@ struct UndoAcrossShellsTests {
     try ours.send("tap 5; add Ours")
     #expect(try runner.run(["-c", "tap 5; add Theirs"]).status == 0)
     #expect(try ours.send("undo").stdout.hasPrefix("undid add \"Ours\"\n"))
-    #expect(ours.quit() == 0)
+    #expect(ours.finish().status == 0)
     #expect(try titles(runner) == defaults + ["Theirs"])
   }
 
@@ -41,7 +41,7 @@ struct UndoAcrossShellsTests {
     let undo = try ours.send("undo")
     #expect(undo.stderr == "")
     #expect(undo.stdout.hasPrefix("undid delete \"It's My Life\"\n"))
-    #expect(ours.quit() == 0)
+    #expect(ours.finish().status == 0)
     // After its old previous neighbour, Best of Bowie, not at its old index 2.
     #expect(try titles(runner) == ["Theirs", "Best of Bowie", "It's My Life"] + defaults[2...])
   }
@@ -55,7 +55,7 @@ struct UndoAcrossShellsTests {
     let redo = try ours.send("redo")
     #expect(redo.stderr == "")
     #expect(redo.stdout.hasPrefix("redid delete \"It's My Life\"\n"))
-    #expect(ours.quit() == 0)
+    #expect(ours.finish().status == 0)
     #expect(try titles(runner) == ["American Pie", "Best of Bowie", "Nothing Like The Sun", "Staring at the Sun"])
   }
 
@@ -70,7 +70,7 @@ struct UndoAcrossShellsTests {
     #expect(
       undo.stderr == "bluelib: stdin:3: undo: \"American Pie\" was deleted since (by another shell?); nothing undone\n")
     #expect(undo.stdout == "")
-    #expect(ours.quit() == 1)
+    #expect(ours.finish().status == 1)
     #expect(try titles(runner) == before)
     #expect(before == Array(defaults.prefix(4)))
   }
@@ -84,7 +84,7 @@ struct UndoAcrossShellsTests {
     let undo = try ours.send("undo")
     #expect(undo.stderr == "")
     #expect(undo.stdout.hasPrefix("undid reset\n"))
-    #expect(ours.quit() == 0)
+    #expect(ours.finish().status == 0)
     #expect(try titles(runner) == defaults + ["Mine", "Theirs"])
   }
 
@@ -101,7 +101,7 @@ struct UndoAcrossShellsTests {
     let undo = try ours.send("undo")
     #expect(undo.stderr == "")
     #expect(undo.stdout.hasPrefix("undid import of 3 albums in place of the 5 sample albums\n"))
-    #expect(ours.quit() == 0)
+    #expect(ours.finish().status == 0)
     #expect(try titles(runner) == defaults + ["Theirs"])
   }
 
@@ -115,7 +115,7 @@ struct UndoAcrossShellsTests {
     #expect(tap.stderr == "")
     #expect(tap.stdout.hasPrefix("[8/8] "))
     #expect(tap.stdout.contains("Album: Eight\n"))
-    #expect(ours.quit() == 0)
+    #expect(ours.finish().status == 0)
   }
 
   @Test func undoListShowsTheLogNewestFirstWithWhoseStepAndWhatWasUndone() throws {

@@ -139,11 +139,4 @@ public final class LiveShell {
     return BinaryRunner.Result(
       status: process.terminationStatus, stdout: output, stderr: errors, stdoutBytes: stdout.value)
   }
-
-  /// Closes the input and waits for the exit status.
-  public func quit() -> Int32 {
-    closeInput()
-    process.waitUntilExit()
-    return process.terminationStatus
-  }
 }

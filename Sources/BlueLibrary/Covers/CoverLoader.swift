@@ -367,8 +367,9 @@ public final class CoverLoader: Sendable {
     }
   }
 
-  /// ``fetchChecked(_:)`` on the calling thread. A local file is read right here; any other
-  /// source is fetched by a task while this thread waits for it (never from a task: see ``fetchNow(_:)``).
+  /// ``fetchChecked(_:)`` on the calling thread. A local file is read right here: waiting
+  /// on a semaphore for a task would block a thread of Swift's small cooperative pool, and
+  /// callers on it (async tests) could take every thread the task needs.
   private func fetchedNow(_ url: String) -> Result<Data, CoverFailure> {
     do throws(CoverFailure) {
       if let source = source(for: url), let data = try source.fetchBlocking(url, limits: limits) {

@@ -190,15 +190,9 @@ struct WaitCommand: Command {
     }
     let interactive = environment.isInteractive
     let end = library.waitForCovers(timeout: seconds, drain: interactive ? 5 : 1, wakingOn: WakeUpPipe.shared.readEnd) {
-      WakeUpPipe.shared.drain()
       // Status lines as they come, at a terminal.
       environment.deliverMessages()
-      // SIGTERM/SIGHUP end the wait, and the shell leaves with 143/129: no status line for
-      // the downloads cancelled (reporting a million of them took seconds).
-      if SignalMonitor.terminationPending { return .cancelQuietly }
-      // Ctrl-C at a terminal cancels the downloads and the shell goes on; in a script SIGINT
-      // ends the run (130), so it is left for the input reader to see.
-      return (interactive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt)) ? .cancel : nil
+      return Self.stop(interactive: interactive)
     }
     switch end {
     case .done:
@@ -212,6 +206,17 @@ struct WaitCommand: Command {
         "still \(Library.counted(left, "download")) pending after \(Self.format(seconds ?? 0)) s"
       ])
     }
+  }
+
+  /// Whether a wait for covers (`wait`, and the shell's as it leaves) stops for the signals
+  /// that woke it, taking what woke it off the wake-up pipe: SIGTERM or SIGHUP drop the
+  /// downloads without a word (the shell then leaves with 143/129; reporting a million of
+  /// them took seconds); Ctrl-C cancels them, taken at a terminal (the shell goes on) and
+  /// left in a script, where SIGINT ends the run (130).
+  static func stop(interactive: Bool) -> CoverWaitStop? {
+    WakeUpPipe.shared.drain()
+    if SignalMonitor.terminationPending { return .cancelQuietly }
+    return (interactive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt)) ? .cancel : nil
   }
 
   static func format(_ seconds: Double) -> String {
