@@ -46,50 +46,66 @@ final class ShellSession {
     } catch {
       throw StartFailure(message: "bluelib: \(error)", status: Shell.ExitCode.cannotOpen)
     }
-
-    let terminal = options.input == .standardInput && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-    let colors =
-      terminal && !options.noColor && (options.environment["NO_COLOR"] ?? "").isEmpty
-      && options.environment["TERM"] != "dumb"
-    style = TextStyle(colors: colors)
-    history = InputHistory(path: terminal ? paths.history : nil)
-    if let warning = history.warning { OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0).line(warning) }
+    let terminal = TerminalFacts(options)
+    style = TextStyle(colors: terminal.colors)
+    history = InputHistory(path: terminal.isTerminal ? paths.history : nil)
     (reader, source) = try Self.reader(
-      for: options.input, terminal: terminal, colors: colors, history: history, messages: messages)
+      for: options.input, terminal: terminal.isTerminal, colors: terminal.colors, history: history,
+      messages: messages)
     isInteractive = reader is EditLineReader
-    // A long SQLite statement (undoing a million-album import) stops for SIGTERM and SIGHUP,
-    // and in a script for SIGINT too, all of which end the run; it rolls back.
-    let scriptMode = !isInteractive
-    AlbumStore.setInterruptCheck {
-      SignalMonitor.terminationPending || (scriptMode && SignalMonitor.peek(.interrupt))
-    }
-    TerminalModes.enableUTF8Locale()
+    let environment = try Self.environment(
+      options, library: library, terminal: terminal, editor: reader as? EditLineReader, messages: messages,
+      output: output)
+    interpreter = Interpreter(
+      environment: environment, output: output, registry: .standard, history: history, style: style)
+    connect()
+  }
 
-    let coverStatus = CoverStatusReporter(messages: messages, showsTimes: isInteractive)
-    let output = output
+  /// What the session learns of its terminal at start.
+  private struct TerminalFacts {
+    /// Standard input and output are a terminal, and the commands come from standard input.
+    let isTerminal: Bool
+    /// The shell's own text is coloured: a terminal, and no --no-color, NO_COLOR or TERM=dumb.
+    let colors: Bool
+    /// How cover art is coloured.
+    let colorMode: ColorMode
+
+    init(_ options: ShellOptions) {
+      isTerminal = options.input == .standardInput && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+      colors =
+        isTerminal && !options.noColor && (options.environment["NO_COLOR"] ?? "").isEmpty
+        && options.environment["TERM"] != "dumb"
+      colorMode = ColorMode.detect(environment: options.environment, noColor: options.noColor)
+    }
+  }
+
+  /// What the commands see of the session: the library, the window, and the ways lines,
+  /// status lines, progress and pictures reach the terminal.
+  private static func environment(
+    _ options: ShellOptions, library: Library, terminal: TerminalFacts, editor: EditLineReader?,
+    messages: MessageQueue, output: OutputChannel
+  ) throws(StartFailure) -> CommandEnvironment {
     let setting: GraphicsSetting
     switch GraphicsSetting.resolve(flag: options.graphics?.rawValue, environment: options.environment) {
     case .success(let resolved): setting = resolved
     case .failure(let error): throw StartFailure(message: "bluelib: \(error)", status: Shell.ExitCode.failure)
     }
-    let colorMode = ColorMode.detect(environment: options.environment, noColor: options.noColor)
-    let environmentVariables = options.environment
+    let isInteractive = editor != nil
     // Asking needs the terminal on both ends: the question goes out on standard output,
     // the answer comes back on standard input.
     let canAsk = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-    let editor = reader as? EditLineReader
-    let environment = CommandEnvironment(
+    return CommandEnvironment(
       library: library, isInteractive: isInteractive, outputIsTerminal: isatty(STDOUT_FILENO) == 1,
       window: .ofTerminal(),
-      colorMode: colorMode,
-      coverStatus: coverStatus,
+      colorMode: terminal.colorMode,
+      coverStatus: CoverStatusReporter(messages: messages, showsTimes: isInteractive),
       announce: { line in
         output.line(line)
         output.flush()
       },
-      deliverMessages: { [messages] in
+      deliverMessages: { [isTerminal = terminal.isTerminal] in
         // Only on a terminal: a script prints status lines in album order once all reported.
-        guard terminal else { return }
+        guard isTerminal else { return }
         let lines = messages.drain()
         guard !lines.isEmpty else { return }
         for line in lines { output.line(line) }
@@ -105,9 +121,9 @@ final class ShellSession {
           output.write("\r\u{1B}[K" + (text.map { DisplayWidth.fit($0, width: width) } ?? ""))
           output.flush()
         } : nil,
-      graphics: {
+      graphics: { [environment = options.environment, colorMode = terminal.colorMode] in
         GraphicsCapabilities.decide(
-          setting: setting, environment: environmentVariables, terminal: canAsk, colorMode: colorMode
+          setting: setting, environment: environment, terminal: canAsk, colorMode: colorMode
         ) {
           output.flush()
           guard let reply = GraphicsProbe.ask() else { return nil }
@@ -116,16 +132,29 @@ final class ShellSession {
           return reply
         }
       })
+  }
+
+  /// Connects what needs the session: the history's warning, the check that stops a long
+  /// statement, the player's and the covers' lines, the pager and the reader's hooks.
+  private func connect() {
+    if let warning = history.warning { errors.line(warning) }
+    // A long SQLite statement (undoing a million-album import) stops for SIGTERM and SIGHUP,
+    // and in a script for SIGINT too, all of which end the run; it rolls back.
+    let scriptMode = !isInteractive
+    AlbumStore.setInterruptCheck {
+      SignalMonitor.terminationPending || (scriptMode && SignalMonitor.peek(.interrupt))
+    }
+    TerminalModes.enableUTF8Locale()
     if let makeEngine = options.audioEngine {
       let player = Player(engine: makeEngine)
       // On the engine's thread: the line is queued, and printed by the terminal's owner.
       player.observe { [messages] event in messages.post(NowPlaying.line(event)) }
-      environment.player = player
+      interpreter.environment.player = player
     }
-    interpreter = Interpreter(
-      environment: environment, output: output, registry: .standard, history: history, style: style)
     // Status lines are made of outcomes only: queued and started downloads are not reported.
-    coverSubscription = library.observeCovers(outcomesOnly: true) { coverStatus.handle($0) }
+    if let coverStatus = interpreter.environment.coverStatus {
+      coverSubscription = library.observeCovers(outcomesOnly: true) { coverStatus.handle($0) }
+    }
     interpreter.afterEachCommand = { [unowned self] in deliverDueMessages() }
     if isInteractive { interpreter.pager = Pager.fromEnvironment(options.environment, disabled: options.noPager) }
     connectReader()
