@@ -117,11 +117,17 @@ public final class Library {
     return count
   }
 
+  /// What the indices verbs take reach, for messages about a missing album: `the library has
+  /// 5`, `the view 'sun' has 2`, `the view 'zzz' is empty` (`count` is ``count()``'s).
+  public func extent(_ count: Int) -> String {
+    LibraryError.size(count, view: view?.query.text)
+  }
+
   /// The album at a 0-based index.
   public func album(at index: Int) throws(LibraryError) -> Album {
     guard let view else { return try store.album(at: index) }
     guard view.ids.indices.contains(index), let album = try store.album(id: view.ids[index]) else {
-      throw .noAlbum(index: index, count: view.ids.count)
+      throw .noAlbum(index: index, count: view.ids.count, view: view.query.text)
     }
     return album
   }
@@ -130,7 +136,7 @@ public final class Library {
   public func albums(in range: Range<Int>) throws(LibraryError) -> [Album] {
     guard let view else { return try store.albums(in: range) }
     guard range.lowerBound >= 0, range.upperBound <= view.ids.count else {
-      throw .noAlbums(range: range, count: view.ids.count)
+      throw .noAlbums(range: range, count: view.ids.count, view: view.query.text)
     }
     return try store.albums(ids: view.ids[range])
   }

@@ -29,11 +29,40 @@ struct ViewTests {
     _ = shell.output()
     #expect(shell.run("show 1") == [])
     #expect(shell.lines().contains("Album: Best of Bowie"))
-    #expect(shell.run("tap 3") == ["tap: no album 3 (the library has 2)"])
+    #expect(shell.run("tap 3") == ["tap: no album 3 (the view 'year:1990..1999' has 2)"])
     // `find` alone: the whole library again, the current album kept.
     #expect(shell.run("find") == [])
     #expect(shell.lines().first == "showing the whole library (5 albums)")
     #expect(shell.library.selection == 2)
+  }
+
+  /// A missing album is missing from the view, which a message names: the library is not
+  /// empty, nor does it hold only the view's albums.
+  @Test func errorsAboutAMissingAlbumNameTheViewNotTheLibrary() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find bowie") == [])
+    #expect(shell.run("show 2") == ["show: no album 2 (the view 'bowie' has 1 album)"])
+    #expect(shell.run("scroll to 9") == ["scroll: no album 9 (the view 'bowie' has 1 album)"])
+    #expect(shell.run("move 1 to 3") == ["move: no position 3 (the view 'bowie' has 1 album)"])
+    #expect(shell.run("find zzz") == [])
+    _ = shell.output()
+    for (line, failure) in [
+      ("show", "show: the view 'zzz' is empty"),
+      ("show 1", "show: no album 1 (the view 'zzz' is empty)"),
+      ("tap 1", "tap: no album 1 (the view 'zzz' is empty)"),
+      ("scroll right", "scroll: the view 'zzz' is empty"),
+      ("edit year=1", "edit: the view 'zzz' is empty"),
+      ("delete", "delete: the view 'zzz' is empty"),
+    ] {
+      #expect(shell.run(line) == [failure], "\(line)")
+    }
+    #expect(shell.lines() == [])
+    #expect(try shell.library.libraryCount() == 5)
+    // Without a view the library is what is empty.
+    #expect(shell.run("find") == [])
+    #expect(shell.run("delete all") == [])
+    #expect(shell.run("show 1") == ["show: no album 1 (the library is empty)"])
+    #expect(shell.run("scroll right") == ["scroll: the library is empty"])
   }
 
   @Test func scrollStaysInTheViewInItsOrder() throws {

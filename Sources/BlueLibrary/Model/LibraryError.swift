@@ -4,14 +4,15 @@
 /// it helps, what would be right. Values taken from the user are quoted with
 /// control characters escaped and long values cut short, so an error can be
 /// printed as is. Indices are stored 0-based and printed 1-based, as `list`
-/// numbers albums: `.noAlbum(index: 8, count: 5)` reads `no album 9 (the library has 5)`.
+/// numbers albums: `.noAlbum(index: 8, count: 5)` reads `no album 9 (the library has 5)`,
+/// and in the view `sun`, `no album 9 (the view 'sun' has 5)`.
 public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The library file exists but cannot be used; it has been left untouched.
   case cannotOpen(path: String, reason: String)
-  /// A 0-based index past the end of the library (or negative).
-  case noAlbum(index: Int, count: Int)
-  /// A 0-based range not inside the library.
-  case noAlbums(range: Range<Int>, count: Int)
+  /// A 0-based index past the end of the library or of the view (its query's text), or negative.
+  case noAlbum(index: Int, count: Int, view: String? = nil)
+  /// A 0-based range not inside the library or the view.
+  case noAlbums(range: Range<Int>, count: Int, view: String? = nil)
   /// An update named an album id that is not (or no longer) stored.
   case noAlbumWithID(Int64)
   /// `edit`/`add` named a field that does not exist.
@@ -73,12 +74,12 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     switch self {
     case .cannotOpen(let path, let reason):
       "cannot open library '\(path)': \(reason)"
-    case .noAlbum(let index, let count):
-      "no album \(Self.oneBased(index)) (\(Self.size(count)))"
-    case .noAlbums(let range, let count) where range.count <= 1:
-      "no album \(Self.oneBased(range.lowerBound)) (\(Self.size(count)))"
-    case .noAlbums(let range, let count):
-      "no albums \(Self.oneBased(range.lowerBound)) to \(Self.oneBased(range.upperBound - 1)) (\(Self.size(count)))"
+    case .noAlbum(let index, let count, let view):
+      "no album \(Self.oneBased(index)) (\(Self.size(count, view: view)))"
+    case .noAlbums(let range, let count, let view) where range.count <= 1:
+      "no album \(Self.oneBased(range.lowerBound)) (\(Self.size(count, view: view)))"
+    case .noAlbums(let range, let count, let view):
+      "no albums \(Self.oneBased(range.lowerBound)) to \(Self.oneBased(range.upperBound - 1)) (\(Self.size(count, view: view)))"
     case .noAlbumWithID(let id):
       "no album with id \(id) (it may have been deleted)"
     case .unknownField(let name):
@@ -139,13 +140,15 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     index == Int.max ? String(index) : String(index + 1)
   }
 
-  /// `the library is empty`, `the library has 1 album`, `the library has N`: how messages
-  /// about a missing album say what there is.
-  public static func size(_ count: Int) -> String {
-    switch count {
-    case 0: "the library is empty"
-    case 1: "the library has 1 album"
-    default: "the library has \(Library.grouped(count))"
+  /// `the library is empty`, `the library has 1 album`, `the library has N`, or the same of
+  /// the view whose query is `view` (`the view 'sun' has 2`): how messages about a missing
+  /// album say what there is.
+  public static func size(_ count: Int, view: String? = nil) -> String {
+    let scope = view.map { "the view \(quoted($0))" } ?? "the library"
+    return switch count {
+    case 0: "\(scope) is empty"
+    case 1: "\(scope) has 1 album"
+    default: "\(scope) has \(Library.grouped(count))"
     }
   }
 

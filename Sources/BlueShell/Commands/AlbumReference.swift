@@ -13,7 +13,7 @@ struct AlbumReference: Equatable {
     let count = try library.count()
     if !word.isQuoted, let number = Self.number(word.text) {
       guard number >= 1, number <= count else {
-        throw CommandError("no album \(TextSanitizer.escaped(word.text)) (\(LibraryError.size(count)))")
+        throw CommandError("no album \(TextSanitizer.escaped(word.text)) (\(library.extent(count)))")
       }
       return number - 1
     }
@@ -96,7 +96,7 @@ struct AlbumReferences: Equatable {
       case .range(let low, let high):
         let count = try library.count()
         for end in [low, high] where end > count {
-          throw CommandError("no album \(end) (\(LibraryError.size(count)))")
+          throw CommandError("no album \(end) (\(library.extent(count)))")
         }
         indices.formUnion((low - 1)..<high)
       }
@@ -161,7 +161,7 @@ extension Optional where Wrapped == AlbumReference {
   /// The index of the album the reference names, else of the current one.
   func resolve(in library: Library) throws -> Int {
     if let reference = self { return try reference.resolve(in: library) }
-    guard let selection = library.selection else { throw CommandError("the library is empty") }
+    guard let selection = library.selection else { throw CommandError(library.extent(0)) }
     return selection
   }
 }

@@ -32,7 +32,7 @@ struct DeleteCommand: Command {
     let library = environment.library
     if all {
       let count = try library.count()
-      guard count > 0 else { throw CommandError(library.view == nil ? "the library is empty" : "the view is empty") }
+      guard count > 0 else { throw CommandError(library.extent(0)) }
       let what = library.view == nil ? "every album of the library" : "every album of the view"
       if environment.isInteractive, let confirm = environment.confirm,
         !confirm("delete \(what) (\(albumCount(count)))? 'undo' brings them back")

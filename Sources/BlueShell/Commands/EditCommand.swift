@@ -82,7 +82,7 @@ struct EditCommand: Command {
       throw Self.tooMany(try library.count())
     }
     let indices = try albums?.indices(in: library) ?? [Optional<AlbumReference>.none.resolve(in: library)]
-    guard !indices.isEmpty else { throw CommandError("no albums to edit (the view is empty)") }
+    guard !indices.isEmpty else { throw CommandError("no albums to edit (\(library.extent(0)))") }
     guard indices.count <= Self.maximumAlbums else { throw Self.tooMany(indices.count) }
     let fields = assignments.map(\.field.rawValue).joined(separator: ", ")
     guard indices.count == 1, let index = indices.first else {

@@ -37,7 +37,7 @@ struct MoveCommand: Command {
     let count = try library.count()
     let from = try albums.resolve(in: library)
     guard target <= count else {
-      throw CommandError("no position \(target) (\(LibraryError.size(count)))")
+      throw CommandError("no position \(target) (\(library.extent(count)))")
     }
     guard from.count > 1 else {
       let moved = try library.move(from: from[0], to: target - 1)
@@ -45,7 +45,7 @@ struct MoveCommand: Command {
     }
     guard target + from.count - 1 <= count else {
       throw CommandError(
-        "\(albumCount(from.count)) do not fit from position \(target) (\(LibraryError.size(count)))")
+        "\(albumCount(from.count)) do not fit from position \(target) (\(library.extent(count)))")
     }
     let moved = try library.move(from: from, to: target - 1)
     let named = moved.prefix(3).map(quotedTitle).joined(separator: ", ") + (moved.count > 3 ? ", …" : "")

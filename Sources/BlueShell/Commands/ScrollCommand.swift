@@ -50,7 +50,7 @@ struct ScrollCommand: Command {
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     let count = try library.count()
-    guard count > 0 else { throw CommandError("the library is empty") }
+    guard count > 0 else { throw CommandError(library.extent(0)) }
     switch motion {
     // Cards are snapped, so moving N cards from the centred one lands on index + N, within
     // the ends.
