@@ -1,4 +1,5 @@
 import BlueLibrary
+import Foundation
 import Testing
 
 @testable import BlueShell
@@ -64,6 +65,31 @@ struct AlbumVerbTests {
         #"added "Blue Train" as 2 (6 albums)"#,
         "[2/6] 1 Best of Bowie | >2 Blue Train< | 3 It's My Life | 4 Nothing Like The Sun",
       ] + Self.details(Self.blueTrain))
+  }
+
+  /// Every field, after a current album that is not the first: the cover URL shows in the
+  /// details and in `list`'s row.
+  @Test func addWithEveryFieldInsertsAfterTheCurrentAlbumAndListShowsIt() throws {
+    let shell = try InProcessShell()
+    #expect(
+      shell.run(
+        #"tap 2; add "Blue Train" artist="John Coltrane" year=1957 genre=Jazz cover=https://example.com/blue.png; list"#
+      )
+        == [])
+    #expect(
+      shell.lines() == Self.catalogueViewport(2) + [
+        #"added "Blue Train" as 3 (6 albums)"#,
+        "[3/6] 1 Best of Bowie | 2 It's My Life | >3 Blue Train< | 4 Nothing Like The Sun | 5 Staring at the Sun",
+        "Artist: John Coltrane", "Album: Blue Train", "Genre: Jazz", "Year: 1957",
+        "Cover: https://example.com/blue.png (not downloaded)",
+        "  1. Best of Bowie — David Bowie (1992, Pop) · cover: not downloaded",
+        "  2. It's My Life — No Doubt (2003, Pop) · cover: not downloaded",
+        "* 3. Blue Train — John Coltrane (1957, Jazz) · cover: not downloaded",
+        "  4. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded",
+        "  5. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded",
+        "  6. American Pie — Madonna (2000, Pop) · cover: not downloaded",
+        "6 albums",
+      ])
   }
 
   @Test func addAfterTheLastAlbumAppendsIt() throws {
@@ -144,6 +170,34 @@ struct AlbumVerbTests {
     #expect(shell.library.selection == 1)
     #expect(shell.run("view") == [])
     #expect(shell.lines() == [Self.catalogueRows[2]!] + Self.details(edited))
+  }
+
+  /// Editing the current album redraws the viewport with it; editing another shows that one,
+  /// several fields at once; neither moves the selection.
+  @Test func editChangesTheCurrentAlbumOrOneByIndexSeveralFieldsAtOnce() throws {
+    let shell = try InProcessShell()
+    #expect(
+      shell.run(
+        #"tap 3; edit year=1987; edit 2 artist="Talk Talk" genre=Rock title="Life's What You Make It"; list; show 2"#)
+        == [])
+    let current = [
+      "Artist: Sting", "Album: Nothing Like The Sun", "Genre: Pop", "Year: 1987",
+      "Cover: bluelib:covers/nothing-like-the-sun.png (not downloaded)",
+    ]
+    let other = [
+      "Artist: Talk Talk", "Album: Life's What You Make It", "Genre: Rock", "Year: 2003",
+      "Cover: bluelib:covers/its-my-life.png (not downloaded)",
+    ]
+    #expect(
+      shell.lines() == Self.catalogueViewport(3) + [#"edited "Nothing Like The Sun": year"#, Self.catalogueRows[3]!]
+        + current + [#"edited "Life's What You Make It": artist, genre, title"#] + other + [
+          "  1. Best of Bowie — David Bowie (1992, Pop) · cover: not downloaded",
+          "  2. Life's What You Make It — Talk Talk (2003, Rock) · cover: not downloaded",
+          "* 3. Nothing Like The Sun — Sting (1987, Pop) · cover: not downloaded",
+          "  4. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded",
+          "  5. American Pie — Madonna (2000, Pop) · cover: not downloaded",
+          "5 albums",
+        ] + other)
   }
 
   /// `edit 5 …` shows album 5 as edited, not the current album (issue 26, item 3).
@@ -244,9 +298,11 @@ struct AlbumVerbTests {
     ("edit", "edit: missing FIELD=VALUE (usage: edit [ALBUM…|all] FIELD=VALUE…)"),
     ("edit 2", "edit: missing FIELD=VALUE (usage: edit [ALBUM…|all] FIELD=VALUE…)"),
     ("edit 2 oops", "edit: expected FIELD=VALUE, got 'oops'"),
+    ("edit 1 2", "edit: expected FIELD=VALUE, got '2'"),
     ("edit 9 year=1", "edit: no album 9 (the library has 5)"),
     ("edit Nope year=1", "edit: no album titled 'Nope' (try 'list Nope')"),
     ("edit year=nineteen", "edit: year must be a whole number, got 'nineteen'"),
+    ("edit year=99999", "edit: year must be between 0 and 9999, got '99999'"),
     ("edit title=", "edit: title must not be empty"),
   ])
   func editRejectsBadArguments(line: String, message: String) throws {
@@ -279,6 +335,28 @@ struct AlbumVerbTests {
         #"deleted "Staring at the Sun" (4 albums left)"#,
         "[4/4] 2 It's My Life | 3 Nothing Like The Sun | >4 American Pie<",
       ] + Self.details(Self.catalogue(5)))
+  }
+
+  /// `delete` and `rm` take the current album; the next one takes its place, or at the end
+  /// the one before.
+  @Test func deleteOfTheCurrentAlbumAtTheEndSelectsTheOneBefore() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("tap 2; delete; scroll end; rm; list") == [])
+    #expect(
+      shell.lines() == Self.catalogueViewport(2) + [
+        #"deleted "It's My Life" (4 albums left)"#,
+        "[2/4] 1 Best of Bowie | >2 Nothing Like The Sun< | 3 Staring at the Sun | 4 American Pie",
+      ] + Self.details(Self.catalogue(3))
+        + ["[4/4] 2 Nothing Like The Sun | 3 Staring at the Sun | >4 American Pie<"]
+        + Self.details(Self.catalogue(5)) + [
+          #"deleted "American Pie" (3 albums left)"#,
+          "[3/3] 1 Best of Bowie | 2 Nothing Like The Sun | >3 Staring at the Sun<",
+        ] + Self.details(Self.catalogue(4)) + [
+          "  1. Best of Bowie — David Bowie (1992, Pop) · cover: not downloaded",
+          "  2. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded",
+          "* 3. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded",
+          "3 albums",
+        ])
   }
 
   @Test func undoDeleteBringsTheAlbumBackAndSelectsIt() throws {
@@ -326,6 +404,7 @@ struct AlbumVerbTests {
   @Test(arguments: [
     ("delete", "delete: the library is empty"),
     ("delete 1", "delete: no album 1 (the library is empty)"),
+    ("rm 1", "rm: no album 1 (the library is empty)"),
     ("rm Nope", "rm: no album titled 'Nope' (try 'list Nope')"),
   ])
   func deleteOnAnEmptyLibraryFails(line: String, message: String) throws {
@@ -408,6 +487,28 @@ struct AlbumVerbTests {
     #expect(shell.run("tap no such album") == ["tap: no album titled 'no such album' (try 'list no such album')"])
   }
 
+  /// A title two albums share names neither: the error lists their indices and nothing
+  /// changes; an index picks one, and then the title names the other.
+  @Test func anAmbiguousTitleIsAnErrorThatListsTheMatchesAndChangesNothing() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("tap 2; add Dup; tap 5; add Dup") == [])
+    #expect(
+      try shell.titles() == [
+        "Best of Bowie", "It's My Life", "Dup", "Nothing Like The Sun", "Staring at the Sun", "Dup", "American Pie",
+      ])
+    _ = shell.output()
+    #expect(shell.run("list") == [])
+    let before = shell.output()
+    #expect(shell.run("delete Dup") == ["delete: 2 albums are titled 'Dup': 3, 6 (name one by its index)"])
+    #expect(shell.output() == "")
+    #expect(shell.run("list") == [])
+    #expect(shell.output() == before)
+    #expect(shell.run("delete 6; delete Dup") == [])
+    _ = shell.output()
+    #expect(shell.run("list dup") == [])
+    #expect(shell.output() == "0 of 5 albums match 'dup'\n")
+  }
+
   // MARK: - move
 
   @Test func moveReordersAndSelectsTheMovedAlbum() throws {
@@ -441,9 +542,11 @@ struct AlbumVerbTests {
 
   @Test(arguments: [
     ("move 1 to 9", "move: no position 9 (the library has 5)"),
+    ("move 1 to 6", "move: no position 6 (the library has 5)"),
     ("move 9 to 1", "move: no album 9 (the library has 5)"),
     ("move 1 to 0", "move: POSITION must be a whole number from 1, got '0'"),
     ("move 1 to first", "move: POSITION must be a whole number from 1, got 'first'"),
+    ("move 1", "move: missing ALBUM to POSITION (usage: move ALBUM… to POSITION)"),
     ("move 1 2", "move: missing ALBUM to POSITION (usage: move ALBUM… to POSITION)"),
     ("move 1 to 2 3", "move: unexpected argument '3'"),
     ("move Nope to 1", "move: no album titled 'Nope' (try 'list Nope')"),
@@ -565,6 +668,65 @@ struct AlbumVerbTests {
     }
   }
 
+  /// A JSON file in place of the untouched samples, then a CSV (columns in any order, quoted
+  /// commas and quotes) appended: the current album stays current.
+  @Test func importAppendsAlbumsFromJSONAndCSVKeepingTheSelection() throws {
+    try withTemporaryDirectory { directory in
+      let json = directory + "/albums.json"
+      try writeFile(
+        json,
+        """
+        [{"title": "Kind of Blue", "artist": "Miles Davis", "genre": "Jazz", "year": 1959, "coverUrl": ""},
+         {"title": "Blue Train", "artist": "John Coltrane", "genre": "Jazz", "year": "1957",
+          "coverUrl": "https://example.com/blue.png"}]
+        """)
+      let csv = directory + "/albums.csv"
+      try writeFile(
+        csv,
+        #"""
+        year,title,artist,genre,coverUrl
+        1971,"Blue, Remastered",Joni Mitchell,Folk,
+        1969,"Abbey ""Road""",The Beatles,Rock,https://example.com/abbey.png
+
+        """#)
+      let shell = try InProcessShell()
+      #expect(shell.run("tap 3; import '\(json)'; tap 2; import '\(csv)'; list; show 4") == [])
+      #expect(
+        shell.lines() == Self.catalogueViewport(3) + [
+          "imported 2 albums (2 albums in all)",
+          "the 5 sample albums left to make room; 'undo' brings them back (and takes back the import)",
+          "[2/2] 1 Kind of Blue | >2 Blue Train<",
+          "Artist: John Coltrane", "Album: Blue Train", "Genre: Jazz", "Year: 1957",
+          "Cover: https://example.com/blue.png (not downloaded)",
+          "imported 2 albums (4 albums in all)",
+          "  1. Kind of Blue — Miles Davis (1959, Jazz) · cover: no cover",
+          "* 2. Blue Train — John Coltrane (1957, Jazz) · cover: not downloaded",
+          "  3. Blue, Remastered — Joni Mitchell (1971, Folk) · cover: no cover",
+          "  4. Abbey \"Road\" — The Beatles (1969, Rock) · cover: not downloaded",
+          "4 albums",
+          "Artist: The Beatles", "Album: Abbey \"Road\"", "Genre: Rock", "Year: 1969",
+          "Cover: https://example.com/abbey.png (not downloaded)",
+        ])
+    }
+  }
+
+  /// A column bluelib does not read is skipped with one notice line, before the summary.
+  @Test func importSkipsUnknownCSVColumnsWithANotice() throws {
+    try withTemporaryDirectory { directory in
+      let path = directory + "/other.csv"
+      try writeFile(path, "title,Rating,artist\nBlue Train,5,John Coltrane\n")
+      let shell = try InProcessShell()
+      #expect(shell.run("import \(path)") == [])
+      #expect(
+        shell.output()
+          == "ignored a column bluelib does not read: 'Rating' (it reads title, artist, genre, year, coverUrl, tracks, duration, folder)\n"
+          + "imported 1 album (1 album in all)\n"
+          + "the 5 sample albums left to make room; 'undo' brings them back (and takes back the import)\n")
+      #expect(try shell.titles() == ["Blue Train"])
+      #expect(try shell.library.album(at: 0).artist == "John Coltrane")
+    }
+  }
+
   @Test func importIntoAnEmptyLibrarySelectsTheFirstAlbum() throws {
     try withTemporaryDirectory { directory in
       let path = directory + "/albums.csv"
@@ -610,6 +772,10 @@ struct AlbumVerbTests {
     let shell = try InProcessShell()
     #expect(shell.run("import") == ["import: missing FILE or DIR (usage: import [--with-deleted] FILE|DIR)"])
     #expect(shell.run("import a b") == ["import: unexpected argument 'b'"])
+    try withTemporaryDirectory { directory in
+      let missing = directory + "/nowhere.json"
+      #expect(shell.run("import '\(missing)'") == ["import: cannot read '\(missing)': no such file or directory"])
+    }
     // A directory is a music folder: an empty one holds no albums, and nothing changes.
     try withTemporaryDirectory { directory in
       #expect(shell.run("import \(directory)") == [])
@@ -646,6 +812,49 @@ struct AlbumVerbTests {
       let other = try InProcessShell(albums: [])
       #expect(other.run("import \(path)") == [])
       #expect(try other.titles() == Self.catalogueTitles)
+    }
+  }
+
+  @Test func exportChoosesCSVByTheExtension() throws {
+    try withTemporaryDirectory { directory in
+      let path = directory + "/x.csv"
+      let shell = try InProcessShell()
+      #expect(shell.run("export \(path)") == [])
+      #expect(shell.output() == "exported 5 albums to \(path) as CSV\n")
+      let written = try #require(fileContents(path))
+      #expect(written.hasPrefix("title,artist,genre,year,coverUrl\r\nBest of Bowie,David Bowie,Pop,1992,"))
+    }
+  }
+
+  /// A library exported, then imported into another that was emptied, lists the same and
+  /// exports the very same bytes.
+  @Test func exportThenImportIntoAFreshLibraryGivesTheSameLibrary() throws {
+    try withTemporaryDirectory { directory in
+      let file = directory + "/library.json"
+      let copy = directory + "/again.json"
+      let original = try InProcessShell()
+      #expect(
+        original.run(
+          #"add "Quote \"q\"" artist="A, B" cover=https://example.com/q.png; edit 1 year=1993 genre=Glam; "#
+            + "move 6 to 1; export '\(file)'") == [])
+      _ = original.output()
+      #expect(original.run("tap 1; list") == [])
+      let before = original.output()
+      #expect(
+        before.hasSuffix(
+          "  3. Quote \"q\" — A, B · cover: not downloaded\n"
+            + "  4. It's My Life — No Doubt (2003, Pop) · cover: not downloaded\n"
+            + "  5. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded\n"
+            + "  6. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded\n6 albums\n"))
+      // The other library starts with the default catalogue: empty it, then import.
+      let fresh = try InProcessShell()
+      #expect(
+        fresh.run("delete; delete; delete; delete; delete; import '\(file)'", stopAtFirstFailure: true) == [])
+      #expect(fresh.output().hasSuffix("imported 6 albums (6 albums in all)\n"))
+      #expect(fresh.run("tap 1; list; export '\(copy)'") == [])
+      #expect(fresh.output().hasPrefix(before))
+      let copied = try #require(FileManager.default.contents(atPath: copy))
+      #expect(copied == FileManager.default.contents(atPath: file))
     }
   }
 
@@ -888,6 +1097,28 @@ struct AlbumVerbTests {
     #expect(shell.library.selection == 2)
   }
 
+  /// By index, quoted title, unquoted word, or (without one) the current album.
+  @Test func showPrintsFieldsByIndexQuotedTitleUnquotedWordOrTheCurrentAlbum() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run(#"show 2; show "American Pie"; show; tap 4; show"#) == [])
+    #expect(
+      shell.lines()
+        == [2, 5, 1].flatMap { Self.details(Self.catalogue($0)) } + Self.catalogueViewport(4)
+        + Self.details(Self.catalogue(4)))
+    #expect(
+      shell.run("add Blue artist=Joni year=1971 genre=Folk cover=https://example.com/blue.png; tap 1; show Blue") == [])
+    let blue = [
+      "Artist: Joni", "Album: Blue", "Genre: Folk", "Year: 1971",
+      "Cover: https://example.com/blue.png (not downloaded)",
+    ]
+    #expect(
+      shell.lines() == [
+        #"added "Blue" as 5 (6 albums)"#,
+        "[5/6] 3 Nothing Like The Sun | 4 Staring at the Sun | >5 Blue< | 6 American Pie",
+      ] + blue + ["[1/6] >1 Best of Bowie< | 2 It's My Life | 3 Nothing Like The Sun"] + Self.details(Self.catalogue(1))
+        + blue)
+  }
+
   @Test func showEscapesControlCharacters() throws {
     let shell = try InProcessShell(albums: [Album(title: "Evil\u{1B}[2J", artist: "Tab\there")])
     #expect(shell.run("show") == [])
@@ -900,6 +1131,18 @@ struct AlbumVerbTests {
     #expect(shell.run("show 1 9") == ["show: no album 9 (the library has 5)"])
     let empty = try InProcessShell(albums: [])
     #expect(empty.run("show") == ["show: the library is empty"])
+  }
+
+  @Test(arguments: [
+    ("show 9", "show: no album 9 (the library has 5)"),
+    ("show nope", "show: no album titled 'nope' (try 'list nope')"),
+    (#"show "Best of""#, "show: no album titled 'Best of' (try 'list Best of')"),
+    ("show 1 9", "show: no album 9 (the library has 5)"),
+  ])
+  func showReportsAlbumsThatDoNotExist(line: String, message: String) throws {
+    let shell = try InProcessShell()
+    #expect(shell.run(line) == [message])
+    #expect(shell.output() == "")
   }
 
   // MARK: - list
@@ -940,6 +1183,39 @@ struct AlbumVerbTests {
     #expect(lines.last == summary)
     #expect(
       lines.dropLast().map { String($0.dropFirst(2).prefix { $0 != "—" }.dropLast()) } == albums)
+  }
+
+  /// Over title, artist, genre and year, whatever the case; the current album keeps its mark.
+  @Test func listQueryMatchesCaseInsensitivelyOverTitleArtistGenreAndYear() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("list SUN; list sting; list year:1992; list at the; list zzz") == [])
+    #expect(
+      shell.lines() == [
+        "  3. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded",
+        "  4. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded",
+        "2 of 5 albums match 'SUN'",
+        "  3. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded",
+        "1 of 5 albums match 'sting'",
+        "* 1. Best of Bowie — David Bowie (1992, Pop) · cover: not downloaded",
+        "1 of 5 albums match 'year:1992'",
+        "  4. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded",
+        "1 of 5 albums match 'at the'",
+        "0 of 5 albums match 'zzz'",
+      ])
+    #expect(shell.run(#"add "Blue Train" genre=Jazz year=1957"#) == [])
+    _ = shell.output()
+    #expect(shell.run("list JAZZ") == [])
+    #expect(shell.lines() == ["* 2. Blue Train (1957, Jazz) · cover: no cover", "1 of 6 albums match 'JAZZ'"])
+    #expect(shell.run("ls pop") == [])
+    #expect(
+      shell.lines() == [
+        "  1. Best of Bowie — David Bowie (1992, Pop) · cover: not downloaded",
+        "  3. It's My Life — No Doubt (2003, Pop) · cover: not downloaded",
+        "  4. Nothing Like The Sun — Sting (1999, Pop) · cover: not downloaded",
+        "  5. Staring at the Sun — U2 (2000, Pop) · cover: not downloaded",
+        "  6. American Pie — Madonna (2000, Pop) · cover: not downloaded",
+        "5 of 6 albums match 'pop'",
+      ])
   }
 
   /// `list` writes its lines straight from the library's rows; they must be the very lines
