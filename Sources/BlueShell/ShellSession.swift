@@ -79,8 +79,8 @@ final class ShellSession {
     }
   }
 
-  /// What the commands see of the session: the library, the window, and the ways lines,
-  /// status lines, progress and pictures reach the terminal.
+  /// What the commands see of the session: the library, the window, the player, and the
+  /// ways lines, status lines, progress and pictures reach the terminal.
   private static func environment(
     _ options: ShellOptions, library: Library, terminal: TerminalFacts, editor: EditLineReader?,
     messages: MessageQueue, output: OutputChannel
@@ -94,7 +94,7 @@ final class ShellSession {
     // Asking needs the terminal on both ends: the question goes out on standard output,
     // the answer comes back on standard input.
     let canAsk = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-    return CommandEnvironment(
+    let environment = CommandEnvironment(
       library: library, isInteractive: isInteractive, outputIsTerminal: isatty(STDOUT_FILENO) == 1,
       window: .ofTerminal(),
       colorMode: terminal.colorMode,
@@ -132,10 +132,17 @@ final class ShellSession {
           return reply
         }
       })
+    if let makeEngine = options.audioEngine {
+      let player = Player(engine: makeEngine)
+      // On the engine's thread: the line is queued, and printed by the terminal's owner.
+      player.observe { event in messages.post(NowPlaying.line(event)) }
+      environment.player = player
+    }
+    return environment
   }
 
   /// Connects what needs the session: the history's warning, the check that stops a long
-  /// statement, the player's and the covers' lines, the pager and the reader's hooks.
+  /// statement, the covers' status lines, the pager and the reader's hooks.
   private func connect() {
     if let warning = history.warning { errors.line(warning) }
     // A long SQLite statement (undoing a million-album import) stops for SIGTERM and SIGHUP,
@@ -145,12 +152,6 @@ final class ShellSession {
       SignalMonitor.terminationPending || (scriptMode && SignalMonitor.peek(.interrupt))
     }
     TerminalModes.enableUTF8Locale()
-    if let makeEngine = options.audioEngine {
-      let player = Player(engine: makeEngine)
-      // On the engine's thread: the line is queued, and printed by the terminal's owner.
-      player.observe { [messages] event in messages.post(NowPlaying.line(event)) }
-      interpreter.environment.player = player
-    }
     // Status lines are made of outcomes only: queued and started downloads are not reported.
     if let coverStatus = interpreter.environment.coverStatus {
       coverSubscription = library.observeCovers(outcomesOnly: true) { coverStatus.handle($0) }
