@@ -255,9 +255,9 @@ public final class Library {
   }
 
   /// Deletes the albums at `indices` (0-based, each once) as one undoable step; returns
-  /// them in library order.
+  /// how many went and the first three in library order.
   @discardableResult
-  public func delete(at indices: [Int]) throws(LibraryError) -> [Album] {
+  public func delete(at indices: [Int]) throws(LibraryError) -> DeletedAlbums {
     var ids: [Int64] = []
     for index in Set(indices) {
       guard let id = try album(at: index).id else { throw .noAlbumWithID(-1) }

@@ -140,7 +140,7 @@ final class Bench {
   /// decoding a million albums takes hundreds of MiB, and every process we spawn
   /// afterwards would otherwise report at least our own resident memory as its peak.
   func generate() throws(SetupError) {
-    let needsLibrary = [.open, .tap, .scroll, .startup, .list, .query].contains { options.only.contains($0) }
+    let needsLibrary = [.open, .tap, .scroll, .delete, .startup, .list, .query].contains { options.only.contains($0) }
     for size in options.sizes {
       let needsCSV = needsLibrary || (options.only.contains(.import) && size == options.sizes.last)
       guard needsCSV else { continue }
@@ -181,7 +181,7 @@ final class Bench {
 
   func runAll() {
     measureFloor()
-    for scenario in [Scenario.open, .tap, .scroll] where options.only.contains(scenario) {
+    for scenario in [Scenario.open, .tap, .scroll, .delete] where options.only.contains(scenario) {
       for size in options.sizes {
         results.rows.append(
           LibraryRow(scenario: scenario, size: size, measurement: runLibraryScenario(scenario, size: size)))
@@ -247,6 +247,14 @@ final class Bench {
     case .scroll:
       let input = ChildInput.pipe(Array(String(repeating: "scroll right\n", count: options.scrolls).utf8))
       return try invoke(bluelib, ["--home", home], input: input, in: directory, keepOutput: false)
+    case .delete:
+      let child = try invoke(
+        bluelib, ["--home", home, "-c", "delete all; undo"], input: .null, in: directory, keepOutput: true)
+      let expected = "undid delete \(grouped(size)) albums"
+      guard DataSet.contents(ofFileAt: directory + "/stdout").contains(expected) else {
+        throw RunFailure(message: "`undo` did not print '\(expected)'")
+      }
+      return child
     case .import, .downloads, .art, .startup, .list, .query:
       preconditionFailure("\(scenario.rawValue) is not a library scenario")
     }

@@ -116,6 +116,7 @@ struct Report {
     case .open: "open + first render (`-c view`)"
     case .tap: "tap the last album + show (`-c 'tap N; show'`)"
     case .scroll: "\(grouped(options.scrolls)) × `scroll right`, piped"
+    case .delete: "delete every album, then undo (`-c 'delete all; undo'`)"
     case .import: "import"
     case .downloads: "downloads"
     case .art: "cover art"
@@ -257,7 +258,7 @@ struct Report {
     }
     lines.append("")
 
-    let libraryScenarios = [Scenario.open, .tap, .scroll].filter { options.only.contains($0) }
+    let libraryScenarios = [Scenario.open, .tap, .scroll, .delete].filter { options.only.contains($0) }
     if !libraryScenarios.isEmpty {
       lines.append("| scenario | library (albums) | median | min | peak RSS |")
       lines.append("| --- | ---: | ---: | ---: | ---: |")

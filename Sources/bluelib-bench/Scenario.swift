@@ -6,6 +6,8 @@ enum Scenario: String, CaseIterable, Sendable {
   case tap
   /// `scroll right` × count, piped into `bluelib --home H`
   case scroll
+  /// `bluelib --home H -c 'delete all; undo'`: every album out and back, each one step
+  case delete
   /// `bluelib --home FRESH -c 'import FILE'` against `sqlite3 DB '.import --csv FILE t'`
   case `import`
   /// `bluelib --home H --downloads C -c 'download all; wait'`: N covers from a local server, each L seconds late
@@ -25,6 +27,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case .open: ["open", "view", "render"]
     case .tap: ["tap", "tap-show", "show"]
     case .scroll: ["scroll"]
+    case .delete: ["delete", "undo"]
     case .import: ["import"]
     case .downloads: ["downloads", "download", "covers"]
     case .art: ["art", "cover-art"]

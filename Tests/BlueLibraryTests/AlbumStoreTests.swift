@@ -302,6 +302,38 @@ struct AlbumStoreTests {
     #expect(try store.count() == 0)
   }
 
+  /// Several albums go in one step, set-based: the step names the first three by position
+  /// and the count; undo puts each back at its place with its id; redo takes them again.
+  @Test func deletingScatteredAlbumsIsOneStepThatUndoPutsBackInPlace() throws {
+    let store = AlbumStore.inMemory(seed: (1...9).map { album("A\($0)") })
+    let before = try store.all()
+    let ids = [before[7], before[1], before[4], before[2]].compactMap(\.id)
+    let (deleted, step) = try store.delete(ids: ids, selecting: nil, origin: origin)
+    #expect(deleted.count == 4)
+    #expect(deleted.first.map(\.title) == ["A2", "A3", "A5"])
+    #expect(step.summary == #"delete 4 albums ("A2", "A3", "A5", …)"#)
+    #expect(try store.titles() == ["A1", "A4", "A6", "A7", "A9"])
+    #expect(try store.all().map(\.position) == Array(0..<5))
+    _ = try store.undo(session: "test")
+    #expect(try store.all() == before, "ids and positions come back too")
+    _ = try store.redo(session: "test")
+    #expect(try store.titles() == ["A1", "A4", "A6", "A7", "A9"])
+    _ = try store.undo(session: "test")
+    #expect(try store.all() == before)
+  }
+
+  /// An album gone meanwhile (another shell deleted it) fails the whole delete by its id.
+  @Test func deletingAnAlbumThatIsGoneChangesNothing() throws {
+    let store = AlbumStore.inMemory()
+    let before = try store.all()
+    let error = libraryError { () throws(LibraryError) in
+      _ = try store.delete(ids: [before[0].id!, 999, before[2].id!], selecting: nil, origin: origin)
+    }
+    #expect(error == .noAlbumWithID(999))
+    #expect(try store.all() == before)
+    #expect(try store.changeLog(limit: 10) == [])
+  }
+
   // MARK: - All or nothing
 
   @Test func aChangeThatFailsIsNotMadeOrLoggedAtAll() throws {

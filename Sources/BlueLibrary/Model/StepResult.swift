@@ -5,3 +5,12 @@ public struct StepResult: Sendable, Equatable {
   /// The 0-based index selected afterwards (already stored), nil when the library is empty.
   public let selection: Int?
 }
+
+/// What a delete removed: how many albums, and the first three in library order (what
+/// its message and its step's summary name).
+public struct DeletedAlbums: Sendable, Equatable {
+  /// How many albums were deleted.
+  public let count: Int
+  /// The first three of them (fewer when fewer went), in library order.
+  public let first: [Album]
+}

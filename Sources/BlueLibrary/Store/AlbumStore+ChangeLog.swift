@@ -78,16 +78,28 @@ extension AlbumStore {
   /// Logs the album with `id` as it is now stored, with its neighbours, as one more album
   /// of `side` of `step` (a step that touches several albums, such as a folder import).
   static func appendImage(_ id: Int64, as side: AlbumImage.Side, of step: Int64, _ db: Database) throws {
-    try db.execute(
+    try appendImages(of: "a.id = ?", arguments: [id], as: side, of: step, db)
+  }
+
+  /// Appends the albums marked with ``mark(_:_:)`` to `side` of `step`, as
+  /// ``appendImage(_:as:of:_:)`` does each, in one statement.
+  static func appendMarkedImages(as side: AlbumImage.Side, of step: Int64, _ db: Database) throws {
+    try appendImages(of: "a.id IN (SELECT id FROM temp.doomed)", arguments: [], as: side, of: step, db)
+  }
+
+  private static func appendImages(
+    of condition: String, arguments: StatementArguments, as side: AlbumImage.Side, of step: Int64, _ db: Database
+  ) throws {
+    try db.cachedStatement(
       sql: """
         INSERT INTO change_album (change_id, image, \(imageColumns))
         SELECT ?, ?, id, title, artist, genre, year, coverUrl, position,
           (SELECT p.id FROM album p WHERE p.position = a.position - 1),
           (SELECT n.id FROM album n WHERE n.position = a.position + 1),
           step, \(musicColumns)
-        FROM album a WHERE a.id = ?
-        """,
-      arguments: [step, side.rawValue, id])
+        FROM album a WHERE \(condition)
+        """
+    ).execute(arguments: [step, side.rawValue] + arguments)
   }
 
   /// The one album `side` of a single-album step recorded.
@@ -163,7 +175,8 @@ extension AlbumStore {
   /// redone left); else throws the conflict, naming the album by `title`.
   static func requireUnchanged(_ id: Int64, carrying step: Int64?, title: String, undoing: Bool, _ db: Database) throws
   {
-    guard let carried = try Row.fetchOne(db, sql: "SELECT step FROM album WHERE id = ?", arguments: [id]) else {
+    let statement = try db.cachedStatement(sql: "SELECT step FROM album WHERE id = ?")
+    guard let carried = try Row.fetchOne(statement, arguments: [id]) else {
       throw LibraryError.deletedSince(title: title, undoing: undoing)
     }
     guard carried[0] as Int64? == step else { throw LibraryError.changedSince(title: title, undoing: undoing) }
@@ -245,7 +258,7 @@ extension AlbumStore {
   }
 
   static func position(of id: Int64, _ db: Database) throws -> Int? {
-    try Int.fetchOne(db, sql: "SELECT position FROM album WHERE id = ?", arguments: [id])
+    try Int.fetchOne(db.cachedStatement(sql: "SELECT position FROM album WHERE id = ?"), arguments: [id])
   }
 
   static func maxID(_ db: Database) throws -> Int64 {
@@ -274,15 +287,18 @@ extension AlbumStore {
   ) throws -> Int64 {
     let free = try id.map { id in try position(of: id, db) == nil } ?? false
     // Back in the library (an undone delete): its folder's imports take it again.
+    // Cached statements: undoing a delete of a million albums makes these a million times.
     if let key = album.sourceKey {
-      try db.execute(sql: "UPDATE folder_album SET left_out = 0 WHERE key = ?", arguments: [key])
+      try db.cachedStatement(sql: "UPDATE folder_album SET left_out = 0 WHERE key = ?").execute(arguments: [key])
     }
-    try db.execute(sql: "UPDATE album SET position = position + 1 WHERE position >= ?", arguments: [index])
-    try db.execute(
+    let shift = try db.cachedStatement(sql: "UPDATE album SET position = position + 1 WHERE position >= ?")
+    try shift.execute(arguments: [index])
+    try db.cachedStatement(
       sql: """
         INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step, \(musicColumns))
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """,
+        """
+    ).execute(
       arguments: [
         free ? id : nil, album.title, album.artist, album.genre, album.year, album.coverURL, index, step,
         album.tracks, album.duration, album.folder, album.sourceKey, added,
@@ -312,10 +328,21 @@ extension AlbumStore {
       }
       return
     }
+    try mark(ids, db)
+    try removeMarkedAlbums(db)
+  }
+
+  /// Marks the albums with `ids` for ``appendMarkedImages(as:of:_:)`` and
+  /// ``removeMarkedAlbums(_:)`` (a temporary table), in place of any marked before.
+  static func mark(_ ids: [Int64], _ db: Database) throws {
     try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY)")
     try db.execute(sql: "DELETE FROM temp.doomed")
     let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO temp.doomed (id) VALUES (?)")
     for id in ids { try insert.execute(arguments: [id]) }
+  }
+
+  /// Deletes the albums marked with ``mark(_:_:)``, as ``removeAlbums(ids:_:)`` does.
+  static func removeMarkedAlbums(_ db: Database) throws {
     // One statement for all of them: a `delete all` of a million albums stays one pass.
     try db.execute(
       sql: """

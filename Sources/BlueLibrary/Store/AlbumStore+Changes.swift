@@ -74,24 +74,34 @@ extension AlbumStore {
     id: Int64, selecting: Int?, origin: ChangeOrigin
   ) throws(LibraryError) -> (album: Album, step: ChangeStep) {
     let deleted = try delete(ids: [id], selecting: selecting, origin: origin)
-    return (deleted.albums[0], deleted.step)
+    return (deleted.albums.first[0], deleted.step)
   }
 
-  /// Deletes the albums with `ids` (at least one, no repeats) as one logged step: one undo
-  /// brings them all back where they were. Selection as ``delete(id:selecting:origin:)``.
+  /// Deletes the albums with `ids` (at least one) as one logged step: one undo brings them
+  /// all back where they were. Selection as ``delete(id:selecting:origin:)``.
+  ///
+  /// Set-based: the albums are never loaded, only the first three (for the step's summary
+  /// and the message), so a `delete all` of a million albums is a few statements.
   package func delete(
     ids: [Int64], selecting: Int?, origin: ChangeOrigin
-  ) throws(LibraryError) -> (albums: [Album], step: ChangeStep) {
+  ) throws(LibraryError) -> (albums: DeletedAlbums, step: ChangeStep) {
     try changing { db in
-      let albums = try ids.map { id in try Self.album(id: id, db) }.sorted { $0.position < $1.position }
-      guard let first = albums.first else { throw LibraryError.database("a delete of no album") }
+      try Self.mark(ids, db)
+      let missing = try Int64.fetchOne(
+        db, sql: "SELECT id FROM temp.doomed WHERE id NOT IN (SELECT id FROM album) ORDER BY id LIMIT 1")
+      if let missing { throw LibraryError.noAlbumWithID(missing) }
+      let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM temp.doomed") ?? 0
+      let named = try Album.fetchAll(
+        db,
+        sql: "SELECT \(Album.selection) FROM album WHERE id IN (SELECT id FROM temp.doomed) ORDER BY position LIMIT 3")
+      guard let first = named.first else { throw LibraryError.database("a delete of no album") }
+      let deleted = DeletedAlbums(count: count, first: named)
       let selectedID = try origin.selection.flatMap { index in try Self.albumID(at: index, db) }
-      let step = try Self.beginStep(.delete, summary: Self.deleteSummary(albums), origin: origin, db)
+      let step = try Self.beginStep(.delete, summary: Self.deleteSummary(deleted), origin: origin, db)
       // Every image is taken before any album goes, so each keeps its first neighbours:
       // undo puts them back in order, each after the one before it.
-      let stored = albums.compactMap(\.id)
-      for id in stored { try Self.appendImage(id, as: .before, of: step, db) }
-      try Self.removeAlbums(ids: stored, db)
+      try Self.appendMarkedImages(as: .before, of: step, db)
+      try Self.removeMarkedAlbums(db)
       var next = selecting
       if next == nil {
         if let selectedID, !ids.contains(selectedID), let position = try Self.position(of: selectedID, db) {
@@ -101,15 +111,15 @@ extension AlbumStore {
         }
       }
       try Self.finishStep(step, selecting: next, db)
-      return (albums, try Self.changeStep(step, db))
+      return (deleted, try Self.changeStep(step, db))
     }
   }
 
   /// `delete "Title"`, or `delete 3 albums ("A", "B", "C")`, at most three titles named.
-  static func deleteSummary(_ albums: [Album]) -> String {
-    guard albums.count > 1 else { return "delete \(summaryTitle(albums[0].title))" }
-    let named = albums.prefix(3).map { summaryTitle($0.title) }.joined(separator: ", ")
-    return "delete \(Library.albumCount(albums.count)) (\(named)\(albums.count > 3 ? ", …" : ""))"
+  static func deleteSummary(_ deleted: DeletedAlbums) -> String {
+    guard deleted.count > 1 else { return "delete \(summaryTitle(deleted.first[0].title))" }
+    let named = deleted.first.prefix(3).map { summaryTitle($0.title) }.joined(separator: ", ")
+    return "delete \(Library.albumCount(deleted.count)) (\(named)\(deleted.count > 3 ? ", …" : ""))"
   }
 
   /// Moves the album with `id` to index `index` (0..<count), logs it, and selects it there.

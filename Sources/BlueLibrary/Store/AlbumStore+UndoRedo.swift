@@ -135,8 +135,9 @@ extension AlbumStore {
       }
       // Where undo puts them back: all recorded before any goes.
       try db.execute(sql: "DELETE FROM change_album WHERE change_id = ? AND image = 'before'", arguments: [step])
-      for before in befores { try appendImage(before.id, as: .before, of: step, db) }
-      try removeAlbums(ids: befores.map(\.id), db)
+      try mark(befores.map(\.id), db)
+      try appendMarkedImages(as: .before, of: step, db)
+      try removeMarkedAlbums(db)
       return nil
     case .edit where try imageCount(.before, of: step, db) > 1:
       let (befores, afters) = (try images(.before, of: step, db), try images(.after, of: step, db))

@@ -52,8 +52,8 @@ struct DeleteCommand: Command {
     let removed = try library.delete(at: albums.resolve(in: library))
     let left = albumCount(try library.count())
     let place = Self.inView(library)
-    guard removed.count > 1 else { return .changed("deleted \(quotedTitle(removed[0])) (\(left) left\(place))") }
-    let named = removed.prefix(3).map(quotedTitle).joined(separator: ", ") + (removed.count > 3 ? ", …" : "")
+    guard removed.count > 1 else { return .changed("deleted \(quotedTitle(removed.first[0])) (\(left) left\(place))") }
+    let named = removed.first.map(quotedTitle).joined(separator: ", ") + (removed.count > 3 ? ", …" : "")
     return .changed("deleted \(albumCount(removed.count)): \(named) (\(left) left\(place))")
   }
 
