@@ -13,6 +13,7 @@ struct Options: ParsableCommand {
         open       open + first render: bluelib --home H -c view
         tap        tap the last album + show: bluelib --home H -c 'tap N; show'
         scroll     100,000 piped `scroll right` lines: … | bluelib --home H
+        delete     every album deleted, then back: bluelib --home H -c 'delete all; undo'
         import     import a 1,000,000-row CSV into a fresh home, against
                    sqlite3's .import
         downloads  48 covers from a local HTTP server, each 0.25 s late, 6 at

@@ -322,6 +322,27 @@ struct AlbumStoreTests {
     #expect(try store.all() == before)
   }
 
+  /// Redo of a delete of several albums is refused, changing nothing, once one of them was
+  /// changed or deleted since the undo: the first such by position is named.
+  @Test func redoOfADeleteOfSeveralAlbumsIsRefusedWhenOneChangedSince() throws {
+    let store = AlbumStore.inMemory(seed: (1...6).map { album("A\($0)") })
+    let ids = try [1, 3, 4].map { try #require(store.album(at: $0).id) }
+    _ = try store.delete(ids: ids, selecting: nil, origin: origin)
+    _ = try store.undo(session: "test")
+    var changed = try store.album(at: 4)
+    changed.year = 1999
+    _ = try store.edit(changed, origin: ChangeOrigin(session: "other", selection: 0))
+    let restored = try store.all()
+    #expect(
+      libraryError { () throws(LibraryError) in try store.redo(session: "test") }
+        == .changedSince(title: "A5", undoing: false))
+    #expect(try store.all() == restored)
+    // The edit undone, the albums carry what the undo left, and the redo goes through.
+    _ = try store.undo(session: "other")
+    _ = try store.redo(session: "test")
+    #expect(try store.titles() == ["A1", "A3", "A6"])
+  }
+
   /// An album gone meanwhile (another shell deleted it) fails the whole delete by its id.
   @Test func deletingAnAlbumThatIsGoneChangesNothing() throws {
     let store = AlbumStore.inMemory()

@@ -124,6 +124,26 @@ extension AlbumStore {
     ).map(AlbumImage.init(row:))
   }
 
+  /// Calls `body` with every album `side` of `step` recorded, in the order of their
+  /// positions then, a page of them at a time: undoing the delete of a million albums holds
+  /// a page in memory, not the million.
+  static func forEachImage(
+    _ side: AlbumImage.Side, of step: Int64, _ db: Database, _ body: (AlbumImage) throws -> Void
+  ) throws {
+    let page = try db.cachedStatement(
+      sql: """
+        SELECT \(AlbumImage.selection) FROM change_album
+        WHERE change_id = ? AND image = ? AND position > ? ORDER BY position LIMIT 4096
+        """)
+    var after = -1
+    while true {
+      let images = try Row.fetchAll(page, arguments: [step, side.rawValue, after]).map(AlbumImage.init(row:))
+      for image in images { try body(image) }
+      guard let last = images.last, images.count == 4096 else { return }
+      after = last.album.position
+    }
+  }
+
   /// The standing (or, with `undone`, the most recently undone) step to act on: `session`'s
   /// own if it has any step in the log, else the library's.
   static func pickStep(undone: Bool, session: String, _ db: Database) throws -> Row? {
@@ -335,10 +355,22 @@ extension AlbumStore {
   /// Marks the albums with `ids` for ``appendMarkedImages(as:of:_:)`` and
   /// ``removeMarkedAlbums(_:)`` (a temporary table), in place of any marked before.
   static func mark(_ ids: [Int64], _ db: Database) throws {
-    try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY)")
-    try db.execute(sql: "DELETE FROM temp.doomed")
+    try clearMarks(db)
     let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO temp.doomed (id) VALUES (?)")
     for id in ids { try insert.execute(arguments: [id]) }
+  }
+
+  /// Marks the albums `side` of `step` recorded, as ``mark(_:_:)`` does.
+  static func markImages(_ side: AlbumImage.Side, of step: Int64, _ db: Database) throws {
+    try clearMarks(db)
+    try db.execute(
+      sql: "INSERT OR IGNORE INTO temp.doomed (id) SELECT album_id FROM change_album WHERE change_id = ? AND image = ?",
+      arguments: [step, side.rawValue])
+  }
+
+  private static func clearMarks(_ db: Database) throws {
+    try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY)")
+    try db.execute(sql: "DELETE FROM temp.doomed")
   }
 
   /// Deletes the albums marked with ``mark(_:_:)``, as ``removeAlbums(ids:_:)`` does.

@@ -56,7 +56,7 @@ extension AlbumStore {
     case .delete:
       // In order: each album goes back after the one before it (its recorded neighbour).
       var restored: Int64?
-      for before in try images(.before, of: step, db) {
+      try forEachImage(.before, of: step, db) { before in
         let index = try placement(of: before, moving: nil, db)
         let id = try insertAlbum(before.album, id: before.id, at: index, step: before.step, added: before.added, db)
         try renameAlbum(before.id, to: id, in: step, db)
@@ -129,13 +129,10 @@ extension AlbumStore {
       try renameAlbum(after.id, to: id, in: step, db)
       return id
     case .delete:
-      let befores = try images(.before, of: step, db)
-      for before in befores {
-        try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
-      }
+      try requireImagesUnchanged(.before, of: step, count: try imageCount(.before, of: step, db), undoing: false, db)
       // Where undo puts them back: all recorded before any goes.
+      try markImages(.before, of: step, db)
       try db.execute(sql: "DELETE FROM change_album WHERE change_id = ? AND image = 'before'", arguments: [step])
-      try mark(befores.map(\.id), db)
       try appendMarkedImages(as: .before, of: step, db)
       try removeMarkedAlbums(db)
       return nil
