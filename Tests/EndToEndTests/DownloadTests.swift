@@ -544,7 +544,7 @@ struct DownloadTests {
       ])
   }
 
-  @Test func downloadsShowsRunningAndQueuedCoversBeyondTheCap() throws {
+  @Test func downloadsAndListShowRunningAndQueuedCoversBeyondTheCap() throws {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let runner = BinaryRunner()
@@ -554,15 +554,19 @@ struct DownloadTests {
     try prepare(runner, [("A", server.url("/a.png")), ("B", server.url("/b.png"))])
 
     let (result, seconds) = try timedRun(
-      runner, script: "download all\ndownloads\nwait\ndownloads\n", ["--downloads", "1"])
+      runner, script: "download all\ndownloads\nlist\nwait\ndownloads\n", ["--downloads", "1"])
 
     #expect(result.status == 0)
+    // `list` says what `downloads` says: B waits in the batch, queued (not "not downloaded").
     #expect(
       lines(result.stdout) == [
         "downloading 2 covers",
         "downloading: \"A\"",
         "queued: \"B\"",
         "2 pending, 0 finished",
+        "  1. A · cover: downloading",
+        "* 2. B · cover: queued",
+        "2 albums",
         "cover of \"A\": 70 bytes",
         "cover of \"B\": 70 bytes",
         "cover of \"A\": 70 bytes",

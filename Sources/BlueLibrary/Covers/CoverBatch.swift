@@ -1,8 +1,8 @@
 /// Cover requests handed over in bulk (`download all`), packed in one byte buffer: each is
-/// its URL, the album's title and where the album stands, some 50 bytes where a request
-/// made one at a time kept a job, a queue entry and a state of about a kilobyte. The
-/// loader turns them into requests a few at a time, as slots free up
-/// (``CoverLoader/request(_:)``).
+/// its URL, the album's title and where the album stands, with a hash of the URL (so a cover
+/// waiting in it shows as queued), some 90 bytes where a request made one at a time kept a
+/// job, a queue entry and a state of about a kilobyte. The loader turns them into requests a
+/// few at a time, as slots free up (``CoverLoader/request(_:)``).
 public struct CoverBatch: Sendable {
   /// URL bytes, 0, title bytes, 0, then the order as 8 little-endian bytes, per request.
   private var bytes: [UInt8] = []
@@ -10,6 +10,9 @@ public struct CoverBatch: Sendable {
   private var head = 0
   /// How many requests are left to take.
   public private(set) var count = 0
+  /// The hash of every URL appended (taken ones too, which then have a state of their own),
+  /// for ``holds(_:)``: 8 bytes a request while any is left.
+  private var urlHashes: Set<Int> = []
 
   /// An empty batch.
   public init() {}
@@ -18,7 +21,9 @@ public struct CoverBatch: Sendable {
   /// `order` (status lines come out in this order). A URL or title with a NUL byte in it
   /// is cut there (neither can hold one: the library refuses control characters in URLs).
   public mutating func append(_ url: String, albumTitle title: String, order: Int) {
+    let start = bytes.count
     bytes.append(contentsOf: url.utf8.prefix { $0 != 0 })
+    urlHashes.insert(bytes[start...].withUnsafeBytes(Self.hash))
     bytes.append(0)
     bytes.append(contentsOf: title.utf8.prefix { $0 != 0 })
     bytes.append(0)
@@ -30,6 +35,23 @@ public struct CoverBatch: Sendable {
   public mutating func append(contentsOf other: CoverBatch) {
     bytes.append(contentsOf: other.bytes[other.head...])
     count += other.count
+    // Into an empty batch (the loader's backlog, mostly) the set is shared, not copied.
+    if urlHashes.isEmpty { urlHashes = other.urlHashes } else { urlHashes.formUnion(other.urlHashes) }
+  }
+
+  /// Whether a request for `url` may be left to take: true for every URL left (and, once in
+  /// 10^13 for a million, for another sharing its hash), false once none is left. A URL
+  /// already taken answers true until then; its own state comes first.
+  func holds(_ url: String) -> Bool {
+    guard count > 0 else { return false }
+    var url = url
+    return urlHashes.contains(url.withUTF8 { Self.hash(UnsafeRawBufferPointer($0)) })
+  }
+
+  private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+    var hasher = Hasher()
+    hasher.combine(bytes: bytes)
+    return hasher.finalize()
   }
 
   /// Takes the oldest request, or nil when none is left.
@@ -37,6 +59,7 @@ public struct CoverBatch: Sendable {
     guard count > 0, let (request, end) = request(at: head) else { return nil }
     head = end
     count -= 1
+    if count == 0 { urlHashes = [] }
     // Let go of what was taken once it is most of the buffer.
     if head >= 1 << 16, head * 2 >= bytes.count {
       bytes.removeFirst(head)
@@ -73,5 +96,6 @@ public struct CoverBatch: Sendable {
     bytes = []
     head = 0
     count = 0
+    urlHashes = []
   }
 }

@@ -104,9 +104,9 @@ public final class CoverLoader: Sendable {
 
   /// Asks for every cover of `batch`, in order, and returns at once. They are requested
   /// (as ``request(_:for:)`` does) a few at a time, as slots free up, so a million costs the
-  /// batch's bytes rather than a job and a state each. Until then a cover of the batch has
-  /// no state of its own, and ``cancelAll(reporting:)`` drops the rest of the batch without
-  /// an event for each.
+  /// batch's bytes rather than a job and a state each. Until then a cover of the batch is
+  /// `.queued` (the batch keeps a hash of each URL), with no state of its own, and
+  /// ``cancelAll(reporting:)`` drops the rest of the batch without an event for each.
   public func request(_ batch: CoverBatch) {
     guard batch.count > 0 else { return }
     let deliver = book.withLock { book in
@@ -231,23 +231,23 @@ public final class CoverLoader: Sendable {
   /// failed since a request), or nil when it was not requested: no look in the cache, so a
   /// render can ask for every card. From any thread without waiting.
   public func sessionState(of url: String) -> CoverState? {
-    book.withLock { $0.states[url] }
+    book.withLock { $0.state(of: url) }
   }
 
   /// Whether any cover was asked for in this session (else ``sessionState(of:)`` is nil
   /// for every URL).
   public var hasSessionStates: Bool {
-    book.withLock { !$0.states.isEmpty }
+    book.withLock { $0.hasStates }
   }
 
   /// The state of the cover at `url`, from any thread without waiting.
   ///
   /// A URL not requested in this session is `.cached` if the cache holds it, else `.none`.
   public func currentState(of url: String) -> CoverState {
-    if let known = book.withLock({ $0.states[url] }) { return known }
+    if let known = book.withLock({ $0.state(of: url) }) { return known }
     guard cache.contains(url) else { return .none }
     return book.withLock { book in
-      if let known = book.states[url] { return known }
+      if let known = book.state(of: url) { return known }
       book.states[url] = .cached
       return .cached
     }

@@ -69,7 +69,7 @@ struct DownloadCommand: Command {
         }
         let end = min(start + 1000, indices.upperBound)
         // Several albums go to the loader as a batch, asked for as slots free up: a
-        // million of them cost some 50 bytes each, not a job and a state each.
+        // million of them cost some 90 bytes each, not a job and a state each.
         var batch = CoverBatch()
         for album in try library.albums(in: start..<end) {
           guard !album.coverURL.isEmpty else {

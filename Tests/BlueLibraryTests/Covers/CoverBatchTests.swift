@@ -79,6 +79,30 @@ struct CoverBatchTests {
     }
   }
 
+  /// A cover still waiting in the batch is queued, as `downloads` lists it: `list` and the
+  /// cards read the loader's state, and said "not downloaded" until its request was made.
+  @Test func aCoverWaitingInTheBatchIsQueued() async throws {
+    let home = try TemporaryDirectory()
+    let server = try LoopbackHTTPServer()
+    let (loader, _) = makeLoader(in: home, maxConcurrent: 1)
+    var batch = CoverBatch()
+    let urls = (0..<3).map { server.url("/held-\($0).png") }
+    for (index, url) in urls.enumerated() {
+      server.route("/held-\(index).png", .ok(fakePNG(index), delay: 0.3))
+      batch.append(url, albumTitle: "Album \(index)", order: index)
+    }
+    #expect(loader.sessionState(of: urls[2]) == nil)
+    loader.request(batch)
+    #expect(loader.sessionState(of: urls[0]) == .downloading)
+    #expect(loader.sessionState(of: urls[2]) == .queued)
+    #expect(loader.currentState(of: urls[2]) == .queued)
+    #expect(loader.pendingSnapshot().map(\.state) == [.downloading, .queued, .queued])
+    #expect(loader.sessionState(of: server.url("/not-asked.png")) == nil)
+    #expect(await loader.waitForPending(timeout: .seconds(10)))
+    #expect(urls.map { loader.sessionState(of: $0) } == [.cached, .cached, .cached])
+    #expect(loader.sessionState(of: server.url("/not-asked.png")) == nil)
+  }
+
   /// `cancelAll` drops what the batch has not asked for yet, with no event for each: the
   /// running downloads fail as cancelled, and nothing is left pending.
   @Test func cancelAllDropsTheRestOfABatch() async throws {

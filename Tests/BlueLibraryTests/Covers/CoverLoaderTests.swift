@@ -522,13 +522,6 @@ struct CoverLoaderTests {
   }
 }
 
-/// Runs `body` on a new thread (not a Swift concurrency one) and returns its result.
-private func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-  await withCheckedContinuation { continuation in
-    Thread.detachNewThread { continuation.resume(returning: body()) }
-  }
-}
-
 /// The `seconds` the recorder saw in the one event for `url` (cache reads take varying time).
 private func secondsOf(_ recorder: EventRecorder, _ url: String) -> Double {
   if case .finished(_, _, _, let seconds, _) = recorder.events(for: url).first { return seconds }

@@ -78,3 +78,10 @@ extension CoverLoader {
     }
   }
 }
+
+/// Runs `body` on a new thread (not a Swift concurrency one) and returns its result.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    Thread.detachNewThread { continuation.resume(returning: body()) }
+  }
+}
