@@ -411,7 +411,8 @@ public final class Library {
 
   /// The state of `album`'s cover now: what this session asked for, else what the library
   /// recorded (``Album/coverCached``), else `.local` for a cover on the album's own files or
-  /// folder and `.none` for one to download (the same without a loader). Never a look in the cache,
+  /// folder, `.queued` for one to download that waits in a batch (`download all`), and
+  /// `.none` for one to download (the same without a loader). Never a look in the cache,
   /// so drawing a row of cards or listing a million albums costs no file probe per album.
   public func coverState(of album: Album) -> CoverState {
     var url = album.coverURL
@@ -424,10 +425,11 @@ public final class Library {
     guard !url.isEmpty else { return .none }
     let untouched: CoverState = LocalCover.isLocal(url) ? .local : .none
     guard let covers else { return untouched }
-    if covers.hasSessionStates, let state = covers.sessionState(of: String(decoding: url, as: UTF8.self)) {
-      return state
-    }
-    return cached ? .cached : untouched
+    guard covers.hasSessionStates else { return cached ? .cached : untouched }
+    let text = String(decoding: url, as: UTF8.self)
+    if let state = covers.sessionState(of: text) { return state }
+    if cached { return .cached }
+    return untouched == .none && covers.isWaitingInBatch(text) ? .queued : untouched
   }
 
   /// Hands `body` the albums from index `start` on, in order, straight from the library

@@ -49,6 +49,8 @@ final class ShellSession {
     let terminal = TerminalFacts(options)
     style = TextStyle(colors: terminal.colors)
     history = InputHistory(path: terminal.isTerminal ? paths.history : nil)
+    // Said at once, whatever happens next (a bad --graphics still fails after it).
+    if let warning = history.warning { OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0).line(warning) }
     (reader, source) = try Self.reader(
       for: options.input, terminal: terminal.isTerminal, colors: terminal.colors, history: history,
       messages: messages)
@@ -141,10 +143,9 @@ final class ShellSession {
     return environment
   }
 
-  /// Connects what needs the session: the history's warning, the check that stops a long
-  /// statement, the covers' status lines, the pager and the reader's hooks.
+  /// Connects what needs the session: the check that stops a long statement, the covers'
+  /// status lines, the pager and the reader's hooks.
   private func connect() {
-    if let warning = history.warning { errors.line(warning) }
     // A long SQLite statement (undoing a million-album import) stops for SIGTERM and SIGHUP,
     // and in a script for SIGINT too, all of which end the run; it rolls back.
     let scriptMode = !isInteractive

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import LoopbackHTTPServer
+import TestSupport
 import Testing
 
 @testable import BlueLibrary
@@ -43,6 +45,44 @@ import Testing
     let forgotten = try album(in: second, titled: "Local")
     #expect(!forgotten.coverCached)
     #expect(second.coverState(of: forgotten) == .local)
+  }
+
+  /// While `download all`'s batch waits, an album whose cover the library knows is cached
+  /// stays cached (the card draws it), one on its own files stays local (read when drawn),
+  /// and only one still to download is queued.
+  @Test func aBatchWaitingLeavesCachedAndLocalCoversAsTheyAre() async throws {
+    let home = try TemporaryDirectory()
+    let server = try LoopbackHTTPServer()
+    server.route("/slow.png", .ok(fakePNG(1), delay: 0.5))
+    server.route("/landed.png", .ok(fakePNG(2)))
+    server.route("/waiting.png", .ok(fakePNG(3)))
+    try fakePNG(4).write(to: URL(fileURLWithPath: home.file("local.png")))
+    let path = home.file("library.sqlite")
+    let firstLoader = makeLoader(in: home).0
+    let first = try Library.open(path: path, covers: firstLoader)
+    for (title, url) in [
+      ("Slow", server.url("/slow.png")), ("Landed", server.url("/landed.png")),
+      ("Waiting", server.url("/waiting.png")), ("Local", "file://" + home.file("local.png")),
+    ] {
+      try first.add(Album(title: title, coverURL: url))
+    }
+    first.requestCover(of: try album(in: first, titled: "Landed"))
+    #expect(await firstLoader.waitForPending(timeout: .seconds(10)))
+
+    // Another shell, one download at a time: the batch holds the three after Slow.
+    let (loader, _) = makeLoader(in: home, maxConcurrent: 1)
+    let second = try Library.open(path: path, covers: loader)
+    var batch = CoverBatch()
+    for title in ["Slow", "Landed", "Waiting", "Local"] {
+      let album = try album(in: second, titled: title)
+      batch.append(album.coverURL, albumTitle: album.title, order: album.position)
+    }
+    second.requestCovers(batch)
+    let states = try ["Slow", "Landed", "Waiting", "Local"].map {
+      second.coverState(of: try album(in: second, titled: $0))
+    }
+    #expect(states == [.downloading, .cached, .queued, .local])
+    #expect(await loader.waitForPending(timeout: .seconds(10)))
   }
 
   @Test func aVersion2LibraryRecordsTheCoversAlreadyInTheCacheOnce() throws {

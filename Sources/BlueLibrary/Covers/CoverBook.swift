@@ -52,13 +52,7 @@ struct CoverBook {
   private var wantsProgress: Bool { subscribers.values.contains { !$0.outcomesOnly } }
   private var nextID: UInt64 = 0
 
-  /// The state of the cover at `url` in this session: its own, else `.queued` while a
-  /// request for it waits in the backlog, else nil.
-  func state(of url: String) -> CoverState? {
-    states[url] ?? (backlog.holds(url) ? .queued : nil)
-  }
-
-  /// Whether any cover has a state in this session (else ``state(of:)`` is nil for all).
+  /// Whether any cover has a state in this session or waits in the backlog.
   var hasStates: Bool { !states.isEmpty || backlog.count > 0 }
 
   /// Work not yet reported: the backlog, jobs, and outcomes not yet delivered.

@@ -231,23 +231,31 @@ public final class CoverLoader: Sendable {
   /// failed since a request), or nil when it was not requested: no look in the cache, so a
   /// render can ask for every card. From any thread without waiting.
   public func sessionState(of url: String) -> CoverState? {
-    book.withLock { $0.state(of: url) }
+    book.withLock { $0.states[url] }
+  }
+
+  /// Whether a request for the cover at `url` may still wait in a batch, not made yet (see
+  /// ``CoverBatch/holds(_:)``): such a cover has no state of its own, and is queued unless
+  /// the cache already has it.
+  public func isWaitingInBatch(_ url: String) -> Bool {
+    book.withLock { $0.backlog.holds(url) }
   }
 
   /// Whether any cover was asked for in this session (else ``sessionState(of:)`` is nil
-  /// for every URL).
+  /// and ``isWaitingInBatch(_:)`` false for every URL).
   public var hasSessionStates: Bool {
     book.withLock { $0.hasStates }
   }
 
   /// The state of the cover at `url`, from any thread without waiting.
   ///
-  /// A URL not requested in this session is `.cached` if the cache holds it, else `.none`.
+  /// A URL not requested in this session is `.cached` if the cache holds it, else `.queued`
+  /// while it waits in a batch, else `.none`.
   public func currentState(of url: String) -> CoverState {
-    if let known = book.withLock({ $0.state(of: url) }) { return known }
-    guard cache.contains(url) else { return .none }
+    if let known = book.withLock({ $0.states[url] }) { return known }
+    guard cache.contains(url) else { return isWaitingInBatch(url) ? .queued : .none }
     return book.withLock { book in
-      if let known = book.state(of: url) { return known }
+      if let known = book.states[url] { return known }
       book.states[url] = .cached
       return .cached
     }

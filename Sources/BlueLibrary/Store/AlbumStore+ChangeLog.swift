@@ -333,25 +333,6 @@ extension AlbumStore {
     try db.execute(sql: "UPDATE album SET position = position - 1 WHERE position > ?", arguments: [position])
   }
 
-  /// Deletes the albums with `ids` and closes the gaps in one pass: deleting them one by one
-  /// shifted every later position once per album (a `delete all` of a large view never ended).
-  ///
-  /// A delete is yours: an album of a music folder among them is left out of the folder's
-  /// next import (`folder_album.left_out`) until it is back.
-  static func removeAlbums(ids: [Int64], _ db: Database) throws {
-    guard ids.count > 1 else {
-      if let id = ids.first {
-        try db.execute(
-          sql: "UPDATE folder_album SET left_out = 1 WHERE key = (SELECT source_key FROM album WHERE id = ?)",
-          arguments: [id])
-        try removeAlbum(id: id, db)
-      }
-      return
-    }
-    try mark(ids, db)
-    try removeMarkedAlbums(db)
-  }
-
   /// Marks the albums with `ids` for ``appendMarkedImages(as:of:_:)`` and
   /// ``removeMarkedAlbums(_:)`` (a temporary table), in place of any marked before.
   static func mark(_ ids: [Int64], _ db: Database) throws {
@@ -373,7 +354,12 @@ extension AlbumStore {
     try db.execute(sql: "DELETE FROM temp.doomed")
   }
 
-  /// Deletes the albums marked with ``mark(_:_:)``, as ``removeAlbums(ids:_:)`` does.
+  /// Deletes the albums marked with ``mark(_:_:)`` and closes the gaps in one pass:
+  /// deleting them one by one shifted every later position once per album (a `delete all`
+  /// of a large view never ended).
+  ///
+  /// A delete is yours: an album of a music folder among them is left out of the folder's
+  /// next import (`folder_album.left_out`) until it is back.
   static func removeMarkedAlbums(_ db: Database) throws {
     // One statement for all of them: a `delete all` of a million albums stays one pass.
     try db.execute(

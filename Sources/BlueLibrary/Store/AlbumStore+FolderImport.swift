@@ -49,7 +49,7 @@ extension AlbumStore {
   /// import adds albums, they are taken out in the same step, which becomes a `reset`
   /// (``retireSamples(_:from:_:)``), and the first album added is selected.
   ///
-  /// Deletions stick: an album you deleted from the library (``removeAlbums(ids:_:)``) is
+  /// Deletions stick: an album you deleted from the library (``removeMarkedAlbums(_:)``) is
   /// left out and counted, unless `withDeleted`, which adds it again.
   ///
   /// Edits stick: `filesSaid` holds, by source key, the albums as the last scan of the folder
