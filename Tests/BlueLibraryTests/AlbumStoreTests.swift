@@ -343,6 +343,29 @@ struct AlbumStoreTests {
     #expect(try store.titles() == ["A1", "A3", "A6"])
   }
 
+  /// Undo gives a deleted album a new id when another shell's album took its old one; the
+  /// new id must not be one a later album of the same step still has in the log, or the two
+  /// entries become one and redo brings back (or deletes) the wrong albums.
+  @Test func undoOfADeleteWhoseIdWasTakenKeepsEachAlbumItsOwnEntry() throws {
+    let store = AlbumStore.inMemory(seed: (1...10).map { album("A\($0)") })
+    let ids = try [8, 9].map { try #require(store.album(at: $0).id) }
+    #expect(ids[1] == ids[0] + 1, "the last two albums have the highest ids")
+    _ = try store.delete(ids: ids, selecting: nil, origin: origin)
+    let other = ChangeOrigin(session: "other", selection: 0)
+    let added = try store.add(album("X"), at: 0, origin: other).album
+    #expect(added.id == ids[0], "the new album takes the first deleted id")
+    let all = ["X"] + (1...10).map { "A\($0)" }
+    _ = try store.undo(session: "test")
+    let undone = try store.titles()
+    #expect(undone == all)
+    _ = try store.redo(session: "test")
+    let redone = try store.titles()
+    #expect(redone == Array(all.prefix(9)))
+    _ = try store.undo(session: "test")
+    let again = try store.titles()
+    #expect(again == all)
+  }
+
   /// An album gone meanwhile (another shell deleted it) fails the whole delete by its id.
   @Test func deletingAnAlbumThatIsGoneChangesNothing() throws {
     let store = AlbumStore.inMemory()

@@ -281,6 +281,13 @@ extension AlbumStore {
     try Int.fetchOne(db.cachedStatement(sql: "SELECT position FROM album WHERE id = ?"), arguments: [id])
   }
 
+  /// An id above every album's and every id the undo log mentions.
+  static func unusedID(_ db: Database) throws -> Int64 {
+    let logged = try Int64.fetchOne(
+      db, sql: "SELECT MAX(MAX(album_id), IFNULL(MAX(prev_id), 0), IFNULL(MAX(next_id), 0)) FROM change_album")
+    return max(try maxID(db), logged ?? 0) + 1
+  }
+
   static func maxID(_ db: Database) throws -> Int64 {
     try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM album") ?? 0
   }

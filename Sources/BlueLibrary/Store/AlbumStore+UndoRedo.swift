@@ -55,10 +55,24 @@ extension AlbumStore {
       return nil
     case .delete:
       // In order: each album goes back after the one before it (its recorded neighbour).
+      // An album whose id another took since comes back under an id no album and no log
+      // entry has: one the step still mentions would merge two of its albums into one, and
+      // its neighbours' references follow it.
       var restored: Int64?
-      try forEachImage(.before, of: step, db) { before in
+      var fresh: Int64?  // read when first needed: it reads the whole log
+      var renamed: [Int64: Int64] = [:]
+      try forEachImage(.before, of: step, db) { image in
+        var before = image
+        before.previousID = before.previousID.map { renamed[$0] ?? $0 }
+        before.nextID = before.nextID.map { renamed[$0] ?? $0 }
         let index = try placement(of: before, moving: nil, db)
-        let id = try insertAlbum(before.album, id: before.id, at: index, step: before.step, added: before.added, db)
+        var id = before.id
+        if try position(of: id, db) != nil {
+          id = try fresh ?? unusedID(db)
+          fresh = id + 1
+          renamed[before.id] = id
+        }
+        _ = try insertAlbum(before.album, id: id, at: index, step: before.step, added: before.added, db)
         try renameAlbum(before.id, to: id, in: step, db)
         restored = restored ?? id
       }
