@@ -322,6 +322,18 @@ struct AlbumStoreTests {
     #expect(try store.all() == before)
   }
 
+  /// Undo right after a delete puts every album back where it stood, with its id, whichever
+  /// albums went: the first, the last, runs of neighbours, every one.
+  @Test(arguments: [[0], [11], [0, 1, 2], [9, 10, 11], [0, 5, 11], [1, 2, 4, 7, 8, 10], Array(0..<12)])
+  func undoRightAfterADeletePutsEachAlbumBack(positions: [Int]) throws {
+    let store = AlbumStore.inMemory(seed: (1...12).map { album("A\($0)") })
+    let before = try store.all()
+    _ = try store.delete(ids: positions.compactMap { before[$0].id }, selecting: nil, origin: origin)
+    #expect(try store.count() == 12 - positions.count)
+    _ = try store.undo(session: "test")
+    #expect(try store.all() == before)
+  }
+
   /// Redo of a delete of several albums is refused, changing nothing, once one of them was
   /// changed or deleted since the undo: the first such by position is named.
   @Test func redoOfADeleteOfSeveralAlbumsIsRefusedWhenOneChangedSince() throws {

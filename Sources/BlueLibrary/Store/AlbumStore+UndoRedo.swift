@@ -54,6 +54,7 @@ extension AlbumStore {
       try removeAlbum(id: after.id, db)
       return nil
     case .delete:
+      if let restored = try restoreInPlace(step, db) { return restored }
       // In order: each album goes back after the one before it (its recorded neighbour).
       // An album whose id another took since comes back under an id no album and no log
       // entry has: one the step still mentions would merge two of its albums into one, and
@@ -216,6 +217,62 @@ extension AlbumStore {
       if music { try noteFilesSaid(by: .after, of: step, db) }
       return nil
     }
+  }
+
+  /// Undo of a delete when nothing was logged after it (undo right after, the usual case):
+  /// the library is as the delete left it, so every album goes back at its recorded position
+  /// with its recorded id, in three statements whatever their number. Nil, having changed
+  /// nothing, when a later step exists or a recorded id is taken: the caller places them one
+  /// by one by their neighbours. Returns the first album put back.
+  private static func restoreInPlace(_ step: Int64, _ db: Database) throws -> Int64? {
+    let blocked =
+      try Bool.fetchOne(
+        db,
+        sql: """
+          SELECT EXISTS (SELECT 1 FROM change WHERE id > ?1)
+            OR EXISTS (SELECT 1 FROM change_album c JOIN album a ON a.id = c.album_id
+                       WHERE c.change_id = ?1 AND c.image = 'before')
+            OR (SELECT MAX(position) FROM change_album WHERE change_id = ?1 AND image = 'before')
+               >= (SELECT COUNT(*) FROM album) + (SELECT COUNT(*) FROM change_album WHERE change_id = ?1 AND image = 'before')
+          """,
+        arguments: [step]) ?? true
+    guard !blocked else { return nil }
+    // The albums left move up past the gaps: in one order of both, each gap keyed by the
+    // number of albums left before it (its recorded position less the gaps before it), an
+    // album's place in that order is its position once the gaps are filled.
+    try db.execute(
+      sql: """
+        UPDATE album SET position = r.final
+        FROM (
+          SELECT id, final FROM (
+            SELECT id, ROW_NUMBER() OVER (ORDER BY key, kind) - 1 AS final FROM (
+              SELECT id, position AS key, 1 AS kind FROM album
+              UNION ALL
+              SELECT NULL, position - (ROW_NUMBER() OVER (ORDER BY position) - 1), 0
+              FROM change_album WHERE change_id = ?1 AND image = 'before'
+            )
+          ) WHERE id IS NOT NULL
+        ) AS r
+        WHERE album.id = r.id AND album.position <> r.final
+        """,
+      arguments: [step])
+    try db.execute(
+      sql: """
+        INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step, \(musicColumns))
+        SELECT album_id, title, artist, genre, year, coverUrl, position, step, \(musicColumns)
+        FROM change_album WHERE change_id = ?1 AND image = 'before'
+        """,
+      arguments: [step])
+    // Back in the library: their folders' imports take them again.
+    try db.execute(
+      sql: """
+        UPDATE folder_album SET left_out = 0
+        WHERE key IN (SELECT source_key FROM change_album WHERE change_id = ?1 AND image = 'before')
+        """,
+      arguments: [step])
+    return try Int64.fetchOne(
+      db, sql: "SELECT album_id FROM change_album WHERE change_id = ? AND image = 'before' ORDER BY position LIMIT 1",
+      arguments: [step])
   }
 
   /// Undo of an import or reset: checks and removes the albums it inserted, keeping a copy
