@@ -429,4 +429,44 @@ struct ChangeLogMemoryTests {
     #expect(try store.album(at: 1_000_004) == last)
     #expect(try store.titles(withPrefix: "Best of", limit: 1) == ["Best of Bowie"])
   }
+
+  /// `delete all` of 300,005 albums, its undo (set-based, nothing logged since), redo, and an
+  /// undo after another shell's step (each album placed by its neighbours, a page of the log
+  /// at a time): none loads the albums (it was about 250 MiB for each at this size).
+  @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs"), "needs Linux's clear_refs"))
+  func deletingAndUndoingEveryAlbumStaysUnder64MiB() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("library.sqlite")
+    do {
+      _ = try AlbumStore.open(path: path)
+      try DatabaseQueue(path: path).write { db in
+        try db.execute(
+          sql: """
+            WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < 300004)
+            INSERT INTO album (title, artist, genre, year, coverUrl, position)
+            SELECT 'Album ' || i, 'Artist ' || (i % 1000), 'Genre', i % 10000, '', i FROM n
+            """)
+      }
+    }
+    let store = try AlbumStore.open(path: path)
+    let before = try store.albums(in: 299_995..<300_005)
+    let ids = try store.albumIDs(matching: .all)
+    try Self.resetPeak()
+    let baseline = try Self.residentBytes()
+    let deleted = try store.delete(ids: ids, selecting: nil, origin: ChangeOrigin(session: "A", selection: 0))
+    #expect(deleted.albums.count == 300_005)
+    _ = try store.undo(session: "A")
+    #expect(try store.albums(in: 299_995..<300_005) == before)
+    _ = try store.redo(session: "A")
+    #expect(try store.count() == 0)
+    _ = try store.add(Album(title: "Another shell's"), at: 0, origin: ChangeOrigin(session: "B", selection: nil))
+    _ = try store.undo(session: "A")
+    let growth = try Self.peakResidentBytes() - baseline
+    #expect(growth < 64 << 20, "peak grew by \(growth >> 20) MiB")
+    // The first album had no neighbour before it: it goes back to the top, and the rest
+    // follow it, so the other shell's album ends up last.
+    #expect(try store.count() == 300_006)
+    #expect(try store.albums(in: 299_995..<300_005) == before)
+    #expect(try store.album(at: 300_005).title == "Another shell's")
+  }
 }
