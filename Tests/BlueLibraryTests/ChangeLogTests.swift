@@ -395,6 +395,23 @@ struct ChangeLogMemoryTests {
     return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
   }
 
+  /// A library file in `directory` of `count` albums: the five samples, then `Album 5`,
+  /// `Album 6`, … written by SQLite itself (no `Album` in this process).
+  static func store(ofAlbums count: Int, in directory: TemporaryDirectory) throws -> AlbumStore {
+    let path = directory.file("library.sqlite")
+    _ = try AlbumStore.open(path: path)
+    try DatabaseQueue(path: path).write { db in
+      try db.execute(
+        sql: """
+          WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+          INSERT INTO album (title, artist, genre, year, coverUrl, position)
+          SELECT 'Album ' || i, 'Artist ' || (i % 1000), 'Genre', i % 10000, '', i FROM n
+          """,
+        arguments: [count - 1])
+    }
+    return try AlbumStore.open(path: path)
+  }
+
   /// Writing 5 to `clear_refs` resets VmHWM to the current resident set.
   static func resetPeak() throws {
     try Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
@@ -403,19 +420,7 @@ struct ChangeLogMemoryTests {
   @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs"), "needs Linux's clear_refs"))
   func resettingAndUndoingAMillionAlbumsStaysUnder64MiB() throws {
     let directory = try TemporaryDirectory()
-    let path = directory.file("library.sqlite")
-    do {
-      _ = try AlbumStore.open(path: path)
-      try DatabaseQueue(path: path).write { db in
-        try db.execute(
-          sql: """
-            WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < 1000004)
-            INSERT INTO album (title, artist, genre, year, coverUrl, position)
-            SELECT 'Album ' || i, 'Artist ' || (i % 1000), 'Genre', i % 10000, '', i FROM n
-            """)
-      }
-    }
-    let store = try AlbumStore.open(path: path)
+    let store = try Self.store(ofAlbums: 1_000_005, in: directory)
     let origin = ChangeOrigin(session: "A", selection: 0)
     let last = try store.album(at: 1_000_004)
     try Self.resetPeak()
@@ -436,19 +441,7 @@ struct ChangeLogMemoryTests {
   @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs"), "needs Linux's clear_refs"))
   func deletingAndUndoingEveryAlbumStaysUnder64MiB() throws {
     let directory = try TemporaryDirectory()
-    let path = directory.file("library.sqlite")
-    do {
-      _ = try AlbumStore.open(path: path)
-      try DatabaseQueue(path: path).write { db in
-        try db.execute(
-          sql: """
-            WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < 300004)
-            INSERT INTO album (title, artist, genre, year, coverUrl, position)
-            SELECT 'Album ' || i, 'Artist ' || (i % 1000), 'Genre', i % 10000, '', i FROM n
-            """)
-      }
-    }
-    let store = try AlbumStore.open(path: path)
+    let store = try Self.store(ofAlbums: 300_005, in: directory)
     let before = try store.albums(in: 299_995..<300_005)
     let ids = try store.albumIDs(matching: .all)
     try Self.resetPeak()

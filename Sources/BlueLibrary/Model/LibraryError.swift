@@ -143,7 +143,7 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `the library is empty`, `the library has 1 album`, `the library has N`, or the same of
   /// the view whose query is `view` (`the view 'sun' has 2`): how messages about a missing
   /// album say what there is.
-  public static func size(_ count: Int, view: String? = nil) -> String {
+  static func size(_ count: Int, view: String? = nil) -> String {
     let scope = view.map { "the view \(quoted($0))" } ?? "the library"
     return switch count {
     case 0: "\(scope) is empty"

@@ -88,7 +88,10 @@ extension AlbumStore {
     try changing { db in
       try Self.mark(ids, db)
       let missing = try Int64.fetchOne(
-        db, sql: "SELECT id FROM temp.doomed WHERE id NOT IN (SELECT id FROM album) ORDER BY id LIMIT 1")
+        db,
+        sql: """
+          SELECT d.id FROM temp.doomed d WHERE NOT EXISTS (SELECT 1 FROM album a WHERE a.id = d.id) ORDER BY d.id LIMIT 1
+          """)
       if let missing { throw LibraryError.noAlbumWithID(missing) }
       let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM temp.doomed") ?? 0
       let named = try Album.fetchAll(

@@ -171,6 +171,12 @@ func quotedTitle(_ album: Album) -> String {
   "\"" + TextSanitizer.escaped(album.title) + "\""
 }
 
+/// The first three of `count` albums (`albums` in order) quoted, with `…` when there are
+/// more: `"A", "B", "C", …`.
+func namedTitles(_ albums: some Collection<Album>, of count: Int) -> String {
+  albums.prefix(3).map(quotedTitle).joined(separator: ", ") + (count > 3 ? ", …" : "")
+}
+
 /// `N album(s)`.
 func albumCount(_ count: Int) -> String {
   Library.albumCount(count)

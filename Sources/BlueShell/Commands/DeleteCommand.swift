@@ -53,8 +53,8 @@ struct DeleteCommand: Command {
     let left = albumCount(try library.count())
     let place = Self.inView(library)
     guard removed.count > 1 else { return .changed("deleted \(quotedTitle(removed.first[0])) (\(left) left\(place))") }
-    let named = removed.first.map(quotedTitle).joined(separator: ", ") + (removed.count > 3 ? ", …" : "")
-    return .changed("deleted \(albumCount(removed.count)): \(named) (\(left) left\(place))")
+    return .changed(
+      "deleted \(albumCount(removed.count)): \(namedTitles(removed.first, of: removed.count)) (\(left) left\(place))")
   }
 
   /// ` in the view` when one is shown: the count after a delete is the view's.

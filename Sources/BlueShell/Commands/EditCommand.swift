@@ -89,7 +89,7 @@ struct EditCommand: Command {
       // Each album checked before any is written: a bad value changes nothing.
       let edited = try indices.map { index in try FieldAssignment.apply(assignments, to: library.album(at: index)) }
       let after = try library.edit(edited)
-      let named = after.prefix(3).map(quotedTitle).joined(separator: ", ") + (after.count > 3 ? ", …" : "")
+      let named = namedTitles(after, of: after.count)
       return .changed("edited \(albumCount(after.count)) (\(named)): " + fields)
     }
     let before = try library.album(at: index)

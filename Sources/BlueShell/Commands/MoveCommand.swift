@@ -48,7 +48,7 @@ struct MoveCommand: Command {
         "\(albumCount(from.count)) do not fit from position \(target) (\(library.extent(count)))")
     }
     let moved = try library.move(from: from, to: target - 1)
-    let named = moved.prefix(3).map(quotedTitle).joined(separator: ", ") + (moved.count > 3 ? ", …" : "")
+    let named = namedTitles(moved, of: moved.count)
     return .changed("moved \(albumCount(moved.count)) to \(target)–\(target + moved.count - 1): \(named)")
   }
 }
