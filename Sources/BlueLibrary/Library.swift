@@ -511,8 +511,15 @@ public final class Library {
     return .cancelled
   }
 
-  /// Cancels pending downloads and releases the cover sources' connections and threads:
-  /// the last thing a session does with its covers.
+  /// Cancels pending downloads, without a word, and waits until each has ended: the last
+  /// thing a session leaving normally does with its covers (the process then exits with
+  /// the HTTP client's thread: nothing of it needs winding down).
+  public func cancelCoversAndWait() {
+    covers?.cancelAndWait(reporting: false)
+  }
+
+  /// Cancels pending downloads, waits for them to end, and releases the cover sources'
+  /// connections and threads: for a library closed in a process that goes on.
   public func shutDownCovers() {
     covers?.shutDown()
   }

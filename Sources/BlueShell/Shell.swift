@@ -67,7 +67,11 @@ public enum Shell {
     static let failure: Int32 = 1
     static let cannotOpen: Int32 = 2
     static let interrupted: Int32 = 130
-    static let terminated: Int32 = 143
+
+    /// Whether `status` is one a signal calls for: 129 (SIGHUP), 130 (SIGINT), 143 (SIGTERM).
+    static func isSignal(_ status: Int32) -> Bool {
+      status == interrupted || status == 128 + SIGTERM || status == 128 + SIGHUP
+    }
   }
 
   /// Runs the shell to the end of its input and returns the exit status.

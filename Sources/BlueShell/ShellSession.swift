@@ -387,8 +387,9 @@ final class ShellSession {
     for line in messages.drain() { output.line(line) }
     reader.close()
     if let coverSubscription { library.stopObservingCovers(coverSubscription) }
-    // Closes the download connections and stops the HTTP client's thread before we leave.
-    library.shutDownCovers()
+    // A signal ends the run at once (SPEC §11): the downloads go with the process, which
+    // writes nothing of them. Otherwise the cancelled ones end before we leave.
+    if !Shell.ExitCode.isSignal(status) { library.cancelCoversAndWait() }
     saveState()
     if let failure = saveFailure { report(failure) }
     output.flush()

@@ -189,7 +189,7 @@ public final class CoverLoader: Sendable {
   public func cancelAll(reporting: Bool = true) {
     let (tasks, deliver) = book.withLock { book in
       let tasks = book.cancelAll(reporting: reporting)
-      // Kept for ``shutDown()`` to wait for (briefly); a finished task is cheap to keep.
+      // Kept for ``cancelAndWait(reporting:)`` to wait for; a finished task is cheap to keep.
       book.cancelledTasks += tasks
       return (tasks, Self.settled(&book))
     }
@@ -197,25 +197,36 @@ public final class CoverLoader: Sendable {
     if deliver { scheduleDelivery() }
   }
 
-  /// Cancels every download (as ``cancelAll()``) and shuts the sources down, closing
-  /// their connections and stopping their threads; later downloads fail.
+  /// Cancels every download (as ``cancelAll(reporting:)``) and waits until each task it
+  /// started has ended: nothing more of them is fetched, cached or reported. No fixed grace:
+  /// a download ends as soon as it notices the cancellation (a blocking read first finishes).
   ///
-  /// - Important: Blocks until the sources are down (milliseconds); the shell calls it
-  ///   from its main thread as it leaves.
-  public func shutDown() {
-    cancelAll()
-    // A moment for the cancelled downloads to end before their client goes: one still
-    // holding a future of a client shut down trips SwiftNIO's check for leaked promises.
+  /// - Important: Blocks the calling thread, which must not be one of Swift's cooperative
+  ///   pool (the tasks need it); the shell calls it from its main thread as it leaves.
+  public func cancelAndWait(reporting: Bool = true) {
+    cancelAll(reporting: reporting)
     let tasks = book.withLock { book in
       defer { book.cancelledTasks = [] }
       return book.cancelledTasks
     }
+    guard !tasks.isEmpty else { return }
     let ended = DispatchSemaphore(value: 0)
     Task.detached {
       for task in tasks { await task.value }
       ended.signal()
     }
-    _ = ended.wait(timeout: .now() + 0.5)
+    ended.wait()
+  }
+
+  /// Cancels every download and waits for them to end (``cancelAndWait(reporting:)``), then
+  /// shuts the sources down, closing their connections and stopping their threads; later
+  /// downloads fail. A source is shut down only once no download of it runs: one shut down
+  /// under a running download could trip SwiftNIO's check for leaked promises.
+  ///
+  /// - Important: Blocks as ``cancelAndWait(reporting:)`` does, then until the sources are
+  ///   down (milliseconds).
+  public func shutDown() {
+    cancelAndWait()
     for source in allSources { source.shutDown() }
   }
 

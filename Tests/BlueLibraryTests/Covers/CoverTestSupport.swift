@@ -85,3 +85,24 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     Thread.detachNewThread { continuation.resume(returning: body()) }
   }
 }
+
+/// A source whose fetch, once cancelled, goes on for `lingers` before it throws (as a
+/// blocking read finishes before it can look at its task), and that logs what happens to it.
+final class SlowToCancelSource: CoverSource {
+  let schemes: Set<String> = ["slow"]
+  let lingers: Duration
+  let log = Mutex<[String]>([])
+
+  init(lingers: Duration) { self.lingers = lingers }
+
+  func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+    log.withLock { $0.append("fetch started") }
+    while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+    // Not cancellable: the cancellation is noticed only after the blocking part.
+    usleep(UInt32(lingers.components.seconds * 1_000_000 + lingers.components.attoseconds / 1_000_000_000_000))
+    log.withLock { $0.append("fetch ended") }
+    throw .cancelled
+  }
+
+  func shutDown() { log.withLock { $0.append("shut down") } }
+}

@@ -39,6 +39,8 @@ public final class HTTPCoverSource: CoverSource {
   }
 
   private let client = Mutex(Client.notStarted)
+  /// The requests running on the client, for ``shutDown()`` to let end before the loop stops.
+  private let requests = RunningCount()
   /// What requests say they come from (`User-Agent`).
   let userAgent: String
 
@@ -50,8 +52,11 @@ public final class HTTPCoverSource: CoverSource {
   deinit {
     // The last owner may be anywhere, even on the event loop, so this must not block: the
     // client shuts down in the background and its callback (on a dispatch queue) ends the loop.
+    // As in ``shutDown()``, the loop stops only after the requests still running ended.
     guard case .running(let http, let group) = client.withLock({ $0 }) else { return }
+    let requests = requests
     http.shutdown(queue: .global()) { _ in
+      requests.waitUntilNoneRun()
       group.shutdownGracefully(queue: .global()) { _ in }
     }
   }
@@ -59,11 +64,13 @@ public final class HTTPCoverSource: CoverSource {
   /// Cancels the fetches in flight, closes every connection and stops the event-loop
   /// thread; later fetches fail with ``CoverFailure/cancelled``. Safe to call more than once.
   ///
-  /// - Important: Blocks until the client and its thread are down (milliseconds), or one
-  ///   second at most: a connection stuck in a handshake holds the client until its connect
-  ///   timeout, and leaving must not wait for it (the rest shuts down in the background).
-  ///   Never call it from the client's own event loop. The shell calls it from its main
-  ///   thread as it leaves.
+  /// In order, so that nothing touches the event loop after it stops: the client shuts down
+  /// (failing every request it has), then the requests still running end, then the loop
+  /// stops. No fixed grace: each step waits for the one before.
+  ///
+  /// - Important: Blocks until the client and its thread are down (milliseconds; a
+  ///   connection stuck in a handshake holds the client until its connect timeout). Never
+  ///   call it from the client's own event loop or from Swift's cooperative pool.
   public func shutDown() {
     let running = client.withLock { state -> (HTTPClient, MultiThreadedEventLoopGroup)? in
       defer { state = .shutDown }
@@ -71,11 +78,13 @@ public final class HTTPCoverSource: CoverSource {
       return (http, group)
     }
     guard let (http, group) = running else { return }
-    let down = DispatchSemaphore(value: 0)
-    http.shutdown(queue: .global()) { _ in
-      group.shutdownGracefully(queue: .global()) { _ in down.signal() }
-    }
-    _ = down.wait(timeout: .now() + .seconds(1))
+    let clientDown = DispatchSemaphore(value: 0)
+    http.shutdown(queue: .global()) { _ in clientDown.signal() }
+    clientDown.wait()
+    requests.waitUntilNoneRun()
+    let loopDown = DispatchSemaphore(value: 0)
+    group.shutdownGracefully(queue: .global()) { _ in loopDown.signal() }
+    loopDown.wait()
   }
 
   /// Whether the client and its thread exist (for tests: a source that never fetched has none).
@@ -136,7 +145,10 @@ public final class HTTPCoverSource: CoverSource {
     // and a task group would wait for it long after the deadline (and past SIGTERM).
     let (answers, answer) = AsyncStream.makeStream(of: Result<Data, CoverFailure>.self)
     let userAgent = userAgent
+    let requests = requests
+    requests.enter()
     let fetching = Task {
+      defer { requests.leave() }
       do throws(CoverFailure) {
         answer.yield(
           .success(
@@ -337,5 +349,33 @@ struct HTTPTarget: Sendable {
     guard let target = HTTPTarget(url: resolved) else { throw .redirectRefused(text, reason: "no host") }
     if let reason = target.portProblem { throw .redirectRefused(text, reason: reason) }
     return target
+  }
+}
+
+/// How many of something run now, and a wait until none does.
+final class RunningCount: Sendable {
+  private let state = Mutex<(count: Int, waiters: [DispatchSemaphore])>((0, []))
+
+  func enter() { state.withLock { $0.count += 1 } }
+
+  func leave() {
+    let waiters = state.withLock { state -> [DispatchSemaphore] in
+      state.count -= 1
+      guard state.count == 0 else { return [] }
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.signal() }
+  }
+
+  /// Blocks the calling thread until the count is zero.
+  func waitUntilNoneRun() {
+    let waiter = DispatchSemaphore(value: 0)
+    let wait = state.withLock { state -> Bool in
+      guard state.count > 0 else { return false }
+      state.waiters.append(waiter)
+      return true
+    }
+    if wait { waiter.wait() }
   }
 }
