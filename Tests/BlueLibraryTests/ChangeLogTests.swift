@@ -380,86 +380,88 @@ extension Album {
   }
 }
 
-/// A million albums, reset and undone: the log copies them inside SQLite.
-struct ChangeLogMemoryTests {
-  /// The process's peak resident set since the last ``resetPeak()``, in bytes (Linux's VmHWM).
-  static func peakResidentBytes() throws -> Int {
-    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
-    return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
-  }
-
-  static func residentBytes() throws -> Int {
-    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
-    return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
-  }
-
-  /// A library file in `directory` of `count` albums: the five samples, then `Album 5`,
-  /// `Album 6`, … written by SQLite itself (no `Album` in this process).
-  static func store(ofAlbums count: Int, in directory: TemporaryDirectory) throws -> AlbumStore {
-    let path = directory.file("library.sqlite")
-    _ = try AlbumStore.open(path: path)
-    try DatabaseQueue(path: path).write { db in
-      try db.execute(
-        sql: """
-          WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-          INSERT INTO album (title, artist, genre, year, coverUrl, position)
-          SELECT 'Album ' || i, 'Artist ' || (i % 1000), 'Genre', i % 10000, '', i FROM n
-          """,
-        arguments: [count - 1])
+extension RunsAlone {
+  /// A million albums, reset and undone: the log copies them inside SQLite.
+  struct ChangeLogMemoryTests {
+    /// The process's peak resident set since the last ``resetPeak()``, in bytes (Linux's VmHWM).
+    static func peakResidentBytes() throws -> Int {
+      let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+      let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+      return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
     }
-    return try AlbumStore.open(path: path)
-  }
 
-  /// Writing 5 to `clear_refs` resets VmHWM to the current resident set.
-  static func resetPeak() throws {
-    try Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
-  }
+    static func residentBytes() throws -> Int {
+      let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+      let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+      return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
+    }
 
-  @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs"), "needs Linux's clear_refs"))
-  func resettingAndUndoingAMillionAlbumsStaysUnder64MiB() throws {
-    let directory = try TemporaryDirectory()
-    let store = try Self.store(ofAlbums: 1_000_005, in: directory)
-    let origin = ChangeOrigin(session: "A", selection: 0)
-    let last = try store.album(at: 1_000_004)
-    try Self.resetPeak()
-    let baseline = try Self.residentBytes()
-    #expect(try store.reset(to: DefaultCatalogue.albums, origin: origin).removed == 1_000_005)
-    #expect(try store.count() == 5)
-    _ = try store.undo(session: "A")
-    let growth = try Self.peakResidentBytes() - baseline
-    #expect(growth < 64 << 20, "peak grew by \(growth >> 20) MiB")
-    #expect(try store.count() == 1_000_005)
-    #expect(try store.album(at: 1_000_004) == last)
-    #expect(try store.titles(withPrefix: "Best of", limit: 1) == ["Best of Bowie"])
-  }
+    /// A library file in `directory` of `count` albums: the five samples, then `Album 5`,
+    /// `Album 6`, … written by SQLite itself (no `Album` in this process).
+    static func store(ofAlbums count: Int, in directory: TemporaryDirectory) throws -> AlbumStore {
+      let path = directory.file("library.sqlite")
+      _ = try AlbumStore.open(path: path)
+      try DatabaseQueue(path: path).write { db in
+        try db.execute(
+          sql: """
+            WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+            INSERT INTO album (title, artist, genre, year, coverUrl, position)
+            SELECT 'Album ' || i, 'Artist ' || (i % 1000), 'Genre', i % 10000, '', i FROM n
+            """,
+          arguments: [count - 1])
+      }
+      return try AlbumStore.open(path: path)
+    }
 
-  /// `delete all` of 300,005 albums, its undo (set-based, nothing logged since), redo, and an
-  /// undo after another shell's step (each album placed by its neighbours, a page of the log
-  /// at a time): none loads the albums (it was about 250 MiB for each at this size).
-  @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs"), "needs Linux's clear_refs"))
-  func deletingAndUndoingEveryAlbumStaysUnder64MiB() throws {
-    let directory = try TemporaryDirectory()
-    let store = try Self.store(ofAlbums: 300_005, in: directory)
-    let before = try store.albums(in: 299_995..<300_005)
-    let ids = try store.albumIDs(matching: .all)
-    try Self.resetPeak()
-    let baseline = try Self.residentBytes()
-    let deleted = try store.delete(ids: ids, selecting: nil, origin: ChangeOrigin(session: "A", selection: 0))
-    #expect(deleted.albums.count == 300_005)
-    _ = try store.undo(session: "A")
-    #expect(try store.albums(in: 299_995..<300_005) == before)
-    _ = try store.redo(session: "A")
-    #expect(try store.count() == 0)
-    _ = try store.add(Album(title: "Another shell's"), at: 0, origin: ChangeOrigin(session: "B", selection: nil))
-    _ = try store.undo(session: "A")
-    let growth = try Self.peakResidentBytes() - baseline
-    #expect(growth < 64 << 20, "peak grew by \(growth >> 20) MiB")
-    // The first album had no neighbour before it: it goes back to the top, and the rest
-    // follow it, so the other shell's album ends up last.
-    #expect(try store.count() == 300_006)
-    #expect(try store.albums(in: 299_995..<300_005) == before)
-    #expect(try store.album(at: 300_005).title == "Another shell's")
+    /// Writing 5 to `clear_refs` resets VmHWM to the current resident set.
+    static func resetPeak() throws {
+      try Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs"), "needs Linux's clear_refs"))
+    func resettingAndUndoingAMillionAlbumsStaysUnder64MiB() throws {
+      let directory = try TemporaryDirectory()
+      let store = try Self.store(ofAlbums: 1_000_005, in: directory)
+      let origin = ChangeOrigin(session: "A", selection: 0)
+      let last = try store.album(at: 1_000_004)
+      try Self.resetPeak()
+      let baseline = try Self.residentBytes()
+      #expect(try store.reset(to: DefaultCatalogue.albums, origin: origin).removed == 1_000_005)
+      #expect(try store.count() == 5)
+      _ = try store.undo(session: "A")
+      let growth = try Self.peakResidentBytes() - baseline
+      #expect(growth < 64 << 20, "peak grew by \(growth >> 20) MiB")
+      #expect(try store.count() == 1_000_005)
+      #expect(try store.album(at: 1_000_004) == last)
+      #expect(try store.titles(withPrefix: "Best of", limit: 1) == ["Best of Bowie"])
+    }
+
+    /// `delete all` of 300,005 albums, its undo (set-based, nothing logged since), redo, and an
+    /// undo after another shell's step (each album placed by its neighbours, a page of the log
+    /// at a time): none loads the albums (it was about 250 MiB for each at this size).
+    @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs"), "needs Linux's clear_refs"))
+    func deletingAndUndoingEveryAlbumStaysUnder64MiB() throws {
+      let directory = try TemporaryDirectory()
+      let store = try Self.store(ofAlbums: 300_005, in: directory)
+      let before = try store.albums(in: 299_995..<300_005)
+      let ids = try store.albumIDs(matching: .all)
+      try Self.resetPeak()
+      let baseline = try Self.residentBytes()
+      let deleted = try store.delete(ids: ids, selecting: nil, origin: ChangeOrigin(session: "A", selection: 0))
+      #expect(deleted.albums.count == 300_005)
+      _ = try store.undo(session: "A")
+      #expect(try store.albums(in: 299_995..<300_005) == before)
+      _ = try store.redo(session: "A")
+      #expect(try store.count() == 0)
+      _ = try store.add(Album(title: "Another shell's"), at: 0, origin: ChangeOrigin(session: "B", selection: nil))
+      _ = try store.undo(session: "A")
+      let growth = try Self.peakResidentBytes() - baseline
+      #expect(growth < 64 << 20, "peak grew by \(growth >> 20) MiB")
+      // The first album had no neighbour before it: it goes back to the top, and the rest
+      // follow it, so the other shell's album ends up last.
+      #expect(try store.count() == 300_006)
+      #expect(try store.albums(in: 299_995..<300_005) == before)
+      #expect(try store.album(at: 300_005).title == "Another shell's")
+    }
   }
 }

@@ -4,71 +4,73 @@ import Testing
 
 @testable import BlueShell
 
-/// The drawing of a scroll or tap fits the window: with the command line above it and the
-/// prompt below, the whole row of cards stays on screen (issue: at 80×24 a scroll printed
-/// 28 lines and the top of the cards scrolled away).
-@Suite("Browser fits the window")
-struct BrowserFitTests {
-  /// The default catalogue with every bundled cover in the cache, so cards draw art.
-  func browserWithCovers(_ directory: TemporaryDirectory) async throws -> (AlbumBrowser, Library) {
-    let loader = CoverLoader(cache: CoverCache(directory: directory.file("covers")))
-    var albums = DefaultCatalogue.albums
-    // A music album has the most detail rows (tracks, length, folder).
-    albums[0].tracks = 12
-    albums[0].duration = 2_712
-    albums[0].folder = "/music/Bowie/Best of Bowie"
-    let library = Library.inMemory(seed: albums, covers: loader)
-    for index in 0..<albums.count { library.requestCover(of: try library.album(at: index)) }
-    // Waited for on a thread of its own: blocking one of Swift's few cooperative threads
-    // could stop the downloads it waits for when tests run in parallel.
-    let idle = await withCheckedContinuation { done in
-      Thread.detachNewThread { done.resume(returning: loader.waitUntilIdle(timeout: 10)) }
+extension RunsAlone {
+  /// The drawing of a scroll or tap fits the window: with the command line above it and the
+  /// prompt below, the whole row of cards stays on screen (issue: at 80×24 a scroll printed
+  /// 28 lines and the top of the cards scrolled away).
+  @Suite("Browser fits the window")
+  struct BrowserFitTests {
+    /// The default catalogue with every bundled cover in the cache, so cards draw art.
+    func browserWithCovers(_ directory: TemporaryDirectory) async throws -> (AlbumBrowser, Library) {
+      let loader = CoverLoader(cache: CoverCache(directory: directory.file("covers")))
+      var albums = DefaultCatalogue.albums
+      // A music album has the most detail rows (tracks, length, folder).
+      albums[0].tracks = 12
+      albums[0].duration = 2_712
+      albums[0].folder = "/music/Bowie/Best of Bowie"
+      let library = Library.inMemory(seed: albums, covers: loader)
+      for index in 0..<albums.count { library.requestCover(of: try library.album(at: index)) }
+      // Waited for on a thread of its own: blocking one of Swift's few cooperative threads
+      // could stop the downloads it waits for when tests run in parallel.
+      let idle = await withCheckedContinuation { done in
+        Thread.detachNewThread { done.resume(returning: loader.waitUntilIdle(timeout: 10)) }
+      }
+      #expect(idle)
+      let browser = AlbumBrowser(library: library, style: .plain, layout: .cards)
+      return (browser, library)
     }
-    #expect(idle)
-    let browser = AlbumBrowser(library: library, style: .plain, layout: .cards)
-    return (browser, library)
-  }
 
-  @Test(arguments: [24, 30, 40, 20, 16, 12, 10, 9])
-  func theDrawingLeavesRoomForTheCommandAndThePrompt(rows: Int) async throws {
-    let directory = try TemporaryDirectory()
-    let (browser, _) = try await browserWithCovers(directory)
-    let lines = browser.lines(window: WindowSize(columns: 80, rows: rows))
-    #expect(lines.count <= rows - 2, "\(rows) rows: \(lines.count) lines")
-    // The whole card row is there: its top and bottom borders.
-    #expect(lines.first?.contains("┏") == true)
-    #expect(lines.contains { $0.contains("┗") })
-  }
+    @Test(arguments: [24, 30, 40, 20, 16, 12, 10, 9])
+    func theDrawingLeavesRoomForTheCommandAndThePrompt(rows: Int) async throws {
+      let directory = try TemporaryDirectory()
+      let (browser, _) = try await browserWithCovers(directory)
+      let lines = browser.lines(window: WindowSize(columns: 80, rows: rows))
+      #expect(lines.count <= rows - 2, "\(rows) rows: \(lines.count) lines")
+      // The whole card row is there: its top and bottom borders.
+      #expect(lines.first?.contains("┏") == true)
+      #expect(lines.contains { $0.contains("┗") })
+    }
 
-  @Test func aTallWindowShowsFullArtAndEveryDetail() async throws {
-    let directory = try TemporaryDirectory()
-    let (browser, _) = try await browserWithCovers(directory)
-    let lines = browser.lines(window: WindowSize(columns: 80, rows: 40))
-    // Ten art rows between the borders, then the `N of M` line and eight detail rows.
-    let expected: Int = 10 + 5 + 1 + 8
-    #expect(lines.count == expected)
-    #expect(lines.last?.hasPrefix("Folder:") == true)
-  }
+    @Test func aTallWindowShowsFullArtAndEveryDetail() async throws {
+      let directory = try TemporaryDirectory()
+      let (browser, _) = try await browserWithCovers(directory)
+      let lines = browser.lines(window: WindowSize(columns: 80, rows: 40))
+      // Ten art rows between the borders, then the `N of M` line and eight detail rows.
+      let expected: Int = 10 + 5 + 1 + 8
+      #expect(lines.count == expected)
+      #expect(lines.last?.hasPrefix("Folder:") == true)
+    }
 
-  @Test func atEightyByTwentyFourTheArtShrinksAndTheDetailsStay() async throws {
-    let directory = try TemporaryDirectory()
-    let (browser, _) = try await browserWithCovers(directory)
-    let lines = browser.lines(window: WindowSize(columns: 80, rows: 24))
-    #expect(lines.count == 22)
-    #expect(lines.contains { $0.hasPrefix("Artist: David Bowie") })
-    #expect(lines.last?.hasPrefix("Folder:") == true)
-  }
+    @Test func atEightyByTwentyFourTheArtShrinksAndTheDetailsStay() async throws {
+      let directory = try TemporaryDirectory()
+      let (browser, _) = try await browserWithCovers(directory)
+      let lines = browser.lines(window: WindowSize(columns: 80, rows: 24))
+      #expect(lines.count == 22)
+      #expect(lines.contains { $0.hasPrefix("Artist: David Bowie") })
+      #expect(lines.last?.hasPrefix("Folder:") == true)
+    }
 
-  @Test func aLowWindowGetsTheDetailsOnOneLineAndALowerOneTheRowOnOneLine() async throws {
-    let directory = try TemporaryDirectory()
-    let (browser, _) = try await browserWithCovers(directory)
-    let low = browser.lines(window: WindowSize(columns: 80, rows: 12))
-    #expect(low.last == "Best of Bowie — David Bowie (1992, Pop)")
-    #expect(low.count == 5 + 1 + 1)
-    let lowest = browser.lines(window: WindowSize(columns: 80, rows: 6))
-    #expect(lowest.count == 1)
-    #expect(lowest[0].hasPrefix("[1/5] >1 Best of Bowie<"))
-    #expect(DisplayWidth.width(lowest[0]) <= 80)
+    @Test func aLowWindowGetsTheDetailsOnOneLineAndALowerOneTheRowOnOneLine() async throws {
+      let directory = try TemporaryDirectory()
+      let (browser, _) = try await browserWithCovers(directory)
+      let low = browser.lines(window: WindowSize(columns: 80, rows: 12))
+      #expect(low.last == "Best of Bowie — David Bowie (1992, Pop)")
+      #expect(low.count == 5 + 1 + 1)
+      let lowest = browser.lines(window: WindowSize(columns: 80, rows: 6))
+      #expect(lowest.count == 1)
+      #expect(lowest[0].hasPrefix("[1/5] >1 Best of Bowie<"))
+      #expect(DisplayWidth.width(lowest[0]) <= 80)
+    }
   }
 }
 

@@ -7,135 +7,138 @@ import Testing
   import Glibc
 #endif
 
-/// Covers in real terminals on a virtual X display: xterm as a VT340 (sixel) and kitty
-/// (its graphics protocol, on software OpenGL) run `bluelib -c 'cover N --size 40x20'` on
-/// a cover of one-pixel red and blue stripes, and a screenshot of the screen must hold
-/// both pure colours — where half blocks would show their purple average (checked too,
-/// in the same xterm).
-///
-/// Needs Xvfb, xwd and ImageMagick's convert, plus the terminal; each test is skipped,
-/// saying what is missing, without them (`.ci/run` installs them all). With
-/// `BLUELIB_SAVE_SCREENSHOTS=DIR` each test also saves its screenshot there, as the
-/// README's docs/graphics-*.png were made.
-@Suite(.serialized)
-struct RealTerminalTests {
-  /// Album 5's cover: 160×160 pixels in columns of red and blue one pixel wide.
-  static let stripes = RGBImage(width: 160, height: 160) { x, _ in x % 2 == 0 ? RGB(255, 0, 0) : RGB(0, 0, 255) }
-  static let screen = (width: 1000, height: 800)
+extension RunsAlone {
+  /// Covers in real terminals on a virtual X display: xterm as a VT340 (sixel) and kitty
+  /// (its graphics protocol, on software OpenGL) run `bluelib -c 'cover N --size 40x20'` on
+  /// a cover of one-pixel red and blue stripes, and a screenshot of the screen must hold
+  /// both pure colours — where half blocks would show their purple average (checked too,
+  /// in the same xterm).
+  ///
+  /// Needs Xvfb, xwd and ImageMagick's convert, plus the terminal; each test is skipped,
+  /// saying what is missing, without them (`.ci/run` installs them all). With
+  /// `BLUELIB_SAVE_SCREENSHOTS=DIR` each test also saves its screenshot there, as the
+  /// README's docs/graphics-*.png were made.
+  @Suite(.serialized)
+  struct RealTerminalTests {
+    /// Album 5's cover: 160×160 pixels in columns of red and blue one pixel wide.
+    static let stripes = RGBImage(width: 160, height: 160) { x, _ in x % 2 == 0 ? RGB(255, 0, 0) : RGB(0, 0, 255) }
+    static let screen = (width: 1000, height: 800)
 
-  @Test(.enabled(if: X11.missing(["xterm"]).isEmpty, X11.reason(["xterm"])))
-  func xtermAsAVT340ShowsTheStripesInSixelAndBlocksAsTheirAverage() throws {
-    let runner = try Self.prepare()
-    defer { runner.cleanUp() }
-    let display = try X11.Display(size: Self.screen)
-    defer { display.stop() }
-    func xterm(_ graphics: [String]) throws -> Process {
-      try display.launch(
+    @Test(.enabled(if: X11.missing(["xterm"]).isEmpty, X11.reason(["xterm"])))
+    func xtermAsAVT340ShowsTheStripesInSixelAndBlocksAsTheirAverage() throws {
+      let runner = try Self.prepare()
+      defer { runner.cleanUp() }
+      let display = try X11.Display(size: Self.screen)
+      defer { display.stop() }
+      func xterm(_ graphics: [String]) throws -> Process {
+        try display.launch(
+          "xterm",
+          ["-ti", "vt340", "-hold", "-geometry", "100x42+0+0", "-e", BinaryRunner.executable.path]
+            + Self.arguments(runner, graphics), environment: runner.environment())
+      }
+      let sixel = try xterm([])
+      let shot = display.waitForScreenshot { $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000 }
+      X11.end(sixel)
+      let pixels = try #require(shot, "no screenshot")
+      #expect(pixels.count(of: .pureRed) > 5000, "red: \(pixels.count(of: .pureRed)) pixels")
+      #expect(pixels.count(of: .pureBlue) > 5000, "blue: \(pixels.count(of: .pureBlue)) pixels")
+      try display.save(as: "graphics-xterm-sixel.png", crop: (610, 556))
+
+      // The same cover in half blocks: purple, never a pure red or blue pixel.
+      let blocks = try xterm(["--graphics", "blocks"])
+      let average = display.waitForScreenshot { $0.count(of: .purple) > 5000 }
+      X11.end(blocks)
+      let blended = try #require(average, "no screenshot")
+      #expect(blended.count(of: .purple) > 5000)
+      #expect(blended.count(of: .pureRed) == 0 && blended.count(of: .pureBlue) == 0)
+    }
+
+    @Test(.enabled(if: X11.missing(["kitty"]).isEmpty, X11.reason(["kitty"])))
+    func kittyShowsTheStripesThroughItsGraphicsProtocol() throws {
+      let runner = try Self.prepare()
+      defer { runner.cleanUp() }
+      let display = try X11.Display(size: Self.screen)
+      defer { display.stop() }
+      let kitty = try Self.kitty(on: display, runner, width: "900", height: "780")
+      let shot = display.waitForScreenshot(timeout: 40) {
+        $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
+      }
+      X11.end(kitty)
+      let pixels = try #require(shot, "no screenshot")
+      #expect(pixels.count(of: .pureRed) > 5000, "red: \(pixels.count(of: .pureRed)) pixels")
+      #expect(pixels.count(of: .pureBlue) > 5000, "blue: \(pixels.count(of: .pureBlue)) pixels")
+      try display.save(as: "graphics-kitty.png", crop: (900, 780))
+    }
+
+    /// In a small window (71×20 cells) `cover 5 --size 40x20` asks for a box taller than the
+    /// window: it is fitted to the window and sent at the fitted box's pixel size, so both
+    /// terminals still show pure red and pure blue (before, half blocks: their average).
+    @Test(.enabled(if: X11.missing(["xterm", "kitty"]).isEmpty, X11.reason(["xterm", "kitty"])))
+    func inASmallWindowTheStripesStayPureInXtermAndKitty() throws {
+      let runner = try Self.prepare()
+      defer { runner.cleanUp() }
+      let display = try X11.Display(size: Self.screen)
+      defer { display.stop() }
+      let xterm = try display.launch(
         "xterm",
-        ["-ti", "vt340", "-hold", "-geometry", "100x42+0+0", "-e", BinaryRunner.executable.path]
-          + Self.arguments(runner, graphics), environment: runner.environment())
+        ["-ti", "vt340", "-hold", "-geometry", "71x20+0+0", "-e", BinaryRunner.executable.path]
+          + Self.arguments(runner, []), environment: runner.environment())
+      let sixel = display.waitForScreenshot { $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000 }
+      X11.end(xterm)
+      let inXterm = try #require(sixel, "no screenshot")
+      #expect(inXterm.count(of: .pureRed) > 5000 && inXterm.count(of: .pureBlue) > 5000, "xterm")
+
+      let kitty = try Self.kitty(on: display, runner, width: "71c", height: "20c")
+      let shot = display.waitForScreenshot(timeout: 40) {
+        $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
+      }
+      X11.end(kitty)
+      let inKitty = try #require(shot, "no screenshot")
+      #expect(inKitty.count(of: .pureRed) > 5000 && inKitty.count(of: .pureBlue) > 5000, "kitty")
     }
-    let sixel = try xterm([])
-    let shot = display.waitForScreenshot { $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000 }
-    X11.end(sixel)
-    let pixels = try #require(shot, "no screenshot")
-    #expect(pixels.count(of: .pureRed) > 5000, "red: \(pixels.count(of: .pureRed)) pixels")
-    #expect(pixels.count(of: .pureBlue) > 5000, "blue: \(pixels.count(of: .pureBlue)) pixels")
-    try display.save(as: "graphics-xterm-sixel.png", crop: (610, 556))
 
-    // The same cover in half blocks: purple, never a pure red or blue pixel.
-    let blocks = try xterm(["--graphics", "blocks"])
-    let average = display.waitForScreenshot { $0.count(of: .purple) > 5000 }
-    X11.end(blocks)
-    let blended = try #require(average, "no screenshot")
-    #expect(blended.count(of: .purple) > 5000)
-    #expect(blended.count(of: .pureRed) == 0 && blended.count(of: .pureBlue) == 0)
-  }
-
-  @Test(.enabled(if: X11.missing(["kitty"]).isEmpty, X11.reason(["kitty"])))
-  func kittyShowsTheStripesThroughItsGraphicsProtocol() throws {
-    let runner = try Self.prepare()
-    defer { runner.cleanUp() }
-    let display = try X11.Display(size: Self.screen)
-    defer { display.stop() }
-    let kitty = try Self.kitty(on: display, runner, width: "900", height: "780")
-    let shot = display.waitForScreenshot(timeout: 40) {
-      $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
+    @Test func throughAPipeForcedCoversAreHalfBlocks() throws {
+      let runner = try Self.prepare()
+      defer { runner.cleanUp() }
+      let result = try runner.run(["-c", "cover 5 --size 40x20 --force"], environment: ["COLORTERM": "truecolor"])
+      #expect(result.status == 0)
+      // Twenty lines of cells in the stripes' average, and no picture.
+      let lines = result.stdout.split(separator: "\n")
+      #expect(lines.count == 20)
+      #expect(lines.allSatisfy { $0.hasPrefix("\u{1B}[48;2;128;0;128m") })
+      let pictures = result.stdout.contains("\u{1B}_G") || result.stdout.contains("\u{1B}P")
+      #expect(!pictures)
     }
-    X11.end(kitty)
-    let pixels = try #require(shot, "no screenshot")
-    #expect(pixels.count(of: .pureRed) > 5000, "red: \(pixels.count(of: .pureRed)) pixels")
-    #expect(pixels.count(of: .pureBlue) > 5000, "blue: \(pixels.count(of: .pureBlue)) pixels")
-    try display.save(as: "graphics-kitty.png", crop: (900, 780))
-  }
 
-  /// In a small window (71×20 cells) `cover 5 --size 40x20` asks for a box taller than the
-  /// window: it is fitted to the window and sent at the fitted box's pixel size, so both
-  /// terminals still show pure red and pure blue (before, half blocks: their average).
-  @Test(.enabled(if: X11.missing(["xterm", "kitty"]).isEmpty, X11.reason(["xterm", "kitty"])))
-  func inASmallWindowTheStripesStayPureInXtermAndKitty() throws {
-    let runner = try Self.prepare()
-    defer { runner.cleanUp() }
-    let display = try X11.Display(size: Self.screen)
-    defer { display.stop() }
-    let xterm = try display.launch(
-      "xterm",
-      ["-ti", "vt340", "-hold", "-geometry", "71x20+0+0", "-e", BinaryRunner.executable.path]
-        + Self.arguments(runner, []), environment: runner.environment())
-    let sixel = display.waitForScreenshot { $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000 }
-    X11.end(xterm)
-    let inXterm = try #require(sixel, "no screenshot")
-    #expect(inXterm.count(of: .pureRed) > 5000 && inXterm.count(of: .pureBlue) > 5000, "xterm")
-
-    let kitty = try Self.kitty(on: display, runner, width: "71c", height: "20c")
-    let shot = display.waitForScreenshot(timeout: 40) {
-      $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
+    /// A home where album 1 has its bundled cover and album 5 the stripes, both downloaded.
+    static func prepare() throws -> BinaryRunner {
+      let runner = BinaryRunner()
+      let file = runner.home.appendingPathComponent("stripes.png")
+      try Data(ImageEncoder.png(stripes)).write(to: file)
+      let result = try runner.run(script: "edit 5 cover=file://\(file.path)\ndownload 1\ndownload 5\nwait\n")
+      #expect(result.status == 0, "\(result.stderr)")
+      return runner
     }
-    X11.end(kitty)
-    let inKitty = try #require(shot, "no screenshot")
-    #expect(inKitty.count(of: .pureRed) > 5000 && inKitty.count(of: .pureBlue) > 5000, "kitty")
-  }
 
-  @Test func throughAPipeForcedCoversAreHalfBlocks() throws {
-    let runner = try Self.prepare()
-    defer { runner.cleanUp() }
-    let result = try runner.run(["-c", "cover 5 --size 40x20 --force"], environment: ["COLORTERM": "truecolor"])
-    #expect(result.status == 0)
-    // Twenty lines of cells in the stripes' average, and no picture.
-    let lines = result.stdout.split(separator: "\n")
-    #expect(lines.count == 20)
-    #expect(lines.allSatisfy { $0.hasPrefix("\u{1B}[48;2;128;0;128m") })
-    let pictures = result.stdout.contains("\u{1B}_G") || result.stdout.contains("\u{1B}P")
-    #expect(!pictures)
-  }
+    /// kitty (software OpenGL, no configuration of its own) running `arguments(runner, [])`
+    /// in a window of `width`×`height` (pixels, or cells with a `c`).
+    static func kitty(on display: X11.Display, _ runner: BinaryRunner, width: String, height: String) throws -> Process
+    {
+      var environment = runner.environment(["LIBGL_ALWAYS_SOFTWARE": "1"])
+      environment["XDG_CONFIG_HOME"] = runner.home.appendingPathComponent("config").path
+      environment["XDG_CACHE_HOME"] = runner.home.appendingPathComponent("cache").path
+      return try display.launch(
+        "kitty",
+        [
+          "--config", "NONE", "-o", "initial_window_width=\(width)", "-o", "initial_window_height=\(height)", "-o",
+          "remember_window_size=no", "--hold", BinaryRunner.executable.path,
+        ] + arguments(runner, []), environment: environment)
+    }
 
-  /// A home where album 1 has its bundled cover and album 5 the stripes, both downloaded.
-  static func prepare() throws -> BinaryRunner {
-    let runner = BinaryRunner()
-    let file = runner.home.appendingPathComponent("stripes.png")
-    try Data(ImageEncoder.png(stripes)).write(to: file)
-    let result = try runner.run(script: "edit 5 cover=file://\(file.path)\ndownload 1\ndownload 5\nwait\n")
-    #expect(result.status == 0, "\(result.stderr)")
-    return runner
-  }
-
-  /// kitty (software OpenGL, no configuration of its own) running `arguments(runner, [])`
-  /// in a window of `width`×`height` (pixels, or cells with a `c`).
-  static func kitty(on display: X11.Display, _ runner: BinaryRunner, width: String, height: String) throws -> Process {
-    var environment = runner.environment(["LIBGL_ALWAYS_SOFTWARE": "1"])
-    environment["XDG_CONFIG_HOME"] = runner.home.appendingPathComponent("config").path
-    environment["XDG_CACHE_HOME"] = runner.home.appendingPathComponent("cache").path
-    return try display.launch(
-      "kitty",
-      [
-        "--config", "NONE", "-o", "initial_window_width=\(width)", "-o", "initial_window_height=\(height)", "-o",
-        "remember_window_size=no", "--hold", BinaryRunner.executable.path,
-      ] + arguments(runner, []), environment: environment)
-  }
-
-  /// `--home H -c 'cover 1 --size 32x16' -c 'cover 5 --size 40x20'`, with `graphics` first.
-  static func arguments(_ runner: BinaryRunner, _ graphics: [String]) -> [String] {
-    graphics + ["--home", runner.home.path, "-c", "cover 1 --size 32x16", "-c", "cover 5 --size 40x20"]
+    /// `--home H -c 'cover 1 --size 32x16' -c 'cover 5 --size 40x20'`, with `graphics` first.
+    static func arguments(_ runner: BinaryRunner, _ graphics: [String]) -> [String] {
+      graphics + ["--home", runner.home.path, "-c", "cover 1 --size 32x16", "-c", "cover 5 --size 40x20"]
+    }
   }
 }
 

@@ -5,418 +5,421 @@ import Testing
 
 @testable import BlueLibrary
 
-/// The HTTP source against a real server on 127.0.0.1: redirects, caps, timeouts,
-/// cancellation and broken connections, each with the reason a status line shows.
-@Suite(.serialized)
-struct HTTPCoverSourceTests {
-  private let limits = CoverLimits(timeout: .seconds(10), maxBytes: 10 << 20)
+extension RunsAlone {
+  /// The HTTP source against a real server on 127.0.0.1: redirects, caps, timeouts,
+  /// cancellation and broken connections, each with the reason a status line shows.
+  @Suite(.serialized)
+  struct HTTPCoverSourceTests {
+    private let limits = CoverLimits(timeout: .seconds(10), maxBytes: 10 << 20)
 
-  /// What `fetch` gave: the bytes or the failure.
-  private func outcome(
-    _ source: HTTPCoverSource, _ url: String, limits: CoverLimits? = nil
-  ) async -> Result<Data, CoverFailure> {
-    do {
-      return .success(try await source.fetch(url, limits: limits ?? self.limits))
-    } catch {
-      return .failure(error)
-    }
-  }
-
-  private func failure(_ source: HTTPCoverSource, _ url: String, limits: CoverLimits? = nil) async -> CoverFailure? {
-    if case .failure(let failure) = await outcome(source, url, limits: limits) { return failure }
-    return nil
-  }
-
-  /// Waits (up to `seconds`) until `condition` holds; whether it did.
-  private func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-      if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-  }
-
-  // MARK: - Plain answers
-
-  @Test func okAnswerGivesTheBodyAndNotFoundGivesTheStatus() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    server.route("/a.png", .ok(fakePNG(1)))
-    #expect(try await source.fetch(server.url("/a.png"), limits: limits) == fakePNG(1))
-    let missing = await failure(source, server.url("/missing.png"))
-    #expect(missing?.description == "HTTP 404")
-  }
-
-  @Test func sourceStartsNothingUntilItsFirstFetchAndRefusesAfterShutDown() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    server.route("/a.png", .ok(fakePNG(1)))
-    let source = HTTPCoverSource()
-    #expect(!source.hasStarted)
-    _ = try await source.fetch(server.url("/a.png"), limits: limits)
-    #expect(source.hasStarted)
-    source.shutDown()
-    source.shutDown()
-    #expect(await failure(source, server.url("/a.png")) == .cancelled)
-    #expect(server.requestCount("/a.png") == 1)
-  }
-
-  @Test func droppingAStartedSourceShutsItsClientDownWithoutATrap() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    server.route("/a.png", .ok(fakePNG(1)))
-    var source: HTTPCoverSource? = HTTPCoverSource()
-    _ = try await source?.fetch(server.url("/a.png"), limits: limits)
-    source = nil
-    // The client shuts down in the background; a client dropped while running would trap
-    // this (debug) process ("Client not shut down before the deinit").
-    try await Task.sleep(for: .milliseconds(300))
-    #expect(await eventually { server.openConnections == 0 })
-  }
-
-  // MARK: - Redirects
-
-  @Test func redirectToAFileURLIsRefusedWithTheReason() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    server.route("/cover.png", .redirect(to: "file:///etc/passwd"))
-
-    let failure = await failure(source, server.url("/cover.png"))
-
-    #expect(failure == .redirectRefused("file:///etc/passwd", reason: "only http and https"))
-    #expect(failure?.description == "redirect to file:///etc/passwd refused (only http and https)")
-  }
-
-  @Test(arguments: ["ftp://127.0.0.1/cover.png", "gopher://x/y", "data:image/png;base64,iVBORw0KGgo="])
-  func redirectToAnyOtherSchemeIsRefused(location: String) async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    server.route("/cover.png", .redirect(to: location, status: 301))
-    #expect(
-      await failure(source, server.url("/cover.png")) == .redirectRefused(location, reason: "only http and https"))
-  }
-
-  @Test func redirectsWithinTheLimitAreFollowedRelativeOrAbsolute() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    // Five hops, every redirect status, absolute and relative locations.
-    server.route("/0", .redirect(to: server.url("/1"), status: 301))
-    server.route("/1", .redirect(to: "/2", status: 302))
-    server.route("/2", .redirect(to: "3", status: 303))
-    server.route("/3", .redirect(to: "//127.0.0.1:\(server.port)/4", status: 307))
-    server.route("/4", .redirect(to: "/cover.png?size=large", status: 308))
-    server.route("/cover.png", .ok(fakePNG(5)))
-
-    #expect(try await source.fetch(server.url("/0"), limits: limits) == fakePNG(5))
-    for path in ["/0", "/1", "/2", "/3", "/4", "/cover.png"] {
-      #expect(server.requestCount(path) == 1, "\(path)")
-    }
-  }
-
-  @Test func redirectChainOverTheLimitFailsWithoutFetchingTheEnd() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    for hop in 0..<6 { server.route("/\(hop)", .redirect(to: "/\(hop + 1)")) }
-    server.route("/6", .ok(fakePNG(6)))
-
-    let failure = await failure(source, server.url("/0"))
-
-    #expect(failure == .tooManyRedirects(max: 5))
-    #expect(failure?.description == "too many redirects (more than 5)")
-    #expect(server.requestCount("/5") == 1)
-    #expect(server.requestCount("/6") == 0)
-  }
-
-  @Test func redirectLoopEndsAtTheLimit() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    server.route("/loop.png", .redirect(to: "/loop.png"))
-    #expect(await failure(source, server.url("/loop.png")) == .tooManyRedirects(max: 5))
-    #expect(server.requestCount("/loop.png") == 6)
-  }
-
-  @Test func redirectFromHTTPSToHTTPIsRefusedAndUpgradesAreAllowed() throws {
-    let secure = try #require(HTTPTarget("https://covers.example/a.png"))
-    #expect(throws: CoverFailure.redirectRefused("http://covers.example/a.png", reason: "https may not lead to http")) {
-      try secure.redirected(to: "http://covers.example/a.png")
-    }
-    let plain = try #require(HTTPTarget("http://covers.example/a.png"))
-    let upgraded = try plain.redirected(to: "https://covers.example:8443/b.png")
-    #expect(upgraded.scheme == "https" && upgraded.host == "covers.example" && upgraded.port == 8443)
-    #expect(try plain.redirected(to: "../c.png?x=1").url.absoluteString == "http://covers.example/c.png?x=1")
-  }
-
-  @Test func redirectWithoutALocationIsItsStatus() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    server.route("/moved.png", .status(302))
-    #expect(await failure(source, server.url("/moved.png"))?.description == "HTTP 302")
-  }
-
-  // MARK: - The size cap
-
-  @Test func endlessBodyStopsAtTheCapQuicklyAndTheConnectionIsClosed() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    server.route("/endless.png", .endless)
-    let small = CoverLimits(timeout: .seconds(20), maxBytes: 1 << 20)
-
-    let start = ContinuousClock.now
-    let failure = await failure(source, server.url("/endless.png"), limits: small)
-    let elapsed = ContinuousClock.now - start
-
-    #expect(failure == .tooLarge(maxBytes: 1 << 20))
-    // At about 32 MiB/s, 1 MiB takes a few hundredths of a second; a reader that did not
-    // stop would run into the 20 s timeout.
-    #expect(elapsed < .seconds(8), "took \(elapsed)")
-    // We hung up: the server's writes fail and its connection closes.
-    #expect(await eventually { server.openConnections == 0 }, "the connection is still open")
-    let sent = server.bytesSent("/endless.png")
-    try await Task.sleep(for: .milliseconds(300))
-    #expect(server.bytesSent("/endless.png") == sent)
-    #expect(sent < 64 << 20, "the server wrote \(sent) bytes")
-  }
-
-  @Test func declaredLengthOverTheCapFailsBeforeTheBody() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    server.route("/huge.png", .mebibytes(200, declared: true))
-
-    let failure = await failure(source, server.url("/huge.png"))
-
-    #expect(failure?.description == "larger than 10 MiB")
-    #expect(await eventually { server.openConnections == 0 })
-    #expect(server.bytesSent("/huge.png") < 100 << 20)
-  }
-
-  @Test func gzipBodyIsTakenAsSentNotInflatedPastTheCap() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    // 20 MiB of zeros in about 20 KiB: inflated, it would be twenty times the cap.
-    let bomb = try gzip(Data(count: 20 << 20))
-    #expect(bomb.count < 64 << 10)
-    server.route(
-      "/bomb.png", .init(headers: ["Content-Type": "image/png", "Content-Encoding": "gzip"], body: .bytes(bomb)))
-    let small = CoverLimits(timeout: .seconds(10), maxBytes: 1 << 20)
-
-    let fetched = try await source.fetch(server.url("/bomb.png"), limits: small)
-
-    #expect(fetched == bomb)
-    // And the loader does not take it for a cover.
-    #expect(CoverImageFormat(sniffing: fetched) == nil)
-  }
-
-  // MARK: - Time, cancellation, broken connections
-
-  @Test func slowBodyTimesOutAsAWholeNotPerPacket() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    // A byte every 0.1 s: never a long gap, but 7 s for the whole cover.
-    server.route("/slow.png", .init(body: .trickle(fakePNG(1, size: 70), interval: 0.1)))
-    let short = CoverLimits(timeout: .seconds(1), maxBytes: 10 << 20)
-
-    let start = ContinuousClock.now
-    let failure = await failure(source, server.url("/slow.png"), limits: short)
-    let elapsed = ContinuousClock.now - start
-
-    #expect(failure?.description == "timed out after 1 s")
-    #expect(elapsed >= .seconds(0.9) && elapsed < .seconds(5), "took \(elapsed)")
-    #expect(server.bytesSent("/slow.png") > 0, "the body had started")
-    #expect(await eventually { server.openConnections == 0 })
-  }
-
-  @Test func cancellingMidBodyEndsTheFetchPromptlyAndClosesTheConnection() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    server.route("/slow.png", .init(body: .trickle(fakePNG(1, size: 500), interval: 0.05)))
-    let url = server.url("/slow.png")
-    let limits = limits
-
-    let task = Task { () async -> Result<Data, CoverFailure> in
-      do throws(CoverFailure) {
-        return .success(try await source.fetch(url, limits: limits))
+    /// What `fetch` gave: the bytes or the failure.
+    private func outcome(
+      _ source: HTTPCoverSource, _ url: String, limits: CoverLimits? = nil
+    ) async -> Result<Data, CoverFailure> {
+      do {
+        return .success(try await source.fetch(url, limits: limits ?? self.limits))
       } catch {
         return .failure(error)
       }
     }
-    #expect(await eventually { server.bytesSent("/slow.png") >= 5 }, "the body never started")
-    let start = ContinuousClock.now
-    task.cancel()
-    let result = await task.value
-    let elapsed = ContinuousClock.now - start
 
-    guard case .failure(let failure) = result else {
-      Issue.record("a cancelled fetch gave \(result)")
-      return
+    private func failure(_ source: HTTPCoverSource, _ url: String, limits: CoverLimits? = nil) async -> CoverFailure? {
+      if case .failure(let failure) = await outcome(source, url, limits: limits) { return failure }
+      return nil
     }
-    #expect(failure == .cancelled)
-    #expect(elapsed < .seconds(3), "took \(elapsed)")
-    #expect(await eventually { server.openConnections == 0 }, "the connection is still open")
-    #expect(server.bytesSent("/slow.png") < 500)
-  }
 
-  @Test func connectionDroppedMidBodyIsNamed() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    server.route("/cut.png", .init(body: .cutShort(fakePNG(1, size: 100), declared: 5000)))
-
-    let failure = await failure(source, server.url("/cut.png"))
-
-    #expect(failure == .connectionClosed(host: "127.0.0.1", port: server.port))
-    #expect(
-      failure?.description == "connection closed by 127.0.0.1:\(server.port) before the answer was complete")
-  }
-
-  @Test func refusedConnectionNamesHostAndPortAtOnce() async throws {
-    let server = try LoopbackHTTPServer()
-    let port = server.port
-    server.stop()
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-
-    let start = ContinuousClock.now
-    let failure = await failure(source, "http://127.0.0.1:\(port)/x.png")
-
-    #expect(failure?.description == "cannot connect to 127.0.0.1:\(port)")
-    #expect(ContinuousClock.now - start < .seconds(5))
-  }
-
-  @Test func unresolvableHostIsNamed() async throws {
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    let failure = await failure(source, "http://bluelib-no-such-host.invalid/x.png")
-    #expect(failure?.description == "could not resolve host bluelib-no-such-host.invalid")
-  }
-
-  @Test func tlsToAPlainHTTPServerNamesTheHost() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-
-    let failure = await failure(source, "https://127.0.0.1:\(server.port)/x.png")
-
-    guard case .tlsFailure(let host, _) = failure else {
-      Issue.record("expected a TLS failure, got \(String(describing: failure))")
-      return
+    /// Waits (up to `seconds`) until `condition` holds; whether it did.
+    private func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+      let deadline = ContinuousClock.now + .seconds(seconds)
+      while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+      }
+      return condition()
     }
-    #expect(host == "127.0.0.1")
-    #expect(failure?.description.hasPrefix("TLS handshake with 127.0.0.1 failed") == true, "\(failure!)")
-  }
 
-  @Test(arguments: ["http://", "http:///x.png", "ftp://x/y.png"])
-  func malformedOrForeignURLsAreUnsupported(url: String) async {
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    #expect(await failure(source, url) == .unsupportedURL(url))
-    #expect(!source.hasStarted)
-  }
+    // MARK: - Plain answers
 
-  @Test(arguments: ["http://127.0.0.1:65536/x.png", "https://[::1]:99999/x.png", "http://127.0.0.1:0/x.png"])
-  func portOutsideSixteenBitsIsABadURLNotATrap(url: String) async {
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    let failure = await failure(source, url)
-    let port = url.split(separator: ":").last!.split(separator: "/").first!
-    #expect(failure == .badURL(url, reason: "port \(port) is out of range"))
-    #expect(failure?.description == "bad URL \(url) (port \(port) is out of range)")
-  }
+    @Test func okAnswerGivesTheBodyAndNotFoundGivesTheStatus() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      server.route("/a.png", .ok(fakePNG(1)))
+      #expect(try await source.fetch(server.url("/a.png"), limits: limits) == fakePNG(1))
+      let missing = await failure(source, server.url("/missing.png"))
+      #expect(missing?.description == "HTTP 404")
+    }
 
-  @Test func redirectToAPortOutsideSixteenBitsIsRefusedNotATrap() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    server.route("/a.png", .redirect(to: "http://127.0.0.1:99999/x"))
+    @Test func sourceStartsNothingUntilItsFirstFetchAndRefusesAfterShutDown() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      server.route("/a.png", .ok(fakePNG(1)))
+      let source = HTTPCoverSource()
+      #expect(!source.hasStarted)
+      _ = try await source.fetch(server.url("/a.png"), limits: limits)
+      #expect(source.hasStarted)
+      source.shutDown()
+      source.shutDown()
+      #expect(await failure(source, server.url("/a.png")) == .cancelled)
+      #expect(server.requestCount("/a.png") == 1)
+    }
 
-    let failure = await failure(source, server.url("/a.png"))
+    @Test func droppingAStartedSourceShutsItsClientDownWithoutATrap() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      server.route("/a.png", .ok(fakePNG(1)))
+      var source: HTTPCoverSource? = HTTPCoverSource()
+      _ = try await source?.fetch(server.url("/a.png"), limits: limits)
+      source = nil
+      // The client shuts down in the background; a client dropped while running would trap
+      // this (debug) process ("Client not shut down before the deinit").
+      try await Task.sleep(for: .milliseconds(300))
+      #expect(await eventually { server.openConnections == 0 })
+    }
 
-    #expect(failure == .redirectRefused("http://127.0.0.1:99999/x", reason: "port 99999 is out of range"))
-  }
+    // MARK: - Redirects
 
-  @Test func httpsServerThatNeverAnswersTheHandshakeTimesOutOnTimeAndLetsGo() async throws {
-    // A socket that listens and never accepts: the kernel completes the TCP handshake,
-    // and the TLS hello waits for an answer that never comes (a tarpit, a firewall).
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #expect(listener >= 0)
-    defer { close(listener) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(listener, pointer, length) == 0 && listen(listener, 8) == 0
-          && getsockname(listener, pointer, &length) == 0
+    @Test func redirectToAFileURLIsRefusedWithTheReason() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      server.route("/cover.png", .redirect(to: "file:///etc/passwd"))
+
+      let failure = await failure(source, server.url("/cover.png"))
+
+      #expect(failure == .redirectRefused("file:///etc/passwd", reason: "only http and https"))
+      #expect(failure?.description == "redirect to file:///etc/passwd refused (only http and https)")
+    }
+
+    @Test(arguments: ["ftp://127.0.0.1/cover.png", "gopher://x/y", "data:image/png;base64,iVBORw0KGgo="])
+    func redirectToAnyOtherSchemeIsRefused(location: String) async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      server.route("/cover.png", .redirect(to: location, status: 301))
+      #expect(
+        await failure(source, server.url("/cover.png")) == .redirectRefused(location, reason: "only http and https"))
+    }
+
+    @Test func redirectsWithinTheLimitAreFollowedRelativeOrAbsolute() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      // Five hops, every redirect status, absolute and relative locations.
+      server.route("/0", .redirect(to: server.url("/1"), status: 301))
+      server.route("/1", .redirect(to: "/2", status: 302))
+      server.route("/2", .redirect(to: "3", status: 303))
+      server.route("/3", .redirect(to: "//127.0.0.1:\(server.port)/4", status: 307))
+      server.route("/4", .redirect(to: "/cover.png?size=large", status: 308))
+      server.route("/cover.png", .ok(fakePNG(5)))
+
+      #expect(try await source.fetch(server.url("/0"), limits: limits) == fakePNG(5))
+      for path in ["/0", "/1", "/2", "/3", "/4", "/cover.png"] {
+        #expect(server.requestCount(path) == 1, "\(path)")
       }
     }
-    #expect(bound)
-    let port = Int(UInt16(bigEndian: address.sin_port))
-    let source = HTTPCoverSource()
-    let short = CoverLimits(timeout: .seconds(1), maxBytes: 10 << 20)
 
-    let start = ContinuousClock.now
-    let failure = await failure(source, "https://127.0.0.1:\(port)/x.png", limits: short)
-    let took = ContinuousClock.now - start
-    source.shutDown()
-    let leaving = ContinuousClock.now - start - took
+    @Test func redirectChainOverTheLimitFailsWithoutFetchingTheEnd() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      for hop in 0..<6 { server.route("/\(hop)", .redirect(to: "/\(hop + 1)")) }
+      server.route("/6", .ok(fakePNG(6)))
 
-    #expect(failure == .timedOut(seconds: 1))
-    #expect(took < .seconds(3), "the 1 s timeout took \(took)")
-    #expect(leaving < .seconds(3), "shutting down took \(leaving)")
-  }
+      let failure = await failure(source, server.url("/0"))
 
-  // MARK: - Many at once
-
-  @Test func sixtyFourFetchesRunAtOnceOnOneHost() async throws {
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = HTTPCoverSource()
-    defer { source.shutDown() }
-    for index in 0..<64 { server.route("/c\(index).png", .ok(fakePNG(index), delay: 1.5)) }
-    let limits = CoverLimits(timeout: .seconds(30), maxBytes: 1 << 20)
-    let urls = (0..<64).map { server.url("/c\($0).png") }
-
-    let fetched = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
-      for (index, url) in urls.enumerated() {
-        group.addTask { (index, try await source.fetch(url, limits: limits)) }
-      }
-      var fetched: [Int: Data] = [:]
-      for try await (index, data) in group { fetched[index] = data }
-      return fetched
+      #expect(failure == .tooManyRedirects(max: 5))
+      #expect(failure?.description == "too many redirects (more than 5)")
+      #expect(server.requestCount("/5") == 1)
+      #expect(server.requestCount("/6") == 0)
     }
 
-    #expect(fetched.count == 64)
-    #expect(fetched[63] == fakePNG(63))
-    // A pool capped at 8 per host would never have had more than 8 open together.
-    #expect(server.peakConnections == 64)
+    @Test func redirectLoopEndsAtTheLimit() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      server.route("/loop.png", .redirect(to: "/loop.png"))
+      #expect(await failure(source, server.url("/loop.png")) == .tooManyRedirects(max: 5))
+      #expect(server.requestCount("/loop.png") == 6)
+    }
+
+    @Test func redirectFromHTTPSToHTTPIsRefusedAndUpgradesAreAllowed() throws {
+      let secure = try #require(HTTPTarget("https://covers.example/a.png"))
+      #expect(throws: CoverFailure.redirectRefused("http://covers.example/a.png", reason: "https may not lead to http"))
+      {
+        try secure.redirected(to: "http://covers.example/a.png")
+      }
+      let plain = try #require(HTTPTarget("http://covers.example/a.png"))
+      let upgraded = try plain.redirected(to: "https://covers.example:8443/b.png")
+      #expect(upgraded.scheme == "https" && upgraded.host == "covers.example" && upgraded.port == 8443)
+      #expect(try plain.redirected(to: "../c.png?x=1").url.absoluteString == "http://covers.example/c.png?x=1")
+    }
+
+    @Test func redirectWithoutALocationIsItsStatus() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      server.route("/moved.png", .status(302))
+      #expect(await failure(source, server.url("/moved.png"))?.description == "HTTP 302")
+    }
+
+    // MARK: - The size cap
+
+    @Test func endlessBodyStopsAtTheCapQuicklyAndTheConnectionIsClosed() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      server.route("/endless.png", .endless)
+      let small = CoverLimits(timeout: .seconds(20), maxBytes: 1 << 20)
+
+      let start = ContinuousClock.now
+      let failure = await failure(source, server.url("/endless.png"), limits: small)
+      let elapsed = ContinuousClock.now - start
+
+      #expect(failure == .tooLarge(maxBytes: 1 << 20))
+      // At about 32 MiB/s, 1 MiB takes a few hundredths of a second; a reader that did not
+      // stop would run into the 20 s timeout.
+      #expect(elapsed < .seconds(8), "took \(elapsed)")
+      // We hung up: the server's writes fail and its connection closes.
+      #expect(await eventually { server.openConnections == 0 }, "the connection is still open")
+      let sent = server.bytesSent("/endless.png")
+      try await Task.sleep(for: .milliseconds(300))
+      #expect(server.bytesSent("/endless.png") == sent)
+      #expect(sent < 64 << 20, "the server wrote \(sent) bytes")
+    }
+
+    @Test func declaredLengthOverTheCapFailsBeforeTheBody() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      server.route("/huge.png", .mebibytes(200, declared: true))
+
+      let failure = await failure(source, server.url("/huge.png"))
+
+      #expect(failure?.description == "larger than 10 MiB")
+      #expect(await eventually { server.openConnections == 0 })
+      #expect(server.bytesSent("/huge.png") < 100 << 20)
+    }
+
+    @Test func gzipBodyIsTakenAsSentNotInflatedPastTheCap() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      // 20 MiB of zeros in about 20 KiB: inflated, it would be twenty times the cap.
+      let bomb = try gzip(Data(count: 20 << 20))
+      #expect(bomb.count < 64 << 10)
+      server.route(
+        "/bomb.png", .init(headers: ["Content-Type": "image/png", "Content-Encoding": "gzip"], body: .bytes(bomb)))
+      let small = CoverLimits(timeout: .seconds(10), maxBytes: 1 << 20)
+
+      let fetched = try await source.fetch(server.url("/bomb.png"), limits: small)
+
+      #expect(fetched == bomb)
+      // And the loader does not take it for a cover.
+      #expect(CoverImageFormat(sniffing: fetched) == nil)
+    }
+
+    // MARK: - Time, cancellation, broken connections
+
+    @Test func slowBodyTimesOutAsAWholeNotPerPacket() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      // A byte every 0.1 s: never a long gap, but 7 s for the whole cover.
+      server.route("/slow.png", .init(body: .trickle(fakePNG(1, size: 70), interval: 0.1)))
+      let short = CoverLimits(timeout: .seconds(1), maxBytes: 10 << 20)
+
+      let start = ContinuousClock.now
+      let failure = await failure(source, server.url("/slow.png"), limits: short)
+      let elapsed = ContinuousClock.now - start
+
+      #expect(failure?.description == "timed out after 1 s")
+      #expect(elapsed >= .seconds(0.9) && elapsed < .seconds(5), "took \(elapsed)")
+      #expect(server.bytesSent("/slow.png") > 0, "the body had started")
+      #expect(await eventually { server.openConnections == 0 })
+    }
+
+    @Test func cancellingMidBodyEndsTheFetchPromptlyAndClosesTheConnection() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      server.route("/slow.png", .init(body: .trickle(fakePNG(1, size: 500), interval: 0.05)))
+      let url = server.url("/slow.png")
+      let limits = limits
+
+      let task = Task { () async -> Result<Data, CoverFailure> in
+        do throws(CoverFailure) {
+          return .success(try await source.fetch(url, limits: limits))
+        } catch {
+          return .failure(error)
+        }
+      }
+      #expect(await eventually { server.bytesSent("/slow.png") >= 5 }, "the body never started")
+      let start = ContinuousClock.now
+      task.cancel()
+      let result = await task.value
+      let elapsed = ContinuousClock.now - start
+
+      guard case .failure(let failure) = result else {
+        Issue.record("a cancelled fetch gave \(result)")
+        return
+      }
+      #expect(failure == .cancelled)
+      #expect(elapsed < .seconds(3), "took \(elapsed)")
+      #expect(await eventually { server.openConnections == 0 }, "the connection is still open")
+      #expect(server.bytesSent("/slow.png") < 500)
+    }
+
+    @Test func connectionDroppedMidBodyIsNamed() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      server.route("/cut.png", .init(body: .cutShort(fakePNG(1, size: 100), declared: 5000)))
+
+      let failure = await failure(source, server.url("/cut.png"))
+
+      #expect(failure == .connectionClosed(host: "127.0.0.1", port: server.port))
+      #expect(
+        failure?.description == "connection closed by 127.0.0.1:\(server.port) before the answer was complete")
+    }
+
+    @Test func refusedConnectionNamesHostAndPortAtOnce() async throws {
+      let server = try LoopbackHTTPServer()
+      let port = server.port
+      server.stop()
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+
+      let start = ContinuousClock.now
+      let failure = await failure(source, "http://127.0.0.1:\(port)/x.png")
+
+      #expect(failure?.description == "cannot connect to 127.0.0.1:\(port)")
+      #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test func unresolvableHostIsNamed() async throws {
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      let failure = await failure(source, "http://bluelib-no-such-host.invalid/x.png")
+      #expect(failure?.description == "could not resolve host bluelib-no-such-host.invalid")
+    }
+
+    @Test func tlsToAPlainHTTPServerNamesTheHost() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+
+      let failure = await failure(source, "https://127.0.0.1:\(server.port)/x.png")
+
+      guard case .tlsFailure(let host, _) = failure else {
+        Issue.record("expected a TLS failure, got \(String(describing: failure))")
+        return
+      }
+      #expect(host == "127.0.0.1")
+      #expect(failure?.description.hasPrefix("TLS handshake with 127.0.0.1 failed") == true, "\(failure!)")
+    }
+
+    @Test(arguments: ["http://", "http:///x.png", "ftp://x/y.png"])
+    func malformedOrForeignURLsAreUnsupported(url: String) async {
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      #expect(await failure(source, url) == .unsupportedURL(url))
+      #expect(!source.hasStarted)
+    }
+
+    @Test(arguments: ["http://127.0.0.1:65536/x.png", "https://[::1]:99999/x.png", "http://127.0.0.1:0/x.png"])
+    func portOutsideSixteenBitsIsABadURLNotATrap(url: String) async {
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      let failure = await failure(source, url)
+      let port = url.split(separator: ":").last!.split(separator: "/").first!
+      #expect(failure == .badURL(url, reason: "port \(port) is out of range"))
+      #expect(failure?.description == "bad URL \(url) (port \(port) is out of range)")
+    }
+
+    @Test func redirectToAPortOutsideSixteenBitsIsRefusedNotATrap() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      server.route("/a.png", .redirect(to: "http://127.0.0.1:99999/x"))
+
+      let failure = await failure(source, server.url("/a.png"))
+
+      #expect(failure == .redirectRefused("http://127.0.0.1:99999/x", reason: "port 99999 is out of range"))
+    }
+
+    @Test func httpsServerThatNeverAnswersTheHandshakeTimesOutOnTimeAndLetsGo() async throws {
+      // A socket that listens and never accepts: the kernel completes the TCP handshake,
+      // and the TLS hello waits for an answer that never comes (a tarpit, a firewall).
+      let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      #expect(listener >= 0)
+      defer { close(listener) }
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+          bind(listener, pointer, length) == 0 && listen(listener, 8) == 0
+            && getsockname(listener, pointer, &length) == 0
+        }
+      }
+      #expect(bound)
+      let port = Int(UInt16(bigEndian: address.sin_port))
+      let source = HTTPCoverSource()
+      let short = CoverLimits(timeout: .seconds(1), maxBytes: 10 << 20)
+
+      let start = ContinuousClock.now
+      let failure = await failure(source, "https://127.0.0.1:\(port)/x.png", limits: short)
+      let took = ContinuousClock.now - start
+      source.shutDown()
+      let leaving = ContinuousClock.now - start - took
+
+      #expect(failure == .timedOut(seconds: 1))
+      #expect(took < .seconds(3), "the 1 s timeout took \(took)")
+      #expect(leaving < .seconds(3), "shutting down took \(leaving)")
+    }
+
+    // MARK: - Many at once
+
+    @Test func sixtyFourFetchesRunAtOnceOnOneHost() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      for index in 0..<64 { server.route("/c\(index).png", .ok(fakePNG(index), delay: 1.5)) }
+      let limits = CoverLimits(timeout: .seconds(30), maxBytes: 1 << 20)
+      let urls = (0..<64).map { server.url("/c\($0).png") }
+
+      let fetched = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
+        for (index, url) in urls.enumerated() {
+          group.addTask { (index, try await source.fetch(url, limits: limits)) }
+        }
+        var fetched: [Int: Data] = [:]
+        for try await (index, data) in group { fetched[index] = data }
+        return fetched
+      }
+
+      #expect(fetched.count == 64)
+      #expect(fetched[63] == fakePNG(63))
+      // A pool capped at 8 per host would never have had more than 8 open together.
+      #expect(server.peakConnections == 64)
+    }
   }
 }
 
