@@ -144,10 +144,9 @@ extension Library {
   private func noteSkipped(_ skipped: [FolderImport.Skipped], in folder: String) -> Bool {
     var signature: [UInt8] = []
     for file in skipped {
-      var info = stat()
-      let known = stat(file.path, &info) == 0
+      let stamp = FileStamp(path: file.path)
       signature += Array(file.path.utf8) + [0] + Array(file.reason.utf8) + [0]
-      signature += Array((known ? "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)" : "-").utf8) + [0]
+      signature += Array((stamp.map { "\($0.size) \($0.modified)" } ?? "-").utf8) + [0]
     }
     let key = "skipped " + folder
     let value = skipped.isEmpty ? nil : SHA256.hex(SHA256.digest(signature))
@@ -206,10 +205,8 @@ extension Library {
       guard let cached = covers.cache.modificationTime(for: album.coverURL),
         let file = try? LocalCover.path(of: album.coverURL)
       else { continue }
-      var info = stat()
-      guard stat(file, &info) == 0 else { continue }
-      let changed = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) > (cached.tv_sec, cached.tv_nsec)
-      if changed || info.st_ctim.tv_sec > cached.tv_sec {
+      guard let stamp = FileStamp(path: file) else { continue }
+      if stamp.modified > cached || stamp.changed / 1_000_000_000 > cached / 1_000_000_000 {
         covers.forget(album.coverURL)
         try? store.forgetCachedCover(album.coverURL)
       }

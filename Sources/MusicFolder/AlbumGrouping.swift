@@ -186,7 +186,8 @@ enum AlbumGrouping {
       trackCount: ordered.count, duration: tags.reduce(0) { $0 + $1.duration }, folder: folder, cover: cover)
     album.tracks = ordered.map { disc, track in
       MusicTrack(
-        path: track.file.path, size: track.file.size, modified: track.file.modified, disc: disc, tags: track.tags)
+        path: track.file.path, size: track.file.size, modified: track.file.modified, changed: track.file.changed,
+        inode: track.file.inode, disc: disc, tags: track.tags)
     }
     album.musicBrainzAlbumID = mostCommon(tags.compactMap(\.musicBrainzAlbumID), tieBreak: { _, _ in false })
     album.musicBrainzReleaseGroupID = mostCommon(

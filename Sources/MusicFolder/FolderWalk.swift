@@ -1,3 +1,4 @@
+import BlueSystem
 internal import CTagLib
 import Dispatch
 
@@ -31,13 +32,13 @@ struct FolderWalk {
     var name: String
     /// The index of its folder in ``FolderWalk/folders``.
     var folder: Int
-    /// Its size in bytes and modification time (nanoseconds since 1970), -1 until the scan
-    /// reads them: a re-import that finds both unchanged need not open it.
+    /// Its size in bytes, modification and status-change times (nanoseconds since 1970)
+    /// and inode, -1 until the scan reads them (``FileStamp``): a re-import that finds all
+    /// four unchanged need not open it.
     var size: Int64 = -1
     var modified: Int64 = -1
-    /// Its inode's change time (a `chmod` changes it, not the modification time), for the
-    /// walk's ``FolderWalk/fingerprint``.
     var changed: Int64 = -1
+    var inode: Int64 = -1
   }
 
   /// The file extensions read as audio, lowercased: TagLib's own list
@@ -149,16 +150,18 @@ struct FolderWalk {
         var info = stat()
         for index in stride(from: chunk, to: count, by: chunks) {
           guard stat(shared[index].path, &info) == 0 else { continue }
-          shared[index].size = Int64(info.st_size)
-          shared[index].modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-          shared[index].changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+          let stamp = FileStamp(info)
+          shared[index].size = stamp.size
+          shared[index].modified = stamp.modified
+          shared[index].changed = stamp.changed
+          shared[index].inode = stamp.inode
         }
       }
     }
   }
 
   /// The walk in 16 hex digits (64-bit FNV-1a): each audio file's path, size, modification
-  /// and change times (a file made readable again changes it), each folder with its cover
+  /// and change times and inode (a file made readable again changes it), each folder with its cover
   /// image, the folders that could not be listed and the names passed over, after the
   /// version of the reading and grouping rules (``rulesVersion``). The same fingerprint,
   /// the same albums.
@@ -169,7 +172,7 @@ struct FolderWalk {
       hash = (hash ^ 0xFF) &* 0x100_0000_01b3
     }
     mix("rules \(Self.rulesVersion) files \(files.count)")
-    for file in files { mix("\(file.path) \(file.size) \(file.modified) \(file.changed)") }
+    for file in files { mix("\(file.path) \(file.size) \(file.modified) \(file.changed) \(file.inode)") }
     for folder in folders { mix(folder.path + " " + (folder.coverImage ?? "")) }
     for (path, code) in unreadableFolders { mix("\(path) \(code)") }
     for (path, reason) in skippedNames { mix("\(path) \(reason)") }

@@ -71,6 +71,11 @@ public struct MusicTrack: Sendable, Hashable {
   /// The file's size in bytes and modification time (nanoseconds since 1970).
   public var size: Int64
   public var modified: Int64
+  /// The file's status-change time (nanoseconds since 1970) and inode, -1 when unknown (a
+  /// track from an exported file): with the size and modification time, what a re-import
+  /// compares to know the file unchanged (``FileStamp``).
+  public var changed: Int64
+  public var inode: Int64
   /// Its disc: the disc-number tag, else its disc folder's place (1, 2…) in an album merged
   /// from sibling folders (`CD1/`, `CD2/`); nil for a single folder without the tag.
   public var disc: Int?
@@ -78,10 +83,14 @@ public struct MusicTrack: Sendable, Hashable {
   public var tags: TrackTags
 
   /// A track with every field given.
-  public init(path: String, size: Int64, modified: Int64, disc: Int?, tags: TrackTags) {
+  public init(
+    path: String, size: Int64, modified: Int64, changed: Int64 = -1, inode: Int64 = -1, disc: Int?, tags: TrackTags
+  ) {
     self.path = path
     self.size = size
     self.modified = modified
+    self.changed = changed
+    self.inode = inode
     self.disc = disc
     self.tags = tags
   }

@@ -21,8 +21,9 @@ import Synchronization
 /// anything else is ignored, apart from cover images (`cover`, `folder`, `album` or `front`
 /// with `.jpg`, `.jpeg` or `.png`, any case). Files with such an extension but no readable
 /// audio (empty, corrupt, or not the format their name says) are skipped and listed in the
-/// result. A file a scan before read (``MusicTrack``, given as `known`) whose size and
-/// modification time have not changed is not opened again: its tags are taken as known.
+/// result. A file a scan before read (``MusicTrack``, given as `known`) whose size,
+/// modification and change times and inode have not changed is not opened again: its tags
+/// are taken as known.
 public struct MusicFolderScanner: Sendable {
   /// The extensions of the files read as audio (lowercase; matched in any case): those of
   /// TagLib's `FileRef::defaultFileExtensions()`.
@@ -50,7 +51,8 @@ public struct MusicFolderScanner: Sendable {
   ///   - isCancelled: asked between files and folders; when it says true (or the current
   ///     task is cancelled) the scan stops and throws ``MusicFolderError/cancelled``.
   ///   - known: given the folder's real path, the tracks read by an earlier scan under it,
-  ///     by path; a file whose size and modification time match its entry is not opened.
+  ///     by path; a file whose size, modification and change times and inode match its
+  ///     entry (``FileStamp``) is not opened.
   ///   - unchangedSince: given the folder's real path and the scan's ``MusicFolderScan/fingerprint``
   ///     (taken after the walk, before any file is read), whether an earlier scan had the
   ///     same one: then no file is read and no album built, and the result says
@@ -208,7 +210,9 @@ private final class Reading: Sendable {
     guard index < files.count else { return false }
     let file = files[index]
     let outcome: Outcome
-    if let track = known[file.path], track.size == file.size, track.modified == file.modified, file.size >= 0 {
+    if let track = known[file.path], file.size >= 0, track.size == file.size, track.modified == file.modified,
+      track.changed == file.changed, track.inode == file.inode
+    {
       outcome = .track(track.tags, size: file.size, modified: file.modified)
     } else {
       opened.withLock { $0.append(index) }

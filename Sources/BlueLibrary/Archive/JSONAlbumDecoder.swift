@@ -254,7 +254,8 @@ struct JSONAlbumDecoder {
   /// The keys of a track object (``LibraryArchive/appendTracks(_:to:)``).
   private static let trackKeys: Set<String> = [
     "path", "disc", "discnumber", "number", "title", "artist", "albumartist", "album", "date", "genre", "length",
-    "format", "bitrate", "size", "modified", "picture", "mb_trackid", "mb_albumid", "mb_releasegroupid",
+    "format", "bitrate", "size", "modified", "changed", "inode", "picture", "mb_trackid", "mb_albumid",
+    "mb_releasegroupid",
   ]
 
   /// An array of track objects, as `export` writes an album's `tracks`: each needs `path`
@@ -345,6 +346,7 @@ struct JSONAlbumDecoder {
       tracks.append(
         MusicTrack(
           path: path, size: try integer("size") ?? -1, modified: try integer("modified") ?? -1,
+          changed: try integer("changed") ?? -1, inode: try integer("inode") ?? -1,
           disc: try integer("disc").map { Int($0) }, tags: tags))
       skipWhitespace()
       if peek == UInt8(ascii: ",") {

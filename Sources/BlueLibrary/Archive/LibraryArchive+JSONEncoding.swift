@@ -55,7 +55,8 @@ extension LibraryArchive {
   /// `tracks` as a JSON array of objects, one line each: `path`, `disc` (the track's disc,
   /// from its tag or its disc folder), `discnumber` (the tag), `number`, `title`, `artist`,
   /// `albumartist`, `album`, `date`, `genre`, `length` (seconds), `format`, `bitrate`
-  /// (kb/s), `size` (bytes), `modified` (nanoseconds since 1970), `picture` (the embedded
+  /// (kb/s), `size` (bytes), `modified` and `changed` (the file's modification and status-change
+  /// times, nanoseconds since 1970), `inode`, `picture` (the embedded
   /// picture's MIME type, `""` when the file does not say; absent without one), and the
   /// MusicBrainz ids `mb_trackid`, `mb_albumid`, `mb_releasegroupid`; keys without a value
   /// are left out. A JSON `import` reads it back as the album's tracks.
@@ -87,6 +88,9 @@ extension LibraryArchive {
       string("format", tags.format)
       number("bitrate", tags.bitrate)
       out.append(contentsOf: ", \"size\": \(track.size), \"modified\": \(track.modified)".utf8)
+      if track.changed >= 0 {
+        out.append(contentsOf: ", \"changed\": \(track.changed), \"inode\": \(track.inode)".utf8)
+      }
       string("picture", tags.hasPicture ? tags.pictureMimeType ?? "" : nil)
       string("mb_trackid", tags.musicBrainzTrackID)
       string("mb_albumid", tags.musicBrainzAlbumID)

@@ -64,10 +64,10 @@ public struct CoverCache: Sendable {
     unlink(path(for: url))
   }
 
-  /// When the cached cover for `url` was written, or nil when none is cached.
-  func modificationTime(for url: String) -> timespec? {
-    var info = stat()
-    return stat(path(for: url), &info) == 0 ? info.st_mtim : nil
+  /// When the cached cover for `url` was written (nanoseconds since 1970), or nil when none
+  /// is cached.
+  func modificationTime(for url: String) -> Int64? {
+    FileStamp(path: path(for: url))?.modified
   }
 
   /// Writes `data` as the cover of `url`, atomically (temporary file, fsync, rename).

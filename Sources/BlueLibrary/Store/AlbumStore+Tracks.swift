@@ -298,13 +298,14 @@ extension AlbumStore {
       sql: """
         INSERT OR REPLACE INTO track (path, size, modified, disc, album_key, position, album, artist, album_artist,
           title, number, date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length,
-          picture)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          picture, changed, inode)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
       track.path, track.size, track.modified, track.disc, key, position, tags.album, tags.artist, tags.albumArtist,
       tags.title, tags.trackNumber, tags.date, tags.genre, tags.discNumber, tags.musicBrainzTrackID,
       tags.musicBrainzAlbumID, tags.musicBrainzReleaseGroupID, tags.format, tags.bitrate, tags.duration, picture,
+      track.changed < 0 ? nil : track.changed, track.changed < 0 ? nil : track.inode,
     ])
   }
 
@@ -351,7 +352,8 @@ extension AlbumStore {
     let statement = try db.cachedStatement(
       sql: """
         SELECT path, size, modified, disc, album_key, position, album, artist, album_artist, title, number,
-          date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length, picture
+          date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length, picture,
+          changed, inode
         FROM track WHERE \(condition)
         """)
     try statement.setArguments(arguments)
@@ -379,7 +381,8 @@ extension AlbumStore {
       body(
         MusicTrack(
           path: text(0) ?? "", size: sqlite3_column_int64(row, 1), modified: sqlite3_column_int64(row, 2),
-          disc: integer(3), tags: tags),
+          changed: integer(21).map(Int64.init) ?? -1, inode: integer(22).map(Int64.init) ?? -1, disc: integer(3),
+          tags: tags),
         StoredTracks.Place(
           key: text(4) ?? "", position: integer(5) ?? 0, disc: integer(3), length: sqlite3_column_double(row, 19)))
     }

@@ -1,3 +1,4 @@
+import BlueSystem
 internal import GRDB
 internal import MusicFolder
 
@@ -257,14 +258,17 @@ extension AlbumStore {
   static func rereadTracks(_ paths: [String], _ db: Database) throws {
     let update = try db.cachedStatement(
       sql: """
-        UPDATE track SET size = ?, modified = ?, album = ?, album_artist = ?, date = ?, genre = ? WHERE path = ?
+        UPDATE track SET size = ?, modified = ?, changed = ?, inode = ?, album = ?, album_artist = ?, date = ?,
+          genre = ?
+        WHERE path = ?
         """)
     for path in paths {
-      var info = stat()
-      guard stat(path, &info) == 0, case .track(let tags) = TrackTags.read(path) else { continue }
-      let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+      guard let stamp = FileStamp(path: path), case .track(let tags) = TrackTags.read(path) else { continue }
       try update.execute(
-        arguments: [Int64(info.st_size), modified, tags.album, tags.albumArtist, tags.date, tags.genre, path])
+        arguments: [
+          stamp.size, stamp.modified, stamp.changed, stamp.inode, tags.album, tags.albumArtist, tags.date, tags.genre,
+          path,
+        ])
     }
     // The files changed under the scans: each folder's next import reads it whole.
     try db.execute(sql: "DELETE FROM state WHERE substr(key, 1, 5) = 'scan '")

@@ -116,7 +116,7 @@ extension Schema {
       picture TEXT,
       mb_albumid TEXT,
       mb_releasegroupid TEXT
-    ) WITHOUT ROWID
+    , changed INTEGER, inode INTEGER) WITHOUT ROWID
     """,
     "table 'view' on 'view': CREATE TABLE view (name TEXT PRIMARY KEY NOT NULL, query TEXT NOT NULL) WITHOUT ROWID",
   ]

@@ -15,6 +15,7 @@ enum Schema {
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
+    addFileIdentity,
   ]
 
   /// The newest schema this build knows.
@@ -69,6 +70,7 @@ enum Schema {
     ("folder_album", ["missing"], 7),
     ("change_tag", ["change_id", "image", "file", "path", "album", "album_artist", "date", "genre"], 7),
     ("album_play", ["album_id", "played", "last_played"], 7),
+    ("track", ["changed", "inode"], 8),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -387,5 +389,18 @@ enum Schema {
           WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'change')
           """, arguments: [sequence])
     }
+  }
+
+  /// What a file is, besides its size and modification time (version 8): `track.changed`, the
+  /// status-change time (nanoseconds since 1970), and `track.inode`. A tagger can keep a
+  /// file's size and put its modification time back, but not these two, so a re-import that
+  /// compares all four sees every retag (round 4, G14). NULL for rows from before, and for
+  /// tracks read from an exported file: their files are read again at the next import.
+  private static func addFileIdentity(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE track ADD COLUMN changed INTEGER;
+        ALTER TABLE track ADD COLUMN inode INTEGER;
+        """)
   }
 }
