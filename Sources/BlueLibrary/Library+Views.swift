@@ -127,9 +127,51 @@ extension Library {
   }
 
   /// Saves `query` as `name`; returns whether a view of that name was replaced.
+  ///
+  /// The new words are read as they will be, with themselves in place of `@name`: a view
+  /// that would reach itself (`view save a @b` where `b` is `@a`) is refused, and so is one
+  /// that would expand past ``AlbumQuery/maximumTerms``, or a change that would break
+  /// another saved view that works now. Nothing is saved then, and the old query stays.
   @discardableResult
   public func saveView(_ name: String, query: AlbumQuery) throws(LibraryError) -> Bool {
-    try store.saveView(name, query: query.storedText)
+    let words = query.words
+    let withNew: AlbumQuery.SavedViews = { [self] (other: String) throws(LibraryError) -> [String] in
+      other == name ? words : try savedViewWords(other)
+    }
+    if let circle = try circle(from: name, through: withNew) {
+      throw .viewRefersToItself(name: name, circle: circle)
+    }
+    _ = try AlbumQuery(words: words, savedViews: withNew)
+    for other in try store.savedViews() where other.name != name {
+      guard let otherWords = try? AlbumQuery.words(storedText: other.query),
+        (try? AlbumQuery(words: otherWords, savedViews: savedViewWords)) != nil
+      else { continue }
+      do {
+        _ = try AlbumQuery(words: otherWords, savedViews: withNew)
+      } catch {
+        throw .viewWouldBreak(name: name, other: other.name, reason: error.description)
+      }
+    }
+    return try store.saveView(name, query: query.storedText)
+  }
+
+  /// The views `@name` would pass through to reach itself, `name` first and last, when its
+  /// words (as `views` gives them) reach it again; nil when they do not. Each view is looked
+  /// into once, however often it is named.
+  private func circle(from name: String, through views: AlbumQuery.SavedViews) throws(LibraryError) -> [String]? {
+    var seen: Set<String> = []
+    var path: [String] = []
+    func visit(_ view: String) throws(LibraryError) -> Bool {
+      path.append(view)
+      for word in (try? views(view)) ?? [] {
+        guard let next = AlbumQuery.viewName(word) else { continue }
+        if next == name { return true }
+        if seen.insert(next).inserted, try visit(next) { return true }
+      }
+      path.removeLast()
+      return false
+    }
+    return try visit(name) ? path + [name] : nil
   }
 
   /// Deletes the saved view `name`.
@@ -141,15 +183,38 @@ extension Library {
 
   // MARK: - Keeping the view in step
 
+  /// Why the view was dropped since the last call (see ``droppedView``), once.
+  public func takeDroppedView() -> String? {
+    defer { droppedView = nil }
+    return droppedView
+  }
+
   /// Reads the view the last session showed (the memento) and selects the saved album in it.
+  ///
+  /// A view that no longer parses (a field a later build renamed) is dropped quietly. One
+  /// that fails to run — a regular expression too slow for an album that came in since, a
+  /// saved view it names that grew past the limits — is dropped too, with the library
+  /// shown whole and ``droppedView`` saying why: a start must never hang on the memento.
   func restoreView(selectedPosition position: Int?) throws(LibraryError) {
     guard let stored = try store.currentViewQuery() else { return }
-    // A view that no longer parses (a field a later build renamed) is dropped, not fatal.
-    guard let query = try? AlbumQuery(storedText: stored, savedViews: savedViewWords), !query.isEverything else {
+    let query: AlbumQuery
+    let ids: [Int64]
+    do throws(LibraryError) {
+      guard let parsed = try? AlbumQuery(storedText: stored, savedViews: savedViewWords), !parsed.isEverything else {
+        return
+      }
+      query = parsed
+      ids = try store.albumIDs(matching: query)
+    } catch .cancelled {
+      throw .cancelled
+    } catch {
+      let text = (try? AlbumQuery.words(storedText: stored)).map { AlbumQuery.all.withWords($0).text } ?? stored
+      droppedView = "the view of the last session ('find \(text)') was dropped: \(error)"
+      try store.setCurrentView(nil, selection: position)
       return
     }
     let selectedID = try position.flatMap { position throws(LibraryError) in try store.albumID(atPosition: position) }
-    view = AlbumView(query: query, ids: try store.albumIDs(matching: query))
+    view = AlbumView(query: query, ids: ids)
     selection = view.flatMap { view in
       selectedID.flatMap { view.ids.firstIndex(of: $0) } ?? (view.ids.isEmpty ? nil : 0)
     }
@@ -158,9 +223,27 @@ extension Library {
   /// Reads the view's albums again after a change, keeping `selectedID` selected when it is
   /// still in the view, else the same index (clamped). When `previous` (the album selected
   /// before the change) has left the view, the same index is kept whatever `selectedID` is.
+  ///
+  /// A view whose query fails to run now (a regular expression too slow for an album that
+  /// came in) is dropped, the whole library shown with the same album selected, and
+  /// ``droppedView`` says why: the change that brought the album stands.
   func refreshView(keeping selectedID: Int64?, unlessGone previous: Int64? = nil) throws(LibraryError) {
     guard let current = view else { return }
-    let ids = try store.albumIDs(matching: current.query)
+    let ids: [Int64]
+    do throws(LibraryError) {
+      ids = try store.albumIDs(matching: current.query)
+    } catch .cancelled {
+      throw .cancelled
+    } catch {
+      view = nil
+      droppedView = "the view '\(current.query.text)' was dropped: \(error); showing the whole library"
+      let position = try selectedID.flatMap { id throws(LibraryError) in try store.album(id: id)?.position }
+      let count = try libraryCount()
+      selection = count == 0 ? nil : min(max(position ?? 0, 0), count - 1)
+      try store.setCurrentView(nil, selection: selection)
+      savedSelection = selection
+      return
+    }
     view = AlbumView(query: current.query, ids: ids)
     if let previous, !ids.contains(previous) {
       selection = ids.isEmpty ? nil : min(max(selection ?? 0, 0), ids.count - 1)

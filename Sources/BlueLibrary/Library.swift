@@ -25,6 +25,10 @@ public final class Library {
   /// The current view (`find QUERY`): the albums the scroller, the indices and `all` mean;
   /// nil for the whole library in library order. See Library+Views.swift.
   public internal(set) var view: AlbumView?
+  /// Why the view was dropped — the last session's at start, or the current one after a
+  /// change — because its query failed to run; for the shell to say once
+  /// (``takeDroppedView()``); nil when nothing was dropped.
+  var droppedView: String?
   private var cachedCount: Int?
   /// SQLite's `data_version` when this library last looked (see ``noticeChangesElsewhere()``).
   private var dataVersion: Int?

@@ -86,7 +86,7 @@ public enum Shell {
       _ = Unmanaged.passRetained(session)
       return session.run()
     } catch {
-      OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0).line(error.message)
+      if !error.message.isEmpty { OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0).line(error.message) }
       return error.status
     }
   }

@@ -41,10 +41,17 @@ final class ShellSession {
   init(options: ShellOptions) throws(StartFailure) {
     self.options = options
     paths = try Self.paths(for: options)
+    // Opening shows the last session's view again, which may take a while on a large
+    // library: SIGTERM and SIGHUP stop it (``connect()`` sets the check for the run).
+    AlbumStore.setInterruptCheck { SignalMonitor.terminationPending }
     do {
       library = try Library.open(path: paths.library, covers: Self.coverSettings(options, paths: paths))
     } catch {
+      if let signalled = SignalMonitor.takeTermination() { throw StartFailure(message: "", status: signalled) }
       throw StartFailure(message: "bluelib: \(error)", status: Shell.ExitCode.cannotOpen)
+    }
+    if let dropped = library.takeDroppedView() {
+      OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0).line("bluelib: " + dropped)
     }
     let terminal = TerminalFacts(options)
     style = TextStyle(colors: terminal.colors)

@@ -227,7 +227,7 @@ struct ViewTests {
     #expect(shell.run("find @twok") == ["find: no view named 'twok' (views: nineties)"])
     #expect(
       shell.run("view save bad/name x") == [
-        "view: a view's name is letters, digits, '-', '_' and '.' (at most 64), not 'bad/name'"
+        "view: a view's name is letters, digits, '-', '_' and '.' (at most 64 bytes), not 'bad/name'"
       ])
   }
 

@@ -89,6 +89,38 @@ struct ViewEndToEndTests {
     )
     #expect(result.stdout.hasSuffix("Staring at the Sun\nAmerican Pie\n"))
   }
+
+  /// The view a session restores at start runs with the same budget as any query: one whose
+  /// pattern explodes on an album that came in since is dropped with one line, and the start
+  /// does not hang (round 4, G1: every start hung until the `view` row was deleted by hand).
+  @Test func aRestoredViewWhosePatternExplodesIsDroppedWithOneLineAtStart() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let title = String(repeating: "a", count: 40) + "!"
+    #expect(try runner.run(["-c", "add \(title)"]).status == 0)
+    // As another shell's import would leave it: the saved view, then an album it chokes on.
+    let sqlite = Process()
+    sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    sqlite.arguments = [
+      runner.home.appendingPathComponent("library.sqlite").path,
+      #"INSERT OR REPLACE INTO state (key, value) VALUES ('view', '["title::(a+)+$"]')"#,
+    ]
+    try sqlite.run()
+    sqlite.waitUntilExit()
+    try #require(sqlite.terminationStatus == 0)
+
+    let start = ContinuousClock.now
+    let first = try runner.run(["-c", "list -f '$title'"])
+    #expect(ContinuousClock.now - start < .seconds(10))
+    #expect(first.status == 0)
+    #expect(
+      first.stderr
+        == "bluelib: the view of the last session ('find title::(a+)+$') was dropped: the regular expression"
+        + " '(a+)+$' takes too long (over 250 ms on one album); try a simpler one\n")
+    #expect(first.stdout.split(separator: "\n").count == 6, "the whole library: \(first.stdout)")
+    let second = try runner.run(["-c", "list -f '$title'"])
+    #expect(second.status == 0 && second.stderr == "", "dropped once, for good: \(second.stderr)")
+  }
 }
 
 /// `download` takes several albums, as `delete` does (issue 26, item 2), and `all` is the view's.

@@ -66,8 +66,16 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   case badQuery(word: String, reason: String)
   /// A move inside a view sorted by a query, whose order is not the library's.
   case sortedView(String)
+  /// A regular expression that took longer than its budget on one album (`(a+)+$` on a
+  /// long title backtracks without end); nothing was matched or changed.
+  case patternTooSlow(pattern: String)
   /// A saved view that does not exist.
   case noView(name: String, known: [String])
+  /// `view save NAME` with words that would reach NAME again: the views of the circle,
+  /// NAME first and last. Nothing was saved.
+  case viewRefersToItself(name: String, circle: [String])
+  /// `view save NAME` would make the saved view `other` fail as `reason` says. Nothing was saved.
+  case viewWouldBreak(name: String, other: String, reason: String)
 
   /// The one-line, lowercase message to show the user.
   public var description: String {
@@ -132,7 +140,16 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case .noView(let name, let known):
       "no view named \(Self.quoted(name))"
         + (known.isEmpty
-          ? " (no views are saved; 'view save NAME' saves one)" : " (views: \(known.joined(separator: ", ")))")
+          ? " (no views are saved; 'view save NAME' saves one)"
+          : " (views: \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? " and \(known.count - 10) more" : ""))")
+    case .patternTooSlow(let pattern):
+      "the regular expression \(Self.quoted(pattern)) takes too long (over \(BoundedMatch.budgetMilliseconds) ms on one album); try a simpler one"
+    case .viewRefersToItself(let name, let circle) where circle.count <= 2:
+      "@\(name) would refer to itself; nothing saved"
+    case .viewRefersToItself(let name, let circle):
+      "@\(name) would refer to itself (\(circle.map { "@" + $0 }.joined(separator: " → "))); nothing saved"
+    case .viewWouldBreak(let name, let other, let reason):
+      "saving @\(name) would break the view @\(other) (\(reason)); nothing saved"
     }
   }
 

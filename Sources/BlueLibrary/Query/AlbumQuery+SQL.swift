@@ -153,8 +153,51 @@ extension AlbumStore {
         guard let pattern = String.fromDatabaseValue(values[0]), let text = String.fromDatabaseValue(values[1]),
           let regex = RegexCache.shared.regex(pattern)
         else { return false }
-        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        return try BoundedMatch.matches(regex, pattern: pattern, in: text)
       })
+  }
+}
+
+/// A regular expression's match that cannot run without end: ICU backtracks exponentially
+/// on patterns such as `(a+)+$`, and one match is one step of SQLite's machine, which its
+/// progress handler never interrupts. ICU calls back as it works (NSRegularExpression's
+/// `reportProgress`), and there the match stops at the shell's stop check (a signal) or
+/// after ``budget`` on one text.
+enum BoundedMatch {
+  /// The longest one text may take, in milliseconds.
+  static let budgetMilliseconds = 250
+  static let budget: Duration = .milliseconds(budgetMilliseconds)
+  /// The start of the message of a match over its budget, followed by the pattern.
+  static let tooSlowMarker = "bluelib: pattern too slow: "
+
+  /// Whether `regex` matches somewhere in `text`.
+  /// - Throws: A `DatabaseError` SQLite reports for the statement: `SQLITE_INTERRUPT` when
+  ///   asked to stop, and one whose message starts with ``tooSlowMarker`` over the budget.
+  static func matches(_ regex: NSRegularExpression, pattern: String, in text: String) throws -> Bool {
+    var found = false
+    var stopped = false
+    var tooSlow = false
+    var calls = 0
+    let deadline = ContinuousClock.now + budget
+    regex.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)) {
+      result, _, stop in
+      if result != nil {
+        found = true
+        stop.pointee = true
+        return
+      }
+      calls += 1
+      if AlbumStore.interruptRequested {
+        stopped = true
+        stop.pointee = true
+      } else if calls & 15 == 0, ContinuousClock.now > deadline {
+        tooSlow = true
+        stop.pointee = true
+      }
+    }
+    if stopped { throw DatabaseError(resultCode: .SQLITE_INTERRUPT) }
+    if tooSlow && !found { throw DatabaseError(resultCode: .SQLITE_ERROR, message: tooSlowMarker + pattern) }
+    return found
   }
 }
 

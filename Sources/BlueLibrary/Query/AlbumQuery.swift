@@ -100,53 +100,85 @@ public struct AlbumQuery: Sendable, Equatable {
   public static let maximumGroups = 100
 
   /// The name in `@NAME` when `word` is one (a name is letters, digits, `-`, `_` and `.`,
-  /// at most 64); nil for any other word, which is a word to search for.
+  /// at most 64 bytes); nil for any other word, which is a word to search for.
   public static func viewName(_ word: String) -> String? {
     guard word.hasPrefix("@") else { return nil }
     let name = String(word.dropFirst())
     return isViewName(name) ? name : nil
   }
 
-  /// Whether `name` can name a saved view.
+  /// Whether `name` can name a saved view: at most 64 bytes (a single accented letter can be
+  /// any number of combining marks, so characters are no limit).
   public static func isViewName(_ name: String) -> Bool {
-    !name.isEmpty && name.count <= 64
+    !name.isEmpty && name.utf8.count <= 64
       && name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
       )
   }
 
+  /// The most terms a query may have once saved views are ANDed in, and the most a parse
+  /// reads on the way (a view naming another a hundred times, three deep, would be a
+  /// million): SQLite's expressions stop at 1,000 deep, and each term ANDed is one more.
+  public static let maximumTerms = 500
+
+  /// The most saved views a query may reach through one another, one inside the next.
+  public static let maximumViewDepth = 8
+
+  /// What a parse has expanded so far: the views being read, outermost first (a name seen
+  /// twice is a circle), and the terms read, views included, which stop at ``maximumTerms``.
+  private final class Expansion {
+    var chain: [String] = []
+    var terms = 0
+  }
+
   /// Parses `words`; with `savedViews`, an `@NAME` word is the view saved as NAME, ANDed with
   /// the rest as a whole (its OR groups stay its own), read again each time (so a view made
-  /// with `@NAME` follows a later `view save NAME`).
+  /// with `@NAME` follows a later `view save NAME`). A view that reaches itself, nests more
+  /// than ``maximumViewDepth`` deep or makes more than ``maximumTerms`` terms is refused
+  /// before the work grows: the expansion counts as it goes.
   public init(
     words: [String], now: Date = Date(), calendar: Calendar = .current, savedViews: SavedViews? = nil
   ) throws(LibraryError) {
-    try self.init(words: words, now: now, calendar: calendar, savedViews: savedViews, depth: 0)
+    try self.init(words: words, now: now, calendar: calendar, savedViews: savedViews, expansion: Expansion())
   }
 
   private init(
-    words: [String], now: Date, calendar: Calendar, savedViews: SavedViews?, depth: Int
+    words: [String], now: Date, calendar: Calendar, savedViews: SavedViews?, expansion: Expansion
   ) throws(LibraryError) {
     var typed: [String] = []
     var saved: [AlbumQuery] = []
     for word in words {
       if let savedViews, let name = Self.viewName(word) {
-        // A view saved with `@itself` in it, however deep, would never end.
-        guard depth < 8 else { throw .badQuery(word: word, reason: "saved views refer to each other in a circle") }
+        if let start = expansion.chain.firstIndex(of: name) {
+          let circle = (expansion.chain[start...] + [name]).map { "@" + $0 }.joined(separator: " → ")
+          throw .badQuery(word: word, reason: "saved views refer to each other in a circle (\(circle))")
+        }
+        guard expansion.chain.count < Self.maximumViewDepth else {
+          throw .badQuery(word: word, reason: "saved views nest more than \(Self.maximumViewDepth) deep")
+        }
+        expansion.chain.append(name)
         saved.append(
           try AlbumQuery(
-            words: try savedViews(name), now: now, calendar: calendar, savedViews: savedViews, depth: depth + 1))
+            words: try savedViews(name), now: now, calendar: calendar, savedViews: savedViews, expansion: expansion))
+        expansion.chain.removeLast()
       } else {
         typed.append(word)
       }
     }
     var query = try AlbumQuery(parsing: typed, now: now, calendar: calendar)
+    expansion.terms += query.groups.reduce(0) { $0 + $1.count }
+    let firstView = "@" + (words.first { Self.viewName($0) != nil }?.dropFirst() ?? "")
     for view in saved.reversed() {
       query = view.narrowed(by: query)
       if query.groups.count > Self.maximumGroups {
         throw .badQuery(
-          word: "@" + (words.first { Self.viewName($0) != nil }?.dropFirst() ?? ""),
-          reason: "the saved views' OR groups make more than \(Self.maximumGroups) combinations")
+          word: firstView, reason: "the saved views' OR groups make more than \(Self.maximumGroups) combinations")
       }
+    }
+    if expansion.terms > Self.maximumTerms || query.groups.reduce(0, { $0 + $1.count }) > Self.maximumTerms {
+      // Named by the outermost view being read: the one the user typed.
+      throw .badQuery(
+        word: expansion.chain.first.map { "@" + $0 } ?? firstView,
+        reason: "the saved views it names expand to more than \(Self.maximumTerms) terms")
     }
     self.init(groups: query.groups, sort: query.sort, words: words)
   }
@@ -174,6 +206,11 @@ public struct AlbumQuery: Sendable, Equatable {
       }
     }
     self.init(groups: groups, sort: sort, words: words)
+  }
+
+  /// This query with its words replaced by `words` (for ``text``), its terms and sort kept.
+  func withWords(_ words: [String]) -> AlbumQuery {
+    AlbumQuery(groups: groups, sort: sort, words: words)
   }
 
   /// This query's filter and `other`'s, ANDed; `other`'s sort keys when it has any, else this one's.

@@ -350,6 +350,8 @@ package final class AlbumStore: Sendable {
     case let error as LibraryError: error
     // Stopped on request (``setInterruptCheck(_:)``): rolled back, nothing changed.
     case let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT: .cancelled
+    case let error as DatabaseError where error.message?.hasPrefix(BoundedMatch.tooSlowMarker) == true:
+      .patternTooSlow(pattern: String(error.message!.dropFirst(BoundedMatch.tooSlowMarker.count)))
     case let error as DatabaseError: .database(reason(error))
     default: .database(String(describing: error))
     }

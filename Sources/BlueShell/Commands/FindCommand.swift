@@ -128,26 +128,13 @@ struct ViewCommand: Command {
     }
   }
 
-  /// The name in `@NAME`, when the word is one (a name is letters, digits, `-`, `_` and `.`,
-  /// at most 64); nil for any other word, which a query reads as a word to search for.
-  static func viewName(_ word: String) -> String? {
-    guard word.hasPrefix("@") else { return nil }
-    let name = String(word.dropFirst())
-    return isViewName(name) ? name : nil
-  }
-
-  static func isViewName(_ name: String) -> Bool {
-    !name.isEmpty && name.count <= 64
-      && name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
-      )
-  }
-
   /// A view's name as `view save` and `view delete` take it (an `@` in front is dropped).
   private static func name(_ word: Word) throws(CommandError) -> String {
     let name = word.text.hasPrefix("@") ? String(word.text.dropFirst()) : word.text
     guard AlbumQuery.isViewName(name) else {
       throw CommandError(
-        "a view's name is letters, digits, '-', '_' and '.' (at most 64), not \(TextSanitizer.quotedWord(word.text))")
+        "a view's name is letters, digits, '-', '_' and '.' (at most 64 bytes), not \(TextSanitizer.quotedWord(word.text))"
+      )
     }
     return name
   }

@@ -92,6 +92,7 @@ final class Interpreter {
     defer { environment.library.endCommand() }
     do throws(CommandError) {
       try render(execute(type, Array(words.dropFirst())))
+      if let dropped = environment.library.takeDroppedView() { output.line(dropped) }
       return nil
     } catch {
       return verb.text.lowercased() + ": " + error.message

@@ -41,12 +41,15 @@ enum TextSanitizer {
     }
   }
 
-  /// `text` escaped and cut to at most `limit` characters (with `…`), for error messages
-  /// that quote what the user typed.
+  /// `text` escaped and cut to at most `limit` Unicode scalars (with `…`), for error messages
+  /// that quote what the user typed. Scalars, not characters: one letter followed by 400,000
+  /// combining accents is one character of 800 KB.
   static func quotedWord(_ text: String, limit: Int = 40) -> String {
     let safe = escaped(text)
-    guard safe.count > limit else { return "'" + safe + "'" }
-    return "'" + safe.prefix(limit - 1) + "…'"
+    guard safe.unicodeScalars.count > limit else { return "'" + safe + "'" }
+    var cut = String.UnicodeScalarView()
+    cut.append(contentsOf: safe.unicodeScalars.prefix(limit - 1))
+    return "'" + String(cut) + "…'"
   }
 
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
