@@ -6,9 +6,14 @@
 ///    folder).
 /// 2. A group's album artist is its album-artist tag (the most common one), else the artist
 ///    all its tracks share, else "Various Artists".
-/// 3. Groups with the same album artist and title in sibling folders merge (a multi-disc
-///    album in `CD1/` and `CD2/`), unless their years are both known and differ (two
-///    "Greatest Hits" of the same artist in `Greatest Hits (1990)/` and `… (2005)/`).
+/// 3. Groups with the same album artist and title in sibling folders merge when they look
+///    like the discs of one album (`CD1/` and `CD2/`), unless their years are both known and
+///    differ (two "Greatest Hits" of the same artist in `Greatest Hits (1990)/` and
+///    `… (2005)/`). They look like discs when their disc tags differ; without disc tags,
+///    when both folder names carry a disc number (`CD1`, `Disc 2`, `The Wall - disc 3`), or
+///    when no track number or title repeats between them (numbered on across discs).
+///    Otherwise they are copies — the album in `flac/` and `mp3/`, an original and a
+///    remaster — and stay two albums, each with its own tracks.
 enum AlbumGrouping {
   /// A track that TagLib read, and where it was found.
   struct Track {
@@ -21,7 +26,7 @@ enum AlbumGrouping {
 
   /// The albums of `tracks` (in walk order), ordered by folder and then title.
   static func albums(folders: [FolderWalk.Folder], tracks: [Track]) -> [MusicAlbum] {
-    let groups = merged(groups(folders: folders, tracks: tracks), folders: folders)
+    let groups = merged(groups(folders: folders, tracks: tracks), folders: folders, tracks: tracks)
     var coverImages: [String: String] = [:]
     for folder in folders {
       if let image = folder.coverImage { coverImages[folder.path] = image }
@@ -103,8 +108,8 @@ enum AlbumGrouping {
   }
 
   /// Step 3: groups in sibling folders with the same album artist and title (and no
-  /// conflicting years) merged, in the order of their first group.
-  static func merged(_ groups: [Group], folders: [FolderWalk.Folder]) -> [Group] {
+  /// conflicting years) merged when they look like discs, in the order of their first group.
+  static func merged(_ groups: [Group], folders: [FolderWalk.Folder], tracks: [Track]) -> [Group] {
     struct Key: Hashable {
       var parent: Substring
       var artist: String
@@ -123,6 +128,7 @@ enum AlbumGrouping {
         let other = result[index]
         return !other.folders.contains(group.folders[0])
           && (other.year == nil || group.year == nil || other.year == group.year)
+          && looksLikeDiscs(other, group, folders: folders, tracks: tracks)
       }
       if let match {
         result[match].folders.append(contentsOf: group.folders)
@@ -136,6 +142,41 @@ enum AlbumGrouping {
     return result
   }
 
+  /// Whether `group` is another disc of `album` (the group or groups merged so far), not a
+  /// copy of it (rule 3).
+  static func looksLikeDiscs(_ album: Group, _ group: Group, folders: [FolderWalk.Folder], tracks: [Track]) -> Bool {
+    let albumDiscs = Set(album.tracks.compactMap { tracks[$0].tags.discNumber })
+    let groupDiscs = Set(group.tracks.compactMap { tracks[$0].tags.discNumber })
+    if !albumDiscs.isEmpty && !groupDiscs.isEmpty { return albumDiscs.isDisjoint(with: groupDiscs) }
+    let albumFolderDiscs = album.folders.map { discNumber(inFolderName: folders[$0].path) }
+    if let groupDisc = discNumber(inFolderName: folders[group.folders[0]].path),
+      albumFolderDiscs.allSatisfy({ $0 != nil && $0 != groupDisc })
+    {
+      return true
+    }
+    let albumNumbers = Set(album.tracks.compactMap { tracks[$0].tags.trackNumber })
+    if group.tracks.contains(where: { tracks[$0].tags.trackNumber.map(albumNumbers.contains) == true }) {
+      return false
+    }
+    let albumTitles = Set(album.tracks.compactMap { tracks[$0].tags.title?.lowercased() })
+    return !group.tracks.contains { tracks[$0].tags.title.map { albumTitles.contains($0.lowercased()) } == true }
+  }
+
+  /// The disc number a folder's name ends in — `CD1`, `cd 2`, `Disc 3`, `The Wall - Disk 4`,
+  /// `(CD 2)`, `[disc2]` — or nil when it ends in none.
+  static func discNumber(inFolderName path: String) -> Int? {
+    var name = Substring(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...])
+    while let last = name.last, last == ")" || last == "]" || last == " " { name = name.dropLast() }
+    let digits = name.reversed().prefix { $0.isASCII && $0.isNumber }
+    guard (1...3).contains(digits.count), let number = Int(String(digits.reversed())) else { return nil }
+    name = name.dropLast(digits.count)
+    while let last = name.last, " -_.".contains(last) { name = name.dropLast() }
+    let lowered = name.lowercased()
+    guard let word = ["disc", "disk", "cd"].first(where: { lowered.hasSuffix($0) }) else { return nil }
+    let before = lowered.dropLast(word.count).last
+    return before.map { !$0.isLetter } ?? true ? number : nil
+  }
+
   // MARK: - Albums
 
   static func album(
@@ -143,10 +184,14 @@ enum AlbumGrouping {
   ) -> MusicAlbum {
     // Disc (its tag, else its disc folder's place), disc folder in walk order, then track
     // number (tracks without one last), then file name.
+    // A disc folder named for its disc (`CD2`) is that disc; else its place among them.
+    let named = group.folders.map { discNumber(inFolderName: folders[$0].path) }
+    let foldersNameDiscs = named.allSatisfy { $0 != nil } && Set(named).count == named.count
     let discs = group.tracks.map { index -> Int? in
       let track = tracks[index]
       if let disc = track.tags.discNumber { return disc }
-      return group.folders.count > 1 ? group.folders.firstIndex(of: track.file.folder)! + 1 : nil
+      guard group.folders.count > 1, let place = group.folders.firstIndex(of: track.file.folder) else { return nil }
+      return foldersNameDiscs ? named[place] : place + 1
     }
     // The fields compared, not the tracks (whose copies would retain a dozen strings each).
     let keys = group.tracks.map { (folder: tracks[$0].file.folder, number: tracks[$0].tags.trackNumber) }

@@ -137,7 +137,8 @@ struct FolderWalk {
   /// Bumped when what a scan reads from a file or how it groups tracks changes: the
   /// fingerprints of earlier scans then differ, and a re-import reads every folder again.
   /// 2: an album without art of its own gets the Cover Art Archive's, by its MusicBrainz ids.
-  static let rulesVersion = 2
+  /// 3: sibling folders merge as discs only when they look like discs (copies stay two).
+  static let rulesVersion = 3
 
   /// Reads each file's size and modification time, `workers` files at a time (a stat costs
   /// a path lookup in the kernel: 5 µs, 0.1 s for 20,000 files on one core).

@@ -100,6 +100,71 @@ import Testing
     #expect(try music.scan().albums.map(\.year) == [1981, 1991])
   }
 
+  /// An album kept in `flac/` and `mp3/` (or as an original and a remaster) is two albums,
+  /// each with its own tracks: the same numbers and titles in both folders are copies, not
+  /// discs (round 4, G8; Navidrome #1226: one album with every track twice).
+  @Test(arguments: [("flac", "mp3"), ("FLAC", "MP3"), ("OK Computer", "OK Computer (2017 Remaster)")])
+  func theSameTracksInSiblingFoldersAreTwoAlbums(first: String, second: String) throws {
+    let music = try MusicFolderFixture()
+    for (folder, format) in [(first, "flac"), (second, "mp3")] {
+      for number in 1...3 {
+        try music.track(
+          "Radiohead/OK Computer/\(folder)/0\(number).\(format)",
+          TagEdit(album: "OK Computer", artist: "Radiohead", title: "Song \(number)", trackNumber: "\(number)"))
+      }
+    }
+    let scan = try music.scan()
+    #expect(scan.albums.map(\.trackCount) == [3, 3])
+    #expect(
+      scan.albums.map(\.folder) == [
+        music.path("Radiohead/OK Computer/\(first)"), music.path("Radiohead/OK Computer/\(second)"),
+      ])
+    for album in scan.albums {
+      #expect(Set(album.tracks.map { $0.tags.format }).count == 1, "one format per album")
+      #expect(album.tracks.map(\.disc) == [nil, nil, nil])
+    }
+  }
+
+  /// Copies that carry the same disc tags stay apart too; different disc tags are discs,
+  /// whatever the folders are called and even when titles repeat (a bonus disc of alternate takes).
+  @Test func discTagsDecideWhenTheyAreThere() throws {
+    let music = try MusicFolderFixture()
+    for folder in ["A", "B"] {
+      try music.track(
+        "X/Copies/\(folder)/1.ogg",
+        TagEdit(album: "Copies", artist: "X", title: "One", trackNumber: "1", discNumber: "1"))
+    }
+    for disc in 1...2 {
+      try music.track(
+        "X/Takes/Part \(disc == 1 ? "A" : "B")/1.ogg",
+        TagEdit(album: "Takes", artist: "X", title: "One", trackNumber: "1", discNumber: "\(disc)"))
+    }
+    let scan = try music.scan()
+    #expect(scan.albums.filter { $0.title == "Copies" }.map(\.trackCount) == [1, 1])
+    #expect(scan.albums.filter { $0.title == "Takes" }.map(\.trackCount) == [2])
+  }
+
+  /// Disc folders without disc tags are discs when their names say so (`CD1`, `Disc 2`,
+  /// `The Wall - disc 3`) or when their tracks do not repeat (numbered on across discs).
+  @Test func discFoldersAreDiscsByNameOrByTracksThatDoNotRepeat() throws {
+    let music = try MusicFolderFixture()
+    for (disc, folder) in ["CD1", "Disc 2", "The Wall - disc 3"].enumerated() {
+      try music.track(
+        "Floyd/The Wall/\(folder)/1.ogg",
+        TagEdit(album: "The Wall", artist: "Pink Floyd", title: "Song", trackNumber: "1"))
+      _ = disc
+    }
+    for (folder, number) in [("First", 1), ("Second", 2)] {
+      try music.track(
+        "Floyd/Animals/\(folder)/\(number).ogg",
+        TagEdit(album: "Animals", artist: "Pink Floyd", title: "Pigs \(number)", trackNumber: "\(number)"))
+    }
+    let scan = try music.scan()
+    let wall = try #require(scan.album("The Wall"))
+    #expect(wall.trackCount == 3 && wall.tracks.map(\.disc) == [1, 2, 3])
+    #expect(try #require(scan.album("Animals")).trackCount == 2)
+  }
+
   @Test func yearComesFromTheDateTagAndGenreIsTheMostCommon() throws {
     let music = try MusicFolderFixture()
     try music.track("OK/1.mp3", TagEdit(album: "OK Computer", date: "1997-05-21", genre: "Alternative"))
