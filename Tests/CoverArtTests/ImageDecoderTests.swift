@@ -104,6 +104,55 @@ import Testing
     #expect(worst <= 2, "largest channel difference \(worst)")
   }
 
+  /// A grey progressive JPEG of `size`×`size` pixels: one DC scan, then `scans` AC scans
+  /// that carry nothing but end-of-band runs, so each walks every block (round 4, G10).
+  static func progressiveBomb(size: Int, scans: Int) -> [UInt8] {
+    func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+      [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+    }
+    func stuffed(_ bits: [Bool]) -> [UInt8] {
+      var bits = bits
+      while bits.count % 8 != 0 { bits.append(true) }
+      var bytes: [UInt8] = []
+      for start in stride(from: 0, to: bits.count, by: 8) {
+        let byte = bits[start..<start + 8].reduce(UInt8(0)) { $0 << 1 | ($1 ? 1 : 0) }
+        bytes.append(byte)
+        if byte == 0xFF { bytes.append(0) }
+      }
+      return bytes
+    }
+    let blocks = ((size + 7) / 8) * ((size + 7) / 8)
+    var jpeg: [UInt8] = [0xFF, 0xD8] + segment(0xDB, [0] + Array(repeating: 1, count: 64))
+    jpeg += segment(
+      0xC2, [8, UInt8(size >> 8), UInt8(size & 0xFF), UInt8(size >> 8), UInt8(size & 0xFF), 1, 1, 0x11, 0])
+    // DC: one code of one bit for "no difference"; AC: one code of one bit for a run of
+    // end-of-bands with 14 more bits (32,767 blocks with all of them set).
+    jpeg += segment(0xC4, [0x00, 1] + Array(repeating: 0, count: 15) + [0x00])
+    jpeg += segment(0xC4, [0x10, 1] + Array(repeating: 0, count: 15) + [0xE0])
+    jpeg += segment(0xDA, [1, 1, 0, 0, 0, 0]) + stuffed(Array(repeating: false, count: blocks))
+    let run = [false] + Array(repeating: true, count: 14)
+    let acScan =
+      segment(0xDA, [1, 1, 0, 1, 63, 0]) + stuffed(Array(repeating: run, count: blocks / 32_767 + 1).flatMap { $0 })
+    for _ in 0..<scans { jpeg += acScan }
+    return jpeg + [0xFF, 0xD9]
+  }
+
+  /// 999 scans over 65,536 blocks each are 65 million blocks walked (at 8192², a billion:
+  /// 18 s of CPU, at every start, for a card's cover): refused past 50 million, while a
+  /// picture of a few scans still decodes.
+  @Test func aProgressiveJPEGWhoseScansWalkTooManyBlocksIsRefused() throws {
+    let small = try ImageDecoder.decode(Self.progressiveBomb(size: 64, scans: 10))
+    #expect(small.width == 64 && small.height == 64)
+    let start = ContinuousClock.now
+    #expect {
+      try ImageDecoder.decode(
+        Self.progressiveBomb(size: 2048, scans: 999), minimumSize: PixelSize(width: 16, height: 8))
+    } throws: { error in
+      "\(error)".contains("too much work: its progressive scans walk more than 50 million blocks")
+    }
+    #expect(ContinuousClock.now - start < .seconds(30))
+  }
+
   @Test func greyJPEGExpandsToEqualChannels() throws {
     let samples = (0..<(32 * 32)).map { UInt8(($0 % 32) * 8) }
     let jpeg = ImageEncoder.jpeg(width: 32, height: 32, layout: .grey, samples: samples, quality: 95)

@@ -18,6 +18,15 @@ final class CoverPainter {
   private var imageID: UInt32
   /// The ids of the cards' kitty pictures on the screen.
   private var cardImageIDs: [UInt32] = []
+  /// Why the covers that failed to decode failed, by URL and size of their bytes: a card
+  /// draws its placeholder at once instead of decoding the same bad file at every redraw
+  /// (a crafted JPEG takes a second to be refused). New bytes are tried again.
+  private var undecodable: [Undecodable: CoverArtError] = [:]
+
+  private struct Undecodable: Hashable {
+    var url: String
+    var size: Int
+  }
 
   /// A painter of `library`'s covers.
   init(library: Library) {
@@ -45,9 +54,26 @@ final class CoverPainter {
     let key = RenderKey(source: album.coverURL, columns: columns, rows: rows, mode: mode)
     if let drawn = cells.frame(for: key) { return drawn }
     guard let bytes = bytes(of: album) else { return nil }
-    let drawn = try HalfBlockRenderer.render(encoded: bytes, columns: columns, rows: rows, mode: mode)
+    let drawn = try remembering(album, bytes) { () throws(CoverArtError) in
+      try HalfBlockRenderer.render(encoded: bytes, columns: columns, rows: rows, mode: mode)
+    }
     cells.store(drawn, for: key)
     return drawn
+  }
+
+  /// `render`'s frame, or the error it threw for these bytes before (without rendering).
+  private func remembering<Frame>(
+    _ album: Album, _ bytes: [UInt8], _ render: () throws(CoverArtError) -> Frame
+  ) throws(CoverArtError) -> Frame {
+    let key = Undecodable(url: album.coverURL, size: bytes.count)
+    if let failure = undecodable[key] { throw failure }
+    do {
+      return try render()
+    } catch {
+      if undecodable.count >= 256 { undecodable.removeAll() }
+      undecodable[key] = error
+      throw error
+    }
   }
 
   /// `album`'s cover encoded for `graphics`' image protocol over `columns`×`rows` cells;
@@ -60,9 +86,11 @@ final class CoverPainter {
       source: album.coverURL, columns: columns, rows: rows, mode: mode, graphics: graphics.graphics, cell: cell)
     if let frame = pictures.frame(for: key) { return frame }
     guard let bytes = bytes(of: album) else { return nil }
-    let frame = try PixelRenderer.render(
-      encoded: bytes, graphics: graphics.graphics, columns: columns, rows: rows, cell: cell,
-      colors: graphics.colorRegisters)
+    let frame = try remembering(album, bytes) { () throws(CoverArtError) in
+      try PixelRenderer.render(
+        encoded: bytes, graphics: graphics.graphics, columns: columns, rows: rows, cell: cell,
+        colors: graphics.colorRegisters)
+    }
     pictures.store(frame, for: key)
     return frame
   }
