@@ -114,15 +114,40 @@ extension LibraryArchive {
 
   /// Throws when `target` is one of the `spared` files (compared by device and inode, so a
   /// hard link, a symbolic link or another spelling of the path is caught too).
+  ///
+  /// A spared file that does not exist now is spared by its place: the same name in the
+  /// same directory (by device and inode). SQLite makes `library.sqlite-journal` for each
+  /// change and takes a file of that name it finds at the next open for a stale journal,
+  /// deleting it: an export written there between two commands would be lost.
   static func refuseIfSpared(_ target: String, named path: String, sparing spared: [String]) throws(LibraryError) {
+    guard !spared.isEmpty else { return }
     var info = stat()
-    guard !spared.isEmpty, stat(target, &info) == 0 else { return }
+    let exists = stat(target, &info) == 0
     for file in spared {
       var other = stat()
-      if stat(file, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino {
-        throw .cannotWrite(path: path, reason: "it is the library itself (\(file))")
+      let same: Bool
+      if exists && stat(file, &other) == 0 {
+        same = other.st_dev == info.st_dev && other.st_ino == info.st_ino
+      } else {
+        same = sameDirectoryAndName(target, file)
       }
+      if same { throw .cannotWrite(path: path, reason: "it is the library itself (\(file))") }
     }
+  }
+
+  /// Whether `a` and `b` name the same entry of the same directory, whether or not it exists.
+  private static func sameDirectoryAndName(_ a: String, _ b: String) -> Bool {
+    func split(_ path: String) -> (directory: String, name: Substring) {
+      guard let slash = path.lastIndex(of: "/") else { return (".", path[...]) }
+      return (slash == path.startIndex ? "/" : String(path[..<slash]), path[path.index(after: slash)...])
+    }
+    let (directoryA, nameA) = split(a)
+    let (directoryB, nameB) = split(b)
+    guard nameA == nameB else { return false }
+    var infoA = stat()
+    var infoB = stat()
+    return stat(directoryA, &infoA) == 0 && stat(directoryB, &infoB) == 0 && infoA.st_dev == infoB.st_dev
+      && infoA.st_ino == infoB.st_ino
   }
 
   /// The path to replace for `path`: itself, or where its symbolic link leads.
