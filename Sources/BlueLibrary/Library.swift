@@ -459,6 +459,13 @@ public final class Library {
     return covers.request(album.coverURL, for: CoverRequester(title: album.title, order: album.position))
   }
 
+  /// Why `album`'s cover cannot be asked for as covers are set up (a bad
+  /// `BLUELIB_COVERART_URL`), or nil.
+  public func coverSetupProblem(of album: Album) -> String? {
+    guard let covers, !album.coverURL.isEmpty else { return nil }
+    return covers.setupProblem(for: album.coverURL)
+  }
+
   /// Asks for the covers of `batch` in the background, a few at a time as slots free up
   /// (``CoverLoader/request(_:)``).
   public func requestCovers(_ batch: CoverBatch) {

@@ -105,5 +105,27 @@ extension RunsAlone {
           == "downloaded Busy\ndownloaded Found\ndownloaded Group\nnone No Ids\nurl Nowhere\nlocal Own Art\nurl Sneaky\n",
         "\(after.stdout)")
     }
+
+    /// A mirror's address that is not an http(s) URL with a host is said once, as the
+    /// command's failure, before anything is asked (round 4, G22: each album failed with a
+    /// reason about another URL, such as `could not resolve host release`).
+    @Test(arguments: ["http://", "not a url", "ftp://127.0.0.1/", "http://[::1", "http://127.0.0.1:70000"])
+    func aBadMirrorAddressIsOneClearLine(mirror: String) throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let csv = runner.home.appendingPathComponent("caa.csv").path
+      try "title,coverUrl\nC1,caa:release/\(Self.id("r", 1))\nC2,caa:release/\(Self.id("r", 2))\n".write(
+        toFile: csv, atomically: false, encoding: .utf8)
+      #expect(try runner.run(["-c", "import \(csv)"]).status == 0)
+      let result = try runner.run(
+        ["--download-timeout", "3", "-c", "download all; wait"], environment: ["BLUELIB_COVERART_URL": mirror])
+      #expect(result.status == 1)
+      let reason =
+        mirror.hasSuffix("70000")
+        ? "BLUELIB_COVERART_URL '\(mirror)': port 70000 is out of range"
+        : "BLUELIB_COVERART_URL '\(mirror)' is not an http(s) URL with a host"
+      #expect(result.stderr == "bluelib: -c:1: download: \(reason) (2 albums not asked for)\n")
+      #expect(!result.stdout.contains("failed"), "\(result.stdout)")
+    }
   }
 }

@@ -367,6 +367,12 @@ public final class CoverLoader: Sendable {
     _ = book.withLock { $0.subscribers.removeValue(forKey: token.id) }
   }
 
+  /// Why the source of `url` cannot fetch anything as it is set up, or nil
+  /// (``CoverSource/setupProblem``).
+  public func setupProblem(for url: String) -> String? {
+    source(for: url)?.setupProblem
+  }
+
   // MARK: - Fetching
 
   private func source(for url: String) -> (any CoverSource)? {

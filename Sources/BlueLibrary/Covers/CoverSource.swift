@@ -26,6 +26,10 @@ public protocol CoverSource: Sendable {
   /// anyway (a local file): nil when the source has no such way (the default), and the
   /// loader's ``CoverLoader/fetchNow(_:)`` then waits for ``fetch(_:limits:)``.
   func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data?
+
+  /// Why the source cannot fetch anything as it is set up (a mirror's address that is not
+  /// a URL), said once instead of as every cover's failure; nil (the default) when it can.
+  var setupProblem: String? { get }
 }
 
 extension CoverSource {
@@ -34,6 +38,9 @@ extension CoverSource {
 
   /// No blocking way.
   public func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data? { nil }
+
+  /// Nothing to set up wrong.
+  public var setupProblem: String? { nil }
 }
 
 /// The lowercase scheme of `url` (the letters before the first `:`), or nil if it has none.

@@ -55,6 +55,9 @@ struct DownloadCommand: Command {
     var withoutArt = 0
     // The album named alone, when it has no cover URL.
     var lacking: Album?
+    // Albums whose cover's source cannot ask (a bad BLUELIB_COVERART_URL), and why.
+    var notAsked = 0
+    var setupProblem: String?
     // Page through the store: `download all` on a huge library never loads it whole.
     // A signal (Ctrl-C, SIGTERM, SIGHUP) stops the requests between pages: on a million
     // albums they take seconds, and the shell must leave within one.
@@ -75,6 +78,11 @@ struct DownloadCommand: Command {
           guard !album.coverURL.isEmpty else {
             if album.isFromMusicFolder { withoutArt += 1 } else { withoutCover += 1 }
             lacking = album
+            continue
+          }
+          if let problem = library.coverSetupProblem(of: album) {
+            notAsked += 1
+            setupProblem = problem
             continue
           }
           let isCached: Bool
@@ -113,6 +121,12 @@ struct DownloadCommand: Command {
     if withoutCover > 0 { parts.append("\(albumCount(withoutCover)) without a cover URL") }
     if withoutArt > 0 { parts.append("\(albumCount(withoutArt)) with no art and no MusicBrainz id to look it up by") }
     if stopped { parts.append("stopped by a signal before the rest were asked for") }
+    if let setupProblem {
+      // Said once, as the command's failure; the other covers asked for go on.
+      throw CommandError(
+        setupProblem + " (\(albumCount(notAsked)) not asked for"
+          + (parts.isEmpty ? ")" : "; " + parts.joined(separator: ", ") + ")"))
+    }
     return .lines([parts.isEmpty ? "nothing to download" : parts.joined(separator: ", ")])
   }
 }

@@ -25,12 +25,27 @@ public final class CoverArtArchiveSource: CoverSource {
   private let base: String
   private let http: HTTPCoverSource
   private let gate: RequestGate
+  /// Why `base` cannot be asked (`BLUELIB_COVERART_URL 'http://' is not an http(s) URL with a
+  /// host`), or nil: checked once, so a bad mirror is one line, not each album's failure.
+  public let setupProblem: String?
 
   /// A source asking `base` (no trailing slash needed), one request per `interval`.
   public init(base: String = CoverArtArchiveSource.defaultBase, userAgent: String, interval: Duration = .seconds(1)) {
     self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
     http = HTTPCoverSource(userAgent: userAgent)
     gate = RequestGate(interval: interval)
+    setupProblem = Self.problem(withBase: base)
+  }
+
+  /// Why `base` is not where an archive can answer: not an http or https URL with a host,
+  /// or a port out of range.
+  static func problem(withBase base: String) -> String? {
+    let shown = "BLUELIB_COVERART_URL '\(base.count > 80 ? base.prefix(79) + "…" : base)'"
+    guard let target = HTTPTarget(base), target.scheme == "http" || target.scheme == "https" else {
+      return "\(shown) is not an http(s) URL with a host"
+    }
+    if let reason = target.portProblem { return "\(shown): \(reason)" }
+    return nil
   }
 
   public func shutDown() { http.shutDown() }
@@ -38,6 +53,7 @@ public final class CoverArtArchiveSource: CoverSource {
   /// The timeout covers the whole download, every request and wait after the first
   /// request's turn came, as it does for one URL.
   public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+    if let setupProblem { throw .downloadFailed(setupProblem) }
     let ids = try Self.ids(of: url)
     var deadline: ContinuousClock.Instant?
     if let release = ids.release,
