@@ -313,6 +313,22 @@ import Testing
 
   // MARK: - Export and import
 
+  /// A track whose path holds a line break cannot be written in M3U: the export says how
+  /// many were left out, and an album none of whose tracks could be written is not counted
+  /// as exported (round 4, G24: "exported 2 albums", one track in the file).
+  @Test func anM3UExportCountsTheTracksALineBreakLeavesOut() throws {
+    try track("A/a\nb.mp3", TagEdit(album: "A", artist: "X", trackNumber: "1"))
+    try track("A/02.mp3", TagEdit(album: "A", artist: "X", trackNumber: "2"))
+    try track("New\nLine/01.mp3", TagEdit(album: "Broken", artist: "Y"))
+    let library = try shell()
+    try library.importFolder(music, named: "M")
+    let file = directory.file("out.m3u")
+    let exported = try LibraryArchive.export(library, to: file, csv: false, playlist: true)
+    #expect(exported == LibraryArchive.Exported(albums: 1, tracks: 1, tracksLeftOut: 2))
+    let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+    #expect(lines.filter { $0.hasPrefix("/") } == ["\(music)/A/02.mp3"])
+  }
+
   /// JSON `export` writes each folder album's tracks as an array, and `import` of that
   /// file into another library reads them back: the same track list, discs and ids, and a
   /// later import of the folder there finds its albums unchanged without opening a file.

@@ -9,6 +9,14 @@ internal import MusicFolder
 #endif
 
 extension LibraryArchive {
+  /// What an export wrote: albums, and for a playlist its tracks and those it could not
+  /// write (a line break in a path cannot be written in M3U).
+  public struct Exported: Sendable, Equatable {
+    public var albums = 0
+    public var tracks = 0
+    public var tracksLeftOut = 0
+  }
+
   /// Replaces the file at `path` with `bytes` so that a reader (or a crash) sees
   /// the old file or the new one, never a part (see ``AtomicFile``).
   /// An existing file's permissions are kept.
@@ -35,20 +43,22 @@ extension LibraryArchive {
   /// and in bounded memory: the albums are read a page at a time and written as they come,
   /// so a million-album library costs the memory of one page. Where it may write, and the
   /// files it spares (the library's own), are as ``writeAtomically(_:to:sparing:)``.
-  /// Returns how many albums it wrote.
+  /// Returns what it wrote (``Exported``).
   ///
   /// With `playlist`, the file is an extended M3U playlist instead (`#EXTM3U`, then for each
   /// track of each album from a music folder `#EXTINF:SECONDS,ARTIST - TITLE` and its
   /// absolute path); albums without tracks are left out, and the count is of albums written.
+  @discardableResult
   public static func export(
     _ library: Library, to path: String, csv: Bool, playlist: Bool = false, query: AlbumQuery? = nil
-  ) throws(LibraryError) -> Int {
+  ) throws(LibraryError) -> Exported {
     let target = try exportTarget(path)
     // With a query, only its matches (within the view); without, the whole library.
     let ids = try query.map { query throws(LibraryError) in try library.store.albumIDs(matching: library.scope(query)) }
     try refuseIfSpared(target, named: path, sparing: library.files)
     let music = csv ? try library.hasMusicFields() : false
     var written = 0
+    var exported = Exported()
     do {
       try AtomicFile.write(to: target, mode: 0o666) { emit in
         var out: [UInt8] = []
@@ -65,7 +75,11 @@ extension LibraryArchive {
           for album in page {
             if playlist {
               guard let tracks = try library.musicTracks(of: album) else { continue }
-              appendM3U(album, tracks: tracks, to: &out)
+              let (entries, leftOut) = appendM3U(album, tracks: tracks, to: &out)
+              exported.tracks += entries
+              exported.tracksLeftOut += leftOut
+              // An album none of whose tracks could be written is not in the playlist.
+              if entries == 0 { continue }
             } else if csv {
               appendCSV(album, music: music, to: &out)
             } else {
@@ -90,21 +104,26 @@ extension LibraryArchive {
     } catch {
       throw .cannotWrite(path: path, reason: String(describing: error))
     }
-    return written
+    exported.albums = written
+    return exported
   }
 
   /// The tracks of `album` as extended M3U entries. A line break in a tag becomes a space;
   /// a track whose path holds one cannot be written in M3U and is left out.
-  static func appendM3U(_ album: Album, tracks: [MusicTrack], to out: inout [UInt8]) {
+  /// Returns how many tracks it wrote and how many it left out.
+  static func appendM3U(_ album: Album, tracks: [MusicTrack], to out: inout [UInt8]) -> (written: Int, leftOut: Int) {
     func line(_ text: String) -> String {
       String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
     }
+    var written = 0
     for track in tracks where !track.path.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
       let artist = track.tags.artist ?? album.artist
       let title = track.tags.title ?? (track.path.split(separator: "/").last.map(String.init) ?? track.path)
       out += Array(
         "#EXTINF:\(Int(track.tags.duration.rounded())),\(line(artist)) - \(line(title))\n\(track.path)\n".utf8)
+      written += 1
     }
+    return (written, tracks.count - written)
   }
 
   /// Albums read at once by ``export(_:to:csv:)``.

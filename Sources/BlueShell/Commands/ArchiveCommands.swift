@@ -293,9 +293,16 @@ struct ExportCommand: Command {
     let lowercased = path.lowercased()
     let csv = lowercased.hasSuffix(".csv")
     let playlist = lowercased.hasSuffix(".m3u") || lowercased.hasSuffix(".m3u8")
-    let count = try LibraryArchive.export(library, to: path, csv: csv, playlist: playlist, query: query)
+    let exported: LibraryArchive.Exported = try LibraryArchive.export(
+      library, to: path, csv: csv, playlist: playlist, query: query)
     let kind = csv ? " as CSV" : playlist ? " as an M3U playlist" : ""
-    return .lines(["exported \(albumCount(count)) to \(TextSanitizer.escaped(path))\(kind)"])
+    // A track whose path holds a line break cannot be written in M3U: said, not hidden.
+    let leftOut =
+      exported.tracksLeftOut == 0
+      ? ""
+      : " (\(Library.counted(exported.tracks, "track")); \(Library.counted(exported.tracksLeftOut, "track")) left"
+        + " out: a line break in the path cannot be written in M3U)"
+    return .lines(["exported \(albumCount(exported.albums)) to \(TextSanitizer.escaped(path))\(kind)\(leftOut)"])
   }
 }
 
