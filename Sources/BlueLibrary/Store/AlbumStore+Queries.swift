@@ -102,11 +102,12 @@ extension AlbumStore {
             COUNT(tracks)
           FROM album WHERE \(sql.condition)
           """, arguments: arguments)
+      // The most common genres only: a library of a million genres would be a million rows.
       let genres = try Row.fetchAll(
         db,
         sql: """
           SELECT genre, COUNT(*) FROM album WHERE \(sql.condition)
-          GROUP BY genre COLLATE NOCASE ORDER BY 2 DESC, genre COLLATE NOCASE
+          GROUP BY genre COLLATE NOCASE ORDER BY 2 DESC, genre COLLATE NOCASE LIMIT \(LibraryStatistics.genresShown)
           """, arguments: arguments
       ).map { (name: $0[0] as String, count: $0[1] as Int) }
       let decades = try Row.fetchAll(
@@ -116,9 +117,11 @@ extension AlbumStore {
           GROUP BY 1 ORDER BY 1
           """, arguments: arguments
       ).map { (decade: $0[0] as Int?, count: $0[1] as Int) }
+      let albums: Int = row?[0] ?? 0
       return LibraryStatistics(
-        albums: row?[0] ?? 0, tracks: row?[1] ?? 0, length: row?[2] ?? 0, artists: row?[3] ?? 0,
-        albumsWithTracks: row?[4] ?? 0, genres: genres, decades: decades)
+        albums: albums, tracks: row?[1] ?? 0, length: row?[2] ?? 0, artists: row?[3] ?? 0,
+        albumsWithTracks: row?[4] ?? 0, genres: genres,
+        albumsOfOtherGenres: albums - genres.reduce(0) { $0 + $1.count }, decades: decades)
     }
   }
 
@@ -205,8 +208,12 @@ public struct LibraryStatistics: Sendable {
   public var artists: Int
   /// Albums whose track count is known (from a music folder).
   public var albumsWithTracks: Int
-  /// Albums per genre, most first ("" for none).
+  /// Albums per genre, most first ("" for none): the ``genresShown`` most common.
   public var genres: [(name: String, count: Int)]
+  /// The albums of the other genres, together.
+  public var albumsOfOtherGenres: Int
+  /// How many genres ``genres`` holds at most.
+  public static let genresShown = 12
   /// Albums per decade (1990 for the 1990s; nil for no year), in order.
   public var decades: [(decade: Int?, count: Int)]
 }

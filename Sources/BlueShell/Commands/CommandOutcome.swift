@@ -12,8 +12,10 @@ enum CommandOutcome {
   case text(String)
   /// An album's `Field: value` rows (the decorator).
   case details(Album)
-  /// Several albums' rows, one album after the other, a blank line between.
-  case severalDetails([Album])
+  /// Several albums' rows, one album after the other, a blank line between: the albums at
+  /// these indices, read a page at a time as they are printed (`show 1-1000000` holds a
+  /// page, not a million albums).
+  case severalDetails([Int])
   /// Select the album at this index (of the view, when there is one) through the scroller:
   /// it centres the card and tells its delegate, the browser, which selects the album (the
   /// original's tap on a card); then the viewport is drawn.

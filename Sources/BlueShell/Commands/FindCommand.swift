@@ -198,8 +198,8 @@ struct StatsCommand: Command {
     lines.append("")
     lines.append("Genres")
     lines += Self.bars(
-      stats.genres.prefix(12).map { ($0.name.isEmpty ? "(none)" : TextSanitizer.escaped($0.name), $0.count) }
-        + (stats.genres.count > 12 ? [("(others)", stats.genres.dropFirst(12).reduce(0) { $0 + $1.count })] : []),
+      stats.genres.map { ($0.name.isEmpty ? "(none)" : TextSanitizer.escaped($0.name), $0.count) }
+        + (stats.albumsOfOtherGenres > 0 ? [("(others)", stats.albumsOfOtherGenres)] : []),
       width: width)
     lines.append("")
     lines.append("Decades")

@@ -27,6 +27,6 @@ struct ShowCommand: Command {
     guard let albums else { return .details(try library.album(at: Optional<AlbumReference>.none.resolve(in: library))) }
     let indices = try albums.resolve(in: library)
     if indices.count == 1 { return .details(try library.album(at: indices[0])) }
-    return .severalDetails(try indices.map { index in try library.album(at: index) })
+    return .severalDetails(indices)
   }
 }

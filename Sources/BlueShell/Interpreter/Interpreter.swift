@@ -150,9 +150,9 @@ final class Interpreter {
     case .details(let album):
       // A long track list goes through the pager, as a long listing does.
       printLines(browser.showLines(for: album))
-    case .severalDetails(let albums):
+    case .severalDetails(let indices):
       printLines(
-        albums.enumerated().lazy.flatMap { index, album in
+        AlbumPages(indices, library: environment.library).enumerated().lazy.flatMap { index, album in
           (index > 0 ? [""] : []) + self.browser.showLines(for: album)
         })
     case .select(let index):
