@@ -130,9 +130,20 @@ public final class LoopbackHTTPServer: Sendable {
     core.route(path, responses)
   }
 
-  /// One request as it arrived: its path (without query), when, and its `User-Agent`.
+  /// Makes every path that starts with `prefix` and has no route of its own answer with
+  /// what `answer` says for its path and query (the text after `?`, nil without one),
+  /// called on the connection's thread: a server that answers by what is asked.
+  public func route(
+    startingWith prefix: String, _ answer: @escaping @Sendable (_ path: String, _ query: String?) -> Response
+  ) {
+    core.route(startingWith: prefix, answer)
+  }
+
+  /// One request as it arrived: its path (without query), its query (percent-encoded, as
+  /// sent; nil without one), when, and its `User-Agent`.
   public struct Request: Sendable {
     public var path: String
+    public var query: String? = nil
     public var time: ContinuousClock.Instant
     public var userAgent: String?
   }
@@ -184,6 +195,7 @@ private final class LoopbackHTTPServerCore: Sendable {
   private let listener: Int32
   private struct State {
     var routes: [String: [Response]] = [:]
+    var answerers: [(prefix: String, answer: @Sendable (String, String?) -> Response)] = []
     var requests: [LoopbackHTTPServer.Request] = []
     var counts: [String: Int] = [:]
     var bytesSent: [String: Int] = [:]
@@ -230,6 +242,11 @@ private final class LoopbackHTTPServerCore: Sendable {
   /// Makes `path` (without query) answer with `responses` in turn, the last one from then on.
   func route(_ path: String, _ responses: [Response]) {
     state.withLock { $0.routes[path] = responses }
+  }
+
+  /// Makes the paths under `prefix` without a route answer as `answer` says.
+  func route(startingWith prefix: String, _ answer: @escaping @Sendable (String, String?) -> Response) {
+    state.withLock { $0.answerers.append((prefix, answer)) }
   }
 
   /// Every request so far.
@@ -318,12 +335,20 @@ private final class LoopbackHTTPServerCore: Sendable {
       }
       close(fd)
     }
-    guard let (path, userAgent) = readRequest(fd) else { return }
-    let response = state.withLock { state -> Response in
+    guard let (path, query, userAgent) = readRequest(fd) else { return }
+    let routed = state.withLock { state -> Result<Response, Never>? in
       state.counts[path, default: 0] += 1
-      state.requests.append(.init(path: path, time: .now, userAgent: userAgent))
-      guard let responses = state.routes[path] else { return .status(404) }
-      return responses[min(state.counts[path, default: 1], responses.count) - 1]
+      state.requests.append(.init(path: path, query: query, time: .now, userAgent: userAgent))
+      guard let responses = state.routes[path] else { return nil }
+      return .success(responses[min(state.counts[path, default: 1], responses.count) - 1])
+    }
+    let response: Response
+    if case .success(let fixed) = routed {
+      response = fixed
+    } else if let answer = state.withLock({ $0.answerers.last { path.hasPrefix($0.prefix) }?.answer }) {
+      response = answer(path, query)
+    } else {
+      response = .status(404)
     }
     if response.holds {
       // Hold the connection until the client hangs up or the server stops.
@@ -364,7 +389,7 @@ private final class LoopbackHTTPServerCore: Sendable {
 
   /// Reads up to the end of the request head; returns the path without its query, and the
   /// `User-Agent` header.
-  private func readRequest(_ fd: Int32) -> (path: String, userAgent: String?)? {
+  private func readRequest(_ fd: Int32) -> (path: String, query: String?, userAgent: String?)? {
     var received = [UInt8]()
     var chunk = [UInt8](repeating: 0, count: 4096)
     let end: [UInt8] = Array("\r\n\r\n".utf8)
@@ -388,7 +413,8 @@ private final class LoopbackHTTPServerCore: Sendable {
     let userAgent = lines.dropFirst().first { $0.lowercased().hasPrefix("user-agent:") }.map {
       $0.dropFirst("user-agent:".count).trimmingCharacters(in: .whitespaces)
     }
-    return (String(parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]), userAgent)
+    let target = parts[1].split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    return (String(target[0]), target.count > 1 ? String(target[1]) : nil, userAgent)
   }
 
   /// Sleeps `seconds`, but returns false early if the client hangs up or the server stops.
@@ -456,6 +482,8 @@ private final class LoopbackHTTPServerCore: Sendable {
     case 308: "Permanent Redirect"
     case 404: "Not Found"
     case 500: "Internal Server Error"
+    case 429: "Too Many Requests"
+    case 503: "Service Unavailable"
     default: "Status"
     }
   }

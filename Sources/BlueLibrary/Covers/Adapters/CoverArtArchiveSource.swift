@@ -8,10 +8,12 @@ import Synchronization
 /// As the archive documents it (https://musicbrainz.org/doc/Cover_Art_Archive/API): `GET
 /// {base}/release/{mbid}/front-500` answers with a redirect to the image (followed within
 /// http and https only, by ``HTTPCoverSource``), or 404 when the release has no front
-/// cover; then `{base}/release-group/{rgid}/front-500` is asked. At most one request a
-/// second goes to the archive (MusicBrainz's published limit), each with a `User-Agent`
-/// naming bluelib, its version and where it lives; an answer of 503 (the archive is busy)
-/// is asked again after 1, 2 and 4 seconds.
+/// cover; then `{base}/release-group/{rgid}/front-500` is asked. Each request names
+/// bluelib, its version and a contact in its `User-Agent`. The archive and archive.org have
+/// no rate limit (metabrainz/artwork-redirect has no limiter; Picard sets its per-host
+/// delay to 0 for both), so requests are not spaced out: as many run as `--downloads`
+/// allows, and a host that answers 503 or 429 is given room by every request at once
+/// (``HostBackoff``, honouring `Retry-After`).
 public final class CoverArtArchiveSource: CoverSource {
   /// `["caa"]`.
   public let schemes: Set<String> = ["caa"]
@@ -19,21 +21,16 @@ public final class CoverArtArchiveSource: CoverSource {
   /// The archive, unless `BLUELIB_COVERART_URL` names a mirror.
   public static let defaultBase = "https://coverartarchive.org"
 
-  /// How long to wait before asking again after each 503.
-  static let busyRetries: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
-
   private let base: String
   private let http: HTTPCoverSource
-  private let gate: RequestGate
   /// Why `base` cannot be asked (`BLUELIB_COVERART_URL 'http://' is not an http(s) URL with a
   /// host`), or nil: checked once, so a bad mirror is one line, not each album's failure.
   public let setupProblem: String?
 
-  /// A source asking `base` (no trailing slash needed), one request per `interval`.
-  public init(base: String = CoverArtArchiveSource.defaultBase, userAgent: String, interval: Duration = .seconds(1)) {
+  /// A source asking `base` (no trailing slash needed).
+  public init(base: String = CoverArtArchiveSource.defaultBase, userAgent: String) {
     self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
     http = HTTPCoverSource(userAgent: userAgent)
-    gate = RequestGate(interval: interval)
     setupProblem = Self.problem(withBase: base)
   }
 
@@ -50,19 +47,18 @@ public final class CoverArtArchiveSource: CoverSource {
 
   public func shutDown() { http.shutDown() }
 
-  /// The timeout covers the whole download, every request and wait after the first
-  /// request's turn came, as it does for one URL.
+  /// The timeout covers the whole download, every request and wait, as it does for one URL.
   public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     if let setupProblem { throw .downloadFailed(setupProblem) }
     let ids = try Self.ids(of: url)
-    var deadline: ContinuousClock.Instant?
+    let deadline = ContinuousClock.now + limits.timeout
     if let release = ids.release,
-      let data = try await front(of: "release/" + release, limits: limits, deadline: &deadline)
+      let data = try await front(of: "release/" + release, limits: limits, deadline: deadline)
     {
       return data
     }
     if let group = ids.group,
-      let data = try await front(of: "release-group/" + group, limits: limits, deadline: &deadline)
+      let data = try await front(of: "release-group/" + group, limits: limits, deadline: deadline)
     {
       return data
     }
@@ -70,31 +66,20 @@ public final class CoverArtArchiveSource: CoverSource {
   }
 
   /// The front cover of `path` (`release/MBID`), nil when the archive has none (404).
-  /// `deadline` is set when the first request's turn comes.
   private func front(
-    of path: String, limits: CoverLimits, deadline: inout ContinuousClock.Instant?
+    of path: String, limits: CoverLimits, deadline: ContinuousClock.Instant
   ) async throws(CoverFailure) -> Data? {
-    var retries = Self.busyRetries[...]
-    while true {
-      try await gate.wait()
-      let end = deadline ?? ContinuousClock.now + limits.timeout
-      deadline = end
-      let left = ContinuousClock.now.duration(to: end)
-      guard left > .zero else { throw limits.timedOut }
-      do {
-        return try await http.fetch(
-          "\(base)/\(path)/front-500", limits: CoverLimits(timeout: left, maxBytes: limits.maxBytes))
-      } catch {
-        switch error {
-        case .httpStatus(404): return nil
-        case .httpStatus(503) where !retries.isEmpty:
-          let pause = retries.removeFirst()
-          guard ContinuousClock.now + pause < end else { throw error }
-          do { try await Task.sleep(for: pause) } catch { throw .cancelled }
-        // The whole download's timeout, not what was left of it.
-        case .timedOut: throw limits.timedOut
-        default: throw error
-        }
+    let left = ContinuousClock.now.duration(to: deadline)
+    guard left > .zero else { throw limits.timedOut }
+    do {
+      return try await http.fetch(
+        "\(base)/\(path)/front-500", limits: CoverLimits(timeout: left, maxBytes: limits.maxBytes))
+    } catch {
+      switch error {
+      case .httpStatus(404): return nil
+      // The whole download's timeout, not what was left of it.
+      case .timedOut: throw limits.timedOut
+      default: throw error
       }
     }
   }

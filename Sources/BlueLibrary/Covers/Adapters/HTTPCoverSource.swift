@@ -43,11 +43,17 @@ public final class HTTPCoverSource: CoverSource {
   private let requests = RunningCount()
   /// What requests say they come from (`User-Agent`).
   let userAgent: String
+  /// The back-off every request to a busy host waits out (503, 429).
+  let backoff: HostBackoff
 
   /// Creates the source; its client and thread come with the first fetch.
-  public init(userAgent: String = "bluelib") {
+  public init(userAgent: String = "bluelib", backoff: HostBackoff = HostBackoff()) {
     self.userAgent = userAgent
+    self.backoff = backoff
   }
+
+  /// What a cover request accepts.
+  static let imageTypes = "image/png, image/jpeg, image/gif, image/webp, image/*;q=0.8"
 
   deinit {
     // The last owner may be anywhere, even on the event loop, so this must not block: the
@@ -135,6 +141,13 @@ public final class HTTPCoverSource: CoverSource {
 
   /// The body of a 2xx answer to a GET of `url`, following redirects.
   public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+    try await fetch(url, limits: limits, accepting: Self.imageTypes)
+  }
+
+  /// The body of a 2xx answer to a GET of `url` asking for `accepting` (an `Accept`
+  /// header), following redirects; a host that answers busy (503, 429) is waited for and
+  /// asked again within the timeout, as ``HostBackoff`` says.
+  public func fetch(_ url: String, limits: CoverLimits, accepting: String) async throws(CoverFailure) -> Data {
     guard let target = HTTPTarget(url), schemes.contains(target.scheme) else { throw .unsupportedURL(url) }
     // SwiftNIO traps on a port that does not fit 16 bits: it must not get that far.
     if let reason = target.portProblem { throw .badURL(url, reason: reason) }
@@ -145,6 +158,7 @@ public final class HTTPCoverSource: CoverSource {
     // and a task group would wait for it long after the deadline (and past SIGTERM).
     let (answers, answer) = AsyncStream.makeStream(of: Result<Data, CoverFailure>.self)
     let userAgent = userAgent
+    let backoff = backoff
     let requests = requests
     requests.enter()
     let fetching = Task {
@@ -152,7 +166,9 @@ public final class HTTPCoverSource: CoverSource {
       do throws(CoverFailure) {
         answer.yield(
           .success(
-            try await Self.follow(target, with: http, userAgent: userAgent, limits: limits, deadline: deadline)))
+            try await Self.follow(
+              target, with: http, request: Request(userAgent: userAgent, accept: accepting, backoff: backoff),
+              limits: limits, deadline: deadline)))
       } catch {
         answer.yield(.failure(error))
       }
@@ -170,21 +186,42 @@ public final class HTTPCoverSource: CoverSource {
     return try outcome.get()
   }
 
-  /// Fetches `start`, following up to ``maxRedirects`` redirects.
+  /// What every request of one fetch says and waits for.
+  private struct Request: Sendable {
+    var userAgent: String
+    var accept: String
+    var backoff: HostBackoff
+  }
+
+  /// Fetches `start`, following up to ``maxRedirects`` redirects, waiting out each host's
+  /// back-off before asking it and asking a busy one again while the time lasts.
   private static func follow(
-    _ start: HTTPTarget, with http: HTTPClient, userAgent: String, limits: CoverLimits,
+    _ start: HTTPTarget, with http: HTTPClient, request: Request, limits: CoverLimits,
     deadline: ContinuousClock.Instant
   ) async throws(CoverFailure) -> Data {
     var target = start
     var redirects = 0
     while true {
-      switch try await fetchOnce(target, with: http, userAgent: userAgent, limits: limits, deadline: deadline) {
+      let host = target.hostKey
+      let turn = request.backoff.turn(of: host)
+      if turn > .now {
+        guard turn < deadline else { throw limits.timedOut }
+        do { try await Task.sleep(until: turn) } catch { throw .cancelled }
+      }
+      switch try await fetchOnce(target, with: http, request: request, limits: limits, deadline: deadline) {
       case .body(let data):
+        request.backoff.recovered(host)
         return data
       case .redirect(let location):
+        request.backoff.recovered(host)
         redirects += 1
         guard redirects <= maxRedirects else { throw .tooManyRedirects(max: maxRedirects) }
         target = try target.redirected(to: location)
+      case .busy(let status, let retryAfter):
+        // Every request to the host waits now; this one is asked again when its turn
+        // comes, unless that is past the fetch's time.
+        let next = request.backoff.slowDown(host, retryAfter: retryAfter)
+        guard next < deadline else { throw .httpStatus(status) }
       }
     }
   }
@@ -192,17 +229,19 @@ public final class HTTPCoverSource: CoverSource {
   private enum Answer {
     case body(Data)
     case redirect(String)
+    /// 503 or 429, with the wait the server asked for.
+    case busy(status: Int, retryAfter: Duration?)
   }
 
-  /// One request: the body of a 2xx answer, or where a redirect points.
+  /// One request: the body of a 2xx answer, where a redirect points, or that the host is busy.
   private static func fetchOnce(
-    _ target: HTTPTarget, with http: HTTPClient, userAgent: String, limits: CoverLimits,
+    _ target: HTTPTarget, with http: HTTPClient, request settings: Request, limits: CoverLimits,
     deadline: ContinuousClock.Instant
   ) async throws(CoverFailure) -> Answer {
     var request = HTTPClientRequest(url: target.url.absoluteString)
     request.method = .GET
-    request.headers.add(name: "Accept", value: "image/png, image/jpeg, image/gif, image/webp, image/*;q=0.8")
-    request.headers.add(name: "User-Agent", value: userAgent)
+    request.headers.add(name: "Accept", value: settings.accept)
+    request.headers.add(name: "User-Agent", value: settings.userAgent)
     do {
       let remaining = ContinuousClock.now.duration(to: deadline)
       let nanoseconds = remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
@@ -211,6 +250,9 @@ public final class HTTPCoverSource: CoverSource {
       if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
         // The body of a redirect is not wanted: dropping it closes the connection.
         return .redirect(location)
+      }
+      if status == 503 || status == 429 {
+        return .busy(status: status, retryAfter: HostBackoff.retryAfter(response.headers.first(name: "Retry-After")))
       }
       guard (200...299).contains(status) else { throw CoverFailure.httpStatus(status) }
       let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
@@ -307,6 +349,9 @@ struct HTTPTarget: Sendable {
   let scheme: String
   let host: String
   let port: Int
+
+  /// `scheme://host:port`: what a back-off is kept for.
+  var hostKey: String { "\(scheme)://\(host):\(port)" }
 
   /// Parses `text`; nil unless it is an absolute URL with a host.
   init?(_ text: String) {
