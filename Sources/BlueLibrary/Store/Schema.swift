@@ -15,6 +15,7 @@ enum Schema {
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
+    addWriteJournal,
   ]
 
   /// The newest schema this build knows.
@@ -69,6 +70,7 @@ enum Schema {
     ("folder_album", ["missing"], 7),
     ("change_tag", ["change_id", "image", "file", "path", "album", "album_artist", "date", "genre"], 7),
     ("album_play", ["album_id", "played", "last_played"], 7),
+    ("write_journal", ["change_id", "direction", "owner"], 8),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -387,5 +389,24 @@ enum Schema {
           WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'change')
           """, arguments: [sequence])
     }
+  }
+
+  /// The write journal (version 8): a row while the files of a `write` step are being
+  /// written — by the write itself (`direction` 'write'), or by the undo or redo of it —
+  /// and until the last is. The step and its files' tags before and after (`change_tag`)
+  /// are committed with the row, before the first file is touched, so whatever stops the
+  /// writer (a crash, `kill -9`, a power cut) the next bluelib finishes the files or puts
+  /// them back. `owner` names the process writing (`PID START BOOT`: its id, its start time
+  /// and the boot it runs in), so a journal whose writer is gone is told apart from one
+  /// being written now; while one is open no other write, undo or redo of a write starts.
+  private static func addWriteJournal(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE write_journal (
+          change_id INTEGER PRIMARY KEY,
+          direction TEXT NOT NULL CHECK (direction IN ('write', 'undo', 'redo')),
+          owner TEXT NOT NULL
+        );
+        """)
   }
 }
