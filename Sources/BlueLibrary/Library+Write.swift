@@ -1,6 +1,7 @@
 internal import MusicFolder
 
-// `write`: an album's fields into the tags of its files, as one step undo takes back.
+// `write`: an album's fields into the tags of its files, as one step undo takes back, kept
+// in a journal until the last file is written (see AlbumStore+WriteJournal.swift).
 extension Library {
   /// What ``writeTags(of:)`` did.
   public struct TagWrite: Sendable, Equatable {
@@ -14,44 +15,62 @@ extension Library {
     public var withoutFiles: Int
     /// The step `undo` takes back, nil when nothing was written.
     public var summary: String?
+    /// What was done first about writes a stopped bluelib left halfway (see
+    /// ``finishInterruptedWrites()``), one line each.
+    public var notices: [String] = []
   }
 
   /// Writes each of `albums`' title (as the album tag), artist (as the album-artist tag),
-  /// year (the date tag) and genre, those that differ from what its files say, into the
-  /// tags of every one of its files, as one step: `undo` writes the old tags back. Each
-  /// file is written safely (a copy beside it, synced and renamed over it: never a
-  /// half-written file) and all or nothing: when one file cannot be written (read-only, say)
-  /// the files written before it are put back and the error names it. Afterwards what the
-  /// files say is what the albums say, so the next import of their folder changes nothing.
+  /// year (the date tag) and genre into the tags of its files, as one step: `undo` writes
+  /// the old tags back. Each file is compared with the album on its own: it gets the
+  /// album's title and artist where its tags say another, and the album's genre and year
+  /// where it has none — or, for a field you edited (it differs from what the files say),
+  /// wherever its tag differs; a file that already says all of it is not touched.
   ///
-  /// - Throws: ``LibraryError/cannotWrite(path:reason:)`` naming the file or folder, or a
-  ///   store error; nothing is written then.
+  /// The step and every file's tags before and after are committed first, as a journal;
+  /// then each file is written safely (a copy beside it, synced and renamed over it: never a
+  /// half-written file); the journal is closed after the last. When one file cannot be
+  /// written the files written before it are put back and the step dropped, and the error
+  /// names it. Killed midway, the next bluelib finishes it (``finishInterruptedWrites()``).
+  /// Afterwards what the files say is what the albums say, so the next import of their
+  /// folder changes nothing.
+  ///
+  /// - Throws: ``LibraryError/cannotWrite(path:reason:)`` naming the file or folder,
+  ///   ``LibraryError/changedBeforeWriting(title:)``, ``LibraryError/writeInProgress(summary:pid:)``,
+  ///   ``LibraryError/writeStopped(summary:done:files:)`` on a signal, or a store error.
   public func writeTags(of albums: [Album]) throws(LibraryError) -> TagWrite {
     endCommand()
     var result = TagWrite(albums: 0, files: 0, unchanged: 0, withoutFiles: 0)
+    result.notices = try finishInterruptedWrites()
     var writes: [AlbumStore.AlbumWrite] = []
+    var folders: [Set<String>] = []  // the folders of each write's files
     for album in albums {
-      guard let key = album.sourceKey, let folder = album.folder, let said = try store.scannedAlbum(forKey: key),
-        let tracklist = try store.tracklist(forKey: key), !tracklist.missing, !tracklist.tracks.isEmpty
+      guard let id = album.id, let key = album.sourceKey, let folder = album.folder,
+        let said = try store.scannedAlbum(forKey: key), let tracklist = try store.tracklist(forKey: key),
+        !tracklist.missing, !tracklist.tracks.isEmpty
       else {
         result.withoutFiles += 1
         continue
       }
-      let fields = Set(album.editedFields(comparedWith: said))
-      guard !fields.subtracting([.cover]).isEmpty else {
-        result.unchanged += 1
-        continue
-      }
-      let edit = AlbumStore.FileTags(
-        album: fields.contains(.title) ? album.title : nil, albumArtist: fields.contains(.artist) ? album.artist : nil,
-        date: fields.contains(.year) ? album.year.map(String.init) ?? "" : nil,
-        genre: fields.contains(.genre) ? album.genre : nil)
+      let edited = Set(album.editedFields(comparedWith: said))
+      let step = try store.step(ofAlbum: id)
       var files: [AlbumStore.FileWrite] = []
       for track in tracklist.tracks {
         guard case .track(let tags) = TrackTags.read(track.path) else {
           throw .cannotWrite(path: track.path, reason: "it cannot be read as audio; nothing was written")
         }
+        let edit = Self.edit(of: tags, toSay: album, edited: edited)
+        guard edit != AlbumStore.FileTags() else { continue }
+        if album.year == 0, edit.date != nil {
+          throw .cannotWrite(
+            path: folder,
+            reason: "year 0 cannot be written to a tag (a date of 0000 reads as no year); nothing was written")
+        }
         files.append(AlbumStore.FileWrite(path: track.path, before: .init(of: tags, touchedBy: edit), after: edit))
+      }
+      guard !files.isEmpty else {
+        result.unchanged += 1
+        continue
       }
       // The key the next scan gives the album (unless the scan gave it a copy's suffix).
       var written = album
@@ -69,7 +88,7 @@ extension Library {
       }
       writes.append(
         AlbumStore.AlbumWrite(
-          album: written, oldKey: key,
+          album: written, step: step, oldKey: key,
           filesSaidBefore: .init(
             album: said.title, albumArtist: said.artist, date: said.year.map(String.init),
             genre: said.genre),
@@ -77,27 +96,132 @@ extension Library {
             album: album.title, albumArtist: album.artist, date: album.year.map(String.init),
             genre: album.genre),
           files: files))
+      folders.append(Set(tracklist.tracks.compactMap { AlbumStore.parent(of: $0.path) }))
     }
     guard !writes.isEmpty else { return result }
+    try refuseJoiningFoldersBeside(writes, folders: folders)
     let files = writes.flatMap(\.files)
-    try AlbumStore.writeFiles(files)
+    try AlbumStore.checkWritable(files.map(\.path))
     let summary =
       writes.count == 1
       ? "write \"\(writes[0].album.title)\" to \(Self.counted(files.count, "file"))"
       : "write \(Self.albumCount(writes.count)) to \(Self.counted(files.count, "file"))"
-    let step: ChangeStep
-    do {
-      step = try change { (origin) throws(LibraryError) in
-        try store.recordWrite(writes, summary: summary, origin: origin)
-      }
-    } catch {
-      // The library could not record it: the files go back as they were.
-      try? AlbumStore.writeFiles(files, back: true)
-      throw error
+    let step = try change { (origin) throws(LibraryError) in
+      try store.beginWrite(writes, summary: summary, origin: origin)
     }
+    try finishJournal(of: step, undoing: nil)
     result.albums = writes.count
     result.files = files.count
     result.summary = step.summary
     return result
+  }
+
+  /// What a file with `tags` must be given to say what `album` says (nil for a tag left
+  /// alone): title and artist wherever the file says another one (every file of an album
+  /// says the same, as the scan groups them by these), genre and year where it has none;
+  /// and a field in `edited` wherever it differs. A track's own genre or year (a
+  /// compilation's) is kept unless you edited that field.
+  private static func edit(of tags: TrackTags, toSay album: Album, edited: Set<AlbumField>) -> AlbumStore.FileTags {
+    var edit = AlbumStore.FileTags()
+    if (tags.album ?? "") != album.title, edited.contains(.title) || tags.album != nil {
+      edit.album = album.title
+    }
+    if (tags.albumArtist ?? "") != album.artist, edited.contains(.artist) || tags.albumArtist != nil {
+      edit.albumArtist = album.artist
+    }
+    if (tags.genre ?? "") != album.genre, edited.contains(.genre) || tags.genre == nil {
+      edit.genre = album.genre
+    }
+    if tags.year != album.year, edited.contains(.year) || tags.year == nil {
+      edit.date = album.year.map(String.init) ?? ""
+    }
+    return edit
+  }
+
+  /// Refuses a write that gives an album the title and artist of an album in a folder
+  /// beside one of its own (the same parent): the next import would join the two into one
+  /// album (a two-disc set in `CD1/` and `CD2/` is one) and leave the other behind.
+  private func refuseJoiningFoldersBeside(
+    _ writes: [AlbumStore.AlbumWrite], folders: [Set<String>]
+  ) throws(LibraryError) {
+    var after: [String: (title: String, artist: String, year: Int?)] = [:]
+    for write in writes {
+      after[write.oldKey] = (write.album.title, write.album.artist, write.album.year)
+    }
+    for (write, own) in zip(writes, folders) {
+      let album = write.album
+      guard
+        write.files.contains(where: { $0.after.album != nil || $0.after.albumArtist != nil || $0.after.date != nil })
+      else { continue }
+      for other in try store.albumsBeside(own) where other.key != write.oldKey {
+        let (title, artist, year) = after[other.key] ?? (other.title, other.artist, other.year)
+        guard title == album.title, artist == album.artist, year == nil || album.year == nil || year == album.year
+        else { continue }
+        throw .cannotWrite(
+          path: album.folder ?? "",
+          reason: "the folder beside it, '\(other.folder)', holds \"\(title)\" by \(artist) too, and the next import "
+            + "would join them into one album; nothing was written")
+      }
+    }
+  }
+
+  /// Writes the files of `step`'s journal (a write; an undo when `undoing` is true, a redo
+  /// when false) and turns a roll-back into the error that names the file.
+  func finishJournal(of step: ChangeStep, undoing: Bool?) throws(LibraryError) {
+    let end = try store.runJournal(step.id, shouldStop: { AlbumStore.interruptRequested })
+    guard case .rolledBack(let path, let reason, let putBack, let stuck) = end else { return }
+    let nothing = undoing.map { $0 ? "nothing undone" : "nothing redone" } ?? "nothing changed"
+    guard stuck.isEmpty else {
+      throw .cannotWrite(
+        path: path,
+        reason: reason + "; and \(Self.counted(stuck.count, "file")) written before it could not be put back: "
+          + stuck.map { "'\($0)'" }.joined(separator: ", "))
+    }
+    let back =
+      putBack == 0
+      ? "" : "; the \(Self.counted(putBack, "file")) written before it \(putBack == 1 ? "was" : "were") put back"
+    throw .cannotWrite(path: path, reason: reason + back + "; " + nothing)
+  }
+
+  /// Finishes the writes (or their undo or redo) that a bluelib stopped by a crash, a
+  /// `kill -9` or a signal left halfway, whose journal is still open: each file is given
+  /// what the journal writes, unless another program changed it since; when one cannot
+  /// be, every file is put back and the library with them. The hidden copies the stopped
+  /// writer left are removed. Returns one line for each, to tell the user; none usually.
+  /// The shell calls it at start; `write`, `undo` and `redo` call it first.
+  public func finishInterruptedWrites() throws(LibraryError) -> [String] {
+    var notices: [String] = []
+    for journal in try store.abandonedJournals() {
+      let name: String
+      switch journal.direction {
+      case .write: name = LibraryError.quoted(journal.summary)
+      case .undo: name = "the undo of " + LibraryError.quoted(journal.summary)
+      case .redo: name = "the redo of " + LibraryError.quoted(journal.summary)
+      }
+      let end = try store.runJournal(journal.step, shouldStop: { AlbumStore.interruptRequested })
+      func listed(_ paths: [String]) -> String {
+        paths.prefix(3).map { LibraryError.quoted($0) }.joined(separator: ", ") + (paths.count > 3 ? ", …" : "")
+      }
+      switch end {
+      case .finished(let written, let files, let leftAlone):
+        var line =
+          "finished \(name), which a stopped bluelib left halfway: \(Self.grouped(written)) of "
+          + "\(Self.counted(files, "file")) written now"
+        if !leftAlone.isEmpty {
+          line +=
+            "; \(Self.counted(leftAlone.count, "file")) left as \(leftAlone.count == 1 ? "it was" : "they were")"
+            + " (their tags changed since: another program?): " + listed(leftAlone)
+        }
+        notices.append(line)
+      case .rolledBack(let path, let reason, let putBack, let stuck):
+        var line =
+          "could not finish \(name), which a stopped bluelib left halfway: cannot write "
+          + "\(LibraryError.quoted(path)): \(reason); \(Self.counted(putBack, "file")) put back as before, "
+          + "and the library with them"
+        if !stuck.isEmpty { line += "; \(Self.counted(stuck.count, "file")) could not be put back: " + listed(stuck) }
+        notices.append(line)
+      }
+    }
+    return notices
   }
 }

@@ -353,8 +353,12 @@ public final class Library {
   ///   ``LibraryError/deletedSince(title:undoing:)`` when an album the step touched was
   ///   changed since (by any shell); nothing is changed then.
   public func undo() throws(LibraryError) -> String? {
+    _ = try finishInterruptedWrites()
     do {
-      return try change { (_) throws(LibraryError) in try store.undo(session: session).step.summary }
+      let step = try change { (_) throws(LibraryError) in try store.undo(session: session).step }
+      // A write's files are written back after the step is committed with its journal.
+      if step.kind == .write { try finishJournal(of: step, undoing: true) }
+      return step.summary
     } catch .nothingToUndo {
       return nil
     }
@@ -363,8 +367,11 @@ public final class Library {
   /// Makes again the latest undone change (this shell's first), returning what it was;
   /// nil when there is nothing to redo.
   public func redo() throws(LibraryError) -> String? {
+    _ = try finishInterruptedWrites()
     do {
-      return try change { (_) throws(LibraryError) in try store.redo(session: session).step.summary }
+      let step = try change { (_) throws(LibraryError) in try store.redo(session: session).step }
+      if step.kind == .write { try finishJournal(of: step, undoing: false) }
+      return step.summary
     } catch .nothingToRedo {
       return nil
     }

@@ -68,6 +68,13 @@ final class ShellSession {
     interpreter = Interpreter(
       environment: environment, output: output, registry: .standard, history: history, style: style)
     connect()
+    // A write (or its undo) that a crash or kill -9 left halfway is finished before anything.
+    let errors = OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0)
+    do {
+      for notice in try library.finishInterruptedWrites() { errors.line("bluelib: " + notice) }
+    } catch {
+      errors.line("bluelib: \(error)")
+    }
   }
 
   /// What the session learns of its terminal at start.

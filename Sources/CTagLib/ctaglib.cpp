@@ -1,4 +1,8 @@
 #include "ctaglib.h"
+#include <vector>
+#if defined(__linux__)
+#include <sys/xattr.h>
+#endif
 
 #include <cstdlib>
 #include <cstring>
@@ -380,4 +384,32 @@ extern "C" int ctl_write(const char *path, const CTLTags *tags) {
   } catch (...) {
     return CTL_FAILED;
   }
+}
+
+extern "C" int ctl_copy_attributes(int source, int target) {
+#if defined(__linux__)
+  ssize_t size = flistxattr(source, nullptr, 0);
+  if (size <= 0) return 0;
+  std::vector<char> names(static_cast<size_t>(size));
+  size = flistxattr(source, names.data(), names.size());
+  if (size <= 0) return 0;
+  int failed = 0;
+  for (ssize_t start = 0; start < size;) {
+    const char *name = names.data() + start;
+    start += static_cast<ssize_t>(std::strlen(name)) + 1;
+    ssize_t length = fgetxattr(source, name, nullptr, 0);
+    if (length < 0) {
+      failed += 1;
+      continue;
+    }
+    std::vector<char> value(static_cast<size_t>(length) + 1);
+    length = fgetxattr(source, name, value.data(), value.size());
+    if (length < 0 || fsetxattr(target, name, value.data(), static_cast<size_t>(length), 0) != 0) failed += 1;
+  }
+  return failed;
+#else
+  (void)source;
+  (void)target;
+  return 0;
+#endif
 }

@@ -42,6 +42,7 @@ struct AlbumStoreFileTests {
         "album", "album_artist", "album_play", "album_position", "album_source_key", "change", "change_album",
         "change_album_change",
         "change_tag", "cover", "folder_album", "sqlite_sequence", "state", "track", "track_album", "view",
+        "write_journal",
       ])
   }
 

@@ -77,6 +77,15 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `view save NAME` would make the saved view `other` fail as `reason` says. Nothing was saved.
   case viewWouldBreak(name: String, other: String, reason: String)
 
+  /// `write` found an album changed (by another shell) since it read it; nothing was written.
+  case changedBeforeWriting(title: String)
+  /// Another bluelib (process `pid`) is writing the files of the step `summary`: a write,
+  /// undo or redo of a write waits for no other; nothing was changed.
+  case writeInProgress(summary: String, pid: Int32)
+  /// A signal stopped the writing of `summary`'s files after `done` of `files`: its journal
+  /// stays, and the next write, undo or redo, or the next start, finishes it.
+  case writeStopped(summary: String, done: Int, files: Int)
+
   /// The one-line, lowercase message to show the user.
   public var description: String {
     switch self {
@@ -131,6 +140,14 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case .damaged:
       "the library file is damaged (database disk image is malformed), so no change is written to it;"
         + " save what can still be read with 'export FILE'"
+    case .changedBeforeWriting(let title):
+      "\(Self.quoted(title, mark: "\"")) was changed since it was read (by another shell?); nothing was written"
+    case .writeInProgress(let summary, let pid):
+      "another bluelib (process \(pid)) is writing the files of \(Self.quoted(summary)); nothing was changed"
+        + " (try again when it is done)"
+    case .writeStopped(let summary, let done, let files):
+      "stopped after \(Library.grouped(done)) of \(Library.counted(files, "file")) of"
+        + " \(Self.quoted(summary)); the next start of bluelib (or its next write, undo or redo) finishes it"
     case .importedSince(let title):
       "\(Self.quoted(title, mark: "\"")) was imported again since; nothing redone"
     case .badQuery(let word, let reason):

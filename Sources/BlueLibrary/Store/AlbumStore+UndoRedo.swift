@@ -119,7 +119,7 @@ extension AlbumStore {
       try noteFilesSaid(by: .before, of: step, db)
       return nil
     case .write:
-      try rewrite(step, back: true, db)
+      try prepareRewrite(step, back: true, db)
       return nil
     case .reset:
       try removeInserted(row, undoing: true, db)
@@ -196,7 +196,7 @@ extension AlbumStore {
       try noteFilesSaid(by: .after, of: step, db)
       return nil
     case .write:
-      try rewrite(step, back: false, db)
+      try prepareRewrite(step, back: false, db)
       return nil
     case .reset:
       let (count, removed): (Int, Int) = (row["count"], row["removed"])

@@ -49,6 +49,13 @@ extension AlbumStore {
     }
 
     var tagEdit: TagEdit { TagEdit(album: album, albumArtist: albumArtist, date: date, genre: genre) }
+
+    /// These tags with "" (a removed tag) as nil (a missing one): how a file read back
+    /// compares with what was written.
+    var plain: FileTags {
+      func value(_ text: String?) -> String? { text?.isEmpty == true ? nil : text }
+      return FileTags(album: value(album), albumArtist: value(albumArtist), date: value(date), genre: value(genre))
+    }
   }
 
   /// One file of a `write`: its tags as they were and as they are written.
@@ -58,52 +65,77 @@ extension AlbumStore {
     var after: FileTags
   }
 
-  /// One album of a `write`: the album (its new source key set), its key before, what its
-  /// files said before (`folder_album`'s title, artist, year and genre) and say after.
+  /// One album of a `write`: the album (its new source key set), the undo log's step it
+  /// carried when it was read, its key before, what its files said before (`folder_album`'s
+  /// title, artist, year and genre) and say after.
   struct AlbumWrite {
     var album: Album
+    var step: Int64?
     var oldKey: String
     var filesSaidBefore: FileTags
     var filesSayAfter: FileTags
     var files: [FileWrite]
   }
 
-  /// Writes `files` (each its `after` tags, or its `before` ones when `back`) with
-  /// ``TagEdit/writeSafely(to:)``, all or nothing: when one fails, those written are put
-  /// back and the error names the file.
-  static func writeFiles(_ files: [FileWrite], back: Bool = false) throws(LibraryError) {
-    // A read-only file or folder is found before any file is touched.
-    for file in files {
+  /// Checks that every file at `paths` may be written (``TagEdit/checkWritable(_:)``): a
+  /// read-only file or folder is found before any file is touched.
+  static func checkWritable(_ paths: [String]) throws(LibraryError) {
+    for path in paths {
       do {
-        try TagEdit.checkWritable(file.path)
+        try TagEdit.checkWritable(path)
       } catch {
-        throw .cannotWrite(path: file.path, reason: error.reason + "; nothing was written")
+        throw .cannotWrite(path: path, reason: error.reason + "; nothing was written")
       }
     }
-    for (index, file) in files.enumerated() {
-      do {
-        try (back ? file.before.restoring(file.after) : file.after).tagEdit.writeSafely(to: file.path)
-      } catch {
-        var stuck: [String] = []
-        for done in files[..<index].reversed() {
-          do {
-            try (back ? done.after : done.before.restoring(done.after)).tagEdit.writeSafely(to: done.path)
-          } catch {
-            stuck.append(done.path)
+  }
+
+  /// The undo log's step the album with `id` carries (see `Schema.addChangeLog`).
+  func step(ofAlbum id: Int64) throws(LibraryError) -> Int64? {
+    try reading { db in try Int64.fetchOne(db, sql: "SELECT step FROM album WHERE id = ?", arguments: [id]) }
+  }
+
+  /// The albums of the last scans (key, title, artist, year) with files in a folder beside
+  /// one of `folders` (the same parent, another folder) and none in `folders`: those a scan
+  /// joins with an album of `folders` that has their title and artist (a two-disc set).
+  func albumsBeside(
+    _ folders: Set<String>
+  ) throws(LibraryError) -> [(key: String, title: String, artist: String, year: Int?, folder: String)] {
+    let parents = Set(folders.compactMap(Self.parent(of:)))
+    return try reading { db in
+      var keys: Set<String> = []
+      var inside: Set<String> = []
+      for parent in parents {
+        // The paths under `parent/` sort between `parent/` and `parent0` ('0' follows '/').
+        for row in try Row.fetchAll(
+          db, sql: "SELECT path, album_key FROM track WHERE path > ? AND path < ?",
+          arguments: [parent + "/", parent + "0"])
+        {
+          let (path, key): (String, String) = (row[0], row[1])
+          guard let folder = Self.parent(of: path) else { continue }
+          if folders.contains(folder) {
+            inside.insert(key)
+          } else if Self.parent(of: folder) == parent {
+            keys.insert(key)
           }
         }
-        guard stuck.isEmpty else {
-          throw .cannotWrite(
-            path: file.path,
-            reason: error.reason + "; and \(Library.counted(stuck.count, "file")) written before it could not be put "
-              + "back: " + stuck.reversed().map { "'\($0)'" }.joined(separator: ", "))
-        }
-        let putBack =
-          index == 0
-          ? "" : "; the \(Library.counted(index, "file")) written before it \(index == 1 ? "was" : "were") put back"
-        throw .cannotWrite(path: file.path, reason: error.reason + putBack + "; nothing changed")
+      }
+      return try keys.subtracting(inside).sorted().compactMap { key in
+        guard
+          let row = try Row.fetchOne(
+            db,
+            sql: """
+              SELECT title, artist, year, folder FROM folder_album WHERE key = ? AND title IS NOT NULL AND missing = 0
+              """, arguments: [key])
+        else { return nil }
+        return (key, row[0], row[1] ?? "", row[2], row[3] ?? "")
       }
     }
+  }
+
+  /// The folder `path` is in (nil at the root).
+  static func parent(of path: String) -> String? {
+    guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return nil }
+    return String(path[..<slash])
   }
 
   /// Whether a scan row (an album or a track) already has the album key `key`.
@@ -118,20 +150,31 @@ extension AlbumStore {
     }
   }
 
-  /// Records a `write` whose files are written: one step with each album's images (its
-  /// source key follows its new tags), each file's tags before and after, and what the files
-  /// say now in the track rows and `folder_album`.
-  func recordWrite(_ writes: [AlbumWrite], summary: String, origin: ChangeOrigin) throws(LibraryError) -> ChangeStep {
+  /// Records a `write` before any of its files is touched: one step with each album's
+  /// images (its source key follows its new tags), each file's tags before and after, what
+  /// the files will say in `folder_album`, and the step's journal (see
+  /// `Schema.addWriteJournal`), all committed together; ``runJournal(_:shouldStop:)`` then
+  /// writes the files.
+  ///
+  /// - Throws: ``LibraryError/changedBeforeWriting(title:)`` when another shell changed an
+  ///   album (or wrote its files) since it was read, ``LibraryError/writeInProgress(summary:pid:)``
+  ///   while another bluelib writes files; nothing is recorded then.
+  func beginWrite(_ writes: [AlbumWrite], summary: String, origin: ChangeOrigin) throws(LibraryError) -> ChangeStep {
     try changing { db in
+      try Self.requireNoJournal(db)
+      for write in writes {
+        guard let id = write.album.id else { continue }
+        // Another shell may have changed the album, or written its files, since it was read.
+        var stored = try Self.album(id: id, db)
+        stored.sourceKey = write.album.sourceKey
+        let carried = try Int64.fetchOne(db, sql: "SELECT step FROM album WHERE id = ?", arguments: [id])
+        guard stored.hasSameFields(as: write.album), carried == write.step else {
+          throw LibraryError.changedBeforeWriting(title: write.album.title)
+        }
+      }
       let step = try Self.beginStep(.write, summary: summary, origin: origin, db)
       for write in writes {
         guard let id = write.album.id else { continue }
-        // Another shell may have changed the album while the files were written.
-        var stored = try Self.album(id: id, db)
-        stored.sourceKey = write.album.sourceKey
-        guard stored.hasSameFields(as: write.album) else {
-          throw LibraryError.changedSince(title: write.album.title, undoing: false)
-        }
         try Self.appendImage(id, as: .before, of: step, db)
         try Self.writeFields(of: write.album, to: id, step: step, db)
         try Self.appendImage(id, as: .after, of: step, db)
@@ -146,8 +189,8 @@ extension AlbumStore {
           try Self.insertTags(file.after, file: true, path: file.path, side: .after, of: step, db)
         }
         try Self.noteWritten(from: write.oldKey, to: newKey, filesSay: write.filesSayAfter, db)
-        try Self.rereadTracks(write.files.map(\.path), db)
       }
+      try Self.openJournal(step, direction: .write, db)
       try Self.finishStep(step, selecting: origin.selection, db)
       return try Self.changeStep(step, db)
     }
@@ -164,16 +207,42 @@ extension AlbumStore {
       arguments: [step, side.rawValue, file, path, tags.album, tags.albumArtist, tags.date, tags.genre])
   }
 
-  /// Undo (`back`) or redo of the `write` `step`: its files' tags written back (or again),
-  /// all or nothing, then the albums' images, keys and what their files say.
-  static func rewrite(_ step: Int64, back: Bool, _ db: Database) throws {
+  /// Undo (`back`) or redo of the `write` `step`, in the library: once its albums and
+  /// each of its files hold what the step left in them (tags changed since by another
+  /// program are not overwritten) and every file may be written, the albums' images, keys
+  /// and what their files say are set, and the step's journal opened: the caller commits,
+  /// then ``runJournal(_:shouldStop:)`` writes the files.
+  static func prepareRewrite(_ step: Int64, back: Bool, _ db: Database) throws {
+    try requireNoJournal(db)
     let count = try imageCount(.before, of: step, db)
     try requireImagesUnchanged(
       back ? .after : .before, of: step, count: count, carrying: back ? step : nil,
       undoing: back, db)
+    let files = try journalFiles(step, db)
+    for file in files {
+      let current: FileTags
+      switch TrackTags.read(file.path) {
+      case .track(let tags): current = FileTags(of: tags, touchedBy: file.after)
+      default:
+        throw LibraryError.cannotWrite(
+          path: file.path, reason: "it can no longer be read as audio; nothing \(back ? "undone" : "redone")")
+      }
+      let expected = back ? file.after : FileTags(of: file.before, touchedBy: file.after)
+      guard current.plain == expected.plain else {
+        throw LibraryError.cannotWrite(
+          path: file.path,
+          reason: "its tags changed since the write (another program?); nothing \(back ? "undone" : "redone")")
+      }
+    }
+    try checkWritable(files.map(\.path))
+    try applyRecords(back ? .before : .after, of: step, db)
+    try openJournal(step, direction: back ? .undo : .redo, db)
+  }
+
+  /// Each file of the `write` `step` with its tags before and after, in path order.
+  static func journalFiles(_ step: Int64, _ db: Database) throws -> [FileWrite] {
     func tags(_ row: Row) -> FileTags { FileTags(album: row[1], albumArtist: row[2], date: row[3], genre: row[4]) }
-    var files: [String: FileWrite] = [:]
-    var order: [String] = []
+    var files: [FileWrite] = []
     for row in try Row.fetchAll(
       db,
       sql: """
@@ -182,40 +251,27 @@ extension AlbumStore {
         """, arguments: [step])
     {
       let path: String = row[0]
-      if files[path] == nil {
-        order.append(path)
-        files[path] = FileWrite(path: path, before: FileTags(), after: FileTags())
-      }
-      if row[5] == "before" { files[path]?.before = tags(row) } else { files[path]?.after = tags(row) }
-    }
-    // The files must hold what the step left in them: tags changed since by another program
-    // are not overwritten.
-    func plain(_ tags: FileTags) -> FileTags {
-      func value(_ text: String?) -> String? { text?.isEmpty == true ? nil : text }
-      return FileTags(
-        album: value(tags.album), albumArtist: value(tags.albumArtist), date: value(tags.date),
-        genre: value(tags.genre))
-    }
-    for path in order {
-      guard let file = files[path] else { continue }
-      let current: FileTags
-      switch TrackTags.read(path) {
-      case .track(let tags): current = FileTags(of: tags, touchedBy: file.after)
-      default:
-        throw LibraryError.cannotWrite(
-          path: path, reason: "it can no longer be read as audio; nothing \(back ? "undone" : "redone")")
-      }
-      let expected = back ? file.after : FileTags(of: file.before, touchedBy: file.after)
-      guard plain(current) == plain(expected) else {
-        throw LibraryError.cannotWrite(
-          path: path,
-          reason: "its tags changed since the write (another program?); nothing \(back ? "undone" : "redone")")
+      if files.last?.path != path { files.append(FileWrite(path: path, before: FileTags(), after: FileTags())) }
+      if row[5] == "before" {
+        files[files.count - 1].before = tags(row)
+      } else {
+        files[files.count - 1].after = tags(row)
       }
     }
-    try writeFiles(order.compactMap { files[$0] }, back: back)
-    try rereadTracks(order, db)
-    // The keys and what the files say, album by album.
-    let side: AlbumImage.Side = back ? .before : .after
+    return files
+  }
+
+  /// Gives the albums of the `write` `step` the images, keys and what-the-files-say of its
+  /// `side` (after: the step made; before: undone), each album carrying the step (after) or
+  /// what it carried before it.
+  static func applyRecords(_ side: AlbumImage.Side, of step: Int64, _ db: Database) throws {
+    try noteKeys(side, of: step, db)
+    try writeImages(side, of: step, carrying: side == .after ? step : nil, db)
+  }
+
+  /// What the files of the `write` `step`'s albums say, as its `side` recorded it, into
+  /// `folder_album`, and their scan rows under the key of that side.
+  static func noteKeys(_ side: AlbumImage.Side, of step: Int64, _ db: Database) throws {
     for row in try Row.fetchAll(
       db,
       sql: """
@@ -229,18 +285,18 @@ extension AlbumStore {
         let said = try Row.fetchOne(
           db,
           sql:
-            "SELECT '', album, album_artist, date, genre FROM change_tag WHERE change_id = ? AND image = ? AND file = 0 AND path = ?",
+            "SELECT album, album_artist, date, genre FROM change_tag WHERE change_id = ? AND image = ? AND file = 0 AND path = ?",
           arguments: [step, side.rawValue, to])
       else { continue }
-      try noteWritten(from: from, to: to, filesSay: tags(said), db)
+      try noteWritten(
+        from: from, to: to, filesSay: FileTags(album: said[0], albumArtist: said[1], date: said[2], genre: said[3]), db)
     }
-    try writeImages(side, of: step, carrying: back ? nil : step, db)
   }
 
   /// The album stored under `from` is now under `to` (its tags say another title or album
   /// artist), and its files say `filesSay`: its scan rows follow, so the next import finds it
   /// unchanged.
-  private static func noteWritten(from: String, to: String, filesSay: FileTags, _ db: Database) throws {
+  static func noteWritten(from: String, to: String, filesSay: FileTags, _ db: Database) throws {
     if from != to {
       try db.execute(sql: "UPDATE folder_album SET key = ? WHERE key = ?", arguments: [to, from])
       try db.execute(sql: "UPDATE track SET album_key = ? WHERE album_key = ?", arguments: [to, from])

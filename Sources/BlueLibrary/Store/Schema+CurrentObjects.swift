@@ -119,5 +119,12 @@ extension Schema {
     , changed INTEGER, inode INTEGER) WITHOUT ROWID
     """,
     "table 'view' on 'view': CREATE TABLE view (name TEXT PRIMARY KEY NOT NULL, query TEXT NOT NULL) WITHOUT ROWID",
+    """
+    table 'write_journal' on 'write_journal': CREATE TABLE write_journal (
+      change_id INTEGER PRIMARY KEY,
+      direction TEXT NOT NULL CHECK (direction IN ('write', 'undo', 'redo')),
+      owner TEXT NOT NULL
+    )
+    """,
   ]
 }

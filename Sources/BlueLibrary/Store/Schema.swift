@@ -15,7 +15,7 @@ enum Schema {
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
-    addFileIdentity,
+    addFileIdentity, addWriteJournal,
   ]
 
   /// The newest schema this build knows.
@@ -71,6 +71,7 @@ enum Schema {
     ("change_tag", ["change_id", "image", "file", "path", "album", "album_artist", "date", "genre"], 7),
     ("album_play", ["album_id", "played", "last_played"], 7),
     ("track", ["changed", "inode"], 8),
+    ("write_journal", ["change_id", "direction", "owner"], 9),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -401,6 +402,25 @@ enum Schema {
       sql: """
         ALTER TABLE track ADD COLUMN changed INTEGER;
         ALTER TABLE track ADD COLUMN inode INTEGER;
+        """)
+  }
+
+  /// The write journal (version 9): a row while the files of a `write` step are being
+  /// written — by the write itself (`direction` 'write'), or by the undo or redo of it —
+  /// and until the last is. The step and its files' tags before and after (`change_tag`)
+  /// are committed with the row, before the first file is touched, so whatever stops the
+  /// writer (a crash, `kill -9`, a power cut) the next bluelib finishes the files or puts
+  /// them back. `owner` names the process writing (`PID START BOOT`: its id, its start time
+  /// and the boot it runs in), so a journal whose writer is gone is told apart from one
+  /// being written now; while one is open no other write, undo or redo of a write starts.
+  private static func addWriteJournal(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE write_journal (
+          change_id INTEGER PRIMARY KEY,
+          direction TEXT NOT NULL CHECK (direction IN ('write', 'undo', 'redo')),
+          owner TEXT NOT NULL
+        );
         """)
   }
 }

@@ -13,6 +13,10 @@ struct WriteCommand: Command {
       for all of it: 'undo' writes the old tags back. Each file is written to a copy beside
       it, synced and renamed over it, so no crash leaves a half-written file; the audio is
       not touched. A read-only file or folder stops the whole step with nothing written.
+      The step is recorded before the first file is written: if bluelib is killed midway,
+      its next start finishes the write (or, if a file cannot be written, puts all back).
+      Each file is compared on its own: a track's own genre or year is kept unless you
+      edited that field.
       ALBUM is an index, a range (2-4) or a title, several at once; 'all' is every album of
       the view. Afterwards, importing the folder again changes nothing.
       """,
@@ -51,7 +55,7 @@ struct WriteCommand: Command {
       if result.withoutFiles == 1 {
         throw CommandError("\(title) has no music files to write to (not from a music folder, or its files are gone)")
       }
-      return .lines(["\(title): its files already say what the album says; nothing to write"])
+      return .lines(result.notices + ["\(title): its files already say what the album says; nothing to write"])
     }
     var parts: [String] = []
     if result.albums > 0 {
@@ -62,6 +66,8 @@ struct WriteCommand: Command {
     if result.unchanged > 0 { parts.append("\(albumCount(result.unchanged)) already as their files say") }
     if result.withoutFiles > 0 { parts.append("\(albumCount(result.withoutFiles)) without music files") }
     let message = parts.isEmpty ? "nothing to write" : parts.joined(separator: "; ")
-    return result.summary == nil ? .lines([message]) : .changed(message, redraw: false)
+    // What was finished first of a write a stopped bluelib left halfway.
+    guard result.summary != nil else { return .lines(result.notices + [message]) }
+    return .changed((result.notices + [message]).joined(separator: "\n"), redraw: false)
   }
 }

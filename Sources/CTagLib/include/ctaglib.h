@@ -119,6 +119,11 @@ typedef struct CTLTags {
 /// Writes `tags` into the file at `path` in place.
 int ctl_write(const char *path, const CTLTags *tags);
 
+/// Copies the extended attributes of the open file `source` (user attributes, ACLs,
+/// security labels) to the open file `target`, as a safe write's copy must carry them; an
+/// attribute this user may not set is left out. Returns how many could not be copied.
+int ctl_copy_attributes(int source, int target);
+
 #ifdef __cplusplus
 }
 #endif
