@@ -21,7 +21,8 @@ extension Library {
   }
 
   /// Writes each of `albums`' title (as the album tag), artist (as the album-artist tag),
-  /// year (the date tag) and genre into the tags of its files, as one step: `undo` writes
+  /// year (the date tag), genre, and the rating and favourite mark you gave it, into the
+  /// tags of its files, as one step: `undo` writes
   /// the old tags back. Each file is compared with the album on its own: it gets the
   /// album's title and artist where its tags say another, and the album's genre and year
   /// where it has none — or, for a field you edited (it differs from what the files say),
@@ -91,10 +92,10 @@ extension Library {
           album: written, step: step, oldKey: key,
           filesSaidBefore: .init(
             album: said.title, albumArtist: said.artist, date: said.year.map(String.init),
-            genre: said.genre),
+            genre: said.genre, rating: said.rating.map(String.init), favourite: said.favourite ? "1" : ""),
           filesSayAfter: .init(
             album: album.title, albumArtist: album.artist, date: album.year.map(String.init),
-            genre: album.genre),
+            genre: album.genre, rating: album.rating.map(String.init), favourite: album.favourite ? "1" : ""),
           files: files))
       folders.append(Set(tracklist.tracks.compactMap { AlbumStore.parent(of: $0.path) }))
     }
@@ -120,7 +121,8 @@ extension Library {
   /// alone): title and artist wherever the file says another one (every file of an album
   /// says the same, as the scan groups them by these), genre and year where it has none;
   /// and a field in `edited` wherever it differs. A track's own genre or year (a
-  /// compilation's) is kept unless you edited that field.
+  /// compilation's) is kept unless you edited that field. The rating and favourite mark are
+  /// written only when you changed them (they differ from what the files said).
   private static func edit(of tags: TrackTags, toSay album: Album, edited: Set<AlbumField>) -> AlbumStore.FileTags {
     var edit = AlbumStore.FileTags()
     if (tags.album ?? "") != album.title, edited.contains(.title) || tags.album != nil {
@@ -134,6 +136,14 @@ extension Library {
     }
     if tags.year != album.year, edited.contains(.year) || tags.year == nil {
       edit.date = album.year.map(String.init) ?? ""
+    }
+    // Yours alone: written only when you rated (or marked) the album since its files said
+    // otherwise, into each file that says another.
+    if edited.contains(.rating), tags.rating != album.rating {
+      edit.rating = album.rating.map(String.init) ?? ""
+    }
+    if edited.contains(.fav), tags.favourite != album.favourite {
+      edit.favourite = album.favourite ? "1" : ""
     }
     return edit
   }

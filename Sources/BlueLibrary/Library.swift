@@ -240,10 +240,46 @@ public final class Library {
   }
 
   /// Writes `albums` (each stored, at most once) as one undoable step; returns them as
-  /// stored now. The current album stays current.
+  /// stored now. The current album stays current. `summary` names the step for `undo`
+  /// (`edit "X"` or `edit of 3 albums` by default).
   @discardableResult
-  public func edit(_ albums: [Album]) throws(LibraryError) -> [Album] {
-    try change { (origin) throws(LibraryError) in try store.edit(albums, origin: origin).after }
+  public func edit(_ albums: [Album], summary: String? = nil) throws(LibraryError) -> [Album] {
+    try change { (origin) throws(LibraryError) in try store.edit(albums, summary: summary, origin: origin).after }
+  }
+
+  /// Gives the albums at `indices` (0-based, each once) `stars` (1 to 5; nil clears the
+  /// rating), as one undoable step; returns the albums it changed, as stored now (none when
+  /// each already had that rating: no step then).
+  @discardableResult
+  public func rate(at indices: [Int], stars: Int?) throws(LibraryError) -> [Album] {
+    var changed: [Album] = []
+    for index in indices {
+      var album = try self.album(at: index)
+      guard album.rating != stars else { continue }
+      album.rating = stars
+      changed.append(album)
+    }
+    guard let first = changed.first else { return [] }
+    let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
+    let summary = stars.map { "rate \(named) \(Self.counted($0, "star"))" } ?? "clear the rating of \(named)"
+    return try edit(changed, summary: summary)
+  }
+
+  /// Marks the albums at `indices` (0-based, each once) favourites (or, with `favourite`
+  /// false, no longer), as one undoable step; returns the albums it changed, as stored now
+  /// (none when each already was: no step then).
+  @discardableResult
+  public func setFavourite(at indices: [Int], _ favourite: Bool) throws(LibraryError) -> [Album] {
+    var changed: [Album] = []
+    for index in indices {
+      var album = try self.album(at: index)
+      guard album.favourite != favourite else { continue }
+      album.favourite = favourite
+      changed.append(album)
+    }
+    guard let first = changed.first else { return [] }
+    let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
+    return try edit(changed, summary: (favourite ? "fav " : "unfav ") + named)
   }
 
   /// Deletes the album at `index`. Deleting the current album leaves the selection at that

@@ -41,6 +41,11 @@ public struct TrackTags: Sendable, Hashable {
   public var hasPicture: Bool
   /// The embedded picture's MIME type, when it has one and says.
   public var pictureMimeType: String?
+  /// The rating in stars, 1 to 5, where other players keep it (ID3v2 POPM or
+  /// TXXX:FMPS_Rating, Vorbis FMPS_RATING or RATING, MP4 `rate`); nil when it has none.
+  public var rating: Int?
+  /// Whether the file marks the track a favourite (`LOVE RATING` = `L`, as MusicBee writes it).
+  public var favourite = false
 
   /// The year of the date tag: its first run of four digits ("1997-05-21" → 1997).
   public var year: Int? { date.flatMap(Self.year(in:)) }
@@ -51,7 +56,7 @@ public struct TrackTags: Sendable, Hashable {
     trackNumber: Int? = nil, date: String? = nil, genre: String? = nil, discNumber: Int? = nil,
     musicBrainzTrackID: String? = nil, musicBrainzAlbumID: String? = nil, musicBrainzReleaseGroupID: String? = nil,
     format: String = "", bitrate: Int = 0, duration: Double = 0, hasPicture: Bool = false,
-    pictureMimeType: String? = nil
+    pictureMimeType: String? = nil, rating: Int? = nil, favourite: Bool = false
   ) {
     self.album = album
     self.artist = artist
@@ -69,6 +74,8 @@ public struct TrackTags: Sendable, Hashable {
     self.duration = duration
     self.hasPicture = hasPicture
     self.pictureMimeType = pictureMimeType
+    self.rating = rating
+    self.favourite = favourite
   }
 
   /// What reading a file gave.
@@ -113,7 +120,8 @@ public struct TrackTags: Sendable, Hashable {
         musicBrainzReleaseGroupID: text(track.musicBrainzReleaseGroupId),
         format: track.format.map { String(cString: $0) } ?? "", bitrate: Int(max(track.bitrate, 0)),
         duration: Double(track.lengthMilliseconds) / 1000, hasPicture: track.hasPicture != 0,
-        pictureMimeType: track.hasPicture != 0 ? text(track.pictureMimeType) : nil))
+        pictureMimeType: track.hasPicture != 0 ? text(track.pictureMimeType) : nil,
+        rating: (1...5).contains(track.rating) ? Int(track.rating) : nil, favourite: track.favourite != 0))
   }
 
   /// Opens `path` without blocking, checks it is a regular file TagLib may read, and reads

@@ -44,6 +44,13 @@ struct CompleterTests {
     Case(line: "  LI", replacing: 2, insertion: "list "),
     Case(line: "download al", replacing: 2, insertion: "all "),
     Case(line: "download Am", replacing: 2, insertion: "\"American Pie\" "),
+    Case(line: "ra", replacing: 2, insertion: "rate "),
+    Case(line: "rate Am", replacing: 2, insertion: "\"American Pie\" "),
+    Case(line: "fa", replacing: 2, insertion: "fav "),
+    Case(line: "unf", replacing: 3, insertion: "unfav "),
+    Case(line: "find rat", replacing: 3, insertion: "rating:"),
+    Case(line: "list fa", replacing: 2, insertion: "fav:"),
+    Case(line: "unedit 1 rat", replacing: 3, insertion: "rating "),
   ])
   func oneCandidateCompletesTheWord(_ test: Case) throws {
     let completion = try #require(completer.complete(test.line))

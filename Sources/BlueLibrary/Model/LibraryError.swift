@@ -25,6 +25,9 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   case yearOutOfRange(String)
   /// A cover that is not an http, https or file URL.
   case invalidCover(String)
+  /// A rating that is not 0 to 5 stars, or a favourite mark that is not true or false: the
+  /// whole message.
+  case invalidRating(String)
   /// A text field holding a NUL character.
   case nulCharacter(AlbumField)
   /// A field longer than its limit (title, artist, genre: 1,000 characters; cover: 8 KiB).
@@ -100,7 +103,7 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case .noAlbumWithID(let id):
       "no album with id \(id) (it may have been deleted)"
     case .unknownField(let name):
-      "unknown field \(Self.quoted(name)) (fields: \(AlbumField.allCases.map(\.rawValue).joined(separator: ", ")))"
+      "unknown field \(Self.quoted(name)) (fields: \(AlbumField.typed.map(\.rawValue).joined(separator: ", ")))"
     case .emptyTitle:
       "title must not be empty"
     case .invalidYear(let text):
@@ -109,6 +112,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       "year must be between 0 and 9999, got \(Self.quoted(text))"
     case .invalidCover(let text):
       "cover must be an http, https or file URL, got \(Self.quoted(text))"
+    case .invalidRating(let message):
+      message
     case .nulCharacter(let field):
       "\(field.rawValue) must not contain a NUL character"
     case .tooLong(let field, let limit, let actual):

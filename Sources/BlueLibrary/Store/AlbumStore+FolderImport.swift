@@ -53,8 +53,9 @@ extension AlbumStore {
   /// left out and counted, unless `withDeleted`, which adds it again.
   ///
   /// Edits stick: `filesSaid` holds, by source key, the albums as the last scan of the folder
-  /// built them. A stored album's title, artist, genre, year or cover that differs from
-  /// what the files said then was edited since, and is kept whatever the files say now.
+  /// built them. A stored album's title, artist, genre, year, cover, rating or favourite mark
+  /// that differs from what the files said then was edited since, and is kept whatever the
+  /// files say now.
   func importFolder(
     _ albums: [Album], summary: (FolderImportOutcome) -> String, origin: ChangeOrigin,
     filesSaid: [String: Album] = [:], withDeleted: Bool = false,
@@ -174,6 +175,8 @@ extension Album {
     case .genre: genre = other.genre
     case .year: year = other.year
     case .cover: coverURL = other.coverURL
+    case .rating: rating = other.rating
+    case .fav: favourite = other.favourite
     }
   }
 
@@ -187,10 +190,11 @@ extension Album {
   }
 
   /// Whether every field an import writes is the same in both: title, artist, genre, year,
-  /// cover, the music-folder fields and the source key (not the id, position or cache state).
+  /// cover, rating, favourite mark, the music-folder fields and the source key (not the id,
+  /// position or cache state).
   func hasSameFields(as other: Album) -> Bool {
     title == other.title && artist == other.artist && genre == other.genre && year == other.year
       && coverURL == other.coverURL && tracks == other.tracks && duration == other.duration && folder == other.folder
-      && sourceKey == other.sourceKey
+      && sourceKey == other.sourceKey && rating == other.rating && favourite == other.favourite
   }
 }

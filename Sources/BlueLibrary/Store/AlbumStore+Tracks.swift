@@ -96,7 +96,7 @@ extension AlbumStore {
     let rangeArguments: StatementArguments = [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
     let columns =
       "ordinal, title, artist, genre, year, tracks, duration, folder, cover_url, discs, mb_albumid, "
-      + "mb_releasegroupid"
+      + "mb_releasegroupid, rating, fav"
     var storedAlbums: [String: [DatabaseValue]] = [:]
     var wasMissing: Set<String> = []
     for row in try Row.fetchAll(
@@ -167,7 +167,7 @@ extension AlbumStore {
       .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
     let upsertAlbum = try db.cachedStatement(
       sql: """
-        INSERT INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (key) DO UPDATE SET \(assignments), missing = 0
         """)
     for (ordinal, ((key, music), album)) in zip(albums, built).enumerated() where !changes.frozen.contains(key) {
@@ -176,6 +176,7 @@ extension AlbumStore {
         album.year.databaseValue, album.tracks.databaseValue, album.duration.databaseValue,
         album.folder.databaseValue, album.coverURL.databaseValue, music.discs.databaseValue,
         music.musicBrainzAlbumID.databaseValue, music.musicBrainzReleaseGroupID.databaseValue,
+        album.rating.databaseValue, album.favourite.databaseValue,
       ]
       if storedAlbums.removeValue(forKey: key) == values && !wasMissing.contains(key) { continue }
       try upsertAlbum.execute(arguments: StatementArguments([key.databaseValue] + values))
@@ -298,14 +299,14 @@ extension AlbumStore {
       sql: """
         INSERT OR REPLACE INTO track (path, size, modified, disc, album_key, position, album, artist, album_artist,
           title, number, date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length,
-          picture, changed, inode)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          picture, changed, inode, rating, fav)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
       track.path, track.size, track.modified, track.disc, key, position, tags.album, tags.artist, tags.albumArtist,
       tags.title, tags.trackNumber, tags.date, tags.genre, tags.discNumber, tags.musicBrainzTrackID,
       tags.musicBrainzAlbumID, tags.musicBrainzReleaseGroupID, tags.format, tags.bitrate, tags.duration, picture,
-      track.changed < 0 ? nil : track.changed, track.changed < 0 ? nil : track.inode,
+      track.changed < 0 ? nil : track.changed, track.changed < 0 ? nil : track.inode, tags.rating, tags.favourite,
     ])
   }
 
@@ -353,7 +354,7 @@ extension AlbumStore {
       sql: """
         SELECT path, size, modified, disc, album_key, position, album, artist, album_artist, title, number,
           date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length, picture,
-          changed, inode
+          changed, inode, rating, fav
         FROM track WHERE \(condition)
         """)
     try statement.setArguments(arguments)
@@ -377,7 +378,8 @@ extension AlbumStore {
         date: text(11), genre: text(12), discNumber: integer(13), musicBrainzTrackID: text(14),
         musicBrainzAlbumID: text(15), musicBrainzReleaseGroupID: text(16), format: text(17) ?? "",
         bitrate: integer(18) ?? 0, duration: sqlite3_column_double(row, 19), hasPicture: picture != nil,
-        pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 })
+        pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 }, rating: integer(23),
+        favourite: sqlite3_column_int64(row, 24) != 0)
       body(
         MusicTrack(
           path: text(0) ?? "", size: sqlite3_column_int64(row, 1), modified: sqlite3_column_int64(row, 2),
@@ -401,13 +403,13 @@ extension AlbumStore {
       for row in try Row.fetchAll(
         db,
         sql: """
-          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, ordinal FROM folder_album
+          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav, ordinal FROM folder_album
           WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?)) AND title IS NOT NULL ORDER BY ordinal
           """, arguments: [keys.0.low, keys.0.high, keys.1.low, keys.1.high])
       {
         let album = Self.scannedAlbum(row)
         filesSaid[row[0]] = album
-        if !row.hasNull(atIndex: 9) { lastScan.append(album) }
+        if !row.hasNull(atIndex: 11) { lastScan.append(album) }
       }
       return (lastScan, filesSaid)
     }
@@ -419,7 +421,7 @@ extension AlbumStore {
       try Row.fetchOne(
         db,
         sql: """
-          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url FROM folder_album
+          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav FROM folder_album
           WHERE key = ? AND title IS NOT NULL
           """, arguments: [key]
       ).map(Self.scannedAlbum)
@@ -430,7 +432,7 @@ extension AlbumStore {
   private static func scannedAlbum(_ row: Row) -> Album {
     var album = Album(
       title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[8], tracks: row[5],
-      duration: row[6], folder: row[7])
+      duration: row[6], folder: row[7], rating: row[9], favourite: row[10])
     album.sourceKey = row[0]
     return album
   }

@@ -32,9 +32,9 @@ extension AlbumStore {
     try db.execute(
       sql: """
         UPDATE folder_album SET title = image.title, artist = image.artist, genre = image.genre, year = image.year,
-          cover_url = image.coverUrl, folder = image.folder
+          cover_url = image.coverUrl, folder = image.folder, rating = image.rating, fav = image.fav
         FROM (
-          SELECT source_key, title, artist, genre, year, coverUrl, folder FROM change_album
+          SELECT source_key, title, artist, genre, year, coverUrl, folder, rating, fav FROM change_album
           WHERE change_id = ? AND image = ? AND source_key IS NOT NULL
         ) AS image
         WHERE folder_album.key = image.source_key AND folder_album.title IS NOT NULL
@@ -349,7 +349,7 @@ extension AlbumStore {
       sql: """
         UPDATE album SET title = c.title, artist = c.artist, genre = c.genre, year = c.year, coverUrl = c.coverUrl,
           step = \(carrying == nil ? "c.step" : "?3"), tracks = c.tracks, duration = c.duration, folder = c.folder,
-          source_key = c.source_key
+          source_key = c.source_key, rating = c.rating, fav = c.fav
         FROM change_album c
         WHERE c.change_id = ?1 AND c.image = ?2 AND album.id = c.album_id AND c.album_id IN (\(updatedIDs))
         """,

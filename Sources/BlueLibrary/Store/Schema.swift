@@ -15,7 +15,7 @@ enum Schema {
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
-    addFileIdentity, addWriteJournal,
+    addFileIdentity, addWriteJournal, addRatings,
   ]
 
   /// The newest schema this build knows.
@@ -72,6 +72,11 @@ enum Schema {
     ("album_play", ["album_id", "played", "last_played"], 7),
     ("track", ["changed", "inode"], 8),
     ("write_journal", ["change_id", "direction", "owner"], 9),
+    ("album", ["rating", "fav"], 10),
+    ("change_album", ["rating", "fav"], 10),
+    ("folder_album", ["rating", "fav"], 10),
+    ("track", ["rating", "fav"], 10),
+    ("change_tag", ["rating", "fav"], 10),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -421,6 +426,34 @@ enum Schema {
           direction TEXT NOT NULL CHECK (direction IN ('write', 'undo', 'redo')),
           owner TEXT NOT NULL
         );
+        """)
+  }
+
+  /// Ratings and favourites (version 10): `album.rating` is the album's stars (1 to 5, NULL
+  /// unrated) and `album.fav` whether it is a favourite (`rate`, `fav`, `unfav`); an edit
+  /// step's images (`change_album`) keep them, so undo gives them back. What the files say
+  /// is kept as for the other fields: per file in `track` (as the scan read them) and per
+  /// album in `folder_album` (the rating all its tracks agree on, and whether every one is a
+  /// favourite), so an import knows a rating you gave from one another player wrote since.
+  /// `change_tag` holds what a `write` set in each file, as text like its other tags: the
+  /// stars or '1' for a favourite, '' for a mark removed, NULL for one left alone. NOT NULL columns take their default
+  /// in every existing row: `ADD COLUMN` rewrites nothing, so a million-album library
+  /// migrates at once.
+  private static func addRatings(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE album ADD COLUMN rating INTEGER
+          CONSTRAINT "rating must be between 1 and 5" CHECK (rating BETWEEN 1 AND 5);
+        ALTER TABLE album ADD COLUMN fav INTEGER NOT NULL DEFAULT 0
+          CONSTRAINT "fav must be 0 or 1" CHECK (fav IN (0, 1));
+        ALTER TABLE change_album ADD COLUMN rating INTEGER;
+        ALTER TABLE change_album ADD COLUMN fav INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE folder_album ADD COLUMN rating INTEGER;
+        ALTER TABLE folder_album ADD COLUMN fav INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE track ADD COLUMN rating INTEGER;
+        ALTER TABLE track ADD COLUMN fav INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE change_tag ADD COLUMN rating TEXT;
+        ALTER TABLE change_tag ADD COLUMN fav TEXT;
         """)
   }
 }

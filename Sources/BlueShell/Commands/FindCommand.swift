@@ -14,6 +14,7 @@ let querySyntaxHelp = """
     art:none             art none (no cover), local (in the files or folder),
                          downloaded (in the cache) or url (not fetched yet)
     played:5..           played five times or more; ^last_played:-1y.. not for a year
+    rating:4..           rated four stars or more ('rate'); fav:true your favourites
     track:wall           a track whose title or artist matches (format:flac:
                          a track in FLAC)
     artist:=Sting        the whole field (case counts); =~Sting ignores case

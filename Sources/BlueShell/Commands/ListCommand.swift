@@ -11,8 +11,8 @@ struct ListCommand: Command {
       The current album is marked with '*'; the indices are those tap, show and delete take.
       -f FORMAT prints each album as FORMAT, with $field or ${field} for a field ($index,
       $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added,
-      $discs, $mb_albumid, $mb_releasegroupid, $format, $missing, $played, $last_played, $art), and no
-      summary line.
+      $discs, $mb_albumid, $mb_releasegroupid, $format, $missing, $played, $last_played, $art,
+      $rating, $fav), and no summary line.
 
       """ + "\n" + querySyntaxHelp,
     examples: ["list", "list sun", "list bjork jazz", "ls year:2000", "list -f '$year  $artist — $title' year-"],
@@ -127,6 +127,8 @@ struct ListFormat: Equatable {
     case "folder": album.folder ?? ""
     case "cover": album.coverURL
     case "art": album.art.rawValue
+    case "rating": album.rating.map(String.init) ?? ""
+    case "fav": album.favourite ? "true" : "false"
     default: nil
     }
   }

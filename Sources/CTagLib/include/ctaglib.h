@@ -71,6 +71,11 @@ typedef struct CTLTrack {
   /// The picture's bytes, only with CTL_READ_PICTURE; NULL otherwise.
   uint8_t *picture;
   size_t pictureSize;
+  /// The rating in stars, 1 to 5; 0 when the file has none (see `ctl_write`'s `rating` for
+  /// the tags, and README's "Ratings in the files" for how each scale is read).
+  int rating;
+  /// 1 when the file marks the track a favourite (`LOVE RATING` = `L`), else 0.
+  int favourite;
 } CTLTrack;
 
 /// Reads the tags, audio properties and embedded picture of the file at `path` into `track`
@@ -114,6 +119,15 @@ typedef struct CTLTags {
   /// its version (`id3v2Version` applies only to a file without one): what `write` does to a
   /// user's file. Zero: only an ID3v2 tag of `id3v2Version` is kept (how tests tag fixtures).
   int keepOtherTags;
+  /// The rating in stars: 1 to 5 sets it, 0 removes it, -1 leaves it. Written where other
+  /// players read it: ID3v2 `POPM` (email "Windows Media Player 9 Series", 1/64/128/196/255)
+  /// and `TXXX:FMPS_Rating` (0.2 to 1.0); Vorbis comments `RATING` (1 to 5) and
+  /// `FMPS_RATING`; MP4 `rate` (20 to 100) and `----:com.apple.iTunes:FMPS_Rating`; other
+  /// formats' `RATING` and `FMPS_RATING` properties.
+  int rating;
+  /// 1 marks the track a favourite (`LOVE RATING` = `L`: ID3v2 TXXX, a Vorbis comment, an MP4
+  /// freeform atom), 0 removes the mark, -1 leaves it.
+  int favourite;
 } CTLTags;
 
 /// Writes `tags` into the file at `path` in place.
