@@ -32,6 +32,8 @@
 #include <oggflacfile.h>
 #include <opusfile.h>
 #include <popularimeterframe.h>
+#include <synchronizedlyricsframe.h>
+#include <unsynchronizedlyricsframe.h>
 #include <s3mfile.h>
 #include <speexfile.h>
 #include <textidentificationframe.h>
@@ -663,6 +665,57 @@ extern "C" int ctl_write(const char *path, const CTLTags *tags) {
   } catch (...) {
     return CTL_FAILED;
   }
+}
+
+// MARK: - Lyrics
+
+extern "C" int ctl_read_lyrics(int descriptor, const char *path, CTLLyrics *lyrics) {
+  std::memset(lyrics, 0, sizeof *lyrics);
+  try {
+    silenceTagLib();
+    std::unique_ptr<DescriptorStream> stream(new DescriptorStream(descriptor, path));
+    TagLib::FileRef ref(stream.get(), false);
+    if (ref.isNull()) return CTL_NOT_AUDIO;
+    TagLib::File *file = ref.file();
+    if (TagLib::ID3v2::Tag *id3 = id3v2Tag(file, false)) {
+      for (TagLib::ID3v2::Frame *frame : id3->frameList("USLT")) {
+        auto *uslt = dynamic_cast<TagLib::ID3v2::UnsynchronizedLyricsFrame *>(frame);
+        if (uslt == nullptr || uslt->text().stripWhiteSpace().isEmpty()) continue;
+        lyrics->text = copyString(uslt->text());
+        break;
+      }
+      for (TagLib::ID3v2::Frame *frame : id3->frameList("SYLT")) {
+        auto *sylt = dynamic_cast<TagLib::ID3v2::SynchronizedLyricsFrame *>(frame);
+        if (sylt == nullptr || sylt->synchedText().isEmpty()) continue;
+        const TagLib::ID3v2::SynchronizedLyricsFrame::SynchedTextList lines = sylt->synchedText();
+        const bool milliseconds =
+          sylt->timestampFormat() == TagLib::ID3v2::SynchronizedLyricsFrame::AbsoluteMilliseconds;
+        lyrics->syncedTimes = static_cast<int64_t *>(std::calloc(lines.size(), sizeof(int64_t)));
+        lyrics->syncedLines = static_cast<char **>(std::calloc(lines.size(), sizeof(char *)));
+        if (lyrics->syncedTimes == nullptr || lyrics->syncedLines == nullptr) throw std::bad_alloc();
+        for (const auto &line : lines) {
+          lyrics->syncedTimes[lyrics->syncedCount] = milliseconds ? static_cast<int64_t>(line.time) : -1;
+          lyrics->syncedLines[lyrics->syncedCount] = copyString(line.text);
+          lyrics->syncedCount += 1;
+        }
+        break;
+      }
+    } else {
+      lyrics->text = field(file->properties(), {"LYRICS", "UNSYNCEDLYRICS", "UNSYNCED LYRICS"});
+    }
+    return CTL_OK;
+  } catch (...) {
+    ctl_lyrics_free(lyrics);
+    return CTL_FAILED;
+  }
+}
+
+extern "C" void ctl_lyrics_free(CTLLyrics *lyrics) {
+  std::free(lyrics->text);
+  for (size_t index = 0; index < lyrics->syncedCount; index++) std::free(lyrics->syncedLines[index]);
+  std::free(lyrics->syncedLines);
+  std::free(lyrics->syncedTimes);
+  std::memset(lyrics, 0, sizeof *lyrics);
 }
 
 extern "C" int ctl_copy_attributes(int source, int target) {

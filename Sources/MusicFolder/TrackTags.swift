@@ -127,6 +127,17 @@ public struct TrackTags: Sendable, Hashable {
   /// Opens `path` without blocking, checks it is a regular file TagLib may read, and reads
   /// it with `flags` through that descriptor: TagLib's status, or why it was not read.
   private static func open(_ path: String, flags: Int32, into track: inout CTLTrack) -> Opened {
+    switch checkedDescriptor(path) {
+    case .skipped(let outcome): return .skipped(outcome)
+    // The descriptor is TagLib's now: closed when the call returns.
+    case .descriptor(let fd): return .read(ctl_read_descriptor(fd, path, flags, &track))
+    }
+  }
+
+  /// A descriptor of `path` opened without blocking, once it is known to be a regular file
+  /// TagLib may read (its first bytes are its format's, its metadata not too large); or why
+  /// it is not. The caller owns the descriptor.
+  static func checkedDescriptor(_ path: String) -> Checked {
     let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { return .skipped(.cannotOpen(errno: errno)) }
     var info = stat()
@@ -142,8 +153,13 @@ public struct TrackTags: Sendable, Hashable {
       close(fd)
       return .skipped(.metadataTooLarge(bytes: declared))
     }
-    // The descriptor is TagLib's now: closed when the call returns.
-    return .read(ctl_read_descriptor(fd, path, flags, &track))
+    return .descriptor(fd)
+  }
+
+  /// What ``checkedDescriptor(_:)`` found.
+  enum Checked {
+    case descriptor(Int32)
+    case skipped(Outcome)
   }
 
   /// What ``open(_:flags:into:)`` did: TagLib read the file (with this status), or the file

@@ -34,6 +34,7 @@ extension CommandRegistry {
       SeekCommand.self,
       VolumeCommand.self,
       NowCommand.self,
+      LyricsCommand.self,
       UndoCommand.self,
       RedoCommand.self,
       HelpCommand.self,

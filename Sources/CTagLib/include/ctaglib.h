@@ -133,6 +133,26 @@ typedef struct CTLTags {
 /// Writes `tags` into the file at `path` in place.
 int ctl_write(const char *path, const CTLTags *tags);
 
+/// The lyrics a file embeds. Every pointer is owned by the struct until `ctl_lyrics_free`;
+/// strings are UTF-8 and NUL-terminated.
+typedef struct CTLLyrics {
+  /// Unsynchronised lyrics: ID3v2 USLT (the first frame with text), Vorbis LYRICS or
+  /// UNSYNCEDLYRICS, MP4 ©lyr, other formats' LYRICS property; NULL when there are none.
+  char *text;
+  /// Synchronised lyrics (ID3v2 SYLT, the first frame with text): `syncedCount` lines, each
+  /// with its time in milliseconds (-1 when the frame counts MPEG frames, not time).
+  size_t syncedCount;
+  int64_t *syncedTimes;
+  char **syncedLines;
+} CTLLyrics;
+
+/// Reads the lyrics `descriptor` (an open, readable regular file named `path`, closed when
+/// the call returns) embeds into `lyrics`. On any status other than CTL_OK it holds nothing.
+int ctl_read_lyrics(int descriptor, const char *path, CTLLyrics *lyrics);
+
+/// Frees what `ctl_read_lyrics` put into `lyrics` and zeroes it.
+void ctl_lyrics_free(CTLLyrics *lyrics);
+
 /// Copies the extended attributes of the open file `source` (user attributes, ACLs,
 /// security labels) to the open file `target`, as a safe write's copy must carry them; an
 /// attribute this user may not set is left out. Returns how many could not be copied.
