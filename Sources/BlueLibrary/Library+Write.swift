@@ -60,7 +60,7 @@ extension Library {
         guard case .track(let tags) = TrackTags.read(track.path) else {
           throw .cannotWrite(path: track.path, reason: "it cannot be read as audio; nothing was written")
         }
-        let edit = Self.edit(of: tags, toSay: album, edited: edited)
+        let edit = Self.edit(of: tags, toSay: album, edited: edited, filesSaid: said)
         guard edit != AlbumStore.FileTags() else { continue }
         if album.year == 0, edit.date != nil {
           throw .cannotWrite(
@@ -122,9 +122,19 @@ extension Library {
   /// says the same, as the scan groups them by these), genre and year where it has none;
   /// and a field in `edited` wherever it differs. A track's own genre or year (a
   /// compilation's) is kept unless you edited that field. The rating and favourite mark are
-  /// written only when you changed them (they differ from what the files said).
-  private static func edit(of tags: TrackTags, toSay album: Album, edited: Set<AlbumField>) -> AlbumStore.FileTags {
+  /// written only when you changed them (they differ from what the files said `said`). A
+  /// track whose artist was the album artist the files said gets the album's new one.
+  private static func edit(
+    of tags: TrackTags, toSay album: Album, edited: Set<AlbumField>, filesSaid said: Album
+  ) -> AlbumStore.FileTags {
     var edit = AlbumStore.FileTags()
+    // The track artist follows an album artist you changed where it was the old one (the
+    // artist tag and the album-artist tag agreed, and still do); a guest's stays.
+    if edited.contains(.artist), !said.artist.isEmpty, let artist = tags.artist,
+      artist.lowercased() == said.artist.lowercased(), artist != album.artist
+    {
+      edit.artist = album.artist
+    }
     if (tags.album ?? "") != album.title, edited.contains(.title) || tags.album != nil {
       edit.album = album.title
     }

@@ -28,6 +28,9 @@ extension Schema {
   /// the later migrations added, newest first, so the file is what that release made (SQLite
   /// gives the tables their old text back). For tests that open an older library.
   static func downgrade(to version: Int, _ db: Database) throws {
+    if version < 11 {
+      try db.execute(sql: "ALTER TABLE change_tag DROP COLUMN artist")
+    }
     if version < 10 {
       // Ratings and favourites: each NOT NULL column added after its nullable one.
       for table in ["album", "change_album", "folder_album", "track", "change_tag"] {

@@ -12,7 +12,8 @@ internal import MusicFolder
 // redo write back (see `Schema.addMissingAndWrites` for `change_tag`).
 extension AlbumStore {
   /// The tags `write` sets in a file: album (the title), album artist, date (the year),
-  /// genre, and the rating (its stars as text) and favourite mark ("1"). In an edit, nil
+  /// genre, the rating (its stars as text) and favourite mark ("1"), and the track's artist.
+  /// In an edit, nil
   /// leaves a tag alone and "" removes it; read from a file, nil is a tag it does not have.
   struct FileTags: Equatable {
     var album: String?
@@ -21,10 +22,11 @@ extension AlbumStore {
     var genre: String?
     var rating: String?
     var favourite: String?
+    var artist: String?
 
     /// The tags as ``FileTags`` holds them, in its order, to go over each at once.
     private static var all: [WritableKeyPath<FileTags, String?>] {
-      [\.album, \.albumArtist, \.date, \.genre, \.rating, \.favourite]
+      [\.album, \.albumArtist, \.date, \.genre, \.rating, \.favourite, \.artist]
     }
 
     /// The tags of `tags` that `edit` touches (nil for the others).
@@ -41,15 +43,15 @@ extension AlbumStore {
     init(reading tags: TrackTags) {
       self.init(
         album: tags.album, albumArtist: tags.albumArtist, date: tags.date, genre: tags.genre,
-        rating: tags.rating.map(String.init), favourite: tags.favourite ? "1" : nil)
+        rating: tags.rating.map(String.init), favourite: tags.favourite ? "1" : nil, artist: tags.artist)
     }
 
     init(
       album: String? = nil, albumArtist: String? = nil, date: String? = nil, genre: String? = nil,
-      rating: String? = nil, favourite: String? = nil
+      rating: String? = nil, favourite: String? = nil, artist: String? = nil
     ) {
       (self.album, self.albumArtist, self.date, self.genre) = (album, albumArtist, date, genre)
-      (self.rating, self.favourite) = (rating, favourite)
+      (self.rating, self.favourite, self.artist) = (rating, favourite, artist)
     }
 
     /// These tags as read from a file, to write back over `edit`: a tag the file did not
@@ -62,8 +64,8 @@ extension AlbumStore {
 
     var tagEdit: TagEdit {
       TagEdit(
-        album: album, albumArtist: albumArtist, date: date, genre: genre, rating: rating.map { Int($0) ?? 0 },
-        favourite: favourite.map { $0 == "1" })
+        album: album, artist: artist, albumArtist: albumArtist, date: date, genre: genre,
+        rating: rating.map { Int($0) ?? 0 }, favourite: favourite.map { $0 == "1" })
     }
 
     /// These tags with "" (a removed tag) as nil (a missing one): how a file read back
@@ -218,12 +220,12 @@ extension AlbumStore {
   ) throws {
     try db.execute(
       sql: """
-        INSERT OR REPLACE INTO change_tag (change_id, image, file, path, album, album_artist, date, genre, rating, fav)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT OR REPLACE INTO change_tag (change_id, image, file, path, \(tagColumns))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         step, side.rawValue, file, path, tags.album, tags.albumArtist, tags.date, tags.genre, tags.rating,
-        tags.favourite,
+        tags.favourite, tags.artist,
       ])
   }
 
@@ -260,13 +262,13 @@ extension AlbumStore {
   }
 
   /// The `change_tag` columns of a ``FileTags``, in its order (``tags(_:from:)`` reads them).
-  static let tagColumns = "album, album_artist, date, genre, rating, fav"
+  static let tagColumns = "album, album_artist, date, genre, rating, fav, artist"
 
   /// The ``FileTags`` of a row selecting ``tagColumns`` from column `start` on.
   static func tags(_ row: Row, from start: Int = 1) -> FileTags {
     FileTags(
       album: row[start], albumArtist: row[start + 1], date: row[start + 2], genre: row[start + 3],
-      rating: row[start + 4], favourite: row[start + 5])
+      rating: row[start + 4], favourite: row[start + 5], artist: row[start + 6])
   }
 
   /// Each file of the `write` `step` with its tags before and after, in path order.
@@ -281,7 +283,7 @@ extension AlbumStore {
     {
       let path: String = row[0]
       if files.last?.path != path { files.append(FileWrite(path: path, before: FileTags(), after: FileTags())) }
-      if row[7] == "before" {
+      if row[8] == "before" {
         files[files.count - 1].before = tags(row)
       } else {
         files[files.count - 1].after = tags(row)
@@ -345,7 +347,7 @@ extension AlbumStore {
     let update = try db.cachedStatement(
       sql: """
         UPDATE track SET size = ?, modified = ?, changed = ?, inode = ?, album = ?, album_artist = ?, date = ?,
-          genre = ?, rating = ?, fav = ?
+          genre = ?, rating = ?, fav = ?, artist = ?
         WHERE path = ?
         """)
     for path in paths {
@@ -353,7 +355,7 @@ extension AlbumStore {
       try update.execute(
         arguments: [
           stamp.size, stamp.modified, stamp.changed, stamp.inode, tags.album, tags.albumArtist, tags.date, tags.genre,
-          tags.rating, tags.favourite, path,
+          tags.rating, tags.favourite, tags.artist, path,
         ])
     }
     // The files changed under the scans: each folder's next import reads it whole.

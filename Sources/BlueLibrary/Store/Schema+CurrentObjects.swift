@@ -71,7 +71,7 @@ extension Schema {
       album TEXT,
       album_artist TEXT,
       date TEXT,
-      genre TEXT, rating TEXT, fav TEXT,
+      genre TEXT, rating TEXT, fav TEXT, artist TEXT,
       PRIMARY KEY (change_id, image, file, path)
     ) WITHOUT ROWID
     """,

@@ -15,7 +15,7 @@ enum Schema {
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
-    addFileIdentity, addWriteJournal, addRatings,
+    addFileIdentity, addWriteJournal, addRatings, addTrackArtistTag,
   ]
 
   /// The newest schema this build knows.
@@ -77,6 +77,7 @@ enum Schema {
     ("folder_album", ["rating", "fav"], 10),
     ("track", ["rating", "fav"], 10),
     ("change_tag", ["rating", "fav"], 10),
+    ("change_tag", ["artist"], 11),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -455,5 +456,13 @@ enum Schema {
         ALTER TABLE change_tag ADD COLUMN rating TEXT;
         ALTER TABLE change_tag ADD COLUMN fav TEXT;
         """)
+  }
+
+  /// A track's artist written with the album artist (version 11): `write` of an album whose
+  /// artist you edited also writes the artist tag (TPE1, ARTIST) of each file that had the
+  /// old album artist, so the two stay in agreement as they were; `change_tag.artist` holds
+  /// it before and after, as the other tags.
+  private static func addTrackArtistTag(_ db: Database) throws {
+    try db.execute(sql: "ALTER TABLE change_tag ADD COLUMN artist TEXT")
   }
 }
