@@ -55,12 +55,17 @@ extension Library {
       }
       let edited = Set(album.editedFields(comparedWith: said))
       let step = try store.step(ofAlbum: id)
+      // A track artist you edited would leave the tracks without one artist they share: the
+      // album artist then goes into every file that lacks the tag, or the next import would
+      // call the album "Various Artists".
+      let pinsAlbumArtist = !album.artist.isEmpty && tracklist.tracks.contains { $0.fileSays[.artist] != nil }
       var files: [AlbumStore.FileWrite] = []
       for track in tracklist.tracks {
         guard case .track(let tags) = TrackTags.read(track.path) else {
           throw .cannotWrite(path: track.path, reason: "it cannot be read as audio; nothing was written")
         }
-        let edit = Self.edit(of: tags, toSay: album, edited: edited, filesSaid: said)
+        var edit = Self.edit(of: tags, toSay: album, edited: edited, filesSaid: said, track: track)
+        if pinsAlbumArtist, tags.albumArtist == nil { edit.albumArtist = album.artist }
         guard edit != AlbumStore.FileTags() else { continue }
         if album.year == 0, edit.date != nil {
           throw .cannotWrite(
@@ -123,16 +128,24 @@ extension Library {
   /// and a field in `edited` wherever it differs. A track's own genre or year (a
   /// compilation's) is kept unless you edited that field. The rating and favourite mark are
   /// written only when you changed them (they differ from what the files said `said`). A
-  /// track whose artist was the album artist the files said gets the album's new one.
+  /// track whose artist was the album artist the files said gets the album's new one; a
+  /// track's title, artist and number you edited (`track`) go into its file.
   private static func edit(
-    of tags: TrackTags, toSay album: Album, edited: Set<AlbumField>, filesSaid said: Album
+    of tags: TrackTags, toSay album: Album, edited: Set<AlbumField>, filesSaid said: Album, track: Tracklist.Track
   ) -> AlbumStore.FileTags {
     var edit = AlbumStore.FileTags()
-    // The track artist follows an album artist you changed where it was the old one (the
-    // artist tag and the album-artist tag agreed, and still do); a guest's stays.
-    if edited.contains(.artist), !said.artist.isEmpty, let artist = tags.artist,
+    // The track's own fields you edited, wherever the file says another.
+    if track.fileSays[.title] != nil, let title = track.title, tags.title != title { edit.title = title }
+    if track.fileSays[.number] != nil, let number = track.number, tags.trackNumber != number {
+      edit.number = String(number)
+    }
+    if track.fileSays[.artist] != nil {
+      if (tags.artist ?? "") != (track.artist ?? "") { edit.artist = track.artist ?? "" }
+    } else if edited.contains(.artist), !said.artist.isEmpty, let artist = tags.artist,
       artist.lowercased() == said.artist.lowercased(), artist != album.artist
     {
+      // The track artist follows an album artist you changed where it was the old one (the
+      // artist tag and the album-artist tag agreed, and still do); a guest's stays.
       edit.artist = album.artist
     }
     if (tags.album ?? "") != album.title, edited.contains(.title) || tags.album != nil {

@@ -633,7 +633,18 @@ extern "C" int ctl_write(const char *path, const CTLTags *tags) {
     setField(map, "ARTIST", tags->artist);
     setField(map, "ALBUMARTIST", tags->albumArtist);
     setField(map, "TITLE", tags->title);
-    setField(map, "TRACKNUMBER", tags->trackNumber);
+    // A number given alone keeps the total the file wrote with it ("3/12" given 5: "5/12").
+    std::string number;
+    const char *trackNumber = tags->trackNumber;
+    if (trackNumber != nullptr && *trackNumber != '\0' && std::strchr(trackNumber, '/') == nullptr) {
+      const std::string old = property(map, "TRACKNUMBER").to8Bit(true);
+      const size_t slash = old.find('/');
+      if (slash != std::string::npos) {
+        number = std::string(trackNumber) + old.substr(slash);
+        trackNumber = number.c_str();
+      }
+    }
+    setField(map, "TRACKNUMBER", trackNumber);
     setField(map, "DATE", tags->date);
     setField(map, "GENRE", tags->genre);
     setField(map, "DISCNUMBER", tags->discNumber);

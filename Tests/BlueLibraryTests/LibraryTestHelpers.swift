@@ -28,6 +28,13 @@ extension Schema {
   /// the later migrations added, newest first, so the file is what that release made (SQLite
   /// gives the tables their old text back). For tests that open an older library.
   static func downgrade(to version: Int, _ db: Database) throws {
+    if version < 12 {
+      try db.execute(
+        sql: """
+          DROP TABLE track_edit; DROP TABLE change_track;
+          ALTER TABLE change_tag DROP COLUMN track_number; ALTER TABLE change_tag DROP COLUMN title
+          """)
+    }
     if version < 11 {
       try db.execute(sql: "ALTER TABLE change_tag DROP COLUMN artist")
     }

@@ -34,6 +34,7 @@ extension AlbumStore {
     let undone = "SELECT id FROM change WHERE undone IS NOT NULL AND (session = ?1 OR undone_by = ?1)"
     try db.execute(sql: "DELETE FROM change_album WHERE change_id IN (\(undone))", arguments: [origin.session])
     try db.execute(sql: "DELETE FROM change_tag WHERE change_id IN (\(undone))", arguments: [origin.session])
+    try db.execute(sql: "DELETE FROM change_track WHERE change_id IN (\(undone))", arguments: [origin.session])
     try db.execute(sql: "DELETE FROM change WHERE id IN (\(undone))", arguments: [origin.session])
     let selected = try origin.selection.flatMap { index in try albumID(at: index, db) }
     try db.execute(
@@ -45,6 +46,7 @@ extension AlbumStore {
     {
       try db.execute(sql: "DELETE FROM change_album WHERE change_id <= ?", arguments: [cutoff])
       try db.execute(sql: "DELETE FROM change_tag WHERE change_id <= ?", arguments: [cutoff])
+      try db.execute(sql: "DELETE FROM change_track WHERE change_id <= ?", arguments: [cutoff])
       try db.execute(sql: "DELETE FROM change WHERE id <= ?", arguments: [cutoff])
     }
     return step

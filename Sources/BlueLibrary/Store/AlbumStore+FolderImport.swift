@@ -185,8 +185,17 @@ extension Album {
   func changedFields(comparedWith other: Album) -> [String] {
     editedFields(comparedWith: other).map(\.rawValue)
       + [
-        (tracks != other.tracks, "tracks"), (duration != other.duration, "length"), (folder != other.folder, "folder"),
+        (tracks != other.tracks, "tracks"), (!Self.sameLength(duration, other.duration), "length"),
+        (folder != other.folder, "folder"),
       ].filter(\.0).map(\.1)
+  }
+
+  /// Whether two albums' lengths are the same to the millisecond the tracks' lengths are read
+  /// to: a sum of the same lengths in another order (a track renumbered) may differ in its
+  /// last bit, which is no change.
+  static func sameLength(_ one: Double?, _ other: Double?) -> Bool {
+    guard let one, let other else { return one == nil && other == nil }
+    return abs(one - other) < 0.0005
   }
 
   /// Whether every field an import writes is the same in both: title, artist, genre, year,
@@ -194,7 +203,8 @@ extension Album {
   /// position or cache state).
   func hasSameFields(as other: Album) -> Bool {
     title == other.title && artist == other.artist && genre == other.genre && year == other.year
-      && coverURL == other.coverURL && tracks == other.tracks && duration == other.duration && folder == other.folder
+      && coverURL == other.coverURL && tracks == other.tracks && Self.sameLength(duration, other.duration)
+      && folder == other.folder
       && sourceKey == other.sourceKey && rating == other.rating && favourite == other.favourite
   }
 }

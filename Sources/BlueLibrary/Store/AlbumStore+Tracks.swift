@@ -125,6 +125,9 @@ extension AlbumStore {
         of: newcomers, built: builtKeys, vanished: vanished, stored: stored, frozen: changes.frozen, db)
     }
     for (new, old) in changes.moved {
+      if let album = albums.first(where: { $0.key == new }) {
+        try moveTrackEdits(from: old, to: album.album.tracks.map(\.path), db)
+      }
       try db.execute(sql: "DELETE FROM folder_album WHERE key = ?", arguments: [new])
       try db.execute(sql: "UPDATE folder_album SET key = ?, missing = 0 WHERE key = ?", arguments: [new, old])
       try db.execute(sql: "DELETE FROM track WHERE album_key = ?", arguments: [old])
@@ -132,6 +135,7 @@ extension AlbumStore {
       wasMissing.remove(old)
     }
     let movedFrom = Set(changes.moved.values)
+    let followEdits = try hasTrackEdits(db)
 
     var kept = 0  // stored rows the scan found again
     for (key, album) in albums where !changes.frozen.contains(key) {
@@ -143,6 +147,8 @@ extension AlbumStore {
         {
           continue
         }
+        // A file read again (changed since) says what it says now: an edit it said already follows it.
+        if followEdits, place != nil, opened.contains(track.path) { try followFile(track.path, db) }
         try upsertTrack(track, key: key, position: position, db)
       }
     }
@@ -443,13 +449,28 @@ extension AlbumStore {
       let tracks = try Row.fetchAll(
         db.cachedStatement(
           sql: """
-            SELECT disc, number, title, artist, length, path, format, bitrate, size, modified, mb_trackid
-            FROM track WHERE album_key = ? ORDER BY position
+            SELECT t.disc, t.number, t.title, t.artist, t.length, t.path, t.format, t.bitrate, t.size, t.modified,
+              t.mb_trackid, e.title, e.artist, e.number
+            FROM track t LEFT JOIN track_edit e ON e.path = t.path WHERE t.album_key = ? ORDER BY t.position
             """), arguments: [key]
       ).map { row in
-        Tracklist.Track(
+        var track = Tracklist.Track(
           disc: row[0], number: row[1], title: row[2], artist: row[3], duration: row[4], path: row[5],
           format: row[6], bitrate: row[7], size: row[8], modified: row[9], musicBrainzTrackID: row[10])
+        // Your edits over what the file says, and what it says where they differ.
+        if let title: String = row[11], title != track.title {
+          track.fileSays[.title] = track.title ?? ""
+          track.title = title
+        }
+        if let artist: String = row[12], artist != (track.artist ?? "") {
+          track.fileSays[.artist] = track.artist ?? ""
+          track.artist = artist.isEmpty ? nil : artist
+        }
+        if let number: Int = row[13], number != track.number {
+          track.fileSays[.number] = track.number.map(String.init) ?? ""
+          track.number = number
+        }
+        return track
       }
       let album = try Row.fetchOne(
         db.cachedStatement(

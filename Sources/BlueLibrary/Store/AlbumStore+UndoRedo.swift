@@ -90,6 +90,7 @@ extension AlbumStore {
       let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
       try requireUnchanged(after.id, carrying: step, title: after.album.title, undoing: true, db)
       try writeFields(of: before.album, to: before.id, step: before.step, db)
+      try applyTrackImages(.before, of: step, db)
       return before.id
     case .move where try imageCount(.before, of: step, db) > 1:
       // A block: back to where each was, in order, each with the step it carried.
@@ -162,6 +163,7 @@ extension AlbumStore {
       let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
       try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
       try writeFields(of: after.album, to: before.id, step: step, db)
+      try applyTrackImages(.after, of: step, db)
       return before.id
     case .move where try imageCount(.before, of: step, db) > 1:
       let (befores, afters) = (try images(.before, of: step, db), try images(.after, of: step, db))

@@ -12,8 +12,8 @@ internal import MusicFolder
 // redo write back (see `Schema.addMissingAndWrites` for `change_tag`).
 extension AlbumStore {
   /// The tags `write` sets in a file: album (the title), album artist, date (the year),
-  /// genre, the rating (its stars as text) and favourite mark ("1"), and the track's artist.
-  /// In an edit, nil
+  /// genre, the rating (its stars as text) and favourite mark ("1"), and the track's artist,
+  /// title and number. In an edit, nil
   /// leaves a tag alone and "" removes it; read from a file, nil is a tag it does not have.
   struct FileTags: Equatable {
     var album: String?
@@ -23,10 +23,12 @@ extension AlbumStore {
     var rating: String?
     var favourite: String?
     var artist: String?
+    var title: String?
+    var number: String?
 
     /// The tags as ``FileTags`` holds them, in its order, to go over each at once.
     private static var all: [WritableKeyPath<FileTags, String?>] {
-      [\.album, \.albumArtist, \.date, \.genre, \.rating, \.favourite, \.artist]
+      [\.album, \.albumArtist, \.date, \.genre, \.rating, \.favourite, \.artist, \.title, \.number]
     }
 
     /// The tags of `tags` that `edit` touches (nil for the others).
@@ -43,15 +45,17 @@ extension AlbumStore {
     init(reading tags: TrackTags) {
       self.init(
         album: tags.album, albumArtist: tags.albumArtist, date: tags.date, genre: tags.genre,
-        rating: tags.rating.map(String.init), favourite: tags.favourite ? "1" : nil, artist: tags.artist)
+        rating: tags.rating.map(String.init), favourite: tags.favourite ? "1" : nil, artist: tags.artist,
+        title: tags.title, number: tags.trackNumber.map(String.init))
     }
 
     init(
       album: String? = nil, albumArtist: String? = nil, date: String? = nil, genre: String? = nil,
-      rating: String? = nil, favourite: String? = nil, artist: String? = nil
+      rating: String? = nil, favourite: String? = nil, artist: String? = nil, title: String? = nil,
+      number: String? = nil
     ) {
       (self.album, self.albumArtist, self.date, self.genre) = (album, albumArtist, date, genre)
-      (self.rating, self.favourite, self.artist) = (rating, favourite, artist)
+      (self.rating, self.favourite, self.artist, self.title, self.number) = (rating, favourite, artist, title, number)
     }
 
     /// These tags as read from a file, to write back over `edit`: a tag the file did not
@@ -63,9 +67,10 @@ extension AlbumStore {
     }
 
     var tagEdit: TagEdit {
+      // A number keeps the file's total (`3/12` given 5 becomes `5/12`: see `ctl_write`).
       TagEdit(
-        album: album, artist: artist, albumArtist: albumArtist, date: date, genre: genre,
-        rating: rating.map { Int($0) ?? 0 }, favourite: favourite.map { $0 == "1" })
+        album: album, artist: artist, albumArtist: albumArtist, title: title, trackNumber: number, date: date,
+        genre: genre, rating: rating.map { Int($0) ?? 0 }, favourite: favourite.map { $0 == "1" })
     }
 
     /// These tags with "" (a removed tag) as nil (a missing one): how a file read back
@@ -221,11 +226,11 @@ extension AlbumStore {
     try db.execute(
       sql: """
         INSERT OR REPLACE INTO change_tag (change_id, image, file, path, \(tagColumns))
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         step, side.rawValue, file, path, tags.album, tags.albumArtist, tags.date, tags.genre, tags.rating,
-        tags.favourite, tags.artist,
+        tags.favourite, tags.artist, tags.title, tags.number,
       ])
   }
 
@@ -262,13 +267,14 @@ extension AlbumStore {
   }
 
   /// The `change_tag` columns of a ``FileTags``, in its order (``tags(_:from:)`` reads them).
-  static let tagColumns = "album, album_artist, date, genre, rating, fav, artist"
+  static let tagColumns = "album, album_artist, date, genre, rating, fav, artist, title, track_number"
 
   /// The ``FileTags`` of a row selecting ``tagColumns`` from column `start` on.
   static func tags(_ row: Row, from start: Int = 1) -> FileTags {
     FileTags(
       album: row[start], albumArtist: row[start + 1], date: row[start + 2], genre: row[start + 3],
-      rating: row[start + 4], favourite: row[start + 5], artist: row[start + 6])
+      rating: row[start + 4], favourite: row[start + 5], artist: row[start + 6], title: row[start + 7],
+      number: row[start + 8])
   }
 
   /// Each file of the `write` `step` with its tags before and after, in path order.
@@ -283,7 +289,7 @@ extension AlbumStore {
     {
       let path: String = row[0]
       if files.last?.path != path { files.append(FileWrite(path: path, before: FileTags(), after: FileTags())) }
-      if row[8] == "before" {
+      if row[10] == "before" {
         files[files.count - 1].before = tags(row)
       } else {
         files[files.count - 1].after = tags(row)
@@ -347,7 +353,7 @@ extension AlbumStore {
     let update = try db.cachedStatement(
       sql: """
         UPDATE track SET size = ?, modified = ?, changed = ?, inode = ?, album = ?, album_artist = ?, date = ?,
-          genre = ?, rating = ?, fav = ?, artist = ?
+          genre = ?, rating = ?, fav = ?, artist = ?, title = ?, number = ?
         WHERE path = ?
         """)
     for path in paths {
@@ -355,7 +361,7 @@ extension AlbumStore {
       try update.execute(
         arguments: [
           stamp.size, stamp.modified, stamp.changed, stamp.inode, tags.album, tags.albumArtist, tags.date, tags.genre,
-          tags.rating, tags.favourite, tags.artist, path,
+          tags.rating, tags.favourite, tags.artist, tags.title, tags.trackNumber, path,
         ])
     }
     // The files changed under the scans: each folder's next import reads it whole.

@@ -71,8 +71,19 @@ extension Schema {
       album TEXT,
       album_artist TEXT,
       date TEXT,
-      genre TEXT, rating TEXT, fav TEXT, artist TEXT,
+      genre TEXT, rating TEXT, fav TEXT, artist TEXT, title TEXT, track_number TEXT,
       PRIMARY KEY (change_id, image, file, path)
+    ) WITHOUT ROWID
+    """,
+    """
+    table 'change_track' on 'change_track': CREATE TABLE change_track (
+      change_id INTEGER NOT NULL,
+      image TEXT NOT NULL CHECK (image IN ('before', 'after')),
+      path TEXT NOT NULL,
+      title TEXT,
+      artist TEXT,
+      number INTEGER,
+      PRIMARY KEY (change_id, image, path)
     ) WITHOUT ROWID
     """,
     "table 'cover' on 'cover': CREATE TABLE cover (url TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID",
@@ -119,6 +130,14 @@ extension Schema {
       mb_albumid TEXT,
       mb_releasegroupid TEXT
     , changed INTEGER, inode INTEGER, rating INTEGER, fav INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID
+    """,
+    """
+    table 'track_edit' on 'track_edit': CREATE TABLE track_edit (
+      path TEXT PRIMARY KEY NOT NULL,
+      title TEXT CONSTRAINT "a track's title must not be empty" CHECK (title <> ''),
+      artist TEXT,
+      number INTEGER CONSTRAINT "a track's number must be between 1 and 9999" CHECK (number BETWEEN 1 AND 9999)
+    ) WITHOUT ROWID
     """,
     "table 'view' on 'view': CREATE TABLE view (name TEXT PRIMARY KEY NOT NULL, query TEXT NOT NULL) WITHOUT ROWID",
     """

@@ -15,7 +15,7 @@ enum Schema {
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
-    addFileIdentity, addWriteJournal, addRatings, addTrackArtistTag,
+    addFileIdentity, addWriteJournal, addRatings, addTrackArtistTag, addTrackEdits,
   ]
 
   /// The newest schema this build knows.
@@ -78,6 +78,9 @@ enum Schema {
     ("track", ["rating", "fav"], 10),
     ("change_tag", ["rating", "fav"], 10),
     ("change_tag", ["artist"], 11),
+    ("track_edit", ["path", "title", "artist", "number"], 12),
+    ("change_track", ["change_id", "image", "path", "title", "artist", "number"], 12),
+    ("change_tag", ["title", "track_number"], 12),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -464,5 +467,36 @@ enum Schema {
   /// it before and after, as the other tags.
   private static func addTrackArtistTag(_ db: Database) throws {
     try db.execute(sql: "ALTER TABLE change_tag ADD COLUMN artist TEXT")
+  }
+
+  /// Tracks you edit (version 12): `track_edit` holds, by the file's path, the title, artist
+  /// and number you gave a track (`edit ALBUM track N title=…`; NULL: not edited, an artist
+  /// of '' removed). Unlike `track`, which says what the files say, these are yours: an
+  /// `edit` step keeps each track's row before and after in `change_track` (all NULL: no
+  /// row), and marks the album with the step, so undo, redo and their conflicts work as for
+  /// the album's fields; an import keeps them (a file read again drops the edits it already
+  /// says), and `write` puts them into the files, with `change_tag.title` and
+  /// `change_tag.track_number` in its journal.
+  private static func addTrackEdits(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE track_edit (
+          path TEXT PRIMARY KEY NOT NULL,
+          title TEXT CONSTRAINT "a track's title must not be empty" CHECK (title <> ''),
+          artist TEXT,
+          number INTEGER CONSTRAINT "a track's number must be between 1 and 9999" CHECK (number BETWEEN 1 AND 9999)
+        ) WITHOUT ROWID;
+        CREATE TABLE change_track (
+          change_id INTEGER NOT NULL,
+          image TEXT NOT NULL CHECK (image IN ('before', 'after')),
+          path TEXT NOT NULL,
+          title TEXT,
+          artist TEXT,
+          number INTEGER,
+          PRIMARY KEY (change_id, image, path)
+        ) WITHOUT ROWID;
+        ALTER TABLE change_tag ADD COLUMN title TEXT;
+        ALTER TABLE change_tag ADD COLUMN track_number TEXT;
+        """)
   }
 }

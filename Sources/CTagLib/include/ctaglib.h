@@ -96,7 +96,8 @@ const char *ctl_extensions(void);
 void ctl_track_free(CTLTrack *track);
 
 /// Tags to write with `ctl_write`. A NULL string leaves that tag as it is, an empty one
-/// removes it; a NULL `picture` leaves the pictures as they are, otherwise the file's
+/// removes it (a track number without a total keeps the one the file has: "3/12" given "5"
+/// becomes "5/12"); a NULL `picture` leaves the pictures as they are, otherwise the file's
 /// pictures are replaced by this one front cover.
 typedef struct CTLTags {
   const char *album;
