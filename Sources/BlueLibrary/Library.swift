@@ -18,6 +18,8 @@ import Synchronization
 public final class Library {
   let store: AlbumStore
   let covers: CoverLoader?
+  /// MusicBrainz's search for `lookup`, when this library may ask it (set by ``open(path:covers:)``).
+  public internal(set) var musicBrainz: MusicBrainzSearch?
   /// The current album's 0-based index (in the view, when there is one).
   public internal(set) var selection: Int?
   /// The library position of the selection as last stored.
@@ -64,9 +66,16 @@ public final class Library {
         try store.recordCoversInCache(cached.isEmpty ? nil : { url in cached.contains(CoverCache.fileName(for: url)) })
       }
       coverRecording = covers.subscribe(outcomesOnly: true) { [store, coversLanded] event in
-        if case .finished(let url, _, _, _, _) = event {
+        switch event {
+        case .finished(let url, _, _, _, let fromCache):
           try? store.recordCachedCover(url)
+          if !fromCache && url.hasPrefix("caa:") { try? store.forgetNoCover(url) }
           coversLanded.set()
+        case .failed(let url, _, .notInArchive):
+          // "None" is an answer: `download all` does not ask again for 30 days.
+          try? store.recordNoCover(url, at: Int64(Date().timeIntervalSince1970))
+        default:
+          break
         }
       }
     }
@@ -91,7 +100,9 @@ public final class Library {
   /// Opens (or creates) the library file at `path`, fetching covers as `settings` say: the
   /// library builds its cover cache and loader.
   public static func open(path: String, covers settings: CoverSettings) throws(LibraryError) -> Library {
-    try Library(store: AlbumStore.open(path: path), covers: CoverLoader(settings: settings))
+    let library = try Library(store: AlbumStore.open(path: path), covers: CoverLoader(settings: settings))
+    library.musicBrainz = MusicBrainzSearch(base: settings.musicBrainzBase, userAgent: settings.userAgent)
+    return library
   }
 
   /// A library in memory holding `albums` (the default catalogue unless told), for tests.
@@ -417,6 +428,9 @@ public final class Library {
 
   // MARK: - Covers
 
+  /// How long one download (or one MusicBrainz look-up) may take: `--download-timeout`.
+  public var downloadTimeout: Duration { covers?.limits.timeout ?? .seconds(15) }
+
   /// Whether this library fetches covers (false in tests built without a loader).
   public var fetchesCovers: Bool { covers != nil }
 
@@ -464,6 +478,18 @@ public final class Library {
   public func requestCover(of album: Album) -> CoverState {
     guard let covers, !album.coverURL.isEmpty else { return .none }
     return covers.request(album.coverURL, for: CoverRequester(title: album.title, order: album.position))
+  }
+
+  /// How long an answer of "none" from the Cover Art Archive stands before `download all`
+  /// asks again: 30 days.
+  public static let noCoverStands: Int64 = 30 * 86_400
+
+  /// The cover URLs the Cover Art Archive had none of when asked in the last 30 days
+  /// (``noCoverStands``), as of `now` (seconds since 1970).
+  public func coversNotInArchive(asOf now: Int64 = Int64(Date().timeIntervalSince1970)) throws(LibraryError)
+    -> Set<String>
+  {
+    try store.noCovers(since: now - Self.noCoverStands)
   }
 
   /// Why `album`'s cover cannot be asked for as covers are set up (a bad

@@ -15,7 +15,7 @@ enum Schema {
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
-    addFileIdentity, addWriteJournal,
+    addFileIdentity, addWriteJournal, addCoverNone,
   ]
 
   /// The newest schema this build knows.
@@ -72,6 +72,7 @@ enum Schema {
     ("album_play", ["album_id", "played", "last_played"], 7),
     ("track", ["changed", "inode"], 8),
     ("write_journal", ["change_id", "direction", "owner"], 9),
+    ("cover_none", ["url", "checked"], 10),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -421,6 +422,17 @@ enum Schema {
           direction TEXT NOT NULL CHECK (direction IN ('write', 'undo', 'redo')),
           owner TEXT NOT NULL
         );
+        """)
+  }
+
+  /// Covers the Cover Art Archive has none of (version 10): each `caa:` URL the archive
+  /// answered 404 for, release and release group both, with when (`checked`, seconds since
+  /// 1970). `download all` leaves them out for 30 days, or until `download --retry`; a cover
+  /// that lands later takes its row out. A fact about the archive, not a change: no step.
+  private static func addCoverNone(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE cover_none (url TEXT PRIMARY KEY NOT NULL, checked INTEGER NOT NULL) WITHOUT ROWID;
         """)
   }
 }

@@ -4,7 +4,7 @@ import BlueSystem
 /// `download [ALBUM…|all]`: start cover downloads in the background and return at once.
 struct DownloadCommand: Command {
   static let configuration = CommandConfiguration(
-    verb: "download", group: .covers, synopsis: "[ALBUM…|all]",
+    verb: "download", group: .covers, synopsis: "[--retry] [ALBUM…|all]",
     summary: "download covers in the background (the current album's by default)",
     details: """
       Returns at once; a status line reports each finished download (bytes, or the reason it
@@ -14,8 +14,10 @@ struct DownloadCommand: Command {
       cover in an album's files or folder is read, not downloaded: a line says so only when
       it cannot be read. An album of a music folder with no art of its own whose tags carry
       MusicBrainz ids gets the Cover Art Archive's cover (BLUELIB_COVERART_URL: a mirror).
+      A batch ends with a line summing it up. An album the archive had no cover for is
+      remembered: 'download all' leaves it out for 30 days, and 'download --retry' asks again.
       """,
-    examples: ["download", "download all", "download 3; wait", "download 1-3 5"],
+    examples: ["download", "download all", "download 3; wait", "download 1-3 5", "download --retry all"],
     arguments: [.album])
 
   static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
@@ -23,9 +25,12 @@ struct DownloadCommand: Command {
   }
 
   let choice: AlbumChoice
+  /// `--retry`: ask the archive again for covers it had none of in the last 30 days.
+  let retry: Bool
 
   init(arguments: [Word]) throws(CommandError) {
-    choice = try AlbumChoice(arguments: arguments)
+    retry = arguments.contains { !$0.isQuoted && $0.text == "--retry" }
+    choice = try AlbumChoice(arguments: arguments.filter { $0.isQuoted || $0.text != "--retry" })
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
@@ -58,6 +63,9 @@ struct DownloadCommand: Command {
     // Albums whose cover's source cannot ask (a bad BLUELIB_COVERART_URL), and why.
     var notAsked = 0
     var setupProblem: String?
+    // Covers the archive said it had none of in the last 30 days, not asked again.
+    let noneInArchive = retry || !choice.all ? [] : try library.coversNotInArchive()
+    var none = 0
     // Page through the store: `download all` on a huge library never loads it whole.
     // A signal (Ctrl-C, SIGTERM, SIGHUP) stops the requests between pages: on a million
     // albums they take seconds, and the shell must leave within one.
@@ -74,6 +82,7 @@ struct DownloadCommand: Command {
         // Several albums go to the loader as a batch, asked for as slots free up: a
         // million of them cost some 90 bytes each, not a job and a state each.
         var batch = CoverBatch()
+        var startedHere = 0
         for album in try library.albums(in: start..<end) {
           guard !album.coverURL.isEmpty else {
             if album.isFromMusicFolder { withoutArt += 1 } else { withoutCover += 1 }
@@ -85,13 +94,11 @@ struct DownloadCommand: Command {
             setupProblem = problem
             continue
           }
-          let isCached: Bool
-          if single {
-            isCached = library.requestCover(of: album) == .cached
-          } else {
-            isCached = library.coverIsCached(album)
-            batch.append(album.coverURL, albumTitle: album.title, order: album.position)
+          if noneInArchive.contains(album.coverURL) {
+            none += 1
+            continue
           }
+          let isCached = library.coverIsCached(album)
           // A picture in the album's files or folder is read, not downloaded (already, or
           // now): its status line only when it cannot be read.
           if LocalCover.isLocal(album.coverURL) {
@@ -100,8 +107,17 @@ struct DownloadCommand: Command {
             cached += 1
           } else {
             started += 1
+            startedHere += 1
+          }
+          if single {
+            // Told before it is asked for, so its outcome cannot come first.
+            environment.coverStatus?.expect(startedHere)
+            library.requestCover(of: album)
+          } else {
+            batch.append(album.coverURL, albumTitle: album.title, order: album.position)
           }
         }
+        if !single { environment.coverStatus?.expect(startedHere) }
         library.requestCovers(batch)
         start = end
       }
@@ -120,6 +136,11 @@ struct DownloadCommand: Command {
     if local > 0 { parts.append("reading \(Library.counted(local, "local cover")) (no download)") }
     if withoutCover > 0 { parts.append("\(albumCount(withoutCover)) without a cover URL") }
     if withoutArt > 0 { parts.append("\(albumCount(withoutArt)) with no art and no MusicBrainz id to look it up by") }
+    if none > 0 {
+      parts.append(
+        "\(albumCount(none)) \(none == 1 ? "has" : "have") none in the Cover Art Archive (asked in the last 30 days; "
+          + "'download --retry' asks again)")
+    }
     if stopped { parts.append("stopped by a signal before the rest were asked for") }
     if let setupProblem {
       // Said once, as the command's failure; the other covers asked for go on.

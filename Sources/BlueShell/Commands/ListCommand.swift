@@ -144,11 +144,14 @@ struct ListFormat: Equatable {
         ListFormat.day(Date(timeIntervalSince1970: TimeInterval($0)))
       } ?? ""
     }
-    guard let tracklist = try? library.tracklist(of: album) else { return "" }
+    // The id `lookup` found, kept as the album's cover, when its files name none.
+    let lookedUp =
+      album.coverURL.lowercased().hasPrefix("caa:release-group/") ? String(album.coverURL.dropFirst(18)) : ""
+    guard let tracklist = try? library.tracklist(of: album) else { return name == "mb_releasegroupid" ? lookedUp : "" }
     switch name {
     case "discs": return String(tracklist.discs)
     case "mb_albumid": return tracklist.musicBrainzAlbumID ?? ""
-    case "mb_releasegroupid": return tracklist.musicBrainzReleaseGroupID ?? ""
+    case "mb_releasegroupid": return tracklist.musicBrainzReleaseGroupID ?? lookedUp
     case "missing": return tracklist.missing ? "true" : "false"
     case "format":
       var seen: Set<String> = []
