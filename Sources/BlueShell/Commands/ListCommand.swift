@@ -241,7 +241,9 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     if format != nil { return nil }
     let scope = library.view.map { "the view's \(albumCount(total)) (\(TextSanitizer.quotedWord($0.query.text)))" }
     if let query {
+      let hint = shown == 0 ? QueryHints.hint(for: query.words).map { " (\($0))" } ?? "" : ""
       return "\(Library.grouped(shown)) of \(scope ?? albumCount(total)) match \(TextSanitizer.quotedWord(query.text))"
+        + hint
     }
     if let view = library.view {
       return "\(albumCount(shown)) in the view \(TextSanitizer.quotedWord(view.query.text))"
