@@ -67,7 +67,9 @@ let package = Package(
     ),
     .target(
       name: "BlueShell",
-      dependencies: ["BlueLibrary", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize"]
+      dependencies: [
+        "BlueLibrary", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize", "MusicFolder",
+      ]
     ),
     .executableTarget(
       name: "bluelib",

@@ -1,7 +1,7 @@
 import BlueSystem
 import Foundation
 internal import GRDB
-internal import MusicFolder
+public import MusicFolder
 
 #if canImport(Glibc)
   import Glibc
@@ -31,7 +31,7 @@ extension Library {
   ///   - withDeleted: bring back the albums you deleted from the library, which an import
   ///     otherwise leaves out (``FolderImport/leftOut``).
   public func importFolder(
-    _ path: String, named name: String, withDeleted: Bool = false, progress: ((FolderScanProgress) -> Void)? = nil,
+    _ path: String, named name: String, withDeleted: Bool = false, progress: ((MusicScanProgress) -> Void)? = nil,
     isCancelled: () -> Bool = { false }
   ) throws(LibraryError) -> FolderImport {
     // No read transaction may stay open across a scan of seconds: it would keep other
@@ -43,12 +43,7 @@ extension Library {
     do {
       scan = try MusicFolderScanner().scan(
         path,
-        progress: progress.map { report in
-          {
-            report(
-              FolderScanProgress(filesFound: $0.filesFound, filesScanned: $0.filesScanned, albumsFound: $0.albumsFound))
-          }
-        },
+        progress: progress,
         isCancelled: isCancelled,
         known: { root in
           // What the last scan read: files whose size and time did not change are not opened.

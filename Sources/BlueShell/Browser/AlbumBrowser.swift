@@ -136,11 +136,6 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     var frame: PixelFrame
   }
 
-  /// The row of visible cards and the current album's details, for a window of `window`.
-  func lines(window: WindowSize) -> [String] {
-    drawing(window: window).lines
-  }
-
   /// The row of visible cards and the current album's details, for a window of `window`,
   /// with the pictures of the cards that show their cover in pixels.
   ///
