@@ -241,6 +241,31 @@ struct PlaybackTests {
       "\(missing.stderr)")
   }
 
+  /// A track number outside the album, the smallest and largest integers included, is an
+  /// error naming it, on libmpv's path and on BLUELIB_PLAYER's (round 4, G12: `Int.min - 1`
+  /// trapped).
+  @Test func aTrackNumberOutsideTheAlbumIsAnErrorEvenAtTheEndsOfInt() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try Self.music(in: runner)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    for environment in [Self.silent, ["BLUELIB_PLAYER": "true"]] {
+      let result = try runner.run(
+        ["-c", "play 1 -9223372036854775808", "-c", "play 1 9223372036854775807", "-c", "play 1 0", "-c", "play 1 4"],
+        environment: environment)
+      #expect(result.status == 1, "\(environment): \(result.stderr)")
+      #expect(
+        result.stderr == """
+          bluelib: -c:1: play: "The Wall" has no track -9223372036854775808 (it has 3)
+          bluelib: -c:2: play: "The Wall" has no track 9223372036854775807 (it has 3)
+          bluelib: -c:3: play: "The Wall" has no track 0 (it has 3)
+          bluelib: -c:4: play: "The Wall" has no track 4 (it has 3)
+
+          """, "\(environment)")
+      #expect(result.stdout == "", "\(environment)")
+    }
+  }
+
   /// The verbs without a player or without anything playing say so.
   @Test func verbsSayWhatIsWrong() throws {
     let runner = BinaryRunner()

@@ -53,6 +53,17 @@ private func tracks(ofAlbumAt index: Int, in library: Library) throws -> (album:
   return (album, tracks)
 }
 
+/// Where in `tracks` TRACK is, its number in the album's track list (1-based, as `show` lists
+/// them): the first track without one, an error for a number the album does not have.
+private func place(ofTrack track: Int?, in tracks: [Player.Track], of album: Album) throws(CommandError) -> Int {
+  guard let track else { return 0 }
+  // Compared as typed, before any arithmetic: the number may be Int.min.
+  guard track >= 1 && track <= tracks.count else {
+    throw CommandError("\(quotedTitle(album)) has no track \(track) (it has \(tracks.count))")
+  }
+  return track - 1
+}
+
 /// `play [ALBUM] [TRACK]`: play an album (the current one by default) from its first track,
 /// or from TRACK; alone, start the waiting queue when nothing plays.
 struct PlayCommand: Command {
@@ -90,10 +101,7 @@ struct PlayCommand: Command {
     let library = environment.library
     if let external = processEnvironment()["BLUELIB_PLAYER"], !external.allSatisfy(\.isWhitespace) {
       let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
-      let start = (track ?? 1) - 1
-      guard tracks.indices.contains(start) else {
-        throw CommandError("\(quotedTitle(found)) has no track \(track ?? 0) (it has \(tracks.count))")
-      }
+      let start = try place(ofTrack: track, in: tracks, of: found)
       try Self.runExternal(external, files: tracks[start...].map(\.path))
       return .lines(["played \(quotedTitle(found)) with '\(TextSanitizer.escaped(external))'"])
     }
@@ -103,10 +111,7 @@ struct PlayCommand: Command {
       return .lines(["playing the queue (\(Library.counted(player.queue.count, "track")))"])
     }
     let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
-    let start = (track ?? 1) - 1
-    guard tracks.indices.contains(start) else {
-      throw CommandError("\(quotedTitle(found)) has no track \(track ?? 0) (it has \(tracks.count))")
-    }
+    let start = try place(ofTrack: track, in: tracks, of: found)
     do throws(PlaybackError) { try player.play(tracks, from: start) } catch { throw CommandError(error.description) }
     return .lines(["playing \(quotedTitle(found)) (\(Library.counted(tracks.count, "track")))"])
   }
