@@ -49,6 +49,9 @@ public final class MPVEngine: AudioEngine, Sendable {
         ("config", "no"), ("video", "no"), ("vo", "null"), ("audio-display", "no"), ("terminal", "no"),
         ("input-default-bindings", "no"), ("input-vo-keyboard", "no"), ("osc", "no"), ("load-scripts", "no"),
         ("ytdl", "no"), ("idle", "yes"), ("keep-open", "no"), ("gapless-audio", "weak"),
+        // A file opens that file and nothing else: no playlist (M3U, PLS, HLS…) in its place
+        // is followed to its URLs, and no file beside it is loaded.
+        ("access-references", "no"), ("autoload-files", "no"),
       ] + (audioOutput.map { [("ao", $0)] } ?? []) + extra
     for (name, value) in options {
       let status = mpv_set_option_string(pointer, name, value)
@@ -96,6 +99,7 @@ public final class MPVEngine: AudioEngine, Sendable {
   public func append(_ paths: [String], start: Bool) throws(PlaybackError) {
     let idle = flag("idle-active")
     for path in paths {
+      try Self.checkLocal(path)
       let status = command(["loadfile", path, "append"])
       guard status >= 0 else {
         throw PlaybackError("mpv could not queue '\(path)': \(String(cString: mpv_error_string(status)))")
@@ -161,6 +165,18 @@ public final class MPVEngine: AudioEngine, Sendable {
     guard !flag("idle-active"), let position = integer("playlist-pos"), position >= 0 else { return nil }
     return EngineStatus(
       index: Int(position), time: double("time-pos") ?? 0, duration: double("duration"), paused: flag("pause"))
+  }
+
+  public func problem(playing path: String) -> TrackProblem? {
+    TrackProblem.ofLocalFile(at: path)
+  }
+
+  /// mpv opens any string it is given as a URL, a protocol or a playlist where it can:
+  /// only absolute paths reach `loadfile`, whoever calls.
+  private static func checkLocal(_ path: String) throws(PlaybackError) {
+    guard path.hasPrefix("/"), !path.utf8.contains(0) else {
+      throw PlaybackError("mpv is given only absolute paths of files, not '\(path)'")
+    }
   }
 
   // MARK: - mpv

@@ -17,6 +17,14 @@ private func player(in environment: CommandEnvironment) throws -> Player {
   return player
 }
 
+/// The error of a command whose playback failed: for tracks the engine refused, the first
+/// one asked for and why.
+private func failure(_ error: PlaybackError) -> CommandError {
+  guard let refusal = error.refusal else { return CommandError(error.description) }
+  return CommandError(
+    "cannot play \(TextSanitizer.escaped(NowPlaying.fileName(refusal.track.path))): \(refusal.problem)")
+}
+
 /// The status lines of playback events.
 enum NowPlaying {
   /// `▶ Pink Floyd — The Wall — 1-03 Another Brick in the Wall (3:11)`.
@@ -107,13 +115,14 @@ struct PlayCommand: Command {
     }
     let player = try player(in: environment)
     if album == nil, track == nil, player.isIdle, !player.queue.isEmpty {
-      do throws(PlaybackError) { try player.playQueue() } catch { throw CommandError(error.description) }
+      do throws(PlaybackError) { try player.playQueue() } catch { throw failure(error) }
       return .lines(["playing the queue (\(Library.counted(player.queue.count, "track")))"])
     }
     let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
     let start = try place(ofTrack: track, in: tracks, of: found)
-    do throws(PlaybackError) { try player.play(tracks, from: start) } catch { throw CommandError(error.description) }
-    return .lines(["playing \(quotedTitle(found)) (\(Library.counted(tracks.count, "track")))"])
+    do throws(PlaybackError) { try player.play(tracks, from: start) } catch { throw failure(error) }
+    // What is in the queue: a file the player refused is not.
+    return .lines(["playing \(quotedTitle(found)) (\(Library.counted(player.queue.count, "track")))"])
   }
 }
 
@@ -186,9 +195,10 @@ struct QueueCommand: Command {
         albums += 1
       }
     }
-    do throws(PlaybackError) { try player.enqueue(added) } catch { throw CommandError(error.description) }
+    let queued: Int
+    do throws(PlaybackError) { queued = try player.enqueue(added) } catch { throw failure(error) }
     return .lines([
-      "queued \(albumCount(albums)) (\(Library.counted(added.count, "track"))); "
+      "queued \(albumCount(albums)) (\(Library.counted(queued, "track"))); "
         + "\(Library.counted(player.queue.count, "track")) in the queue"
     ])
   }
@@ -336,7 +346,7 @@ struct VolumeCommand: Command {
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let player = try player(in: environment)
     if let level {
-      do throws(PlaybackError) { try player.setVolume(level) } catch { throw CommandError(error.description) }
+      do throws(PlaybackError) { try player.setVolume(level) } catch { throw failure(error) }
     }
     return .lines(["volume \(level ?? player.volume)"])
   }
