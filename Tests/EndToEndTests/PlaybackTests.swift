@@ -349,6 +349,40 @@ struct PlaybackTests {
         """, "\(shell.errors)")
   }
 
+  /// An album whose files are all gone since the import is one error naming the first
+  /// missing file and how to find them again, and a failure in a script (round 4, G25: each
+  /// track said "loading failed" and the script exited 0); one file gone of several is
+  /// skipped with a line, and the rest plays.
+  @Test(.timeLimit(.minutes(1)))
+  func playingAnAlbumWhoseFilesAreGoneSaysSoOnce() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try Self.music(in: runner)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    try FileManager.default.removeItem(atPath: music.path("Queen/Innuendo/2.flac"))
+    let one = try runner.run(["-c", "play 2"], environment: Self.silent)
+    #expect(one.status == 0, "\(one.stderr)")
+    #expect(
+      one.stdout == """
+        playing "Innuendo" (1 track)
+        ✗ cannot play 2.flac: no such file; skipped
+        ▶ Queen — Innuendo — 01 Innuendo (0:01)
+        ■ end of the queue
+
+        """, "\(one.stderr)")
+
+    try FileManager.default.removeItem(atPath: music.path("Queen"))
+    let gone = try runner.run(["-c", "play 2"], environment: Self.silent)
+    #expect(gone.status == 1)
+    #expect(gone.stdout == "")
+    #expect(
+      gone.stderr == """
+        bluelib: -c:1: play: the files of "Innuendo" are gone (\(music.path("Queen/Innuendo/1.mp3")): no such file); \
+        'import DIR' finds them if they moved
+
+        """)
+  }
+
   /// The verbs without a player or without anything playing say so.
   @Test func verbsSayWhatIsWrong() throws {
     let runner = BinaryRunner()

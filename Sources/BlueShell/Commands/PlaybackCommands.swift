@@ -18,9 +18,14 @@ private func player(in environment: CommandEnvironment) throws -> Player {
 }
 
 /// The error of a command whose playback failed: for tracks the engine refused, the first
-/// one asked for and why.
+/// one asked for and why; files gone are most often a folder moved or a disk not mounted.
 private func failure(_ error: PlaybackError) -> CommandError {
   guard let refusal = error.refusal else { return CommandError(error.description) }
+  if refusal.problem == .gone {
+    return CommandError(
+      "the files of \"\(TextSanitizer.escaped(refusal.track.album))\" are gone "
+        + "(\(TextSanitizer.escaped(refusal.track.path)): \(refusal.problem)); 'import DIR' finds them if they moved")
+  }
   return CommandError(
     "cannot play \(TextSanitizer.escaped(NowPlaying.fileName(refusal.track.path))): \(refusal.problem)")
 }
