@@ -383,6 +383,132 @@ struct PlaybackTests {
         """)
   }
 
+  /// SIGTERM, SIGHUP and SIGINT end a script at once while another player (BLUELIB_PLAYER)
+  /// plays, with 143, 129 and 130, and reach every process of the player's own process
+  /// group; the rest of the line does not run (round 4, G9: bluelib waited for the player
+  /// and ignored all three).
+  @Test(.timeLimit(.minutes(1)), arguments: [(SIGTERM, 143), (SIGHUP, 129), (SIGINT, 130)] as [(Int32, Int32)])
+  func aSignalEndsTheShellWhileAnotherPlayerPlaysAndReachesThePlayer(signal: Int32, status: Int32) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try Self.music(in: runner)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    let record = runner.home.appendingPathComponent("player-pid").path
+    // The shell waits for a sleep of its own: both must end.
+    let shell = try LiveShell(
+      runner, arguments: ["-c", "play 1; add After", "-c", "add After"],
+      environment: ["BLUELIB_PLAYER": "echo $$ > '\(record)'; sleep 1000; true #"])
+    defer { shell.closeInput() }
+    var player: pid_t?
+    let deadline = ContinuousClock.now + .seconds(10)
+    while player == nil && ContinuousClock.now < deadline {
+      player = fileContents(record).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      if player == nil { usleep(10_000) }
+    }
+    let group = try #require(player)
+    try #require(group > 1)
+    defer {
+      kill(-group, SIGKILL)
+      kill(group, SIGKILL)
+    }
+    #expect(Self.processes(inGroup: group).count == 2, "the player's sh and its sleep, in a group of their own")
+    usleep(100_000)
+    let start = ContinuousClock.now
+    kill(shell.processIdentifier, signal)
+    while shell.isRunning && ContinuousClock.now - start < .seconds(3) { usleep(5_000) }
+    let took = ContinuousClock.now - start
+    // A shell that waits for the player ends when the player does (and its output ends
+    // when the player's sleep does, which has it too).
+    if shell.isRunning {
+      for pid in Self.processes(where: { pid, parent, _ in pid == group || parent == group }) { kill(pid, SIGKILL) }
+    }
+    let exit = shell.waitForExit(timeout: 10)
+    #expect(exit == status, "\(shell.errors)")
+    #expect(took < .seconds(1), "ended \(took) after the signal")
+    #expect(!shell.diedOfSignal)
+    #expect(!shell.output.contains("After"), "\(shell.output)")
+    var left = Self.processes(inGroup: group)
+    let reaped = ContinuousClock.now + .seconds(5)
+    while !left.isEmpty && ContinuousClock.now < reaped {
+      usleep(20_000)
+      left = Self.processes(inGroup: group)
+    }
+    #expect(left.isEmpty, "the player's processes \(left) are still running")
+    #expect(try runner.run(["-c", "list -f '$title'"]).stdout == "The Wall\nInnuendo\n")
+  }
+
+  /// The live processes (not zombies) whose process group is `group`, from `/proc`.
+  static func processes(inGroup group: pid_t) -> [pid_t] {
+    processes { _, _, processGroup in processGroup == group }
+  }
+
+  /// The live processes (not zombies) for which `include(pid, parent, group)` is true.
+  static func processes(where include: (pid_t, pid_t, pid_t) -> Bool) -> [pid_t] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry -> pid_t? in
+      guard let pid = pid_t(entry), let stat = fileContents("/proc/\(entry)/stat"),
+        let close = stat.lastIndex(of: ")")
+      else { return nil }
+      // After the name in parentheses: state, parent, process group.
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      guard fields.count > 2, fields[0] != "Z", let parent = pid_t(fields[1]), let group = pid_t(fields[2]),
+        include(pid, parent, group)
+      else { return nil }
+      return pid
+    }
+  }
+
+  /// A player killed by a signal is a failure that names the signal, not "played" (round 4, G9).
+  @Test func aPlayerKilledByASignalIsAFailure() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try Self.music(in: runner)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    let result = try runner.run(["-c", "play 1"], environment: ["BLUELIB_PLAYER": "kill -9 $$"])
+    #expect(result.status == 1)
+    #expect(result.stdout == "")
+    #expect(result.stderr == "bluelib: -c:1: play: the player 'kill -9 $$' was killed by signal 9\n")
+  }
+
+  /// At a prompt, another player has the terminal while it runs, in its process group of
+  /// its own: it reads what is typed (without the terminal it would be stopped reading it),
+  /// Ctrl-C reaches it and not the shell, and the prompt comes back when it ends.
+  @Test(.timeLimit(.minutes(1)))
+  func anotherPlayerAtThePromptHasTheTerminal() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try Self.music(in: runner)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    let player = "printf 'player> '; read answer; [ \"$answer\" = wait ] && sleep 1000; echo \"player got $answer\" #"
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path],
+      environment: runner.environment(["NO_COLOR": "1", "BLUELIB_PLAYER": player]), columns: 100, rows: 30)
+    #expect(terminal.waitFor("bluelib> "))
+    let shellGroup = terminal.foregroundProcessGroup()
+    var mark = terminal.mark
+    terminal.type("play 1\r")
+    #expect(terminal.waitFor("player> ", after: mark))
+    #expect(terminal.foregroundProcessGroup() != shellGroup, "the player does not have the terminal")
+    terminal.type("yes\r")
+    #expect(terminal.waitFor("player got yes", after: mark))
+    #expect(terminal.waitFor("played \"The Wall\" with", after: mark))
+    #expect(terminal.waitFor("bluelib> ", after: terminal.transcript.range(of: "played \"The Wall\"")?.upperBound))
+    #expect(terminal.foregroundProcessGroup() == shellGroup)
+
+    // Ctrl-C stops the player, not the shell, and is no failure.
+    mark = terminal.mark
+    terminal.type("play 1\r")
+    #expect(terminal.waitFor("player> ", after: mark))
+    terminal.type("wait\r")
+    terminal.settle()
+    terminal.type("\u{03}")
+    #expect(terminal.waitFor("bluelib> ", after: mark, timeout: 5))
+    #expect(!terminal.transcript[mark...].contains("error:"), "\(terminal.transcript[mark...])")
+    #expect(terminal.foregroundProcessGroup() == shellGroup)
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   /// The verbs without a player or without anything playing say so.
   @Test func verbsSayWhatIsWrong() throws {
     let runner = BinaryRunner()

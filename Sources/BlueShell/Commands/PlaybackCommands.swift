@@ -1,11 +1,4 @@
 import BlueLibrary
-import BlueSystem
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 // Playing albums from music folders: `play`, `queue`, `pause`, `next`, `prev`, `stop`,
 // `seek`, `volume`, `now`. The engine's events come back as status lines above the prompt
@@ -91,7 +84,8 @@ struct PlayCommand: Command {
       that cannot be played is skipped with a line naming it. In a script (-c, --script,
       piped), bluelib plays to the end of the queue before it exits. With BLUELIB_PLAYER set
       (say 'mpv --no-video'), that command plays the album instead: its files, in order, are
-      its arguments, it has the terminal, and the prompt returns when it exits.
+      its arguments, it has the terminal, and the prompt returns when it exits; SIGTERM and
+      SIGHUP are passed on to it, and bluelib leaves at once.
       """,
     examples: ["play", "play 3", "play \"The Wall\" 5"],
     arguments: [.album])
@@ -115,7 +109,8 @@ struct PlayCommand: Command {
     if let external = processEnvironment()["BLUELIB_PLAYER"], !external.allSatisfy(\.isWhitespace) {
       let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
       let start = try place(ofTrack: track, in: tracks, of: found)
-      try Self.runExternal(external, files: tracks[start...].map(\.path))
+      try ExternalPlayer(command: external).play(
+        tracks[start...].map(\.path), isInteractive: environment.isInteractive)
       return .lines(["played \(quotedTitle(found)) with '\(TextSanitizer.escaped(external))'"])
     }
     let player = try player(in: environment)
@@ -128,32 +123,6 @@ struct PlayCommand: Command {
     do throws(PlaybackError) { try player.play(tracks, from: start) } catch { throw failure(error) }
     // What is in the queue: a file the player refused is not.
     return .lines(["playing \(quotedTitle(found)) (\(Library.counted(player.queue.count, "track")))"])
-  }
-}
-
-extension PlayCommand {
-  /// Runs `command` (a shell command line, as `$PAGER` is) with `files` as its arguments,
-  /// in the foreground with the terminal, and waits for it to end.
-  static func runExternal(_ command: String, files: [String]) throws {
-    // `"$@"` passes each path as one argument, whatever it holds.
-    let arguments = ["/bin/sh", "-c", command + " \"$@\"", "bluelib-player"] + files
-    var argv = arguments.map { strdup($0) } + [nil]
-    defer { for argument in argv { free(argument) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ)
-    guard spawned == 0 else {
-      throw CommandError("cannot run the player (BLUELIB_PLAYER): \(SystemError.reason(spawned))")
-    }
-    var status: Int32 = 0
-    _ = try? syscall("waitpid") { waitpid(pid, &status, 0) }
-    let exited = status & 0x7F == 0
-    let code = (status >> 8) & 0xFF
-    if exited && code == 127 {
-      throw CommandError("cannot run the player '\(TextSanitizer.escaped(command))' (BLUELIB_PLAYER): not found")
-    }
-    if exited && code != 0 {
-      throw CommandError("the player '\(TextSanitizer.escaped(command))' failed (exit status \(code))")
-    }
   }
 }
 
