@@ -488,6 +488,8 @@ struct PlaybackTests {
     var mark = terminal.mark
     terminal.type("play 1\r")
     #expect(terminal.waitFor("player> ", after: mark))
+    let handed = ContinuousClock.now + .seconds(5)
+    while terminal.foregroundProcessGroup() == shellGroup && ContinuousClock.now < handed { usleep(10_000) }
     #expect(terminal.foregroundProcessGroup() != shellGroup, "the player does not have the terminal")
     terminal.type("yes\r")
     #expect(terminal.waitFor("player got yes", after: mark))
@@ -500,9 +502,18 @@ struct PlaybackTests {
     terminal.type("play 1\r")
     #expect(terminal.waitFor("player> ", after: mark))
     terminal.type("wait\r")
-    terminal.settle()
+    // Once sleep runs: a Ctrl-C before would reach sh alone (or its child before the exec),
+    // which catches it and waits on.
+    let sleeping = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < sleeping
+      && !Self.processes(inGroup: terminal.foregroundProcessGroup()).contains(where: {
+        fileContents("/proc/\($0)/comm") == "sleep\n"
+      })
+    {
+      usleep(10_000)
+    }
     terminal.type("\u{03}")
-    #expect(terminal.waitFor("bluelib> ", after: mark, timeout: 5))
+    #expect(terminal.waitFor("bluelib> ", after: mark, timeout: 5), "\(terminal.transcript[mark...].debugDescription)")
     #expect(!terminal.transcript[mark...].contains("error:"), "\(terminal.transcript[mark...])")
     #expect(terminal.foregroundProcessGroup() == shellGroup)
     terminal.type("quit\r")

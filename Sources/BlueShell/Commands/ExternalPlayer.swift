@@ -42,8 +42,8 @@ struct ExternalPlayer {
     if code != 0 { throw CommandError("the player \(named) failed (exit status \(code))") }
   }
 
-  /// Starts `/bin/sh -c 'COMMAND "$@"' bluelib-player FILES…` in a new process group, with
-  /// the signals the shell ignores back at their defaults.
+  /// Starts `/bin/sh -c 'COMMAND "$@"' bluelib-player FILES…` in a new process group, every
+  /// signal it may get at its default (the shell ignores some) and none blocked.
   private func spawn(_ files: [String]) throws(CommandError) -> pid_t {
     // `"$@"` passes each path as one argument, whatever it holds.
     let arguments = ["/bin/sh", "-c", command + " \"$@\"", "bluelib-player"] + files
@@ -55,9 +55,15 @@ struct ExternalPlayer {
     posix_spawnattr_setpgroup(&attributes, 0)
     var defaults = sigset_t()
     sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGQUIT, SIGXFSZ] { sigaddset(&defaults, signal) }
+    for signal in [SIGPIPE, SIGQUIT, SIGXFSZ, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGTTIN, SIGTTOU] {
+      sigaddset(&defaults, signal)
+    }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, &argv, environ)
     guard spawned == 0 else {
@@ -75,12 +81,15 @@ struct ExternalPlayer {
     while true {
       let reaped = waitpid(pid, &status, WNOHANG | WUNTRACED)
       if reaped == pid && status & 0xFF == 0x7F {
-        // Stopped by Ctrl-Z at the terminal it has: the shell's parent gets the terminal
-        // back when the shell stops too, and `fg` continues both. Stopped otherwise (no
-        // terminal of ours), it is left as it is.
-        if let terminal {
+        let stop = (status >> 8) & 0xFF
+        if let terminal, stop == SIGTSTP {
+          // Ctrl-Z at the terminal it has: the shell's parent gets the terminal back when
+          // the shell stops too, and `fg` continues both.
           terminal.takeBack()
           raise(SIGSTOP)
+          terminal.give()
+        } else if let terminal, stop == SIGTTIN || stop == SIGTTOU {
+          // It used the terminal before it had it.
           terminal.give()
         }
       } else if reaped == pid {
