@@ -520,6 +520,48 @@ struct PlaybackTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  /// Without a working audio output, `play` says so in one line, once, plays nothing and
+  /// fails the script; what the sound libraries print on standard error stays off it (round
+  /// 4, G13: each track said "▶" and then "✗ … audio output initialization failed", ALSA wrote
+  /// 18 lines a track, and the script exited 0). ALSA with an empty configuration has no
+  /// device on any machine.
+  @Test(.timeLimit(.minutes(1)))
+  func withoutAnAudioOutputPlaySaysSoOnceAndFails() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try Self.music(in: runner)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    let empty = runner.home.appendingPathComponent("empty-alsa.conf").path
+    #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+    let result = try runner.run(
+      ["-c", "play 1", "-c", "queue"],
+      environment: ["BLUELIB_AUDIO_OUTPUT": "alsa", "ALSA_CONFIG_PATH": empty])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr == """
+        bluelib: -c:1: play: no audio output 'alsa' (mpv: audio output initialization failed); \
+        set BLUELIB_AUDIO_OUTPUT to another
+
+        """)
+    #expect(result.stdout == "the queue is empty ('queue ALBUM' adds an album)\n")
+
+    // The output that opened (null, once ALSA failed) is the one every track uses: ALSA is
+    // not tried again, so nothing more reaches standard error, and the album plays.
+    let fallback = try runner.run(
+      ["-c", "play 1"], environment: ["BLUELIB_AUDIO_OUTPUT": "alsa,null", "ALSA_CONFIG_PATH": empty])
+    #expect(fallback.status == 0)
+    #expect(fallback.stderr == "")
+    #expect(
+      fallback.stdout == """
+        playing "The Wall" (3 tracks)
+        ▶ Pink Floyd — The Wall — 1-01 In the Flesh? (0:01)
+        ▶ Pink Floyd — The Wall — 1-02 The Thin Ice (0:01)
+        ▶ Pink Floyd — The Wall — 2-01 Hey You (0:01)
+        ■ end of the queue
+
+        """)
+  }
+
   /// The verbs without a player or without anything playing say so.
   @Test func verbsSayWhatIsWrong() throws {
     let runner = BinaryRunner()
