@@ -426,7 +426,7 @@ struct PlaybackTests {
     #expect(exit == status, "\(shell.errors)")
     #expect(took < .seconds(1), "ended \(took) after the signal")
     #expect(!shell.diedOfSignal)
-    #expect(!shell.output.contains("After"), "\(shell.output)")
+    #expect(!shell.output.contains("After") && !shell.output.contains("played"), "\(shell.output)")
     var left = Self.processes(inGroup: group)
     let reaped = ContinuousClock.now + .seconds(5)
     while !left.isEmpty && ContinuousClock.now < reaped {
@@ -515,6 +515,7 @@ struct PlaybackTests {
     terminal.type("\u{03}")
     #expect(terminal.waitFor("bluelib> ", after: mark, timeout: 5), "\(terminal.transcript[mark...].debugDescription)")
     #expect(!terminal.transcript[mark...].contains("error:"), "\(terminal.transcript[mark...])")
+    #expect(!terminal.transcript[mark...].contains("played"), "\(terminal.transcript[mark...])")
     #expect(terminal.foregroundProcessGroup() == shellGroup)
     terminal.type("quit\r")
     #expect(terminal.waitForExit() == 0)

@@ -19,13 +19,14 @@ struct ExternalPlayer {
   /// The command line.
   let command: String
 
-  /// Plays `files` and waits for the player to end; an error when it cannot be run, fails,
-  /// or is killed by a signal (other than Ctrl-C's, which stops it on purpose).
-  func play(_ files: [String], isInteractive: Bool) throws(CommandError) {
+  /// Plays `files` and waits for the player to end: whether it played to its end (false
+  /// when it was stopped: Ctrl-C, or a signal for the shell); an error when it cannot be
+  /// run, fails, or is killed by a signal (other than Ctrl-C's, which stops it on purpose).
+  func play(_ files: [String], isInteractive: Bool) throws(CommandError) -> Bool {
     let pid = try spawn(files)
     let terminal = ForegroundTerminal(handedTo: pid)
     defer { terminal?.takeBack() }
-    guard let status = wait(for: pid, terminal: terminal, isInteractive: isInteractive) else { return }
+    guard let status = wait(for: pid, terminal: terminal, isInteractive: isInteractive) else { return false }
     let named = "'\(TextSanitizer.escaped(command))'"
     let signal = status & 0x7F
     if signal != 0 {
@@ -33,13 +34,14 @@ struct ExternalPlayer {
       // as it did when both were one group.
       if signal == SIGINT {
         if !isInteractive { raise(SIGINT) }
-        return
+        return false
       }
       throw CommandError("the player \(named) was killed by signal \(signal)")
     }
     let code = (status >> 8) & 0xFF
     if code == 127 { throw CommandError("cannot run the player \(named) (BLUELIB_PLAYER): not found") }
     if code != 0 { throw CommandError("the player \(named) failed (exit status \(code))") }
+    return true
   }
 
   /// Starts `/bin/sh -c 'COMMAND "$@"' bluelib-player FILES…` in a new process group, every

@@ -109,8 +109,10 @@ struct PlayCommand: Command {
     if let external = processEnvironment()["BLUELIB_PLAYER"], !external.allSatisfy(\.isWhitespace) {
       let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
       let start = try place(ofTrack: track, in: tracks, of: found)
-      try ExternalPlayer(command: external).play(
+      let played = try ExternalPlayer(command: external).play(
         tracks[start...].map(\.path), isInteractive: environment.isInteractive)
+      // Stopped (Ctrl-C, or a signal that ends the run): nothing to say.
+      guard played else { return .lines([]) }
       return .lines(["played \(quotedTitle(found)) with '\(TextSanitizer.escaped(external))'"])
     }
     let player = try player(in: environment)
