@@ -201,6 +201,8 @@ public final class MPVEngine: AudioEngine, Sendable {
         // core would wait for it.
         Thread.detachNewThread { [probe = Handle(pointer: core)] in mpv_terminate_destroy(probe.pointer) }
       } else {
+        // Stopped first: destroyed while it plays, the core waited for the silence to end.
+        command(Handle(pointer: core), ["stop"])
         mpv_terminate_destroy(core)
         quiet.restore()
       }
