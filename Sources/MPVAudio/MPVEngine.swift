@@ -41,7 +41,7 @@ public final class MPVEngine: AudioEngine, Sendable {
   /// Creates and starts an engine; `audioOutput` is mpv's `ao` (`null` plays silently,
   /// for tests and machines without sound), nil for mpv's choice. `options` are more of
   /// mpv's options, set after these (the benchmark's `ao-null-untimed`). Unless it is
-  /// `null`, the audio output must open first (``checkAudioOutput(_:isCancelled:)``): an
+  /// `null`, the audio output must open first (``checkAudioOutput(_:_:)``): an
   /// error says so once, and `isCancelled` (asked as it waits) stops the wait.
   public init(
     audioOutput: String? = nil, options extra: [(String, String)] = [], isCancelled: () -> Bool = { false }
@@ -204,8 +204,8 @@ public final class MPVEngine: AudioEngine, Sendable {
         // Stopped first: destroyed while it plays, the core waited for the silence to end.
         command(Handle(pointer: core), ["stop"])
         mpv_terminate_destroy(core)
-        quiet.restore()
       }
+      quiet.restore()
     }
     let settings = [
       ("config", "no"), ("video", "no"), ("terminal", "no"), ("audio-display", "no"), ("load-scripts", "no"),
@@ -234,11 +234,12 @@ public final class MPVEngine: AudioEngine, Sendable {
       guard let event = mpv_wait_event(core, 0.02)?.pointee else { continue }
       switch event.event_id {
       case MPV_EVENT_AUDIO_RECONFIG, MPV_EVENT_PLAYBACK_RESTART:
-        if let opened = mpv_get_property_string(core, "current-ao") {
-          defer { mpv_free(opened) }
-          waiting = false
-          return String(cString: opened)
-        }
+        guard let opened = mpv_get_property_string(core, "current-ao") else { continue }
+        defer { mpv_free(opened) }
+        let output = String(cString: opened)
+        guard !output.isEmpty else { continue }
+        waiting = false
+        return output
       case MPV_EVENT_END_FILE:
         waiting = false
         let end = event.data?.assumingMemoryBound(to: mpv_event_end_file.self).pointee

@@ -563,6 +563,59 @@ struct PlaybackTests {
         """)
   }
 
+  /// An audio output that does not open — mpv's `pcm` output writing to a FIFO nobody reads,
+  /// as a sound server that never answers — is given up after 5 s with one line, and SIGTERM
+  /// while it waits ends the run at once (before, the first track's line came and then the
+  /// script never ended).
+  @Test(.timeLimit(.minutes(1)))
+  func anAudioOutputThatDoesNotOpenIsGivenUpAndASignalEndsTheWait() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try Self.music(in: runner)
+    _ = try runner.run(["-c", "import '\(music.root)'"])
+    // The `pcm` output writes `audiodump.wav` in the current directory.
+    let directory = runner.home.appendingPathComponent("stuck")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    #expect(mkfifo(directory.appendingPathComponent("audiodump.wav").path, 0o644) == 0)
+    func start() throws -> (Process, Pipe, Pipe) {
+      let process = Process()
+      process.executableURL = BinaryRunner.executable
+      process.arguments = ["--home", runner.home.path, "-c", "play 1"]
+      process.environment = runner.environment(["BLUELIB_AUDIO_OUTPUT": "pcm"])
+      process.currentDirectoryURL = directory
+      let (output, errors) = (Pipe(), Pipe())
+      process.standardOutput = output
+      process.standardError = errors
+      try process.run()
+      return (process, output, errors)
+    }
+
+    let (waited, output, errors) = try start()
+    let started = ContinuousClock.now
+    while waited.isRunning && ContinuousClock.now - started < .seconds(15) { usleep(10_000) }
+    if waited.isRunning { waited.terminate() }
+    waited.waitUntilExit()
+    #expect(waited.terminationStatus == 1)
+    #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "")
+    #expect(
+      String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == """
+        bluelib: -c:1: play: no audio output 'pcm' (mpv: the audio output did not open within 5 s); \
+        set BLUELIB_AUDIO_OUTPUT to another
+
+        """)
+
+    let (signalled, _, _) = try start()
+    usleep(1_000_000)
+    let sent = ContinuousClock.now
+    kill(signalled.processIdentifier, SIGTERM)
+    while signalled.isRunning && ContinuousClock.now - sent < .seconds(10) { usleep(5_000) }
+    let took = ContinuousClock.now - sent
+    if signalled.isRunning { signalled.terminate() }
+    signalled.waitUntilExit()
+    #expect(took < .seconds(1), "ended \(took) after SIGTERM")
+    #expect(signalled.terminationStatus == 143)
+  }
+
   /// The verbs without a player or without anything playing say so.
   @Test func verbsSayWhatIsWrong() throws {
     let runner = BinaryRunner()
