@@ -92,7 +92,9 @@ struct Bluelib: ParsableCommand {
     // libmpv, started at the first `play`; BLUELIB_AUDIO_OUTPUT picks mpv's audio output
     // (`null` plays silently: tests, machines without sound).
     let audioOutput = ProcessInfo.processInfo.environment["BLUELIB_AUDIO_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
-    options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in try MPVEngine(audioOutput: audioOutput) }
+    options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in
+      try MPVEngine(audioOutput: audioOutput, isCancelled: { Shell.isStopRequested })
+    }
     let status = Shell.run(options)
     if status != 0 { throw ExitCode(status) }
   }
