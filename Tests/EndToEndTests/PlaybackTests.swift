@@ -103,8 +103,8 @@ extension RunsAlone {
             1. Queen — Innuendo — 02 Headlong (0:01)
           1 track in the queue
           playing the queue (1 track)
-            ▶ Queen — Innuendo — 02 Headlong (0:01)
-            ■ end of the queue
+          ▶ Queen — Innuendo — 02 Headlong (0:01)
+          ■ end of the queue
 
           """, "\(result.stderr)")
     }
