@@ -245,6 +245,22 @@ extension Library {
     }
   }
 
+  /// `tracks` with each track whose file is gone found again in the library: a queue made
+  /// before its albums' folders moved (and were imported again) plays from the new places.
+  /// A track is matched by its album, disc, number and title; one not found stays as it was.
+  public func refound(_ tracks: [Player.Track]) -> [Player.Track] {
+    var albums: [Int64: [Player.Track]] = [:]
+    return tracks.map { track in
+      guard access(track.path, F_OK) != 0, let id = track.albumID else { return track }
+      if albums[id] == nil {
+        albums[id] = (try? store.album(id: id)).flatMap { $0 }.flatMap { try? playableTracks(of: $0) } ?? []
+      }
+      return albums[id]?.first {
+        $0.disc == track.disc && $0.number == track.number && $0.title == track.title && $0.path != track.path
+      } ?? track
+    }
+  }
+
   /// `album` as its files said at the last import of its folder (title, artist, genre, year,
   /// cover, as the scan built it): a field of `album` that differs was edited, and an
   /// import keeps it. Nil for an album that did not come from a scan.

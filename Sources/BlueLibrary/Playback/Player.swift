@@ -74,6 +74,8 @@ public final class Player: Sendable {
     var played: [Int64] = []
     /// The album of the track that plays (the last one started), nil when nothing plays.
     var playingAlbumID: Int64?
+    /// The album that was current when the queue was last made or added to (``madeQueue(whileSelected:)``).
+    var madeWhileSelected: Int64?
   }
 
   /// A player that makes its engine with `makeEngine` when it first plays.
@@ -88,6 +90,21 @@ public final class Player: Sendable {
 
   /// The queue.
   public var queue: [Track] { state.withLock { $0.queue } }
+
+  /// Notes that the queue was made (or added to) while the album `id` was current: `play`
+  /// alone resumes the queue only while that album is still current.
+  public func madeQueue(whileSelected id: Int64?) {
+    state.withLock { $0.madeWhileSelected = id }
+  }
+
+  /// The album that was current when the queue was last made or added to.
+  public var queueMadeWhileSelected: Int64? { state.withLock { $0.madeWhileSelected } }
+
+  /// Replaces the queue's tracks with `tracks` (the same songs, their files found again),
+  /// without playing: for a queue to be played again after its files moved.
+  public func replaceQueue(_ tracks: [Track]) {
+    state.withLock { $0.queue = tracks }
+  }
 
   /// The album whose track plays (paused or not): its card is marked. Nil when nothing
   /// plays or the track is of no album of the library.

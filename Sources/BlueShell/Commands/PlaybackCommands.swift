@@ -79,8 +79,10 @@ struct PlayCommand: Command {
     details: """
       Replaces the queue with the album's tracks, in disc and track order, and plays them
       from the first (or from TRACK, its place in the album's track list: 'show' lists
-      them). Alone, 'play' starts the queue when one is waiting and nothing plays, and plays
-      the current album otherwise. A status line above the prompt says what starts; a file
+      them). Alone, 'play' plays the current album; it resumes the waiting queue instead
+      when nothing plays and the current album is still the one that was current when the
+      queue was made or added to ('tap 3; play' plays album 3, whatever waits). A queue
+      whose files moved (and were imported again) plays from their new places. A status line above the prompt says what starts; a file
       that cannot be played is skipped with a line naming it. In a script (-c, --script,
       piped), bluelib plays to the end of the queue before it exits. With BLUELIB_PLAYER set
       (say 'mpv --no-video'), that command plays the album instead: its files, in order, are
@@ -116,13 +118,18 @@ struct PlayCommand: Command {
       return .lines(["played \(quotedTitle(found)) with '\(TextSanitizer.escaped(external))'"])
     }
     let player = try player(in: environment)
-    if album == nil, track == nil, player.isIdle, !player.queue.isEmpty {
+    let selected = try library.selectedAlbum()?.id
+    // Alone: the waiting queue, unless another album was picked since it was made.
+    if album == nil, track == nil, player.isIdle, !player.queue.isEmpty, player.queueMadeWhileSelected == selected {
+      // Files that moved since (and were imported again) are found at their new places.
+      player.replaceQueue(library.refound(player.queue))
       do throws(PlaybackError) { try player.playQueue() } catch { throw failure(error) }
       return .lines(["playing the queue (\(Library.counted(player.queue.count, "track")))"])
     }
     let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
     let start = try place(ofTrack: track, in: tracks, of: found)
     do throws(PlaybackError) { try player.play(tracks, from: start) } catch { throw failure(error) }
+    player.madeQueue(whileSelected: selected)
     // What is in the queue: a file the player refused is not.
     return .lines(["playing \(quotedTitle(found)) (\(Library.counted(player.queue.count, "track")))"])
   }
@@ -173,6 +180,7 @@ struct QueueCommand: Command {
     }
     let queued: Int
     do throws(PlaybackError) { queued = try player.enqueue(added) } catch { throw failure(error) }
+    player.madeQueue(whileSelected: try library.selectedAlbum()?.id)
     return .lines([
       "queued \(albumCount(albums)) (\(Library.counted(queued, "track"))); "
         + "\(Library.counted(player.queue.count, "track")) in the queue"
