@@ -44,8 +44,8 @@ let package = Package(
     // System calls at the bottom: EINTR, errno text, atomic files, the wake-up pipe.
     .target(name: "BlueSystem"),
     .target(name: "MusicFolder", dependencies: ["CTagLib", "BlueSystem"]),
-    // No pkg-config: its -D_REENTRANT is a flag SwiftPM refuses (a warning); the header and
-    // the library are in the standard places.
+    // No pkg-config: its -D_REENTRANT is a flag SwiftPM refuses (a warning); the header is in
+    // the standard place. Its types only: MPVAudio loads libmpv with dlopen at the first play.
     .systemLibrary(name: "CMPV", providers: [.apt(["libmpv-dev"]), .brew(["mpv"])]),
     .target(name: "MPVAudio", dependencies: ["CMPV", "BlueLibrary"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),

@@ -8,6 +8,8 @@ import Synchronization
 ///
 /// mpv's events are read on a thread of this engine's own (`mpv_wait_event`), turned into
 /// ``EngineEvent``s and handed to the observer there; nothing here writes to a terminal.
+/// libmpv is loaded when the first engine is made (``MPVLibrary``, whose functions the
+/// `mpv_…` calls here are).
 public final class MPVEngine: AudioEngine, Sendable {
   private let handle: Handle
   private let shared = Shared()
@@ -42,6 +44,7 @@ public final class MPVEngine: AudioEngine, Sendable {
   /// for tests and machines without sound), nil for mpv's choice. `options` are more of
   /// mpv's options, set after these (the benchmark's `ao-null-untimed`).
   public init(audioOutput: String? = nil, options extra: [(String, String)] = []) throws(PlaybackError) {
+    try MPVLibrary.load()
     guard let pointer = mpv_create() else { throw PlaybackError("libmpv could not be started") }
     handle = Handle(pointer: pointer)
     let options: [(String, String)] =
