@@ -190,7 +190,7 @@ public final class CoverLoader: Sendable {
     let (tasks, deliver) = book.withLock { book in
       let tasks = book.cancelAll(reporting: reporting)
       // Kept for ``shutDown()`` to wait for (briefly); a finished task is cheap to keep.
-      book.cancelledTasks += tasks
+      if !tasks.isEmpty { book.cancelledTasks += tasks }
       return (tasks, Self.settled(&book))
     }
     for task in tasks { task.cancel() }
@@ -210,12 +210,15 @@ public final class CoverLoader: Sendable {
       defer { book.cancelledTasks = [] }
       return book.cancelledTasks
     }
-    let ended = DispatchSemaphore(value: 0)
-    Task.detached {
-      for task in tasks { await task.value }
-      ended.signal()
+    // None (a run that downloaded nothing): no task to start, so no thread of Swift's pool.
+    if !tasks.isEmpty {
+      let ended = DispatchSemaphore(value: 0)
+      Task.detached {
+        for task in tasks { await task.value }
+        ended.signal()
+      }
+      _ = ended.wait(timeout: .now() + 0.5)
     }
-    _ = ended.wait(timeout: .now() + 0.5)
     for source in allSources { source.shutDown() }
   }
 
