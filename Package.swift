@@ -110,6 +110,7 @@ let package = Package(
       dependencies: ["BlueLibrary", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]
     ),
     .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "BlueSystem", "TestSupport"]),
+    .testTarget(name: "BenchTests", dependencies: ["bluelib-bench"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "MPVAudio", "MusicFolder", "TestSupport"]
