@@ -78,6 +78,7 @@ extension Report {
       }
     }
     lines.append("")
+    lines += scenarioRows()
     let checks = self.checks
     let failed = checks.filter { $0.status == .fail }
     let passed = checks.filter { $0.status == .pass }.count
@@ -87,6 +88,35 @@ extension Report {
         : "\(plural(failed.count, "check")) of the run failed: "
           + failed.map { $0.text }.joined(separator: "; ") + ".")
     lines.append(Self.tableEnd)
+    return lines
+  }
+
+  /// The scenarios on each library size, and a sorted view's scrolls, when measured.
+  private func scenarioRows() -> [String] {
+    let scenarios = [Scenario.open, .tap, .scroll, .delete].filter { options.only.contains($0) }
+    guard !scenarios.isEmpty || !results.views.isEmpty else { return [] }
+    var lines = [
+      "| scenario | " + options.sizes.map { "\(grouped($0)) albums" }.joined(separator: " | ") + " | peak RSS |"
+    ]
+    lines.append("| --- |" + String(repeating: " ---: |", count: options.sizes.count + 1))
+    for scenario in scenarios {
+      let measurements = options.sizes.map { results.row(scenario, size: $0) }
+      let cells = measurements.map {
+        $0.map { figure($0, perCommand: scenario == .scroll ? options.scrolls : 1) } ?? "–"
+      }
+      let peak = measurements.compactMap { $0?.maxRSSKiB }.max().map(formatKiB) ?? "–"
+      lines.append("| \(cell(scenarioTitle(scenario))) | " + cells.map(cell).joined(separator: " | ") + " | \(peak) |")
+    }
+    if !results.views.isEmpty {
+      let cells = options.sizes.map { size in
+        results.views.first { $0.size == size }?.perScroll.map { String(format: "%.1f µs", $0 * 1e6) } ?? "–"
+      }
+      let peak = results.views.map { max($0.find.maxRSSKiB, $0.findAndScroll.maxRSSKiB) }.max().map(formatKiB) ?? "–"
+      lines.append(
+        "| a `scroll right` in a sorted view (`find year-`, then 10,000 piped) | " + cells.joined(separator: " | ")
+          + " | \(peak) |")
+    }
+    lines.append("")
     return lines
   }
 
