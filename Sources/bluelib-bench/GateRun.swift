@@ -224,8 +224,10 @@ struct GateRun {
       let (ours, theirs) = try programs(figure)
       runs += [Run(figure: index, ours: true, count: ours), Run(figure: index, ours: false, count: theirs)]
     }
-    // The longest first, so that the two cores end together.
-    runs.sort { $0.figure == 2 && $1.figure != 2 }
+    // The longest first (both imports and bluelib's scrolls: a billion instructions or more
+    // each), so that the two cores end together.
+    let long: Set<String> = ["import", "scroll"]
+    runs.sort { long.contains(Gate.figures[$0.figure].name) && !long.contains(Gate.figures[$1.figure].name) }
     let next = Mutex(0)
     let counted = Mutex<[(figure: Int, ours: Bool, count: UInt64)]>([])
     let failure = Mutex<(any Error)?>(nil)

@@ -30,7 +30,7 @@ extension Report {
       if row.peakGoalKiB != nil, row.bluelib.succeeded { ours += ", peak \(formatKiB(row.bluelib.maxRSSKiB))" }
       let goal = "≤ \(formatGoal(row.goal))" + (row.peakGoalKiB.map { ", ≤ \(formatKiB($0))" } ?? "")
       lines.append(
-        "| \(cell(row.title)), `\(cell(row.bluelibCommand))` | \(cell(ours)) | `\(cell(row.referenceCommand))` "
+        "| \(cell(row.title)), \(code(row.bluelibCommand)) | \(cell(ours)) | \(code(row.referenceCommand)) "
           + "\(cell(figure(row.reference, perCommand: row.perCommand))) | \(row.ratio.map(formatRatio) ?? "–") | \(goal) |"
       )
     }
@@ -72,7 +72,7 @@ extension Report {
           + "| < \(formatSeconds(CoverArtScenario.limit)) |")
       for row in art.pictures {
         lines.append(
-          "| the same as a \(row.graphics) picture | \(cell(figure(row.ours))) "
+          "| the same, encoded for \(row.graphics) | \(cell(figure(row.ours))) "
             + "| `chafa -f \(row.chafaFormat)` \(cell(row.chafa.map { figure($0) } ?? "not installed")) "
             + "| \(pictureRatio(row).map(formatRatio) ?? "–") | ≤ 1× |")
       }
@@ -118,6 +118,12 @@ extension Report {
     }
     lines.append("")
     return lines
+  }
+
+  /// `command` as code in a table cell; as it is when it quotes code itself (the scroll's
+  /// ``… × `scroll right` | bluelib``), where an outer pair of backticks would break.
+  private func code(_ command: String) -> String {
+    command.contains("`") ? cell(command) : "`" + cell(command) + "`"
   }
 
   /// A measurement's median for a table cell, its failure, or `–`.
