@@ -8,6 +8,8 @@ import Synchronization
 ///
 /// mpv's events are read on a thread of this engine's own (`mpv_wait_event`), turned into
 /// ``EngineEvent``s and handed to the observer there; nothing here writes to a terminal.
+/// libmpv is loaded when the first engine is made (``MPVLibrary``, whose functions the
+/// `mpv_…` calls here are).
 public final class MPVEngine: AudioEngine, Sendable {
   private let handle: Handle
   private let shared = Shared()
@@ -46,6 +48,7 @@ public final class MPVEngine: AudioEngine, Sendable {
   public init(
     audioOutput: String? = nil, options extra: [(String, String)] = [], isCancelled: () -> Bool = { false }
   ) throws(PlaybackError) {
+    try MPVLibrary.load()
     let audioOutput = audioOutput == "null" ? audioOutput : try Self.checkAudioOutput(audioOutput, isCancelled)
     guard let pointer = mpv_create() else { throw PlaybackError("libmpv could not be started") }
     handle = Handle(pointer: pointer)
