@@ -49,6 +49,11 @@ extension Library {
     return try count()
   }
 
+  /// The ids of the albums `query` matches in the whole library, in its order.
+  public func albumIDs(matching query: AlbumQuery) throws(LibraryError) -> [Int64] {
+    try store.albumIDs(matching: query)
+  }
+
   /// `query` within the current view: the albums `list QUERY`, `stats`, `export FILE QUERY`
   /// and `all` act on (the view's sort unless `query` has its own).
   public func scope(_ query: AlbumQuery?) -> AlbumQuery {

@@ -18,13 +18,31 @@ import Synchronization
 public final class Library {
   let store: AlbumStore
   let covers: CoverLoader?
+  /// MusicBrainz's search for `lookup`, when this library may ask it (set by ``open(path:covers:)``).
+  public internal(set) var musicBrainz: MusicBrainzSearch?
   /// The current album's 0-based index (in the view, when there is one).
   public internal(set) var selection: Int?
   /// The library position of the selection as last stored.
   var savedSelection: Int?
   /// The current view (`find QUERY`): the albums the scroller, the indices and `all` mean;
   /// nil for the whole library in library order. See Library+Views.swift.
-  public internal(set) var view: AlbumView?
+  public internal(set) var view: AlbumView? {
+    didSet { viewChanges &+= 1 }
+  }
+  private var viewChanges = 0
+  /// The albums the last ``albums(in:)`` read, while nothing changed since (no change
+  /// through this store, no commit by another shell noticed — ``noticeChangesElsewhere()``,
+  /// as for the count —, the same view): the row of cards after a `scroll right` reads the
+  /// one album it does not hold, not the whole row again.
+  private var recentAlbums: RecentAlbums?
+
+  private struct RecentAlbums {
+    var writes: Int
+    var dataVersion: Int
+    var viewChanges: Int
+    var start: Int
+    var albums: [Album]
+  }
   /// Why the view was dropped — the last session's at start, or the current one after a
   /// change — because its query failed to run; for the shell to say once
   /// (``takeDroppedView()``); nil when nothing was dropped.
@@ -64,9 +82,16 @@ public final class Library {
         try store.recordCoversInCache(cached.isEmpty ? nil : { url in cached.contains(CoverCache.fileName(for: url)) })
       }
       coverRecording = covers.subscribe(outcomesOnly: true) { [store, coversLanded] event in
-        if case .finished(let url, _, _, _, _) = event {
+        switch event {
+        case .finished(let url, _, _, _, let fromCache):
           try? store.recordCachedCover(url)
+          if !fromCache && url.hasPrefix("caa:") { try? store.forgetNoCover(url) }
           coversLanded.set()
+        case .failed(let url, _, .notInArchive):
+          // "None" is an answer: `download all` does not ask again for 30 days.
+          try? store.recordNoCover(url, at: Int64(Date().timeIntervalSince1970))
+        default:
+          break
         }
       }
     }
@@ -91,7 +116,9 @@ public final class Library {
   /// Opens (or creates) the library file at `path`, fetching covers as `settings` say: the
   /// library builds its cover cache and loader.
   public static func open(path: String, covers settings: CoverSettings) throws(LibraryError) -> Library {
-    try Library(store: AlbumStore.open(path: path), covers: CoverLoader(settings: settings))
+    let library = try Library(store: AlbumStore.open(path: path), covers: CoverLoader(settings: settings))
+    library.musicBrainz = MusicBrainzSearch(base: settings.musicBrainzBase, userAgent: settings.userAgent)
+    return library
   }
 
   /// A library in memory holding `albums` (the default catalogue unless told), for tests.
@@ -138,6 +165,32 @@ public final class Library {
 
   /// The albums at the 0-based `range`, in order: one query for a page of the viewport.
   public func albums(in range: Range<Int>) throws(LibraryError) -> [Album] {
+    let writes = store.writeCount.load(ordering: .relaxed)
+    let version = dataVersion ?? -1
+    var albums: [Album]?
+    if let recent = recentAlbums, recent.writes == writes, recent.dataVersion == version,
+      recent.viewChanges == viewChanges
+    {
+      let held = recent.start..<(recent.start + recent.albums.count)
+      let common = range.clamped(to: held)
+      if !common.isEmpty {
+        // The rest from the library; on any error, the whole range again, for its message.
+        func read(_ part: Range<Int>) throws(LibraryError) -> [Album] { part.isEmpty ? [] : try readAlbums(in: part) }
+        albums =
+          try? read(range.lowerBound..<common.lowerBound)
+          + recent.albums[(common.lowerBound - recent.start)..<(common.upperBound - recent.start)]
+          + read(common.upperBound..<range.upperBound)
+      }
+    }
+    let read: [Album]
+    if let albums { read = albums } else { read = try readAlbums(in: range) }
+    recentAlbums = RecentAlbums(
+      writes: writes, dataVersion: version, viewChanges: viewChanges, start: range.lowerBound, albums: read)
+    return read
+  }
+
+  /// ``albums(in:)`` read from the store (or the view's ids).
+  private func readAlbums(in range: Range<Int>) throws(LibraryError) -> [Album] {
     guard let view else { return try store.albums(in: range) }
     guard range.lowerBound >= 0, range.upperBound <= view.ids.count else {
       throw .noAlbums(range: range, count: view.ids.count, view: view.query.text)
@@ -453,6 +506,9 @@ public final class Library {
 
   // MARK: - Covers
 
+  /// How long one download (or one MusicBrainz look-up) may take: `--download-timeout`.
+  public var downloadTimeout: Duration { covers?.limits.timeout ?? .seconds(15) }
+
   /// Whether this library fetches covers (false in tests built without a loader).
   public var fetchesCovers: Bool { covers != nil }
 
@@ -500,6 +556,18 @@ public final class Library {
   public func requestCover(of album: Album) -> CoverState {
     guard let covers, !album.coverURL.isEmpty else { return .none }
     return covers.request(album.coverURL, for: CoverRequester(title: album.title, order: album.position))
+  }
+
+  /// How long an answer of "none" from the Cover Art Archive stands before `download all`
+  /// asks again: 30 days.
+  public static let noCoverStands: Int64 = 30 * 86_400
+
+  /// The cover URLs the Cover Art Archive had none of when asked in the last 30 days
+  /// (``noCoverStands``), as of `now` (seconds since 1970).
+  public func coversNotInArchive(asOf now: Int64 = Int64(Date().timeIntervalSince1970)) throws(LibraryError)
+    -> Set<String>
+  {
+    try store.noCovers(since: now - Self.noCoverStands)
   }
 
   /// Why `album`'s cover cannot be asked for as covers are set up (a bad

@@ -182,8 +182,13 @@ final class ShellSession {
     var settings = CoverSettings(directory: paths.coverCache)
     settings.downloadsAtOnce = options.maxDownloads
     settings.timeout = .milliseconds(Int((options.downloadTimeout * 1000).rounded()))
-    settings.userAgent = "bluelib/\(bluelibVersion) ( \(bluelibProjectURL) )"
+    // MusicBrainz asks for a User-Agent that names a contact: the project's, or the user's own.
+    let contact = options.environment["BLUELIB_CONTACT"].flatMap { $0.isEmpty ? nil : $0 } ?? bluelibProjectURL
+    settings.userAgent = "bluelib/\(bluelibVersion) ( \(contact) )"
     if let mirror = options.environment["BLUELIB_COVERART_URL"], !mirror.isEmpty { settings.coverArtBase = mirror }
+    if let mirror = options.environment["BLUELIB_MUSICBRAINZ_URL"], !mirror.isEmpty {
+      settings.musicBrainzBase = mirror
+    }
     settings.validate = { data in
       // Decoded at the smallest JPEG scale that still reads every block: a corrupt or
       // truncated file fails here, before it is cached as a success.

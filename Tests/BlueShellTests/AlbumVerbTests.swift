@@ -870,7 +870,7 @@ struct AlbumVerbTests {
 
   @Test func exportRejectsBadArguments() throws {
     let shell = try InProcessShell()
-    #expect(shell.run("export") == ["export: missing FILE (usage: export FILE [QUERY])"])
+    #expect(shell.run("export") == ["export: missing FILE (usage: export FILE [QUERY|all])"])
     #expect(
       shell.run("export a year:abc")
         == ["export: bad query word 'year:abc': 'abc' is not a number (year takes a number or a range like 1990..1999)"]

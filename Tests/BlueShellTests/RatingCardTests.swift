@@ -17,7 +17,7 @@ import Testing
 
   @Test func aCardShowsTheStarsAndTheHeartInItsBottomBorder() throws {
     let browser = AlbumBrowser(library: Self.library(), style: .plain, layout: .cards)
-    let lines = browser.lines(window: WindowSize(columns: 120, rows: 12))
+    let lines = browser.drawing(window: WindowSize(columns: 120, rows: 12)).lines
     let bottom = try #require(lines.first { $0.contains("┗") })
     #expect(bottom.contains("┗━ ★★★★☆ ♥ ━"), "\(bottom)")
     #expect(bottom.contains("└─ ★★☆☆☆ ─"), "\(bottom)")

@@ -44,20 +44,26 @@ struct ViewTests {
     #expect(shell.run("show 2") == ["show: no album 2 (the view 'bowie' has 1 album)"])
     #expect(shell.run("scroll to 9") == ["scroll: no album 9 (the view 'bowie' has 1 album)"])
     #expect(shell.run("move 1 to 3") == ["move: no position 3 (the view 'bowie' has 1 album)"])
-    #expect(shell.run("find zzz") == [])
+    // A view made empty by a change (its one album deleted); `find` of nothing keeps the
+    // view it had (issue 38, item 8).
+    #expect(shell.run("delete 1") == [])
+    #expect(
+      shell.run("find zzz; delete all") == [
+        "find: no album matches 'zzz'; the view stays as it was ('find' alone shows the whole library)"
+      ])
     _ = shell.output()
     for (line, failure) in [
-      ("show", "show: the view 'zzz' is empty"),
-      ("show 1", "show: no album 1 (the view 'zzz' is empty)"),
-      ("tap 1", "tap: no album 1 (the view 'zzz' is empty)"),
-      ("scroll right", "scroll: the view 'zzz' is empty"),
-      ("edit year=1", "edit: the view 'zzz' is empty"),
-      ("delete", "delete: the view 'zzz' is empty"),
+      ("show", "show: the view 'bowie' is empty"),
+      ("show 1", "show: no album 1 (the view 'bowie' is empty)"),
+      ("tap 1", "tap: no album 1 (the view 'bowie' is empty)"),
+      ("scroll right", "scroll: the view 'bowie' is empty"),
+      ("edit year=1", "edit: the view 'bowie' is empty"),
+      ("delete", "delete: the view 'bowie' is empty"),
     ] {
       #expect(shell.run(line) == [failure], "\(line)")
     }
     #expect(shell.lines() == [])
-    #expect(try shell.library.libraryCount() == 5)
+    #expect(try shell.library.libraryCount() == 4)
     // Without a view the library is what is empty.
     #expect(shell.run("find") == [])
     #expect(shell.run("delete all") == [])
@@ -263,17 +269,82 @@ struct ViewTests {
     #expect(lines.allSatisfy { $0.count <= 80 })
   }
 
-  @Test func exportWithAQueryWritesOnlyTheMatchesAndWithoutOneTheWholeLibrary() throws {
+  /// Inside a view, verbs act on the view (issue 38, item 7): `export FILE` writes the view
+  /// and says so, `export FILE all` the whole library, `export FILE QUERY` the view's matches.
+  @Test func exportInAViewWritesTheViewAndAllTheLibrary() throws {
     try withTemporaryDirectory { directory in
       let shell = try InProcessShell()
       #expect(shell.run("find year:2000") == [])
-      #expect(shell.run("export \(directory)/all.json") == [])
+      _ = shell.output()
+      #expect(shell.run("export \(directory)/view.json") == [])
+      #expect(
+        shell.lines() == [
+          "exported 2 albums of the view 'year:2000' to \(directory)/view.json ('export FILE all' writes the whole library)"
+        ])
+      #expect(shell.run("export \(directory)/all.json all") == [])
+      #expect(shell.lines() == ["exported 5 albums to \(directory)/all.json"])
       #expect(shell.run("export \(directory)/sun.json sun") == [])
-      let all = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/all.json")))
-      let sun = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/sun.json")))
-      #expect((all as? [Any])?.count == 5)
-      #expect(((sun as? [[String: Any]])?.map { $0["title"] as? String }) == ["Staring at the Sun"])
+      func titles(_ name: String) throws -> [String?]? {
+        let json = try JSONSerialization.jsonObject(
+          with: Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)")))
+        return (json as? [[String: Any]])?.map { $0["title"] as? String }
+      }
+      #expect(try titles("view.json") == ["Staring at the Sun", "American Pie"])
+      #expect(try titles("all.json")?.count == 5)
+      #expect(try titles("sun.json") == ["Staring at the Sun"])
     }
+  }
+
+  /// A query that matches nothing says what might, keeping the view (issue 38, item 8).
+  @Test(arguments: [
+    (
+      "find jazz 1990s",
+      "find: no album matches 'jazz 1990s'; the view stays as it was (did you mean 'jazz year:1990..1999'?)"
+    ),
+    ("find cover:none", "find: no album matches 'cover:none'; the view stays as it was (did you mean 'art:none'?)"),
+    ("find 80s", "find: no album matches '80s'; the view stays as it was (did you mean 'year:1980..1989'?)"),
+  ])
+  func aQueryWithNoMatchHintsAtTheNearestSyntax(line: String, failure: String) throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find pop") == [])
+    #expect(shell.run(line + "; delete all") == [failure])
+    #expect(shell.library.view?.query.text == "pop")
+    #expect(try shell.library.libraryCount() == 5)
+    _ = shell.output()
+    #expect(shell.run("list cover:none") == [])
+    #expect(shell.lines().last == "0 of the view's 5 albums ('pop') match 'cover:none' (did you mean 'art:none'?)")
+  }
+
+  /// In a view sorted by a field, `scroll to X` goes to the first album whose field starts
+  /// with X (issue 38, item 8: it landed silently on album 1).
+  @Test func scrollToInASortedViewJumpsByTheSortField() throws {
+    let shell = try InProcessShell()
+    #expect(shell.run("find artist+") == [])
+    // David Bowie, Madonna, No Doubt, Sting, U2.
+    #expect(shell.run("scroll to s") == [])
+    #expect(try shell.library.selectedAlbum()?.artist == "Sting")
+    #expect(shell.run("scroll to no") == [])
+    #expect(try shell.library.selectedAlbum()?.artist == "No Doubt")
+    // A number is still an index; a title still the album of that title.
+    #expect(shell.run("scroll to 2") == [])
+    #expect(try shell.library.selectedAlbum()?.artist == "Madonna")
+    #expect(shell.run("find title-") == [])
+    #expect(shell.run("scroll to it") == [])
+    #expect(try shell.library.selectedAlbum()?.title == "It's My Life")
+  }
+
+  /// The first words of other programs point to the command that does it.
+  @Test(arguments: [
+    ("sort year", "unknown command 'sort' (did you mean 'find year+'?)"),
+    ("sort year desc", "unknown command 'sort' (did you mean 'find year-'?)"),
+    ("search bowie", "unknown command 'search' (did you mean 'find bowie'?)"),
+    ("filter genre:pop", "unknown command 'filter' (did you mean 'find genre:pop'?)"),
+    ("genres", "unknown command 'genres' (did you mean 'stats'?)"),
+    ("artists", "unknown command 'artists' (did you mean 'find artist+'?)"),
+  ])
+  func firstWordsLeadSomewhere(line: String, failure: String) throws {
+    let shell = try InProcessShell()
+    #expect(shell.run(line) == [failure])
   }
 
   @Test func theViewIsRestoredAtTheNextStartAndFollowsAnotherShell() throws {

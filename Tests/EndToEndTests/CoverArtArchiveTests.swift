@@ -78,8 +78,7 @@ extension RunsAlone {
           "cover of \"Busy\": 70 bytes",
           "cover of \"Found\": 70 bytes",
           "cover of \"Group\": 70 bytes",
-          "cover of \"Nowhere\" failed: no front cover in the Cover Art Archive for release \(Self.id("r", 3)) "
-            + "or release group \(Self.id("g", 3))",
+          "cover of \"Nowhere\": none in the Cover Art Archive (release a0000000, release group b0000000)",
           "cover of \"Sneaky\" failed: redirect to file:///etc/passwd refused (only http and https)",
         ], "\(result.stdout)")
 
@@ -98,6 +97,25 @@ extension RunsAlone {
       for request in server.requests {
         #expect(request.userAgent == "bluelib/\(bluelibVersion) ( \(bluelibProjectURL) )", "\(request.path)")
       }
+      // One line sums the batch up, after every album's.
+      #expect(lines.last == "3 covers downloaded, 1 album has none in the archive, 1 failed", "\(result.stdout)")
+
+      // "None" is an answer: the next `download all` does not ask about Nowhere again (for
+      // 30 days), until `download --retry`.
+      let before = server.totalRequests
+      let again = try runner.run(
+        ["-c", "find artist:=Artist", "-c", "download all", "-c", "wait"], environment: environment)
+      #expect(
+        again.stdout.contains(
+          "downloading 1 cover, 3 already cached, reading 1 local cover (no download), 1 album with no art and no "
+            + "MusicBrainz id to look it up by, 1 album has none in the Cover Art Archive (asked in the last 30 days; "
+            + "'download --retry' asks again)"), "\(again.stdout)")
+      #expect(server.requestCount("/release/\(Self.id("r", 3))/front-500") == 1)
+      #expect(server.totalRequests == before + 1, "only Sneaky's release again")
+      let retried = try runner.run(
+        ["-c", "find artist:=Artist", "-c", "download --retry all", "-c", "wait"], environment: environment)
+      #expect(retried.stdout.contains("cover of \"Nowhere\": none in the Cover Art Archive"), "\(retried.stdout)")
+      #expect(server.requestCount("/release/\(Self.id("r", 3))/front-500") == 2)
       let after = try runner.run(["-c", "list -f '$art $title' artist:=Artist"])
       #expect(
         after.stdout

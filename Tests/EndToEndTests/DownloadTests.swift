@@ -51,7 +51,10 @@ extension RunsAlone {
 
       #expect(result.status == 0)
       #expect(result.stderr == "")
-      let expected = ["downloading 24 covers"] + (1...24).map { "cover of \"Slow \($0)\": 3.4 KB" } + [""]
+      let expected =
+        ["downloading 24 covers"] + (1...24).map { "cover of \"Slow \($0)\": 3.4 KB" } + [
+          "24 covers downloaded, 0 failed", "",
+        ]
       #expect(lines(result.stdout) == expected)
       // One at a time would take 12 s; six at a time is four rounds of 0.5 s.
       #expect(seconds < 3, "24 covers of 0.5 s each took \(seconds) s for the whole run")
@@ -76,7 +79,8 @@ extension RunsAlone {
       let (result, seconds) = try timedRun(runner, script: "download all\nwait\n", ["--downloads", "2"])
 
       #expect(result.status == 0)
-      #expect(lines(result.stdout).count == 8, "\(result.stdout)")
+      #expect(lines(result.stdout).count == 9, "\(result.stdout)")
+      #expect(lines(result.stdout)[7] == "6 covers downloaded, 0 failed", "\(result.stdout)")
       // Two at a time: three rounds of 0.4 s; one at a time would be 2.4 s.
       #expect(seconds >= 1.2, "6 covers of 0.4 s, 2 at a time, cannot take only \(seconds) s")
       #expect(seconds < 2.3, "6 covers of 0.4 s, 2 at a time, took \(seconds) s")
@@ -135,6 +139,7 @@ extension RunsAlone {
           "cover of \"Huge\" failed: larger than 10 MiB",
           "cover of \"Streamed\" failed: larger than 10 MiB",
           "cover of \"Nowhere\" failed: could not resolve host bluelib-no-such-host.invalid",
+          "1 cover downloaded, 6 failed",
           "  1. Silent · cover: failed: timed out after 1 s",
           "  2. Missing · cover: failed: HTTP 404",
           "  3. Portal · cover: failed: not an image",
@@ -253,6 +258,7 @@ extension RunsAlone {
           "cover of \"Loop\" failed: too many redirects (more than 5)",
           "cover of \"Moved\": 70 bytes",
           "cover of \"Cut\" failed: connection closed by 127.0.0.1:\(server.port) before the answer was complete",
+          "1 cover downloaded, 3 failed",
           "",
         ])
       #expect(server.requestCount("/loop.png") == 6)
@@ -324,8 +330,9 @@ extension RunsAlone {
       let first = try runner.run(script: "download all\nwait\ndownload all; wait\n")
       #expect(first.status == 0)
       #expect(
-        Array(lines(first.stdout).prefix(4)) == [
-          "downloading 2 covers", "cover of \"A\": 3.4 KB", "cover of \"B\": 70 bytes", "2 already cached",
+        Array(lines(first.stdout).prefix(5)) == [
+          "downloading 2 covers", "cover of \"A\": 3.4 KB", "cover of \"B\": 70 bytes", "2 covers downloaded, 0 failed",
+          "2 already cached",
         ])
       #expect(server.requestCount("/a.png") == 1)
       #expect(server.requestCount("/b.png") == 1)
@@ -399,6 +406,7 @@ extension RunsAlone {
           "5 albums",
           "downloading 5 covers",
         ] + statusLines + [
+          "5 covers downloaded, 0 failed",
           "* 1. Best of Bowie — David Bowie (1992, Pop)",
           "  2. It's My Life — No Doubt (2003, Pop)",
           "  3. Nothing Like The Sun — Sting (1999, Pop)",
@@ -429,7 +437,7 @@ extension RunsAlone {
       #expect(
         lines(result.stdout) == [
           "downloading 3 covers", "cover of \"One\": 100 bytes", "cover of \"Two\": 200 bytes",
-          "cover of \"Two large\": 200 bytes", "",
+          "cover of \"Two large\": 200 bytes", "3 covers downloaded, 0 failed", "",
         ])
       let entries = try CoverFixture.cacheEntries(runner)
       #expect(entries == Set(try urls.map(CoverFixture.sha256)))
@@ -570,6 +578,7 @@ extension RunsAlone {
           "2 albums",
           "cover of \"A\": 70 bytes",
           "cover of \"B\": 70 bytes",
+          "2 covers downloaded, 0 failed",
           "cover of \"A\": 70 bytes",
           "cover of \"B\": 70 bytes",
           "0 pending, 2 finished",
@@ -610,7 +619,10 @@ extension RunsAlone {
 
       #expect(result.status == 0)
       #expect(
-        lines(result.stdout) == ["downloading 2 covers", "cover of \"A\": 70 bytes", "cover of \"B\": 3.4 KB", ""])
+        lines(result.stdout) == [
+          "downloading 2 covers", "cover of \"A\": 70 bytes", "cover of \"B\": 3.4 KB", "2 covers downloaded, 0 failed",
+          "",
+        ])
       #expect(seconds >= 0.6)
       #expect(
         try CoverFixture.cacheEntries(runner)
@@ -635,7 +647,8 @@ extension RunsAlone {
 
       #expect(
         lines(result.stdout) == [
-          "downloading 2 covers", "cover of \"First\": 70 bytes", "cover of \"Second\": 70 bytes", "",
+          "downloading 2 covers", "cover of \"First\": 70 bytes", "cover of \"Second\": 70 bytes",
+          "2 covers downloaded, 0 failed", "",
         ])
       #expect(server.requestCount("/shared.png") == 1)
     }

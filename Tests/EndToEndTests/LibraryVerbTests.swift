@@ -160,7 +160,7 @@ struct LibraryVerbTests {
           (10, "import: \(csv):4: year must be a whole number, got '20x3'"),
           (11, "import: cannot read '\(missing)': no such file or directory"),
           (12, "undo: nothing to undo"),
-          (13, "export: missing FILE (usage: export FILE [QUERY])"),
+          (13, "export: missing FILE (usage: export FILE [QUERY|all])"),
         ]))
     // The next run opens on the default catalogue, with the album the script left current.
     #expect(try runner.run(["-c", "list"]).stdout == F.list(selected: 3))

@@ -40,7 +40,8 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// `permission denied /music/A/cover.jpg`. Nothing was downloaded, so no word of it.
   case unreadableFile(String)
   /// The Cover Art Archive has no front cover for the release or its release group:
-  /// `no front cover in the Cover Art Archive for release … or release group …`.
+  /// `none in the Cover Art Archive (release 76df3287, release group 1e0eee38)`, the ids
+  /// cut to their first eight digits (`show` has them whole).
   case notInArchive(release: String?, group: String?)
 
   /// The user-facing reason, as a status line shows it.
@@ -64,9 +65,9 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case .downloadFailed(let reason): "download failed: \(reason)"
     case .unreadableFile(let reason): reason
     case .notInArchive(let release, let group):
-      "no front cover in the Cover Art Archive for "
-        + [release.map { "release \($0)" }, group.map { "release group \($0)" }].compactMap { $0 }.joined(
-          separator: " or ")
+      "none in the Cover Art Archive ("
+        + [release.map { "release \($0.prefix(8))" }, group.map { "release group \($0.prefix(8))" }].compactMap { $0 }
+        .joined(separator: ", ") + ")"
     }
   }
 

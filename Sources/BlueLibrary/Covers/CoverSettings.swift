@@ -16,6 +16,8 @@ public struct CoverSettings: Sendable {
   public var userAgent = "bluelib"
   /// Where the Cover Art Archive (or a mirror of it) answers.
   public var coverArtBase = CoverArtArchiveSource.defaultBase
+  /// Where MusicBrainz's web service (or a mirror of it) answers `lookup`.
+  public var musicBrainzBase = MusicBrainzSearch.defaultBase
   /// Why fetched bytes are not a usable image (they do not decode), or nil: what enters
   /// the cache must draw.
   public var validate: @Sendable (Data) -> String? = { _ in nil }

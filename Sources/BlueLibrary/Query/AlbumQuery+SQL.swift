@@ -56,8 +56,14 @@ struct QuerySQL {
     case .folder: "IFNULL(folder, '')"
     case .cover: "coverUrl"
     case .added: "IFNULL(added, \(addedBefore))"
-    case .discs, .musicBrainzAlbumID, .musicBrainzReleaseGroupID:
+    case .discs, .musicBrainzAlbumID:
       "(SELECT \(field.rawValue) FROM folder_album WHERE key = album.source_key)"
+    // The files' id, else the one `lookup` found (kept as the cover `caa:release-group/ID`).
+    case .musicBrainzReleaseGroupID:
+      """
+      IFNULL((SELECT mb_releasegroupid FROM folder_album WHERE key = album.source_key), \
+      CASE WHEN coverUrl LIKE 'caa:release-group/%' THEN substr(coverUrl, 19, 36) END)
+      """
     case .missing: "IFNULL((SELECT missing FROM folder_album WHERE key = album.source_key), 0)"
     case .played: "IFNULL((SELECT played FROM album_play WHERE album_id = album.id), 0)"
     case .lastPlayed: "(SELECT last_played FROM album_play WHERE album_id = album.id)"

@@ -41,4 +41,28 @@ extension AlbumStore {
       try db.execute(sql: "DELETE FROM state WHERE key = 'coverScan'")
     }
   }
+
+  // MARK: - None in the archive
+
+  /// Records that the Cover Art Archive has no cover at `url`, as of `time` (seconds since 1970).
+  func recordNoCover(_ url: String, at time: Int64) throws(LibraryError) {
+    try writing { db in
+      try db.cachedStatement(sql: "INSERT OR REPLACE INTO cover_none (url, checked) VALUES (?, ?)")
+        .execute(arguments: [url, time])
+    }
+  }
+
+  /// Forgets that the archive had no cover at `url` (one landed).
+  func forgetNoCover(_ url: String) throws(LibraryError) {
+    try writing { db in
+      try db.cachedStatement(sql: "DELETE FROM cover_none WHERE url = ?").execute(arguments: [url])
+    }
+  }
+
+  /// The covers the archive had none of when asked at `since` (seconds since 1970) or later.
+  func noCovers(since: Int64) throws(LibraryError) -> Set<String> {
+    try reading { db in
+      Set(try String.fetchAll(db, sql: "SELECT url FROM cover_none WHERE checked >= ?", arguments: [since]))
+    }
+  }
 }

@@ -133,7 +133,8 @@ extension AlbumStore {
       if !added.isEmpty {
         let count = try Self.count(db)
         let firstID = try Self.maxID(db) + 1
-        try Self.insertAll(added, from: count, firstID: firstID, step: step, db)
+        // From position 0 beside the samples, which leave (``retireSamples(_:from:_:)``).
+        try Self.insertAll(added, from: samples == nil ? count : 0, firstID: firstID, step: step, db)
         if let samples { try Self.retireSamples(samples, from: step, db) }
         try Self.recordInserted(firstID: firstID, count: added.count, removed: outcome.samplesLeft, of: step, db)
       }

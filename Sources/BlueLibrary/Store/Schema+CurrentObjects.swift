@@ -87,6 +87,7 @@ extension Schema {
     ) WITHOUT ROWID
     """,
     "table 'cover' on 'cover': CREATE TABLE cover (url TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID",
+    "table 'cover_none' on 'cover_none': CREATE TABLE cover_none (url TEXT PRIMARY KEY NOT NULL, checked INTEGER NOT NULL) WITHOUT ROWID",
     """
     table 'folder_album' on 'folder_album': CREATE TABLE folder_album (
       key TEXT PRIMARY KEY NOT NULL,

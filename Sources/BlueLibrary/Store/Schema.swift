@@ -15,7 +15,7 @@ enum Schema {
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
-    addFileIdentity, addWriteJournal, addRatings, addTrackArtistTag, addTrackEdits,
+    addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
   ]
 
   /// The newest schema this build knows.
@@ -72,15 +72,16 @@ enum Schema {
     ("album_play", ["album_id", "played", "last_played"], 7),
     ("track", ["changed", "inode"], 8),
     ("write_journal", ["change_id", "direction", "owner"], 9),
-    ("album", ["rating", "fav"], 10),
-    ("change_album", ["rating", "fav"], 10),
-    ("folder_album", ["rating", "fav"], 10),
-    ("track", ["rating", "fav"], 10),
-    ("change_tag", ["rating", "fav"], 10),
-    ("change_tag", ["artist"], 11),
-    ("track_edit", ["path", "title", "artist", "number"], 12),
-    ("change_track", ["change_id", "image", "path", "title", "artist", "number"], 12),
-    ("change_tag", ["title", "track_number"], 12),
+    ("cover_none", ["url", "checked"], 10),
+    ("album", ["rating", "fav"], 11),
+    ("change_album", ["rating", "fav"], 11),
+    ("folder_album", ["rating", "fav"], 11),
+    ("track", ["rating", "fav"], 11),
+    ("change_tag", ["rating", "fav"], 11),
+    ("change_tag", ["artist"], 12),
+    ("track_edit", ["path", "title", "artist", "number"], 13),
+    ("change_track", ["change_id", "image", "path", "title", "artist", "number"], 13),
+    ("change_tag", ["title", "track_number"], 13),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -433,7 +434,18 @@ enum Schema {
         """)
   }
 
-  /// Ratings and favourites (version 10): `album.rating` is the album's stars (1 to 5, NULL
+  /// Covers the Cover Art Archive has none of (version 10): each `caa:` URL the archive
+  /// answered 404 for, release and release group both, with when (`checked`, seconds since
+  /// 1970). `download all` leaves them out for 30 days, or until `download --retry`; a cover
+  /// that lands later takes its row out. A fact about the archive, not a change: no step.
+  private static func addCoverNone(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE cover_none (url TEXT PRIMARY KEY NOT NULL, checked INTEGER NOT NULL) WITHOUT ROWID;
+        """)
+  }
+
+  /// Ratings and favourites (version 11): `album.rating` is the album's stars (1 to 5, NULL
   /// unrated) and `album.fav` whether it is a favourite (`rate`, `fav`, `unfav`); an edit
   /// step's images (`change_album`) keep them, so undo gives them back. What the files say
   /// is kept as for the other fields: per file in `track` (as the scan read them) and per
@@ -461,7 +473,7 @@ enum Schema {
         """)
   }
 
-  /// A track's artist written with the album artist (version 11): `write` of an album whose
+  /// A track's artist written with the album artist (version 12): `write` of an album whose
   /// artist you edited also writes the artist tag (TPE1, ARTIST) of each file that had the
   /// old album artist, so the two stay in agreement as they were; `change_tag.artist` holds
   /// it before and after, as the other tags.
@@ -469,7 +481,7 @@ enum Schema {
     try db.execute(sql: "ALTER TABLE change_tag ADD COLUMN artist TEXT")
   }
 
-  /// Tracks you edit (version 12): `track_edit` holds, by the file's path, the title, artist
+  /// Tracks you edit (version 13): `track_edit` holds, by the file's path, the title, artist
   /// and number you gave a track (`edit ALBUM track N title=…`; NULL: not edited, an artist
   /// of '' removed). Unlike `track`, which says what the files say, these are yours: an
   /// `edit` step keeps each track's row before and after in `change_track` (all NULL: no

@@ -90,6 +90,8 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     guard let album = album(at: index) else {
       return ScrollerCard(lines: ["(unreadable)", "", ""])
     }
+    // A script's row names each card by its title alone: no artist, year or cover state.
+    if layout == .plain { return ScrollerCard(lines: [TextSanitizer.escaped(album.title)]) }
     let year = album.year.map(String.init) ?? ""
     return ScrollerCard(lines: [
       TextSanitizer.escaped(album.title), TextSanitizer.escaped(album.artist),
@@ -136,11 +138,6 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     var frame: PixelFrame
   }
 
-  /// The row of visible cards and the current album's details, for a window of `window`.
-  func lines(window: WindowSize) -> [String] {
-    drawing(window: window).lines
-  }
-
   /// The row of visible cards and the current album's details, for a window of `window`,
   /// with the pictures of the cards that show their cover in pixels.
   ///
@@ -166,11 +163,15 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     var pictures: [CardPicture] = []
     let playing = playingAlbumID().flatMap { id in cards.first { self.album(at: $0.index)?.id == id }?.index }
     let plainRow = { () -> String in
-      let row = cards.map { card in
-        let label = "\(card.index + 1) \(card.index == playing ? "▶ " : "")\(card.card.lines.first ?? "")"
-        return card.isCurrent ? ">" + label + "<" : label
+      // `[4/9] 3 Title | >4 ▶ Title< | 5 Title`, appended piece by piece (a line per scroll).
+      var row = "[" + String(current + 1) + "/" + String(count) + "] "
+      for (offset, card) in cards.enumerated() {
+        if offset > 0 { row += " | " }
+        if card.isCurrent { row += ">" }
+        row += String(card.index + 1) + (card.index == playing ? " ▶ " : " ") + (card.card.lines.first ?? "")
+        if card.isCurrent { row += "<" }
       }
-      return "[\(current + 1)/\(count)] " + row.joined(separator: " | ")
+      return row
     }
     let album = album(at: current)
     switch layout {
@@ -229,7 +230,7 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     return album.tableRepresentation(showing: Set(edited)).map { row in
       var value = TextSanitizer.escaped(row.value)
       if row.title == "Cover" && !album.coverURL.isEmpty { value += " (" + coverLabel(album) + ")" }
-      if let field = Album.field(ofRow: row.title), edited.contains(field), let filesSay {
+      if !edited.isEmpty, let field = Album.field(ofRow: row.title), edited.contains(field), let filesSay {
         let said = field == .rating || field == .fav ? Album.shown(field, of: filesSay) : field.value(in: filesSay)
         value += " (edited; the files say " + (said.isEmpty ? "nothing" : TextSanitizer.escaped(said)) + ")"
       }

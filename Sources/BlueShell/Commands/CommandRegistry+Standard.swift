@@ -25,6 +25,7 @@ extension CommandRegistry {
       DownloadsCommand.self,
       WaitCommand.self,
       CoverCommand.self,
+      LookupCommand.self,
       PlayCommand.self,
       QueueCommand.self,
       PauseCommand.self,

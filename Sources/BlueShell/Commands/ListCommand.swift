@@ -146,11 +146,14 @@ struct ListFormat: Equatable {
         ListFormat.day(Date(timeIntervalSince1970: TimeInterval($0)))
       } ?? ""
     }
-    guard let tracklist = try? library.tracklist(of: album) else { return "" }
+    // The id `lookup` found, kept as the album's cover, when its files name none.
+    let lookedUp =
+      album.coverURL.lowercased().hasPrefix("caa:release-group/") ? String(album.coverURL.dropFirst(18)) : ""
+    guard let tracklist = try? library.tracklist(of: album) else { return name == "mb_releasegroupid" ? lookedUp : "" }
     switch name {
     case "discs": return String(tracklist.discs)
     case "mb_albumid": return tracklist.musicBrainzAlbumID ?? ""
-    case "mb_releasegroupid": return tracklist.musicBrainzReleaseGroupID ?? ""
+    case "mb_releasegroupid": return tracklist.musicBrainzReleaseGroupID ?? lookedUp
     case "missing": return tracklist.missing ? "true" : "false"
     case "format":
       var seen: Set<String> = []
@@ -240,7 +243,9 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     if format != nil { return nil }
     let scope = library.view.map { "the view's \(albumCount(total)) (\(TextSanitizer.quotedWord($0.query.text)))" }
     if let query {
+      let hint = shown == 0 ? QueryHints.hint(for: query.words).map { " (\($0))" } ?? "" : ""
       return "\(Library.grouped(shown)) of \(scope ?? albumCount(total)) match \(TextSanitizer.quotedWord(query.text))"
+        + hint
     }
     if let view = library.view {
       return "\(albumCount(shown)) in the view \(TextSanitizer.quotedWord(view.query.text))"
@@ -251,17 +256,18 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
 
   /// The plain `list` (no query) writes each album's line from the library's row bytes
   /// (a million of these is the whole cost of `list` once the rows are read); a query goes
-  /// through ``next()``. Both make their lines with ``appendLine(_:to:)``.
+  /// through ``next()``. Both make their lines with ``appendLine(_:index:selection:to:)``.
   func write(to output: OutputChannel) {
     guard entries == nil, format == nil, index == 0, shown == 0, library.view == nil else {
       var copy = self
       while !output.isClosed, let line = copy.next() { output.line(line) }
       return
     }
+    let selection = library.selection
     do {
       try library.forEachListRow(from: 0) { row in
         output.append { bytes in
-          appendLine(row, to: &bytes)
+          appendLine(row, selection: selection, to: &bytes)
           bytes.append(UInt8(ascii: "\n"))
         }
       }
@@ -274,23 +280,21 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
   /// `*  3. Title — Artist (1999, Pop) · cover: failed: HTTP 404`, appended as bytes:
   /// printable text as it is, no `String` per field. Indices are right-aligned to the
   /// widest the library has; a cover in the cache (the ordinary state) says nothing.
-  private func appendLine(_ row: AlbumListRow, index: Int? = nil, to bytes: inout [UInt8]) {
+  private func appendLine(_ row: AlbumListRow, index: Int? = nil, selection: Int?, to bytes: inout [UInt8]) {
     let index = index ?? row.position
-    bytes.append(contentsOf: index == library.selection ? "* ".utf8 : "  ".utf8)
-    let number = String(index + 1)
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: Swift.max(0, indexWidth - number.utf8.count)))
-    bytes.append(contentsOf: number.utf8)
-    bytes.append(contentsOf: ". ".utf8)
+    bytes.append(index == selection ? "* " : "  ")
+    bytes.appendDecimal(index + 1, width: indexWidth)
+    bytes.append(". ")
     TextSanitizer.appendEscaped(row.title, to: &bytes)
     if !row.artist.isEmpty {
-      bytes.append(contentsOf: " — ".utf8)
+      bytes.append(" — ")
       TextSanitizer.appendEscaped(row.artist, to: &bytes)
     }
     if row.year != nil || !row.genre.isEmpty {
-      bytes.append(contentsOf: " (".utf8)
+      bytes.append(" (")
       if let year = row.year {
-        bytes.append(contentsOf: String(year).utf8)
-        if !row.genre.isEmpty { bytes.append(contentsOf: ", ".utf8) }
+        bytes.appendDecimal(year)
+        if !row.genre.isEmpty { bytes.append(", ") }
       }
       TextSanitizer.appendEscaped(row.genre, to: &bytes)
       bytes.append(UInt8(ascii: ")"))
@@ -299,16 +303,17 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     switch library.coverState(ofURL: row.coverURL, cached: row.coverCached) {
     case .cached: break
     case .none where !row.coverURL.isEmpty:
-      bytes.append(contentsOf: " · cover: not downloaded".utf8)
+      bytes.append(" · cover: not downloaded")
     case let state:
-      bytes.append(contentsOf: " · cover: ".utf8)
+      bytes.append(" · cover: ")
       bytes.append(contentsOf: state.label(url: String(decoding: row.coverURL, as: UTF8.self)).utf8)
     }
   }
 
   private func line(for album: Album, index: Int) -> String {
     var bytes: [UInt8] = []
-    album.withListRow { row in appendLine(row, index: index, to: &bytes) }
+    let selection = library.selection
+    album.withListRow { row in appendLine(row, index: index, selection: selection, to: &bytes) }
     return String(decoding: bytes, as: UTF8.self)
   }
 }

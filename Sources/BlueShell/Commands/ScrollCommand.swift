@@ -1,4 +1,5 @@
 import BlueLibrary
+import Foundation
 
 /// `scroll left|right [N]`, `scroll to ALBUM`, `scroll home|end`: move the viewport and
 /// select the card it snaps to (the original `centerCurrentView`).
@@ -73,6 +74,15 @@ extension ScrollCommand {
     // A title first (`scroll to Mission: Impossible`), then the words as a query.
     guard try album.namesAMissingTitle(in: library) else { return try album.resolve(in: library) }
     let isQuery = words.contains { !$0.isQuoted && $0.text.contains(":") }
+    // In a view sorted by a field, words are where to jump in that order: the first album
+    // whose field starts with them (`scroll to R` among artists sorted A to Z).
+    if !isQuery, let key = library.view?.query.sort.first {
+      let prefix = words.map(\.text).joined(separator: " ")
+      let pattern = "(?i)^" + NSRegularExpression.escapedPattern(for: prefix)
+      let word = Word("\(key.field.rawValue)::\(pattern)")
+      // A field no pattern reads (a flag) is left to the words' own meaning.
+      if let index = try? firstMatch([word], in: library) { return index }
+    }
     if !isQuery {
       // Words that are no query: the first album they match, else the title's own error.
       guard let index = try? firstMatch(words, in: library) else { return try album.resolve(in: library) }

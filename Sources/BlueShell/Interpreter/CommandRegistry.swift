@@ -27,6 +27,28 @@ struct CommandRegistry {
   var names: [String] { byName.keys.sorted() }
 
   /// The closest verb to a mistyped one, if any is close enough to suggest.
+  /// The command that does what a verb of another program means, with its words: the first
+  /// words a newcomer types (`sort year` → `find year+`, `search bowie` → `find bowie`,
+  /// `genres` → `stats`); nil for any other verb.
+  static func pointer(for typed: String, arguments: [String]) -> String? {
+    let rest = arguments.joined(separator: " ")
+    switch typed.lowercased() {
+    case "sort", "order", "orderby":
+      guard let field = arguments.first else { return "find year+" }
+      let descending = arguments.dropFirst().contains { ["desc", "descending", "reverse"].contains($0.lowercased()) }
+      return "find \(field)\(descending ? "-" : "+")"
+    case "search", "filter", "query", "grep", "where", "select":
+      return rest.isEmpty ? "find QUERY" : "find \(rest)"
+    case "genres", "decades", "count", "summary", "statistics": return "stats"
+    case "artists": return "find artist+"
+    case "albums", "ls-albums": return "list"
+    case "info", "details": return rest.isEmpty ? "show" : "show \(rest)"
+    case "select-album", "goto", "go", "open": return rest.isEmpty ? "tap ALBUM" : "tap \(rest)"
+    case "rm-album", "remove": return rest.isEmpty ? "delete" : "delete \(rest)"
+    default: return nil
+    }
+  }
+
   func suggestion(for typed: String) -> String? {
     let word = typed.lowercased()
     guard !word.isEmpty, word.count <= 32 else { return nil }

@@ -84,7 +84,7 @@ final class Interpreter {
   func run(words: [Word]) -> String? {
     guard let verb = words.first else { return nil }
     guard let type = registry.command(named: verb.text) else {
-      return unknownCommandMessage(verb.text)
+      return unknownCommandMessage(verb.text, arguments: words.dropFirst().map(\.text))
     }
     // One read transaction for the command and its drawing; ended before the shell waits
     // for anything (`wait` ends it itself).
@@ -258,8 +258,11 @@ final class Interpreter {
     while !output.isClosed, let line = iterator.next() { output.line(line) }
   }
 
-  private func unknownCommandMessage(_ verb: String) -> String {
+  private func unknownCommandMessage(_ verb: String, arguments: [String]) -> String {
     let word = TextSanitizer.quotedWord(verb)
+    if let pointer = CommandRegistry.pointer(for: verb, arguments: arguments) {
+      return "unknown command \(word) (did you mean '\(TextSanitizer.escaped(pointer))'?)"
+    }
     if let suggestion = registry.suggestion(for: verb) {
       return "unknown command \(word) (did you mean '\(suggestion)'?)"
     }

@@ -19,6 +19,8 @@ final class CoverStatusReporter: Sendable {
     var arrivals: [(key: String, sequence: Int)] = []
     var oldestKey = 0
     var sequence = 0
+    /// The outcomes of the downloads `download` started and has not summed up yet.
+    var tally = Tally()
 
     /// Forgets the oldest outcomes past ``CoverStatusReporter/remembered``: amortized
     /// O(1) an outcome, where sorting them all for each one made `download all` on
@@ -38,6 +40,36 @@ final class CoverStatusReporter: Sendable {
 
   /// The most outcomes `downloads` remembers (the oldest are forgotten first).
   static let remembered = 1000
+
+  /// The outcomes of a batch of downloads, for the line that sums it up.
+  struct Tally {
+    var expected = 0
+    var seen = 0
+    var downloaded = 0
+    var none = 0
+    var failed = 0
+    var cancelled = 0
+
+    /// `11 covers downloaded, 59 albums have none in the archive, 0 failed`.
+    var summary: String {
+      var parts = ["\(Library.counted(downloaded, "cover")) downloaded"]
+      if none > 0 { parts.append("\(Library.albumCount(none)) \(none == 1 ? "has" : "have") none in the archive") }
+      parts.append("\(Library.grouped(failed)) failed")
+      if cancelled > 0 { parts.append("\(Library.grouped(cancelled)) cancelled") }
+      return parts.joined(separator: ", ")
+    }
+  }
+
+  /// `download` started `count` downloads (not counting covers found in the cache or read
+  /// from the albums' own files): once that many have reported, a line sums them up —
+  /// when there were more than one.
+  func expect(_ count: Int) {
+    guard count > 0 else { return }
+    state.withLock { state in
+      if state.tally.seen >= state.tally.expected { state.tally = Tally() }
+      state.tally.expected += count
+    }
+  }
 
   /// Creates a reporter posting to `messages`; `showsTimes` adds the download time (on a
   /// terminal; scripts leave it out so their output is the same every run).
@@ -61,7 +93,7 @@ final class CoverStatusReporter: Sendable {
     let lines = event.albums.map { Self.line(for: event, album: $0.title, showsTimes: showsTimes) }
     // Each line stands where its album stands (the event says); one asked for from nowhere
     // keeps the place of its earlier line.
-    let orders = state.withLock { state in
+    let (orders, summary) = state.withLock { state in
       let orders = event.albums.map { album in
         album.order != .max ? album.order : state.latest[event.url + "\u{0}" + album.title]?.order ?? .max
       }
@@ -72,13 +104,33 @@ final class CoverStatusReporter: Sendable {
         state.arrivals.append((key, state.sequence))
       }
       state.forgetOldest()
-      return orders
+      return (orders, Self.count(event, in: &state.tally))
     }
     // Only a real download prints a line: a cover found in the cache (the command counted
     // it) or read from the album's files or folder says nothing unless it failed
     // (`downloads` still lists it).
     if case .finished(_, _, _, _, let fromCache) = event, fromCache || LocalCover.isLocal(event.url) { return }
     for (line, order) in zip(lines, orders) { messages.post(line, order: order) }
+    // Last, after every line of the batch (a script prints them in album order).
+    if let summary { messages.post(summary, order: .max) }
+  }
+
+  /// Counts `event` in `tally` when it is the outcome of a download `download` started (not
+  /// a cover from the cache or the album's files); the summary line once the batch is done.
+  private static func count(_ event: CoverEvent, in tally: inout Tally) -> String? {
+    guard tally.seen < tally.expected, !LocalCover.isLocal(event.url) else { return nil }
+    let albums = event.albums.count
+    switch event {
+    case .finished(_, _, _, _, true): return nil
+    case .finished: tally.downloaded += albums
+    case .failed(_, _, .notInArchive): tally.none += albums
+    case .failed(_, _, .cancelled): tally.cancelled += albums
+    case .failed: tally.failed += albums
+    default: return nil
+    }
+    tally.seen += albums
+    guard tally.seen >= tally.expected else { return nil }
+    return tally.expected > 1 ? tally.summary : nil
   }
 
   /// `cover of "Title": 4.2 KB in 0.31 s`, or `cover of "Title" failed: HTTP 404`.
@@ -88,6 +140,9 @@ final class CoverStatusReporter: Sendable {
     case .finished(_, _, let bytes, let seconds, let fromCache):
       if fromCache { return name + ": cached (\(formatBytes(bytes)))" }
       return name + ": " + formatBytes(bytes) + (showsTimes ? " in " + formatSeconds(seconds) : "")
+    case .failed(_, _, .notInArchive(let release, let group)):
+      // An answer, not a failure: the archive has no cover for it.
+      return name + ": " + CoverFailure.notInArchive(release: release, group: group).description
     case .failed(_, _, let failure):
       return name + " failed: " + TextSanitizer.escaped(failure.description)
     default:

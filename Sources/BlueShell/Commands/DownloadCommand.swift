@@ -4,7 +4,7 @@ import BlueSystem
 /// `download [ALBUM…|all]`: start cover downloads in the background and return at once.
 struct DownloadCommand: Command {
   static let configuration = CommandConfiguration(
-    verb: "download", group: .covers, synopsis: "[ALBUM…|all]",
+    verb: "download", group: .covers, synopsis: "[--retry] [ALBUM…|all]",
     summary: "download covers in the background (the current album's by default)",
     details: """
       Returns at once; a status line reports each finished download (bytes, or the reason it
@@ -14,8 +14,10 @@ struct DownloadCommand: Command {
       cover in an album's files or folder is read, not downloaded: a line says so only when
       it cannot be read. An album of a music folder with no art of its own whose tags carry
       MusicBrainz ids gets the Cover Art Archive's cover (BLUELIB_COVERART_URL: a mirror).
+      A batch ends with a line summing it up. An album the archive had no cover for is
+      remembered: 'download all' leaves it out for 30 days, and 'download --retry' asks again.
       """,
-    examples: ["download", "download all", "download 3; wait", "download 1-3 5"],
+    examples: ["download", "download all", "download 3; wait", "download 1-3 5", "download --retry all"],
     arguments: [.album])
 
   static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
@@ -23,9 +25,12 @@ struct DownloadCommand: Command {
   }
 
   let choice: AlbumChoice
+  /// `--retry`: ask the archive again for covers it had none of in the last 30 days.
+  let retry: Bool
 
   init(arguments: [Word]) throws(CommandError) {
-    choice = try AlbumChoice(arguments: arguments)
+    retry = arguments.contains { !$0.isQuoted && $0.text == "--retry" }
+    choice = try AlbumChoice(arguments: arguments.filter { $0.isQuoted || $0.text != "--retry" })
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
@@ -58,6 +63,9 @@ struct DownloadCommand: Command {
     // Albums whose cover's source cannot ask (a bad BLUELIB_COVERART_URL), and why.
     var notAsked = 0
     var setupProblem: String?
+    // Covers the archive said it had none of in the last 30 days, not asked again.
+    let noneInArchive = retry || !choice.all ? [] : try library.coversNotInArchive()
+    var none = 0
     // Page through the store: `download all` on a huge library never loads it whole.
     // A signal (Ctrl-C, SIGTERM, SIGHUP) stops the requests between pages: on a million
     // albums they take seconds, and the shell must leave within one.
@@ -74,6 +82,7 @@ struct DownloadCommand: Command {
         // Several albums go to the loader as a batch, asked for as slots free up: a
         // million of them cost some 90 bytes each, not a job and a state each.
         var batch = CoverBatch()
+        var startedHere = 0
         for album in try library.albums(in: start..<end) {
           guard !album.coverURL.isEmpty else {
             if album.isFromMusicFolder { withoutArt += 1 } else { withoutCover += 1 }
@@ -85,13 +94,11 @@ struct DownloadCommand: Command {
             setupProblem = problem
             continue
           }
-          let isCached: Bool
-          if single {
-            isCached = library.requestCover(of: album) == .cached
-          } else {
-            isCached = library.coverIsCached(album)
-            batch.append(album.coverURL, albumTitle: album.title, order: album.position)
+          if noneInArchive.contains(album.coverURL) {
+            none += 1
+            continue
           }
+          let isCached = library.coverIsCached(album)
           // A picture in the album's files or folder is read, not downloaded (already, or
           // now): its status line only when it cannot be read.
           if LocalCover.isLocal(album.coverURL) {
@@ -100,8 +107,17 @@ struct DownloadCommand: Command {
             cached += 1
           } else {
             started += 1
+            startedHere += 1
+          }
+          if single {
+            // Told before it is asked for, so its outcome cannot come first.
+            environment.coverStatus?.expect(startedHere)
+            library.requestCover(of: album)
+          } else {
+            batch.append(album.coverURL, albumTitle: album.title, order: album.position)
           }
         }
+        if !single { environment.coverStatus?.expect(startedHere) }
         library.requestCovers(batch)
         start = end
       }
@@ -120,6 +136,11 @@ struct DownloadCommand: Command {
     if local > 0 { parts.append("reading \(Library.counted(local, "local cover")) (no download)") }
     if withoutCover > 0 { parts.append("\(albumCount(withoutCover)) without a cover URL") }
     if withoutArt > 0 { parts.append("\(albumCount(withoutArt)) with no art and no MusicBrainz id to look it up by") }
+    if none > 0 {
+      parts.append(
+        "\(albumCount(none)) \(none == 1 ? "has" : "have") none in the Cover Art Archive (asked in the last 30 days; "
+          + "'download --retry' asks again)")
+    }
     if stopped { parts.append("stopped by a signal before the rest were asked for") }
     if let setupProblem {
       // Said once, as the command's failure; the other covers asked for go on.
@@ -128,112 +149,5 @@ struct DownloadCommand: Command {
           + (parts.isEmpty ? ")" : "; " + parts.joined(separator: ", ") + ")"))
     }
     return .lines([parts.isEmpty ? "nothing to download" : parts.joined(separator: ", ")])
-  }
-}
-
-/// `downloads`: pending and finished downloads with their state.
-struct DownloadsCommand: Command {
-  static let configuration = CommandConfiguration(
-    verb: "downloads", group: .covers, summary: "list pending and finished cover downloads",
-    details: """
-      Lists at most \(shown) pending downloads and \(shown) finished ones (in album order; the
-      outcomes of the last 1,000 covers are kept), then the counts.
-      """)
-
-  /// The most pending downloads, and the most outcomes, listed.
-  static let shown = 50
-
-  init(arguments: [Word]) throws(CommandError) {
-    try Self.expectNoArguments(arguments)
-  }
-
-  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    guard environment.library.fetchesCovers else { throw CommandError("cover downloads are off in this shell") }
-    let library = environment.library
-    let (pending, count) = (library.pendingCovers(limit: Self.shown), library.pendingCoverCount)
-    var lines = pending.map { item in
-      let state = item.state == .downloading ? "downloading" : "queued"
-      return "\(state): " + item.albums.map { "\"\(TextSanitizer.escaped($0))\"" }.joined(separator: ", ")
-    }
-    if count > pending.count { lines.append("… and \(count - pending.count) more pending") }
-    let finished = environment.coverStatus?.finished ?? []
-    if finished.count > Self.shown {
-      lines.append("… \(finished.count - Self.shown) earlier outcomes not shown")
-    }
-    lines += finished.suffix(Self.shown)
-    if pending.isEmpty && finished.isEmpty {
-      lines.append("no downloads yet ('download all' starts them)")
-    } else {
-      lines.append("\(Library.grouped(count)) pending, \(finished.count) finished")
-    }
-    return .lines(lines)
-  }
-}
-
-/// `wait [SECONDS]`: block until pending downloads finish; Ctrl-C stops waiting.
-struct WaitCommand: Command {
-  static let configuration = CommandConfiguration(
-    verb: "wait", group: .covers, synopsis: "[SECONDS]",
-    summary: "wait until pending downloads finish (or SECONDS pass)",
-    details: "Ctrl-C cancels the pending downloads. Scripts use 'wait' so their output is the same every run.",
-    examples: ["download all; wait", "wait 5"], arguments: [.text])
-
-  let seconds: Double?
-
-  init(arguments: [Word]) throws(CommandError) {
-    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    if let word = arguments.first {
-      guard let value = Double(word.text), value >= 0, value.isFinite, value <= 86_400 else {
-        throw CommandError(
-          "SECONDS must be a number from 0 to 86400, got \(TextSanitizer.quotedWord(word.text))")
-      }
-      seconds = value
-    } else {
-      seconds = nil
-    }
-  }
-
-  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    let library = environment.library
-    // Not only running downloads: finished ones whose status line is still on its way
-    // (cache hits always are, for a moment) must be waited for too.
-    guard !library.coversAreIdle else { return .nothing }
-    let before = library.pendingCoverCount
-    if environment.isInteractive && before > 0 {
-      environment.announce("waiting for \(Library.counted(before, "download")) (Ctrl-C cancels)")
-    }
-    let interactive = environment.isInteractive
-    let end = library.waitForCovers(timeout: seconds, drain: interactive ? 5 : 1, wakingOn: WakeUpPipe.shared.readEnd) {
-      // Status lines as they come, at a terminal.
-      environment.deliverMessages()
-      return Self.stop(interactive: interactive)
-    }
-    switch end {
-    case .done:
-      return .nothing
-    case .cancelled:
-      if interactive && !SignalMonitor.terminationPending { throw CommandError("cancelled the pending downloads") }
-      return .nothing
-    case .timedOut:
-      let left = library.pendingCoverCount
-      return .lines([
-        "still \(Library.counted(left, "download")) pending after \(Self.format(seconds ?? 0)) s"
-      ])
-    }
-  }
-
-  /// Whether a wait for covers (`wait`, and the shell's as it leaves) stops for the signals
-  /// that woke it, taking what woke it off the wake-up pipe: SIGTERM or SIGHUP drop the
-  /// downloads without a word (the shell then leaves with 143/129; reporting a million of
-  /// them took seconds); Ctrl-C cancels them, taken at a terminal (the shell goes on) and
-  /// left in a script, where SIGINT ends the run (130).
-  static func stop(interactive: Bool) -> CoverWaitStop? {
-    WakeUpPipe.shared.drain()
-    if SignalMonitor.terminationPending { return .cancelQuietly }
-    return (interactive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt)) ? .cancel : nil
-  }
-
-  static func format(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
   }
 }

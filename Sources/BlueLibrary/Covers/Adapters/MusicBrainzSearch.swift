@@ -1,0 +1,132 @@
+import Foundation
+
+/// MusicBrainz's web service (https://musicbrainz.org/doc/MusicBrainz_API), searched for the
+/// release group of an album that has no MusicBrainz id: `GET {base}/ws/2/release-group?
+/// query=releasegroup:"TITLE" AND artist:"ARTIST"&fmt=json&limit=10`.
+///
+/// As the service asks (https://musicbrainz.org/doc/MusicBrainz_API/Rate_Limiting): at most
+/// one request a second, each with a `User-Agent` that names the application, its version
+/// and a contact; a 503 is waited out as for any host (``HostBackoff``). A match is taken
+/// only when it is clear (``match(title:artist:year:in:)``): never a guess.
+public final class MusicBrainzSearch: Sendable {
+  /// The service, unless `BLUELIB_MUSICBRAINZ_URL` names a mirror.
+  public static let defaultBase = "https://musicbrainz.org"
+  /// The lowest search score a clear match may have (MusicBrainz scores 0–100).
+  public static let clearScore = 90
+
+  private let base: String
+  private let http: HTTPCoverSource
+  private let gate: RequestGate
+
+  /// One release group a search found.
+  public struct Candidate: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    /// The artist credit as MusicBrainz writes it (`Simon & Garfunkel`).
+    public var artist: String
+    /// The year of its first release, when known.
+    public var year: Int?
+    public var score: Int
+    /// `Album`, `Single`, `EP`…
+    public var type: String?
+
+    public init(id: String, title: String, artist: String, year: Int?, score: Int, type: String?) {
+      (self.id, self.title, self.artist, self.year, self.score, self.type) = (id, title, artist, year, score, type)
+    }
+  }
+
+  /// What a search says of one album.
+  public enum Match: Sendable, Equatable {
+    /// One release group is clearly the album.
+    case clear(Candidate)
+    /// Several might be, or none clearly: the closest ones, for the user to choose.
+    case unclear([Candidate])
+    /// Nothing like it.
+    case none
+  }
+
+  /// A search of `base` at most one request per `interval`, each saying it comes from `userAgent`.
+  public init(base: String = MusicBrainzSearch.defaultBase, userAgent: String, interval: Duration = .seconds(1)) {
+    self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+    http = HTTPCoverSource(userAgent: userAgent)
+    gate = RequestGate(interval: interval)
+  }
+
+  /// Releases the connections and thread of its HTTP client.
+  public func shutDown() { http.shutDown() }
+
+  /// The release groups the service finds for `title` by `artist`, best first.
+  public func candidates(title: String, artist: String, timeout: Duration) async throws(CoverFailure) -> [Candidate] {
+    guard let url = Self.url(base: base, title: title, artist: artist) else { throw .unsupportedURL(base) }
+    try await gate.wait()
+    let data = try await http.fetch(
+      url, limits: CoverLimits(timeout: timeout, maxBytes: 4 << 20), accepting: "application/json")
+    guard let found = Self.candidates(fromJSON: data) else {
+      throw .downloadFailed("MusicBrainz did not answer with a search result")
+    }
+    return found
+  }
+
+  /// What `candidates` says of the album `title` by `artist` (of `year`, when known), all
+  /// compared after case, accents and width are folded: the one candidate scored at least
+  /// ``clearScore`` whose title and artist credit are the album's (and, when the album has
+  /// a year and several are, the one first released that year); else `unclear` with the
+  /// closest (up to five), or `none` when nothing scored that high.
+  public static func match(title: String, artist: String, year: Int?, in candidates: [Candidate]) -> Match {
+    let likely = candidates.filter { $0.score >= clearScore }
+    let same = likely.filter {
+      AlbumStore.fold($0.title) == AlbumStore.fold(title) && AlbumStore.fold($0.artist) == AlbumStore.fold(artist)
+    }
+    var chosen = same
+    if chosen.count > 1, let year {
+      let ofYear = chosen.filter { $0.year == year }
+      if !ofYear.isEmpty { chosen = ofYear }
+    }
+    if chosen.count == 1, let only = chosen.first, year == nil || only.year == nil || only.year == year {
+      return .clear(only)
+    }
+    let shown = (same.isEmpty ? likely : same).prefix(5)
+    return shown.isEmpty ? .none : .unclear(Array(shown))
+  }
+
+  /// The search URL for `title` by `artist` (Lucene syntax, each value quoted).
+  static func url(base: String, title: String, artist: String) -> String? {
+    let query = "releasegroup:\"\(escaped(title))\" AND artist:\"\(escaped(artist))\""
+    guard var components = URLComponents(string: base + "/ws/2/release-group") else { return nil }
+    components.queryItems = [
+      URLQueryItem(name: "query", value: query), URLQueryItem(name: "fmt", value: "json"),
+      URLQueryItem(name: "limit", value: "10"),
+    ]
+    // `+` means a space to a query parser: it must go as %2B.
+    components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+    return components.url?.absoluteString
+  }
+
+  /// `text` inside a quoted Lucene term: backslash and double quote escaped.
+  static func escaped(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      if character == "\\" || character == "\"" { out.append("\\") }
+      out.append(character)
+    }
+    return out
+  }
+
+  /// The candidates of a `release-group` search answer (its JSON form), nil when it is not one.
+  static func candidates(fromJSON data: Data) -> [Candidate]? {
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let groups = object["release-groups"] as? [[String: Any]]
+    else { return nil }
+    return groups.compactMap { group in
+      guard let id = group["id"] as? String, CoverArtArchiveSource.isMBID(id), let title = group["title"] as? String
+      else { return nil }
+      let credits = group["artist-credit"] as? [[String: Any]] ?? []
+      let artist = credits.map { ($0["name"] as? String ?? "") + ($0["joinphrase"] as? String ?? "") }.joined()
+      let year = (group["first-release-date"] as? String).flatMap { Int($0.prefix(4)) }
+      let score = (group["score"] as? Int) ?? Int(group["score"] as? String ?? "") ?? 0
+      return Candidate(
+        id: id.lowercased(), title: title, artist: artist, year: year, score: score,
+        type: group["primary-type"] as? String)
+    }
+  }
+}
