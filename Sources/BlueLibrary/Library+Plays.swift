@@ -29,3 +29,17 @@ extension Library {
     }
   }
 }
+
+// How the player evens out loudness, kept in the library file's state (not a change to undo).
+extension Library {
+  /// The ReplayGain mode chosen with `replaygain` (``ReplayGainMode/album`` until one is);
+  /// a value this build does not know reads as the default.
+  public func replayGainMode() throws(LibraryError) -> ReplayGainMode {
+    try store.stateText("replayGain").flatMap(ReplayGainMode.init(rawValue:)) ?? .album
+  }
+
+  /// Remembers `mode` for this shell and the next.
+  public func setReplayGainMode(_ mode: ReplayGainMode) throws(LibraryError) {
+    try store.setStateText("replayGain", mode.rawValue)
+  }
+}
