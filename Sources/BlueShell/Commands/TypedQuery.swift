@@ -1,7 +1,7 @@
 import BlueLibrary
 import Foundation
 
-/// The query syntax, for `help find`, `help list` and the README.
+/// The query syntax, for `help find`, `help list` and docs/finding.md.
 let querySyntaxHelp = """
   QUERY is beets' query language, for albums:
     sun bowie            words in title, artist or genre (case, accents ignored)
