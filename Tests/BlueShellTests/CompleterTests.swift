@@ -64,7 +64,7 @@ struct CompleterTests {
 
   @Test(arguments: [
     Case(line: "s", replacing: 1, insertion: "s", candidates: ["scroll", "seek", "show", "stats", "stop"]),
-    Case(line: "re", replacing: 2, insertion: "re", candidates: ["redo", "reset"]),
+    Case(line: "re", replacing: 2, insertion: "re", candidates: ["redo", "repeat", "replaygain", "reset"]),
     // No common prefix: nothing is inserted (no lone quote), the candidates are listed.
     Case(line: "tap ", replacing: 0, insertion: "", candidates: titles),
     Case(line: "show ", replacing: 0, insertion: "", candidates: titles),
