@@ -48,6 +48,9 @@ let package = Package(
     // the library are in the standard places.
     .systemLibrary(name: "CMPV", providers: [.apt(["libmpv-dev"]), .brew(["mpv"])]),
     .target(name: "MPVAudio", dependencies: ["CMPV", "BlueLibrary"]),
+    // A client of MPD of its own (see README, "Music on a server"): its albums, covers,
+    // player and stickers behind the library's seams.
+    .target(name: "MPDClient", dependencies: ["BlueLibrary", "BlueSystem"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
     .target(
@@ -74,6 +77,7 @@ let package = Package(
       dependencies: [
         "BlueLibrary",
         "BlueShell",
+        "MPDClient",
         "MPVAudio",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -101,6 +105,7 @@ let package = Package(
       dependencies: ["BlueLibrary", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]
     ),
     .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "BlueSystem", "TestSupport"]),
+    .testTarget(name: "MPDClientTests", dependencies: ["MPDClient", "BlueLibrary", "MusicFolder", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "MPVAudio", "MusicFolder", "TestSupport"]

@@ -97,10 +97,13 @@ public final class Library {
     try Library(store: AlbumStore.open(path: path), covers: covers)
   }
 
-  /// Opens (or creates) the library file at `path`, fetching covers as `settings` say: the
-  /// library builds its cover cache and loader.
-  public static func open(path: String, covers settings: CoverSettings) throws(LibraryError) -> Library {
-    let library = try Library(store: AlbumStore.open(path: path), covers: CoverLoader(settings: settings))
+  /// Opens (or creates, seeded with `seed`: the default catalogue unless told) the library
+  /// file at `path`, fetching covers as `settings` say: the library builds its cover cache
+  /// and loader.
+  public static func open(
+    path: String, covers settings: CoverSettings, seed: [Album] = DefaultCatalogue.albums
+  ) throws(LibraryError) -> Library {
+    let library = try Library(store: AlbumStore.open(path: path, seed: seed), covers: CoverLoader(settings: settings))
     library.musicBrainz = MusicBrainzSearch(base: settings.musicBrainzBase, userAgent: settings.userAgent)
     return library
   }

@@ -2,6 +2,7 @@ import ArgumentParser
 import BlueLibrary
 import BlueShell
 import Foundation
+import MPDClient
 import MPVAudio
 
 #if canImport(Glibc)
@@ -54,6 +55,13 @@ struct Bluelib: ParsableCommand {
       valueName: "MODE"))
   var graphics: GraphicsSetting?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Browse and play the albums of the MPD server at HOST[:PORT] or SOCKET, PASSWORD@ in front (alone: MPD_HOST and MPD_PORT, else localhost:6600).",
+      valueName: "HOST[:PORT]|SOCKET"))
+  var mpd: String?
+
   @Flag(name: .long, help: "Stop at the first failing command (script mode).")
   var bail = false
 
@@ -93,6 +101,21 @@ struct Bluelib: ParsableCommand {
     // (`null` plays silently: tests, machines without sound).
     let audioOutput = ProcessInfo.processInfo.environment["BLUELIB_AUDIO_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
     options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in try MPVEngine(audioOutput: audioOutput) }
+    if let mpd {
+      // The server is one more adapter on each seam: its albums, its covers, its player.
+      let environment = ProcessInfo.processInfo.environment
+      let address: MPDAddress
+      do {
+        address = try MPDAddress.resolve(mpd, environment: environment)
+      } catch {
+        throw ValidationError(error.description)
+      }
+      let server = MPDServer(address: address, timeout: MPDServer.timeout(from: environment))
+      options.server = server
+      options.coverSources = [MPDCoverSource(server: server)]
+      options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in try MPDEngine(server: server) }
+      options.playerOutlivesShell = true
+    }
     let status = Shell.run(options)
     if status != 0 { throw ExitCode(status) }
   }
@@ -105,10 +128,11 @@ enum Entrypoint {
     // Before anything opens a descriptor: a closed 0, 1 or 2 would be handed out again.
     StandardDescriptors.openClosedOnes()
     do {
-      if let command = Bluelib.parsedWithoutReflection(Array(CommandLine.arguments.dropFirst())) {
+      let arguments = Bluelib.givingMPDItsValue(Array(CommandLine.arguments.dropFirst()))
+      if let command = Bluelib.parsedWithoutReflection(arguments) {
         try command.run()
       } else {
-        var command = try Bluelib.parseAsRoot()
+        var command = try Bluelib.parseAsRoot(arguments)
         try command.run()
       }
     } catch {
@@ -128,6 +152,19 @@ enum Entrypoint {
 }
 
 extension Bluelib {
+  /// `arguments` with a bare `--mpd` (last, or before another flag) written `--mpd=`: its
+  /// value is optional (empty: `MPD_HOST`, else localhost), which ArgumentParser's options
+  /// cannot say.
+  static func givingMPDItsValue(_ arguments: [String]) -> [String] {
+    var result: [String] = []
+    for (index, argument) in arguments.enumerated() {
+      if argument == "--" { return result + arguments[index...] }
+      let next = index + 1 < arguments.count ? arguments[index + 1] : nil
+      result.append(argument == "--mpd" && (next == nil || next!.hasPrefix("-")) ? "--mpd=" : argument)
+    }
+    return result
+  }
+
   /// The flags of an ordinary invocation (`--home DIR -c 'list'`), read without
   /// ArgumentParser, whose reflection over the flag declarations was 40% of the
   /// instructions of `bluelib -c quit`. Anything else — help, version, completion, an
@@ -144,6 +181,7 @@ extension Bluelib {
     var noColor = false
     var noPager = false
     var graphics: GraphicsSetting?
+    var mpd: String?
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
@@ -178,6 +216,9 @@ extension Bluelib {
       case "--graphics":
         guard graphics == nil, let given = value().flatMap({ GraphicsSetting(rawValue: $0) }) else { return nil }
         graphics = given
+      case "--mpd":
+        guard mpd == nil, let given = value() else { return nil }
+        mpd = given
       case "--bail":
         guard inline == nil, !bail else { return nil }
         bail = true
@@ -204,6 +245,7 @@ extension Bluelib {
     command.noColor = noColor
     command.noPager = noPager
     command.graphics = graphics
+    command.mpd = mpd
     guard (try? command.validate()) != nil else { return nil }
     return command
   }

@@ -117,6 +117,11 @@ public final class Player: Sendable {
   /// What plays now; nil when nothing does.
   public func status() -> Status? {
     guard let engine = state.withLock({ $0.engine }), let status = engine.status() else { return nil }
+    if let other = status.other {
+      return Status(
+        track: Self.track(other.track), place: status.index + 1, count: other.count, time: status.time,
+        paused: status.paused)
+    }
     let queue = self.queue
     guard queue.indices.contains(status.index) else { return nil }
     return Status(
@@ -227,8 +232,18 @@ public final class Player: Sendable {
       state.withLock { $0.playingAlbumID = nil }
       translated = .endOfQueue
       setIdle(true)
+    case .startedOther(let track, let index, let count):
+      state.withLock { $0.playingAlbumID = nil }
+      translated = .started(Self.track(track), place: index + 1, count: count)
     }
     if let translated { observer.withLock { $0 }?(translated) }
+  }
+
+  /// A track of no album of the library, as the engine knows it.
+  private static func track(_ track: EngineTrack) -> Track {
+    Track(
+      albumID: nil, album: track.album, artist: track.artist, discs: max(track.disc ?? 1, 1), disc: track.disc,
+      number: track.number, title: track.title, duration: track.duration, path: track.path)
   }
 
   private func setIdle(_ value: Bool) {
