@@ -77,7 +77,9 @@ extension Library {
       return result
     }
 
-    let listed = songs.map { song in ListedTrack(path: root + "/" + song.uri, modified: song.modified &* 1_000_000_000, tags: song.tags) }
+    let listed = songs.map { song in
+      ListedTrack(path: root + "/" + song.uri, modified: song.modified &* 1_000_000_000, tags: song.tags)
+    }
     var keys: Set<String> = []
     let keyed = MusicFolderScanner.albums(listed: listed).map { album in
       // As an import keys them: the later of two albums with one key gets a suffix.

@@ -121,7 +121,11 @@ final class ShellSession {
         }
       }
     }
-    if isInteractive { server.startFollowing() }
+    guard isInteractive else { return }
+    server.startFollowing()
+    // What another client makes the server play is told from the start, not only once this
+    // shell played something.
+    if !anyFailed { interpreter.environment.player?.attach() }
   }
 
   /// Where the syncs that follow a server run, one at a time.
@@ -215,7 +219,7 @@ final class ShellSession {
         }
       })
     if let makeEngine = options.audioEngine {
-      let player = Player(engine: makeEngine)
+      let player = Player(engine: makeEngine, shared: options.playerOutlivesShell)
       // On the engine's thread: the line is queued, and printed by the terminal's owner.
       player.observe { event in messages.post(NowPlaying.line(event)) }
       environment.player = player

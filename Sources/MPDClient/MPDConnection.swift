@@ -98,9 +98,11 @@ final class MPDConnection: @unchecked Sendable {
     line += Array("command_list_end\n".utf8)
     try transmit(line)
     var pairs: [(name: String, value: String)] = []
-    try readAnswer(to: MPDCommand("command_list_begin"), pair: { name, value in
-      pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
-    }, binary: nil)
+    try readAnswer(
+      to: MPDCommand("command_list_begin"),
+      pair: { name, value in
+        pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+      }, binary: nil)
     return pairs
   }
 
@@ -126,7 +128,7 @@ final class MPDConnection: @unchecked Sendable {
         if line.hasPrefix("ACK ") { throw acknowledgement(line, command: "idle") }
         if line.hasPrefix("changed: ") { changed.append(String(line.dropFirst(9))) }
       }
-    } catch where error.reason == .interrupted {
+    } catch  where error.reason == .interrupted {
       return nil
     }
   }
@@ -322,9 +324,12 @@ final class MPDConnection: @unchecked Sendable {
     defer { if emptiedWakeUps { interruption?.pipe.wake() } }
     while true {
       var descriptors = [
-        pollfd(fd: descriptor, events: events, revents: 0), pollfd(fd: cancel.readEnd, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: descriptor, events: events, revents: 0),
+        pollfd(fd: cancel.readEnd, events: Int16(POLLIN), revents: 0),
       ]
-      if let interruption { descriptors.append(pollfd(fd: interruption.pipe.readEnd, events: Int16(POLLIN), revents: 0)) }
+      if let interruption {
+        descriptors.append(pollfd(fd: interruption.pipe.readEnd, events: Int16(POLLIN), revents: 0))
+      }
       var milliseconds: Int32 = -1
       if let deadline {
         let left = deadline - .now
@@ -423,7 +428,9 @@ final class MPDConnection: @unchecked Sendable {
       try wait(for: Int16(POLLOUT), deadline: deadline())
     } catch {
       close()
-      if case .timedOut = error.reason { throw self.error(.cannotConnect("no answer within \(MPDError.format(timeout))")) }
+      if case .timedOut = error.reason {
+        throw self.error(.cannotConnect("no answer within \(MPDError.format(timeout))"))
+      }
       throw error
     }
     var failure: Int32 = 0

@@ -65,7 +65,9 @@ extension MPDServer {
 extension MPDError {
   /// Whether MPD said the song has no such sticker (`ACK [50@0] {sticker} no such sticker`).
   var isNoSuchSticker: Bool {
-    if case .refused(50, "sticker", let message) = reason { message.lowercased().contains("no such sticker") } else {
+    if case .refused(50, "sticker", let message) = reason {
+      message.lowercased().contains("no such sticker")
+    } else {
       false
     }
   }

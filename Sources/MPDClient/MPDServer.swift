@@ -75,6 +75,7 @@ public final class MPDServer: MusicServer, Sendable {
   public func startFollowing() {
     state.withLock { $0.following = true }
     startListening()
+    waitUntilListening()
   }
 
   // MARK: - Requests
@@ -140,9 +141,23 @@ public final class MPDServer: MusicServer, Sendable {
 
   /// Tells `listener` of every change of the player, the mixer or the queue (the names of
   /// the subsystems that changed), on the listener's thread; starts listening.
+  ///
+  /// Returns once the listener is connected (or the server's timeout passed): MPD tells a
+  /// connection only of changes made after it connected, so a change the caller makes next
+  /// is not missed.
   func observePlayer(_ listener: @escaping @Sendable (Set<String>) -> Void) {
     state.withLock { $0.playerListeners.append(listener) }
     startListening()
+    waitUntilListening()
+  }
+
+  /// Waits until the listener's connection is open, or the timeout passed, or it stopped.
+  private func waitUntilListening() {
+    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+    while ContinuousClock.now < deadline {
+      if state.withLock({ $0.idleConnection != nil || $0.stopped }) { return }
+      usleep(2_000)
+    }
   }
 
   /// Starts the thread that waits in `idle`, unless it runs.

@@ -46,7 +46,7 @@ extension RunsAlone {
       let result = try runner.run(["--mpd", mpd.address, "-c", "list", "-c", "show 1", "-c", "find artist:queen"])
       #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
       #expect(result.stdout.contains("1. The Wall — Pink Floyd"))
-      #expect(result.stdout.contains("2. Innuendo — Queen · 1991 · Rock"))
+      #expect(result.stdout.contains("2. Innuendo — Queen (1991, Rock)"))
       #expect(result.stdout.contains("3. Hits — Various Artists"))
       #expect(result.stdout.contains("Folder: mpd://\(mpd.address)/Pink Floyd/The Wall"))
       #expect(result.stdout.contains("Disc 1") && result.stdout.contains("In the Flesh?"))
@@ -70,9 +70,12 @@ extension RunsAlone {
       #expect(result.stdout.range(of: #"cover of "Innuendo": [0-9.]+ (bytes|KB)"#, options: .regularExpression) != nil)
       #expect(
         result.stdout.contains(
-          "cover of \"Hits\" failed: none on MPD at \(mpd.address) (no picture in 01.ogg, no cover file in its folder)"))
+          "cover of \"Hits\" failed: none on MPD at \(mpd.address) (no picture in 01.ogg, no cover file in its folder)")
+      )
       #expect(result.stdout.contains("2 covers downloaded, 1 failed"))
-      #expect(result.stdout.contains("1. The Wall — Pink Floyd · cover: cached"), "\(result.stdout)")
+      // A cached cover goes without saying in the list.
+      #expect(result.stdout.contains("1. The Wall — Pink Floyd\n"), "\(result.stdout)")
+      #expect(result.stdout.contains("2. Innuendo — Queen (1991, Rock)\n"), "\(result.stdout)")
       // Cached: asked again, nothing is read from the server.
       let again = try runner.run(["--mpd", mpd.address, "-c", "download 1-2"])
       #expect(again.stdout.contains("2 already cached"), "\(again.stdout)")
@@ -107,7 +110,9 @@ extension RunsAlone {
       var mark = terminal.mark
       terminal.type("play 2\r")
       #expect(terminal.waitFor("▶ Queen — Innuendo — 01 Innuendo (0:30)", after: mark))
-      #expect(terminal.waitFor("bluelib> ", after: terminal.transcript.range(of: "▶ Queen", range: mark..<terminal.mark)?.upperBound))
+      #expect(
+        terminal.waitFor(
+          "bluelib> ", after: terminal.transcript.range(of: "▶ Queen", range: mark..<terminal.mark)?.upperBound))
       terminal.settle()
 
       // Half a line, no Enter; mpc skips to the next song.
@@ -129,6 +134,23 @@ extension RunsAlone {
       terminal.type("quit\r")
       #expect(terminal.waitForExit() == 0)
       #expect(try mpd.value("state", of: "status") == "play")
+    }
+
+    /// A shell that played nothing yet is told what another client starts on the server.
+    @Test(.timeLimit(.minutes(1)))
+    func whatAnotherClientStartsIsPrintedInAShellThatPlayedNothing() throws {
+      let mpd = try server()
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let terminal = try terminal(runner, mpd)
+      #expect(terminal.waitFor("bluelib> "))
+      terminal.settle()
+      let mark = terminal.mark
+      try mpd.mpc("add", "Queen/Innuendo")
+      try mpd.mpc("play", "2")
+      #expect(terminal.waitFor("▶ Queen — Innuendo — 02 Headlong (0:30)", after: mark, timeout: 10))
+      terminal.type("quit\r")
+      #expect(terminal.waitForExit() == 0)
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -13,10 +13,13 @@ struct MPDAddressTests {
   static let cases: [Case] = [
     Case(given: nil, environment: [:], expected: MPDAddress(endpoint: .tcp(host: "localhost", port: 6600))),
     Case(given: "", environment: [:], expected: MPDAddress(endpoint: .tcp(host: "localhost", port: 6600))),
-    Case(given: "127.0.0.1:6601", environment: [:], expected: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: 6601))),
-    Case(given: "nas", environment: ["MPD_PORT": "6610"], expected: MPDAddress(endpoint: .tcp(host: "nas", port: 6610))),
     Case(
-      given: "nas:6620", environment: ["MPD_PORT": "6610"], expected: MPDAddress(endpoint: .tcp(host: "nas", port: 6620))
+      given: "127.0.0.1:6601", environment: [:], expected: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: 6601))),
+    Case(
+      given: "nas", environment: ["MPD_PORT": "6610"], expected: MPDAddress(endpoint: .tcp(host: "nas", port: 6610))),
+    Case(
+      given: "nas:6620", environment: ["MPD_PORT": "6610"],
+      expected: MPDAddress(endpoint: .tcp(host: "nas", port: 6620))
     ),
     Case(
       given: "secret@nas", environment: [:],
@@ -25,7 +28,8 @@ struct MPDAddressTests {
       given: nil, environment: ["MPD_HOST": "se@cret@nas", "MPD_PORT": "6610"],
       expected: MPDAddress(endpoint: .tcp(host: "cret@nas", port: 6610), password: "se")),
     Case(
-      given: "box", environment: ["MPD_HOST": "secret@nas"], expected: MPDAddress(endpoint: .tcp(host: "box", port: 6600))
+      given: "box", environment: ["MPD_HOST": "secret@nas"],
+      expected: MPDAddress(endpoint: .tcp(host: "box", port: 6600))
     ),
     Case(given: "/run/mpd/socket", environment: [:], expected: MPDAddress(endpoint: .socket("/run/mpd/socket"))),
     Case(given: "@mpd", environment: [:], expected: MPDAddress(endpoint: .socket("@mpd"))),

@@ -28,7 +28,8 @@ extension RunsAlone {
       #expect(albums.map(\.title) == ["The Wall", "Innuendo", "Hits"])
       #expect(albums.map(\.artist) == ["Pink Floyd", "Queen", "Various Artists"])
       #expect(albums.map(\.tracks) == [2, 2, 2])
-      #expect(albums.map(\.folder) == [root + "/Pink Floyd/The Wall", root + "/Queen/Innuendo", root + "/Various/Hits"])
+      #expect(
+        albums.map(\.folder) == [root + "/Pink Floyd/The Wall", root + "/Queen/Innuendo", root + "/Various/Hits"])
       #expect(albums[1].year == 1991 && albums[1].genre == "Rock")
       #expect(albums[0].coverURL == root + "/Pink%20Floyd/The%20Wall/CD1/01%20In%20the%20Flesh.flac")
       let wall = try #require(try library.tracklist(of: albums[0]))
@@ -87,7 +88,8 @@ extension RunsAlone {
       }
       await #expect(throws: CoverFailure.tooLarge(maxBytes: 100)) {
         _ = try await source.fetch(
-          server.coverURL(ofSong: "Queen/Innuendo/01 Innuendo.flac"), limits: CoverLimits(timeout: .seconds(5), maxBytes: 100))
+          server.coverURL(ofSong: "Queen/Innuendo/01 Innuendo.flac"),
+          limits: CoverLimits(timeout: .seconds(5), maxBytes: 100))
       }
     }
 
@@ -131,7 +133,9 @@ extension RunsAlone {
       }
       let mpd = try MPDFixture(password: "secret", prepare: MPDFixture.sampleMusic)
       try mpd.start()
-      #expect(throws: ServerError("MPD at 127.0.0.1:\(mpd.port): wrong password (the one before '@' in MPD_HOST or --mpd)")) {
+      #expect(
+        throws: ServerError("MPD at 127.0.0.1:\(mpd.port): wrong password (the one before '@' in MPD_HOST or --mpd)")
+      ) {
         try server(mpd, password: "guess").check()
       }
       #expect(
@@ -192,7 +196,8 @@ extension RunsAlone {
             30, at: "A/Album/0\(number).flac", in: music,
             TagEdit(album: "Album", artist: "A", title: title, trackNumber: String(number)))
         }
-        try MPDFixture.silence(30, at: "B/Other/01.flac", in: music, TagEdit(album: "Other", artist: "B", title: "Else"))
+        try MPDFixture.silence(
+          30, at: "B/Other/01.flac", in: music, TagEdit(album: "Other", artist: "B", title: "Else"))
       }
       try mpd.start()
       let server = server(mpd)

@@ -73,7 +73,8 @@ public struct EngineStatus: Sendable, Equatable {
   /// one this process loaded (another client of a shared player changed it); else nil.
   public var other: (track: EngineTrack, count: Int)?
 
-  public init(index: Int, time: Double, duration: Double?, paused: Bool, other: (track: EngineTrack, count: Int)? = nil) {
+  public init(index: Int, time: Double, duration: Double?, paused: Bool, other: (track: EngineTrack, count: Int)? = nil)
+  {
     (self.index, self.time, self.duration, self.paused, self.other) = (index, time, duration, paused, other)
   }
 

@@ -50,6 +50,9 @@ public final class Player: Sendable {
   }
 
   private let makeEngine: @Sendable () throws(PlaybackError) -> any AudioEngine
+  /// Whether the engine's player is shared with other programs (a music server's): it may
+  /// play before this process asks it to, so asking what plays makes the engine.
+  private let shared: Bool
   private let state = Mutex(State())
   private let observer = Mutex<(@Sendable (Event) -> Void)?>(nil)
   private let idle = Mutex(true)
@@ -65,9 +68,20 @@ public final class Player: Sendable {
     var playingAlbumID: Int64?
   }
 
-  /// A player that makes its engine with `makeEngine` when it first plays.
-  public init(engine makeEngine: @escaping @Sendable () throws(PlaybackError) -> any AudioEngine) {
+  /// A player that makes its engine with `makeEngine` when it first plays, or, when the
+  /// engine's player is `shared` with other programs, when first asked what plays.
+  public init(
+    engine makeEngine: @escaping @Sendable () throws(PlaybackError) -> any AudioEngine, shared: Bool = false
+  ) {
     self.makeEngine = makeEngine
+    self.shared = shared
+  }
+
+  /// Makes the engine of a shared player now, so what other programs make it play is told
+  /// from now on; false when it cannot be made (the reason is the next command's to tell).
+  @discardableResult
+  public func attach() -> Bool {
+    (try? engine()) != nil
   }
 
   /// Sets where events go.
@@ -116,7 +130,9 @@ public final class Player: Sendable {
 
   /// What plays now; nil when nothing does.
   public func status() -> Status? {
-    guard let engine = state.withLock({ $0.engine }), let status = engine.status() else { return nil }
+    guard let engine = state.withLock({ $0.engine }) ?? (shared ? try? self.engine() : nil),
+      let status = engine.status()
+    else { return nil }
     if let other = status.other {
       return Status(
         track: Self.track(other.track), place: status.index + 1, count: other.count, time: status.time,
