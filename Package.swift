@@ -44,8 +44,8 @@ let package = Package(
     // System calls at the bottom: EINTR, errno text, atomic files, the wake-up pipe.
     .target(name: "BlueSystem"),
     .target(name: "MusicFolder", dependencies: ["CTagLib", "BlueSystem"]),
-    // No pkg-config: its -D_REENTRANT is a flag SwiftPM refuses (a warning); the header and
-    // the library are in the standard places.
+    // No pkg-config: its -D_REENTRANT is a flag SwiftPM refuses (a warning); the header is in
+    // the standard place. Its types only: MPVAudio loads libmpv with dlopen at the first play.
     .systemLibrary(name: "CMPV", providers: [.apt(["libmpv-dev"]), .brew(["mpv"])]),
     .target(name: "MPVAudio", dependencies: ["CMPV", "BlueLibrary"]),
     // A client of MPD of its own (see README, "Music on a server"): its albums, covers,
@@ -70,7 +70,9 @@ let package = Package(
     ),
     .target(
       name: "BlueShell",
-      dependencies: ["BlueLibrary", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize"]
+      dependencies: [
+        "BlueLibrary", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize", "MusicFolder",
+      ]
     ),
     .executableTarget(
       name: "bluelib",
@@ -80,6 +82,15 @@ let package = Package(
         "MPDClient",
         "MPVAudio",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      // Start-up (issue 36; README, "Where the time went"): the release binary is not
+      // position-independent, so the loader relocates no pointer of its 2 MB of tables
+      // (118,000 relocations, 370 pages copied on write: 40% of `-c quit`), and exports
+      // only what the shared libraries need, not its 32,000 Swift symbols (which the
+      // runtime's backtracer set-up scanned with dladdr at every start).
+      linkerSettings: [
+        .unsafeFlags(
+          ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))
       ]
     ),
     .target(name: "LoopbackHTTPServer", dependencies: ["BlueSystem"]),
@@ -105,6 +116,7 @@ let package = Package(
       dependencies: ["BlueLibrary", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]
     ),
     .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "BlueSystem", "TestSupport"]),
+    .testTarget(name: "BenchTests", dependencies: ["bluelib-bench"]),
     .testTarget(name: "MPDClientTests", dependencies: ["MPDClient", "BlueLibrary", "MusicFolder", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests",

@@ -1,7 +1,7 @@
 import BlueSystem
 import Foundation
 internal import GRDB
-internal import MusicFolder
+public import MusicFolder
 
 #if canImport(Glibc)
   import Glibc
@@ -31,7 +31,7 @@ extension Library {
   ///   - withDeleted: bring back the albums you deleted from the library, which an import
   ///     otherwise leaves out (``FolderImport/leftOut``).
   public func importFolder(
-    _ path: String, named name: String, withDeleted: Bool = false, progress: ((FolderScanProgress) -> Void)? = nil,
+    _ path: String, named name: String, withDeleted: Bool = false, progress: ((MusicScanProgress) -> Void)? = nil,
     isCancelled: () -> Bool = { false }
   ) throws(LibraryError) -> FolderImport {
     // No read transaction may stay open across a scan of seconds: it would keep other
@@ -43,12 +43,7 @@ extension Library {
     do {
       scan = try MusicFolderScanner().scan(
         path,
-        progress: progress.map { report in
-          {
-            report(
-              FolderScanProgress(filesFound: $0.filesFound, filesScanned: $0.filesScanned, albumsFound: $0.albumsFound))
-          }
-        },
+        progress: progress,
         isCancelled: isCancelled,
         known: { root in
           // What the last scan read: files whose size and time did not change are not opened.
@@ -247,6 +242,22 @@ extension Library {
       Player.Track(
         albumID: album.id, album: album.title, artist: album.artist, discs: tracklist.discs, disc: track.disc,
         number: track.number, title: track.displayTitle, duration: track.duration, path: track.path)
+    }
+  }
+
+  /// `tracks` with each track whose file is gone found again in the library: a queue made
+  /// before its albums' folders moved (and were imported again) plays from the new places.
+  /// A track is matched by its album, disc, number and title; one not found stays as it was.
+  public func refound(_ tracks: [Player.Track]) -> [Player.Track] {
+    var albums: [Int64: [Player.Track]] = [:]
+    return tracks.map { track in
+      guard access(track.path, F_OK) != 0, let id = track.albumID else { return track }
+      if albums[id] == nil {
+        albums[id] = (try? store.album(id: id)).flatMap { $0 }.flatMap { try? playableTracks(of: $0) } ?? []
+      }
+      return albums[id]?.first {
+        $0.disc == track.disc && $0.number == track.number && $0.title == track.title && $0.path != track.path
+      } ?? track
     }
   }
 

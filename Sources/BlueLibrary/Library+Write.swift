@@ -21,7 +21,8 @@ extension Library {
   }
 
   /// Writes each of `albums`' title (as the album tag), artist (as the album-artist tag),
-  /// year (the date tag) and genre into the tags of its files, as one step: `undo` writes
+  /// year (the date tag), genre, and the rating and favourite mark you gave it, into the
+  /// tags of its files, as one step: `undo` writes
   /// the old tags back. Each file is compared with the album on its own: it gets the
   /// album's title and artist where its tags say another, and the album's genre and year
   /// where it has none — or, for a field you edited (it differs from what the files say),
@@ -63,12 +64,17 @@ extension Library {
       }
       let edited = Set(album.editedFields(comparedWith: said))
       let step = try store.step(ofAlbum: id)
+      // A track artist you edited would leave the tracks without one artist they share: the
+      // album artist then goes into every file that lacks the tag, or the next import would
+      // call the album "Various Artists".
+      let pinsAlbumArtist = !album.artist.isEmpty && tracklist.tracks.contains { $0.fileSays[.artist] != nil }
       var files: [AlbumStore.FileWrite] = []
       for track in tracklist.tracks {
         guard case .track(let tags) = TrackTags.read(track.path) else {
           throw .cannotWrite(path: track.path, reason: "it cannot be read as audio; nothing was written")
         }
-        let edit = Self.edit(of: tags, toSay: album, edited: edited)
+        var edit = Self.edit(of: tags, toSay: album, edited: edited, filesSaid: said, track: track)
+        if pinsAlbumArtist, tags.albumArtist == nil { edit.albumArtist = album.artist }
         guard edit != AlbumStore.FileTags() else { continue }
         if album.year == 0, edit.date != nil {
           throw .cannotWrite(
@@ -100,10 +106,10 @@ extension Library {
           album: written, step: step, oldKey: key,
           filesSaidBefore: .init(
             album: said.title, albumArtist: said.artist, date: said.year.map(String.init),
-            genre: said.genre),
+            genre: said.genre, rating: said.rating.map(String.init), favourite: said.favourite ? "1" : ""),
           filesSayAfter: .init(
             album: album.title, albumArtist: album.artist, date: album.year.map(String.init),
-            genre: album.genre),
+            genre: album.genre, rating: album.rating.map(String.init), favourite: album.favourite ? "1" : ""),
           files: files))
       folders.append(Set(tracklist.tracks.compactMap { AlbumStore.parent(of: $0.path) }))
     }
@@ -129,9 +135,28 @@ extension Library {
   /// alone): title and artist wherever the file says another one (every file of an album
   /// says the same, as the scan groups them by these), genre and year where it has none;
   /// and a field in `edited` wherever it differs. A track's own genre or year (a
-  /// compilation's) is kept unless you edited that field.
-  private static func edit(of tags: TrackTags, toSay album: Album, edited: Set<AlbumField>) -> AlbumStore.FileTags {
+  /// compilation's) is kept unless you edited that field. The rating and favourite mark are
+  /// written only when you changed them (they differ from what the files said `said`). A
+  /// track whose artist was the album artist the files said gets the album's new one; a
+  /// track's title, artist and number you edited (`track`) go into its file.
+  private static func edit(
+    of tags: TrackTags, toSay album: Album, edited: Set<AlbumField>, filesSaid said: Album, track: Tracklist.Track
+  ) -> AlbumStore.FileTags {
     var edit = AlbumStore.FileTags()
+    // The track's own fields you edited, wherever the file says another.
+    if track.fileSays[.title] != nil, let title = track.title, tags.title != title { edit.title = title }
+    if track.fileSays[.number] != nil, let number = track.number, tags.trackNumber != number {
+      edit.number = String(number)
+    }
+    if track.fileSays[.artist] != nil {
+      if (tags.artist ?? "") != (track.artist ?? "") { edit.artist = track.artist ?? "" }
+    } else if edited.contains(.artist), !said.artist.isEmpty, let artist = tags.artist,
+      artist.lowercased() == said.artist.lowercased(), artist != album.artist
+    {
+      // The track artist follows an album artist you changed where it was the old one (the
+      // artist tag and the album-artist tag agreed, and still do); a guest's stays.
+      edit.artist = album.artist
+    }
     if (tags.album ?? "") != album.title, edited.contains(.title) || tags.album != nil {
       edit.album = album.title
     }
@@ -143,6 +168,14 @@ extension Library {
     }
     if tags.year != album.year, edited.contains(.year) || tags.year == nil {
       edit.date = album.year.map(String.init) ?? ""
+    }
+    // Yours alone: written only when you rated (or marked) the album since its files said
+    // otherwise, into each file that says another.
+    if edited.contains(.rating), tags.rating != album.rating {
+      edit.rating = album.rating.map(String.init) ?? ""
+    }
+    if edited.contains(.fav), tags.favourite != album.favourite {
+      edit.favourite = album.favourite ? "1" : ""
     }
     return edit
   }

@@ -26,7 +26,23 @@ public final class Library {
   var savedSelection: Int?
   /// The current view (`find QUERY`): the albums the scroller, the indices and `all` mean;
   /// nil for the whole library in library order. See Library+Views.swift.
-  public internal(set) var view: AlbumView?
+  public internal(set) var view: AlbumView? {
+    didSet { viewChanges &+= 1 }
+  }
+  private var viewChanges = 0
+  /// The albums the last ``albums(in:)`` read, while nothing changed since (no change
+  /// through this store, no commit by another shell noticed — ``noticeChangesElsewhere()``,
+  /// as for the count —, the same view): the row of cards after a `scroll right` reads the
+  /// one album it does not hold, not the whole row again.
+  private var recentAlbums: RecentAlbums?
+
+  private struct RecentAlbums {
+    var writes: Int
+    var dataVersion: Int
+    var viewChanges: Int
+    var start: Int
+    var albums: [Album]
+  }
   /// Why the view was dropped — the last session's at start, or the current one after a
   /// change — because its query failed to run; for the shell to say once
   /// (``takeDroppedView()``); nil when nothing was dropped.
@@ -152,6 +168,32 @@ public final class Library {
 
   /// The albums at the 0-based `range`, in order: one query for a page of the viewport.
   public func albums(in range: Range<Int>) throws(LibraryError) -> [Album] {
+    let writes = store.writeCount.load(ordering: .relaxed)
+    let version = dataVersion ?? -1
+    var albums: [Album]?
+    if let recent = recentAlbums, recent.writes == writes, recent.dataVersion == version,
+      recent.viewChanges == viewChanges
+    {
+      let held = recent.start..<(recent.start + recent.albums.count)
+      let common = range.clamped(to: held)
+      if !common.isEmpty {
+        // The rest from the library; on any error, the whole range again, for its message.
+        func read(_ part: Range<Int>) throws(LibraryError) -> [Album] { part.isEmpty ? [] : try readAlbums(in: part) }
+        albums =
+          try? read(range.lowerBound..<common.lowerBound)
+          + recent.albums[(common.lowerBound - recent.start)..<(common.upperBound - recent.start)]
+          + read(common.upperBound..<range.upperBound)
+      }
+    }
+    let read: [Album]
+    if let albums { read = albums } else { read = try readAlbums(in: range) }
+    recentAlbums = RecentAlbums(
+      writes: writes, dataVersion: version, viewChanges: viewChanges, start: range.lowerBound, albums: read)
+    return read
+  }
+
+  /// ``albums(in:)`` read from the store (or the view's ids).
+  private func readAlbums(in range: Range<Int>) throws(LibraryError) -> [Album] {
     guard let view else { return try store.albums(in: range) }
     guard range.lowerBound >= 0, range.upperBound <= view.ids.count else {
       throw .noAlbums(range: range, count: view.ids.count, view: view.query.text)
@@ -254,10 +296,46 @@ public final class Library {
   }
 
   /// Writes `albums` (each stored, at most once) as one undoable step; returns them as
-  /// stored now. The current album stays current.
+  /// stored now. The current album stays current. `summary` names the step for `undo`
+  /// (`edit "X"` or `edit of 3 albums` by default).
   @discardableResult
-  public func edit(_ albums: [Album]) throws(LibraryError) -> [Album] {
-    try change { (origin) throws(LibraryError) in try store.edit(albums, origin: origin).after }
+  public func edit(_ albums: [Album], summary: String? = nil) throws(LibraryError) -> [Album] {
+    try change { (origin) throws(LibraryError) in try store.edit(albums, summary: summary, origin: origin).after }
+  }
+
+  /// Gives the albums at `indices` (0-based, each once) `stars` (1 to 5; nil clears the
+  /// rating), as one undoable step; returns the albums it changed, as stored now (none when
+  /// each already had that rating: no step then).
+  @discardableResult
+  public func rate(at indices: [Int], stars: Int?) throws(LibraryError) -> [Album] {
+    var changed: [Album] = []
+    for index in indices {
+      var album = try self.album(at: index)
+      guard album.rating != stars else { continue }
+      album.rating = stars
+      changed.append(album)
+    }
+    guard let first = changed.first else { return [] }
+    let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
+    let summary = stars.map { "rate \(named) \(Self.counted($0, "star"))" } ?? "clear the rating of \(named)"
+    return try edit(changed, summary: summary)
+  }
+
+  /// Marks the albums at `indices` (0-based, each once) favourites (or, with `favourite`
+  /// false, no longer), as one undoable step; returns the albums it changed, as stored now
+  /// (none when each already was: no step then).
+  @discardableResult
+  public func setFavourite(at indices: [Int], _ favourite: Bool) throws(LibraryError) -> [Album] {
+    var changed: [Album] = []
+    for index in indices {
+      var album = try self.album(at: index)
+      guard album.favourite != favourite else { continue }
+      album.favourite = favourite
+      changed.append(album)
+    }
+    guard let first = changed.first else { return [] }
+    let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
+    return try edit(changed, summary: (favourite ? "fav " : "unfav ") + named)
   }
 
   /// Deletes the album at `index`. Deleting the current album leaves the selection at that

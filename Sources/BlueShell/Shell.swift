@@ -100,6 +100,10 @@ public enum Shell {
     }
   }
 
+  /// Whether SIGTERM, SIGHUP or SIGINT arrived and was not taken yet: a wait outside the
+  /// shell (libmpv opening its audio output) stops for it.
+  public static var isStopRequested: Bool { SignalMonitor.terminationPending || SignalMonitor.peek(.interrupt) }
+
   /// In script mode a signal ends the run after the current command.
   static func scriptStopRequested() -> LineEvent? {
     if SignalMonitor.takeTermination() != nil { return .terminated }

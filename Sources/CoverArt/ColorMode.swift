@@ -14,8 +14,18 @@ public enum ColorMode: Sendable, Hashable, CaseIterable {
     if noColor || !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb" {
       return .none
     }
-    let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
-    if colorTerm.contains("truecolor") || colorTerm.contains("24bit") { return .trueColor }
+    let colorTerm = Array((environment["COLORTERM"] ?? "").lowercased().utf8)
+    if contains(colorTerm, "truecolor") || contains(colorTerm, "24bit") { return .trueColor }
     return .palette256
+  }
+
+  /// Whether `bytes` hold `word`'s. Not `String.contains`, whose generic searcher costs a
+  /// scan of every protocol conformance in the program the first time, at every start.
+  private static func contains(_ bytes: [UInt8], _ word: StaticString) -> Bool {
+    let word = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+    guard bytes.count >= word.count else { return false }
+    return (0...(bytes.count - word.count)).contains { start in
+      (0..<word.count).allSatisfy { bytes[start + $0] == word[$0] }
+    }
   }
 }

@@ -8,6 +8,8 @@ import Synchronization
 ///
 /// mpv's events are read on a thread of this engine's own (`mpv_wait_event`), turned into
 /// ``EngineEvent``s and handed to the observer there; nothing here writes to a terminal.
+/// libmpv is loaded when the first engine is made (``MPVLibrary``, whose functions the
+/// `mpv_…` calls here are).
 public final class MPVEngine: AudioEngine, Sendable {
   private let handle: Handle
   private let shared = Shared()
@@ -40,8 +42,14 @@ public final class MPVEngine: AudioEngine, Sendable {
 
   /// Creates and starts an engine; `audioOutput` is mpv's `ao` (`null` plays silently,
   /// for tests and machines without sound), nil for mpv's choice. `options` are more of
-  /// mpv's options, set after these (the benchmark's `ao-null-untimed`).
-  public init(audioOutput: String? = nil, options extra: [(String, String)] = []) throws(PlaybackError) {
+  /// mpv's options, set after these (the benchmark's `ao-null-untimed`). Unless it is
+  /// `null`, the audio output must open first (``checkAudioOutput(_:_:)``): an
+  /// error says so once, and `isCancelled` (asked as it waits) stops the wait.
+  public init(
+    audioOutput: String? = nil, options extra: [(String, String)] = [], isCancelled: () -> Bool = { false }
+  ) throws(PlaybackError) {
+    try MPVLibrary.load()
+    let audioOutput = audioOutput == "null" ? audioOutput : try Self.checkAudioOutput(audioOutput, isCancelled)
     guard let pointer = mpv_create() else { throw PlaybackError("libmpv could not be started") }
     handle = Handle(pointer: pointer)
     let options: [(String, String)] =
@@ -49,6 +57,9 @@ public final class MPVEngine: AudioEngine, Sendable {
         ("config", "no"), ("video", "no"), ("vo", "null"), ("audio-display", "no"), ("terminal", "no"),
         ("input-default-bindings", "no"), ("input-vo-keyboard", "no"), ("osc", "no"), ("load-scripts", "no"),
         ("ytdl", "no"), ("idle", "yes"), ("keep-open", "no"), ("gapless-audio", "weak"),
+        // A file opens that file and nothing else: no playlist (M3U, PLS, HLS…) in its place
+        // is followed to its URLs, and no file beside it is loaded.
+        ("access-references", "no"), ("autoload-files", "no"),
       ] + (audioOutput.map { [("ao", $0)] } ?? []) + extra
     for (name, value) in options {
       let status = mpv_set_option_string(pointer, name, value)
@@ -96,6 +107,7 @@ public final class MPVEngine: AudioEngine, Sendable {
   public func append(_ paths: [String], start: Bool) throws(PlaybackError) {
     let idle = flag("idle-active")
     for path in paths {
+      try Self.checkLocal(path)
       let status = command(["loadfile", path, "append"])
       guard status >= 0 else {
         throw PlaybackError("mpv could not queue '\(path)': \(String(cString: mpv_error_string(status)))")
@@ -162,6 +174,105 @@ public final class MPVEngine: AudioEngine, Sendable {
     return EngineStatus(
       index: Int(position), time: double("time-pos") ?? 0, duration: double("duration"), paused: flag("pause"))
   }
+
+  public func problem(playing path: String) -> TrackProblem? {
+    TrackProblem.ofLocalFile(at: path)
+  }
+
+  /// mpv opens any string it is given as a URL, a protocol or a playlist where it can:
+  /// only absolute paths reach `loadfile`, whoever calls.
+  private static func checkLocal(_ path: String) throws(PlaybackError) {
+    guard path.hasPrefix("/"), !path.utf8.contains(0) else {
+      throw PlaybackError("mpv is given only absolute paths of files, not '\(path)'")
+    }
+  }
+
+  // MARK: - The audio output
+
+  /// Opens mpv's audio output `name` (nil: mpv's choice) once, before the engine's own core
+  /// exists, and returns the one that opened, for that core to try no other: a tenth of a
+  /// second of silence plays in a core of its own, with standard error sent nowhere
+  /// meanwhile. Without it, on a machine with no sound device, every track said it started,
+  /// then failed, and ALSA and PipeWire wrote a dozen lines each time over the terminal.
+  private static func checkAudioOutput(_ name: String?, _ isCancelled: () -> Bool) throws(PlaybackError) -> String {
+    guard let core = mpv_create() else { throw PlaybackError("libmpv could not be started") }
+    let quiet = SilencedStandardError()
+    var waiting = false
+    defer {
+      if waiting {
+        // Still opening the output (a sound server that does not answer): destroying the
+        // core would wait for it.
+        Thread.detachNewThread { [probe = Handle(pointer: core)] in mpv_terminate_destroy(probe.pointer) }
+      } else {
+        // Stopped first: destroyed while it plays, the core waited for the silence to end.
+        command(Handle(pointer: core), ["stop"])
+        mpv_terminate_destroy(core)
+      }
+      quiet.restore()
+    }
+    let settings = [
+      ("config", "no"), ("video", "no"), ("terminal", "no"), ("audio-display", "no"), ("load-scripts", "no"),
+      ("ytdl", "no"), ("idle", "yes"), ("input-default-bindings", "no"),
+    ]
+    for (option, value) in settings + (name.map { [("ao", $0)] } ?? []) {
+      let status = mpv_set_option_string(core, option, value)
+      if status < 0 && option == "ao" {
+        throw PlaybackError("mpv has no audio output '\(value)': \(String(cString: mpv_error_string(status)))")
+      }
+    }
+    let started = mpv_initialize(core)
+    guard started >= 0 else {
+      throw PlaybackError("libmpv could not be started: \(String(cString: mpv_error_string(started)))")
+    }
+    func failure(_ reason: String) -> PlaybackError {
+      PlaybackError(
+        name.map { "no audio output '\($0)' (mpv: \(reason)); set BLUELIB_AUDIO_OUTPUT to another" }
+          ?? "no audio output (mpv: \(reason)); set BLUELIB_AUDIO_OUTPUT")
+    }
+    command(Handle(pointer: core), ["loadfile", silence])
+    waiting = true
+    let deadline = ContinuousClock.now + .seconds(5)
+    while ContinuousClock.now < deadline {
+      if isCancelled() { throw PlaybackError("stopped while the audio output opened") }
+      guard let event = mpv_wait_event(core, 0.02)?.pointee else { continue }
+      switch event.event_id {
+      case MPV_EVENT_AUDIO_RECONFIG, MPV_EVENT_PLAYBACK_RESTART:
+        guard let opened = mpv_get_property_string(core, "current-ao") else { continue }
+        defer { mpv_free(opened) }
+        let output = String(cString: opened)
+        guard !output.isEmpty else { continue }
+        waiting = false
+        return output
+      case MPV_EVENT_END_FILE:
+        waiting = false
+        let end = event.data?.assumingMemoryBound(to: mpv_event_end_file.self).pointee
+        throw failure(
+          end?.reason == MPV_END_FILE_REASON_ERROR
+            ? String(cString: mpv_error_string(end?.error ?? 0)) : "no audio output opened")
+      default:
+        continue
+      }
+    }
+    throw failure("the audio output did not open within 5 s")
+  }
+
+  /// A WAV file of a tenth of a second of silence (8 kHz, mono, 16-bit) in a `hex://` URL,
+  /// which mpv reads from the URL itself.
+  private static let silence: String = {
+    let samples = 800
+    var bytes: [UInt8] = Array("RIFF".utf8)
+    func word(_ value: Int, _ size: Int) {
+      for shift in 0..<size { bytes.append(UInt8((value >> (8 * shift)) & 0xFF)) }
+    }
+    word(36 + 2 * samples, 4)
+    bytes += Array("WAVEfmt ".utf8)
+    for (value, size) in [(16, 4), (1, 2), (1, 2), (8000, 4), (16000, 4), (2, 2), (16, 2)] { word(value, size) }
+    bytes += Array("data".utf8)
+    word(2 * samples, 4)
+    bytes += [UInt8](repeating: 0, count: 2 * samples)
+    let digits = Array("0123456789abcdef".utf8)
+    return "hex://" + String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
+  }()
 
   // MARK: - mpv
 

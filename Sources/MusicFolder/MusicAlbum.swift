@@ -27,6 +27,14 @@ public struct MusicAlbum: Sendable, Hashable {
   public var tracks: [MusicTrack] = []
   /// How many discs it spans: the highest disc number of its tracks (1 when none says).
   public var discs: Int { tracks.reduce(1) { max($0, $1.disc ?? 1) } }
+  /// The rating all its tracks carry (in their files), nil unless they agree: a rating given to
+  /// one track by another player is not the album's.
+  public var rating: Int? {
+    guard let first = tracks.first?.tags.rating else { return nil }
+    return tracks.allSatisfy { $0.tags.rating == first } ? first : nil
+  }
+  /// Whether every track is marked a favourite in its file.
+  public var favourite: Bool { !tracks.isEmpty && tracks.allSatisfy(\.tags.favourite) }
   /// The MusicBrainz release id most of its tracks carry, if any does.
   public var musicBrainzAlbumID: String?
   /// The MusicBrainz release-group id most of its tracks carry, if any does.

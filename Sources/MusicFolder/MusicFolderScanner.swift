@@ -127,6 +127,9 @@ public struct MusicFolderScanner: Sendable {
     // of their tags at a time.
     let albums = { () -> [MusicAlbum] in
       var tracks: [AlbumGrouping.Track] = []
+      // Room for every file at once: grown by doubling, the list of 20,000 tracks (about 500
+      // bytes each) was once 24 MB, old and new copies together, at the scan's peak.
+      tracks.reserveCapacity(walk.files.count)
       reading.forEachOutcome { index, outcome in
         switch outcome {
         case .track(let tags, let size, let modified):
@@ -199,6 +202,8 @@ private final class Reading: Sendable {
   init(files: [FolderWalk.File], known: [String: MusicTrack]) {
     self.files = files
     self.known = known
+    // Every worker's outcomes end up here: room for all of them, so none is copied twice.
+    handedIn.withLock { $0.reserveCapacity(files.count) }
   }
 
   /// Reads the next unread file into `outcomes`; false when none is left or the scan stopped.

@@ -25,6 +25,11 @@ package struct TagEdit: Sendable {
   package var musicBrainzReleaseGroupID: String?
   /// Replaces the file's pictures with this one front cover (when not empty).
   package var picture: (bytes: [UInt8], mimeType: String)?
+  /// The rating in stars: 1 to 5 sets it, 0 removes it, nil leaves it (where each format
+  /// keeps it: see `CTLTags.rating`).
+  package var rating: Int?
+  /// True marks the track a favourite, false removes the mark, nil leaves it.
+  package var favourite: Bool?
   /// For MP3: 3 writes ID3v2.3 (the date as a TYER frame), 4 writes ID3v2.4.
   package var id3v2Version: Int
   /// For MP3: keep the file's ID3v1 and APE tags (updated) and its ID3v2 version, as a
@@ -36,7 +41,8 @@ package struct TagEdit: Sendable {
     album: String? = nil, artist: String? = nil, albumArtist: String? = nil, title: String? = nil,
     trackNumber: String? = nil, date: String? = nil, genre: String? = nil, discNumber: String? = nil,
     musicBrainzTrackID: String? = nil, musicBrainzAlbumID: String? = nil, musicBrainzReleaseGroupID: String? = nil,
-    picture: (bytes: [UInt8], mimeType: String)? = nil, id3v2Version: Int = 4
+    picture: (bytes: [UInt8], mimeType: String)? = nil, id3v2Version: Int = 4, rating: Int? = nil,
+    favourite: Bool? = nil
   ) {
     self.album = album
     self.artist = artist
@@ -51,6 +57,8 @@ package struct TagEdit: Sendable {
     self.musicBrainzReleaseGroupID = musicBrainzReleaseGroupID
     self.picture = picture
     self.id3v2Version = id3v2Version
+    self.rating = rating
+    self.favourite = favourite
   }
 
   /// Why writing failed.
@@ -77,7 +85,8 @@ package struct TagEdit: Sendable {
         musicBrainzAlbumId: texts[10], musicBrainzReleaseGroupId: texts[11],
         picture: picture == nil ? nil : bytes.baseAddress,
         pictureSize: bytes.count, pictureMimeType: texts[7], id3v2Version: Int32(id3v2Version),
-        keepOtherTags: keepOtherTags ? 1 : 0)
+        keepOtherTags: keepOtherTags ? 1 : 0, rating: Int32(rating.map { min(max($0, 0), 5) } ?? -1),
+        favourite: favourite.map { $0 ? 1 : 0 } ?? -1)
       return ctl_write(path, &tags)
     }
     guard status == CTL_OK else { throw Failure(path: path, status: status) }

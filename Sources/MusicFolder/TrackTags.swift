@@ -41,6 +41,11 @@ public struct TrackTags: Sendable, Hashable {
   public var hasPicture: Bool
   /// The embedded picture's MIME type, when it has one and says.
   public var pictureMimeType: String?
+  /// The rating in stars, 1 to 5, where other players keep it (ID3v2 POPM or
+  /// TXXX:FMPS_Rating, Vorbis FMPS_RATING or RATING, MP4 `rate`); nil when it has none.
+  public var rating: Int?
+  /// Whether the file marks the track a favourite (`LOVE RATING` = `L`, as MusicBee writes it).
+  public var favourite = false
 
   /// The year of the date tag: its first run of four digits ("1997-05-21" → 1997).
   public var year: Int? { date.flatMap(Self.year(in:)) }
@@ -51,7 +56,7 @@ public struct TrackTags: Sendable, Hashable {
     trackNumber: Int? = nil, date: String? = nil, genre: String? = nil, discNumber: Int? = nil,
     musicBrainzTrackID: String? = nil, musicBrainzAlbumID: String? = nil, musicBrainzReleaseGroupID: String? = nil,
     format: String = "", bitrate: Int = 0, duration: Double = 0, hasPicture: Bool = false,
-    pictureMimeType: String? = nil
+    pictureMimeType: String? = nil, rating: Int? = nil, favourite: Bool = false
   ) {
     self.album = album
     self.artist = artist
@@ -69,6 +74,8 @@ public struct TrackTags: Sendable, Hashable {
     self.duration = duration
     self.hasPicture = hasPicture
     self.pictureMimeType = pictureMimeType
+    self.rating = rating
+    self.favourite = favourite
   }
 
   /// What reading a file gave.
@@ -113,12 +120,24 @@ public struct TrackTags: Sendable, Hashable {
         musicBrainzReleaseGroupID: text(track.musicBrainzReleaseGroupId),
         format: track.format.map { String(cString: $0) } ?? "", bitrate: Int(max(track.bitrate, 0)),
         duration: Double(track.lengthMilliseconds) / 1000, hasPicture: track.hasPicture != 0,
-        pictureMimeType: track.hasPicture != 0 ? text(track.pictureMimeType) : nil))
+        pictureMimeType: track.hasPicture != 0 ? text(track.pictureMimeType) : nil,
+        rating: (1...5).contains(track.rating) ? Int(track.rating) : nil, favourite: track.favourite != 0))
   }
 
   /// Opens `path` without blocking, checks it is a regular file TagLib may read, and reads
   /// it with `flags` through that descriptor: TagLib's status, or why it was not read.
   private static func open(_ path: String, flags: Int32, into track: inout CTLTrack) -> Opened {
+    switch checkedDescriptor(path) {
+    case .skipped(let outcome): return .skipped(outcome)
+    // The descriptor is TagLib's now: closed when the call returns.
+    case .descriptor(let fd): return .read(ctl_read_descriptor(fd, path, flags, &track))
+    }
+  }
+
+  /// A descriptor of `path` opened without blocking, once it is known to be a regular file
+  /// TagLib may read (its first bytes are its format's, its metadata not too large); or why
+  /// it is not. The caller owns the descriptor.
+  static func checkedDescriptor(_ path: String) -> Checked {
     let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { return .skipped(.cannotOpen(errno: errno)) }
     var info = stat()
@@ -134,8 +153,13 @@ public struct TrackTags: Sendable, Hashable {
       close(fd)
       return .skipped(.metadataTooLarge(bytes: declared))
     }
-    // The descriptor is TagLib's now: closed when the call returns.
-    return .read(ctl_read_descriptor(fd, path, flags, &track))
+    return .descriptor(fd)
+  }
+
+  /// What ``checkedDescriptor(_:)`` found.
+  enum Checked {
+    case descriptor(Int32)
+    case skipped(Outcome)
   }
 
   /// What ``open(_:flags:into:)`` did: TagLib read the file (with this status), or the file

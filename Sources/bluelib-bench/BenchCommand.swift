@@ -13,7 +13,8 @@ struct BenchCommand: ParsableCommand {
       or setup error; 3 when a check failed.
       """,
     subcommands: [
-      Options.self, MusicCommand.self, PlayCommand.self, MusicScanCommand.self, MakeLibraryCommand.self,
+      Options.self, MusicCommand.self, PlayCommand.self, GateCommand.self, MusicScanCommand.self,
+      MakeLibraryCommand.self,
     ],
     defaultSubcommand: Options.self)
 }

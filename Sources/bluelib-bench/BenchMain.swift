@@ -88,6 +88,17 @@ enum BenchMain {
       options: options, results: bench.results, commandLine: quotedCommandLine(arguments), bluelib: bluelib,
       bluelibVersion: bluelibVersion, sqlite3: sqlite3, sqliteVersion: sqliteVersion, work: work)
     print(report.render())
+    if let path = options.markdown {
+      let table = report.readmeTable(
+        date: MarkdownTable.today(), commit: MarkdownTable.commit(environment: environment))
+      do {
+        try MarkdownTable.write(table, to: path)
+        standardError("bluelib-bench: wrote the table of figures into \(path)")
+      } catch {
+        standardError("bluelib-bench: \(error)")
+        return 2
+      }
+    }
     if bench.results.anyFailed { return 1 }
     if report.checks.contains(where: { $0.status == .fail }) { return 3 }
     return 0

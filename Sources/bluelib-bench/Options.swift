@@ -32,6 +32,10 @@ struct Options: ParsableCommand {
                    `find year-` alone and with 10,000 piped `scroll right` on
                    each size (per scroll: 1M ≤ 1.5× 1k, peak RSS < 64 MiB);
                    completing artist: values in this process (< 50 ms)
+        folder     import a music folder of 20,000 tracks (2,000 with --quick)
+                   into a fresh home: bluelib --home H -c 'import DIR',
+                   against python3 mutagen reading the same files and a bare
+                   C++ TagLib reader (compiled with g++), in turn
         art        decode + draw a 600×600 JPEG at 40×20 cells in this process
                    (200 runs), and the same JPEG through
                    `chafa --size 40x20 -f symbols` (20 runs) when chafa is on
@@ -74,6 +78,20 @@ struct Options: ParsableCommand {
   @Option(help: ArgumentHelp("The sqlite3 shell (default: `sqlite3` on PATH).", valueName: "PATH"), completion: .file())
   var sqlite3: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Also write the README's table of the figures measured into FILE: in place of the table between its markers, or as a new file.",
+      valueName: "FILE"),
+    completion: .file())
+  var markdown: String?
+
+  @Option(
+    name: .customLong("music-folder"),
+    help: ArgumentHelp(
+      "Make the folder scenario's music in DIR and keep it (reused next time).", valueName: "DIR"),
+    completion: .directory)
+  var musicFolder: String?
+
   @Option(help: ArgumentHelp("Kill a run after this long.", valueName: "SECONDS"))
   var timeout: Double = 900
 
@@ -99,6 +117,8 @@ struct Options: ParsableCommand {
       throw ValidationError("--runs needs a whole number from 1 to 1000, got '\(runs)'")
     }
     if let keep, keep.isEmpty { throw ValidationError("--keep needs a directory") }
+    if let musicFolder, musicFolder.isEmpty { throw ValidationError("--music-folder needs a directory") }
+    if let markdown, markdown.isEmpty { throw ValidationError("--markdown needs a file") }
     guard timeout > 0, timeout.isFinite else {
       throw ValidationError("--timeout needs a positive number of seconds, got '\(timeout)'")
     }
@@ -128,6 +148,8 @@ struct Options: ParsableCommand {
   }
   /// Library sizes, smallest first: the last is the large one the checks compare.
   var sizes: [Int] { quick ? [1_000, 100_000] : [1_000, 1_000_000] }
+  /// Tracks in the folder scenario's music folder (ten per album).
+  var folderTracks: Int { quick ? 2_000 : 20_000 }
   /// How many `scroll right` lines the scroll scenario pipes in.
   var scrolls: Int { quick ? 10_000 : 100_000 }
   /// Timed runs per scenario.

@@ -123,6 +123,7 @@ struct Report {
     case .startup: "start-up"
     case .list: "list"
     case .query: "queries and views"
+    case .folder: "music folder"
     }
   }
 
@@ -223,6 +224,7 @@ struct Report {
 
     checks += referenceChecks()
     checks += queryChecks()
+    checks += folderChecks(results.folder)
     if let check = staticBinaryCheck(results.staticBinary) { checks.append(check) }
     checks += downloadChecks(results.downloads)
     checks.append(coverArtCheck(results.coverArt))
@@ -306,6 +308,10 @@ struct Report {
         lines.append("ratio bluelib / sqlite3: – (not both measured)")
       }
       lines.append("")
+    }
+
+    if let folder = results.folder {
+      lines += folderLines(folder)
     }
 
     if let downloads = results.downloads {

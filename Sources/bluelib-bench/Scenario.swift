@@ -20,6 +20,8 @@ enum Scenario: String, CaseIterable, Sendable {
   case list
   /// A field query against sqlite3, `find year-` + piped scrolls on each size, completion
   case query
+  /// `bluelib --home FRESH -c 'import DIR'` on a music folder against mutagen and a C++ TagLib reader
+  case folder
 
   /// The names `--only` accepts for it.
   var names: [String] {
@@ -34,6 +36,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case .startup: ["startup", "start-up", "quit"]
     case .list: ["list"]
     case .query: ["query", "find", "views"]
+    case .folder: ["folder", "music"]
     }
   }
 

@@ -73,51 +73,85 @@ struct Bluelib: ParsableCommand {
     help: "Print output taller than the window as it is, not through $PAGER (also PAGER=).")
   var noPager = false
 
+  /// The settings these flags give.
+  var invocation: Invocation {
+    Invocation(
+      home: home, commands: commands, script: script, downloads: downloads, downloadTimeout: downloadTimeout,
+      graphics: graphics, mpd: mpd, bail: bail, noColor: noColor, noPager: noPager)
+  }
+
   func validate() throws {
-    if !commands.isEmpty && script != nil {
-      throw ValidationError("-c and --script cannot be used together")
-    }
-    if let home, home.isEmpty { throw ValidationError("--home needs a directory") }
-    guard (1...64).contains(downloads) else {
-      throw ValidationError("--downloads must be from 1 to 64, got \(downloads)")
-    }
-    guard downloadTimeout > 0, downloadTimeout <= 3600 else {
-      throw ValidationError("--download-timeout must be more than 0 and at most 3600 seconds")
-    }
+    if let problem = invocation.problem { throw ValidationError(problem) }
   }
 
   func run() throws {
+    let status = invocation.run()
+    if status != 0 { throw ExitCode(status) }
+  }
+}
+
+/// What an invocation asks for, apart from ArgumentParser: ``Bluelib`` makes one from the
+/// flags it parsed, and an ordinary command line is read into one without it
+/// (``init(readingWithoutReflection:)``), so that `-c quit` pays for no flag declarations.
+struct Invocation {
+  var home: String?
+  var commands: [String] = []
+  var script: String?
+  var downloads = 6
+  var downloadTimeout = 15.0
+  var graphics: GraphicsSetting?
+  /// The MPD server to browse and play (`--mpd`; empty: the environment's), or nil.
+  var mpd: String?
+  var bail = false
+  var noColor = false
+  var noPager = false
+
+  /// Why these flags cannot go together (ArgumentParser says it as a usage error), or nil.
+  var problem: String? {
+    if !commands.isEmpty && script != nil { return "-c and --script cannot be used together" }
+    if let home, home.isEmpty { return "--home needs a directory" }
+    guard (1...64).contains(downloads) else { return "--downloads must be from 1 to 64, got \(downloads)" }
+    guard downloadTimeout > 0, downloadTimeout <= 3600 else {
+      return "--download-timeout must be more than 0 and at most 3600 seconds"
+    }
+    if let mpd {
+      do {
+        _ = try MPDAddress.resolve(mpd, environment: processEnvironment())
+      } catch {
+        return error.description
+      }
+    }
+    return nil
+  }
+
+  /// Runs the shell; its exit status.
+  func run() -> Int32 {
     var input = ShellOptions.Input.standardInput
-    // Each -c is its own line, so an error names which one (`-c:2: …`).
-    if !commands.isEmpty { input = .commands(commands.joined(separator: "\n")) }
+    // Each -c is its own line, so an error names which one (`-c:2: …`). Not `joined`, whose
+    // generic path looks up its associated types at every start (2.5% of `-c quit`).
+    if let first = commands.first { input = .commands(commands.dropFirst().reduce(first) { $0 + "\n" + $1 }) }
     if let script { input = .script(path: script) }
-    var options = ShellOptions(
-      input: input, home: home, noColor: noColor, bail: bail, environment: processEnvironment())
+    let environment = processEnvironment()
+    var options = ShellOptions(input: input, home: home, noColor: noColor, bail: bail, environment: environment)
     options.noPager = noPager
     options.maxDownloads = downloads
     options.downloadTimeout = downloadTimeout
     options.graphics = graphics
-    // libmpv, started at the first `play`; BLUELIB_AUDIO_OUTPUT picks mpv's audio output
-    // (`null` plays silently: tests, machines without sound).
-    let audioOutput = ProcessInfo.processInfo.environment["BLUELIB_AUDIO_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
-    options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in try MPVEngine(audioOutput: audioOutput) }
-    if let mpd {
+    // libmpv, loaded and started at the first `play`; BLUELIB_AUDIO_OUTPUT picks mpv's audio
+    // output (`null` plays silently: tests, machines without sound).
+    let audioOutput = environment["BLUELIB_AUDIO_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
+    options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in
+      try MPVEngine(audioOutput: audioOutput, isCancelled: { Shell.isStopRequested })
+    }
+    if let mpd, let address = try? MPDAddress.resolve(mpd, environment: environment) {
       // The server is one more adapter on each seam: its albums, its covers, its player.
-      let environment = ProcessInfo.processInfo.environment
-      let address: MPDAddress
-      do {
-        address = try MPDAddress.resolve(mpd, environment: environment)
-      } catch {
-        throw ValidationError(error.description)
-      }
       let server = MPDServer(address: address, timeout: MPDServer.timeout(from: environment))
       options.server = server
       options.coverSources = [MPDCoverSource(server: server)]
       options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in try MPDEngine(server: server) }
       options.playerOutlivesShell = true
     }
-    let status = Shell.run(options)
-    if status != 0 { throw ExitCode(status) }
+    return Shell.run(options)
   }
 }
 
@@ -127,14 +161,15 @@ enum Entrypoint {
   static func main() {
     // Before anything opens a descriptor: a closed 0, 1 or 2 would be handed out again.
     StandardDescriptors.openClosedOnes()
+    let arguments = Invocation.givingMPDItsValue(Array(CommandLine.arguments.dropFirst()))
+    if let invocation = Invocation(readingWithoutReflection: arguments) {
+      let status = invocation.run()
+      if status != 0 { exit(status) }
+      return
+    }
     do {
-      let arguments = Bluelib.givingMPDItsValue(Array(CommandLine.arguments.dropFirst()))
-      if let command = Bluelib.parsedWithoutReflection(arguments) {
-        try command.run()
-      } else {
-        var command = try Bluelib.parseAsRoot(arguments)
-        try command.run()
-      }
+      var command = try Bluelib.parseAsRoot(arguments)
+      try command.run()
     } catch {
       let code = Bluelib.exitCode(for: error)
       if code == .success {
@@ -151,27 +186,15 @@ enum Entrypoint {
   }
 }
 
-extension Bluelib {
-  /// `arguments` with a bare `--mpd` (last, or before another flag) written `--mpd=`: its
-  /// value is optional (empty: `MPD_HOST`, else localhost), which ArgumentParser's options
-  /// cannot say.
-  static func givingMPDItsValue(_ arguments: [String]) -> [String] {
-    var result: [String] = []
-    for (index, argument) in arguments.enumerated() {
-      if argument == "--" { return result + arguments[index...] }
-      let next = index + 1 < arguments.count ? arguments[index + 1] : nil
-      result.append(argument == "--mpd" && (next == nil || next!.hasPrefix("-")) ? "--mpd=" : argument)
-    }
-    return result
-  }
-
+extension Invocation {
   /// The flags of an ordinary invocation (`--home DIR -c 'list'`), read without
   /// ArgumentParser, whose reflection over the flag declarations was 40% of the
-  /// instructions of `bluelib -c quit`. Anything else — help, version, completion, an
-  /// unknown or repeated flag, a value that starts with `-`, a value that does not parse,
-  /// a combination `validate()` refuses — gives nil, and ArgumentParser reads the line
-  /// and words any error exactly as before.
-  static func parsedWithoutReflection(_ arguments: [String]) -> Bluelib? {
+  /// instructions of `bluelib -c quit` (and making a ``Bluelib`` value, with its flags'
+  /// declarations, 7% more). Anything else — help, version, completion, an unknown or
+  /// repeated flag, a value that starts with `-`, a value that does not parse, a
+  /// combination ``problem`` refuses — gives nil, and ArgumentParser reads the line and
+  /// words any error exactly as before.
+  init?(readingWithoutReflection arguments: [String]) {
     var home: String?
     var commands: [String] = []
     var script: String?
@@ -233,21 +256,26 @@ extension Bluelib {
       }
       index += 1
     }
-    // Every property is set: a parsable command's property read before parsing or
-    // setting would stop the program.
-    var command = Bluelib()
-    command.home = home
-    command.commands = commands
-    command.script = script
-    command.downloads = downloads ?? 6
-    command.downloadTimeout = downloadTimeout ?? 15
-    command.bail = bail
-    command.noColor = noColor
-    command.noPager = noPager
-    command.graphics = graphics
-    command.mpd = mpd
-    guard (try? command.validate()) != nil else { return nil }
-    return command
+    self.init(
+      home: home, commands: commands, script: script, downloads: downloads ?? 6,
+      downloadTimeout: downloadTimeout ?? 15, graphics: graphics, mpd: mpd, bail: bail, noColor: noColor,
+      noPager: noPager)
+    guard problem == nil else { return nil }
+  }
+}
+
+extension Invocation {
+  /// `arguments` with a bare `--mpd` (last, or before another flag) written `--mpd=`: its
+  /// value is optional (empty: `MPD_HOST`, else localhost), which ArgumentParser's options
+  /// cannot say.
+  static func givingMPDItsValue(_ arguments: [String]) -> [String] {
+    var result: [String] = []
+    for (index, argument) in arguments.enumerated() {
+      if argument == "--" { return result + arguments[index...] }
+      let next = index + 1 < arguments.count ? arguments[index + 1] : nil
+      result.append(argument == "--mpd" && (next.map { $0.hasPrefix("-") } ?? true) ? "--mpd=" : argument)
+    }
+    return result
   }
 }
 

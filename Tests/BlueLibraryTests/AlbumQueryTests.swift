@@ -132,7 +132,7 @@ struct AlbumQueryTests {
     ("year:abc..", "'abc' is not a number"),
     (
       "yaer:1999",
-      "unknown field 'yaer' (fields: title, artist, albumartist, genre, year, tracks, length, folder, cover, added, discs, mb_albumid, mb_releasegroupid, track, format, missing, played, last_played, art)"
+      "unknown field 'yaer' (fields: title, artist, albumartist, genre, year, tracks, length, folder, cover, added, discs, mb_albumid, mb_releasegroupid, track, format, missing, played, last_played, art, rating, fav)"
     ),
     ("title::(", "'(' is not a valid regular expression"),
     (":[a-", "is not a valid regular expression"),

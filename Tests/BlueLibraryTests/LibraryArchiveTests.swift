@@ -423,6 +423,23 @@ extension LibraryArchiveTests {
       "x.json:1: element 1: duration must be a number of seconds from 0 to 31622400, got 'inf'"
     ),
     (#"[{"title": "x", "folder": 3}]"#, "x.json:1: element 1: 'folder' must be a string, found a number"),
+    // A track is a file: `play` would fetch a URL or run an mpv protocol (round 4, G4).
+    (
+      #"[{"title": "x", "tracks": [{"path": "http://example.com/a.mp3"}]}]"#,
+      "x.json:1: element 1: track 1: 'path' must be an absolute path, got 'http://example.com/a.mp3'"
+    ),
+    (
+      #"[{"title": "x", "tracks": [{"path": "/m/1.mp3"}, {"path": "av://lavfi:sine"}]}]"#,
+      "x.json:1: element 1: track 2: 'path' must be an absolute path, got 'av://lavfi:sine'"
+    ),
+    (
+      #"[{"title": "x", "tracks": [{"path": "m/1.mp3"}]}]"#,
+      "x.json:1: element 1: track 1: 'path' must be an absolute path, got 'm/1.mp3'"
+    ),
+    (
+      #"[{"title": "x", "tracks": [{"path": "/m/1.mp3\u0000http://x"}]}]"#,
+      "x.json:1: element 1: track 1: 'path' must not contain a NUL character"
+    ),
     ("title,tracks\nx,many\n", "x.csv:2: 'tracks' must be a number, got 'many'"),
     ("title,duration\nx,-1\n", "x.csv:2: duration must be a number of seconds from 0 to 31622400, got '-1.0'"),
   ])

@@ -23,6 +23,34 @@ extension AlbumStore {
   }
 }
 
+extension Schema {
+  /// Takes a library file back from the current schema to `version` (9 or more): drops what
+  /// the later migrations added, newest first, so the file is what that release made (SQLite
+  /// gives the tables their old text back). For tests that open an older library.
+  static func downgrade(to version: Int, _ db: Database) throws {
+    if version < 13 {
+      try db.execute(
+        sql: """
+          DROP TABLE track_edit; DROP TABLE change_track;
+          ALTER TABLE change_tag DROP COLUMN track_number; ALTER TABLE change_tag DROP COLUMN title
+          """)
+    }
+    if version < 12 {
+      try db.execute(sql: "ALTER TABLE change_tag DROP COLUMN artist")
+    }
+    if version < 11 {
+      // Ratings and favourites: each NOT NULL column added after its nullable one.
+      for table in ["album", "change_album", "folder_album", "track", "change_tag"] {
+        try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN fav; ALTER TABLE \(table) DROP COLUMN rating")
+      }
+    }
+    if version < 10 {
+      try db.execute(sql: "DROP TABLE cover_none")
+    }
+    try db.execute(sql: "PRAGMA user_version = \(version)")
+  }
+}
+
 /// An album with just a title and a year, for tests that only need distinct albums.
 func album(_ title: String, year: Int? = nil) -> Album {
   Album(title: title, artist: "Artist of \(title)", genre: "Test", year: year, coverURL: "")

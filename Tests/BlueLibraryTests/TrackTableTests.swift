@@ -408,7 +408,19 @@ import Testing
       try db.inTransaction {
         for migration in Schema.migrations.prefix(5) { try migration(db) }
         try db.execute(sql: "PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 5")
-        try AlbumStore.insertAll(scan.albums.map { Album(music: $0, key: $0.key) }, from: 0, db)
+        // The columns of that release, as it stored them.
+        for (position, music) in scan.albums.enumerated() {
+          let album = Album(music: music, key: music.key)
+          try db.execute(
+            sql: """
+              INSERT INTO album (title, artist, genre, year, coverUrl, position, tracks, duration, folder, source_key)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              """,
+            arguments: [
+              album.title, album.artist, album.genre, album.year, album.coverURL, position, album.tracks,
+              album.duration, album.folder, music.key,
+            ])
+        }
         return .commit
       }
     }

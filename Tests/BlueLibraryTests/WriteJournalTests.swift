@@ -137,6 +137,7 @@ import Testing
     let library = try shell()
     #expect(try library.writeTags(of: [library.album(at: 0)]).files == 4)
     try DatabaseQueue(path: path).write { db in
+      try Schema.downgrade(to: 9, db)
       try db.execute(sql: "DROP TABLE write_journal; PRAGMA user_version = 8")
     }
     let migrated = try shell()

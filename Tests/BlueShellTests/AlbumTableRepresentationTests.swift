@@ -28,6 +28,6 @@ struct AlbumTableRepresentationTests {
 
   @Test(arguments: [(0, "0"), (999, "999"), (1000, "1,000"), (20_000, "20,000"), (1_234_567, "1,234,567")])
   func progressCountsAreGroupedByThousands(number: Int, text: String) {
-    #expect(ImportCommand.grouped(number) == text)
+    #expect(Library.grouped(number) == text)
   }
 }

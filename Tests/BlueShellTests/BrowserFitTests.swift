@@ -34,7 +34,7 @@ extension RunsAlone {
     func theDrawingLeavesRoomForTheCommandAndThePrompt(rows: Int) async throws {
       let directory = try TemporaryDirectory()
       let (browser, _) = try await browserWithCovers(directory)
-      let lines = browser.lines(window: WindowSize(columns: 80, rows: rows))
+      let lines = browser.drawing(window: WindowSize(columns: 80, rows: rows)).lines
       #expect(lines.count <= rows - 2, "\(rows) rows: \(lines.count) lines")
       // The whole card row is there: its top and bottom borders.
       #expect(lines.first?.contains("┏") == true)
@@ -44,7 +44,7 @@ extension RunsAlone {
     @Test func aTallWindowShowsFullArtAndEveryDetail() async throws {
       let directory = try TemporaryDirectory()
       let (browser, _) = try await browserWithCovers(directory)
-      let lines = browser.lines(window: WindowSize(columns: 80, rows: 40))
+      let lines = browser.drawing(window: WindowSize(columns: 80, rows: 40)).lines
       // Ten art rows between the borders, then the `N of M` line and eight detail rows.
       let expected: Int = 10 + 5 + 1 + 8
       #expect(lines.count == expected)
@@ -54,7 +54,7 @@ extension RunsAlone {
     @Test func atEightyByTwentyFourTheArtShrinksAndTheDetailsStay() async throws {
       let directory = try TemporaryDirectory()
       let (browser, _) = try await browserWithCovers(directory)
-      let lines = browser.lines(window: WindowSize(columns: 80, rows: 24))
+      let lines = browser.drawing(window: WindowSize(columns: 80, rows: 24)).lines
       #expect(lines.count == 22)
       #expect(lines.contains { $0.hasPrefix("Artist: David Bowie") })
       #expect(lines.last?.hasPrefix("Folder:") == true)
@@ -63,10 +63,10 @@ extension RunsAlone {
     @Test func aLowWindowGetsTheDetailsOnOneLineAndALowerOneTheRowOnOneLine() async throws {
       let directory = try TemporaryDirectory()
       let (browser, _) = try await browserWithCovers(directory)
-      let low = browser.lines(window: WindowSize(columns: 80, rows: 12))
+      let low = browser.drawing(window: WindowSize(columns: 80, rows: 12)).lines
       #expect(low.last == "Best of Bowie — David Bowie (1992, Pop)")
       #expect(low.count == 5 + 1 + 1)
-      let lowest = browser.lines(window: WindowSize(columns: 80, rows: 6))
+      let lowest = browser.drawing(window: WindowSize(columns: 80, rows: 6)).lines
       #expect(lowest.count == 1)
       #expect(lowest[0].hasPrefix("[1/5] >1 Best of Bowie<"))
       #expect(DisplayWidth.width(lowest[0]) <= 80)

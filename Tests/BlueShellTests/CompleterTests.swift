@@ -44,6 +44,16 @@ struct CompleterTests {
     Case(line: "  LI", replacing: 2, insertion: "list "),
     Case(line: "download al", replacing: 2, insertion: "all "),
     Case(line: "download Am", replacing: 2, insertion: "\"American Pie\" "),
+    Case(line: "ra", replacing: 2, insertion: "rate "),
+    Case(line: "rate Am", replacing: 2, insertion: "\"American Pie\" "),
+    Case(line: "fa", replacing: 2, insertion: "fav "),
+    Case(line: "unf", replacing: 3, insertion: "unfav "),
+    Case(line: "find rat", replacing: 3, insertion: "rating:"),
+    Case(line: "list fa", replacing: 2, insertion: "fav:"),
+    Case(line: "unedit 1 rat", replacing: 3, insertion: "rating "),
+    Case(line: "edit 6 tr", replacing: 2, insertion: "track "),
+    Case(line: "edit 6 track 3 nu", replacing: 2, insertion: "number="),
+    Case(line: "edit track 3 ti", replacing: 2, insertion: "title="),
   ])
   func oneCandidateCompletesTheWord(_ test: Case) throws {
     let completion = try #require(completer.complete(test.line))
@@ -62,17 +72,19 @@ struct CompleterTests {
     Case(line: "cover ", replacing: 0, insertion: "", candidates: titles),
     Case(
       line: "edit ", replacing: 0, insertion: "",
-      candidates: ["all"] + titles + ["title=", "artist=", "genre=", "year=", "cover="]),
+      candidates: ["all", "track"] + titles + ["title=", "artist=", "genre=", "year=", "cover="]),
     Case(line: "download a", replacing: 1, insertion: "a", candidates: ["all", "American Pie"]),
     Case(line: "download ", replacing: 0, insertion: "", candidates: ["all"] + titles),
     // The common prefix of titles with spaces opens a quote only when it has a space itself.
     Case(line: "tap \"", replacing: 1, insertion: "\"", candidates: titles),
     Case(
       line: "import examples/t", replacing: 10, insertion: "examples/tour.", candidates: ["tour.bluelib", "tour.out"]),
-    // More albums, or the changes.
+    // More albums, a track, or the changes.
     Case(
       line: "edit 2 ", replacing: 0, insertion: "",
-      candidates: titles + ["title=", "artist=", "genre=", "year=", "cover="]),
+      candidates: ["track"] + titles + ["title=", "artist=", "genre=", "year=", "cover="]),
+    Case(
+      line: "edit 2 track 3 ", replacing: 0, insertion: "", candidates: ["title=", "artist=", "number="]),
     Case(
       line: "edit 2 year=1 ", replacing: 0, insertion: "",
       candidates: ["title=", "artist=", "genre=", "year=", "cover="]),

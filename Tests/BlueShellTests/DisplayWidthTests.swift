@@ -31,7 +31,7 @@ struct DisplayWidthTests {
       Album(title: "Plain"),
     ])
     let browser = AlbumBrowser(library: library, style: .plain, layout: .cards)
-    let lines = browser.lines(window: WindowSize(columns: 80, rows: 24))
+    let lines = browser.drawing(window: WindowSize(columns: 80, rows: 24)).lines
     // Rows 0-4 are the cards: border, three text rows, border — all as wide as each other.
     let widths = lines.prefix(5).map { DisplayWidth.width($0) }
     #expect(Set(widths).count == 1, "card rows of different widths: \(widths)")

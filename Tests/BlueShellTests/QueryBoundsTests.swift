@@ -38,14 +38,14 @@ struct QueryBoundsTests {
   /// stands, and the view is dropped with one line instead of failing every command after it.
   @Test func aViewWhosePatternExplodesOnANewAlbumIsDroppedAndTheChangeStands() throws {
     let shell = try InProcessShell()
-    #expect(shell.run("find title::(a+)+$") == [])
+    #expect(shell.run("find 'title::Bowie|(a+)+$'") == [])
     _ = shell.output()
     #expect(shell.run("add \(String(repeating: "a", count: 40))!") == [])
     let lines = shell.lines()
     #expect(
       lines.contains(
-        "the view 'title::(a+)+$' was dropped: the regular expression '(a+)+$' takes too long (over 250 ms on one"
-          + " album); try a simpler one; showing the whole library"), "\(lines)")
+        "the view 'title::Bowie|(a+)+$' was dropped: the regular expression 'Bowie|(a+)+$' takes too long (over 250"
+          + " ms on one album); try a simpler one; showing the whole library"), "\(lines)")
     #expect(shell.library.view == nil)
     #expect(try shell.library.libraryCount() == 6)
     #expect(try shell.library.selectedAlbum()?.title.hasSuffix("a!") == true)

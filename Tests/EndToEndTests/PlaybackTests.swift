@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import MusicFolder
 import TestSupport
 import Testing
@@ -82,7 +83,10 @@ extension RunsAlone {
     }
 
     /// A file that cannot be played (its audio replaced by noise since the import) is
-    /// skipped with a line naming it; `queue` appends and `play` alone starts the queue.
+    /// skipped with a line naming it, as `queue` adds it: the noise does not start as an MP3
+    /// file does (round 4, G4: mpv was handed whatever was there); `queue` appends and `play`
+    /// alone starts the queue. A file mpv itself cannot play is skipped as it comes
+    /// (`playFetchesNothingThatWasNotAskedFor`).
     @Test(.timeLimit(.minutes(1)))
     func aFileThatCannotBePlayedIsSkippedAndTheQueueGoesOn() throws {
       let runner = BinaryRunner()
@@ -93,24 +97,16 @@ extension RunsAlone {
       let result = try runner.run(["-c", "queue 2", "-c", "queue", "-c", "play"], environment: Self.silent)
       #expect(result.status == 0, "\(result.stderr)")
       #expect(
-        result.stdout.hasPrefix(
-          """
-          queued 1 album (2 tracks); 2 tracks in the queue
-            1. Queen — Innuendo — 01 Innuendo (0:01)
-            2. Queen — Innuendo — 02 Headlong (0:01)
-          2 tracks in the queue
-          playing the queue (2 tracks)
-
-          """), "\(result.stdout)")
-      #expect(
-        result.stdout.hasSuffix(
-          """
-          playing the queue (2 tracks)
-          ✗ cannot play 1.mp3: unrecognized file format; skipped
+        result.stdout == """
+          queued 1 album (1 track); 1 track in the queue
+          ✗ cannot play 1.mp3: no readable audio; skipped
+            1. Queen — Innuendo — 02 Headlong (0:01)
+          1 track in the queue
+          playing the queue (1 track)
           ▶ Queen — Innuendo — 02 Headlong (0:01)
           ■ end of the queue
 
-          """), "\(result.stdout)")
+          """, "\(result.stderr)")
     }
 
     /// SIGTERM while a script plays stops it at once, with the status of SIGTERM.
@@ -240,6 +236,388 @@ extension RunsAlone {
         missing.stderr.hasSuffix(
           "bluelib: -c:1: play: cannot run the player 'no-such-player-here' (BLUELIB_PLAYER): not found\n"),
         "\(missing.stderr)")
+    }
+
+    /// A track number outside the album, the smallest and largest integers included, is an
+    /// error naming it, on libmpv's path and on BLUELIB_PLAYER's (round 4, G12: `Int.min - 1`
+    /// trapped).
+    @Test func aTrackNumberOutsideTheAlbumIsAnErrorEvenAtTheEndsOfInt() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try Self.music(in: runner)
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      for environment in [Self.silent, ["BLUELIB_PLAYER": "true"]] {
+        let result = try runner.run(
+          [
+            "-c", "play 1 -9223372036854775808", "-c", "play 1 9223372036854775807", "-c", "play 1 0", "-c", "play 1 4",
+          ],
+          environment: environment)
+        #expect(result.status == 1, "\(environment): \(result.stderr)")
+        #expect(
+          result.stderr == """
+            bluelib: -c:1: play: "The Wall" has no track -9223372036854775808 (it has 3)
+            bluelib: -c:2: play: "The Wall" has no track 9223372036854775807 (it has 3)
+            bluelib: -c:3: play: "The Wall" has no track 0 (it has 3)
+            bluelib: -c:4: play: "The Wall" has no track 4 (it has 3)
+
+            """, "\(environment)")
+        #expect(result.stdout == "", "\(environment)")
+      }
+    }
+
+    /// Nothing is fetched that was not asked for (round 4, G4). A real loopback server sees no
+    /// connection while bluelib plays a music file replaced since the import by an M3U playlist
+    /// naming a URL (refused by its magic, as the scanner refuses it), a WAV file holding a PLS
+    /// playlist (WAV has no magic the scanner checks: mpv itself is told to follow no
+    /// references), and a track whose path in the library file is a URL (a library made before
+    /// import checked them); a JSON library whose tracks are a URL and an mpv protocol is
+    /// refused by `import`.
+    @Test(.timeLimit(.minutes(1)), .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
+    func playFetchesNothingThatWasNotAskedFor() throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try MusicFolderFixture(in: runner.home)
+      for (number, name) in [(1, "1.mp3"), (2, "2.wav"), (3, "3.ogg"), (4, "4.flac")] {
+        try music.track(
+          "X/Remote/\(name)", TagEdit(album: "Remote", artist: "X", title: "Track \(number)", trackNumber: "\(number)"))
+      }
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      try "#EXTM3U\n\(server.url("/from-an-m3u.mp3"))\n".write(
+        toFile: music.path("X/Remote/1.mp3"), atomically: false, encoding: .utf8)
+      try "[playlist]\nFile1=\(server.url("/from-a-pls.mp3"))\nNumberOfEntries=1\n".write(
+        toFile: music.path("X/Remote/2.wav"), atomically: false, encoding: .utf8)
+      let sqlite = Process()
+      sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+      sqlite.arguments = [
+        runner.home.appendingPathComponent("library.sqlite").path,
+        "UPDATE track SET path = '\(server.url("/from-the-library.ogg"))' WHERE path LIKE '%/3.ogg'",
+      ]
+      try sqlite.run()
+      sqlite.waitUntilExit()
+      try #require(sqlite.terminationStatus == 0)
+
+      let played = try runner.run(["-c", "play 1"], environment: Self.silent)
+      #expect(played.status == 0, "\(played.stderr)")
+      #expect(
+        played.stdout == """
+          playing "Remote" (2 tracks)
+          ✗ cannot play 1.mp3: no readable audio; skipped
+          ✗ cannot play from-the-library.ogg: not a local file; skipped
+          ✗ cannot play 2.wav: unrecognized file format; skipped
+          ▶ X — Remote — 04 Track 4 (0:01)
+          ■ end of the queue
+
+          """, "\(played.stderr)")
+
+      let json = runner.home.appendingPathComponent("remote.json").path
+      try """
+      [{"title": "Remote", "artist": "X", "folder": "/music/Remote", "duration": 2, "tracks": [
+        {"path": "\(server.url("/from-json.mp3"))", "number": 1, "title": "one", "length": 1},
+        {"path": "av://lavfi:sine=frequency=440:duration=1", "number": 2, "title": "two", "length": 1}]}]
+      """.write(toFile: json, atomically: false, encoding: .utf8)
+      let imported = try runner.run(["-c", "import '\(json)'", "-c", "play 2"], environment: Self.silent)
+      #expect(
+        imported.stderr.hasPrefix(
+          "bluelib: -c:1: import: \(json):2: element 1: track 1: 'path' must be an absolute path, got '\(server.url("/from-json.mp3"))'\n"
+        ), "\(imported.stderr)")
+      #expect(!imported.stdout.contains("▶"), "\(imported.stdout)")
+      usleep(300_000)
+      #expect(server.peakConnections == 0, "\(server.requests.map(\.path))")
+    }
+
+    /// A track that is a FIFO since the import (or a device, or anything whose `open` would
+    /// block) is skipped with a line saying so, without opening it to read: it stalled
+    /// playback for good, and a script never ended (round 4, G11).
+    @Test(.timeLimit(.minutes(1)))
+    func aFIFOInTheQueueIsSkippedAndTheScriptEnds() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try Self.music(in: runner)
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      let fifo = music.path("Queen/Innuendo/1.mp3")
+      try FileManager.default.removeItem(atPath: fifo)
+      #expect(mkfifo(fifo, 0o644) == 0)
+      let shell = try LiveShell(runner, arguments: ["-c", "play 2"], environment: Self.silent)
+      let status = shell.waitForExit(timeout: 15)
+      #expect(status == 0, "\(shell.output)\(shell.errors)")
+      #expect(
+        shell.output == """
+          playing "Innuendo" (1 track)
+          ✗ cannot play 1.mp3: not a regular file; skipped
+          ▶ Queen — Innuendo — 02 Headlong (0:01)
+          ■ end of the queue
+
+          """, "\(shell.errors)")
+    }
+
+    /// An album whose files are all gone since the import is one error naming the first
+    /// missing file and how to find them again, and a failure in a script (round 4, G25: each
+    /// track said "loading failed" and the script exited 0); one file gone of several is
+    /// skipped with a line, and the rest plays.
+    @Test(.timeLimit(.minutes(1)))
+    func playingAnAlbumWhoseFilesAreGoneSaysSoOnce() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try Self.music(in: runner)
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      try FileManager.default.removeItem(atPath: music.path("Queen/Innuendo/2.flac"))
+      let one = try runner.run(["-c", "play 2"], environment: Self.silent)
+      #expect(one.status == 0, "\(one.stderr)")
+      #expect(
+        one.stdout == """
+          playing "Innuendo" (1 track)
+          ✗ cannot play 2.flac: no such file; skipped
+          ▶ Queen — Innuendo — 01 Innuendo (0:01)
+          ■ end of the queue
+
+          """, "\(one.stderr)")
+
+      try FileManager.default.removeItem(atPath: music.path("Queen"))
+      let gone = try runner.run(["-c", "play 2"], environment: Self.silent)
+      #expect(gone.status == 1)
+      #expect(gone.stdout == "")
+      #expect(
+        gone.stderr == """
+          bluelib: -c:1: play: the files of "Innuendo" are gone (\(music.path("Queen/Innuendo/1.mp3")): no such file); \
+          'import DIR' finds them if they moved
+
+          """)
+    }
+
+    /// SIGTERM, SIGHUP and SIGINT end a script at once while another player (BLUELIB_PLAYER)
+    /// plays, with 143, 129 and 130, and reach every process of the player's own process
+    /// group; the rest of the line does not run (round 4, G9: bluelib waited for the player
+    /// and ignored all three).
+    @Test(.timeLimit(.minutes(1)), arguments: [(SIGTERM, 143), (SIGHUP, 129), (SIGINT, 130)] as [(Int32, Int32)])
+    func aSignalEndsTheShellWhileAnotherPlayerPlaysAndReachesThePlayer(signal: Int32, status: Int32) throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try Self.music(in: runner)
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      let record = runner.home.appendingPathComponent("player-pid").path
+      // The shell waits for a sleep of its own: both must end.
+      let shell = try LiveShell(
+        runner, arguments: ["-c", "play 1; add After", "-c", "add After"],
+        environment: ["BLUELIB_PLAYER": "echo $$ > '\(record)'; sleep 1000; true #"])
+      defer { shell.closeInput() }
+      var player: pid_t?
+      let deadline = ContinuousClock.now + .seconds(10)
+      while player == nil && ContinuousClock.now < deadline {
+        player = fileContents(record).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        if player == nil { usleep(10_000) }
+      }
+      let group = try #require(player)
+      try #require(group > 1)
+      defer {
+        kill(-group, SIGKILL)
+        kill(group, SIGKILL)
+      }
+      #expect(Self.processes(inGroup: group).count == 2, "the player's sh and its sleep, in a group of their own")
+      usleep(100_000)
+      let start = ContinuousClock.now
+      kill(shell.processIdentifier, signal)
+      while shell.isRunning && ContinuousClock.now - start < .seconds(3) { usleep(5_000) }
+      let took = ContinuousClock.now - start
+      // A shell that waits for the player ends when the player does (and its output ends
+      // when the player's sleep does, which has it too).
+      if shell.isRunning {
+        for pid in Self.processes(where: { pid, parent, _ in pid == group || parent == group }) { kill(pid, SIGKILL) }
+      }
+      let exit = shell.waitForExit(timeout: 10)
+      #expect(exit == status, "\(shell.errors)")
+      #expect(took < .seconds(1), "ended \(took) after the signal")
+      #expect(!shell.diedOfSignal)
+      #expect(!shell.output.contains("After") && !shell.output.contains("played"), "\(shell.output)")
+      var left = Self.processes(inGroup: group)
+      let reaped = ContinuousClock.now + .seconds(5)
+      while !left.isEmpty && ContinuousClock.now < reaped {
+        usleep(20_000)
+        left = Self.processes(inGroup: group)
+      }
+      #expect(left.isEmpty, "the player's processes \(left) are still running")
+      #expect(try runner.run(["-c", "list -f '$title'"]).stdout == "The Wall\nInnuendo\n")
+    }
+
+    /// The live processes (not zombies) whose process group is `group`, from `/proc`.
+    static func processes(inGroup group: pid_t) -> [pid_t] {
+      processes { _, _, processGroup in processGroup == group }
+    }
+
+    /// The live processes (not zombies) for which `include(pid, parent, group)` is true.
+    static func processes(where include: (pid_t, pid_t, pid_t) -> Bool) -> [pid_t] {
+      let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+      return entries.compactMap { entry -> pid_t? in
+        guard let pid = pid_t(entry), let stat = fileContents("/proc/\(entry)/stat"),
+          let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // After the name in parentheses: state, parent, process group.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 2, fields[0] != "Z", let parent = pid_t(fields[1]), let group = pid_t(fields[2]),
+          include(pid, parent, group)
+        else { return nil }
+        return pid
+      }
+    }
+
+    /// A player killed by a signal is a failure that names the signal, not "played" (round 4, G9).
+    @Test func aPlayerKilledByASignalIsAFailure() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try Self.music(in: runner)
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      let result = try runner.run(["-c", "play 1"], environment: ["BLUELIB_PLAYER": "kill -9 $$"])
+      #expect(result.status == 1)
+      #expect(result.stdout == "")
+      #expect(result.stderr == "bluelib: -c:1: play: the player 'kill -9 $$' was killed by signal 9\n")
+    }
+
+    /// At a prompt, another player has the terminal while it runs, in its process group of
+    /// its own: it reads what is typed (without the terminal it would be stopped reading it),
+    /// Ctrl-C reaches it and not the shell, and the prompt comes back when it ends.
+    @Test(.timeLimit(.minutes(1)))
+    func anotherPlayerAtThePromptHasTheTerminal() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try Self.music(in: runner)
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      let player = "printf 'player> '; read answer; [ \"$answer\" = wait ] && sleep 1000; echo \"player got $answer\" #"
+      let terminal = try PseudoTerminal(
+        arguments: ["--home", runner.home.path],
+        environment: runner.environment(["NO_COLOR": "1", "BLUELIB_PLAYER": player]), columns: 100, rows: 30)
+      #expect(terminal.waitFor("bluelib> "))
+      let shellGroup = terminal.foregroundProcessGroup()
+      var mark = terminal.mark
+      terminal.type("play 1\r")
+      #expect(terminal.waitFor("player> ", after: mark))
+      let handed = ContinuousClock.now + .seconds(5)
+      while terminal.foregroundProcessGroup() == shellGroup && ContinuousClock.now < handed { usleep(10_000) }
+      #expect(terminal.foregroundProcessGroup() != shellGroup, "the player does not have the terminal")
+      terminal.type("yes\r")
+      #expect(terminal.waitFor("player got yes", after: mark))
+      #expect(terminal.waitFor("played \"The Wall\" with", after: mark))
+      #expect(terminal.waitFor("bluelib> ", after: terminal.transcript.range(of: "played \"The Wall\"")?.upperBound))
+      #expect(terminal.foregroundProcessGroup() == shellGroup)
+
+      // Ctrl-C stops the player, not the shell, and is no failure.
+      mark = terminal.mark
+      terminal.type("play 1\r")
+      #expect(terminal.waitFor("player> ", after: mark))
+      terminal.type("wait\r")
+      // Once sleep runs: a Ctrl-C before would reach sh alone (or its child before the exec),
+      // which catches it and waits on.
+      let sleeping = ContinuousClock.now + .seconds(10)
+      while ContinuousClock.now < sleeping
+        && !Self.processes(inGroup: terminal.foregroundProcessGroup()).contains(where: {
+          fileContents("/proc/\($0)/comm") == "sleep\n"
+        })
+      {
+        usleep(10_000)
+      }
+      terminal.type("\u{03}")
+      #expect(
+        terminal.waitFor("bluelib> ", after: mark, timeout: 5), "\(terminal.transcript[mark...].debugDescription)")
+      #expect(!terminal.transcript[mark...].contains("error:"), "\(terminal.transcript[mark...])")
+      #expect(!terminal.transcript[mark...].contains("played"), "\(terminal.transcript[mark...])")
+      #expect(terminal.foregroundProcessGroup() == shellGroup)
+      terminal.type("quit\r")
+      #expect(terminal.waitForExit() == 0)
+    }
+
+    /// Without a working audio output, `play` says so in one line, once, plays nothing and
+    /// fails the script; what the sound libraries print on standard error stays off it (round
+    /// 4, G13: each track said "▶" and then "✗ … audio output initialization failed", ALSA wrote
+    /// 18 lines a track, and the script exited 0). ALSA with an empty configuration has no
+    /// device on any machine.
+    @Test(.timeLimit(.minutes(1)))
+    func withoutAnAudioOutputPlaySaysSoOnceAndFails() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try Self.music(in: runner)
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      let empty = runner.home.appendingPathComponent("empty-alsa.conf").path
+      #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+      let result = try runner.run(
+        ["-c", "play 1", "-c", "queue"],
+        environment: ["BLUELIB_AUDIO_OUTPUT": "alsa", "ALSA_CONFIG_PATH": empty])
+      #expect(result.status == 1)
+      #expect(
+        result.stderr == """
+          bluelib: -c:1: play: no audio output 'alsa' (mpv: audio output initialization failed); \
+          set BLUELIB_AUDIO_OUTPUT to another
+
+          """)
+      #expect(result.stdout == "the queue is empty ('queue ALBUM' adds an album)\n")
+
+      // The output that opened (null, once ALSA failed) is the one every track uses: ALSA is
+      // not tried again, so nothing more reaches standard error, and the album plays.
+      let fallback = try runner.run(
+        ["-c", "play 1"], environment: ["BLUELIB_AUDIO_OUTPUT": "alsa,null", "ALSA_CONFIG_PATH": empty])
+      #expect(fallback.status == 0)
+      #expect(fallback.stderr == "")
+      #expect(
+        fallback.stdout == """
+          playing "The Wall" (3 tracks)
+          ▶ Pink Floyd — The Wall — 1-01 In the Flesh? (0:01)
+          ▶ Pink Floyd — The Wall — 1-02 The Thin Ice (0:01)
+          ▶ Pink Floyd — The Wall — 2-01 Hey You (0:01)
+          ■ end of the queue
+
+          """)
+    }
+
+    /// An audio output that does not open — mpv's `pcm` output writing to a FIFO nobody reads,
+    /// as a sound server that never answers — is given up after 5 s with one line, and SIGTERM
+    /// while it waits ends the run at once (before, the first track's line came and then the
+    /// script never ended).
+    @Test(.timeLimit(.minutes(1)))
+    func anAudioOutputThatDoesNotOpenIsGivenUpAndASignalEndsTheWait() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try Self.music(in: runner)
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      // The `pcm` output writes `audiodump.wav` in the current directory.
+      let directory = runner.home.appendingPathComponent("stuck")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      #expect(mkfifo(directory.appendingPathComponent("audiodump.wav").path, 0o644) == 0)
+      func start() throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = BinaryRunner.executable
+        process.arguments = ["--home", runner.home.path, "-c", "play 1"]
+        process.environment = runner.environment(["BLUELIB_AUDIO_OUTPUT": "pcm"])
+        process.currentDirectoryURL = directory
+        let (output, errors) = (Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        return (process, output, errors)
+      }
+
+      let (waited, output, errors) = try start()
+      let started = ContinuousClock.now
+      while waited.isRunning && ContinuousClock.now - started < .seconds(15) { usleep(10_000) }
+      if waited.isRunning { waited.terminate() }
+      waited.waitUntilExit()
+      #expect(waited.terminationStatus == 1)
+      #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "")
+      #expect(
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == """
+          bluelib: -c:1: play: no audio output 'pcm' (mpv: the audio output did not open within 5 s); \
+          set BLUELIB_AUDIO_OUTPUT to another
+
+          """)
+
+      let (signalled, _, _) = try start()
+      usleep(1_000_000)
+      let sent = ContinuousClock.now
+      kill(signalled.processIdentifier, SIGTERM)
+      while signalled.isRunning && ContinuousClock.now - sent < .seconds(10) { usleep(5_000) }
+      let took = ContinuousClock.now - sent
+      if signalled.isRunning { signalled.terminate() }
+      signalled.waitUntilExit()
+      #expect(took < .seconds(1), "ended \(took) after SIGTERM")
+      #expect(signalled.terminationStatus == 143)
     }
 
     /// The verbs without a player or without anything playing say so.

@@ -4,6 +4,10 @@ import MPVAudio
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension RunsAlone {
   /// The queue's controls on real libmpv with its null audio output, in-process: `pause`
   /// stops the clock and resumes it, `seek` lands where it is told (absolute and relative),
@@ -170,6 +174,45 @@ extension RunsAlone {
       #expect(fixture.player.playingAlbumID == nil)
       #expect(fixture.player.status() == nil)
       #expect(fixture.player.isIdle)
+    }
+
+    /// A track the engine refuses before it is queued — a FIFO (mpv waited in `open` for
+    /// good), a file gone, a path that is not a local file — is told as failed and left out
+    /// of the queue, and the rest plays (round 4, G4 and G11); when nothing asked for can
+    /// play, nothing changes and the error names the first refused track asked for.
+    @Test(.timeLimit(.minutes(1)))
+    func tracksTheEngineRefusesAreToldAsFailedAndLeftOutOfTheQueue() throws {
+      let fixture = try Fixture()
+      let fifo = fixture.directory.file("fifo.wav")
+      #expect(mkfifo(fifo, 0o644) == 0)
+      let odd = [("FIFO", fifo), ("Gone", fixture.directory.file("gone.wav")), ("URL", "http://127.0.0.1:9/x.wav")].map
+      {
+        Player.Track(albumID: 7, album: "Odd", artist: "", number: nil, title: $0.0, duration: 6, path: $0.1)
+      }
+      try fixture.player.play(odd + [fixture.tracks[0]], from: 1)
+      #expect(Self.eventually { fixture.started == ["Track 1"] })
+      #expect(
+        Array(fixture.events.value.prefix(3)) == [
+          .failed(odd[0], reason: "not a regular file"), .failed(odd[1], reason: "no such file"),
+          .failed(odd[2], reason: "not a local file"),
+        ])
+      #expect(fixture.player.queue == [fixture.tracks[0]])
+      #expect(fixture.player.status()?.place == 1)
+      let refused = PlaybackError(
+        "cannot play gone.wav: no such file", refusal: Player.Refusal(track: odd[1], problem: .gone))
+      #expect(throws: refused) { try fixture.player.play(odd, from: 1) }
+      #expect(fixture.player.queue == [fixture.tracks[0]])
+      fixture.player.stop()
+    }
+
+    /// libmpv is given only absolute paths, whoever calls it: a URL reaches no `loadfile`.
+    @Test func theEngineTakesOnlyAbsolutePaths() throws {
+      let engine = try MPVEngine(audioOutput: "null")
+      #expect(throws: PlaybackError("mpv is given only absolute paths of files, not 'http://127.0.0.1:9/x.mp3'")) {
+        try engine.append(["http://127.0.0.1:9/x.mp3"], start: true)
+      }
+      #expect(engine.problem(playing: "av://lavfi:sine=frequency=440") == .notLocal)
+      #expect(engine.status() == nil)
     }
 
     /// A track played past half of it counts its album once for the queue, even when `next`

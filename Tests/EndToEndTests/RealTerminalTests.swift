@@ -60,7 +60,7 @@ extension RunsAlone {
       let display = try X11.Display(size: Self.screen)
       defer { display.stop() }
       let kitty = try Self.kitty(on: display, runner, width: "900", height: "780")
-      let shot = display.waitForScreenshot(timeout: 40) {
+      let shot = display.waitForScreenshot(timeout: 90) {
         $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
       }
       X11.end(kitty)
@@ -89,7 +89,7 @@ extension RunsAlone {
       #expect(inXterm.count(of: .pureRed) > 5000 && inXterm.count(of: .pureBlue) > 5000, "xterm")
 
       let kitty = try Self.kitty(on: display, runner, width: "71c", height: "20c")
-      let shot = display.waitForScreenshot(timeout: 40) {
+      let shot = display.waitForScreenshot(timeout: 90) {
         $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
       }
       X11.end(kitty)

@@ -18,12 +18,12 @@ public final class LiveShell {
   /// How much of each output ``send(_:)`` has handed back already.
   private var consumed = (stdout: 0, stderr: 0)
 
-  /// Starts `bluelib --home HOME ARGUMENTS` with `runner`'s home and environment (script
-  /// mode: its standard input is a pipe).
-  public init(_ runner: BinaryRunner, arguments: [String] = []) throws {
+  /// Starts `bluelib --home HOME ARGUMENTS` with `runner`'s home and environment, and
+  /// `environment` added to it (script mode: its standard input is a pipe).
+  public init(_ runner: BinaryRunner, arguments: [String] = [], environment: [String: String] = [:]) throws {
     process.executableURL = BinaryRunner.executable
     process.arguments = ["--home", runner.home.path] + arguments
-    process.environment = runner.environment()
+    process.environment = runner.environment(environment)
     let output = Pipe()
     let errors = Pipe()
     process.standardInput = input
@@ -52,6 +52,9 @@ public final class LiveShell {
 
   /// The shell's process id, to signal it or read its `/proc` entries.
   public var processIdentifier: Int32 { process.processIdentifier }
+
+  /// Whether the shell is still running.
+  public var isRunning: Bool { process.isRunning }
 
   /// What the shell printed on standard output so far.
   public var output: String { String(decoding: stdout.value, as: UTF8.self) }

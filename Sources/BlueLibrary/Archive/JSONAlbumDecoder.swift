@@ -324,6 +324,10 @@ struct JSONAlbumDecoder {
         }
       }
       guard let path = try text("path") else { throw fail("missing key 'path'") }
+      // A track is a file of a music folder: a URL or an mpv protocol would be fetched or
+      // run by `play`, and a relative path read against whatever folder bluelib runs in.
+      guard path.hasPrefix("/") else { throw fail("'path' must be an absolute path, got \(LibraryError.quoted(path))") }
+      guard !path.utf8.contains(0) else { throw fail("'path' must not contain a NUL character") }
       var length = 0.0
       switch fields["length"] {
       case nil, .null: break

@@ -190,7 +190,7 @@ public final class CoverLoader: Sendable {
     let (tasks, deliver) = book.withLock { book in
       let tasks = book.cancelAll(reporting: reporting)
       // Kept for ``cancelAndWait(reporting:)`` to wait for; a finished task is cheap to keep.
-      book.cancelledTasks += tasks
+      if !tasks.isEmpty { book.cancelledTasks += tasks }
       return (tasks, Self.settled(&book))
     }
     for task in tasks { task.cancel() }

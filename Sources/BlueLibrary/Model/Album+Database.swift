@@ -14,7 +14,7 @@ struct AlbumRow: FetchableRecord, MutablePersistableRecord {
   init(row: Row) throws {
     album = Album(
       id: row[0], title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[5], position: row[6],
-      coverCached: row[7], tracks: row[8], duration: row[9], folder: row[10])
+      coverCached: row[7], tracks: row[8], duration: row[9], folder: row[10], rating: row[12], favourite: row[13])
     album.sourceKey = row[11]
   }
 
@@ -31,6 +31,8 @@ struct AlbumRow: FetchableRecord, MutablePersistableRecord {
     container["duration"] = album.duration
     container["folder"] = album.folder
     container["source_key"] = album.sourceKey
+    container["rating"] = album.rating
+    container["fav"] = album.favourite
   }
 
   /// Takes the row id SQLite chose.
@@ -42,10 +44,11 @@ struct AlbumRow: FetchableRecord, MutablePersistableRecord {
 extension Album {
   /// The column list every query `FROM album` selects, in the order ``AlbumRow/init(row:)``
   /// and `AlbumStore.fastAlbums` read them: the eighth is whether the `cover` table records
-  /// the cover as cached (one primary-key probe per row), then the music-folder fields.
+  /// the cover as cached (one primary-key probe per row), then the music-folder fields, the
+  /// rating and the favourite mark.
   static let selection =
     "id, title, artist, genre, year, coverUrl, position, EXISTS (SELECT 1 FROM cover WHERE url = album.coverUrl), "
-    + "tracks, duration, folder, source_key"
+    + "tracks, duration, folder, source_key, rating, fav"
 
   // The statements are prepared once per connection and kept (GRDB's statement cache):
   // a command that runs the same query as the last one does not parse SQL again.

@@ -22,6 +22,10 @@ public struct Album: Sendable, Equatable, Hashable {
   /// by the store when it reads the album; not imported or exported). Lets a card or a
   /// `list` line show the cover's state without looking in the cache.
   public var coverCached: Bool
+  /// Whether the album is one of your favourites (`fav`, `unfav`).
+  public var favourite: Bool
+  /// The rating's stars, 0 for none: one byte beside the flags, not another optional word.
+  private var stars: UInt8
   /// The music-folder fields, boxed: most albums have none, and a million albums in memory
   /// (an import of a large file) should not carry four more fields each.
   private var music: MusicFields?
@@ -41,6 +45,11 @@ public struct Album: Sendable, Equatable, Hashable {
   public var folder: String? {
     get { music?.folder }
     set { changeMusic { $0.folder = newValue } }
+  }
+  /// The rating in stars, 1 to 5 (`rate`); nil when unrated. A value out of range is clamped.
+  public var rating: Int? {
+    get { stars == 0 ? nil : Int(stars) }
+    set { stars = UInt8(min(max(newValue ?? 0, 0), 5)) }
   }
   /// Whether the album came from a music folder (it has a source key).
   public var isFromMusicFolder: Bool { sourceKey != nil }
@@ -65,7 +74,9 @@ public struct Album: Sendable, Equatable, Hashable {
     coverCached: Bool = false,
     tracks: Int? = nil,
     duration: Double? = nil,
-    folder: String? = nil
+    folder: String? = nil,
+    rating: Int? = nil,
+    favourite: Bool = false
   ) {
     self.id = id
     self.title = title
@@ -75,6 +86,8 @@ public struct Album: Sendable, Equatable, Hashable {
     self.coverURL = coverURL
     self.position = position
     self.coverCached = coverCached
+    self.favourite = favourite
+    stars = UInt8(min(max(rating ?? 0, 0), 5))
     if tracks != nil || duration != nil || folder != nil {
       music = MusicFields(tracks: tracks, duration: duration, folder: folder, sourceKey: nil)
     }

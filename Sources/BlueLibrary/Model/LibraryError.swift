@@ -19,12 +19,24 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   case unknownField(String)
   /// A title that is empty or only blanks.
   case emptyTitle
+  /// `edit ALBUM track N` named a field a track does not have.
+  case unknownTrackField(String)
+  /// A track's title given empty or only blanks.
+  case emptyTrackTitle
+  /// A track's number that is not a whole number from 1 to 9999.
+  case invalidTrackNumber(String)
+  /// An album with no track at place `number` (1-based) of its `count`; with `count` 0, one
+  /// with no tracks at all (not from a music folder).
+  case noTrack(title: String, number: Int, count: Int)
   /// A year that is not a whole number.
   case invalidYear(String)
   /// A whole-number year outside 0...9999.
   case yearOutOfRange(String)
   /// A cover that is not an http, https or file URL.
   case invalidCover(String)
+  /// A rating that is not 0 to 5 stars, or a favourite mark that is not true or false: the
+  /// whole message.
+  case invalidRating(String)
   /// A text field holding a NUL character.
   case nulCharacter(AlbumField)
   /// A field longer than its limit (title, artist, genre: 1,000 characters; cover: 8 KiB).
@@ -106,15 +118,27 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case .noAlbumWithID(let id):
       "no album with id \(id) (it may have been deleted)"
     case .unknownField(let name):
-      "unknown field \(Self.quoted(name)) (fields: \(AlbumField.allCases.map(\.rawValue).joined(separator: ", ")))"
+      "unknown field \(Self.quoted(name)) (fields: \(AlbumField.typed.map(\.rawValue).joined(separator: ", ")))"
     case .emptyTitle:
       "title must not be empty"
+    case .unknownTrackField(let name):
+      "unknown track field \(Self.quoted(name)) (fields: \(TrackField.allCases.map(\.rawValue).joined(separator: ", ")))"
+    case .emptyTrackTitle:
+      "a track's title must not be empty"
+    case .invalidTrackNumber(let text):
+      "a track's number is a whole number from 1 to 9999, got \(Self.quoted(text))"
+    case .noTrack(let title, _, 0):
+      "\(Self.quoted(title, mark: "\"")) has no tracks (it did not come from a music folder)"
+    case .noTrack(let title, let number, let count):
+      "\(Self.quoted(title, mark: "\"")) has no track \(number) (it has \(count))"
     case .invalidYear(let text):
       "year must be a whole number, got \(Self.quoted(text))"
     case .yearOutOfRange(let text):
       "year must be between 0 and 9999, got \(Self.quoted(text))"
     case .invalidCover(let text):
       "cover must be an http, https or file URL, got \(Self.quoted(text))"
+    case .invalidRating(let message):
+      message
     case .nulCharacter(let field):
       "\(field.rawValue) must not contain a NUL character"
     case .tooLong(let field, let limit, let actual):

@@ -24,6 +24,9 @@ public struct Tracklist: Sendable, Equatable {
     public var modified: Int64
     /// Its MusicBrainz recording id.
     public var musicBrainzTrackID: String?
+    /// For each field you edited (``title``, ``artist`` and ``number`` then hold your values)
+    /// what the file says ("" for nothing); empty when the track is as its file says.
+    public var fileSays: [TrackField: String] = [:]
 
     /// The title, else the file's name.
     public var displayTitle: String {

@@ -2,7 +2,7 @@ internal import MusicFolder
 
 extension Album {
   /// The album a music-folder scan found, as the library stores it: its tags, its track
-  /// count, length and folder, its cover as a local URL (``LocalCover``), else as the Cover Art Archive's
+  /// count, length and folder, the rating and favourite mark its tracks agree on, its cover as a local URL (``LocalCover``), else as the Cover Art Archive's
   /// (``CoverArtArchiveSource``), and its source key.
   ///
   /// Tag values are cut to the library's limits rather than refused (a tag of megabytes
@@ -17,7 +17,8 @@ extension Album {
         ?? CoverArtArchiveSource.url(release: album.musicBrainzAlbumID, group: album.musicBrainzReleaseGroupID) ?? "",
       tracks: min(album.trackCount, Album.validTrackCounts.upperBound),
       duration: min(max(album.duration, 0), Album.maximumDuration),
-      folder: album.folder.utf8.count <= Album.maximumFolderBytes ? album.folder : nil)
+      folder: album.folder.utf8.count <= Album.maximumFolderBytes ? album.folder : nil, rating: album.rating,
+      favourite: album.favourite)
     if coverURL.utf8.count > Album.maximumLocalCoverBytes { coverURL = "" }
     if title.allSatisfy({ $0 == " " || $0 == "\t" }) { title = "(untitled)" }
     sourceKey = key

@@ -79,20 +79,3 @@ public struct FolderImport: Sendable, Equatable {
   /// The step `undo` takes back, or nil when nothing changed.
   public var summary: String?
 }
-
-/// How far the scan of an `import DIR` has got, for a progress line.
-public struct FolderScanProgress: Sendable, Equatable {
-  /// Audio files (by their extension) found so far; final once the folders are all listed.
-  public var filesFound: Int
-  /// Audio files read so far.
-  public var filesScanned: Int
-  /// Albums found so far (an estimate until the scan ends).
-  public var albumsFound: Int
-
-  /// A progress report with every field given.
-  public init(filesFound: Int, filesScanned: Int, albumsFound: Int) {
-    self.filesFound = filesFound
-    self.filesScanned = filesScanned
-    self.albumsFound = albumsFound
-  }
-}

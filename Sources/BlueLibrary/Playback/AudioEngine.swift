@@ -27,6 +27,15 @@ public protocol AudioEngine: AnyObject, Sendable {
   func volume() -> Int
   /// Sets where events go.
   func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void)
+  /// Why the engine will not be given `path`, asked just before it is queued (a local
+  /// player refuses what is not a regular audio file: ``TrackProblem/ofLocalFile(at:)``);
+  /// nil when it can try it.
+  func problem(playing path: String) -> TrackProblem?
+}
+
+extension AudioEngine {
+  /// Nothing refused: the engine finds out itself (a server plays what it has).
+  public func problem(playing path: String) -> TrackProblem? { nil }
 }
 
 /// Something that happened in an ``AudioEngine``.
@@ -87,6 +96,12 @@ public struct EngineStatus: Sendable, Equatable {
 /// Why playback could not start.
 public struct PlaybackError: Error, Equatable, CustomStringConvertible {
   public var description: String
+  /// When nothing could be played because the engine refused the tracks: the first one
+  /// asked for, and why.
+  public var refusal: Player.Refusal?
 
-  public init(_ description: String) { self.description = description }
+  public init(_ description: String, refusal: Player.Refusal? = nil) {
+    self.description = description
+    self.refusal = refusal
+  }
 }

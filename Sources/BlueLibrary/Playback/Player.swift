@@ -40,6 +40,17 @@ public final class Player: Sendable {
     case endOfQueue
   }
 
+  /// A track the engine refused before it was queued, and why.
+  public struct Refusal: Sendable, Equatable {
+    public var track: Track
+    public var problem: TrackProblem
+
+    public init(track: Track, problem: TrackProblem) {
+      self.track = track
+      self.problem = problem
+    }
+  }
+
   /// What plays now, for `now`.
   public struct Status: Sendable, Equatable {
     public var track: Track
@@ -66,6 +77,8 @@ public final class Player: Sendable {
     var played: [Int64] = []
     /// The album of the track that plays (the last one started), nil when nothing plays.
     var playingAlbumID: Int64?
+    /// The album that was current when the queue was last made or added to (``madeQueue(whileSelected:)``).
+    var madeWhileSelected: Int64?
   }
 
   /// A player that makes its engine with `makeEngine` when it first plays, or, when the
@@ -92,21 +105,39 @@ public final class Player: Sendable {
   /// The queue.
   public var queue: [Track] { state.withLock { $0.queue } }
 
+  /// Notes that the queue was made (or added to) while the album `id` was current: `play`
+  /// alone resumes the queue only while that album is still current.
+  public func madeQueue(whileSelected id: Int64?) {
+    state.withLock { $0.madeWhileSelected = id }
+  }
+
+  /// The album that was current when the queue was last made or added to.
+  public var queueMadeWhileSelected: Int64? { state.withLock { $0.madeWhileSelected } }
+
+  /// Replaces the queue's tracks with `tracks` (the same songs, their files found again),
+  /// without playing: for a queue to be played again after its files moved.
+  public func replaceQueue(_ tracks: [Track]) {
+    state.withLock { $0.queue = tracks }
+  }
+
   /// The album whose track plays (paused or not): its card is marked. Nil when nothing
   /// plays or the track is of no album of the library.
   public var playingAlbumID: Int64? { state.withLock { $0.playingAlbumID } }
 
-  /// Replaces the queue with `tracks` and plays from the `index`th.
+  /// Replaces the queue with `tracks` and plays from the `index`th. A track the engine
+  /// refuses (``AudioEngine/problem(playing:)``) is left out and told as failed; when none
+  /// from the `index`th on is left, nothing changes and the error names the first refused.
   public func play(_ tracks: [Track], from index: Int = 0) throws(PlaybackError) {
     let engine = try self.engine()
+    let (playable, start) = try vet(tracks, from: index, engine)
     countIfPastHalf(engine)
     state.withLock {
-      $0.queue = tracks
+      $0.queue = playable
       $0.counted = []
     }
     setIdle(false)
     do {
-      try engine.load(tracks.map(\.path), from: index)
+      try engine.load(playable.map(\.path), from: start)
     } catch {
       setIdle(true)
       throw error
@@ -114,11 +145,47 @@ public final class Player: Sendable {
   }
 
   /// Adds `tracks` after the queue's last; plays them when nothing plays and `start`.
-  public func enqueue(_ tracks: [Track], start: Bool = false) throws(PlaybackError) {
+  /// Tracks the engine refuses are left out, as ``play(_:from:)`` leaves them out; returns
+  /// how many were added.
+  @discardableResult
+  public func enqueue(_ tracks: [Track], start: Bool = false) throws(PlaybackError) -> Int {
     let engine = try self.engine()
-    state.withLock { $0.queue += tracks }
+    let (playable, _) = try vet(tracks, from: 0, engine)
+    state.withLock { $0.queue += playable }
     if start { setIdle(false) }
-    try engine.append(tracks.map(\.path), start: start)
+    try engine.append(playable.map(\.path), start: start)
+    return playable.count
+  }
+
+  /// The tracks of `tracks` the engine takes, and where among them the `index`th is (or
+  /// the first taken after it); each refused one is told to the observer as failed, in
+  /// order, before anything of them plays. Throws, telling nothing, when none from the
+  /// `index`th on is taken.
+  private func vet(
+    _ tracks: [Track], from index: Int, _ engine: any AudioEngine
+  ) throws(PlaybackError) -> (tracks: [Track], start: Int) {
+    var playable: [Track] = []
+    var refusals: [(place: Int, refusal: Refusal)] = []
+    var start: Int?
+    for (place, track) in tracks.enumerated() {
+      if let problem = engine.problem(playing: track.path) {
+        refusals.append((place, Refusal(track: track, problem: problem)))
+        continue
+      }
+      if place >= index && start == nil { start = playable.count }
+      playable.append(track)
+    }
+    guard let start else {
+      guard let first = refusals.first(where: { $0.place >= index })?.refusal else {
+        throw PlaybackError("nothing to play")
+      }
+      let name = first.track.path.split(separator: "/").last.map(String.init) ?? first.track.path
+      throw PlaybackError("cannot play \(name): \(first.problem)", refusal: first)
+    }
+    if let observer = observer.withLock({ $0 }) {
+      for (_, refusal) in refusals { observer(.failed(refusal.track, reason: refusal.problem.description)) }
+    }
+    return (playable, start)
   }
 
   /// Plays the queue from its first track (after `stop`, or a queue built with `queue`).

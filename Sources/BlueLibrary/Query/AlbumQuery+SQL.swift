@@ -68,6 +68,8 @@ struct QuerySQL {
     case .played: "IFNULL((SELECT played FROM album_play WHERE album_id = album.id), 0)"
     case .lastPlayed: "(SELECT last_played FROM album_play WHERE album_id = album.id)"
     case .art: AlbumArt.sql
+    case .rating: "rating"
+    case .fav: "fav"
     // One of the album's tracks: `t` in the EXISTS a track term is wrapped in.
     case .track: "IFNULL(t.title, '')"
     case .format: "t.format"

@@ -252,6 +252,9 @@ public enum QueryField: String, Sendable, CaseIterable {
   case lastPlayed = "last_played"
   /// Where its art stands: `none`, `local`, `downloaded` or `url` (``AlbumArt``).
   case art
+  /// Its rating in stars, 1 to 5 (`rate`; unrated albums have none), and whether it is a
+  /// favourite (`fav`).
+  case rating, fav
 
   /// What a value of the field is compared as.
   enum Kind { case text, number, date, flag }
@@ -261,9 +264,9 @@ public enum QueryField: String, Sendable, CaseIterable {
     case .title, .artist, .albumartist, .genre, .folder, .cover, .musicBrainzAlbumID, .musicBrainzReleaseGroupID,
       .track, .format, .art:
       .text
-    case .year, .tracks, .length, .discs, .played: .number
+    case .year, .tracks, .length, .discs, .played, .rating: .number
     case .added, .lastPlayed: .date
-    case .missing: .flag
+    case .missing, .fav: .flag
     }
   }
 
@@ -424,7 +427,8 @@ public struct QueryTerm: Sendable, Equatable {
 
   /// `A`, `A..B`, `..B`, `A..`; `length` also takes `M:SS` and `H:MM:SS`.
   private static func numbers(_ text: Substring, field: QueryField, _ word: String) throws(LibraryError) -> Match {
-    let example = field == .length ? "..40:00 or 30:00..45:00" : field == .year ? "1990..1999" : "10.."
+    let example =
+      field == .length ? "..40:00 or 30:00..45:00" : field == .year ? "1990..1999" : field == .rating ? "4.." : "10.."
     guard !text.isEmpty else {
       throw .badQuery(word: word, reason: "\(field.rawValue) needs a number or a range (like \(example))")
     }

@@ -23,12 +23,13 @@ struct AlbumImage {
 
   /// The columns ``init(row:)`` reads, in order.
   static let selection =
-    "album_id, title, artist, genre, year, coverUrl, position, prev_id, next_id, step, tracks, duration, folder, source_key, added"
+    "album_id, title, artist, genre, year, coverUrl, position, prev_id, next_id, step, tracks, duration, folder, source_key, added, "
+    + "rating, fav"
 
   init(row: Row) {
     album = Album(
       id: row[0], title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[5], position: row[6],
-      tracks: row[10], duration: row[11], folder: row[12])
+      tracks: row[10], duration: row[11], folder: row[12], rating: row[15], favourite: row[16])
     album.sourceKey = row[13]
     previousID = row[7]
     nextID = row[8]

@@ -23,7 +23,7 @@ extension AlbumStore {
     let statement = try db.makeStatement(
       sql:
         "INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step, \(musicColumns)) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(addedNow))")
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(addedNow), ?, ?)")
     let handle = statement.sqliteStatement
     defer {
       sqlite3_reset(handle)
@@ -67,6 +67,12 @@ extension AlbumStore {
       }
       // Albums from a music folder are few (thousands, not millions): their two optional
       // strings are bound as copies, keeping the fast path of the four fields every album has.
+      if let rating = album.rating {
+        sqlite3_bind_int64(handle, 13, Int64(rating))
+      } else {
+        sqlite3_bind_null(handle, 13)
+      }
+      sqlite3_bind_int64(handle, 14, album.favourite ? 1 : 0)
       bindOptionalText(album.folder, handle, 11)
       bindOptionalText(album.sourceKey, handle, 12)
       var (title, artist, genre, coverURL) = (album.title, album.artist, album.genre, album.coverURL)

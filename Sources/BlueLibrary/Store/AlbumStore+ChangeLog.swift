@@ -9,9 +9,9 @@ extension AlbumStore {
   /// The `change_album` columns after `change_id, image`, in ``AlbumImage/selection`` order.
   static let imageColumns = AlbumImage.selection
 
-  /// The music-folder columns, named alike in `album` and `change_album`, in the order
-  /// ``imageColumns`` ends with.
-  static let musicColumns = "tracks, duration, folder, source_key, added"
+  /// The music-folder columns, then the rating and favourite mark, named alike in `album`
+  /// and `change_album`, in the order ``imageColumns`` ends with.
+  static let musicColumns = "tracks, duration, folder, source_key, added, rating, fav"
 
   /// The `change` columns ``changeStep(row:)`` reads.
   static let stepColumns = "id, kind, summary, session, undone"
@@ -34,6 +34,7 @@ extension AlbumStore {
     let undone = "SELECT id FROM change WHERE undone IS NOT NULL AND (session = ?1 OR undone_by = ?1)"
     try db.execute(sql: "DELETE FROM change_album WHERE change_id IN (\(undone))", arguments: [origin.session])
     try db.execute(sql: "DELETE FROM change_tag WHERE change_id IN (\(undone))", arguments: [origin.session])
+    try db.execute(sql: "DELETE FROM change_track WHERE change_id IN (\(undone))", arguments: [origin.session])
     try db.execute(sql: "DELETE FROM change WHERE id IN (\(undone))", arguments: [origin.session])
     let selected = try origin.selection.flatMap { index in try albumID(at: index, db) }
     try db.execute(
@@ -45,6 +46,7 @@ extension AlbumStore {
     {
       try db.execute(sql: "DELETE FROM change_album WHERE change_id <= ?", arguments: [cutoff])
       try db.execute(sql: "DELETE FROM change_tag WHERE change_id <= ?", arguments: [cutoff])
+      try db.execute(sql: "DELETE FROM change_track WHERE change_id <= ?", arguments: [cutoff])
       try db.execute(sql: "DELETE FROM change WHERE id <= ?", arguments: [cutoff])
     }
     return step
@@ -323,12 +325,12 @@ extension AlbumStore {
     try db.cachedStatement(
       sql: """
         INSERT INTO album (id, title, artist, genre, year, coverUrl, position, step, \(musicColumns))
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     ).execute(
       arguments: [
         free ? id : nil, album.title, album.artist, album.genre, album.year, album.coverURL, index, step,
-        album.tracks, album.duration, album.folder, album.sourceKey, added,
+        album.tracks, album.duration, album.folder, album.sourceKey, added, album.rating, album.favourite,
       ])
     return db.lastInsertedRowID
   }
@@ -394,18 +396,18 @@ extension AlbumStore {
     try db.execute(sql: "UPDATE album SET position = ?, step = ? WHERE id = ?", arguments: [index, step, id])
   }
 
-  /// Writes `album`'s fields (the music-folder ones and its source key too) to the album
+  /// Writes `album`'s fields (the music-folder ones, its source key, rating and mark too) to the album
   /// with `id` and marks it written by `step`.
   static func writeFields(of album: Album, to id: Int64, step: Int64?, _ db: Database) throws {
     try db.execute(
       sql: """
         UPDATE album SET title = ?, artist = ?, genre = ?, year = ?, coverUrl = ?, step = ?,
-          tracks = ?, duration = ?, folder = ?, source_key = ?
+          tracks = ?, duration = ?, folder = ?, source_key = ?, rating = ?, fav = ?
         WHERE id = ?
         """,
       arguments: [
         album.title, album.artist, album.genre, album.year, album.coverURL, step, album.tracks, album.duration,
-        album.folder, album.sourceKey, id,
+        album.folder, album.sourceKey, album.rating, album.favourite, id,
       ])
   }
 

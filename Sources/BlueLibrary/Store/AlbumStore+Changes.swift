@@ -46,13 +46,16 @@ extension AlbumStore {
   /// Writes `albums` (each stored, named by its id, at most once) as one logged step: one
   /// undo puts back every album's fields as they were, one redo writes them again. Each
   /// album is checked first; a bad one changes nothing. Returns the albums as stored now.
+  /// `summary` names the step in the log (`edit "X"`, `edit of 3 albums` by default).
   package func edit(
-    _ albums: [Album], origin: ChangeOrigin
+    _ albums: [Album], summary: String? = nil, origin: ChangeOrigin
   ) throws(LibraryError) -> (after: [Album], step: ChangeStep) {
     try changing { db in
       let valid = try albums.map { try $0.validated() }
       let summary =
-        valid.count == 1 ? "edit \(Self.summaryTitle(valid[0].title))" : "edit of \(Library.albumCount(valid.count))"
+        summary
+        ?? (valid.count == 1
+          ? "edit \(Self.summaryTitle(valid[0].title))" : "edit of \(Library.albumCount(valid.count))")
       let step = try Self.beginStep(.edit, summary: summary, origin: origin, db)
       var ids: [Int64] = []
       for album in valid {

@@ -30,6 +30,8 @@ extension AlbumStore {
         duration: sqlite3_column_type(row, 9) == SQLITE_NULL ? nil : sqlite3_column_double(row, 9),
         folder: sqlite3_column_type(row, 10) == SQLITE_NULL ? nil : text(row, 10))
       if sqlite3_column_type(row, 11) != SQLITE_NULL { album.sourceKey = text(row, 11) }
+      album.rating = integer(row, 12)
+      album.favourite = sqlite3_column_int64(row, 13) != 0
       albums.append(album)
       return true
     }

@@ -53,8 +53,9 @@ extension AlbumStore {
   /// left out and counted, unless `withDeleted`, which adds it again.
   ///
   /// Edits stick: `filesSaid` holds, by source key, the albums as the last scan of the folder
-  /// built them. A stored album's title, artist, genre, year or cover that differs from
-  /// what the files said then was edited since, and is kept whatever the files say now.
+  /// built them. A stored album's title, artist, genre, year, cover, rating or favourite mark
+  /// that differs from what the files said then was edited since, and is kept whatever the
+  /// files say now.
   func importFolder(
     _ albums: [Album], summary: (FolderImportOutcome) -> String, origin: ChangeOrigin,
     filesSaid: [String: Album] = [:], withDeleted: Bool = false,
@@ -132,7 +133,8 @@ extension AlbumStore {
       if !added.isEmpty {
         let count = try Self.count(db)
         let firstID = try Self.maxID(db) + 1
-        try Self.insertAll(added, from: count, firstID: firstID, step: step, db)
+        // From position 0 beside the samples, which leave (``retireSamples(_:from:_:)``).
+        try Self.insertAll(added, from: samples == nil ? count : 0, firstID: firstID, step: step, db)
         if let samples { try Self.retireSamples(samples, from: step, db) }
         try Self.recordInserted(firstID: firstID, count: added.count, removed: outcome.samplesLeft, of: step, db)
       }
@@ -174,6 +176,8 @@ extension Album {
     case .genre: genre = other.genre
     case .year: year = other.year
     case .cover: coverURL = other.coverURL
+    case .rating: rating = other.rating
+    case .fav: favourite = other.favourite
     }
   }
 
@@ -182,15 +186,26 @@ extension Album {
   func changedFields(comparedWith other: Album) -> [String] {
     editedFields(comparedWith: other).map(\.rawValue)
       + [
-        (tracks != other.tracks, "tracks"), (duration != other.duration, "length"), (folder != other.folder, "folder"),
+        (tracks != other.tracks, "tracks"), (!Self.sameLength(duration, other.duration), "length"),
+        (folder != other.folder, "folder"),
       ].filter(\.0).map(\.1)
   }
 
+  /// Whether two albums' lengths are the same to the millisecond the tracks' lengths are read
+  /// to: a sum of the same lengths in another order (a track renumbered) may differ in its
+  /// last bit, which is no change.
+  static func sameLength(_ one: Double?, _ other: Double?) -> Bool {
+    guard let one, let other else { return one == nil && other == nil }
+    return abs(one - other) < 0.0005
+  }
+
   /// Whether every field an import writes is the same in both: title, artist, genre, year,
-  /// cover, the music-folder fields and the source key (not the id, position or cache state).
+  /// cover, rating, favourite mark, the music-folder fields and the source key (not the id,
+  /// position or cache state).
   func hasSameFields(as other: Album) -> Bool {
     title == other.title && artist == other.artist && genre == other.genre && year == other.year
-      && coverURL == other.coverURL && tracks == other.tracks && duration == other.duration && folder == other.folder
-      && sourceKey == other.sourceKey
+      && coverURL == other.coverURL && tracks == other.tracks && Self.sameLength(duration, other.duration)
+      && folder == other.folder
+      && sourceKey == other.sourceKey && rating == other.rating && favourite == other.favourite
   }
 }

@@ -213,9 +213,10 @@ enum LibraryFile: Equatable {
   }
 
   private static func classify(_ db: Database) throws -> LibraryFile {
-    let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-    let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-    let objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
+    // Through SQLite's C API: GRDB's generic fetchOne costs more than these reads.
+    let applicationID = Int32(truncatingIfNeeded: try AlbumStore.fastInteger(db, sql: "PRAGMA application_id") ?? 0)
+    let version = try AlbumStore.fastInteger(db, sql: "PRAGMA user_version") ?? 0
+    let objects = try AlbumStore.fastInteger(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
 
     if applicationID == 0 && version == 0 && objects == 0 { return .empty }
     guard applicationID == Schema.applicationID else {
@@ -266,9 +267,9 @@ enum LibraryFile: Equatable {
     }
     // Positions are dense 0…n−1; reading the index's two ends is O(log n). A position far
     // past any real library would overflow the arithmetic that shifts positions.
-    let lowest = try Int64.fetchOne(db, sql: "SELECT MIN(position) FROM album")
-    let highest = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM album")
-    if let lowest, let highest, lowest != 0 || highest > Int64(Int32.max) {
+    let lowest = try AlbumStore.fastInteger(db, sql: "SELECT MIN(position) FROM album")
+    let highest = try AlbumStore.fastInteger(db, sql: "SELECT MAX(position) FROM album")
+    if let lowest, let highest, lowest != 0 || highest > Int(Int32.max) {
       throw Refusal("damaged library: album positions run from \(lowest) to \(highest), not from 0")
     }
     // No integrity scan here: PRAGMA quick_check reads every page (0.2 s per million

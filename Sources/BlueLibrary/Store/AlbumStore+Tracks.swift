@@ -96,7 +96,7 @@ extension AlbumStore {
     let rangeArguments: StatementArguments = [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
     let columns =
       "ordinal, title, artist, genre, year, tracks, duration, folder, cover_url, discs, mb_albumid, "
-      + "mb_releasegroupid"
+      + "mb_releasegroupid, rating, fav"
     var storedAlbums: [String: [DatabaseValue]] = [:]
     var wasMissing: Set<String> = []
     for row in try Row.fetchAll(
@@ -125,6 +125,9 @@ extension AlbumStore {
         of: newcomers, built: builtKeys, vanished: vanished, stored: stored, frozen: changes.frozen, db)
     }
     for (new, old) in changes.moved {
+      if let album = albums.first(where: { $0.key == new }) {
+        try moveTrackEdits(from: old, to: album.album.tracks.map(\.path), db)
+      }
       try db.execute(sql: "DELETE FROM folder_album WHERE key = ?", arguments: [new])
       try db.execute(sql: "UPDATE folder_album SET key = ?, missing = 0 WHERE key = ?", arguments: [new, old])
       try db.execute(sql: "DELETE FROM track WHERE album_key = ?", arguments: [old])
@@ -132,6 +135,7 @@ extension AlbumStore {
       wasMissing.remove(old)
     }
     let movedFrom = Set(changes.moved.values)
+    let followEdits = try hasTrackEdits(db)
 
     var kept = 0  // stored rows the scan found again
     for (key, album) in albums where !changes.frozen.contains(key) {
@@ -143,6 +147,8 @@ extension AlbumStore {
         {
           continue
         }
+        // A file read again (changed since) says what it says now: an edit it said already follows it.
+        if followEdits, place != nil, opened.contains(track.path) { try followFile(track.path, db) }
         try upsertTrack(track, key: key, position: position, db)
       }
     }
@@ -167,7 +173,7 @@ extension AlbumStore {
       .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
     let upsertAlbum = try db.cachedStatement(
       sql: """
-        INSERT INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (key) DO UPDATE SET \(assignments), missing = 0
         """)
     for (ordinal, ((key, music), album)) in zip(albums, built).enumerated() where !changes.frozen.contains(key) {
@@ -176,6 +182,7 @@ extension AlbumStore {
         album.year.databaseValue, album.tracks.databaseValue, album.duration.databaseValue,
         album.folder.databaseValue, album.coverURL.databaseValue, music.discs.databaseValue,
         music.musicBrainzAlbumID.databaseValue, music.musicBrainzReleaseGroupID.databaseValue,
+        album.rating.databaseValue, album.favourite.databaseValue,
       ]
       if storedAlbums.removeValue(forKey: key) == values && !wasMissing.contains(key) { continue }
       try upsertAlbum.execute(arguments: StatementArguments([key.databaseValue] + values))
@@ -298,14 +305,14 @@ extension AlbumStore {
       sql: """
         INSERT OR REPLACE INTO track (path, size, modified, disc, album_key, position, album, artist, album_artist,
           title, number, date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length,
-          picture, changed, inode)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          picture, changed, inode, rating, fav)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     ).execute(arguments: [
       track.path, track.size, track.modified, track.disc, key, position, tags.album, tags.artist, tags.albumArtist,
       tags.title, tags.trackNumber, tags.date, tags.genre, tags.discNumber, tags.musicBrainzTrackID,
       tags.musicBrainzAlbumID, tags.musicBrainzReleaseGroupID, tags.format, tags.bitrate, tags.duration, picture,
-      track.changed < 0 ? nil : track.changed, track.changed < 0 ? nil : track.inode,
+      track.changed < 0 ? nil : track.changed, track.changed < 0 ? nil : track.inode, tags.rating, tags.favourite,
     ])
   }
 
@@ -353,7 +360,7 @@ extension AlbumStore {
       sql: """
         SELECT path, size, modified, disc, album_key, position, album, artist, album_artist, title, number,
           date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length, picture,
-          changed, inode
+          changed, inode, rating, fav
         FROM track WHERE \(condition)
         """)
     try statement.setArguments(arguments)
@@ -377,7 +384,8 @@ extension AlbumStore {
         date: text(11), genre: text(12), discNumber: integer(13), musicBrainzTrackID: text(14),
         musicBrainzAlbumID: text(15), musicBrainzReleaseGroupID: text(16), format: text(17) ?? "",
         bitrate: integer(18) ?? 0, duration: sqlite3_column_double(row, 19), hasPicture: picture != nil,
-        pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 })
+        pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 }, rating: integer(23),
+        favourite: sqlite3_column_int64(row, 24) != 0)
       body(
         MusicTrack(
           path: text(0) ?? "", size: sqlite3_column_int64(row, 1), modified: sqlite3_column_int64(row, 2),
@@ -401,13 +409,13 @@ extension AlbumStore {
       for row in try Row.fetchAll(
         db,
         sql: """
-          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, ordinal FROM folder_album
+          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav, ordinal FROM folder_album
           WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?)) AND title IS NOT NULL ORDER BY ordinal
           """, arguments: [keys.0.low, keys.0.high, keys.1.low, keys.1.high])
       {
         let album = Self.scannedAlbum(row)
         filesSaid[row[0]] = album
-        if !row.hasNull(atIndex: 9) { lastScan.append(album) }
+        if !row.hasNull(atIndex: 11) { lastScan.append(album) }
       }
       return (lastScan, filesSaid)
     }
@@ -419,7 +427,7 @@ extension AlbumStore {
       try Row.fetchOne(
         db,
         sql: """
-          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url FROM folder_album
+          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav FROM folder_album
           WHERE key = ? AND title IS NOT NULL
           """, arguments: [key]
       ).map(Self.scannedAlbum)
@@ -430,7 +438,7 @@ extension AlbumStore {
   private static func scannedAlbum(_ row: Row) -> Album {
     var album = Album(
       title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[8], tracks: row[5],
-      duration: row[6], folder: row[7])
+      duration: row[6], folder: row[7], rating: row[9], favourite: row[10])
     album.sourceKey = row[0]
     return album
   }
@@ -441,13 +449,28 @@ extension AlbumStore {
       let tracks = try Row.fetchAll(
         db.cachedStatement(
           sql: """
-            SELECT disc, number, title, artist, length, path, format, bitrate, size, modified, mb_trackid
-            FROM track WHERE album_key = ? ORDER BY position
+            SELECT t.disc, t.number, t.title, t.artist, t.length, t.path, t.format, t.bitrate, t.size, t.modified,
+              t.mb_trackid, e.title, e.artist, e.number
+            FROM track t LEFT JOIN track_edit e ON e.path = t.path WHERE t.album_key = ? ORDER BY t.position
             """), arguments: [key]
       ).map { row in
-        Tracklist.Track(
+        var track = Tracklist.Track(
           disc: row[0], number: row[1], title: row[2], artist: row[3], duration: row[4], path: row[5],
           format: row[6], bitrate: row[7], size: row[8], modified: row[9], musicBrainzTrackID: row[10])
+        // Your edits over what the file says, and what it says where they differ.
+        if let title: String = row[11], title != track.title {
+          track.fileSays[.title] = track.title ?? ""
+          track.title = title
+        }
+        if let artist: String = row[12], artist != (track.artist ?? "") {
+          track.fileSays[.artist] = track.artist ?? ""
+          track.artist = artist.isEmpty ? nil : artist
+        }
+        if let number: Int = row[13], number != track.number {
+          track.fileSays[.number] = track.number.map(String.init) ?? ""
+          track.number = number
+        }
+        return track
       }
       let album = try Row.fetchOne(
         db.cachedStatement(

@@ -32,9 +32,9 @@ extension AlbumStore {
     try db.execute(
       sql: """
         UPDATE folder_album SET title = image.title, artist = image.artist, genre = image.genre, year = image.year,
-          cover_url = image.coverUrl, folder = image.folder
+          cover_url = image.coverUrl, folder = image.folder, rating = image.rating, fav = image.fav
         FROM (
-          SELECT source_key, title, artist, genre, year, coverUrl, folder FROM change_album
+          SELECT source_key, title, artist, genre, year, coverUrl, folder, rating, fav FROM change_album
           WHERE change_id = ? AND image = ? AND source_key IS NOT NULL
         ) AS image
         WHERE folder_album.key = image.source_key AND folder_album.title IS NOT NULL
@@ -90,6 +90,7 @@ extension AlbumStore {
       let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
       try requireUnchanged(after.id, carrying: step, title: after.album.title, undoing: true, db)
       try writeFields(of: before.album, to: before.id, step: before.step, db)
+      try applyTrackImages(.before, of: step, db)
       return before.id
     case .move where try imageCount(.before, of: step, db) > 1:
       // A block: back to where each was, in order, each with the step it carried.
@@ -162,6 +163,7 @@ extension AlbumStore {
       let (before, after) = (try image(.before, of: step, db), try image(.after, of: step, db))
       try requireUnchanged(before.id, carrying: before.step, title: before.album.title, undoing: false, db)
       try writeFields(of: after.album, to: before.id, step: step, db)
+      try applyTrackImages(.after, of: step, db)
       return before.id
     case .move where try imageCount(.before, of: step, db) > 1:
       let (befores, afters) = (try images(.before, of: step, db), try images(.after, of: step, db))
@@ -349,7 +351,7 @@ extension AlbumStore {
       sql: """
         UPDATE album SET title = c.title, artist = c.artist, genre = c.genre, year = c.year, coverUrl = c.coverUrl,
           step = \(carrying == nil ? "c.step" : "?3"), tracks = c.tracks, duration = c.duration, folder = c.folder,
-          source_key = c.source_key
+          source_key = c.source_key, rating = c.rating, fav = c.fav
         FROM change_album c
         WHERE c.change_id = ?1 AND c.image = ?2 AND album.id = c.album_id AND c.album_id IN (\(updatedIDs))
         """,

@@ -11,50 +11,74 @@ internal import MusicFolder
 // `write`: albums' fields written into the tags of their files, as one step that undo and
 // redo write back (see `Schema.addMissingAndWrites` for `change_tag`).
 extension AlbumStore {
-  /// The tags `write` sets in a file: album (the title), album artist, date (the year) and
-  /// genre. In an edit, nil leaves a tag alone and "" removes it; read from a file, nil is a
-  /// tag it does not have.
+  /// The tags `write` sets in a file: album (the title), album artist, date (the year),
+  /// genre, the rating (its stars as text) and favourite mark ("1"), and the track's artist,
+  /// title and number. In an edit, nil
+  /// leaves a tag alone and "" removes it; read from a file, nil is a tag it does not have.
   struct FileTags: Equatable {
     var album: String?
     var albumArtist: String?
     var date: String?
     var genre: String?
+    var rating: String?
+    var favourite: String?
+    var artist: String?
+    var title: String?
+    var number: String?
+
+    /// The tags as ``FileTags`` holds them, in its order, to go over each at once.
+    private static var all: [WritableKeyPath<FileTags, String?>] {
+      [\.album, \.albumArtist, \.date, \.genre, \.rating, \.favourite, \.artist, \.title, \.number]
+    }
 
     /// The tags of `tags` that `edit` touches (nil for the others).
     init(of tags: TrackTags, touchedBy edit: FileTags) {
-      album = edit.album == nil ? nil : tags.album
-      albumArtist = edit.albumArtist == nil ? nil : tags.albumArtist
-      date = edit.date == nil ? nil : tags.date
-      genre = edit.genre == nil ? nil : tags.genre
+      self.init(of: FileTags(reading: tags), touchedBy: edit)
     }
 
     /// The tags of `tags` that `edit` touches (nil for the others).
     init(of tags: FileTags, touchedBy edit: FileTags) {
-      album = edit.album == nil ? nil : tags.album
-      albumArtist = edit.albumArtist == nil ? nil : tags.albumArtist
-      date = edit.date == nil ? nil : tags.date
-      genre = edit.genre == nil ? nil : tags.genre
+      for tag in Self.all where edit[keyPath: tag] != nil { self[keyPath: tag] = tags[keyPath: tag] }
     }
 
-    init(album: String? = nil, albumArtist: String? = nil, date: String? = nil, genre: String? = nil) {
+    /// Every tag `write` sets, as `tags` has them.
+    init(reading tags: TrackTags) {
+      self.init(
+        album: tags.album, albumArtist: tags.albumArtist, date: tags.date, genre: tags.genre,
+        rating: tags.rating.map(String.init), favourite: tags.favourite ? "1" : nil, artist: tags.artist,
+        title: tags.title, number: tags.trackNumber.map(String.init))
+    }
+
+    init(
+      album: String? = nil, albumArtist: String? = nil, date: String? = nil, genre: String? = nil,
+      rating: String? = nil, favourite: String? = nil, artist: String? = nil, title: String? = nil,
+      number: String? = nil
+    ) {
       (self.album, self.albumArtist, self.date, self.genre) = (album, albumArtist, date, genre)
+      (self.rating, self.favourite, self.artist, self.title, self.number) = (rating, favourite, artist, title, number)
     }
 
     /// These tags as read from a file, to write back over `edit`: a tag the file did not
     /// have is removed.
     func restoring(_ edit: FileTags) -> FileTags {
-      FileTags(
-        album: edit.album == nil ? nil : album ?? "", albumArtist: edit.albumArtist == nil ? nil : albumArtist ?? "",
-        date: edit.date == nil ? nil : date ?? "", genre: edit.genre == nil ? nil : genre ?? "")
+      var restored = FileTags()
+      for tag in Self.all where edit[keyPath: tag] != nil { restored[keyPath: tag] = self[keyPath: tag] ?? "" }
+      return restored
     }
 
-    var tagEdit: TagEdit { TagEdit(album: album, albumArtist: albumArtist, date: date, genre: genre) }
+    var tagEdit: TagEdit {
+      // A number keeps the file's total (`3/12` given 5 becomes `5/12`: see `ctl_write`).
+      TagEdit(
+        album: album, artist: artist, albumArtist: albumArtist, title: title, trackNumber: number, date: date,
+        genre: genre, rating: rating.map { Int($0) ?? 0 }, favourite: favourite.map { $0 == "1" })
+    }
 
     /// These tags with "" (a removed tag) as nil (a missing one): how a file read back
     /// compares with what was written.
     var plain: FileTags {
-      func value(_ text: String?) -> String? { text?.isEmpty == true ? nil : text }
-      return FileTags(album: value(album), albumArtist: value(albumArtist), date: value(date), genre: value(genre))
+      var plain = self
+      for tag in Self.all where plain[keyPath: tag]?.isEmpty == true { plain[keyPath: tag] = nil }
+      return plain
     }
   }
 
@@ -201,10 +225,13 @@ extension AlbumStore {
   ) throws {
     try db.execute(
       sql: """
-        INSERT OR REPLACE INTO change_tag (change_id, image, file, path, album, album_artist, date, genre)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT OR REPLACE INTO change_tag (change_id, image, file, path, \(tagColumns))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
-      arguments: [step, side.rawValue, file, path, tags.album, tags.albumArtist, tags.date, tags.genre])
+      arguments: [
+        step, side.rawValue, file, path, tags.album, tags.albumArtist, tags.date, tags.genre, tags.rating,
+        tags.favourite, tags.artist, tags.title, tags.number,
+      ])
   }
 
   /// Undo (`back`) or redo of the `write` `step`, in the library: once its albums and
@@ -239,20 +266,30 @@ extension AlbumStore {
     try openJournal(step, direction: back ? .undo : .redo, db)
   }
 
+  /// The `change_tag` columns of a ``FileTags``, in its order (``tags(_:from:)`` reads them).
+  static let tagColumns = "album, album_artist, date, genre, rating, fav, artist, title, track_number"
+
+  /// The ``FileTags`` of a row selecting ``tagColumns`` from column `start` on.
+  static func tags(_ row: Row, from start: Int = 1) -> FileTags {
+    FileTags(
+      album: row[start], albumArtist: row[start + 1], date: row[start + 2], genre: row[start + 3],
+      rating: row[start + 4], favourite: row[start + 5], artist: row[start + 6], title: row[start + 7],
+      number: row[start + 8])
+  }
+
   /// Each file of the `write` `step` with its tags before and after, in path order.
   static func journalFiles(_ step: Int64, _ db: Database) throws -> [FileWrite] {
-    func tags(_ row: Row) -> FileTags { FileTags(album: row[1], albumArtist: row[2], date: row[3], genre: row[4]) }
     var files: [FileWrite] = []
     for row in try Row.fetchAll(
       db,
       sql: """
-        SELECT path, album, album_artist, date, genre, image FROM change_tag
+        SELECT path, \(tagColumns), image FROM change_tag
         WHERE change_id = ? AND file = 1 ORDER BY path, image
         """, arguments: [step])
     {
       let path: String = row[0]
       if files.last?.path != path { files.append(FileWrite(path: path, before: FileTags(), after: FileTags())) }
-      if row[5] == "before" {
+      if row[10] == "before" {
         files[files.count - 1].before = tags(row)
       } else {
         files[files.count - 1].after = tags(row)
@@ -284,12 +321,10 @@ extension AlbumStore {
       guard let to, let from,
         let said = try Row.fetchOne(
           db,
-          sql:
-            "SELECT album, album_artist, date, genre FROM change_tag WHERE change_id = ? AND image = ? AND file = 0 AND path = ?",
+          sql: "SELECT \(tagColumns) FROM change_tag WHERE change_id = ? AND image = ? AND file = 0 AND path = ?",
           arguments: [step, side.rawValue, to])
       else { continue }
-      try noteWritten(
-        from: from, to: to, filesSay: FileTags(album: said[0], albumArtist: said[1], date: said[2], genre: said[3]), db)
+      try noteWritten(from: from, to: to, filesSay: tags(said, from: 0), db)
     }
   }
 
@@ -303,10 +338,13 @@ extension AlbumStore {
     }
     try db.execute(
       sql: """
-        UPDATE folder_album SET title = ?, artist = ?, year = ?, genre = ?
+        UPDATE folder_album SET title = ?, artist = ?, year = ?, genre = ?, rating = ?, fav = ?
         WHERE key = ? AND title IS NOT NULL
         """,
-      arguments: [filesSay.album, filesSay.albumArtist, filesSay.date.flatMap { Int($0) }, filesSay.genre, to])
+      arguments: [
+        filesSay.album, filesSay.albumArtist, filesSay.date.flatMap { Int($0) }, filesSay.genre,
+        filesSay.rating.flatMap { Int($0) }, filesSay.favourite == "1", to,
+      ])
   }
 
   /// Reads the files at `paths` again into their track rows (size, time and the tags
@@ -315,7 +353,7 @@ extension AlbumStore {
     let update = try db.cachedStatement(
       sql: """
         UPDATE track SET size = ?, modified = ?, changed = ?, inode = ?, album = ?, album_artist = ?, date = ?,
-          genre = ?
+          genre = ?, rating = ?, fav = ?, artist = ?, title = ?, number = ?
         WHERE path = ?
         """)
     for path in paths {
@@ -323,7 +361,7 @@ extension AlbumStore {
       try update.execute(
         arguments: [
           stamp.size, stamp.modified, stamp.changed, stamp.inode, tags.album, tags.albumArtist, tags.date, tags.genre,
-          path,
+          tags.rating, tags.favourite, tags.artist, tags.title, tags.trackNumber, path,
         ])
     }
     // The files changed under the scans: each folder's next import reads it whole.

@@ -179,7 +179,8 @@ extension AlbumStore {
     try db.execute(
       sql: """
         UPDATE album SET title = c.title, artist = c.artist, genre = c.genre, year = c.year, coverUrl = c.coverUrl,
-          step = \(back == .after ? "?1" : "c.step"), tracks = c.tracks, duration = c.duration, folder = c.folder
+          step = \(back == .after ? "?1" : "c.step"), tracks = c.tracks, duration = c.duration, folder = c.folder,
+          rating = c.rating, fav = c.fav
         FROM change_album c JOIN change_album b ON b.change_id = c.change_id AND b.album_id = c.album_id
           AND b.image = 'before'
         WHERE c.change_id = ?1 AND c.image = ?2 AND album.id = c.album_id

@@ -23,6 +23,9 @@ package final class AlbumStore: Sendable {
   /// then on every change is refused, so a change that happens to miss the damaged pages
   /// cannot write more into a broken file. Reads go on, for `export` to save what it can.
   let damaged = Atomic<Bool>(false)
+  /// How many transactions this store has run (every change goes through one, from any
+  /// thread): what the library's copies of albums are checked against.
+  let writeCount = Atomic<Int>(0)
 
   init(path: String?, queue: DatabaseQueue) {
     self.path = path
@@ -295,6 +298,7 @@ package final class AlbumStore: Sendable {
   /// Runs `body` in a `kind` transaction, ending an open snapshot first (``beginSnapshot()``).
   func transaction<T>(_ kind: Database.TransactionKind, _ body: (Database) throws -> T) throws(LibraryError) -> T {
     if damaged.load(ordering: .relaxed) { throw .damaged }
+    defer { writeCount.add(1, ordering: .relaxed) }
     do {
       return try queue.writeWithoutTransaction { db in
         try Self.endSnapshot(db)

@@ -19,7 +19,9 @@ extension Schema {
       position INTEGER NOT NULL CONSTRAINT "position must not be negative" CHECK (position >= 0)
     , step INTEGER, tracks INTEGER
       CONSTRAINT "tracks must not be negative" CHECK (tracks >= 0), duration REAL
-      CONSTRAINT "duration must not be negative" CHECK (duration >= 0), folder TEXT, source_key TEXT, added INTEGER)
+      CONSTRAINT "duration must not be negative" CHECK (duration >= 0), folder TEXT, source_key TEXT, added INTEGER, rating INTEGER
+      CONSTRAINT "rating must be between 1 and 5" CHECK (rating BETWEEN 1 AND 5), fav INTEGER NOT NULL DEFAULT 0
+      CONSTRAINT "fav must be 0 or 1" CHECK (fav IN (0, 1)))
     """,
     """
     table 'album_play' on 'album_play': CREATE TABLE album_play (
@@ -58,7 +60,7 @@ extension Schema {
       prev_id INTEGER,
       next_id INTEGER,
       step INTEGER
-    , tracks INTEGER, duration REAL, folder TEXT, source_key TEXT, added INTEGER)
+    , tracks INTEGER, duration REAL, folder TEXT, source_key TEXT, added INTEGER, rating INTEGER, fav INTEGER NOT NULL DEFAULT 0)
     """,
     """
     table 'change_tag' on 'change_tag': CREATE TABLE change_tag (
@@ -69,8 +71,19 @@ extension Schema {
       album TEXT,
       album_artist TEXT,
       date TEXT,
-      genre TEXT,
+      genre TEXT, rating TEXT, fav TEXT, artist TEXT, title TEXT, track_number TEXT,
       PRIMARY KEY (change_id, image, file, path)
+    ) WITHOUT ROWID
+    """,
+    """
+    table 'change_track' on 'change_track': CREATE TABLE change_track (
+      change_id INTEGER NOT NULL,
+      image TEXT NOT NULL CHECK (image IN ('before', 'after')),
+      path TEXT NOT NULL,
+      title TEXT,
+      artist TEXT,
+      number INTEGER,
+      PRIMARY KEY (change_id, image, path)
     ) WITHOUT ROWID
     """,
     "table 'cover' on 'cover': CREATE TABLE cover (url TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID",
@@ -91,7 +104,7 @@ extension Schema {
       mb_albumid TEXT,
       mb_releasegroupid TEXT,
       left_out INTEGER NOT NULL DEFAULT 0
-    , missing INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID
+    , missing INTEGER NOT NULL DEFAULT 0, rating INTEGER, fav INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID
     """,
     "table 'state' on 'state': CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID",
     """
@@ -117,7 +130,15 @@ extension Schema {
       picture TEXT,
       mb_albumid TEXT,
       mb_releasegroupid TEXT
-    , changed INTEGER, inode INTEGER) WITHOUT ROWID
+    , changed INTEGER, inode INTEGER, rating INTEGER, fav INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID
+    """,
+    """
+    table 'track_edit' on 'track_edit': CREATE TABLE track_edit (
+      path TEXT PRIMARY KEY NOT NULL,
+      title TEXT CONSTRAINT "a track's title must not be empty" CHECK (title <> ''),
+      artist TEXT,
+      number INTEGER CONSTRAINT "a track's number must be between 1 and 9999" CHECK (number BETWEEN 1 AND 9999)
+    ) WITHOUT ROWID
     """,
     "table 'view' on 'view': CREATE TABLE view (name TEXT PRIMARY KEY NOT NULL, query TEXT NOT NULL) WITHOUT ROWID",
     """

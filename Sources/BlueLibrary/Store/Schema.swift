@@ -15,7 +15,7 @@ enum Schema {
   /// Migration `n` (1-based) brings a file from `user_version` n-1 to n. Append, never edit.
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
-    addFileIdentity, addWriteJournal, addCoverNone,
+    addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
   ]
 
   /// The newest schema this build knows.
@@ -73,6 +73,15 @@ enum Schema {
     ("track", ["changed", "inode"], 8),
     ("write_journal", ["change_id", "direction", "owner"], 9),
     ("cover_none", ["url", "checked"], 10),
+    ("album", ["rating", "fav"], 11),
+    ("change_album", ["rating", "fav"], 11),
+    ("folder_album", ["rating", "fav"], 11),
+    ("track", ["rating", "fav"], 11),
+    ("change_tag", ["rating", "fav"], 11),
+    ("change_tag", ["artist"], 12),
+    ("track_edit", ["path", "title", "artist", "number"], 13),
+    ("change_track", ["change_id", "image", "path", "title", "artist", "number"], 13),
+    ("change_tag", ["title", "track_number"], 13),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -433,6 +442,73 @@ enum Schema {
     try db.execute(
       sql: """
         CREATE TABLE cover_none (url TEXT PRIMARY KEY NOT NULL, checked INTEGER NOT NULL) WITHOUT ROWID;
+        """)
+  }
+
+  /// Ratings and favourites (version 11): `album.rating` is the album's stars (1 to 5, NULL
+  /// unrated) and `album.fav` whether it is a favourite (`rate`, `fav`, `unfav`); an edit
+  /// step's images (`change_album`) keep them, so undo gives them back. What the files say
+  /// is kept as for the other fields: per file in `track` (as the scan read them) and per
+  /// album in `folder_album` (the rating all its tracks agree on, and whether every one is a
+  /// favourite), so an import knows a rating you gave from one another player wrote since.
+  /// `change_tag` holds what a `write` set in each file, as text like its other tags: the
+  /// stars or '1' for a favourite, '' for a mark removed, NULL for one left alone. NOT NULL columns take their default
+  /// in every existing row: `ADD COLUMN` rewrites nothing, so a million-album library
+  /// migrates at once.
+  private static func addRatings(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE album ADD COLUMN rating INTEGER
+          CONSTRAINT "rating must be between 1 and 5" CHECK (rating BETWEEN 1 AND 5);
+        ALTER TABLE album ADD COLUMN fav INTEGER NOT NULL DEFAULT 0
+          CONSTRAINT "fav must be 0 or 1" CHECK (fav IN (0, 1));
+        ALTER TABLE change_album ADD COLUMN rating INTEGER;
+        ALTER TABLE change_album ADD COLUMN fav INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE folder_album ADD COLUMN rating INTEGER;
+        ALTER TABLE folder_album ADD COLUMN fav INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE track ADD COLUMN rating INTEGER;
+        ALTER TABLE track ADD COLUMN fav INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE change_tag ADD COLUMN rating TEXT;
+        ALTER TABLE change_tag ADD COLUMN fav TEXT;
+        """)
+  }
+
+  /// A track's artist written with the album artist (version 12): `write` of an album whose
+  /// artist you edited also writes the artist tag (TPE1, ARTIST) of each file that had the
+  /// old album artist, so the two stay in agreement as they were; `change_tag.artist` holds
+  /// it before and after, as the other tags.
+  private static func addTrackArtistTag(_ db: Database) throws {
+    try db.execute(sql: "ALTER TABLE change_tag ADD COLUMN artist TEXT")
+  }
+
+  /// Tracks you edit (version 13): `track_edit` holds, by the file's path, the title, artist
+  /// and number you gave a track (`edit ALBUM track N title=…`; NULL: not edited, an artist
+  /// of '' removed). Unlike `track`, which says what the files say, these are yours: an
+  /// `edit` step keeps each track's row before and after in `change_track` (all NULL: no
+  /// row), and marks the album with the step, so undo, redo and their conflicts work as for
+  /// the album's fields; an import keeps them (a file read again drops the edits it already
+  /// says), and `write` puts them into the files, with `change_tag.title` and
+  /// `change_tag.track_number` in its journal.
+  private static func addTrackEdits(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE track_edit (
+          path TEXT PRIMARY KEY NOT NULL,
+          title TEXT CONSTRAINT "a track's title must not be empty" CHECK (title <> ''),
+          artist TEXT,
+          number INTEGER CONSTRAINT "a track's number must be between 1 and 9999" CHECK (number BETWEEN 1 AND 9999)
+        ) WITHOUT ROWID;
+        CREATE TABLE change_track (
+          change_id INTEGER NOT NULL,
+          image TEXT NOT NULL CHECK (image IN ('before', 'after')),
+          path TEXT NOT NULL,
+          title TEXT,
+          artist TEXT,
+          number INTEGER,
+          PRIMARY KEY (change_id, image, path)
+        ) WITHOUT ROWID;
+        ALTER TABLE change_tag ADD COLUMN title TEXT;
+        ALTER TABLE change_tag ADD COLUMN track_number TEXT;
         """)
   }
 }

@@ -3,11 +3,17 @@ import BlueLibrary
 extension Album {
   /// The album as `Field: value` rows, in the original app's order plus the cover: the
   /// decorator (`Album+TableRepresentation`), kept out of the model type. An album imported
-  /// from a music folder adds `Tracks`, `Length` and `Folder` (each only when known).
-  var tableRepresentation: [(title: String, value: String)] {
+  /// from a music folder adds `Tracks`, `Length` and `Folder` (each only when known); a rated
+  /// album `Rating`, a favourite `Favourite` (each also when it is in `showing`).
+  var tableRepresentation: [(title: String, value: String)] { tableRepresentation(showing: []) }
+
+  /// ``tableRepresentation``, with the rows of `showing` even when they have no value.
+  func tableRepresentation(showing: Set<AlbumField>) -> [(title: String, value: String)] {
     var rows: [(title: String, value: String)] = [
       ("Artist", artist), ("Album", title), ("Genre", genre), ("Year", year.map(String.init) ?? ""),
     ]
+    if rating != nil || showing.contains(.rating) { rows.append(("Rating", Self.shown(.rating, of: self))) }
+    if favourite || showing.contains(.fav) { rows.append(("Favourite", Self.shown(.fav, of: self))) }
     if let tracks { rows.append(("Tracks", String(tracks))) }
     if let duration { rows.append(("Length", Self.length(duration))) }
     // A music folder's cover is named by its file, not by a percent-encoded URL that
@@ -32,8 +38,31 @@ extension Album {
     case "Genre": .genre
     case "Year": .year
     case "Cover": .cover
+    case "Rating": .rating
+    case "Favourite": .fav
     default: nil
     }
+  }
+
+  /// `field` of `album` as `show` prints it: the rating as stars (`★★★★☆`, `none`), the mark
+  /// as `♥ yes` or `no`, the others as typed.
+  static func shown(_ field: AlbumField, of album: Album) -> String {
+    switch field {
+    case .rating: album.rating.map(starMark) ?? "none"
+    case .fav: album.favourite ? "♥ yes" : "no"
+    default: field.value(in: album)
+    }
+  }
+
+  /// `★★★★☆`: `stars` of five.
+  static func starMark(_ stars: Int) -> String {
+    let filled = min(max(stars, 0), 5)
+    return String(repeating: "★", count: filled) + String(repeating: "☆", count: 5 - filled)
+  }
+
+  /// What a card's bottom border says of the album: its stars and ♥ (`★★★★☆ ♥`), or "".
+  var cardMark: String {
+    [rating.map(Self.starMark), favourite ? "♥" : nil].compactMap { $0 }.joined(separator: " ")
   }
 
   /// `M:SS`, or `H:MM:SS` from an hour on, to the nearest second: `45:13`, `1:02:05`.

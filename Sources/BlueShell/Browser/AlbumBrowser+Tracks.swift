@@ -22,8 +22,22 @@ extension AlbumBrowser {
     return lines
   }
 
+  /// What a track's file says of the fields you edited: `"Airbg"`, `artist Radiohaed` (or
+  /// `no artist`), `number 4`, in that order.
+  static func fileSays(_ says: [TrackField: String]) -> String {
+    TrackField.allCases.compactMap { field in
+      guard let value = says[field] else { return nil }
+      switch field {
+      case .title: return value.isEmpty ? "no title" : "\"" + TextSanitizer.escaped(value) + "\""
+      case .number: return value.isEmpty ? "no number" : "number " + value
+      case .artist: return value.isEmpty ? "no artist" : "artist " + TextSanitizer.escaped(value)
+      }
+    }.joined(separator: ", ")
+  }
+
   /// One line per track: its number, length and title, and its artist when it is not the
-  /// album's; a `Disc N` line before each disc's first track when there are several.
+  /// album's (an edited track marked with what its file says); a `Disc N` line before each
+  /// disc's first track when there are several.
   static func trackLines(_ tracklist: Tracklist, albumArtist: String, style: TextStyle) -> [String] {
     let numbers = tracklist.tracks.map { $0.number.map(String.init) ?? "" }
     let numberWidth = max(2, numbers.map(\.count).max() ?? 0)
@@ -42,6 +56,7 @@ extension AlbumBrowser {
       if let artist = track.artist, !artist.isEmpty, artist.lowercased() != albumArtist.lowercased() {
         line += " — " + TextSanitizer.escaped(artist)
       }
+      if !track.fileSays.isEmpty { line += " (edited; the file says " + Self.fileSays(track.fileSays) + ")" }
       lines.append(line)
     }
     return lines

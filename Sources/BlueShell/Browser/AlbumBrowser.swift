@@ -90,6 +90,8 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     guard let album = album(at: index) else {
       return ScrollerCard(lines: ["(unreadable)", "", ""])
     }
+    // A script's row names each card by its title alone: no artist, year or cover state.
+    if layout == .plain { return ScrollerCard(lines: [TextSanitizer.escaped(album.title)]) }
     let year = album.year.map(String.init) ?? ""
     return ScrollerCard(lines: [
       TextSanitizer.escaped(album.title), TextSanitizer.escaped(album.artist),
@@ -136,11 +138,6 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     var frame: PixelFrame
   }
 
-  /// The row of visible cards and the current album's details, for a window of `window`.
-  func lines(window: WindowSize) -> [String] {
-    drawing(window: window).lines
-  }
-
   /// The row of visible cards and the current album's details, for a window of `window`,
   /// with the pictures of the cards that show their cover in pixels.
   ///
@@ -166,11 +163,15 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     var pictures: [CardPicture] = []
     let playing = playingAlbumID().flatMap { id in cards.first { self.album(at: $0.index)?.id == id }?.index }
     let plainRow = { () -> String in
-      let row = cards.map { card in
-        let label = "\(card.index + 1) \(card.index == playing ? "▶ " : "")\(card.card.lines.first ?? "")"
-        return card.isCurrent ? ">" + label + "<" : label
+      // `[4/9] 3 Title | >4 ▶ Title< | 5 Title`, appended piece by piece (a line per scroll).
+      var row = "[" + String(current + 1) + "/" + String(count) + "] "
+      for (offset, card) in cards.enumerated() {
+        if offset > 0 { row += " | " }
+        if card.isCurrent { row += ">" }
+        row += String(card.index + 1) + (card.index == playing ? " ▶ " : " ") + (card.card.lines.first ?? "")
+        if card.isCurrent { row += "<" }
       }
-      return "[\(current + 1)/\(count)] " + row.joined(separator: " | ")
+      return row
     }
     let album = album(at: current)
     switch layout {
@@ -226,11 +227,11 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
   /// its files said at the last import (`filesSay`), a field edited since is marked with it.
   func detailLines(for album: Album, filesSay: Album? = nil) -> [String] {
     let edited = filesSay.map { album.editedFields(comparedWith: $0) } ?? []
-    return album.tableRepresentation.map { row in
+    return album.tableRepresentation(showing: Set(edited)).map { row in
       var value = TextSanitizer.escaped(row.value)
       if row.title == "Cover" && !album.coverURL.isEmpty { value += " (" + coverLabel(album) + ")" }
-      if let field = Album.field(ofRow: row.title), edited.contains(field), let filesSay {
-        let said = field.value(in: filesSay)
+      if !edited.isEmpty, let field = Album.field(ofRow: row.title), edited.contains(field), let filesSay {
+        let said = field == .rating || field == .fav ? Album.shown(field, of: filesSay) : field.value(in: filesSay)
         value += " (edited; the files say " + (said.isEmpty ? "nothing" : TextSanitizer.escaped(said)) + ")"
       }
       return style.bold(row.title + ":") + " " + value
@@ -316,7 +317,9 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
           let label = row == (artRows + 1) / 2 ? placeholders[card.index] ?? "" : ""
           text = side + DisplayWidth.fit(DisplayWidth.centred(label, width: inner), width: inner) + side
         } else {
-          text = cardRow(row <= artRows ? row : row - artRows, card: card, inner: inner, playing: card.index == playing)
+          text = cardRow(
+            row <= artRows ? row : row - artRows, card: card, inner: inner, playing: card.index == playing,
+            mark: album(at: card.index)?.cardMark ?? "")
         }
         line += styled(DisplayWidth.slice(text, from: clipStart, to: clipEnd))
       }
@@ -349,7 +352,8 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
   }
 
   /// Row `row` of a card: border, three text lines, border; heavy lines for the current card.
-  private func cardRow(_ row: Int, card: VisibleCard, inner: Int, playing: Bool) -> String {
+  /// The bottom border carries `mark` (the album's stars and ♥), when there is one.
+  private func cardRow(_ row: Int, card: VisibleCard, inner: Int, playing: Bool, mark: String) -> String {
     let heavy = card.isCurrent
     let line = heavy ? "━" : "─"
     switch row {
@@ -359,8 +363,11 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
       return (heavy ? "┏" : "┌") + mark + String(repeating: line, count: max(0, inner - mark.count))
         + (heavy ? "┓" : "┐")
     case 4:
-      // The bottom border (rows 1-3 are the text lines under the art).
-      return (heavy ? "┗" : "└") + String(repeating: heavy ? "━" : "─", count: inner) + (heavy ? "┛" : "┘")
+      // The bottom border (rows 1-3 are the text lines under the art), with the album's mark.
+      let label = mark.isEmpty ? "" : line + " " + mark + " "
+      let fitted = DisplayWidth.width(label) > inner ? "" : label
+      return (heavy ? "┗" : "└") + fitted + String(repeating: line, count: inner - DisplayWidth.width(fitted))
+        + (heavy ? "┛" : "┘")
     default:
       let side = heavy ? "┃" : "│"
       let text = row - 1 < card.card.lines.count ? card.card.lines[row - 1] : ""

@@ -19,6 +19,8 @@ struct CommandConfiguration: Sendable {
     case album
     /// `FIELD=VALUE` assignments.
     case assignments
+    /// A track's `FIELD=VALUE` assignments (`edit ALBUM track N …`).
+    case trackAssignments
     /// A file path.
     case path
     /// A query (`find`, `list`, `stats`): field names, a field's values, `@` view names.

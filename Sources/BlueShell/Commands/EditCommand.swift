@@ -1,31 +1,57 @@
 import BlueLibrary
 
-/// `edit [ALBUM…|all] FIELD=VALUE…`: change fields of an album, or of several as one step.
+/// `edit [ALBUM…|all] FIELD=VALUE…`: change fields of an album, or of several as one step;
+/// `edit [ALBUM] track N FIELD=VALUE…`: change one track's title, artist or number.
 struct EditCommand: Command {
   static let configuration = CommandConfiguration(
     verb: "edit", group: .change, synopsis: "[ALBUM…|all] FIELD=VALUE…",
-    summary: "change fields of an album (the current one by default), or of several at once",
+    summary: "change fields of an album (the current one by default), of several at once, or of a track",
     details: """
       Fields: title, artist, genre, year, cover. An empty value clears year or cover.
       Albums by index, range (2-4), title or 'all' (every album of the view, at most
       10,000): the same fields set on each, as one step that one 'undo' takes back. Several
       words before the first FIELD=VALUE that are not numbers name one title (edit Best of
       Bowie year=1993).
+
+      edit [ALBUM] track N FIELD=VALUE… edits the Nth track of an album from a music folder
+      (as 'show' lists them): title, artist (empty: none, the album's artist stands for it)
+      or number (1 to 9999). 'show' marks an edited track with what its file says, an
+      import keeps the edit, and 'write' puts it into the file.
       """,
-    examples: ["edit year=1993", "edit 2 artist=\"No Doubt\" genre=Rock", "edit 1-3 6 genre=Jazz"],
+    examples: [
+      "edit year=1993", "edit 2 artist=\"No Doubt\" genre=Rock", "edit 1-3 6 genre=Jazz",
+      "edit 6 track 3 title=\"Subterranean Homesick Alien\"", "edit track 2 number=3 artist=\"Thom Yorke\"",
+    ],
     arguments: [.album, .assignments])
 
   static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    // After `track N`, a track's fields.
+    if let keyword = previous.lastIndex(where: { !$0.isQuoted && $0.text.lowercased() == "track" }),
+      keyword + 1 < previous.count, Int(previous[keyword + 1].text) != nil
+    {
+      return [.trackAssignments]
+    }
+    if previous.last.map({ !$0.isQuoted && $0.text.lowercased() == "track" }) == true { return [] }
     // The albums are optional: any word up to the first FIELD=VALUE may already be one.
     if previous.contains(where: { !$0.isQuoted && $0.text.contains("=") }) { return [.assignments] }
-    return (position == 0 ? [.keyword(["all"])] : []) + [.album, .assignments]
+    return (position == 0 ? [.keyword(["all"])] : []) + [.keyword(["track"]), .album, .assignments]
   }
 
   /// The albums typed; nil for the current album.
   let albums: AlbumChoice?
   let assignments: [FieldAssignment]
+  /// `track N FIELD=VALUE…`: the album (nil: the current one), the track's place, and what
+  /// its fields become (the fields in the order typed, for the message).
+  let trackEdit: (album: AlbumReference?, place: Int, edit: TrackEdit, fields: [TrackField])?
 
   init(arguments: [Word]) throws(CommandError) {
+    if let track = try Self.trackEdit(arguments) {
+      trackEdit = track
+      albums = nil
+      assignments = []
+      return
+    }
+    trackEdit = nil
     var words = arguments[...]
     var albumWords: [Word] = []
     // Albums up to the first FIELD=VALUE (`title="Ray of Light"` is one, quotes and all; a
@@ -76,8 +102,47 @@ struct EditCommand: Command {
   /// on its own, some 2 KB each while the command runs.
   static let maximumAlbums = 10_000
 
+  /// `[ALBUM] track N FIELD=VALUE…` when `arguments` are that: an unquoted `track` followed
+  /// by a number and only assignments after it; nil for any other edit.
+  private static func trackEdit(
+    _ arguments: [Word]
+  ) throws(CommandError) -> (album: AlbumReference?, place: Int, edit: TrackEdit, fields: [TrackField])? {
+    guard let keyword = arguments.firstIndex(where: { !$0.isQuoted && $0.text.lowercased() == "track" }),
+      keyword + 1 < arguments.count, !arguments[keyword + 1].isQuoted, let place = Int(arguments[keyword + 1].text),
+      arguments[(keyword + 2)...].allSatisfy({ $0.text.contains("=") })
+    else { return nil }
+    guard place >= 1 else { throw CommandError("tracks are numbered from 1, got \(place)") }
+    let changes = arguments[(keyword + 2)...]
+    guard !changes.isEmpty else { throw .missing("FIELD=VALUE", usage: "edit [ALBUM] track N FIELD=VALUE…") }
+    var edit = TrackEdit()
+    var fields: [TrackField] = []
+    do throws(LibraryError) {
+      for word in changes {
+        let equals = word.text.firstIndex(of: "=")!
+        let field = try TrackField(parsing: String(word.text[..<equals]))
+        edit = try edit.setting(field, to: String(word.text[word.text.index(after: equals)...]))
+        if !fields.contains(field) { fields.append(field) }
+      }
+    } catch {
+      throw CommandError(error)
+    }
+    let album = keyword == 0 ? nil : try AlbumReference(restOfLine: arguments[..<keyword])
+    return (album, place, edit, fields)
+  }
+
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
+    if let trackEdit {
+      let change = try library.editTrack(
+        ofAlbumAt: try trackEdit.album.resolve(in: library), track: trackEdit.place, trackEdit.edit)
+      let name = "\(quotedTitle(change.album)) track \(trackEdit.place)"
+      guard change.changed else { return .lines(["\(name) already says that; nothing changed"]) }
+      let tracklist = Tracklist(
+        tracks: [change.track], discs: 1, musicBrainzAlbumID: nil, musicBrainzReleaseGroupID: nil)
+      return .lines(
+        ["edited \(name): " + trackEdit.fields.map(\.rawValue).joined(separator: ", ")]
+          + AlbumBrowser.trackLines(tracklist, albumArtist: change.album.artist, style: .plain))
+    }
     if let albums, albums.all, try library.count() > Self.maximumAlbums {
       throw Self.tooMany(try library.count())
     }

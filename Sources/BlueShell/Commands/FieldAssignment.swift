@@ -9,6 +9,11 @@ struct FieldAssignment: Equatable {
   static func parse(_ word: Word) throws(CommandError) -> FieldAssignment? {
     guard let equals = word.text.firstIndex(of: "=") else { return nil }
     let name = String(word.text[..<equals])
+    switch AlbumField(rawValue: name.lowercased()) {
+    case .rating: throw CommandError("the rating is set with 'rate [ALBUM…] N' (0 to 5 stars), not rating=")
+    case .fav: throw CommandError("a favourite is marked with 'fav [ALBUM…]' and 'unfav [ALBUM…]', not fav=")
+    default: break
+    }
     do {
       let field = try AlbumField(parsing: name)
       return FieldAssignment(field: field, value: String(word.text[word.text.index(after: equals)...]))

@@ -11,8 +11,8 @@ struct ListCommand: Command {
       The current album is marked with '*'; the indices are those tap, show and delete take.
       -f FORMAT prints each album as FORMAT, with $field or ${field} for a field ($index,
       $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added,
-      $discs, $mb_albumid, $mb_releasegroupid, $format, $missing, $played, $last_played, $art), and no
-      summary line.
+      $discs, $mb_albumid, $mb_releasegroupid, $format, $missing, $played, $last_played, $art,
+      $rating, $fav), and no summary line.
 
       """ + "\n" + querySyntaxHelp,
     examples: ["list", "list sun", "list bjork jazz", "ls year:2000", "list -f '$year  $artist — $title' year-"],
@@ -127,6 +127,8 @@ struct ListFormat: Equatable {
     case "folder": album.folder ?? ""
     case "cover": album.coverURL
     case "art": album.art.rawValue
+    case "rating": album.rating.map(String.init) ?? ""
+    case "fav": album.favourite ? "true" : "false"
     default: nil
     }
   }
@@ -254,17 +256,18 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
 
   /// The plain `list` (no query) writes each album's line from the library's row bytes
   /// (a million of these is the whole cost of `list` once the rows are read); a query goes
-  /// through ``next()``. Both make their lines with ``appendLine(_:to:)``.
+  /// through ``next()``. Both make their lines with ``appendLine(_:index:selection:to:)``.
   func write(to output: OutputChannel) {
     guard entries == nil, format == nil, index == 0, shown == 0, library.view == nil else {
       var copy = self
       while !output.isClosed, let line = copy.next() { output.line(line) }
       return
     }
+    let selection = library.selection
     do {
       try library.forEachListRow(from: 0) { row in
         output.append { bytes in
-          appendLine(row, to: &bytes)
+          appendLine(row, selection: selection, to: &bytes)
           bytes.append(UInt8(ascii: "\n"))
         }
       }
@@ -277,23 +280,21 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
   /// `*  3. Title — Artist (1999, Pop) · cover: failed: HTTP 404`, appended as bytes:
   /// printable text as it is, no `String` per field. Indices are right-aligned to the
   /// widest the library has; a cover in the cache (the ordinary state) says nothing.
-  private func appendLine(_ row: AlbumListRow, index: Int? = nil, to bytes: inout [UInt8]) {
+  private func appendLine(_ row: AlbumListRow, index: Int? = nil, selection: Int?, to bytes: inout [UInt8]) {
     let index = index ?? row.position
-    bytes.append(contentsOf: index == library.selection ? "* ".utf8 : "  ".utf8)
-    let number = String(index + 1)
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: Swift.max(0, indexWidth - number.utf8.count)))
-    bytes.append(contentsOf: number.utf8)
-    bytes.append(contentsOf: ". ".utf8)
+    bytes.append(index == selection ? "* " : "  ")
+    bytes.appendDecimal(index + 1, width: indexWidth)
+    bytes.append(". ")
     TextSanitizer.appendEscaped(row.title, to: &bytes)
     if !row.artist.isEmpty {
-      bytes.append(contentsOf: " — ".utf8)
+      bytes.append(" — ")
       TextSanitizer.appendEscaped(row.artist, to: &bytes)
     }
     if row.year != nil || !row.genre.isEmpty {
-      bytes.append(contentsOf: " (".utf8)
+      bytes.append(" (")
       if let year = row.year {
-        bytes.append(contentsOf: String(year).utf8)
-        if !row.genre.isEmpty { bytes.append(contentsOf: ", ".utf8) }
+        bytes.appendDecimal(year)
+        if !row.genre.isEmpty { bytes.append(", ") }
       }
       TextSanitizer.appendEscaped(row.genre, to: &bytes)
       bytes.append(UInt8(ascii: ")"))
@@ -302,16 +303,17 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     switch library.coverState(ofURL: row.coverURL, cached: row.coverCached) {
     case .cached: break
     case .none where !row.coverURL.isEmpty:
-      bytes.append(contentsOf: " · cover: not downloaded".utf8)
+      bytes.append(" · cover: not downloaded")
     case let state:
-      bytes.append(contentsOf: " · cover: ".utf8)
+      bytes.append(" · cover: ")
       bytes.append(contentsOf: state.label(url: String(decoding: row.coverURL, as: UTF8.self)).utf8)
     }
   }
 
   private func line(for album: Album, index: Int) -> String {
     var bytes: [UInt8] = []
-    album.withListRow { row in appendLine(row, index: index, to: &bytes) }
+    let selection = library.selection
+    album.withListRow { row in appendLine(row, index: index, selection: selection, to: &bytes) }
     return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -1,11 +1,4 @@
 import BlueLibrary
-import BlueSystem
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 // Playing albums from music folders: `play`, `queue`, `pause`, `next`, `prev`, `stop`,
 // `seek`, `volume`, `now`. The engine's events come back as status lines above the prompt
@@ -15,6 +8,19 @@ import BlueSystem
 private func player(in environment: CommandEnvironment) throws -> Player {
   guard let player = environment.player else { throw CommandError("playback is off in this shell") }
   return player
+}
+
+/// The error of a command whose playback failed: for tracks the engine refused, the first
+/// one asked for and why; files gone are most often a folder moved or a disk not mounted.
+private func failure(_ error: PlaybackError) -> CommandError {
+  guard let refusal = error.refusal else { return CommandError(error.description) }
+  if refusal.problem == .gone {
+    return CommandError(
+      "the files of \"\(TextSanitizer.escaped(refusal.track.album))\" are gone "
+        + "(\(TextSanitizer.escaped(refusal.track.path)): \(refusal.problem)); 'import DIR' finds them if they moved")
+  }
+  return CommandError(
+    "cannot play \(TextSanitizer.escaped(NowPlaying.fileName(refusal.track.path))): \(refusal.problem)")
 }
 
 /// The status lines of playback events.
@@ -53,6 +59,17 @@ private func tracks(ofAlbumAt index: Int, in library: Library) throws -> (album:
   return (album, tracks)
 }
 
+/// Where in `tracks` TRACK is, its number in the album's track list (1-based, as `show` lists
+/// them): the first track without one, an error for a number the album does not have.
+private func place(ofTrack track: Int?, in tracks: [Player.Track], of album: Album) throws(CommandError) -> Int {
+  guard let track else { return 0 }
+  // Compared as typed, before any arithmetic: the number may be Int.min.
+  guard track >= 1 && track <= tracks.count else {
+    throw CommandError("\(quotedTitle(album)) has no track \(track) (it has \(tracks.count))")
+  }
+  return track - 1
+}
+
 /// `play [ALBUM] [TRACK]`: play an album (the current one by default) from its first track,
 /// or from TRACK; alone, start the waiting queue when nothing plays.
 struct PlayCommand: Command {
@@ -62,12 +79,15 @@ struct PlayCommand: Command {
     details: """
       Replaces the queue with the album's tracks, in disc and track order, and plays them
       from the first (or from TRACK, its place in the album's track list: 'show' lists
-      them). Alone, 'play' starts the queue when one is waiting and nothing plays, and plays
-      the current album otherwise. A status line above the prompt says what starts; a file
+      them). Alone, 'play' plays the current album; it resumes the waiting queue instead
+      when nothing plays and the current album is still the one that was current when the
+      queue was made or added to ('tap 3; play' plays album 3, whatever waits). A queue
+      whose files moved (and were imported again) plays from their new places. A status line above the prompt says what starts; a file
       that cannot be played is skipped with a line naming it. In a script (-c, --script,
       piped), bluelib plays to the end of the queue before it exits. With BLUELIB_PLAYER set
       (say 'mpv --no-video'), that command plays the album instead: its files, in order, are
-      its arguments, it has the terminal, and the prompt returns when it exits.
+      its arguments, it has the terminal, and the prompt returns when it exits; SIGTERM and
+      SIGHUP are passed on to it, and bluelib leaves at once.
       """,
     examples: ["play", "play 3", "play \"The Wall\" 5"],
     arguments: [.album])
@@ -90,51 +110,28 @@ struct PlayCommand: Command {
     let library = environment.library
     if let external = processEnvironment()["BLUELIB_PLAYER"], !external.allSatisfy(\.isWhitespace) {
       let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
-      let start = (track ?? 1) - 1
-      guard tracks.indices.contains(start) else {
-        throw CommandError("\(quotedTitle(found)) has no track \(track ?? 0) (it has \(tracks.count))")
-      }
-      try Self.runExternal(external, files: tracks[start...].map(\.path))
+      let start = try place(ofTrack: track, in: tracks, of: found)
+      let played = try ExternalPlayer(command: external).play(
+        tracks[start...].map(\.path), isInteractive: environment.isInteractive)
+      // Stopped (Ctrl-C, or a signal that ends the run): nothing to say.
+      guard played else { return .lines([]) }
       return .lines(["played \(quotedTitle(found)) with '\(TextSanitizer.escaped(external))'"])
     }
     let player = try player(in: environment)
-    if album == nil, track == nil, player.isIdle, !player.queue.isEmpty {
-      do throws(PlaybackError) { try player.playQueue() } catch { throw CommandError(error.description) }
+    let selected = try library.selectedAlbum()?.id
+    // Alone: the waiting queue, unless another album was picked since it was made.
+    if album == nil, track == nil, player.isIdle, !player.queue.isEmpty, player.queueMadeWhileSelected == selected {
+      // Files that moved since (and were imported again) are found at their new places.
+      player.replaceQueue(library.refound(player.queue))
+      do throws(PlaybackError) { try player.playQueue() } catch { throw failure(error) }
       return .lines(["playing the queue (\(Library.counted(player.queue.count, "track")))"])
     }
     let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
-    let start = (track ?? 1) - 1
-    guard tracks.indices.contains(start) else {
-      throw CommandError("\(quotedTitle(found)) has no track \(track ?? 0) (it has \(tracks.count))")
-    }
-    do throws(PlaybackError) { try player.play(tracks, from: start) } catch { throw CommandError(error.description) }
-    return .lines(["playing \(quotedTitle(found)) (\(Library.counted(tracks.count, "track")))"])
-  }
-}
-
-extension PlayCommand {
-  /// Runs `command` (a shell command line, as `$PAGER` is) with `files` as its arguments,
-  /// in the foreground with the terminal, and waits for it to end.
-  static func runExternal(_ command: String, files: [String]) throws {
-    // `"$@"` passes each path as one argument, whatever it holds.
-    let arguments = ["/bin/sh", "-c", command + " \"$@\"", "bluelib-player"] + files
-    var argv = arguments.map { strdup($0) } + [nil]
-    defer { for argument in argv { free(argument) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ)
-    guard spawned == 0 else {
-      throw CommandError("cannot run the player (BLUELIB_PLAYER): \(SystemError.reason(spawned))")
-    }
-    var status: Int32 = 0
-    _ = try? syscall("waitpid") { waitpid(pid, &status, 0) }
-    let exited = status & 0x7F == 0
-    let code = (status >> 8) & 0xFF
-    if exited && code == 127 {
-      throw CommandError("cannot run the player '\(TextSanitizer.escaped(command))' (BLUELIB_PLAYER): not found")
-    }
-    if exited && code != 0 {
-      throw CommandError("the player '\(TextSanitizer.escaped(command))' failed (exit status \(code))")
-    }
+    let start = try place(ofTrack: track, in: tracks, of: found)
+    do throws(PlaybackError) { try player.play(tracks, from: start) } catch { throw failure(error) }
+    player.madeQueue(whileSelected: selected)
+    // What is in the queue: a file the player refused is not.
+    return .lines(["playing \(quotedTitle(found)) (\(Library.counted(player.queue.count, "track")))"])
   }
 }
 
@@ -181,9 +178,11 @@ struct QueueCommand: Command {
         albums += 1
       }
     }
-    do throws(PlaybackError) { try player.enqueue(added) } catch { throw CommandError(error.description) }
+    let queued: Int
+    do throws(PlaybackError) { queued = try player.enqueue(added) } catch { throw failure(error) }
+    player.madeQueue(whileSelected: try library.selectedAlbum()?.id)
     return .lines([
-      "queued \(albumCount(albums)) (\(Library.counted(added.count, "track"))); "
+      "queued \(albumCount(albums)) (\(Library.counted(queued, "track"))); "
         + "\(Library.counted(player.queue.count, "track")) in the queue"
     ])
   }
@@ -331,7 +330,7 @@ struct VolumeCommand: Command {
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let player = try player(in: environment)
     if let level {
-      do throws(PlaybackError) { try player.setVolume(level) } catch { throw CommandError(error.description) }
+      do throws(PlaybackError) { try player.setVolume(level) } catch { throw failure(error) }
     }
     return .lines(["volume \(level ?? player.volume)"])
   }

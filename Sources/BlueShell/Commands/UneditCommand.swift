@@ -9,10 +9,11 @@ struct UneditCommand: Command {
     summary: "let edited fields of a music-folder album follow its files again",
     details: """
       An edit of an album imported from a music folder sticks: importing the folder again
-      keeps it, whatever the tags say, and 'show' marks the field (edited; the files say …).
-      unedit sets the FIELDs (title, artist, genre, year, cover; every edited one when none
-      is given) back to what the files said at the last import, as one step for undo; the
-      next import then follows the files.
+      keeps it, whatever the tags say, and 'show' marks the field (edited; the files say …);
+      so do a rating ('rate') and a favourite mark ('fav') that differ from the files'.
+      unedit sets the FIELDs (title, artist, genre, year, cover, rating, fav; every edited
+      one when none is given) back to what the files said at the last import, as one step
+      for undo; the next import then follows the files.
       """,
     examples: ["unedit", "unedit 3 artist", "unedit \"OK Computer\" title year"],
     arguments: [.album, .keyword(AlbumField.allCases.map(\.rawValue))])
@@ -36,7 +37,7 @@ struct UneditCommand: Command {
     var fields: [AlbumField] = []
     for word in words {
       do throws(LibraryError) {
-        fields.append(try AlbumField(parsing: word.text))
+        fields.append(try AlbumField(parsing: word.text, among: AlbumField.allCases))
       } catch {
         throw CommandError(error.description)
       }

@@ -107,7 +107,10 @@ struct Completer {
       return words.filter { $0.hasPrefix(prefix.lowercased()) }
         .map { Candidate(text: $0, display: $0, isFinal: true) }
     case .assignments:
-      return AlbumField.allCases.map { $0.rawValue + "=" }.filter { $0.hasPrefix(prefix.lowercased()) }
+      return AlbumField.typed.map { $0.rawValue + "=" }.filter { $0.hasPrefix(prefix.lowercased()) }
+        .map { Candidate(text: $0, display: $0, isFinal: false) }
+    case .trackAssignments:
+      return TrackField.allCases.map { $0.rawValue + "=" }.filter { $0.hasPrefix(prefix.lowercased()) }
         .map { Candidate(text: $0, display: $0, isFinal: false) }
     case .album:
       if !prefix.isEmpty, prefix.allSatisfy({ $0.isASCII && $0.isNumber }) {

@@ -71,6 +71,11 @@ typedef struct CTLTrack {
   /// The picture's bytes, only with CTL_READ_PICTURE; NULL otherwise.
   uint8_t *picture;
   size_t pictureSize;
+  /// The rating in stars, 1 to 5; 0 when the file has none (see `ctl_write`'s `rating` for
+  /// the tags, and README's "Ratings in the files" for how each scale is read).
+  int rating;
+  /// 1 when the file marks the track a favourite (`LOVE RATING` = `L`), else 0.
+  int favourite;
 } CTLTrack;
 
 /// Reads the tags, audio properties and embedded picture of the file at `path` into `track`
@@ -91,7 +96,8 @@ const char *ctl_extensions(void);
 void ctl_track_free(CTLTrack *track);
 
 /// Tags to write with `ctl_write`. A NULL string leaves that tag as it is, an empty one
-/// removes it; a NULL `picture` leaves the pictures as they are, otherwise the file's
+/// removes it (a track number without a total keeps the one the file has: "3/12" given "5"
+/// becomes "5/12"); a NULL `picture` leaves the pictures as they are, otherwise the file's
 /// pictures are replaced by this one front cover.
 typedef struct CTLTags {
   const char *album;
@@ -114,10 +120,39 @@ typedef struct CTLTags {
   /// its version (`id3v2Version` applies only to a file without one): what `write` does to a
   /// user's file. Zero: only an ID3v2 tag of `id3v2Version` is kept (how tests tag fixtures).
   int keepOtherTags;
+  /// The rating in stars: 1 to 5 sets it, 0 removes it, -1 leaves it. Written where other
+  /// players read it: ID3v2 `POPM` (email "Windows Media Player 9 Series", 1/64/128/196/255)
+  /// and `TXXX:FMPS_Rating` (0.2 to 1.0); Vorbis comments `RATING` (1 to 5) and
+  /// `FMPS_RATING`; MP4 `rate` (20 to 100) and `----:com.apple.iTunes:FMPS_Rating`; other
+  /// formats' `RATING` and `FMPS_RATING` properties.
+  int rating;
+  /// 1 marks the track a favourite (`LOVE RATING` = `L`: ID3v2 TXXX, a Vorbis comment, an MP4
+  /// freeform atom), 0 removes the mark, -1 leaves it.
+  int favourite;
 } CTLTags;
 
 /// Writes `tags` into the file at `path` in place.
 int ctl_write(const char *path, const CTLTags *tags);
+
+/// The lyrics a file embeds. Every pointer is owned by the struct until `ctl_lyrics_free`;
+/// strings are UTF-8 and NUL-terminated.
+typedef struct CTLLyrics {
+  /// Unsynchronised lyrics: ID3v2 USLT (the first frame with text), Vorbis LYRICS or
+  /// UNSYNCEDLYRICS, MP4 ©lyr, other formats' LYRICS property; NULL when there are none.
+  char *text;
+  /// Synchronised lyrics (ID3v2 SYLT, the first frame with text): `syncedCount` lines, each
+  /// with its time in milliseconds (-1 when the frame counts MPEG frames, not time).
+  size_t syncedCount;
+  int64_t *syncedTimes;
+  char **syncedLines;
+} CTLLyrics;
+
+/// Reads the lyrics `descriptor` (an open, readable regular file named `path`, closed when
+/// the call returns) embeds into `lyrics`. On any status other than CTL_OK it holds nothing.
+int ctl_read_lyrics(int descriptor, const char *path, CTLLyrics *lyrics);
+
+/// Frees what `ctl_read_lyrics` put into `lyrics` and zeroes it.
+void ctl_lyrics_free(CTLLyrics *lyrics);
 
 /// Copies the extended attributes of the open file `source` (user attributes, ACLs,
 /// security labels) to the open file `target`, as a safe write's copy must carry them; an

@@ -1,4 +1,5 @@
 import BlueLibrary
+import MusicFolder
 
 #if canImport(Glibc)
   import Glibc
@@ -224,118 +225,27 @@ extension ImportCommand {
           // A moved album's detail is the folder it was in.
           let detail = kind == .moved ? change.detail.map { "from " + relative($0, to: result.folder) } : change.detail
           return TextSanitizer.escaped(change.album) + (detail.map { " (" + TextSanitizer.escaped($0) + ")" } ?? "")
-        }.joined(separator: ", ") + (more > 0 ? " and \(grouped(more)) more" : "")
+        }.joined(separator: ", ") + (more > 0 ? " and \(Library.grouped(more)) more" : "")
     }
   }
 
   /// `scanning ~/Music: 5,000 of 20,000 files, 480 albums, 9,800 files/s`.
-  static func progressText(_ progress: FolderScanProgress, folder: String, since start: ContinuousClock.Instant)
+  static func progressText(_ progress: MusicScanProgress, folder: String, since start: ContinuousClock.Instant)
     -> String
   {
     guard progress.filesScanned > 0 else {
-      return "scanning \(folder): \(grouped(progress.filesFound)) audio files found"
+      return "scanning \(folder): \(Library.grouped(progress.filesFound)) audio files found"
     }
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let rate = seconds > 0 ? Int((Double(progress.filesScanned) / seconds).rounded()) : 0
-    return "scanning \(folder): \(grouped(progress.filesScanned)) of \(grouped(progress.filesFound)) files, "
-      + "\(albumCount(progress.albumsFound)), \(grouped(rate)) files/s"
-  }
-
-  /// `20,000`.
-  static func grouped(_ number: Int) -> String {
-    Library.grouped(number)
+    return
+      "scanning \(folder): \(Library.grouped(progress.filesScanned)) of \(Library.grouped(progress.filesFound)) files, "
+      + "\(albumCount(progress.albumsFound)), \(Library.grouped(rate)) files/s"
   }
 
   /// `path` relative to `folder` when it is inside it.
   private static func relative(_ path: String, to folder: String) -> String {
     path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
   }
-}
-
-/// `export FILE [QUERY]`: write the whole library (or QUERY's matches) as JSON or CSV, atomically.
-struct ExportCommand: Command {
-  static let configuration = CommandConfiguration(
-    verb: "export", group: .change, synopsis: "FILE [QUERY|all]",
-    summary: "write the library as JSON or CSV (by the file's extension), atomically",
-    details: """
-      FILE ending in .csv gets CSV with the header row title,artist,genre,year,coverUrl;
-      .m3u or .m3u8 gets an extended M3U playlist of the tracks of the albums from music
-      folders (#EXTINF:SECONDS,ARTIST - TITLE, then the file's path); any other name gets JSON: an array of objects with the original app's keys; '-' writes
-      the JSON to standard output. Only a regular file or a new path is written (through a
-      symbolic link, the file it points to); a device, FIFO or directory is refused.
-      Without QUERY the library is written, or inside a view the view; 'export FILE all'
-      writes the whole library even there. With QUERY only the albums it matches (within
-      the view), in its order ('help find').
-      """,
-    examples: [
-      "export albums.json", "export albums.csv", "export -", "export jazz.json genre:jazz year+",
-      "export bowie.m3u artist:bowie",
-    ],
-    arguments: [.path, .query])
-
-  let path: String
-  let query: TypedQuery
-  /// `export FILE all`: the whole library, even inside a view.
-  let wholeLibrary: Bool
-
-  init(arguments: [Word]) throws(CommandError) {
-    guard let file = arguments.first else { throw .missing("FILE", usage: Self.configuration.usage) }
-    path = expandingTilde(file.text)
-    let rest = Array(arguments.dropFirst())
-    wholeLibrary = rest.count == 1 && !rest[0].isQuoted && rest[0].text.lowercased() == "all"
-    query = TypedQuery(words: wholeLibrary ? [] : rest)
-  }
-
-  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    let library = environment.library
-    // Inside a view, verbs act on the view: without QUERY (or `all`), its albums.
-    let view = wholeLibrary ? nil : library.view
-    let query = try self.query.resolve(in: library) ?? (view != nil ? AlbumQuery.all : nil)
-    // `export -`: the JSON on standard output, for pipes (`bluelib -c 'export -' | jq`).
-    if path == "-" {
-      let albums = try query.map { try library.albums(ids: library.listing($0).map(\.id)) } ?? library.allAlbums()
-      return .text(String(decoding: LibraryArchive.encodeJSON(albums, library: library), as: UTF8.self))
-    }
-    let lowercased = path.lowercased()
-    let csv = lowercased.hasSuffix(".csv")
-    let playlist = lowercased.hasSuffix(".m3u") || lowercased.hasSuffix(".m3u8")
-    let exported: LibraryArchive.Exported = try LibraryArchive.export(
-      library, to: path, csv: csv, playlist: playlist, query: query)
-    let kind = csv ? " as CSV" : playlist ? " as an M3U playlist" : ""
-    // A track whose path holds a line break cannot be written in M3U: said, not hidden.
-    let leftOut =
-      exported.tracksLeftOut == 0
-      ? ""
-      : " (\(Library.counted(exported.tracks, "track")); \(Library.counted(exported.tracksLeftOut, "track")) left"
-        + " out: a line break in the path cannot be written in M3U)"
-    let ofTheView =
-      self.query.words.isEmpty ? view.map { " of the view \(TextSanitizer.quotedWord($0.query.text))" } ?? "" : ""
-    return .lines([
-      "exported \(albumCount(exported.albums))\(ofTheView) to \(TextSanitizer.escaped(path))\(kind)\(leftOut)"
-        + (ofTheView.isEmpty ? "" : " ('export FILE all' writes the whole library)")
-    ])
-  }
-}
-
-/// `reset`: replace the library with the default catalogue.
-struct ResetCommand: Command {
-  static let configuration = CommandConfiguration(
-    verb: "reset", group: .change,
-    summary: "replace the library with the five default albums (undoable)")
-
-  init(arguments: [Word]) throws(CommandError) {
-    try Self.expectNoArguments(arguments)
-  }
-
-  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    try environment.library.reset()
-    return .changed("reset to the default catalogue (\(albumCount(DefaultCatalogue.albums.count)))")
-  }
-}
-
-/// `~/x` → `$HOME/x`, as a shell would.
-func expandingTilde(_ path: String) -> String {
-  guard path == "~" || path.hasPrefix("~/"), let home = processEnvironment()["HOME"] else { return path }
-  return home + path.dropFirst()
 }

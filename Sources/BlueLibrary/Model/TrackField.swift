@@ -1,0 +1,53 @@
+/// The fields of one track that `edit ALBUM track N FIELD=VALUE` changes.
+public enum TrackField: String, CaseIterable, Sendable {
+  /// The track's title (not empty).
+  case title
+  /// The track's artist; empty removes it (the album artist then stands for it).
+  case artist
+  /// The track's number, 1 to 9999.
+  case number
+
+  /// Parses a field name as typed, ignoring case. Throws ``LibraryError/unknownTrackField(_:)``.
+  public init(parsing name: String) throws(LibraryError) {
+    guard let field = TrackField(rawValue: name.lowercased()) else { throw .unknownTrackField(name) }
+    self = field
+  }
+}
+
+/// What you changed of one track: nil for a field you did not edit.
+public struct TrackEdit: Sendable, Equatable {
+  public var title: String?
+  /// "" for an artist you removed.
+  public var artist: String?
+  public var number: Int?
+
+  public init(title: String? = nil, artist: String? = nil, number: Int? = nil) {
+    (self.title, self.artist, self.number) = (title, artist, number)
+  }
+
+  /// Whether no field is edited.
+  public var isEmpty: Bool { title == nil && artist == nil && number == nil }
+
+  /// This edit with `field` set to the text `value`, checked: a title that is not empty, a
+  /// number from 1 to 9999.
+  public func setting(_ field: TrackField, to value: String) throws(LibraryError) -> TrackEdit {
+    var edit = self
+    switch field {
+    case .title:
+      guard !value.allSatisfy(\.isWhitespace) else { throw .emptyTrackTitle }
+      try Album.checkText(value, field: .title)
+      try Album.checkLength(value, field: .title)
+      edit.title = value
+    case .artist:
+      try Album.checkText(value, field: .artist)
+      try Album.checkLength(value, field: .artist)
+      edit.artist = value
+    case .number:
+      guard value.count <= 4, let number = Int(value), (1...9999).contains(number) else {
+        throw .invalidTrackNumber(value)
+      }
+      edit.number = number
+    }
+    return edit
+  }
+}

@@ -1,0 +1,138 @@
+import Synchronization
+
+/// An ``AudioEngine`` that plays nothing and tells what it was asked, for tests of the
+/// playback verbs in process: a playlist of paths, the entry that "plays", paused or not,
+/// a volume. A test moves time on with ``finishCurrent()`` (the entry ends and the next
+/// starts, or the playlist ends) and reads ``calls``.
+///
+/// Events go to the observer on the calling thread, in order, as an engine's own thread would
+/// hand them: ``Player`` only queues them.
+public final class ScriptedAudioEngine: AudioEngine {
+  private struct State {
+    var playlist: [String] = []
+    var index: Int?
+    var paused = false
+    var volume = 100
+    var time = 0.0
+    var calls: [String] = []
+    var handler: (@Sendable (EngineEvent) -> Void)?
+    var refused: [String: TrackProblem] = [:]
+  }
+
+  private let state = Mutex(State())
+
+  /// An engine with an empty playlist.
+  public init() {}
+
+  /// Every call made to it, in order: `load 2 of [a, b, c]`, `append [d] start`, `pause`,
+  /// `resume`, `skip 1`, `stop`, `seek 30.0`, `volume 50`.
+  public var calls: [String] { state.withLock { $0.calls } }
+
+  /// The paths it holds, in order.
+  public var playlist: [String] { state.withLock { $0.playlist } }
+
+  /// Makes ``problem(playing:)`` refuse `path` with `problem`.
+  public func refuse(_ path: String, _ problem: TrackProblem) {
+    state.withLock { $0.refused[path] = problem }
+  }
+
+  /// The playing entry plays `seconds` on.
+  public func advance(by seconds: Double) {
+    state.withLock { $0.time += seconds }
+  }
+
+  /// The playing entry ends: the next one starts, or the playlist ends.
+  public func finishCurrent() {
+    let (events, handler) = state.withLock { state -> ([EngineEvent], (@Sendable (EngineEvent) -> Void)?) in
+      guard let index = state.index else { return ([], state.handler) }
+      state.time = 0
+      if index + 1 < state.playlist.count {
+        state.index = index + 1
+        return ([.finished(index: index), .started(index: index + 1)], state.handler)
+      }
+      state.index = nil
+      return ([.finished(index: index), .endOfPlaylist], state.handler)
+    }
+    for event in events { handler?(event) }
+  }
+
+  public func load(_ paths: [String], from index: Int) throws(PlaybackError) {
+    let handler = state.withLock { state in
+      state.calls.append("load \(index) of [\(paths.joined(separator: ", "))]")
+      state.playlist = paths
+      state.index = index
+      state.paused = false
+      state.time = 0
+      return state.handler
+    }
+    handler?(.started(index: index))
+  }
+
+  public func append(_ paths: [String], start: Bool) throws(PlaybackError) {
+    let started = state.withLock { state -> (Int, (@Sendable (EngineEvent) -> Void)?)? in
+      state.calls.append("append [\(paths.joined(separator: ", "))]" + (start ? " start" : ""))
+      state.playlist += paths
+      guard start, state.index == nil, !paths.isEmpty else { return nil }
+      state.index = state.playlist.count - paths.count
+      return (state.index!, state.handler)
+    }
+    if let (index, handler) = started { handler?(.started(index: index)) }
+  }
+
+  public func setPaused(_ paused: Bool) {
+    state.withLock {
+      $0.calls.append(paused ? "pause" : "resume")
+      $0.paused = paused
+    }
+  }
+
+  public func skip(by offset: Int) -> Bool {
+    let started = state.withLock { state -> (Int, (@Sendable (EngineEvent) -> Void)?)? in
+      state.calls.append("skip \(offset)")
+      guard let index = state.index, state.playlist.indices.contains(index + offset) else { return nil }
+      state.index = index + offset
+      state.time = 0
+      return (index + offset, state.handler)
+    }
+    guard let (index, handler) = started else { return false }
+    handler?(.started(index: index))
+    return true
+  }
+
+  public func stop() {
+    state.withLock {
+      $0.calls.append("stop")
+      $0.index = nil
+    }
+  }
+
+  public func seek(_ seconds: Double, relative: Bool) {
+    state.withLock {
+      $0.calls.append("seek \(relative ? "by " : "")\(seconds)")
+      $0.time = relative ? max(0, $0.time + seconds) : seconds
+    }
+  }
+
+  public func setVolume(_ percent: Int) {
+    state.withLock {
+      $0.calls.append("volume \(percent)")
+      $0.volume = min(max(percent, 0), 100)
+    }
+  }
+
+  public func status() -> EngineStatus? {
+    state.withLock { state in
+      state.index.map { EngineStatus(index: $0, time: state.time, duration: 180, paused: state.paused) }
+    }
+  }
+
+  public func volume() -> Int { state.withLock { $0.volume } }
+
+  public func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void) {
+    state.withLock { $0.handler = handler }
+  }
+
+  public func problem(playing path: String) -> TrackProblem? {
+    state.withLock { $0.refused[path] }
+  }
+}

@@ -1,0 +1,70 @@
+import BlueLibrary
+import BlueSystem
+
+/// `wait [SECONDS]`: block until pending downloads finish; Ctrl-C stops waiting.
+struct WaitCommand: Command {
+  static let configuration = CommandConfiguration(
+    verb: "wait", group: .covers, synopsis: "[SECONDS]",
+    summary: "wait until pending downloads finish (or SECONDS pass)",
+    details: "Ctrl-C cancels the pending downloads. Scripts use 'wait' so their output is the same every run.",
+    examples: ["download all; wait", "wait 5"], arguments: [.text])
+
+  let seconds: Double?
+
+  init(arguments: [Word]) throws(CommandError) {
+    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    if let word = arguments.first {
+      guard let value = Double(word.text), value >= 0, value.isFinite, value <= 86_400 else {
+        throw CommandError(
+          "SECONDS must be a number from 0 to 86400, got \(TextSanitizer.quotedWord(word.text))")
+      }
+      seconds = value
+    } else {
+      seconds = nil
+    }
+  }
+
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    // Not only running downloads: finished ones whose status line is still on its way
+    // (cache hits always are, for a moment) must be waited for too.
+    guard !library.coversAreIdle else { return .nothing }
+    let before = library.pendingCoverCount
+    if environment.isInteractive && before > 0 {
+      environment.announce("waiting for \(Library.counted(before, "download")) (Ctrl-C cancels)")
+    }
+    let interactive = environment.isInteractive
+    let end = library.waitForCovers(timeout: seconds, drain: interactive ? 5 : 1, wakingOn: WakeUpPipe.shared.readEnd) {
+      // Status lines as they come, at a terminal.
+      environment.deliverMessages()
+      return Self.stop(interactive: interactive)
+    }
+    switch end {
+    case .done:
+      return .nothing
+    case .cancelled:
+      if interactive && !SignalMonitor.terminationPending { throw CommandError("cancelled the pending downloads") }
+      return .nothing
+    case .timedOut:
+      let left = library.pendingCoverCount
+      return .lines([
+        "still \(Library.counted(left, "download")) pending after \(Self.format(seconds ?? 0)) s"
+      ])
+    }
+  }
+
+  /// Whether a wait for covers (`wait`, and the shell's as it leaves) stops for the signals
+  /// that woke it, taking what woke it off the wake-up pipe: SIGTERM or SIGHUP drop the
+  /// downloads without a word (the shell then leaves with 143/129; reporting a million of
+  /// them took seconds); Ctrl-C cancels them, taken at a terminal (the shell goes on) and
+  /// left in a script, where SIGINT ends the run (130).
+  static func stop(interactive: Bool) -> CoverWaitStop? {
+    WakeUpPipe.shared.drain()
+    if SignalMonitor.terminationPending { return .cancelQuietly }
+    return (interactive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt)) ? .cancel : nil
+  }
+
+  static func format(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+  }
+}

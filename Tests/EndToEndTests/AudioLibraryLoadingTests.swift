@@ -1,0 +1,85 @@
+import Foundation
+import MusicFolder
+import TestSupport
+import Testing
+
+/// Cost follows use (issue 36): the built binary maps libmpv — and the FFmpeg, X11 and
+/// PulseAudio it brings — only when something plays, and where libmpv cannot be loaded,
+/// `play` says what to install while everything else works. The dynamic loader says what it
+/// maps (`LD_DEBUG=files`, written to files of its own), `dlopen` included.
+struct AudioLibraryLoadingTests {
+  /// The files the dynamic loader mapped while `bluelib arguments…` ran, one per line of
+  /// its log, and the run's result.
+  static func mapped(
+    _ arguments: [String], in runner: BinaryRunner, useHome: Bool = true, environment: [String: String] = [:]
+  ) throws -> (files: [String], result: BinaryRunner.Result) {
+    let log = try TemporaryDirectory()
+    let result = try runner.run(
+      arguments, useHome: useHome,
+      environment: environment.merging(["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": log.file("ld")]) { $1 })
+    var files: [String] = []
+    for name in try FileManager.default.contentsOfDirectory(atPath: log.path) {
+      let text = try String(contentsOfFile: log.file(name), encoding: .utf8)
+      // `     12345:	file=libsqlite3.so.0 [0];  needed by …` / `…;  dynamically loaded by …`
+      for line in text.split(separator: "\n") {
+        guard let start = line.range(of: "file=") else { continue }
+        files.append(String(line[start.upperBound...].prefix { $0 != " " && $0 != ";" }))
+      }
+    }
+    return (files, result)
+  }
+
+  @Test(arguments: [["-c", "quit"], ["-c", "list"], ["--version"], ["-c", "help play; show 2"]])
+  func aRunThatPlaysNothingNeverMapsLibmpv(arguments: [String]) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let (files, result) = try Self.mapped(arguments, in: runner)
+    #expect(result.status == 0, "\(result.stderr)")
+    // The log is read: the libraries every start needs are in it.
+    #expect(files.contains { $0.hasPrefix("libsqlite3.so") }, "\(files)")
+    #expect(!files.contains { $0.contains("libmpv") }, "\(files)")
+    #expect(!files.contains { $0.contains("libavcodec") || $0.contains("libpulse") }, "\(files)")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func playMapsLibmpv() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try MusicFolderFixture(in: runner.home)
+    try music.track("Queen/Innuendo/1.ogg", TagEdit(album: "Innuendo", artist: "Queen", title: "Innuendo"))
+    #expect(try runner.run(["-c", "import '\(music.root)'"]).status == 0)
+    let (files, result) = try Self.mapped(["-c", "play 1"], in: runner, environment: ["BLUELIB_AUDIO_OUTPUT": "null"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("▶ Queen — Innuendo — Innuendo (0:01)"), "\(result.stdout)")
+    #expect(files.contains("libmpv.so.2") || files.contains("libmpv.so"), "\(files)")
+  }
+
+  /// Files named as libmpv's that are not libraries (the dynamic loader finds them first,
+  /// through `LD_LIBRARY_PATH`) stand for a machine where it cannot be loaded.
+  @Test(.timeLimit(.minutes(1)))
+  func withoutLibmpvPlaySaysWhatToInstallAndTheRestWorks() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try MusicFolderFixture(in: runner.home)
+    try music.track("Queen/Innuendo/1.ogg", TagEdit(album: "Innuendo", artist: "Queen", title: "Innuendo"))
+    let libraries = try TemporaryDirectory()
+    for name in ["libmpv.so.2", "libmpv.so"] {
+      #expect(FileManager.default.createFile(atPath: libraries.file(name), contents: Data()))
+    }
+    let broken = ["LD_LIBRARY_PATH": libraries.path, "BLUELIB_AUDIO_OUTPUT": "null"]
+    let imported = try runner.run(["-c", "import '\(music.root)'"], environment: broken)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    for verb in ["play 1", "queue 1", "volume 50"] {
+      let result = try runner.run(["-c", verb, "-c", "list -f '$title'"], environment: broken)
+      #expect(result.status == 1)
+      let lines = result.stderr.split(separator: "\n")
+      #expect(lines.count == 1, "\(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix("bluelib: -c:1: \(verb.prefix { $0 != " " }): cannot load libmpv ("), "\(result.stderr)"
+      )
+      #expect(
+        result.stderr.hasSuffix("); to play music, install libmpv (Debian: apt install libmpv2)\n"), "\(result.stderr)")
+      #expect(result.stdout.hasSuffix("Innuendo\n"), "\(result.stdout)")
+    }
+  }
+}
