@@ -171,7 +171,9 @@ extension Library {
     mix("rules \(MusicFolderScanner.groupingRulesVersion) songs \(songs.count)")
     for song in songs {
       mix(song.uri)
-      mix("\(song.modified) \(song.duration) \(song.track ?? -1) \(song.disc ?? -1)")
+      mix(
+        "\(song.modified) \(song.duration) \(song.track ?? -1) \(song.disc ?? -1) \(song.rating ?? 0) \(song.favourite)"
+      )
       for tag in [
         song.album, song.artist, song.albumArtist, song.title, song.date, song.genre, song.musicBrainzTrackID,
         song.musicBrainzAlbumID, song.musicBrainzReleaseGroupID,
@@ -193,7 +195,8 @@ extension ServerSong {
       album: Self.trimmed(album), artist: Self.trimmed(artist), albumArtist: Self.trimmed(albumArtist),
       title: Self.trimmed(title), trackNumber: track, date: Self.trimmed(date), genre: Self.trimmed(genre),
       discNumber: disc, musicBrainzTrackID: musicBrainzTrackID, musicBrainzAlbumID: musicBrainzAlbumID,
-      musicBrainzReleaseGroupID: musicBrainzReleaseGroupID, format: format, duration: duration)
+      musicBrainzReleaseGroupID: musicBrainzReleaseGroupID, format: format, duration: duration, rating: rating,
+      favourite: favourite)
   }
 
   /// `text` without blanks around it; nil when nothing is left (as TagLib's tags are read).
@@ -201,5 +204,25 @@ extension ServerSong {
     guard let text else { return nil }
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     return trimmed.isEmpty ? nil : trimmed
+  }
+}
+
+extension Library {
+  /// Keeps the rating and favourite mark of `albums` that came from ``server`` on the server
+  /// too (on each of their songs), so another library of that server sees them; albums of
+  /// this machine are left alone. The library's own change is made before: when the server
+  /// cannot take them, it stands, and the error says why the server did not.
+  func share(_ albums: [Album]) throws(LibraryError) {
+    guard let server else { return }
+    let prefix = server.root + "/"
+    for album in albums where album.folder?.hasPrefix(prefix) == true {
+      guard let tracklist = try tracklist(of: album) else { continue }
+      let uris = tracklist.tracks.map(\.path).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+      do throws(ServerError) {
+        try server.share(rating: album.rating, favourite: album.favourite, onSongs: uris)
+      } catch {
+        throw .server(error.description + " (kept in this library only)")
+      }
+    }
   }
 }

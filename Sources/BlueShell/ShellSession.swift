@@ -93,6 +93,7 @@ final class ShellSession {
   /// changes: each change is synced on a thread of its own, with its own connection to the
   /// file, which this shell then sees as another shell's change.
   private func follow(_ server: any MusicServer) {
+    library.server = server
     do {
       let synced = try library.sync(with: server)
       if synced.changedAlbums { startNotices.append(Self.syncLine(synced, server: server)) }

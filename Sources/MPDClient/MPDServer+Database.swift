@@ -20,9 +20,80 @@ extension MPDServer {
     "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_RELEASEGROUPID",
   ]
 
+  /// The database's version, and the stickers bluelib shares (a rating set by another
+  /// bluelib changes it too, so the next sync reads it).
   public func databaseVersion() throws(ServerError) -> String {
     do throws(MPDError) {
-      return try withConnection { connection throws(MPDError) in try Self.version(connection) }
+      return try withConnection { connection throws(MPDError) in
+        try Self.version(connection) + " " + Self.fingerprint(of: Self.marks(connection))
+      }
+    } catch {
+      throw error.serverError
+    }
+  }
+
+  /// The stickers `rating` (0 to 10, two a star) and `like` (`2` for a favourite) of every
+  /// song that has them: the marks bluelib shares through the server. None when the server
+  /// keeps no stickers (no `sticker_file`).
+  static func marks(_ connection: MPDConnection) throws(MPDError) -> [String: (rating: Int?, favourite: Bool)] {
+    var marks: [String: (rating: Int?, favourite: Bool)] = [:]
+    for name in [ratingSticker, likeSticker] {
+      let answer: [(name: String, value: String)]
+      do throws(MPDError) {
+        answer = try connection.run(MPDCommand("sticker", "find", "song", "", name))
+      } catch  where error.leavesConnectionUsable {
+        continue
+      }
+      var song: String?
+      for (key, value) in answer {
+        if key == "file" {
+          song = value
+        } else if key == "sticker", let uri = song, value.hasPrefix(name + "=") {
+          let text = value.dropFirst(name.count + 1)
+          var mark = marks[uri] ?? (nil, false)
+          if name == ratingSticker, let points = Int(text), points > 0 {
+            mark.rating = min((points + 1) / 2, 5)
+          } else if name == likeSticker {
+            mark.favourite = text == "2"
+          }
+          marks[uri] = mark
+          song = nil
+        }
+      }
+    }
+    return marks
+  }
+
+  /// The sticker that keeps a song's rating, 0 to 10 (two a star).
+  static let ratingSticker = "rating"
+  /// The sticker that marks a song a favourite: `2` (liked).
+  static let likeSticker = "like"
+
+  /// 16 hex digits (FNV-1a) of `marks`, in the order of their songs.
+  private static func fingerprint(of marks: [String: (rating: Int?, favourite: Bool)]) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for (uri, mark) in marks.sorted(by: { $0.key < $1.key }) {
+      for byte in "\(uri)\u{0}\(mark.rating ?? 0)\(mark.favourite)\u{0}".utf8 {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+      }
+    }
+    return String(hash, radix: 16)
+  }
+
+  public func share(rating: Int?, favourite: Bool, onSongs uris: [String]) throws(ServerError) {
+    do throws(MPDError) {
+      for uri in uris {
+        if let rating {
+          try setSticker(Self.ratingSticker, to: String(min(max(rating, 1), 5) * 2), onSong: uri)
+        } else {
+          try deleteSticker(Self.ratingSticker, ofSong: uri)
+        }
+        if favourite {
+          try setSticker(Self.likeSticker, to: "2", onSong: uri)
+        } else {
+          try deleteSticker(Self.likeSticker, ofSong: uri)
+        }
+      }
     } catch {
       throw error.serverError
     }
@@ -47,6 +118,14 @@ extension MPDServer {
           let before = try Self.version(connection)
           songs = try Self.allSongs(connection)
           if try Self.version(connection) == before { break }
+        }
+        let marks = try Self.marks(connection)
+        if !marks.isEmpty {
+          for index in songs.indices {
+            guard let mark = marks[songs[index].uri] else { continue }
+            songs[index].rating = mark.rating
+            songs[index].favourite = mark.favourite
+          }
         }
         return songs
       }

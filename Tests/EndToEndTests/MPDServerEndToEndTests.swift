@@ -222,6 +222,34 @@ extension RunsAlone {
       #expect(right.stdout.contains("Innuendo — Queen"))
     }
 
+    /// `rate` and `fav` in one home are stickers on the album's songs, which a second home
+    /// (another machine's bluelib) reads at its next start; `unfav` and `rate 0` take them off.
+    @Test func aRatingSetInOneHomeIsSeenFromASecondHome() throws {
+      let mpd = try server()
+      let first = BinaryRunner()
+      let second = BinaryRunner()
+      defer {
+        first.cleanUp()
+        second.cleanUp()
+      }
+      let seen = try second.run(["--mpd", mpd.address, "-c", "show 2"])
+      #expect(!seen.stdout.contains("Rating:"), "\(seen.stdout)")
+      let rated = try first.run(["--mpd", mpd.address, "-c", "rate 2 4", "-c", "fav 2"])
+      #expect(rated.status == 0 && rated.stderr.isEmpty, "\(rated.stderr)")
+      #expect(
+        try mpd.request("sticker get song \"Queen/Innuendo/02 Headlong.mp3\" rating").contains("sticker: rating=8"))
+      #expect(try mpd.request("sticker get song \"Queen/Innuendo/01 Innuendo.flac\" like").contains("sticker: like=2"))
+      let again = try second.run(["--mpd", mpd.address, "-c", "show 2", "-c", "find rating:4.. fav:true"])
+      #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+      #expect(again.stdout.contains("Rating: ★★★★☆"), "\(again.stdout)")
+      #expect(again.stdout.contains("Favourite: ♥ yes"), "\(again.stdout)")
+      #expect(again.stdout.contains("1 of 3 albums match"), "\(again.stdout)")
+      // Taken off in the first home, gone from the second.
+      _ = try first.run(["--mpd", mpd.address, "-c", "rate 2 0", "-c", "unfav 2"])
+      let cleared = try second.run(["--mpd", mpd.address, "-c", "show 2"])
+      #expect(!cleared.stdout.contains("Rating: ★") && !cleared.stdout.contains("♥ yes"), "\(cleared.stdout)")
+    }
+
     @Test func writeOfAServersAlbumSaysItCannotReachTheFiles() throws {
       let mpd = try server()
       let runner = BinaryRunner()

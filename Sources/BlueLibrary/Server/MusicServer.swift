@@ -28,6 +28,10 @@ public protocol MusicServer: AnyObject, Sendable {
   /// Starts listening for changes of the database (and keeps doing so until the process
   /// ends), so a library open during an update follows it.
   func startFollowing()
+  /// Keeps `rating` (stars, 1 to 5; nil for none) and the favourite mark on the songs
+  /// `uris`, where every client of the server sees them (MPD: stickers), so another
+  /// library of the same server reads them at its next sync (``ServerSong/rating``).
+  func share(rating: Int?, favourite: Bool, onSongs uris: [String]) throws(ServerError)
 }
 
 /// What a ``MusicServer`` tells its event handler.
@@ -68,6 +72,10 @@ public struct ServerSong: Sendable, Equatable {
   public var musicBrainzTrackID: String?
   public var musicBrainzAlbumID: String?
   public var musicBrainzReleaseGroupID: String?
+  /// The stars, 1 to 5, the server keeps for the song (``MusicServer/share(rating:favourite:onSongs:)``).
+  public var rating: Int?
+  /// Whether the server keeps the song marked as a favourite.
+  public var favourite = false
 
   /// A song with its place, time and length; the tags are set one by one.
   public init(uri: String, modified: Int64 = 0, duration: Double = 0) {
