@@ -208,21 +208,23 @@ extension ServerSong {
 }
 
 extension Library {
-  /// Keeps the rating and favourite mark of `albums` that came from ``server`` on the server
-  /// too (on each of their songs), so another library of that server sees them; albums of
-  /// this machine are left alone. The library's own change is made before: when the server
-  /// cannot take them, it stands, and the error says why the server did not.
-  func share(_ albums: [Album]) throws(LibraryError) {
+  /// Keeps `mark` of `albums` that came from ``server`` on the server too (on each of their
+  /// songs), so another library of that server sees it; albums of this machine are left
+  /// alone. The library's own change is made before: when the server cannot take the mark,
+  /// it stands, and the error says why the server did not.
+  func share(_ mark: SharedMark, of albums: [Album]) throws(LibraryError) {
     guard let server else { return }
     let prefix = server.root + "/"
+    var uris: [String] = []
     for album in albums where album.folder?.hasPrefix(prefix) == true {
       guard let tracklist = try tracklist(of: album) else { continue }
-      let uris = tracklist.tracks.map(\.path).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
-      do throws(ServerError) {
-        try server.share(rating: album.rating, favourite: album.favourite, onSongs: uris)
-      } catch {
-        throw .server(error.description + " (kept in this library only)")
-      }
+      uris += tracklist.tracks.map(\.path).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+    guard !uris.isEmpty else { return }
+    do throws(ServerError) {
+      try server.share(mark, onSongs: uris)
+    } catch {
+      throw .server(error.description + " (kept in this library only)")
     }
   }
 }

@@ -322,7 +322,7 @@ public final class Library {
     let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
     let summary = stars.map { "rate \(named) \(Self.counted($0, "star"))" } ?? "clear the rating of \(named)"
     let edited = try edit(changed, summary: summary)
-    try share(edited)
+    try share(.rating(stars), of: edited)
     return edited
   }
 
@@ -341,7 +341,7 @@ public final class Library {
     guard let first = changed.first else { return [] }
     let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
     let edited = try edit(changed, summary: (favourite ? "fav " : "unfav ") + named)
-    try share(edited)
+    try share(.favourite(favourite), of: edited)
     return edited
   }
 

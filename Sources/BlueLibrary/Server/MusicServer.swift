@@ -28,10 +28,18 @@ public protocol MusicServer: AnyObject, Sendable {
   /// Starts listening for changes of the database (and keeps doing so until the process
   /// ends), so a library open during an update follows it.
   func startFollowing()
-  /// Keeps `rating` (stars, 1 to 5; nil for none) and the favourite mark on the songs
-  /// `uris`, where every client of the server sees them (MPD: stickers), so another
-  /// library of the same server reads them at its next sync (``ServerSong/rating``).
-  func share(rating: Int?, favourite: Bool, onSongs uris: [String]) throws(ServerError)
+  /// Keeps `mark` on the songs `uris`, where every client of the server sees it (MPD:
+  /// stickers), so another library of the same server reads it at its next sync
+  /// (``ServerSong/rating``, ``ServerSong/favourite``).
+  func share(_ mark: SharedMark, onSongs uris: [String]) throws(ServerError)
+}
+
+/// What a library keeps on a music server's songs rather than only in its own file.
+public enum SharedMark: Sendable, Equatable {
+  /// The stars, 1 to 5; nil for none.
+  case rating(Int?)
+  /// Whether the song is a favourite.
+  case favourite(Bool)
 }
 
 /// What a ``MusicServer`` tells its event handler.
