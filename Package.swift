@@ -83,7 +83,7 @@ let package = Package(
         "MPVAudio",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      // Start-up (issue 36; README, "Where the time went"): the release binary is not
+      // Start-up (issue 36; docs/benchmarks.md, "Where the time went"): the release binary is not
       // position-independent, so the loader relocates no pointer of its 2 MB of tables
       // (118,000 relocations, 370 pages copied on write: 40% of `-c quit`), and exports
       // only what the shared libraries need, not its 32,000 Swift symbols (which the

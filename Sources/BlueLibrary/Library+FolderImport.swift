@@ -1,6 +1,5 @@
 import BlueSystem
 import Foundation
-internal import GRDB
 public import MusicFolder
 
 #if canImport(Glibc)
@@ -109,13 +108,9 @@ extension Library {
       outcome = try change { (origin) throws(LibraryError) in
         try store.importFolder(
           albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted,
-          alongside: { db in
-            let changes = try AlbumStore.writeTracks(
-              of: keyed, built: built, root: scan.folder, stored: stored, opened: scan.openedFiles,
-              unreadable: scan.unreadableFolders, db)
-            try Self.recordScan(of: scan.folder, Self.scanRecord(scan.fingerprint, skipped), db)
-            return changes
-          })
+          tracks: AlbumStore.ScannedTracks(
+            albums: keyed, built: built, root: scan.folder, stored: stored, opened: scan.openedFiles,
+            unreadable: scan.unreadableFolders, record: Self.scanRecord(scan.fingerprint, skipped)))
       }
     }
     // Into an empty library: the first album becomes current, as the viewport shows it.
@@ -154,18 +149,6 @@ extension Library {
   /// reason (U+001F between them, U+001E after each).
   static func scanRecord(_ fingerprint: String, _ skipped: [FolderImport.Skipped]) -> String {
     fingerprint + "\n" + skipped.map { $0.path + "\u{1F}" + $0.reason + "\u{1E}" }.joined()
-  }
-
-  /// Keeps `record` as the last scan of `root`, and forgets the last scans of the folders
-  /// above and below it: their albums and tracks were just written by this one.
-  static func recordScan(of root: String, _ record: String, _ db: Database) throws {
-    let overlapping = try String.fetchAll(db, sql: "SELECT key FROM state WHERE substr(key, 1, 5) = 'scan '").filter {
-      let other = String($0.dropFirst(5))
-      return other != root
-        && (other.hasPrefix(root + "/") || root.hasPrefix(other + "/") || other == "/" || root == "/")
-    }
-    for key in overlapping { try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [key]) }
-    try AlbumStore.setStateText("scan " + root, record, db)
   }
 
   /// The skipped files of a ``scanRecord(_:_:)``.
@@ -273,7 +256,7 @@ extension Library {
   /// album without a track list.
   func musicTracks(of album: Album) throws(LibraryError) -> [MusicTrack]? {
     guard let key = album.sourceKey else { return nil }
-    let tracks = try store.reading { db in try AlbumStore.musicTracks(forKey: key, db) }
+    let tracks = try store.storedMusicTracks(forKey: key)
     return tracks.isEmpty ? nil : tracks
   }
 }

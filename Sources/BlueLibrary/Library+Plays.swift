@@ -1,31 +1,29 @@
-internal import GRDB
-
 // What you played: each album's play count and the time it was last played, kept in the
 // library file beside the albums (not in the undo log: playing is not a change to undo).
 extension Library {
   /// Counts each of the albums `ids` (as ``Player/takePlayed()`` gives them) as played once
   /// more, at `time` (seconds since 1970). Albums deleted since are skipped.
   public func notePlayed(_ ids: [Int64], at time: Int64) throws(LibraryError) {
-    guard !ids.isEmpty else { return }
-    try store.changing { db in
-      for id in ids {
-        try db.execute(
-          sql: """
-            INSERT INTO album_play (album_id, played, last_played)
-            SELECT id, 1, ?2 FROM album WHERE id = ?1
-            ON CONFLICT (album_id) DO UPDATE SET played = played + 1, last_played = excluded.last_played
-            """, arguments: [id, time])
-      }
-    }
+    try store.notePlayed(ids, at: time)
   }
 
   /// How often `album` was played and when last (nil: never).
   public func plays(of album: Album) throws(LibraryError) -> (count: Int, last: Int64?) {
     guard let id = album.id else { return (0, nil) }
-    return try store.reading { db in
-      let row = try Row.fetchOne(
-        db, sql: "SELECT played, last_played FROM album_play WHERE album_id = ?", arguments: [id])
-      return (row?[0] ?? 0, row?[1])
-    }
+    return try store.plays(ofAlbumID: id)
+  }
+}
+
+// How the player evens out loudness, kept in the library file's state (not a change to undo).
+extension Library {
+  /// The ReplayGain mode chosen with `replaygain` (``ReplayGainMode/album`` until one is);
+  /// a value this build does not know reads as the default.
+  public func replayGainMode() throws(LibraryError) -> ReplayGainMode {
+    try store.stateText("replayGain").flatMap(ReplayGainMode.init(rawValue:)) ?? .album
+  }
+
+  /// Remembers `mode` for this shell and the next.
+  public func setReplayGainMode(_ mode: ReplayGainMode) throws(LibraryError) {
+    try store.setStateText("replayGain", mode.rawValue)
   }
 }

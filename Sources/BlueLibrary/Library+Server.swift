@@ -1,5 +1,4 @@
 import Foundation
-internal import GRDB
 internal import MusicFolder
 
 // A music server's database as a source of albums: its songs grouped as a music folder's
@@ -29,9 +28,10 @@ extension Library {
     public var changedAlbums: Bool { added + updated + moved + gone > 0 }
   }
 
-  /// The key of the state row that remembers the last sync with the server at `root`: the
-  /// database's version, a newline, and the fingerprint of the songs it listed.
-  static func syncKey(_ root: String) -> String { "server " + root }
+  /// The key of the state row that remembers the last sync with the server at `root`, as a
+  /// folder's last scan is remembered: the database's version, a newline, and the
+  /// fingerprint of the songs it listed.
+  static func syncKey(_ root: String) -> String { "scan " + root }
 
   /// Brings the library in step with `server`'s database, as one change (one step `undo`
   /// takes back) when albums changed: albums not seen before are appended, albums seen before
@@ -123,12 +123,8 @@ extension Library {
             + Self.counts(added: outcome.added, updated: outcome.updated, moved: outcome.moved, unchanged: 0)
         },
         origin: origin, filesSaid: filesSaid,
-        alongside: { db in
-          let changes = try AlbumStore.writeTracks(
-            of: keyed, built: albums, root: root, stored: stored, opened: opened, unreadable: [], db)
-          try AlbumStore.setStateText(Self.syncKey(root), record, db)
-          return changes
-        })
+        tracks: AlbumStore.ScannedTracks(
+          albums: keyed, built: albums, root: root, stored: stored, opened: opened, unreadable: [], record: record))
     }
     if selection == nil, (try? count()) ?? 0 > 0 { select(0) }
     result.added = outcome.added

@@ -223,6 +223,8 @@ final class ShellSession {
       let player = Player(engine: makeEngine, shared: options.playerOutlivesShell)
       // On the engine's thread: the line is queued, and printed by the terminal's owner.
       player.observe { event in messages.post(NowPlaying.line(event)) }
+      // The library's ReplayGain mode, applied when the engine is made (at the first play).
+      player.setReplayGain((try? library.replayGainMode()) ?? .album)
       environment.player = player
     }
     return environment

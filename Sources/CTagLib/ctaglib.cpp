@@ -261,7 +261,7 @@ bool replacePictures(TagLib::File *file, const CTLTags *tags) {
 
 // MARK: - Ratings and favourites
 
-// Where other players keep a rating and a favourite mark, per format (README, "Ratings in
+// Where other players keep a rating and a favourite mark, per format (docs/music-folder.md, "Ratings in
 // the files"). A file may hold several ratings (one POPM frame per user, an FMPS_Rating, a
 // RATING); reading prefers Windows Media Player's POPM frame, then any other POPM frame,
 // then FMPS_Rating (0 to 1), then RATING (1 to 5, 10 or 100).

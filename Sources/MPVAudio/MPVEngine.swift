@@ -14,6 +14,8 @@ public final class MPVEngine: AudioEngine, Sendable {
   private let handle: Handle
   private let shared = Shared()
   private let finished = DispatchSemaphore(value: 0)
+  /// The ReplayGain mode last set (mpv starts with none).
+  private let gainMode = Mutex(ReplayGainMode.off)
 
   /// What the engine and its event thread share.
   private final class Shared: Sendable {
@@ -177,6 +179,32 @@ public final class MPVEngine: AudioEngine, Sendable {
 
   public func problem(playing path: String) -> TrackProblem? {
     TrackProblem.ofLocalFile(at: path)
+  }
+
+  /// mpv's `loop-playlist`: `inf` plays the playlist again after its last entry.
+  public func setRepeat(_ on: Bool) {
+    command(["set", "loop-playlist", on ? "inf" : "no"])
+  }
+
+  /// mpv's `replaygain` (`album`, `track` or `no`) and `replaygain-fallback`, which it
+  /// applies to the file that plays as well as to the next.
+  public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
+    gainMode.withLock { $0 = mode }
+    command(["set", "replaygain-fallback", String(fallback)])
+    command(["set", "replaygain", mode == .off ? "no" : mode.rawValue])
+  }
+
+  /// What mpv applies, read from the tags it read (`current-tracks/audio/replaygain-…`):
+  /// it takes a file's ReplayGain only with a track gain, and uses that for the album's
+  /// when the album's is missing; else the fallback.
+  public func appliedGain() -> AppliedGain? {
+    let mode = gainMode.withLock { $0 }
+    guard mode != .off, status() != nil else { return nil }
+    guard let track = double("current-tracks/audio/replaygain-track-gain") else {
+      return AppliedGain(decibels: double("replaygain-fallback") ?? 0, fromTags: false, mode: mode)
+    }
+    let album = double("current-tracks/audio/replaygain-album-gain") ?? track
+    return AppliedGain(decibels: mode == .album ? album : track, fromTags: true, mode: mode)
   }
 
   /// mpv opens any string it is given as a URL, a protocol or a playlist where it can:

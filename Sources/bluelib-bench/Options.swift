@@ -80,7 +80,7 @@ struct Options: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Also write the README's table of the figures measured into FILE: in place of the table between its markers, or as a new file.",
+      "Also write the table of the figures measured (docs/benchmarks.md) into FILE: in place of the table between its markers, or as a new file.",
       valueName: "FILE"),
     completion: .file())
   var markdown: String?

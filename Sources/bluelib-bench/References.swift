@@ -1,7 +1,7 @@
 import BlueLibrary
 import Foundation
 
-/// One figure of the README's table: bluelib against a reference tool in the same run.
+/// One figure of the benchmark table (docs/benchmarks.md): bluelib against a reference tool in the same run.
 struct ReferenceRow {
   /// What is timed, in words.
   var title: String

@@ -6,7 +6,7 @@ import Foundation
   import Darwin
 #endif
 
-/// The README's benchmark table, written by the bench from the run it made (`--markdown
+/// The benchmark table (docs/benchmarks.md), written by the bench from the run it made (`--markdown
 /// FILE`), never typed: when it was measured, on which commit and machine, and each figure
 /// beside its reference and its goal.
 extension Report {
@@ -143,7 +143,7 @@ extension Report {
   }
 }
 
-/// Writes the README table into a file (`--markdown FILE`).
+/// Writes the benchmark table into a file (`--markdown FILE`).
 enum MarkdownTable {
   /// Puts `lines` (markers included) into the file at `path`: in place of the table
   /// between the markers when the file has them, as the whole file when there is none;

@@ -234,7 +234,11 @@ extension RunsAlone {
       let result = try signalled(
         runner, ["--downloads", "16", "-c", "download all", "-c", "wait"], signal: SIGTERM, after: delay)
       #expect(result.status == 143, "\(result.stderr)")
-      #expect(result.stderr.isEmpty, "\(result.stderr)")
+      // Nothing on stderr, or (on a busy machine, where queueing 30,000 downloads takes
+      // longer than the delay) the one line of `download` stopped while it ran.
+      #expect(
+        result.stderr.isEmpty || result.stderr == "bluelib: -c:1: download: cancelled; nothing was changed\n",
+        "\(result.stderr)")
       #expect(result.seconds < 1, "SIGTERM took \(result.seconds) s")
     }
 

@@ -192,6 +192,64 @@ extension RunsAlone {
       #expect(terminal.waitForExit() == 0)
     }
 
+    /// ReplayGain through mpv (issue 38, item 4): the tags of a FLAC (written by mutagen)
+    /// as mpv reads them, album or track as chosen, the fallback for an untagged file, the
+    /// choice kept in the library file; and `repeat on` plays the one-second album again.
+    @Test(.timeLimit(.minutes(1)))
+    func replayGainComesFromTheTagsAsChosenAndRepeatPlaysTheQueueAgain() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try MusicFolderFixture(in: runner.home)
+      let tagged = try music.track(
+        "Loud/Gained/1.flac", TagEdit(album: "Gained", artist: "Loud", title: "Tagged", trackNumber: "1"))
+      _ = try Mutagen.run(
+        """
+        import sys, mutagen.flac
+        f = mutagen.flac.FLAC(sys.argv[1])
+        f['REPLAYGAIN_TRACK_GAIN'] = '-7.30 dB'; f['REPLAYGAIN_TRACK_PEAK'] = '0.5'
+        f['REPLAYGAIN_ALBUM_GAIN'] = '-5.10 dB'; f['REPLAYGAIN_ALBUM_PEAK'] = '0.5'
+        f.save()
+        """, [tagged])
+      try music.track(
+        "Quiet/Plain/1.mp3", TagEdit(album: "Plain", artist: "Quiet", title: "Untagged", trackNumber: "1"))
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      let terminal = try PseudoTerminal(
+        arguments: ["--home", runner.home.path],
+        environment: runner.environment(["NO_COLOR": "1", "BLUELIB_AUDIO_OUTPUT": "null"]), columns: 120, rows: 30)
+      #expect(terminal.waitFor("bluelib> "))
+      var mark = terminal.mark
+      terminal.type("repeat on; play Gained\r")
+      #expect(terminal.waitFor("▶ Loud — Gained — 01 Tagged", after: mark, timeout: 10))
+      // One second later it starts again: the queue repeats.
+      let first = try #require(terminal.transcript.range(of: "▶ Loud — Gained", range: mark..<terminal.mark))
+      #expect(terminal.waitFor("▶ Loud — Gained — 01 Tagged", after: first.upperBound, timeout: 10))
+      for (command, expected) in [
+        ("now", "ReplayGain album −5.10 dB; the queue repeats"),
+        ("replaygain track; now", "ReplayGain track −7.30 dB; the queue repeats"),
+        ("replaygain off; now", "ReplayGain off; the queue repeats"),
+      ] {
+        mark = terminal.mark
+        terminal.type(command + "\r")
+        #expect(terminal.waitFor(expected, after: mark, timeout: 10), "\(command)")
+      }
+      mark = terminal.mark
+      terminal.type("replaygain album; play Plain\r")
+      #expect(terminal.waitFor("▶ Quiet — Plain — 01 Untagged", after: mark, timeout: 10))
+      mark = terminal.mark
+      terminal.type("now\r")
+      #expect(terminal.waitFor("ReplayGain −6.00 dB (the file has no ReplayGain tags)", after: mark, timeout: 10))
+      mark = terminal.mark
+      terminal.type("repeat off\r")
+      #expect(terminal.waitFor("■ end of the queue", after: mark, timeout: 10))
+      terminal.type("quit\r")
+      #expect(terminal.waitForExit() == 0)
+
+      // The untagged file's fallback, and the mode the first shell chose.
+      _ = try runner.run(["-c", "replaygain track"])
+      let result = try runner.run(["-c", "replaygain"])
+      #expect(result.stdout == "replaygain track: by each track's tags; untagged files −6 dB\n")
+    }
+
     /// `export FILE.m3u QUERY` writes an extended M3U of the matching albums' tracks, in
     /// album order, read back here line by line.
     @Test func exportToAnM3UFileWritesThePlaylistOfTheQuery() throws {

@@ -17,7 +17,7 @@ extension RunsAlone {
   /// Needs Xvfb, xwd and ImageMagick's convert, plus the terminal; each test is skipped,
   /// saying what is missing, without them (`.ci/run` installs them all). With
   /// `BLUELIB_SAVE_SCREENSHOTS=DIR` each test also saves its screenshot there, as the
-  /// README's docs/graphics-*.png were made.
+  /// screenshots in docs/ (docs/covers.md shows them) were made.
   @Suite(.serialized)
   struct RealTerminalTests {
     /// Album 5's cover: 160×160 pixels in columns of red and blue one pixel wide.

@@ -31,11 +31,60 @@ public protocol AudioEngine: AnyObject, Sendable {
   /// player refuses what is not a regular audio file: ``TrackProblem/ofLocalFile(at:)``);
   /// nil when it can try it.
   func problem(playing path: String) -> TrackProblem?
+  /// Plays the playlist again from its first entry after its last (`on`), or stops there.
+  func setRepeat(_ on: Bool)
+  /// Evens out loudness by the files' ReplayGain tags (``ReplayGainMode``); a file without
+  /// them is played `fallback` decibels quieter or louder.
+  func setReplayGain(_ mode: ReplayGainMode, fallback: Double)
+  /// The gain applied to what plays now, and whether it comes from the file's tags; nil
+  /// when none is (ReplayGain off, or nothing plays).
+  func appliedGain() -> AppliedGain?
 }
 
 extension AudioEngine {
   /// Nothing refused: the engine finds out itself (a server plays what it has).
   public func problem(playing path: String) -> TrackProblem? { nil }
+}
+
+extension AudioEngine {
+  // An engine that cannot repeat or apply ReplayGain (a test's still engine) does neither;
+  // `now` then says no gain is applied.
+  public func setRepeat(_ on: Bool) {}
+  public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {}
+  public func appliedGain() -> AppliedGain? { nil }
+}
+
+/// Which ReplayGain tags even out loudness: the album's (the album's tracks keep their
+/// loudness against one another; a track without the album's tag uses its own), each
+/// track's own, or none.
+public enum ReplayGainMode: String, Sendable, CaseIterable {
+  case album, track, off
+
+  /// The gain, in decibels, given to a file without ReplayGain tags: -6 dB, about what a
+  /// present-day master measures above ReplayGain's 89 dB reference, so an untagged track
+  /// is not much louder than its tagged neighbours.
+  public static let fallback = -6.0
+}
+
+/// The ReplayGain applied to what plays.
+public struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
+  public var decibels: Double
+  /// Whether it is the file's tag (else it is the fallback for untagged files).
+  public var fromTags: Bool
+  /// The tag it comes from (album or track), when it comes from one.
+  public var mode: ReplayGainMode
+
+  public init(decibels: Double, fromTags: Bool, mode: ReplayGainMode) {
+    (self.decibels, self.fromTags, self.mode) = (decibels, fromTags, mode)
+  }
+
+  /// `ReplayGain album -7.30 dB`, `ReplayGain -6.00 dB (no tags)`.
+  public var description: String {
+    let hundredths = Int((abs(decibels) * 100).rounded())
+    let cents = hundredths % 100
+    let figure = (decibels < 0 ? "−" : "+") + "\(hundredths / 100).\(cents < 10 ? "0" : "")\(cents) dB"
+    return fromTags ? "ReplayGain \(mode.rawValue) \(figure)" : "ReplayGain \(figure) (the file has no ReplayGain tags)"
+  }
 }
 
 /// Something that happened in an ``AudioEngine``.

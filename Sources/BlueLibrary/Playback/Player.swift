@@ -79,6 +79,10 @@ public final class Player: Sendable {
     var playingAlbumID: Int64?
     /// The album that was current when the queue was last made or added to (``madeQueue(whileSelected:)``).
     var madeWhileSelected: Int64?
+    /// Whether the queue plays again from its first track after its last.
+    var repeats = false
+    /// Which ReplayGain tags even out loudness (the shell sets the library's).
+    var replayGain = ReplayGainMode.album
   }
 
   /// A player that makes its engine with `makeEngine` when it first plays, or, when the
@@ -273,6 +277,36 @@ public final class Player: Sendable {
     try engine().setVolume(percent)
   }
 
+  /// Whether the queue plays again from its first track after its last (`repeat on`).
+  public var repeats: Bool { state.withLock { $0.repeats } }
+
+  /// Plays the queue again after its last track, or not; applies to what plays now.
+  public func setRepeat(_ on: Bool) {
+    let engine = state.withLock { state in
+      state.repeats = on
+      return state.engine
+    }
+    engine?.setRepeat(on)
+  }
+
+  /// Which ReplayGain tags even out loudness (``ReplayGainMode/album`` until set).
+  public var replayGain: ReplayGainMode { state.withLock { $0.replayGain } }
+
+  /// Evens out loudness by `mode`'s tags (untagged files by ``ReplayGainMode/fallback``),
+  /// from the track that plays on.
+  public func setReplayGain(_ mode: ReplayGainMode) {
+    let engine = state.withLock { state in
+      state.replayGain = mode
+      return state.engine
+    }
+    engine?.setReplayGain(mode, fallback: ReplayGainMode.fallback)
+  }
+
+  /// The ReplayGain applied to what plays now; nil when none is or nothing plays.
+  public func appliedGain() -> AppliedGain? {
+    state.withLock { $0.engine }?.appliedGain()
+  }
+
   /// Whether nothing plays (never started, stopped, or the queue ended).
   public var isIdle: Bool { idle.withLock { $0 } }
 
@@ -292,11 +326,17 @@ public final class Player: Sendable {
     if let engine = state.withLock({ $0.engine }) { return engine }
     let engine = try makeEngine()
     engine.observe { [weak self] event in self?.handle(event) }
-    return state.withLock { state in
-      if let existing = state.engine { return existing }
+    let (made, settings) = state.withLock { state -> (any AudioEngine, (Bool, ReplayGainMode)?) in
+      if let existing = state.engine { return (existing, nil) }
       state.engine = engine
-      return engine
+      return (engine, (state.repeats, state.replayGain))
     }
+    // The settings chosen before anything played (the library's ReplayGain mode).
+    if let (repeats, replayGain) = settings {
+      made.setReplayGain(replayGain, fallback: ReplayGainMode.fallback)
+      if repeats { made.setRepeat(true) }
+    }
+    return made
   }
 
   private func handle(_ event: EngineEvent) {

@@ -17,6 +17,10 @@ public final class ScriptedAudioEngine: AudioEngine {
     var calls: [String] = []
     var handler: (@Sendable (EngineEvent) -> Void)?
     var refused: [String: TrackProblem] = [:]
+    var repeats = false
+    var gain: (mode: ReplayGainMode, fallback: Double) = (.off, 0)
+    /// The ReplayGain tags of a path (album, track), as ``tag(_:album:track:)`` gave them.
+    var tags: [String: (album: Double?, track: Double?)] = [:]
   }
 
   private let state = Mutex(State())
@@ -36,12 +40,18 @@ public final class ScriptedAudioEngine: AudioEngine {
     state.withLock { $0.refused[path] = problem }
   }
 
+  /// Gives `path` ReplayGain tags, as a file's would be read.
+  public func tag(_ path: String, album: Double?, track: Double?) {
+    state.withLock { $0.tags[path] = (album, track) }
+  }
+
   /// The playing entry plays `seconds` on.
   public func advance(by seconds: Double) {
     state.withLock { $0.time += seconds }
   }
 
-  /// The playing entry ends: the next one starts, or the playlist ends.
+  /// The playing entry ends: the next one starts, or the playlist ends (or, repeating, its
+  /// first entry starts again).
   public func finishCurrent() {
     let (events, handler) = state.withLock { state -> ([EngineEvent], (@Sendable (EngineEvent) -> Void)?) in
       guard let index = state.index else { return ([], state.handler) }
@@ -49,6 +59,10 @@ public final class ScriptedAudioEngine: AudioEngine {
       if index + 1 < state.playlist.count {
         state.index = index + 1
         return ([.finished(index: index), .started(index: index + 1)], state.handler)
+      }
+      if state.repeats {
+        state.index = 0
+        return ([.finished(index: index), .started(index: 0)], state.handler)
       }
       state.index = nil
       return ([.finished(index: index), .endOfPlaylist], state.handler)
@@ -134,5 +148,33 @@ public final class ScriptedAudioEngine: AudioEngine {
 
   public func problem(playing path: String) -> TrackProblem? {
     state.withLock { $0.refused[path] }
+  }
+
+  public func setRepeat(_ on: Bool) {
+    state.withLock {
+      $0.calls.append("repeat \(on ? "on" : "off")")
+      $0.repeats = on
+    }
+  }
+
+  public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
+    state.withLock {
+      $0.calls.append("replaygain \(mode.rawValue) \(fallback)")
+      $0.gain = (mode, fallback)
+    }
+  }
+
+  /// As mpv applies it: a file's tags count only with a track gain; the album's (else the
+  /// track's) or the track's; else the fallback.
+  public func appliedGain() -> AppliedGain? {
+    state.withLock { state in
+      guard let index = state.index, state.gain.mode != .off else { return nil }
+      let tags = state.tags[state.playlist[index]]
+      guard let track = tags?.track else {
+        return AppliedGain(decibels: state.gain.fallback, fromTags: false, mode: state.gain.mode)
+      }
+      let gain = state.gain.mode == .album ? (tags?.album ?? track) : track
+      return AppliedGain(decibels: gain, fromTags: true, mode: state.gain.mode)
+    }
   }
 }

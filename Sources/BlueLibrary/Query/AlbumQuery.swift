@@ -285,19 +285,31 @@ public enum QueryField: String, Sendable, CaseIterable {
   }
 }
 
-/// One sort key: `year-`, `artist+`.
+/// One sort key: `year-`, `artist+`, or `random`.
 public struct SortKey: Sendable, Equatable {
-  public let field: QueryField
+  /// The field it orders by; nil for `random`.
+  public let field: QueryField?
   public let ascending: Bool
+  /// `random`'s shuffle: one order per query as parsed, kept while the view is shown (a
+  /// scroll or a change does not shuffle again), new for each `find`.
+  let seed: Int64
 
-  /// A word ending in `+` or `-` whose rest is a field name; nil for any other word
-  /// (`C++` stays a word to search for).
+  /// A word ending in `+` or `-` whose rest is a field name, or `random` (with or without a
+  /// sign); nil for any other word (`C++` stays a word to search for; `title:random` finds
+  /// the word).
   init?(_ word: String) {
+    if ["random", "random+", "random-"].contains(word.lowercased()) {
+      field = nil
+      ascending = true
+      seed = Int64.random(in: 1...Int64.max)
+      return
+    }
     guard word.count > 1, let sign = word.last, sign == "+" || sign == "-", !word.contains(":"),
       let field = QueryField(name: word.dropLast())
     else { return nil }
     self.field = field
     ascending = sign == "+"
+    seed = 0
   }
 }
 

@@ -1,4 +1,5 @@
 internal import GRDB
+internal import MusicFolder
 
 // `import DIR`: the albums of a music folder brought into the library as one logged step,
 // adding the albums it has not seen and updating in place those it imported before.
@@ -39,9 +40,9 @@ extension AlbumStore {
   /// each album it updated has a `before` and an `after` image (as for an edit), so undo
   /// puts back the old fields and removes the new albums, and redo does both again.
   ///
-  /// `alongside` writes what goes with the albums in the same transaction (the tracks),
-  /// whether or not an album changed, and says what the scan found besides the albums'
-  /// fields (``ScanChanges``): an album that moved updates the album stored under its old
+  /// `tracks`, the scan's tracks, are written in the same transaction, whether or not an
+  /// album changed, with the scan's record (``ScannedTracks``), and say what the scan found
+  /// besides the albums' fields (``ScanChanges``): an album that moved updates the album stored under its old
   /// key (its id, place, edits and history kept); an album under a folder that could not be
   /// read is left as it is; albums whose files are gone are counted and named.
   ///
@@ -59,10 +60,10 @@ extension AlbumStore {
   func importFolder(
     _ albums: [Album], summary: (FolderImportOutcome) -> String, origin: ChangeOrigin,
     filesSaid: [String: Album] = [:], withDeleted: Bool = false,
-    alongside: (Database) throws -> ScanChanges = { _ in ScanChanges() }
+    tracks: ScannedTracks? = nil
   ) throws(LibraryError) -> FolderImportOutcome {
     try changing { db in
-      let scan = try alongside(db)
+      let scan = try tracks.map { tracks in try tracks.write(db) } ?? ScanChanges()
       var outcome = FolderImportOutcome()
       var added: [Album] = []
       var updates: [(id: Int64, album: Album)] = []
@@ -207,5 +208,45 @@ extension Album {
       && coverURL == other.coverURL && tracks == other.tracks && Self.sameLength(duration, other.duration)
       && folder == other.folder
       && sourceKey == other.sourceKey && rating == other.rating && favourite == other.favourite
+  }
+}
+
+extension AlbumStore {
+  /// What a scan read that is not the albums' fields: the tracks of each album (by the key
+  /// it is stored under), what the store held under the folder before, the files opened and
+  /// the folders that could not be read, and the scan's record (``recordScan(of:_:_:)``).
+  struct ScannedTracks {
+    var albums: [(key: String, album: MusicAlbum)]
+    var built: [Album]
+    var root: String
+    var stored: StoredTracks
+    var opened: Set<String>
+    var unreadable: [String]
+    var record: String
+
+    /// Writes the tracks and the record inside the import's transaction.
+    func write(_ db: Database) throws -> ScanChanges {
+      let changes = try AlbumStore.writeTracks(
+        of: albums, built: built, root: root, stored: stored, opened: opened, unreadable: unreadable, db)
+      try AlbumStore.recordScan(of: root, record, db)
+      return changes
+    }
+  }
+
+  /// Keeps `record` as the last scan of `root`, and forgets the last scans of the folders
+  /// above and below it: their albums and tracks were just written by this one.
+  static func recordScan(of root: String, _ record: String, _ db: Database) throws {
+    let overlapping = try String.fetchAll(db, sql: "SELECT key FROM state WHERE substr(key, 1, 5) = 'scan '").filter {
+      let other = String($0.dropFirst(5))
+      return other != root
+        && (other.hasPrefix(root + "/") || root.hasPrefix(other + "/") || other == "/" || root == "/")
+    }
+    for key in overlapping { try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [key]) }
+    try setStateText("scan " + root, record, db)
+  }
+
+  /// The tracks stored under the source key `key`, with every tag they were read with.
+  func storedMusicTracks(forKey key: String) throws(LibraryError) -> [MusicTrack] {
+    try reading { db in try Self.musicTracks(forKey: key, db) }
   }
 }

@@ -34,6 +34,8 @@ extension CommandRegistry {
       StopCommand.self,
       SeekCommand.self,
       VolumeCommand.self,
+      RepeatCommand.self,
+      ReplayGainCommand.self,
       NowCommand.self,
       LyricsCommand.self,
       UndoCommand.self,

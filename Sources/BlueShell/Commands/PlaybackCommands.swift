@@ -71,10 +71,11 @@ private func place(ofTrack track: Int?, in tracks: [Player.Track], of album: Alb
 }
 
 /// `play [ALBUM] [TRACK]`: play an album (the current one by default) from its first track,
-/// or from TRACK; alone, start the waiting queue when nothing plays.
+/// or from TRACK; alone, start the waiting queue when nothing plays. `play random [QUERY]`:
+/// an album of the view (or of QUERY) picked at random.
 struct PlayCommand: Command {
   static let configuration = CommandConfiguration(
-    verb: "play", group: .playback, synopsis: "[ALBUM] [TRACK]",
+    verb: "play", group: .playback, synopsis: "[ALBUM] [TRACK] | random [QUERY]",
     summary: "play an album from a music folder (the current one by default), from TRACK",
     details: """
       Replaces the queue with the album's tracks, in disc and track order, and plays them
@@ -88,15 +89,26 @@ struct PlayCommand: Command {
       (say 'mpv --no-video'), that command plays the album instead: its files, in order, are
       its arguments, it has the terminal, and the prompt returns when it exits; SIGTERM and
       SIGHUP are passed on to it, and bluelib leaves at once.
+      'play random' plays an album picked at random among the view's (with QUERY, among
+      those it matches in the view) that came from a music folder; 'play "Random"' plays
+      the album titled Random. 'repeat on' plays the queue again after its end.
       """,
-    examples: ["play", "play 3", "play \"The Wall\" 5"],
+    examples: ["play", "play 3", "play \"The Wall\" 5", "play random", "play random genre:jazz"],
     arguments: [.album])
 
   let album: AlbumReference?
   let track: Int?
+  /// `play random [QUERY]`: the query's words (empty: the whole view).
+  let random: [Word]?
 
   init(arguments: [Word]) throws(CommandError) {
     var words = arguments[...]
+    if let first = words.first, !first.isQuoted, first.text.lowercased() == "random" {
+      random = Array(words.dropFirst())
+      (album, track) = (nil, nil)
+      return
+    }
+    random = nil
     if words.count >= 2, let last = words.last, !last.isQuoted, let number = Int(last.text) {
       track = number
       words = words.dropLast()
@@ -119,6 +131,16 @@ struct PlayCommand: Command {
     }
     let player = try player(in: environment)
     let selected = try library.selectedAlbum()?.id
+    if let random {
+      let pick = try RandomAlbums(count: 1, matching: random, in: library)
+      let (found, tracks) = pick.picked[0]
+      do throws(PlaybackError) { try player.play(tracks) } catch { throw failure(error) }
+      player.madeQueue(whileSelected: selected)
+      return .lines([
+        "playing \(quotedTitle(found)) by \(TextSanitizer.escaped(found.artist)) "
+          + "(\(Library.counted(player.queue.count, "track"))), picked at random of \(albumCount(pick.among))"
+      ])
+    }
     // Alone: the waiting queue, unless another album was picked since it was made.
     if album == nil, track == nil, player.isIdle, !player.queue.isEmpty, player.queueMadeWhileSelected == selected {
       // Files that moved since (and were imported again) are found at their new places.
@@ -138,15 +160,18 @@ struct PlayCommand: Command {
 /// `queue [ALBUM…|all]`: add albums' tracks to the end of the queue; alone, list the queue.
 struct QueueCommand: Command {
   static let configuration = CommandConfiguration(
-    verb: "queue", group: .playback, synopsis: "[ALBUM…|all]",
+    verb: "queue", group: .playback, synopsis: "[ALBUM…|all] | random N [QUERY]",
     summary: "add albums to the end of the play queue; alone, list the queue",
     details: """
       Adds the tracks of each ALBUM (an index, a range like 2-4, or a title; 'all' is every
       album of the view that came from a music folder) after the last track of the queue.
       Nothing starts playing: 'play' starts the queue. Alone, lists the queue, the playing
-      track marked.
+      track marked. 'queue random N' adds N different albums picked at random among the
+      view's (with QUERY, among those it matches in the view) that came from a music folder.
       """,
-    examples: ["queue", "queue 3", "queue 2-4", "find artist:bowie; queue all; play"],
+    examples: [
+      "queue", "queue 3", "queue 2-4", "find artist:bowie; queue all; play", "queue random 5 genre:jazz",
+    ],
     arguments: [.album])
 
   static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
@@ -154,18 +179,44 @@ struct QueueCommand: Command {
   }
 
   let choice: AlbumChoice
+  /// `queue random N [QUERY]`: how many albums, and the query's words.
+  let random: (count: Int, words: [Word])?
+
+  /// The most albums one `queue random` adds.
+  static let maximumRandom = 1000
 
   init(arguments: [Word]) throws(CommandError) {
+    if let first = arguments.first, !first.isQuoted, first.text.lowercased() == "random" {
+      guard arguments.count >= 2 else { throw CommandError("missing N: 'queue random N' adds N albums (like 5)") }
+      let word = arguments[1]
+      guard let count = Int(word.text), (1...Self.maximumRandom).contains(count) else {
+        throw CommandError(
+          "'queue random' takes a number of albums from 1 to \(Self.maximumRandom), "
+            + "not '\(TextSanitizer.escaped(word.text))'")
+      }
+      random = (count, Array(arguments.dropFirst(2)))
+      choice = try AlbumChoice(arguments: [])
+      return
+    }
+    random = nil
     choice = try AlbumChoice(arguments: arguments)
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let player = try player(in: environment)
     let library = environment.library
-    guard !choice.isEmpty else { return .lines(Self.listing(player)) }
+    guard !choice.isEmpty || random != nil else { return .lines(Self.listing(player)) }
     var added: [Player.Track] = []
     var albums = 0
-    if choice.all {
+    var picked: String?
+    if let random {
+      let pick = try RandomAlbums(count: random.count, matching: random.words, in: library)
+      added = pick.picked.flatMap(\.tracks)
+      albums = pick.picked.count
+      picked =
+        ", picked at random of \(albumCount(pick.among))"
+        + (albums < random.count ? " (only \(albums) came from a music folder)" : "")
+    } else if choice.all {
       for album in try library.albums(in: 0..<(try library.count())) {
         let tracks = try library.playableTracks(of: album)
         if !tracks.isEmpty { albums += 1 }
@@ -182,7 +233,7 @@ struct QueueCommand: Command {
     do throws(PlaybackError) { queued = try player.enqueue(added) } catch { throw failure(error) }
     player.madeQueue(whileSelected: try library.selectedAlbum()?.id)
     return .lines([
-      "queued \(albumCount(albums)) (\(Library.counted(queued, "track"))); "
+      "queued \(albumCount(albums)) (\(Library.counted(queued, "track")))\(picked ?? ""); "
         + "\(Library.counted(player.queue.count, "track")) in the queue"
     ])
   }
@@ -341,7 +392,11 @@ struct NowCommand: Command {
   static let configuration = CommandConfiguration(
     verb: "now", group: .playback, synopsis: "",
     summary: "what plays now: the track, how far in, its place in the queue",
-    details: "`▶ Pink Floyd — The Wall — 03 Another Brick in the Wall (3:11), 1:02 of 3:11, track 3 of 26`.",
+    details: """
+      `▶ Pink Floyd — The Wall — 03 Another Brick in the Wall (3:11), 1:02 of 3:11, track 3 of 26`,
+      then the ReplayGain applied (`ReplayGain album −7.30 dB`; see 'replaygain') and
+      whether the queue repeats; for a track with synced lyrics, the line sung now.
+      """,
     examples: ["now"])
 
   init(arguments: [Word]) throws(CommandError) {
@@ -349,10 +404,19 @@ struct NowCommand: Command {
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    guard let status = try player(in: environment).status() else { return .lines(["nothing is playing"]) }
-    return .lines([
+    let player = try player(in: environment)
+    guard let status = player.status() else { return .lines(["nothing is playing"]) }
+    var lines = [
       (status.paused ? "⏸ " : "▶ ") + NowPlaying.describe(status.track)
         + ", \(Album.length(status.time)) of \(Album.length(status.track.duration)), track \(status.place) of \(status.count)"
-    ])
+    ]
+    let gain = player.appliedGain().map(\.description) ?? "ReplayGain off"
+    lines.append("  " + gain + (player.repeats ? "; the queue repeats" : ""))
+    if let lyrics = Lyrics.read(forTrack: status.track.path), lyrics.isSynced,
+      let sung = lyrics.line(at: status.time), !sung.isEmpty
+    {
+      lines.append("  ♪ " + TextSanitizer.escaped(sung))
+    }
+    return .lines(lines)
   }
 }

@@ -76,10 +76,10 @@ extension ScrollCommand {
     let isQuery = words.contains { !$0.isQuoted && $0.text.contains(":") }
     // In a view sorted by a field, words are where to jump in that order: the first album
     // whose field starts with them (`scroll to R` among artists sorted A to Z).
-    if !isQuery, let key = library.view?.query.sort.first {
+    if !isQuery, let field = library.view?.query.sort.first?.field {
       let prefix = words.map(\.text).joined(separator: " ")
       let pattern = "(?i)^" + NSRegularExpression.escapedPattern(for: prefix)
-      let word = Word("\(key.field.rawValue)::\(pattern)")
+      let word = Word("\(field.rawValue)::\(pattern)")
       // A field no pattern reads (a flag) is left to the words' own meaning.
       if let index = try? firstMatch([word], in: library) { return index }
     }

@@ -1,7 +1,7 @@
 import BlueLibrary
 import Foundation
 
-/// The query syntax, for `help find`, `help list` and the README.
+/// The query syntax, for `help find`, `help list` and docs/finding.md.
 let querySyntaxHelp = """
   QUERY is beets' query language, for albums:
     sun bowie            words in title, artist or genre (case, accents ignored)
@@ -24,6 +24,8 @@ let querySyntaxHelp = """
     added:2026-11        dates: 2026-11-01..2026-11-20, -1w.. (d, w, m, y)
     ^genre:pop -pop      ^ or - before a term negates it
     year- artist+        sort keys, in order; ties keep the library's order
+    random               a sort key too: shuffled, anew at each find
+                         (title:random finds the word)
     @NAME                the query saved as NAME ('view save NAME QUERY')
   """
 

@@ -72,7 +72,7 @@ typedef struct CTLTrack {
   uint8_t *picture;
   size_t pictureSize;
   /// The rating in stars, 1 to 5; 0 when the file has none (see `ctl_write`'s `rating` for
-  /// the tags, and README's "Ratings in the files" for how each scale is read).
+  /// the tags, and docs/music-folder.md's "Ratings in the files" for how each scale is read).
   int rating;
   /// 1 when the file marks the track a favourite (`LOVE RATING` = `L`), else 0.
   int favourite;

@@ -30,7 +30,8 @@ struct QuerySQL {
     self.arguments = arguments
     order =
       (query.sort.map { key in
-        Self.sortExpression(key.field) + (key.ascending ? " ASC" : " DESC")
+        guard let field = key.field else { return "bluelib_shuffle(album.id, \(key.seed))" }
+        return Self.sortExpression(field) + (key.ascending ? " ASC" : " DESC")
       } + ["position"]).joined(separator: ", ")
   }
 
@@ -146,8 +147,16 @@ struct QuerySQL {
 extension AlbumStore {
   /// Adds the functions queries use to a connection: `bluelib_fold(text)` (case, accents
   /// and width folded), `bluelib_lower(text)` (case folded, every script) and
-  /// `regexp(pattern, text)`, which SQLite calls for `text REGEXP pattern`.
+  /// `regexp(pattern, text)`, which SQLite calls for `text REGEXP pattern`, and
+  /// `bluelib_shuffle(id, seed)`, the `random` sort key's order.
   static func installQueryFunctions(_ db: Database) {
+    db.add(
+      function: DatabaseFunction("bluelib_shuffle", argumentCount: 2, pure: true) { values in
+        guard let id = Int64.fromDatabaseValue(values[0]), let seed = Int64.fromDatabaseValue(values[1]) else {
+          return 0
+        }
+        return AlbumStore.shuffled(id, seed: seed)
+      })
     db.add(
       function: DatabaseFunction("bluelib_fold", argumentCount: 1, pure: true) { values in
         String.fromDatabaseValue(values[0]).map(AlbumStore.fold)
@@ -163,6 +172,17 @@ extension AlbumStore {
         else { return false }
         return try BoundedMatch.matches(regex, pattern: pattern, in: text)
       })
+  }
+}
+
+extension AlbumStore {
+  /// Where the album `id` goes in `random`'s order for `seed`: SplitMix64 of the two, so
+  /// each seed orders the albums differently, every time the same.
+  static func shuffled(_ id: Int64, seed: Int64) -> Int64 {
+    var z = UInt64(bitPattern: id) &+ UInt64(bitPattern: seed) &* 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int64(bitPattern: z ^ (z >> 31))
   }
 }
 
