@@ -125,6 +125,17 @@ public final class MPDEngine: AudioEngine, Sendable {
     background("seek") { server throws(MPDError) in try server.run("seekcur", target) }
   }
 
+  /// MPD's `repeat`: the queue plays again from its first song after its last.
+  public func setRepeat(_ on: Bool) {
+    background("repeat") { server throws(MPDError) in try server.run("repeat", on ? "1" : "0") }
+  }
+
+  /// MPD's `replay_gain_mode`. The gain for files without tags is the server's own
+  /// (`replaygain_missing_preamp` in its configuration): `fallback` does not reach it.
+  public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
+    background("replaygain") { server throws(MPDError) in try server.run("replay_gain_mode", mode.rawValue) }
+  }
+
   public func setVolume(_ percent: Int) {
     background("volume") { server throws(MPDError) in try server.run("setvol", String(min(max(percent, 0), 100))) }
   }

@@ -125,6 +125,21 @@ extension RunsAlone {
       }
     }
 
+    @Test func repeatAndReplayGainAreTheServersModes() throws {
+      let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let engine = try MPDEngine(server: server)
+      #expect(try mpd.value("repeat", of: "status") == "0")
+      engine.setRepeat(true)
+      #expect(try mpd.value("repeat", of: "status") == "1")
+      engine.setReplayGain(.album, fallback: ReplayGainMode.fallback)
+      #expect(try mpd.value("replay_gain_mode", of: "replay_gain_status") == "album")
+      engine.setReplayGain(.off, fallback: ReplayGainMode.fallback)
+      #expect(try mpd.value("replay_gain_mode", of: "replay_gain_status") == "off")
+    }
+
     @Test func aClosedPortAndAWrongPasswordAreOneLineEach() throws {
       let port = try MPDFixture.freePort()
       let closed = MPDServer(address: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: port)), timeout: 5)
