@@ -94,6 +94,8 @@ extension RunsAlone {
       #expect(try mpd.value("state", of: "status") == "play")
       #expect(try mpd.value("Title", of: "currentsong") == "Innuendo")
       #expect(try mpd.value("playlistlength", of: "status") == "2")
+      // The server's own modes stay until a command here changes them.
+      #expect(try mpd.value("replay_gain_mode", of: "replay_gain_status") == "off")
       // Another bluelib sees what plays there.
       let now = try runner.run(["--mpd", mpd.address, "-c", "now"])
       #expect(now.stdout.hasPrefix("▶ Queen — Innuendo — 01 Innuendo (0:30), 0:"), "\(now.stdout)")

@@ -331,8 +331,9 @@ public final class Player: Sendable {
       state.engine = engine
       return (engine, (state.repeats, state.replayGain))
     }
-    // The settings chosen before anything played (the library's ReplayGain mode).
-    if let (repeats, replayGain) = settings {
+    // The settings chosen before anything played (the library's ReplayGain mode); a shared
+    // player keeps its own until a command here changes them.
+    if !shared, let (repeats, replayGain) = settings {
       made.setReplayGain(replayGain, fallback: ReplayGainMode.fallback)
       if repeats { made.setRepeat(true) }
     }
