@@ -45,6 +45,10 @@ import Testing
     #expect(shell.run("play random artist:Y") == [])
     #expect(shell.lines().last == "playing \"Beta\" by Y (1 track), picked at random of 1 album")
     #expect(engine.calls.last == "load 0 of [\(folder.root)/Y/Beta/01.mp3]")
+    // In a view: only the view's albums.
+    #expect(shell.run("find artist:X; play random") == [])
+    #expect(shell.lines().last == "playing \"Alpha\" by X (2 tracks), picked at random of 1 album")
+    #expect(shell.run("find") == [])
     // Nothing to pick: each says why.
     #expect(shell.run("play random genre:nothing") == ["play: no album to pick from: what the query matches is empty"])
     #expect(

@@ -341,6 +341,9 @@ struct ViewTests {
     ("filter genre:pop", "unknown command 'filter' (did you mean 'find genre:pop'?)"),
     ("genres", "unknown command 'genres' (did you mean 'stats'?)"),
     ("artists", "unknown command 'artists' (did you mean 'find artist+'?)"),
+    ("shuffle", "unknown command 'shuffle' (did you mean 'play random'?)"),
+    ("shuffle genre:jazz", "unknown command 'shuffle' (did you mean 'play random genre:jazz'?)"),
+    ("loop", "unknown command 'loop' (did you mean 'repeat on'?)"),
   ])
   func firstWordsLeadSomewhere(line: String, failure: String) throws {
     let shell = try InProcessShell()
