@@ -48,6 +48,9 @@ let package = Package(
     // the standard place. Its types only: MPVAudio loads libmpv with dlopen at the first play.
     .systemLibrary(name: "CMPV", providers: [.apt(["libmpv-dev"]), .brew(["mpv"])]),
     .target(name: "MPVAudio", dependencies: ["CMPV", "BlueLibrary"]),
+    // A client of MPD of its own (see README, "Music on a server"): its albums, covers,
+    // player and stickers behind the library's seams.
+    .target(name: "MPDClient", dependencies: ["BlueLibrary", "BlueSystem"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
     .target(
@@ -76,6 +79,7 @@ let package = Package(
       dependencies: [
         "BlueLibrary",
         "BlueShell",
+        "MPDClient",
         "MPVAudio",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -113,6 +117,7 @@ let package = Package(
     ),
     .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "BlueSystem", "TestSupport"]),
     .testTarget(name: "BenchTests", dependencies: ["bluelib-bench"]),
+    .testTarget(name: "MPDClientTests", dependencies: ["MPDClient", "BlueLibrary", "MusicFolder", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "MPVAudio", "MusicFolder", "TestSupport"]

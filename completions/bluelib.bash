@@ -165,7 +165,7 @@ _bluelib() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--bail --no-color --no-pager --version -h --help)
     local -a repeating_options=(-c)
-    local -a non_repeating_options=(--home --script --downloads --download-timeout --graphics)
+    local -a non_repeating_options=(--home --script --downloads --download-timeout --graphics --mpd)
     __bluelib_offer_flags_options 0
 
     # Offer option value completions
@@ -189,6 +189,9 @@ _bluelib() {
         ;;
     '--graphics')
         __bluelib_add_completions -W 'auto'$'\n''kitty'$'\n''sixel'$'\n''iterm'$'\n''blocks'$'\n''none'
+        return
+        ;;
+    '--mpd')
         return
         ;;
     esac

@@ -45,7 +45,16 @@ extension Library {
     result.notices = try finishInterruptedWrites()
     var writes: [AlbumStore.AlbumWrite] = []
     var folders: [Set<String>] = []  // the folders of each write's files
+    // A server's files are reached only through its protocol, which writes no tags.
+    if let first = albums.first, let server = Self.server(of: first), albums.allSatisfy({ Self.server(of: $0) != nil })
+    {
+      throw .filesOnServer(title: first.title, server: server)
+    }
     for album in albums {
+      if Self.server(of: album) != nil {
+        result.withoutFiles += 1
+        continue
+      }
       guard let id = album.id, let key = album.sourceKey, let folder = album.folder,
         let said = try store.scannedAlbum(forKey: key), let tracklist = try store.tracklist(forKey: key),
         !tracklist.missing, !tracklist.tracks.isEmpty

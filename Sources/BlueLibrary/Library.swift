@@ -54,6 +54,9 @@ public final class Library {
   public let session: String
   /// The subscription that records landed covers in the library.
   private var coverRecording: SubscriptionToken?
+  /// The music server whose albums this library holds (`--mpd`), or nil: `rate`, `fav`
+  /// and `unfav` of its albums are kept on the server too (``share(_:)``).
+  public var server: (any MusicServer)?
   /// Set when a cover lands: a view by `art` may have to drop or take albums.
   private let coversLanded = LandedFlag()
 
@@ -113,10 +116,13 @@ public final class Library {
     try Library(store: AlbumStore.open(path: path), covers: covers)
   }
 
-  /// Opens (or creates) the library file at `path`, fetching covers as `settings` say: the
-  /// library builds its cover cache and loader.
-  public static func open(path: String, covers settings: CoverSettings) throws(LibraryError) -> Library {
-    let library = try Library(store: AlbumStore.open(path: path), covers: CoverLoader(settings: settings))
+  /// Opens (or creates, seeded with `seed`: the default catalogue unless told) the library
+  /// file at `path`, fetching covers as `settings` say: the library builds its cover cache
+  /// and loader.
+  public static func open(
+    path: String, covers settings: CoverSettings, seed: [Album] = DefaultCatalogue.albums
+  ) throws(LibraryError) -> Library {
+    let library = try Library(store: AlbumStore.open(path: path, seed: seed), covers: CoverLoader(settings: settings))
     library.musicBrainz = MusicBrainzSearch(base: settings.musicBrainzBase, userAgent: settings.userAgent)
     return library
   }
@@ -315,7 +321,9 @@ public final class Library {
     guard let first = changed.first else { return [] }
     let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
     let summary = stars.map { "rate \(named) \(Self.counted($0, "star"))" } ?? "clear the rating of \(named)"
-    return try edit(changed, summary: summary)
+    let edited = try edit(changed, summary: summary)
+    try share(.rating(stars), of: edited)
+    return edited
   }
 
   /// Marks the albums at `indices` (0-based, each once) favourites (or, with `favourite`
@@ -332,7 +340,9 @@ public final class Library {
     }
     guard let first = changed.first else { return [] }
     let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
-    return try edit(changed, summary: (favourite ? "fav " : "unfav ") + named)
+    let edited = try edit(changed, summary: (favourite ? "fav " : "unfav ") + named)
+    try share(.favourite(favourite), of: edited)
+    return edited
   }
 
   /// Deletes the album at `index`. Deleting the current album leaves the selection at that

@@ -34,6 +34,13 @@ struct AppPaths: Sendable, Equatable {
     coverCache = try directory("XDG_CACHE_HOME", ".cache") + "/covers"
   }
 
+  /// The library file of the music server `name` (``MusicServer/libraryName``), beside the
+  /// library file of this machine: `DIR/servers/NAME.sqlite`.
+  func serverLibrary(named name: String) -> String {
+    let directory = library.lastIndex(of: "/").map { String(library[..<$0]) } ?? "."
+    return directory + "/servers/" + name + ".sqlite"
+  }
+
   /// Neither `--home`, `BLUELIB_HOME`, the XDG variable nor `HOME` says where to write.
   struct PathError: Error, CustomStringConvertible {
     /// The XDG variable that was needed.

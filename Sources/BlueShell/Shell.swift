@@ -38,6 +38,15 @@ public struct ShellOptions: Sendable {
   public var graphics: GraphicsSetting?
   /// Makes the audio engine `play` uses (when first needed); nil turns playback off.
   public var audioEngine: (@Sendable () throws(PlaybackError) -> any AudioEngine)?
+  /// The music server whose albums the shell browses (`--mpd`), or nil for the library file
+  /// of this machine. Its albums live in a library file of its own under the home, synced
+  /// at start and, at a terminal, whenever the server's database changes.
+  public var server: (any MusicServer)?
+  /// Cover sources of further schemes (the server's covers).
+  public var coverSources: [any CoverSource] = []
+  /// The player plays on a server: a script does not wait for the end of its queue, and
+  /// leaving the shell leaves it playing.
+  public var playerOutlivesShell = false
 
   /// Creates options.
   public init(

@@ -1,6 +1,8 @@
 import BlueLibrary
 import BlueSystem
 import CoverArt
+import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -28,6 +30,8 @@ final class ShellSession {
   private var coverSubscription: SubscriptionToken?
   private var anyFailed = false
   private var saveFailure: String?
+  /// Lines for after the banner: what the sync with the server at start did.
+  private var startNotices: [String] = []
 
   /// Why a session could not start, with the exit status to leave with.
   struct StartFailure: Error {
@@ -40,12 +44,17 @@ final class ShellSession {
   /// Opens the library and the input named by `options`; prints nothing yet.
   init(options: ShellOptions) throws(StartFailure) {
     self.options = options
-    paths = try Self.paths(for: options)
+    var paths = try Self.paths(for: options)
+    // A server's albums live in a library file of their own, which starts empty.
+    if let server = options.server { paths.library = paths.serverLibrary(named: server.libraryName) }
+    self.paths = paths
     // Opening shows the last session's view again, which may take a while on a large
     // library: SIGTERM and SIGHUP stop it (``connect()`` sets the check for the run).
     AlbumStore.setInterruptCheck { SignalMonitor.terminationPending }
     do {
-      library = try Library.open(path: paths.library, covers: Self.coverSettings(options, paths: paths))
+      library = try Library.open(
+        path: paths.library, covers: Self.coverSettings(options, paths: paths),
+        seed: options.server == nil ? DefaultCatalogue.albums : [])
     } catch {
       if let signalled = SignalMonitor.takeTermination() { throw StartFailure(message: "", status: signalled) }
       throw StartFailure(message: "bluelib: \(error)", status: Shell.ExitCode.cannotOpen)
@@ -75,6 +84,68 @@ final class ShellSession {
     } catch {
       errors.line("bluelib: \(error)")
     }
+    if let server = options.server { follow(server) }
+  }
+
+  /// Brings the server's library file in step with its database (a line on standard error
+  /// when the server cannot answer: the albums are then those of the last sync), shows what
+  /// the server says above the prompt, and, at a terminal, follows its database as it
+  /// changes: each change is synced on a thread of its own, with its own connection to the
+  /// file, which this shell then sees as another shell's change.
+  private func follow(_ server: any MusicServer) {
+    library.server = server
+    do {
+      let synced = try library.sync(with: server)
+      if synced.changedAlbums { startNotices.append(Self.syncLine(synced, server: server)) }
+    } catch {
+      errors.line("bluelib: \(error)")
+      anyFailed = true
+    }
+    let messages = messages
+    let path = paths.library
+    let pending = SyncRequest()
+    server.setEventHandler { event in
+      switch event {
+      case .notice(let line):
+        messages.post(TextSanitizer.escaped(line))
+      case .databaseChanged:
+        // One sync at a time; changes during one make one more after it.
+        guard pending.request() else { return }
+        Self.syncQueue.async {
+          pending.start()
+          do {
+            let synced = try Library.sync(libraryAt: path, with: server)
+            if synced.changedAlbums { messages.post(Self.syncLine(synced, server: server)) }
+          } catch {
+            messages.post(TextSanitizer.escaped(String(describing: error)))
+          }
+        }
+      }
+    }
+    guard isInteractive else { return }
+    server.startFollowing()
+    // What another client makes the server play is told from the start, not only once this
+    // shell played something.
+    if !anyFailed { interpreter.environment.player?.attach() }
+  }
+
+  /// Where the syncs that follow a server run, one at a time.
+  private static let syncQueue = DispatchQueue(label: "bluelib.server.sync")
+
+  /// Whether a sync waits to start: a change while one waits needs no other.
+  private final class SyncRequest: Sendable {
+    private let waiting = Atomic<Bool>(false)
+    /// True when no sync was waiting (one is to be started).
+    func request() -> Bool { !waiting.exchange(true, ordering: .acquiringAndReleasing) }
+    /// The waiting sync starts: a change from now on needs another.
+    func start() { waiting.store(false, ordering: .releasing) }
+  }
+
+  /// `synced with MPD at 127.0.0.1:6600: 2 added, 1 updated`.
+  private static func syncLine(_ synced: Library.ServerSync, server: any MusicServer) -> String {
+    "synced with \(TextSanitizer.escaped(server.name)): "
+      + Library.counts(
+        added: synced.added, updated: synced.updated, moved: synced.moved, unchanged: 0, gone: synced.gone)
   }
 
   /// What the session learns of its terminal at start.
@@ -149,7 +220,7 @@ final class ShellSession {
         }
       })
     if let makeEngine = options.audioEngine {
-      let player = Player(engine: makeEngine)
+      let player = Player(engine: makeEngine, shared: options.playerOutlivesShell)
       // On the engine's thread: the line is queued, and printed by the terminal's owner.
       player.observe { event in messages.post(NowPlaying.line(event)) }
       // The library's ReplayGain mode, applied when the engine is made (at the first play).
@@ -167,6 +238,12 @@ final class ShellSession {
     let scriptMode = !isInteractive
     AlbumStore.setInterruptCheck {
       SignalMonitor.terminationPending || (scriptMode && SignalMonitor.peek(.interrupt))
+    }
+    // A wait for a server's answer on this thread ends on Ctrl-C too (taken at a terminal,
+    // as a long command takes it; a script ends on it).
+    Interruption.install(pipe: WakeUpPipe.shared) {
+      SignalMonitor.terminationPending
+        || (scriptMode ? SignalMonitor.peek(.interrupt) : SignalMonitor.take(.interrupt))
     }
     TerminalModes.enableUTF8Locale()
     // Status lines are made of outcomes only: queued and started downloads are not reported.
@@ -187,6 +264,7 @@ final class ShellSession {
     // MusicBrainz asks for a User-Agent that names a contact: the project's, or the user's own.
     let contact = options.environment["BLUELIB_CONTACT"].flatMap { $0.isEmpty ? nil : $0 } ?? bluelibProjectURL
     settings.userAgent = "bluelib/\(bluelibVersion) ( \(contact) )"
+    settings.additionalSources = options.coverSources
     if let mirror = options.environment["BLUELIB_COVERART_URL"], !mirror.isEmpty { settings.coverArtBase = mirror }
     if let mirror = options.environment["BLUELIB_MUSICBRAINZ_URL"], !mirror.isEmpty {
       settings.musicBrainzBase = mirror
@@ -331,9 +409,11 @@ final class ShellSession {
 
   private func greet() {
     let count = (try? library.count()) ?? 0
+    let server = options.server.map { " of " + TextSanitizer.escaped($0.name) } ?? ""
     output.line(
-      style.bold("bluelib \(bluelibVersion)") + " — \(albumCount(count)) in "
+      style.bold("bluelib \(bluelibVersion)") + " — \(albumCount(count))\(server) in "
         + TextSanitizer.escaped(paths.library) + ". Type 'help' for commands, Ctrl-D to leave.")
+    for line in startNotices { output.line(line) }
     interpreter.drawViewport()
   }
 
@@ -397,8 +477,10 @@ final class ShellSession {
   private func finish(_ status: Int32) -> Int32 {
     var status = status
     if status == Shell.ExitCode.success && !output.isClosed { waitForDownloads() }
-    if status == Shell.ExitCode.success && !output.isClosed && !isInteractive { playToTheEnd() }
-    interpreter.environment.player?.stop()
+    // A server's player plays on when the shell leaves, as it does for mpc.
+    let playerStays = options.playerOutlivesShell
+    if status == Shell.ExitCode.success && !output.isClosed && !isInteractive && !playerStays { playToTheEnd() }
+    if !playerStays { interpreter.environment.player?.stop() }
     recordPlays()
     // A signal that ended the last command, or the wait for downloads, decides the status.
     if status == Shell.ExitCode.success, let signalled = SignalMonitor.takeTermination() { status = signalled }

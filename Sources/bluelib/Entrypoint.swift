@@ -2,6 +2,7 @@ import ArgumentParser
 import BlueLibrary
 import BlueShell
 import Foundation
+import MPDClient
 import MPVAudio
 
 #if canImport(Glibc)
@@ -54,6 +55,13 @@ struct Bluelib: ParsableCommand {
       valueName: "MODE"))
   var graphics: GraphicsSetting?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Browse and play the albums of the MPD server at HOST[:PORT] or SOCKET, PASSWORD@ in front (alone: MPD_HOST and MPD_PORT, else localhost:6600).",
+      valueName: "HOST[:PORT]|SOCKET"))
+  var mpd: String?
+
   @Flag(name: .long, help: "Stop at the first failing command (script mode).")
   var bail = false
 
@@ -69,7 +77,7 @@ struct Bluelib: ParsableCommand {
   var invocation: Invocation {
     Invocation(
       home: home, commands: commands, script: script, downloads: downloads, downloadTimeout: downloadTimeout,
-      graphics: graphics, bail: bail, noColor: noColor, noPager: noPager)
+      graphics: graphics, mpd: mpd, bail: bail, noColor: noColor, noPager: noPager)
   }
 
   func validate() throws {
@@ -92,6 +100,8 @@ struct Invocation {
   var downloads = 6
   var downloadTimeout = 15.0
   var graphics: GraphicsSetting?
+  /// The MPD server to browse and play (`--mpd`; empty: the environment's), or nil.
+  var mpd: String?
   var bail = false
   var noColor = false
   var noPager = false
@@ -103,6 +113,13 @@ struct Invocation {
     guard (1...64).contains(downloads) else { return "--downloads must be from 1 to 64, got \(downloads)" }
     guard downloadTimeout > 0, downloadTimeout <= 3600 else {
       return "--download-timeout must be more than 0 and at most 3600 seconds"
+    }
+    if let mpd {
+      do {
+        _ = try MPDAddress.resolve(mpd, environment: processEnvironment())
+      } catch {
+        return error.description
+      }
     }
     return nil
   }
@@ -126,6 +143,14 @@ struct Invocation {
     options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in
       try MPVEngine(audioOutput: audioOutput, isCancelled: { Shell.isStopRequested })
     }
+    if let mpd, let address = try? MPDAddress.resolve(mpd, environment: environment) {
+      // The server is one more adapter on each seam: its albums, its covers, its player.
+      let server = MPDServer(address: address, timeout: MPDServer.timeout(from: environment))
+      options.server = server
+      options.coverSources = [MPDCoverSource(server: server)]
+      options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in try MPDEngine(server: server) }
+      options.playerOutlivesShell = true
+    }
     return Shell.run(options)
   }
 }
@@ -136,13 +161,14 @@ enum Entrypoint {
   static func main() {
     // Before anything opens a descriptor: a closed 0, 1 or 2 would be handed out again.
     StandardDescriptors.openClosedOnes()
-    if let invocation = Invocation(readingWithoutReflection: Array(CommandLine.arguments.dropFirst())) {
+    let arguments = Invocation.givingMPDItsValue(Array(CommandLine.arguments.dropFirst()))
+    if let invocation = Invocation(readingWithoutReflection: arguments) {
       let status = invocation.run()
       if status != 0 { exit(status) }
       return
     }
     do {
-      var command = try Bluelib.parseAsRoot()
+      var command = try Bluelib.parseAsRoot(arguments)
       try command.run()
     } catch {
       let code = Bluelib.exitCode(for: error)
@@ -178,6 +204,7 @@ extension Invocation {
     var noColor = false
     var noPager = false
     var graphics: GraphicsSetting?
+    var mpd: String?
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
@@ -212,6 +239,9 @@ extension Invocation {
       case "--graphics":
         guard graphics == nil, let given = value().flatMap({ GraphicsSetting(rawValue: $0) }) else { return nil }
         graphics = given
+      case "--mpd":
+        guard mpd == nil, let given = value() else { return nil }
+        mpd = given
       case "--bail":
         guard inline == nil, !bail else { return nil }
         bail = true
@@ -228,8 +258,24 @@ extension Invocation {
     }
     self.init(
       home: home, commands: commands, script: script, downloads: downloads ?? 6,
-      downloadTimeout: downloadTimeout ?? 15, graphics: graphics, bail: bail, noColor: noColor, noPager: noPager)
+      downloadTimeout: downloadTimeout ?? 15, graphics: graphics, mpd: mpd, bail: bail, noColor: noColor,
+      noPager: noPager)
     guard problem == nil else { return nil }
+  }
+}
+
+extension Invocation {
+  /// `arguments` with a bare `--mpd` (last, or before another flag) written `--mpd=`: its
+  /// value is optional (empty: `MPD_HOST`, else localhost), which ArgumentParser's options
+  /// cannot say.
+  static func givingMPDItsValue(_ arguments: [String]) -> [String] {
+    var result: [String] = []
+    for (index, argument) in arguments.enumerated() {
+      if argument == "--" { return result + arguments[index...] }
+      let next = index + 1 < arguments.count ? arguments[index + 1] : nil
+      result.append(argument == "--mpd" && (next.map { $0.hasPrefix("-") } ?? true) ? "--mpd=" : argument)
+    }
+    return result
   }
 }
 

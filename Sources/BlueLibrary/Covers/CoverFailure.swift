@@ -43,6 +43,9 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// `none in the Cover Art Archive (release 76df3287, release group 1e0eee38)`, the ids
   /// cut to their first eight digits (`show` has them whole).
   case notInArchive(release: String?, group: String?)
+  /// A music server has no picture for the song and no cover file beside it:
+  /// `none on MPD at 127.0.0.1:6600 (no picture in 01.flac, no cover file in its folder)`.
+  case noneOnServer(server: String, song: String)
 
   /// The user-facing reason, as a status line shows it.
   public var description: String {
@@ -64,6 +67,8 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case .cancelled: "cancelled"
     case .downloadFailed(let reason): "download failed: \(reason)"
     case .unreadableFile(let reason): reason
+    case .noneOnServer(let server, let song):
+      "none on \(server) (no picture in \(song.split(separator: "/").last.map(String.init) ?? song), no cover file in its folder)"
     case .notInArchive(let release, let group):
       "none in the Cover Art Archive ("
         + [release.map { "release \($0.prefix(8))" }, group.map { "release group \($0.prefix(8))" }].compactMap { $0 }

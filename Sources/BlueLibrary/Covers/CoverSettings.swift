@@ -18,6 +18,8 @@ public struct CoverSettings: Sendable {
   public var coverArtBase = CoverArtArchiveSource.defaultBase
   /// Where MusicBrainz's web service (or a mirror of it) answers `lookup`.
   public var musicBrainzBase = MusicBrainzSearch.defaultBase
+  /// Sources of further schemes, beside the standard ones (a music server's `mpd:` covers).
+  public var additionalSources: [any CoverSource] = []
   /// Why fetched bytes are not a usable image (they do not decode), or nil: what enters
   /// the cache must draw.
   public var validate: @Sendable (Data) -> String? = { _ in nil }
@@ -36,7 +38,8 @@ extension CoverLoader {
     cache.removeAbandonedPartials()
     self.init(
       cache: cache,
-      sources: CoverLoader.standardSources(userAgent: settings.userAgent, coverArtBase: settings.coverArtBase),
+      sources: CoverLoader.standardSources(userAgent: settings.userAgent, coverArtBase: settings.coverArtBase)
+        + settings.additionalSources,
       maxConcurrent: settings.downloadsAtOnce, timeout: settings.timeout, maxBytes: settings.maxBytes,
       validate: settings.validate)
   }

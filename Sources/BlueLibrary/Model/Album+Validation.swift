@@ -191,8 +191,9 @@ extension Album {
   }
 
   /// A cover is empty or `scheme:rest` with scheme http, https, file, `bluelib` (a cover
-  /// bundled with the program) or `embedded` (a picture in an audio file), a non-empty rest,
-  /// a host for http and https, and no blanks or control characters.
+  /// bundled with the program), `embedded` (a picture in an audio file) or `mpd` (a song's
+  /// picture on a music server), a non-empty rest, a host for http, https and mpd, and no
+  /// blanks or control characters.
   static func checkCover(_ url: String) throws(LibraryError) {
     if !withBytes(of: url, isValidCover) {
       throw .invalidCover(url)
@@ -215,7 +216,7 @@ extension Album {
     }
     guard let colon, colon + 1 < bytes.count else { return false }
     let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
-    if isScheme(scheme, "http") || isScheme(scheme, "https") {
+    if isScheme(scheme, "http") || isScheme(scheme, "https") || isScheme(scheme, "mpd") {
       // `//` and a host: `http://` alone, or `http:///path`, has none.
       let slashes = UInt8(ascii: "/")
       return bytes.count > colon + 3 && bytes[colon + 1] == slashes && bytes[colon + 2] == slashes

@@ -98,6 +98,12 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// stays, and the next write, undo or redo, or the next start, finishes it.
   case writeStopped(summary: String, done: Int, files: Int)
 
+  /// A music server could not answer: its own line, naming it (``ServerError``).
+  case server(String)
+  /// `write` of an album whose files are on the music server `server` (its name), which
+  /// bluelib reaches only through its protocol; nothing was written.
+  case filesOnServer(title: String, server: String)
+
   /// The one-line, lowercase message to show the user.
   public var description: String {
     switch self {
@@ -191,6 +197,11 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       "@\(name) would refer to itself (\(circle.map { "@" + $0 }.joined(separator: " → "))); nothing saved"
     case .viewWouldBreak(let name, let other, let reason):
       "saving @\(name) would break the view @\(other) (\(reason)); nothing saved"
+    case .server(let message):
+      message
+    case .filesOnServer(let title, let server):
+      "\(Self.quoted(title, mark: "\"")) is on \(server): bluelib cannot reach the server's files to write their tags;"
+        + " nothing was written"
     }
   }
 

@@ -97,6 +97,28 @@ public enum EngineEvent: Sendable, Equatable {
   case failed(index: Int, reason: String)
   /// The last entry ended: nothing plays.
   case endOfPlaylist
+  /// An entry this process did not load started, the `index`th of the engine's `count`:
+  /// another client of a shared player (an MPD server) changed its playlist.
+  case startedOther(EngineTrack, index: Int, count: Int)
+}
+
+/// What an engine knows of an entry of its playlist it did not load (``EngineEvent/startedOther(_:index:count:)``).
+public struct EngineTrack: Sendable, Equatable {
+  public var path: String
+  public var title: String
+  public var artist: String
+  public var album: String
+  public var number: Int?
+  public var disc: Int?
+  public var duration: Double
+
+  public init(
+    path: String, title: String, artist: String = "", album: String = "", number: Int? = nil, disc: Int? = nil,
+    duration: Double = 0
+  ) {
+    (self.path, self.title, self.artist, self.album) = (path, title, artist, album)
+    (self.number, self.disc, self.duration) = (number, disc, duration)
+  }
 }
 
 /// What an ``AudioEngine`` plays now.
@@ -105,9 +127,18 @@ public struct EngineStatus: Sendable, Equatable {
   public var time: Double
   public var duration: Double?
   public var paused: Bool
+  /// The entry that plays and the playlist's length, when the engine's playlist is not the
+  /// one this process loaded (another client of a shared player changed it); else nil.
+  public var other: (track: EngineTrack, count: Int)?
 
-  public init(index: Int, time: Double, duration: Double?, paused: Bool) {
-    (self.index, self.time, self.duration, self.paused) = (index, time, duration, paused)
+  public init(index: Int, time: Double, duration: Double?, paused: Bool, other: (track: EngineTrack, count: Int)? = nil)
+  {
+    (self.index, self.time, self.duration, self.paused, self.other) = (index, time, duration, paused, other)
+  }
+
+  public static func == (left: EngineStatus, right: EngineStatus) -> Bool {
+    (left.index, left.time, left.duration, left.paused) == (right.index, right.time, right.duration, right.paused)
+      && left.other?.track == right.other?.track && left.other?.count == right.other?.count
   }
 }
 

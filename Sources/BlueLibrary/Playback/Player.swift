@@ -61,6 +61,9 @@ public final class Player: Sendable {
   }
 
   private let makeEngine: @Sendable () throws(PlaybackError) -> any AudioEngine
+  /// Whether the engine's player is shared with other programs (a music server's): it may
+  /// play before this process asks it to, so asking what plays makes the engine.
+  private let shared: Bool
   private let state = Mutex(State())
   private let observer = Mutex<(@Sendable (Event) -> Void)?>(nil)
   private let idle = Mutex(true)
@@ -82,9 +85,20 @@ public final class Player: Sendable {
     var replayGain = ReplayGainMode.album
   }
 
-  /// A player that makes its engine with `makeEngine` when it first plays.
-  public init(engine makeEngine: @escaping @Sendable () throws(PlaybackError) -> any AudioEngine) {
+  /// A player that makes its engine with `makeEngine` when it first plays, or, when the
+  /// engine's player is `shared` with other programs, when first asked what plays.
+  public init(
+    engine makeEngine: @escaping @Sendable () throws(PlaybackError) -> any AudioEngine, shared: Bool = false
+  ) {
     self.makeEngine = makeEngine
+    self.shared = shared
+  }
+
+  /// Makes the engine of a shared player now, so what other programs make it play is told
+  /// from now on; false when it cannot be made (the reason is the next command's to tell).
+  @discardableResult
+  public func attach() -> Bool {
+    (try? engine()) != nil
   }
 
   /// Sets where events go.
@@ -187,7 +201,14 @@ public final class Player: Sendable {
 
   /// What plays now; nil when nothing does.
   public func status() -> Status? {
-    guard let engine = state.withLock({ $0.engine }), let status = engine.status() else { return nil }
+    guard let engine = state.withLock({ $0.engine }) ?? (shared ? try? self.engine() : nil),
+      let status = engine.status()
+    else { return nil }
+    if let other = status.other {
+      return Status(
+        track: Self.track(other.track), place: status.index + 1, count: other.count, time: status.time,
+        paused: status.paused)
+    }
     let queue = self.queue
     guard queue.indices.contains(status.index) else { return nil }
     return Status(
@@ -310,8 +331,9 @@ public final class Player: Sendable {
       state.engine = engine
       return (engine, (state.repeats, state.replayGain))
     }
-    // The settings chosen before anything played (the library's ReplayGain mode).
-    if let (repeats, replayGain) = settings {
+    // The settings chosen before anything played (the library's ReplayGain mode); a shared
+    // player keeps its own until a command here changes them.
+    if !shared, let (repeats, replayGain) = settings {
       made.setReplayGain(replayGain, fallback: ReplayGainMode.fallback)
       if repeats { made.setRepeat(true) }
     }
@@ -334,8 +356,18 @@ public final class Player: Sendable {
       state.withLock { $0.playingAlbumID = nil }
       translated = .endOfQueue
       setIdle(true)
+    case .startedOther(let track, let index, let count):
+      state.withLock { $0.playingAlbumID = nil }
+      translated = .started(Self.track(track), place: index + 1, count: count)
     }
     if let translated { observer.withLock { $0 }?(translated) }
+  }
+
+  /// A track of no album of the library, as the engine knows it.
+  private static func track(_ track: EngineTrack) -> Track {
+    Track(
+      albumID: nil, album: track.album, artist: track.artist, discs: max(track.disc ?? 1, 1), disc: track.disc,
+      number: track.number, title: track.title, duration: track.duration, path: track.path)
   }
 
   private func setIdle(_ value: Bool) {

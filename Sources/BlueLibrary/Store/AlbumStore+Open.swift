@@ -10,7 +10,7 @@ internal import GRDB
 
 extension AlbumStore {
   /// Opens the library file at `path`, creating it (and its directories) seeded
-  /// with the default catalogue if it does not exist.
+  /// with `seed` (the default catalogue unless told) if it does not exist.
   ///
   /// An existing file is inspected read-only before anything is written to it:
   /// a file that is not SQLite, unreadable, someone else's database, damaged, or
@@ -24,7 +24,7 @@ extension AlbumStore {
   /// a million-row import measured about 25% faster. The shell is one writer
   /// with no concurrent readers, so WAL's concurrency buys nothing, and the
   /// library stays a single file.
-  package static func open(path: String) throws(LibraryError) -> AlbumStore {
+  package static func open(path: String, seed: [Album] = DefaultCatalogue.albums) throws(LibraryError) -> AlbumStore {
     let state = try LibraryFile.inspect(path)
     if state == .missing {
       let directory = (path as NSString).deletingLastPathComponent
@@ -68,7 +68,7 @@ extension AlbumStore {
           var created = false
           try db.inTransaction(.immediate) {
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0 {
-              try Schema.create(db, seed: DefaultCatalogue.albums)
+              try Schema.create(db, seed: seed)
               created = true
             }
             return .commit
@@ -77,7 +77,7 @@ extension AlbumStore {
         }
         if !created {
           try queue.close()
-          return try open(path: path)
+          return try open(path: path, seed: seed)
         }
       case .library(let version) where version < Schema.version:
         try queue.writeWithoutTransaction { db in

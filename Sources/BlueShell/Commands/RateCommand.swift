@@ -11,7 +11,8 @@ struct RateCommand: Command {
       rating is a field of queries and a sort key (find rating:4.., list rating-, list -f
       '$rating $title'), shows on the card and in 'show', stays when the album's folder is
       imported again or moves, and 'write' puts it into the files' tags, where other players
-      read it (docs/music-folder.md: Ratings in the files); 'import' reads it back.
+      read it (docs/music-folder.md: Ratings in the files); 'import' reads it back. On a
+      music server (--mpd) it is kept on the server's songs too, where another bluelib reads it.
       """,
     examples: [
       "rate 4", "rate 3 5", "rate 1-3 7 4", "rate \"OK Computer\" 5", "rate 0", "find genre:jazz; rate all 3",
@@ -78,7 +79,8 @@ struct FavCommand: Command {
       (every album of the view), as one step that 'undo' takes back; 'unfav' takes the mark
       away. fav is a field of queries and a sort key (find fav:true year-), shows on the card
       (♥) and in 'show', stays through imports and moves, and 'write' puts it into the files
-      (a LOVE RATING tag of L, as MusicBee writes it); 'import' reads it back.
+      (a LOVE RATING tag of L, as MusicBee writes it); 'import' reads it back. On a music
+      server (--mpd) it is kept on the server's songs too, where another bluelib reads it.
       """,
     examples: ["fav", "fav 3", "fav 1-3 7", "fav \"OK Computer\"", "find artist:bowie; fav all"],
     arguments: [.album])

@@ -1,0 +1,494 @@
+import BlueSystem
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One connection to an MPD server, speaking its line protocol over a non-blocking socket.
+///
+/// Every wait is a `poll` with the request's timeout (the time without a byte from the
+/// server), and, on the thread that owns the terminal, the shell's wake-up pipe
+/// (``Interruption``): a signal ends the wait at once, whatever the server does. A wait for
+/// `idle` has no timeout and ends when ``cancel`` is written to.
+///
+/// - Important: One thread at a time: the server's pool hands a connection to one request.
+final class MPDConnection: @unchecked Sendable {
+  let address: MPDAddress
+  /// Seconds without a byte from the server before a request fails.
+  let timeout: Double
+  /// The protocol version the server greeted with (`[0, 23, 5]`).
+  private(set) var version: [Int] = []
+  private var descriptor: Int32 = -1
+  private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  private var head = 0
+  private var tail = 0
+  /// Written to by another thread to end a wait on this connection (``close()`` of an idle one).
+  let cancel = WakeUpPipe()
+
+  /// Connects to `address`, reads the greeting and sends the password, if any.
+  ///
+  /// - Throws: ``MPDError`` (connection refused, unknown host, timed out, not MPD, wrong password).
+  init(address: MPDAddress, timeout: Double) throws(MPDError) {
+    self.address = address
+    self.timeout = timeout
+    do throws(MPDError) {
+      try open()
+      let text = text(of: try readLine())
+      guard text.hasPrefix("OK MPD ") else { throw error(.notMPD(text)) }
+      version = text.dropFirst(7).split(separator: ".").map { Int($0) ?? 0 }
+      if let password = address.password {
+        try run(MPDCommand("password", password))
+      }
+    } catch {
+      close()
+      throw error
+    }
+  }
+
+  deinit {
+    close()
+    cancel.close()
+  }
+
+  /// Closes the socket; the connection cannot be used after it.
+  func close() {
+    if descriptor >= 0 {
+      #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+      #else
+        _ = Darwin.close(descriptor)
+      #endif
+      descriptor = -1
+    }
+  }
+
+  /// Whether the server closed its end (it stopped, or dropped an idle client) or sent
+  /// something unasked since the last answer: the connection is not to be used again.
+  var isStale: Bool {
+    guard descriptor >= 0 else { return true }
+    var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&ready, 1, 0) > 0
+  }
+
+  // MARK: - Requests
+
+  /// Sends `command` and reads its answer, handing each `NAME: VALUE` line to `pair` (the
+  /// bytes are valid only during the call) and the bytes of a binary answer to `binary`.
+  ///
+  /// - Throws: ``MPDError``: the server's refusal (`ACK`), or a failure of the connection,
+  ///   after which it is not to be used again (``MPDError/leavesConnectionUsable``).
+  func stream(
+    _ command: MPDCommand, pair: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void,
+    binary: ((_ bytes: UnsafeRawBufferPointer) -> Void)? = nil
+  ) throws(MPDError) {
+    if let problem = command.problem { throw error(.badArgument(problem)) }
+    try transmit(command.line)
+    try readAnswer(to: command, pair: pair, binary: binary)
+  }
+
+  /// Sends `commands` as one command list (MPD runs them all, or up to the first that fails,
+  /// whose `ACK` is thrown) and returns the answers' lines, in order.
+  @discardableResult
+  func runList(_ commands: [MPDCommand]) throws(MPDError) -> [(name: String, value: String)] {
+    if let problem = commands.lazy.compactMap(\.problem).first { throw error(.badArgument(problem)) }
+    var line = Array("command_list_begin\n".utf8)
+    for command in commands { line += command.line }
+    line += Array("command_list_end\n".utf8)
+    try transmit(line)
+    var pairs: [(name: String, value: String)] = []
+    try readAnswer(
+      to: MPDCommand("command_list_begin"),
+      pair: { name, value in
+        pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+      }, binary: nil)
+    return pairs
+  }
+
+  /// Sends `command` and returns its answer's lines as names and values, in order.
+  @discardableResult
+  func run(_ command: MPDCommand) throws(MPDError) -> [(name: String, value: String)] {
+    var pairs: [(name: String, value: String)] = []
+    try stream(command) { name, value in
+      pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+    }
+    return pairs
+  }
+
+  /// Waits in `idle` for a change of one of `subsystems`: their names, or nil when
+  /// ``cancel`` was written to (the connection is then left as it is: close it).
+  func idle(_ subsystems: [String]) throws(MPDError) -> [String]? {
+    try transmit(MPDCommand("idle", subsystems).line)
+    var changed: [String] = []
+    do throws(MPDError) {
+      while true {
+        let line = text(of: try readLine(forever: true))
+        if line == "OK" { return changed }
+        if line.hasPrefix("ACK ") { throw acknowledgement(line, command: "idle") }
+        if line.hasPrefix("changed: ") { changed.append(String(line.dropFirst(9))) }
+      }
+    } catch  where error.reason == .interrupted {
+      return nil
+    }
+  }
+
+  /// The line at `range` of the buffer, as text.
+  private func text(of range: Range<Int>) -> String {
+    buffer.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+  }
+
+  /// What one line of an answer is.
+  private enum Line {
+    case ok
+    case refused(String)
+    case binary(Int)
+    case pair
+    case notAPair(String)
+  }
+
+  /// Reads an answer to its `OK`, or throws its `ACK`.
+  private func readAnswer(
+    to command: MPDCommand, pair: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void,
+    binary: ((UnsafeRawBufferPointer) -> Void)?
+  ) throws(MPDError) {
+    while true {
+      let range = try readLine()
+      let line = buffer.withUnsafeBufferPointer { all -> Line in
+        let text = UnsafeBufferPointer(rebasing: all[range])
+        if text.count == 2 && Self.hasPrefix(text, "OK") { return .ok }
+        if Self.hasPrefix(text, "ACK ") { return .refused(String(decoding: text, as: UTF8.self)) }
+        // A line of nothing but a name (`list_OK`) carries no value.
+        if Self.equals(text, "list_OK") { return .pair }
+        guard let colon = text.firstIndex(of: UInt8(ascii: ":")), colon + 1 < text.count,
+          text[colon + 1] == UInt8(ascii: " ")
+        else {
+          return .notAPair(String(decoding: UnsafeBufferPointer(rebasing: text.prefix(60)), as: UTF8.self))
+        }
+        let name = UnsafeBufferPointer(rebasing: text[..<colon])
+        let value = UnsafeBufferPointer(rebasing: text[(colon + 2)...])
+        if Self.equals(name, "binary") { return .binary(Int(String(decoding: value, as: UTF8.self)) ?? -1) }
+        pair(name, value)
+        return .pair
+      }
+      switch line {
+      case .ok: return
+      case .refused(let text): throw acknowledgement(text, command: command.verb)
+      case .pair: continue
+      case .notAPair(let text): throw error(.badAnswer("'\(text)'"))
+      case .binary(let count):
+        guard count >= 0 else { throw error(.badAnswer("a binary length that is not a number")) }
+        try readBinary(count, into: binary)
+      }
+    }
+  }
+
+  /// Reads `count` bytes of binary data and the newline after them.
+  private func readBinary(_ count: Int, into body: ((UnsafeRawBufferPointer) -> Void)?) throws(MPDError) {
+    try fill(atLeast: count + 1)
+    buffer.withUnsafeBytes { bytes in body?(UnsafeRawBufferPointer(rebasing: bytes[head..<head + count])) }
+    guard buffer[head + count] == UInt8(ascii: "\n") else {
+      throw error(.badAnswer("no newline after \(count) bytes of binary data"))
+    }
+    head += count + 1
+  }
+
+  /// The `ACK [code@index] {command} message` line as an error.
+  private func acknowledgement(_ line: String, command verb: String) -> MPDError {
+    var code = 0
+    var command = verb
+    var message = line
+    if let open = line.firstIndex(of: "["), let at = line.firstIndex(of: "@"), at > open {
+      code = Int(line[line.index(after: open)..<at]) ?? 0
+    }
+    if let brace = line.firstIndex(of: "{"), let closing = line[brace...].firstIndex(of: "}") {
+      let named = String(line[line.index(after: brace)..<closing])
+      if !named.isEmpty { command = named }
+      message = String(line[line.index(after: closing)...].drop { $0 == " " })
+    }
+    // MPD's error codes (src/protocol/Ack.hxx): 3 password, 4 permission.
+    if code == 3 && command == "password" { return error(.wrongPassword) }
+    if code == 4 { return error(.needsPassword(command: command)) }
+    return error(.refused(code: code, command: command, message: message))
+  }
+
+  // MARK: - Bytes
+
+  /// Writes all of `line`.
+  private func transmit(_ line: [UInt8]) throws(MPDError) {
+    guard descriptor >= 0 else { throw error(.closed) }
+    var offset = 0
+    while offset < line.count {
+      let written = line.withUnsafeBytes { bytes in
+        send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+      }
+      if written > 0 {
+        offset += written
+        continue
+      }
+      let code = errno
+      switch code {
+      case EINTR: continue
+      case EAGAIN, EWOULDBLOCK: try wait(for: Int16(POLLOUT), deadline: deadline())
+      case EPIPE, ECONNRESET: throw error(.closed)
+      default: throw error(.broken(SystemError.reason(code)))
+      }
+    }
+  }
+
+  /// The next line of the answer (without its newline), as a range of ``buffer``; `forever`
+  /// waits without a timeout, until the line comes or ``cancel`` is written to (`idle`).
+  private func readLine(forever: Bool = false) throws(MPDError) -> Range<Int> {
+    var searched = head
+    while true {
+      if let newline = buffer.withUnsafeBufferPointer({ bytes -> Int? in
+        guard searched < tail else { return nil }
+        let found = memchr(bytes.baseAddress! + searched, 0x0A, tail - searched)
+        return found.map { UnsafeRawPointer($0) - UnsafeRawPointer(bytes.baseAddress!) }
+      }) {
+        defer { head = newline + 1 }
+        return head..<newline
+      }
+      searched = tail
+      let before = head
+      try readMore(deadline: forever ? nil : deadline())
+      searched -= before - head  // the bytes may have moved to the front
+    }
+  }
+
+  /// Makes ``buffer`` hold at least `count` bytes from ``head`` on.
+  private func fill(atLeast count: Int) throws(MPDError) {
+    while tail - head < count {
+      if buffer.count - head < count {
+        compact()
+        if buffer.count < count { buffer += [UInt8](repeating: 0, count: count - buffer.count) }
+      }
+      try readMore(deadline: deadline())
+    }
+  }
+
+  /// Moves the unread bytes to the front of the buffer.
+  private func compact() {
+    guard head > 0 else { return }
+    let count = tail - head
+    if count > 0 {
+      buffer.withUnsafeMutableBytes { bytes in
+        _ = memmove(bytes.baseAddress!, bytes.baseAddress! + head, count)
+      }
+    }
+    head = 0
+    tail = count
+  }
+
+  /// Reads what the server sent, waiting for it until `deadline` (nil: for ever); grows the
+  /// buffer when a line fills it.
+  private func readMore(deadline: ContinuousClock.Instant?) throws(MPDError) {
+    if head == tail {
+      head = 0
+      tail = 0
+    } else if tail == buffer.count {
+      compact()
+      if tail == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
+    }
+    while true {
+      guard descriptor >= 0 else { throw error(.closed) }
+      let count = buffer.withUnsafeMutableBytes { bytes in
+        recv(descriptor, bytes.baseAddress! + tail, bytes.count - tail, 0)
+      }
+      if count > 0 {
+        tail += count
+        return
+      }
+      if count == 0 { throw error(.closed) }
+      let code = errno
+      switch code {
+      case EINTR: continue
+      case EAGAIN, EWOULDBLOCK: try wait(for: Int16(POLLIN), deadline: deadline)
+      case ECONNRESET: throw error(.closed)
+      default: throw error(.broken(SystemError.reason(code)))
+      }
+    }
+  }
+
+  /// When a wait for the server's next bytes gives up.
+  private func deadline() -> ContinuousClock.Instant {
+    .now + .milliseconds(Int64(timeout * 1000))
+  }
+
+  /// Waits until the socket is ready for `events`, the deadline passes (timed out; nil:
+  /// never), a signal asks to stop (on the terminal's thread), or ``cancel`` is written to.
+  private func wait(for events: Int16, deadline: ContinuousClock.Instant?) throws(MPDError) {
+    let interruption = Interruption.forThisThread
+    var emptiedWakeUps = false
+    // What the wait took from the shell's pipe goes back, for the shell to see.
+    defer { if emptiedWakeUps { interruption?.pipe.wake() } }
+    while true {
+      var descriptors = [
+        pollfd(fd: descriptor, events: events, revents: 0),
+        pollfd(fd: cancel.readEnd, events: Int16(POLLIN), revents: 0),
+      ]
+      if let interruption {
+        descriptors.append(pollfd(fd: interruption.pipe.readEnd, events: Int16(POLLIN), revents: 0))
+      }
+      var milliseconds: Int32 = -1
+      if let deadline {
+        let left = deadline - .now
+        guard left > .zero else { throw error(.timedOut(seconds: timeout)) }
+        let (seconds, attoseconds) = left.components
+        milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+      }
+      let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+      if ready < 0 {
+        guard errno == EINTR else { throw error(.broken(SystemError.reason(errno))) }
+        if interruption?.shouldStop() == true { throw error(.interrupted) }
+        continue
+      }
+      if ready == 0 { continue }  // the deadline is checked above
+      if descriptors[1].revents != 0 { throw error(.interrupted) }
+      if let interruption, descriptors[descriptors.count - 1].revents != 0 {
+        interruption.pipe.drain()
+        emptiedWakeUps = true
+        if interruption.shouldStop() { throw error(.interrupted) }
+      }
+      if descriptors[0].revents != 0 { return }
+    }
+  }
+
+  // MARK: - Connecting
+
+  private func open() throws(MPDError) {
+    switch address.endpoint {
+    case .socket(let path):
+      try openLocal(path)
+    case .tcp(let host, let port):
+      var hints = addrinfo()
+      hints.ai_family = AF_UNSPEC
+      hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+      var found: UnsafeMutablePointer<addrinfo>?
+      let status = getaddrinfo(host, String(port), &hints, &found)
+      guard status == 0, let first = found else {
+        if status == EAI_SYSTEM { throw error(.cannotConnect(SystemError.reason(errno))) }
+        throw error(.unknownHost(host))
+      }
+      defer { freeaddrinfo(first) }
+      var last = MPDError(server: address.description, .cannotConnect("no address"))
+      var current: UnsafeMutablePointer<addrinfo>? = first
+      while let entry = current {
+        do throws(MPDError) {
+          try open(family: entry.pointee.ai_family, entry.pointee.ai_addr, entry.pointee.ai_addrlen)
+          var on: Int32 = 1
+          _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+          return
+        } catch {
+          if error.reason == .interrupted { throw error }
+          last = error
+        }
+        current = entry.pointee.ai_next
+      }
+      throw last
+    }
+  }
+
+  /// Connects to the Unix-domain socket at `path` (`@name`: in the abstract namespace).
+  private func openLocal(_ path: String) throws(MPDError) {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    let abstract = bytes.first == UInt8(ascii: "@")
+    withUnsafeMutableBytes(of: &address.sun_path) { sunPath in
+      for (index, byte) in bytes.enumerated() where index < sunPath.count - 1 {
+        sunPath[index] = abstract && index == 0 ? 0 : byte
+      }
+    }
+    let length =
+      MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + bytes.count + (abstract ? 0 : 1)
+    try withUnsafePointer(to: &address) { pointer throws(MPDError) in
+      try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic throws(MPDError) in
+        try open(family: AF_UNIX, generic, socklen_t(length))
+      }
+    }
+  }
+
+  /// Opens a non-blocking socket of `family` and connects it to `target`, waiting at most the
+  /// timeout for the connection.
+  private func open(family: Int32, _ target: UnsafePointer<sockaddr>, _ length: socklen_t) throws(MPDError) {
+    close()
+    let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    let opened = socket(family, kind, 0)
+    guard opened >= 0 else { throw error(.cannotConnect(SystemError.reason(errno))) }
+    descriptor = opened
+    guard connect(opened, target, length) != 0 else { return }
+    // In progress (or cut short by a signal, which leaves it in progress): wait for it.
+    let code = errno
+    guard code == EINPROGRESS || code == EINTR || code == EAGAIN else {
+      close()
+      throw error(.cannotConnect(SystemError.reason(code)))
+    }
+    do throws(MPDError) {
+      try wait(for: Int16(POLLOUT), deadline: deadline())
+    } catch {
+      close()
+      if case .timedOut = error.reason {
+        throw self.error(.cannotConnect("no answer within \(MPDError.format(timeout))"))
+      }
+      throw error
+    }
+    var failure: Int32 = 0
+    var size = socklen_t(MemoryLayout<Int32>.size)
+    _ = getsockopt(opened, SOL_SOCKET, SO_ERROR, &failure, &size)
+    if failure != 0 {
+      close()
+      throw error(.cannotConnect(SystemError.reason(failure)))
+    }
+  }
+
+  // MARK: - Helpers
+
+  private func error(_ reason: MPDError.Reason) -> MPDError {
+    MPDError(server: address.description, reason)
+  }
+
+  private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+    guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+    return memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+  }
+
+  static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+    bytes.count == text.utf8CodeUnitCount && hasPrefix(bytes, text)
+  }
+}
+
+/// One request: a verb and its arguments, each quoted as MPD reads them.
+struct MPDCommand: Sendable {
+  /// The verb, for messages: `readpicture`.
+  let verb: String
+  /// The request as sent, newline included.
+  let line: [UInt8]
+  /// Why it cannot be sent (an argument with a line break), or nil.
+  let problem: String?
+
+  init(_ verb: String, _ arguments: String...) {
+    self.init(verb, arguments)
+  }
+
+  init(_ verb: String, _ arguments: [String]) {
+    self.verb = verb
+    var line = Array(verb.utf8)
+    var problem: String?
+    for argument in arguments {
+      line.append(UInt8(ascii: " "))
+      line.append(UInt8(ascii: "\""))
+      for byte in argument.utf8 {
+        if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+          problem = "an argument of '\(verb)' holds a line break"
+        }
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { line.append(UInt8(ascii: "\\")) }
+        line.append(byte)
+      }
+      line.append(UInt8(ascii: "\""))
+    }
+    line.append(UInt8(ascii: "\n"))
+    self.line = line
+    self.problem = problem
+  }
+}

@@ -1,0 +1,131 @@
+import BlueLibrary
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The covers of a server's albums (`mpd://HOST:PORT/Artist/Album/01.flac`): the song's own
+/// picture (`readpicture`), else the cover file of its folder (`albumart`), read in chunks
+/// of up to 1 MiB (`binarylimit`), on threads of their own so the loader's tasks never block.
+public struct MPDCoverSource: CoverSource {
+  /// The server the covers come from.
+  public let server: MPDServer
+
+  /// The covers of `server`.
+  public init(server: MPDServer) {
+    self.server = server
+  }
+
+  public var schemes: Set<String> { ["mpd"] }
+
+  /// Where the blocking reads run: a queue of its own, not Swift's cooperative pool.
+  private static let queue = DispatchQueue(label: "bluelib.mpd.covers", attributes: .concurrent)
+
+  /// What a fetch's cancellation reaches from another thread: the connection reading, and
+  /// a flag for a read that has not started.
+  private final class Cancellation: Sendable {
+    let connection = Mutex<MPDConnection?>(nil)
+    let requested = Atomic<Bool>(false)
+  }
+
+  public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+    let uri = try song(of: url)
+    let (seconds, attoseconds) = limits.timeout.components
+    let deadline = ContinuousClock.now + .milliseconds(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    let cancellation = Cancellation()
+    let result: Result<Data, CoverFailure> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        Self.queue.async {
+          continuation.resume(
+            returning: Result { () throws(CoverFailure) -> Data in
+              try read(uri, maxBytes: limits.maxBytes, deadline: deadline) { connection in
+                cancellation.connection.withLock { $0 = connection }
+                return !cancellation.requested.load(ordering: .relaxed)
+              }
+            })
+        }
+      }
+    } onCancel: {
+      cancellation.requested.store(true, ordering: .relaxed)
+      cancellation.connection.withLock { $0 }?.cancel.wake()
+    }
+    return try result.get()
+  }
+
+  /// The song a cover URL names on this source's server.
+  private func song(of url: String) throws(CoverFailure) -> String {
+    let prefix = server.root + "/"
+    guard url.hasPrefix(prefix), url.count > prefix.count,
+      let uri = MPDServer.percentDecoded(url.dropFirst(prefix.count))
+    else {
+      throw .badURL(url, reason: "not a song of \(server.name), the server of this shell")
+    }
+    return uri
+  }
+
+  /// Reads the picture of `uri`, or its folder's cover file, chunk by chunk; `started` is told
+  /// the connection (to cancel it) and says whether to go on.
+  private func read(
+    _ uri: String, maxBytes: Int, deadline: ContinuousClock.Instant, started: (MPDConnection) -> Bool
+  ) throws(CoverFailure) -> Data {
+    let outcome: Result<Data, CoverFailure>
+    do throws(MPDError) {
+      outcome = try server.withConnection { connection throws(MPDError) -> Result<Data, CoverFailure> in
+        guard started(connection) else { return .failure(.cancelled) }
+        // Large chunks: a cover of 500 KB in one answer, not sixty-odd of 8 KiB (MPD ≥ 0.22.4).
+        _ = try? connection.run(MPDCommand("binarylimit", String(1 << 20)))
+        for verb in ["readpicture", "albumart"] {
+          do throws(MPDError) {
+            if let found = try Self.chunks(verb, uri, maxBytes: maxBytes, deadline: deadline, connection) {
+              return found
+            }
+          } catch let error where error.reason.isNoSuchFile {
+            // No such picture (no cover file in the song's folder): try the next way.
+          }
+        }
+        return .failure(.noneOnServer(server: server.name, song: uri))
+      }
+    } catch {
+      switch error.reason {
+      case .interrupted: throw .cancelled
+      case .timedOut(let seconds): throw .timedOut(seconds: seconds)
+      default: throw .downloadFailed(error.description)
+      }
+    }
+    return try outcome.get()
+  }
+
+  /// Reads a picture with `verb` (`readpicture` or `albumart`) from offset 0 to its size; nil
+  /// when the server has none (an empty answer).
+  private static func chunks(
+    _ verb: String, _ uri: String, maxBytes: Int, deadline: ContinuousClock.Instant, _ connection: MPDConnection
+  ) throws(MPDError) -> Result<Data, CoverFailure>? {
+    var data = Data()
+    var size: Int?
+    repeat {
+      if ContinuousClock.now > deadline {
+        throw MPDError(server: connection.address.description, .timedOut(seconds: connection.timeout))
+      }
+      var chunk = 0
+      try connection.stream(MPDCommand(verb, uri, String(data.count))) { name, value in
+        if MPDConnection.equals(name, "size") { size = Int(String(decoding: value, as: UTF8.self)) }
+      } binary: { bytes in
+        chunk = bytes.count
+        data.append(contentsOf: bytes)
+      }
+      guard let total = size else { return nil }
+      if total > maxBytes { return .failure(.tooLarge(maxBytes: maxBytes)) }
+      if chunk == 0 && data.count < total {
+        throw MPDError(
+          server: connection.address.description, .badAnswer("an empty chunk at \(data.count) of \(total) bytes"))
+      }
+    } while data.count < size!
+    return .success(data)
+  }
+}
+
+extension MPDError.Reason {
+  /// Whether MPD said it has no such file (`ACK [50@0] {albumart} No file exists`).
+  var isNoSuchFile: Bool {
+    if case .refused(50, _, _) = self { true } else { false }
+  }
+}

@@ -1,0 +1,253 @@
+import BlueLibrary
+import Synchronization
+
+/// An ``AudioEngine`` that is an MPD server's player: its queue and outputs play, on the
+/// server, the songs of the albums the library holds from it (track paths under the
+/// server's ``MPDServer/root``).
+///
+/// What happens to the player reaches the observer from the server's `idle player mixer
+/// playlist`, whoever made it happen: a track another client (mpc, another bluelib) skips
+/// to is told as one this engine started. While the queue is the one this engine loaded
+/// (MPD's queue version says so), entries are told by their index; once another client
+/// changed it, by what MPD says of the song (``EngineEvent/startedOther(_:index:count:)``).
+///
+/// Leaving the shell leaves the server playing, as leaving mpc does.
+public final class MPDEngine: AudioEngine, Sendable {
+  private let server: MPDServer
+  private let state = Mutex(State())
+  /// Serializes this engine's changes of the queue with the listener's reading of them, so
+  /// the listener sees the queue version a change of ours made as ours.
+  private let changing = Mutex(())
+
+  private struct State {
+    var handler: (@Sendable (EngineEvent) -> Void)?
+    /// The queue version (`status`'s `playlist`) right after this engine last changed it;
+    /// nil until it does. Another version: another client changed the queue.
+    var ownVersion: Int?
+    /// What the player did when last looked at.
+    var last = PlayerState()
+    /// Set when this engine moved the player itself (a skip, a stop): the change that
+    /// follows is not a track played to its end.
+    var movedByUs = false
+  }
+
+  /// The parts of `status` the engine follows.
+  struct PlayerState: Equatable {
+    var state = "stop"
+    var song: Int?
+    var songID: Int?
+    var version = 0
+    var length = 0
+    var elapsed = 0.0
+    var duration: Double?
+    var volume: Int?
+
+    init() {}
+
+    init(_ pairs: [(name: String, value: String)]) {
+      for (name, value) in pairs {
+        switch name {
+        case "state": state = value
+        case "song": song = Int(value)
+        case "songid": songID = Int(value)
+        case "playlist": version = Int(value) ?? 0
+        case "playlistlength": length = Int(value) ?? 0
+        case "elapsed": elapsed = Double(value) ?? 0
+        case "duration": duration = Double(value)
+        case "volume": volume = Int(value)
+        default: break
+        }
+      }
+    }
+
+    var isPlaying: Bool { state == "play" || state == "pause" }
+  }
+
+  /// The player of `server`; starts listening to it.
+  public init(server: MPDServer) throws(PlaybackError) {
+    self.server = server
+    do throws(MPDError) {
+      let now = PlayerState(try server.run("status"))
+      state.withLock { $0.last = now }
+    } catch {
+      throw PlaybackError(error.description)
+    }
+    server.observePlayer { [weak self] changed in self?.playerChanged(changed) }
+  }
+
+  public func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void) {
+    state.withLock { $0.handler = handler }
+  }
+
+  // MARK: - Commands
+
+  public func load(_ paths: [String], from index: Int) throws(PlaybackError) {
+    let uris = try songs(paths)
+    try change(
+      [MPDCommand("clear")] + uris.map { MPDCommand("add", $0) } + [MPDCommand("play", String(index))])
+  }
+
+  public func append(_ paths: [String], start: Bool) throws(PlaybackError) {
+    let uris = try songs(paths)
+    let before = state.withLock { $0.last }
+    var commands = uris.map { MPDCommand("add", $0) }
+    if start && !before.isPlaying { commands.append(MPDCommand("play", String(before.length))) }
+    try change(commands)
+  }
+
+  public func setPaused(_ paused: Bool) {
+    background("pause") { server throws(MPDError) in try server.run("pause", paused ? "1" : "0") }
+  }
+
+  public func skip(by offset: Int) -> Bool {
+    guard let now = try? PlayerState(server.run("status")), now.isPlaying, let song = now.song,
+      (0..<now.length).contains(song + offset)
+    else { return false }
+    state.withLock { $0.movedByUs = true }
+    return background("next") { server throws(MPDError) in
+      if offset == 1 {
+        try server.run("next")
+      } else if offset == -1 {
+        try server.run("previous")
+      } else {
+        try server.run("play", String(song + offset))
+      }
+    }
+  }
+
+  public func stop() {
+    state.withLock { $0.movedByUs = true }
+    background("stop") { server throws(MPDError) in try server.run("stop") }
+  }
+
+  public func seek(_ seconds: Double, relative: Bool) {
+    let target = relative ? (seconds < 0 ? String(seconds) : "+" + String(seconds)) : String(max(seconds, 0))
+    background("seek") { server throws(MPDError) in try server.run("seekcur", target) }
+  }
+
+  /// MPD's `repeat`: the queue plays again from its first song after its last.
+  public func setRepeat(_ on: Bool) {
+    background("repeat") { server throws(MPDError) in try server.run("repeat", on ? "1" : "0") }
+  }
+
+  /// MPD's `replay_gain_mode`. The gain for files without tags is the server's own
+  /// (`replaygain_missing_preamp` in its configuration): `fallback` does not reach it.
+  public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
+    background("replaygain") { server throws(MPDError) in try server.run("replay_gain_mode", mode.rawValue) }
+  }
+
+  public func setVolume(_ percent: Int) {
+    background("volume") { server throws(MPDError) in try server.run("setvol", String(min(max(percent, 0), 100))) }
+  }
+
+  public func status() -> EngineStatus? {
+    guard let now = try? PlayerState(server.run("status")), now.isPlaying, let song = now.song else { return nil }
+    var status = EngineStatus(index: song, time: now.elapsed, duration: now.duration, paused: now.state == "pause")
+    // Another client's queue (or one of an earlier run): what MPD says of the song.
+    if state.withLock({ $0.ownVersion != now.version }) {
+      guard let track = currentTrack() else { return nil }
+      status.other = (track, now.length)
+    }
+    return status
+  }
+
+  public func volume() -> Int {
+    (try? PlayerState(server.run("status")).volume).flatMap { $0 } ?? 100
+  }
+
+  /// The places on the server of `paths` (the library's track paths under the server's root).
+  private func songs(_ paths: [String]) throws(PlaybackError) -> [String] {
+    let prefix = server.root + "/"
+    var uris: [String] = []
+    for path in paths {
+      guard path.hasPrefix(prefix) else {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        throw PlaybackError("'\(name)' is not a song of \(server.name), which plays only its own")
+      }
+      uris.append(String(path.dropFirst(prefix.count)))
+    }
+    return uris
+  }
+
+  /// Runs `commands` as one command list, then reads the status: its queue version is this
+  /// engine's from now on.
+  private func change(_ commands: [MPDCommand]) throws(PlaybackError) {
+    do throws(MPDError) {
+      try changing.withLock { _ throws(MPDError) in
+        let after = try server.withConnection { connection throws(MPDError) in
+          try connection.runList(commands)
+          return PlayerState(try connection.run(MPDCommand("status")))
+        }
+        state.withLock { state in
+          state.ownVersion = after.version
+          state.movedByUs = true
+        }
+      }
+    } catch {
+      throw PlaybackError(error.description)
+    }
+  }
+
+  /// Runs a request whose failure the ``AudioEngine`` call cannot return: the shell shows it
+  /// as a line (`pause: MPD at …: cannot connect: connection refused`). True when it worked.
+  @discardableResult
+  private func background(_ what: String, _ body: (MPDServer) throws(MPDError) -> Void) -> Bool {
+    do throws(MPDError) {
+      try body(server)
+      return true
+    } catch {
+      server.notify("\(what): \(error.description)")
+      return false
+    }
+  }
+
+  // MARK: - Events
+
+  /// The listener saw the player, the mixer or the queue change: tells the observer what
+  /// started or ended.
+  private func playerChanged(_ subsystems: Set<String>) {
+    guard subsystems.contains("player") || subsystems.contains("playlist") else { return }
+    changing.withLock { _ in
+      guard let now = try? PlayerState(server.run("status")) else { return }
+      let (before, ours, movedByUs, handler) = state.withLock { state in
+        defer {
+          state.last = now
+          state.movedByUs = false
+        }
+        return (state.last, state.ownVersion == now.version, state.movedByUs, state.handler)
+      }
+      guard let handler else { return }
+      let songChanged = now.songID != before.songID || (now.isPlaying && !before.isPlaying)
+      if before.isPlaying, let previous = before.song, !movedByUs, songChanged || !now.isPlaying {
+        // The track before played to its end (nobody skipped or stopped it).
+        if before.version == now.version { handler(.finished(index: previous)) }
+      }
+      if now.isPlaying, songChanged, let song = now.song {
+        if ours {
+          handler(.started(index: song))
+        } else if let track = currentTrack() {
+          handler(.startedOther(track, index: song, count: now.length))
+        }
+      } else if !now.isPlaying, before.isPlaying, !movedByUs, let previous = before.song,
+        previous == before.length - 1
+      {
+        // Stopped after the last entry: the queue played to its end.
+        handler(.endOfPlaylist)
+      }
+    }
+  }
+
+  /// What MPD says of the song that plays.
+  private func currentTrack() -> EngineTrack? {
+    guard let pairs = try? server.run("currentsong") else { return nil }
+    func value(_ name: String) -> String? { pairs.first { $0.name == name }?.value }
+    guard let file = value("file") else { return nil }
+    let number = value("Track").flatMap { Int($0.prefix { $0.isNumber }) }
+    let disc = value("Disc").flatMap { Int($0.prefix { $0.isNumber }) }
+    return EngineTrack(
+      path: server.root + "/" + file,
+      title: value("Title") ?? String(file.split(separator: "/").last ?? Substring(file)),
+      artist: value("AlbumArtist") ?? value("Artist") ?? "", album: value("Album") ?? "", number: number,
+      disc: disc, duration: value("duration").flatMap(Double.init) ?? 0)
+  }
+}

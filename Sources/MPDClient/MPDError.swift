@@ -1,0 +1,90 @@
+import BlueLibrary
+
+/// Why a request to an MPD server failed: one line naming the server and what went wrong.
+public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What went wrong.
+  public enum Reason: Sendable, Equatable {
+    /// No connection could be made: `connection refused`, `no such file or directory`.
+    case cannotConnect(String)
+    /// The host name does not resolve.
+    case unknownHost(String)
+    /// Something answered, but not as MPD greets: its first line.
+    case notMPD(String)
+    /// No complete answer within the timeout.
+    case timedOut(seconds: Double)
+    /// The server closed the connection (it stopped or restarted) before the answer ended.
+    case closed
+    /// The connection failed under the request: `connection reset by peer`.
+    case broken(String)
+    /// MPD refused the command: its `ACK [code@index] {command} message`.
+    case refused(code: Int, command: String, message: String)
+    /// The password given was refused (ACK 3 to `password`).
+    case wrongPassword
+    /// A command needs a password (ACK 4): none was given.
+    case needsPassword(command: String)
+    /// The answer did not follow the protocol.
+    case badAnswer(String)
+    /// A signal (Ctrl-C, SIGTERM) stopped the wait.
+    case interrupted
+    /// A request that cannot be sent: an argument with a line break.
+    case badArgument(String)
+  }
+
+  /// The server, as ``MPDAddress/description`` names it.
+  public var server: String
+  public var reason: Reason
+
+  /// An error of `server` for `reason`.
+  public init(server: String, _ reason: Reason) {
+    self.server = server
+    self.reason = reason
+  }
+
+  /// `MPD at 127.0.0.1:6600: connection refused`, `MPD at 127.0.0.1:6600 refused 'play 9':
+  /// Bad song index`.
+  public var description: String {
+    let name = "MPD at \(server)"
+    switch reason {
+    case .cannotConnect(let why): return "\(name): cannot connect: \(why)"
+    case .unknownHost(let host): return "\(name): cannot resolve host '\(host)'"
+    case .notMPD(let greeting): return "\(name) is not an MPD server (it said '\(greeting.prefix(60))')"
+    case .timedOut(let seconds): return "\(name): no answer within \(Self.format(seconds)) (MPD_TIMEOUT)"
+    case .closed: return "\(name): the server closed the connection"
+    case .broken(let why): return "\(name): the connection failed: \(why)"
+    case .refused(let code, let command, let message):
+      return "\(name) refused '\(command)': \(message) (error \(code))"
+    case .wrongPassword: return "\(name): wrong password (the one before '@' in MPD_HOST or --mpd)"
+    case .needsPassword(let command):
+      return "\(name): '\(command)' needs a password (MPD_HOST=PASSWORD@HOST or --mpd PASSWORD@HOST)"
+    case .badAnswer(let what): return "\(name): an answer that is not MPD's protocol (\(what))"
+    case .interrupted: return "\(name): stopped waiting for the answer"
+    case .badArgument(let why): return "\(name): cannot send the request: \(why)"
+    }
+  }
+
+  /// Whether the connection can still be used after this error: only a refusal (an ACK)
+  /// leaves it in step; after anything else the answer is not known to be over.
+  public var leavesConnectionUsable: Bool {
+    switch reason {
+    case .refused, .wrongPassword, .needsPassword, .badArgument: true
+    default: false
+    }
+  }
+
+  /// Whether this says the server is out of reach (gone, restarting), rather than that it
+  /// refused something.
+  public var meansServerGone: Bool {
+    switch reason {
+    case .cannotConnect, .closed, .broken, .timedOut: true
+    default: false
+    }
+  }
+
+  /// The error as the library and its player report it.
+  var serverError: ServerError { ServerError(description) }
+
+  /// `15 s`, `0.5 s`.
+  static func format(_ seconds: Double) -> String {
+    seconds == seconds.rounded() && seconds < 1e9 ? "\(Int(seconds)) s" : "\(seconds) s"
+  }
+}

@@ -1,0 +1,309 @@
+import BlueLibrary
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// The server's database as a source of albums: its version (the time of its last update)
+// and its songs, listed a few thousand at a time.
+extension MPDServer {
+  /// The songs one `find … window` asks for: an answer of a few megabytes at most, well
+  /// under MPD's output buffer (`max_output_buffer_size`, 8 MiB by default), which one
+  /// `listallinfo` of a large database overflows.
+  static let songsPerRequest = 4000
+
+  /// The tags a sync reads (`tagtypes enable`): the others are left out of the answers.
+  static let tagsRead = [
+    "Artist", "AlbumArtist", "Album", "Title", "Track", "Date", "Genre", "Disc", "MUSICBRAINZ_TRACKID",
+    "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_RELEASEGROUPID",
+  ]
+
+  /// The database's version, and the stickers bluelib shares (a rating set by another
+  /// bluelib changes it too, so the next sync reads it).
+  public func databaseVersion() throws(ServerError) -> String {
+    do throws(MPDError) {
+      return try withConnection { connection throws(MPDError) in
+        try Self.version(connection) + " " + Self.fingerprint(of: Self.marks(connection))
+      }
+    } catch {
+      throw error.serverError
+    }
+  }
+
+  /// The stickers `rating` (0 to 10, two a star) and `like` (`2` for a favourite) of every
+  /// song that has them: the marks bluelib shares through the server. None when the server
+  /// keeps no stickers (no `sticker_file`).
+  static func marks(_ connection: MPDConnection) throws(MPDError) -> [String: (rating: Int?, favourite: Bool)] {
+    var marks: [String: (rating: Int?, favourite: Bool)] = [:]
+    for name in [ratingSticker, likeSticker] {
+      let answer: [(name: String, value: String)]
+      do throws(MPDError) {
+        answer = try connection.run(MPDCommand("sticker", "find", "song", "", name))
+      } catch  where error.leavesConnectionUsable {
+        continue
+      }
+      var song: String?
+      for (key, value) in answer {
+        if key == "file" {
+          song = value
+        } else if key == "sticker", let uri = song, value.hasPrefix(name + "=") {
+          let text = value.dropFirst(name.count + 1)
+          var mark = marks[uri] ?? (nil, false)
+          if name == ratingSticker, let points = Int(text), points > 0 {
+            mark.rating = min((points + 1) / 2, 5)
+          } else if name == likeSticker {
+            mark.favourite = text == "2"
+          }
+          marks[uri] = mark
+          song = nil
+        }
+      }
+    }
+    return marks
+  }
+
+  /// The sticker that keeps a song's rating, 0 to 10 (two a star).
+  static let ratingSticker = "rating"
+  /// The sticker that marks a song a favourite: `2` (liked).
+  static let likeSticker = "like"
+
+  /// 16 hex digits (FNV-1a) of `marks`, in the order of their songs.
+  private static func fingerprint(of marks: [String: (rating: Int?, favourite: Bool)]) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for (uri, mark) in marks.sorted(by: { $0.key < $1.key }) {
+      for byte in "\(uri)\u{0}\(mark.rating ?? 0)\(mark.favourite)\u{0}".utf8 {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+      }
+    }
+    return String(hash, radix: 16)
+  }
+
+  /// Sets the sticker on every song in command lists of a hundred (MPD commits each sticker
+  /// on its own, about 1.5 ms: a list stays well within the timeout); takes it off song by
+  /// song (MPD refuses the delete of a sticker a song does not have, which would end a list).
+  public func share(_ mark: SharedMark, onSongs uris: [String]) throws(ServerError) {
+    let (name, value): (String, String?) =
+      switch mark {
+      case .rating(let stars): (Self.ratingSticker, stars.map { String(min(max($0, 1), 5) * 2) })
+      case .favourite(let favourite): (Self.likeSticker, favourite ? "2" : nil)
+      }
+    do throws(MPDError) {
+      guard let value else {
+        for uri in uris { try deleteSticker(name, ofSong: uri) }
+        return
+      }
+      var start = 0
+      while start < uris.count {
+        let batch = uris[start..<min(start + 100, uris.count)]
+        try withConnection { connection throws(MPDError) in
+          try connection.runList(batch.map { MPDCommand("sticker", "set", "song", $0, name, value) })
+        }
+        start += batch.count
+      }
+    } catch {
+      throw error.serverError
+    }
+  }
+
+  /// `stats`' `db_update` and song count: what changes when the database does.
+  private static func version(_ connection: MPDConnection) throws(MPDError) -> String {
+    let stats = try connection.run(MPDCommand("stats"))
+    let update = stats.first { $0.name == "db_update" }?.value ?? "0"
+    let songs = stats.first { $0.name == "songs" }?.value ?? "0"
+    return update + " " + songs
+  }
+
+  public func songs() throws(ServerError) -> [ServerSong] {
+    do throws(MPDError) {
+      return try withConnection { connection throws(MPDError) in
+        try Self.readTags(only: Self.tagsRead, connection)
+        defer { _ = try? connection.run(MPDCommand("tagtypes", "all")) }
+        // An update that ends between two requests would mix two databases: list again.
+        var songs: [ServerSong] = []
+        for _ in 0..<3 {
+          let before = try Self.version(connection)
+          songs = try Self.allSongs(connection)
+          if try Self.version(connection) == before { break }
+        }
+        let marks = try Self.marks(connection)
+        if !marks.isEmpty {
+          for index in songs.indices {
+            guard let mark = marks[songs[index].uri] else { continue }
+            songs[index].rating = mark.rating
+            songs[index].favourite = mark.favourite
+          }
+        }
+        return songs
+      }
+    } catch {
+      throw error.serverError
+    }
+  }
+
+  /// Asks the server for `tags` only, of those it knows (an older MPD knows fewer).
+  private static func readTags(only tags: [String], _ connection: MPDConnection) throws(MPDError) {
+    let known = Set(try connection.run(MPDCommand("tagtypes")).map(\.value))
+    let wanted = tags.filter { known.contains($0) }
+    try connection.run(MPDCommand("tagtypes", "clear"))
+    if !wanted.isEmpty { try connection.run(MPDCommand("tagtypes", ["enable"] + wanted)) }
+  }
+
+  /// Every song, in the database's order, `songsPerRequest` at a time.
+  private static func allSongs(_ connection: MPDConnection) throws(MPDError) -> [ServerSong] {
+    var songs: [ServerSong] = []
+    var seen: Set<String> = []
+    var start = 0
+    while true {
+      var reader = SongReader()
+      try connection.stream(
+        MPDCommand("find", "(modified-since '0')", "window", "\(start):\(start + songsPerRequest)")
+      ) { name, value in
+        reader.take(name, value)
+      }
+      let chunk = reader.finish()
+      for song in chunk where seen.insert(song.uri).inserted { songs.append(song) }
+      if chunk.count < songsPerRequest { return songs }
+      start += songsPerRequest
+    }
+  }
+
+  public func coverURL(ofSong uri: String) -> String {
+    root + "/" + Self.percentEncoded(uri)
+  }
+
+  /// `uri` with every byte but ASCII letters, digits, `-._~` and `/` percent-encoded, as a
+  /// cover URL holds it (no blank, no control character).
+  static func percentEncoded(_ uri: String) -> String {
+    var out = ""
+    out.reserveCapacity(uri.utf8.count)
+    let hex = Array("0123456789ABCDEF".utf8)
+    for byte in uri.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "~"), UInt8(ascii: "/"):
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        out.unicodeScalars.append("%")
+        out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
+        out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0xF)]))
+      }
+    }
+    return out
+  }
+
+  /// `text` with its `%XX` sequences decoded; nil when one is malformed or the bytes are not UTF-8.
+  static func percentDecoded(_ text: Substring) -> String? {
+    var bytes: [UInt8] = []
+    var iterator = text.utf8.makeIterator()
+    while let byte = iterator.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+        return nil
+      }
+      bytes.append(high << 4 | low)
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}
+
+/// Songs from the `NAME: VALUE` lines of a listing: each `file:` line starts one; a
+/// `directory:` or `playlist:` line ends it.
+struct SongReader {
+  private(set) var songs: [ServerSong] = []
+  private var current: ServerSong?
+
+  mutating func take(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+    func text() -> String { String(decoding: value, as: UTF8.self) }
+    func named(_ expected: StaticString) -> Bool { MPDConnection.equals(name, expected) }
+    if named("file") {
+      if let current { songs.append(current) }
+      current = ServerSong(uri: text())
+      return
+    }
+    if named("directory") || named("playlist") {
+      if let current { songs.append(current) }
+      current = nil
+      return
+    }
+    guard current != nil else { return }
+    // The first value of a tag given several times, as one tag.
+    switch name.count {
+    case 4 where named("Date"): current!.date = current!.date ?? text()
+    case 4 where named("Disc"): current!.disc = current!.disc ?? Self.leadingNumber(value)
+    case 4 where named("Time"): if current!.duration == 0 { current!.duration = Double(text()) ?? 0 }
+    case 5 where named("Album"): current!.album = current!.album ?? text()
+    case 5 where named("Title"): current!.title = current!.title ?? text()
+    case 5 where named("Track"): current!.track = current!.track ?? Self.leadingNumber(value)
+    case 5 where named("Genre"): current!.genre = current!.genre ?? text()
+    case 6 where named("Artist"): current!.artist = current!.artist ?? text()
+    case 8 where named("duration"): current!.duration = Double(text()) ?? current!.duration
+    case 11 where named("AlbumArtist"): current!.albumArtist = current!.albumArtist ?? text()
+    case 13 where named("Last-Modified"): current!.modified = Self.seconds(iso8601: value) ?? 0
+    case 19 where named("MUSICBRAINZ_TRACKID"): current!.musicBrainzTrackID = current!.musicBrainzTrackID ?? text()
+    case 19 where named("MUSICBRAINZ_ALBUMID"): current!.musicBrainzAlbumID = current!.musicBrainzAlbumID ?? text()
+    case 26 where named("MUSICBRAINZ_RELEASEGROUPID"):
+      current!.musicBrainzReleaseGroupID = current!.musicBrainzReleaseGroupID ?? text()
+    default: break
+    }
+  }
+
+  /// The songs read, the last one included.
+  mutating func finish() -> [ServerSong] {
+    if let current { songs.append(current) }
+    current = nil
+    return songs
+  }
+
+  /// The number `value` starts with (`3/12` → 3), nil when none.
+  static func leadingNumber(_ value: UnsafeBufferPointer<UInt8>) -> Int? {
+    var number = 0
+    var digits = 0
+    for byte in value {
+      if byte == UInt8(ascii: " ") && digits == 0 { continue }
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 9 else { break }
+      number = number * 10 + Int(byte - UInt8(ascii: "0"))
+      digits += 1
+    }
+    return digits > 0 ? number : nil
+  }
+
+  /// `2008-09-28T20:04:57Z` as seconds since 1970; nil when it is not that form.
+  static func seconds(iso8601 value: UnsafeBufferPointer<UInt8>) -> Int64? {
+    guard value.count >= 19 else { return nil }
+    func number(_ range: Range<Int>) -> Int64? {
+      var result: Int64 = 0
+      for index in range {
+        let byte = value[index]
+        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+        result = result * 10 + Int64(byte - UInt8(ascii: "0"))
+      }
+      return result
+    }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+      let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month)
+    else { return nil }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    let days = era * 146_097 + dayOfEra - 719_468
+    return days * 86_400 + hour * 3600 + minute * 60 + second
+  }
+}

@@ -1,0 +1,252 @@
+import BlueLibrary
+import BlueSystem
+import Foundation
+import Synchronization
+
+/// An MPD server as bluelib uses it: a source of albums (``MusicServer``), covers
+/// (``MPDCoverSource``), a player (``MPDEngine``) and stickers, over connections of its own.
+///
+/// Requests go over a few pooled connections, each opened when first needed (nothing is
+/// opened by making the server). A connection the server closed while it lay in the pool
+/// (MPD drops clients idle for a minute) is replaced without a word; one that fails under a
+/// request fails that request only, and the next request connects again. One more
+/// connection waits in `idle` on a thread of its own once something listens for changes
+/// (``startFollowing()``, or an engine): when it is lost — the server stopped — it connects
+/// again, a little later each time, and says so in one line once the server is back.
+///
+/// - Important: Safe from any thread. On the thread that owns the terminal, a wait for an
+///   answer ends at once on Ctrl-C, SIGTERM or SIGHUP (``Interruption``).
+public final class MPDServer: MusicServer, Sendable {
+  /// Where the server is, and the password.
+  public let address: MPDAddress
+  /// Seconds without a byte from the server before a request fails (`MPD_TIMEOUT`).
+  public let timeout: Double
+  private let pool = Mutex<[MPDConnection]>([])
+  private let state = Mutex(State())
+  /// Written to when the listener is to stop (tests; the shell leaves with the process).
+  private let stopListening = WakeUpPipe()
+
+  private struct State {
+    var handler: (@Sendable (ServerEvent) -> Void)?
+    /// Whether database changes are reported (``startFollowing()``).
+    var following = false
+    /// Told of `player`, `mixer` and `playlist` changes, on the listener's thread.
+    var playerListeners: [@Sendable (Set<String>) -> Void] = []
+    /// Whether the listener thread runs.
+    var listening = false
+    /// Whether the listener lost its connection and has not got it back yet.
+    var lost = false
+    /// The listener's connection, closed to stop it.
+    var idleConnection: MPDConnection?
+    var stopped = false
+  }
+
+  /// The most connections kept in the pool between requests.
+  static let pooled = 4
+
+  /// A server at `address`; nothing is connected until a request needs it.
+  public init(address: MPDAddress, timeout: Double = 15) {
+    self.address = address
+    self.timeout = timeout
+  }
+
+  /// The seconds of `MPD_TIMEOUT` in `environment` (as libmpdclient reads it), else 15.
+  public static func timeout(from environment: [String: String]) -> Double {
+    guard let text = environment["MPD_TIMEOUT"], let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+      return 15
+    }
+    return seconds
+  }
+
+  deinit {
+    stopListening.close()
+  }
+
+  // MARK: - MusicServer
+
+  public var name: String { "MPD at \(address)" }
+  public var root: String { "mpd://" + address.authority }
+  public var libraryName: String { "mpd-" + address.authority }
+
+  public func setEventHandler(_ handler: @escaping @Sendable (ServerEvent) -> Void) {
+    state.withLock { $0.handler = handler }
+  }
+
+  public func startFollowing() {
+    state.withLock { $0.following = true }
+    startListening()
+    waitUntilListening()
+  }
+
+  // MARK: - Requests
+
+  /// Runs `body` with a connection of the pool (or a new one), returning it to the pool
+  /// afterwards unless the request left it out of step.
+  @discardableResult
+  func withConnection<T>(_ body: (MPDConnection) throws(MPDError) -> T) throws(MPDError) -> T {
+    var connection = pool.withLock { $0.popLast() }
+    if let stale = connection, stale.isStale {
+      stale.close()
+      connection = nil
+    }
+    let usable: MPDConnection
+    if let connection {
+      usable = connection
+    } else {
+      usable = try MPDConnection(address: address, timeout: timeout)
+    }
+    do throws(MPDError) {
+      let result = try body(usable)
+      giveBack(usable)
+      return result
+    } catch {
+      if error.leavesConnectionUsable {
+        giveBack(usable)
+      } else {
+        usable.close()
+      }
+      throw error
+    }
+  }
+
+  /// Runs one command and returns its answer's lines.
+  @discardableResult
+  func run(_ verb: String, _ arguments: String...) throws(MPDError) -> [(name: String, value: String)] {
+    try withConnection { connection throws(MPDError) in try connection.run(MPDCommand(verb, arguments)) }
+  }
+
+  private func giveBack(_ connection: MPDConnection) {
+    let kept = pool.withLock { pool in
+      guard pool.count < Self.pooled else { return false }
+      pool.append(connection)
+      return true
+    }
+    if !kept { connection.close() }
+  }
+
+  /// Checks the server answers as MPD, with the password given: the one line to say at
+  /// start when it does not (connection refused, wrong password).
+  public func check() throws(ServerError) {
+    do throws(MPDError) {
+      try withConnection { connection throws(MPDError) in
+        // The password is tried when connecting; a command that needs none proves the rest.
+        _ = try connection.run(MPDCommand("ping"))
+      }
+    } catch {
+      throw error.serverError
+    }
+  }
+
+  // MARK: - Listening for changes
+
+  /// Tells `listener` of every change of the player, the mixer or the queue (the names of
+  /// the subsystems that changed), on the listener's thread; starts listening.
+  ///
+  /// Returns once the listener is connected (or the server's timeout passed): MPD tells a
+  /// connection only of changes made after it connected, so a change the caller makes next
+  /// is not missed.
+  func observePlayer(_ listener: @escaping @Sendable (Set<String>) -> Void) {
+    state.withLock { $0.playerListeners.append(listener) }
+    startListening()
+    waitUntilListening()
+  }
+
+  /// Waits until the listener's connection is open, or the timeout passed, or it stopped.
+  private func waitUntilListening() {
+    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+    while ContinuousClock.now < deadline {
+      if state.withLock({ $0.idleConnection != nil || $0.stopped }) { return }
+      usleep(2_000)
+    }
+  }
+
+  /// Starts the thread that waits in `idle`, unless it runs.
+  private func startListening() {
+    let start = state.withLock { state in
+      guard !state.listening, !state.stopped else { return false }
+      state.listening = true
+      return true
+    }
+    guard start else { return }
+    let thread = Thread { [self] in listen() }
+    thread.name = "mpd idle"
+    thread.start()
+  }
+
+  /// Stops the listener thread (for tests; a shell leaves it to the end of the process).
+  public func stop() {
+    let connection = state.withLock { state in
+      state.stopped = true
+      return state.idleConnection
+    }
+    stopListening.wake()
+    connection?.cancel.wake()
+    pool.withLock { pool in
+      for connection in pool { connection.close() }
+      pool = []
+    }
+  }
+
+  /// The listener: connects, waits in `idle`, hands out what changed; connects again when the
+  /// connection is lost, waiting 0.1 s, then longer, up to 2 s between tries.
+  private func listen() {
+    var pause = 0.1
+    while !state.withLock({ $0.stopped }) {
+      let connection: MPDConnection
+      do throws(MPDError) {
+        connection = try MPDConnection(address: address, timeout: timeout)
+      } catch {
+        state.withLock { $0.lost = true }
+        if sleepUnlessStopped(pause) { return }
+        pause = min(pause * 2, 2)
+        continue
+      }
+      pause = 0.1
+      let (back, handler, following) = state.withLock { state in
+        state.idleConnection = connection
+        defer { state.lost = false }
+        return (state.lost, state.handler, state.following)
+      }
+      if back {
+        handler?(.notice("\(name) is back; reconnected"))
+        // What changed while it was away: the database may have, and what plays.
+        if following { handler?(.databaseChanged) }
+        tellPlayerListeners(["player", "playlist", "mixer"])
+      }
+      do throws(MPDError) {
+        while let changed = try connection.idle(["database", "player", "mixer", "playlist"]) {
+          let subsystems = Set(changed)
+          if subsystems.contains("database") {
+            let (handler, following) = state.withLock { ($0.handler, $0.following) }
+            if following { handler?(.databaseChanged) }
+          }
+          if !subsystems.isDisjoint(with: ["player", "mixer", "playlist"]) { tellPlayerListeners(subsystems) }
+        }
+        connection.close()
+        return  // cancelled: stopped
+      } catch {
+        connection.close()
+        state.withLock { state in
+          state.idleConnection = nil
+          if !state.stopped { state.lost = true }
+        }
+      }
+    }
+  }
+
+  /// Shows `line` above the shell's prompt (a request made in the background failed).
+  func notify(_ line: String) {
+    state.withLock { $0.handler }?(.notice(line))
+  }
+
+  private func tellPlayerListeners(_ subsystems: Set<String>) {
+    for listener in state.withLock({ $0.playerListeners }) { listener(subsystems) }
+  }
+
+  /// Sleeps `seconds`, or less when ``stop()`` is called; true when it was.
+  private func sleepUnlessStopped(_ seconds: Double) -> Bool {
+    var descriptor = pollfd(fd: stopListening.readEnd, events: Int16(POLLIN), revents: 0)
+    _ = poll(&descriptor, 1, Int32(seconds * 1000))
+    return state.withLock { $0.stopped }
+  }
+}

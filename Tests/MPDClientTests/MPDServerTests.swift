@@ -1,0 +1,260 @@
+import BlueLibrary
+import Foundation
+import MPDClient
+import MusicFolder
+import TestSupport
+import Testing
+
+extension RunsAlone {
+  /// The client against a real MPD on 127.0.0.1 (and, for what MPD never does on purpose,
+  /// a fake one): the albums, covers, stickers, refusals, timeouts and reconnection.
+  @Suite(.serialized)
+  struct MPDServerTests {
+    private func server(_ mpd: MPDFixture, password: String? = nil, timeout: Double = 5) -> MPDServer {
+      MPDServer(
+        address: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: mpd.port), password: password), timeout: timeout)
+    }
+
+    @Test func syncGroupsTheServersSongsAsAFolderImportGroupsFiles() throws {
+      let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let library = Library.inMemory(seed: [])
+      let synced = try library.sync(with: server)
+      #expect(synced.listed && synced.added == 3 && synced.tracks == 6)
+      let albums = try library.allAlbums()
+      let root = "mpd://127.0.0.1:\(mpd.port)"
+      #expect(albums.map(\.title) == ["The Wall", "Innuendo", "Hits"])
+      #expect(albums.map(\.artist) == ["Pink Floyd", "Queen", "Various Artists"])
+      #expect(albums.map(\.tracks) == [2, 2, 2])
+      #expect(
+        albums.map(\.folder) == [root + "/Pink Floyd/The Wall", root + "/Queen/Innuendo", root + "/Various/Hits"])
+      #expect(albums[1].year == 1991 && albums[1].genre == "Rock")
+      #expect(albums[0].coverURL == root + "/Pink%20Floyd/The%20Wall/CD1/01%20In%20the%20Flesh.flac")
+      let wall = try #require(try library.tracklist(of: albums[0]))
+      #expect(wall.discs == 2)
+      #expect(wall.tracks.map(\.title) == ["In the Flesh?", "Hey You"])
+      #expect(wall.tracks.map(\.disc) == [1, 2])
+
+      // The same database again: nothing listed.
+      let again = try library.sync(with: server)
+      #expect(!again.listed && !again.changedAlbums)
+    }
+
+    @Test func aSyncAfterAnUpdateWritesOnlyWhatChangedAndKeepsEdits() throws {
+      let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let home = try TemporaryDirectory()
+      let path = home.file("server.sqlite")
+      #expect(try Library.sync(libraryAt: path, with: server).added == 3)
+      let library = try Library.open(path: path)
+      let innuendo = try #require(try library.allAlbums().first { $0.title == "Innuendo" })
+      var edited = innuendo
+      edited.genre = "Glam"
+      try library.edit(edited)
+      // A mark no sync writes: a row written again loses it (a sync writes size 0).
+      _ = try sqlite(path, "UPDATE track SET size = 777")
+
+      try MPDFixture.silence(
+        2, at: "Queen/Made in Heaven/01 It's a Beautiful Day.flac", in: mpd.music,
+        TagEdit(album: "Made in Heaven", artist: "Queen", title: "It's a Beautiful Day", trackNumber: "1"))
+      try mpd.update()
+      let synced = try Library.sync(libraryAt: path, with: server)
+      #expect(synced.added == 1 && synced.updated == 0 && synced.unchanged == 3)
+      // The six rows of the songs that did not change are not written again; the new one is.
+      #expect(try sqlite(path, "SELECT size, count(*) FROM track GROUP BY size ORDER BY size") == "0|1\n777|6\n")
+      try library.noticeChangesElsewhere()
+      #expect(try library.allAlbums().first { $0.title == "Innuendo" }?.genre == "Glam")
+      #expect(try library.allAlbums().contains { $0.title == "Made in Heaven" })
+    }
+
+    @Test func coversComeFromTheSongsPictureElseItsFoldersFile() async throws {
+      let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let source = MPDCoverSource(server: server)
+      let limits = CoverLimits(timeout: .seconds(5), maxBytes: 1 << 20)
+      let embedded = try await source.fetch(server.coverURL(ofSong: "Queen/Innuendo/01 Innuendo.flac"), limits: limits)
+      #expect(TestPicture.close(try TestPicture.color(of: Array(embedded)), TestPicture.red))
+      let folder = try await source.fetch(
+        server.coverURL(ofSong: "Pink Floyd/The Wall/CD1/01 In the Flesh.flac"), limits: limits)
+      #expect(TestPicture.close(try TestPicture.color(of: Array(folder)), TestPicture.green))
+      await #expect(throws: CoverFailure.noneOnServer(server: server.name, song: "Various/Hits/01.ogg")) {
+        _ = try await source.fetch(server.coverURL(ofSong: "Various/Hits/01.ogg"), limits: limits)
+      }
+      await #expect(throws: CoverFailure.tooLarge(maxBytes: 100)) {
+        _ = try await source.fetch(
+          server.coverURL(ofSong: "Queen/Innuendo/01 Innuendo.flac"),
+          limits: CoverLimits(timeout: .seconds(5), maxBytes: 100))
+      }
+    }
+
+    @Test func stickersAreSetReadFoundAndDeleted() throws {
+      let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let song = "Queen/Innuendo/01 Innuendo.flac"
+      #expect(try server.sticker("rating", ofSong: song) == nil)
+      try server.setSticker("rating", to: "8", onSong: song)
+      try server.setSticker("rating", to: "6", onSong: "Various/Hits/02.ogg")
+      #expect(try server.sticker("rating", ofSong: song) == "8")
+      // Another client sees it.
+      #expect(try mpd.request("sticker get song \"\(song)\" rating").contains("sticker: rating=8"))
+      let found = try server.songs(withSticker: "rating")
+      #expect(found.map(\.uri) == [song, "Various/Hits/02.ogg"] && found.map(\.value) == ["8", "6"])
+      #expect(try server.songs(withSticker: "rating", under: "Queen").map(\.uri) == [song])
+      try server.deleteSticker("rating", ofSong: song)
+      try server.deleteSticker("rating", ofSong: song)
+      #expect(try server.sticker("rating", ofSong: song) == nil)
+      #expect(throws: MPDError.self) { try server.setSticker("rating", to: "1", onSong: "No/Such/song.flac") }
+    }
+
+    @Test func aRefusalIsOneLineNamingTheServerAndTheCommand() throws {
+      let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let engine = try MPDEngine(server: server)
+      #expect(throws: PlaybackError("MPD at 127.0.0.1:\(mpd.port) refused 'add': No such directory (error 50)")) {
+        try engine.load(["mpd://127.0.0.1:\(mpd.port)/No/such.flac"], from: 0)
+      }
+    }
+
+    @Test func repeatAndReplayGainAreTheServersModes() throws {
+      let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let engine = try MPDEngine(server: server)
+      #expect(try mpd.value("repeat", of: "status") == "0")
+      engine.setRepeat(true)
+      #expect(try mpd.value("repeat", of: "status") == "1")
+      engine.setReplayGain(.album, fallback: ReplayGainMode.fallback)
+      #expect(try mpd.value("replay_gain_mode", of: "replay_gain_status") == "album")
+      engine.setReplayGain(.off, fallback: ReplayGainMode.fallback)
+      #expect(try mpd.value("replay_gain_mode", of: "replay_gain_status") == "off")
+    }
+
+    @Test func aClosedPortAndAWrongPasswordAreOneLineEach() throws {
+      let port = try MPDFixture.freePort()
+      let closed = MPDServer(address: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: port)), timeout: 5)
+      #expect(throws: ServerError("MPD at 127.0.0.1:\(port): cannot connect: connection refused")) {
+        try closed.check()
+      }
+      let mpd = try MPDFixture(password: "secret", prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      #expect(
+        throws: ServerError("MPD at 127.0.0.1:\(mpd.port): wrong password (the one before '@' in MPD_HOST or --mpd)")
+      ) {
+        try server(mpd, password: "guess").check()
+      }
+      #expect(
+        throws: ServerError(
+          "MPD at 127.0.0.1:\(mpd.port): 'stats' needs a password (MPD_HOST=PASSWORD@HOST or --mpd PASSWORD@HOST)")
+      ) {
+        _ = try server(mpd).databaseVersion()
+      }
+      #expect(try !server(mpd, password: "secret").databaseVersion().isEmpty)
+    }
+
+    @Test func aServerThatDoesNotAnswerTimesOut() throws {
+      let fake = try FakeMPD([.silent])
+      defer { fake.stop() }
+      let server = MPDServer(address: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: fake.port)), timeout: 0.5)
+      let started = ContinuousClock.now
+      #expect(throws: ServerError("MPD at 127.0.0.1:\(fake.port): no answer within 0.5 s (MPD_TIMEOUT)")) {
+        try server.check()
+      }
+      #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func aServerGoneMidCommandFailsThatCommandOnly() throws {
+      let fake = try FakeMPD([.hangUpOnFirstCommand, .answersOK])
+      defer { fake.stop() }
+      let server = MPDServer(address: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: fake.port)), timeout: 5)
+      #expect(throws: ServerError("MPD at 127.0.0.1:\(fake.port): the server closed the connection")) {
+        try server.check()
+      }
+      try server.check()
+    }
+
+    @Test func theListenerReconnectsAfterARestartAndSaysSoOnce() throws {
+      let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let events = LockedBox<[ServerEvent]>([])
+      server.setEventHandler { event in events.update { $0.append(event) } }
+      server.startFollowing()
+      try server.check()
+      usleep(200_000)
+      try mpd.restart()
+      let deadline = Date().addingTimeInterval(10)
+      while Date() < deadline, !events.value.contains(.notice("\(server.name) is back; reconnected")) {
+        usleep(20_000)
+      }
+      #expect(events.value.filter { $0 != .databaseChanged } == [.notice("\(server.name) is back; reconnected")])
+      // The pooled connection the restart closed is replaced without a word.
+      try server.check()
+      #expect(try !server.databaseVersion().isEmpty)
+    }
+
+    @Test func theEngineTellsWhatStartsWhoeverStartedIt() throws {
+      let mpd = try MPDFixture { music in
+        for (number, title) in [(1, "One"), (2, "Two")] {
+          try MPDFixture.silence(
+            30, at: "A/Album/0\(number).flac", in: music,
+            TagEdit(album: "Album", artist: "A", title: title, trackNumber: String(number)))
+        }
+        try MPDFixture.silence(
+          30, at: "B/Other/01.flac", in: music, TagEdit(album: "Other", artist: "B", title: "Else"))
+      }
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let engine = try MPDEngine(server: server)
+      let events = LockedBox<[EngineEvent]>([])
+      engine.observe { event in events.update { $0.append(event) } }
+      let root = server.root
+      try engine.load([root + "/A/Album/01.flac", root + "/A/Album/02.flac"], from: 0)
+      func waitFor(_ event: EngineEvent) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !events.value.contains(event) { usleep(20_000) }
+        return events.value.contains(event)
+      }
+      #expect(waitFor(.started(index: 0)))
+      #expect(try mpd.value("state", of: "status") == "play")
+      #expect(engine.status()?.index == 0)
+      try mpd.mpc("next")
+      #expect(waitFor(.started(index: 1)))
+      // Another client's queue: told by what MPD says of its song.
+      try mpd.mpc("clear")
+      try mpd.mpc("add", "B/Other/01.flac")
+      try mpd.mpc("play")
+      #expect(
+        waitFor(
+          .startedOther(
+            EngineTrack(path: root + "/B/Other/01.flac", title: "Else", artist: "B", album: "Other", duration: 30),
+            index: 0, count: 1)))
+      #expect(engine.status()?.other?.track.title == "Else")
+    }
+  }
+}
+
+/// Runs `sqlite3 path sql` and returns what it printed.
+func sqlite(_ path: String, _ sql: String) throws -> String {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+  process.arguments = [path, sql]
+  let output = Pipe()
+  process.standardOutput = output
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return String(decoding: data, as: UTF8.self)
+}

@@ -1,0 +1,246 @@
+import Foundation
+import MusicFolder
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A real MPD (Debian's `mpd`) for one test: on 127.0.0.1 at a free port, a null audio
+/// output, its music folder, database, state and sticker files in a temporary directory of
+/// its own; stopped (SIGTERM) when the fixture goes, or by ``stop()``.
+///
+/// ```swift
+/// let mpd = try MPDFixture { music in
+///   try music.track("Queen/Innuendo/01.flac", TagEdit(album: "Innuendo", artist: "Queen"))
+/// }
+/// try mpd.start()
+/// ```
+public final class MPDFixture {
+  private let directory: TemporaryDirectory
+  /// The music folder MPD serves (made by the `prepare` closure).
+  public let music: MusicFolderFixture
+  /// The TCP port it listens on.
+  public let port: Int
+  /// The password it asks for, if any (`password "SECRET@read,add,control,admin"`, and no
+  /// permission without it).
+  public let password: String?
+  private var process: Process?
+
+  /// `127.0.0.1:PORT`, as `--mpd` takes it.
+  public var address: String { "127.0.0.1:\(port)" }
+
+  /// Makes the directory, a music folder filled by `prepare`, and the configuration; MPD is
+  /// not started yet.
+  public init(password: String? = nil, prepare: (MusicFolderFixture) throws -> Void) throws {
+    directory = try TemporaryDirectory()
+    music = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
+    port = try Self.freePort()
+    self.password = password
+    try prepare(music)
+    var configuration = """
+      music_directory "\(music.root)"
+      db_file "\(directory.file("db"))"
+      state_file "\(directory.file("state"))"
+      sticker_file "\(directory.file("sticker.sql"))"
+      log_file "\(directory.file("log"))"
+      bind_to_address "127.0.0.1"
+      port "\(port)"
+      auto_update "no"
+      zeroconf_enabled "no"
+      audio_output {
+        type "null"
+        name "null"
+      }
+
+      """
+    if let password {
+      configuration += "password \"\(password)@read,add,control,admin\"\ndefault_permissions \"\"\n"
+    }
+    try configuration.write(toFile: directory.file("mpd.conf"), atomically: true, encoding: .utf8)
+  }
+
+  deinit {
+    stop()
+  }
+
+  /// Starts MPD and waits (up to 20 s) until it answers and its database holds the music.
+  public func start() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/mpd")
+    process.arguments = ["--no-daemon", "--stderr", directory.file("mpd.conf")]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    self.process = process
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+      // A new database is built at start; `updating_db` is in the status until it is done.
+      if let status = try? request("status"), status.hasSuffix("OK\n"), !status.contains("updating_db") { return }
+      usleep(20_000)
+    }
+    throw FixtureError("mpd did not start on port \(port): \(log)")
+  }
+
+  /// Stops MPD (SIGTERM) and waits for it to exit.
+  public func stop() {
+    guard let process, process.isRunning else { return }
+    process.terminate()
+    process.waitUntilExit()
+    self.process = nil
+  }
+
+  /// Stops MPD and starts it again on the same port, with the same files.
+  public func restart() throws {
+    stop()
+    try start()
+  }
+
+  /// What MPD logged.
+  public var log: String { (try? String(contentsOfFile: directory.file("log"), encoding: .utf8)) ?? "" }
+
+  /// Sends `commands` (one a line) on a connection of its own, with the password first when
+  /// there is one, and returns everything MPD answered after its greeting.
+  public func request(_ commands: String...) throws -> String {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw FixtureError("socket: errno \(errno)") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw FixtureError("connect to \(port): errno \(errno)") }
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var lines = (password.map { ["password \"\($0)\""] } ?? []) + commands
+    lines.append("close")
+    let text = lines.joined(separator: "\n") + "\n"
+    _ = text.withCString { send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    var answer: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = recv(descriptor, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      answer += buffer[..<count]
+    }
+    var result = String(decoding: answer, as: UTF8.self)
+    // Drop the greeting and the password's OK.
+    if let newline = result.firstIndex(of: "\n") { result = String(result[result.index(after: newline)...]) }
+    if password != nil, result.hasPrefix("OK\n") { result = String(result.dropFirst(3)) }
+    return result
+  }
+
+  /// The value of `name` in the answer to `command` (`state` of `status`).
+  public func value(_ name: String, of command: String) throws -> String? {
+    try request(command).split(separator: "\n").first { $0.hasPrefix(name + ": ") }.map {
+      String($0.dropFirst(name.count + 2))
+    }
+  }
+
+  /// Runs `mpc -h 127.0.0.1 -p PORT arguments…` (the password in the host when there is
+  /// one) and returns its standard output.
+  @discardableResult
+  public func mpc(_ arguments: String...) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/mpc")
+    process.arguments = ["-h", (password.map { $0 + "@" } ?? "") + "127.0.0.1", "-p", String(port)] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Rescans the music folder (`update`) and waits until the database holds what it has now.
+  public func update() throws {
+    _ = try request("update")
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+      if !(try request("status")).contains("updating_db") { return }
+      usleep(20_000)
+    }
+    throw FixtureError("mpd did not finish its update")
+  }
+
+  /// A port no one listens on now (the kernel's choice for a socket bound to port 0).
+  public static func freePort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+        bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+      }
+    }
+    guard bound else { throw FixtureError("cannot find a free port: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  /// Writes `seconds` of silence at `relative` in the music folder with ffmpeg (the
+  /// format from the extension), then `edit`'s tags: tracks long enough to be playing
+  /// when a test looks.
+  @discardableResult
+  package static func silence(
+    _ seconds: Int, at relative: String, in music: MusicFolderFixture, _ edit: TagEdit = TagEdit()
+  ) throws -> String {
+    let path = music.path(relative)
+    try FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+    process.arguments = [
+      "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "anullsrc=r=8000:cl=mono", "-t", String(seconds), "-y",
+      path,
+    ]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw FixtureError("ffmpeg could not write \(relative)") }
+    try edit.write(to: path)
+    return path
+  }
+}
+
+/// A fixture that could not be set up.
+public struct FixtureError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
+
+/// The music of a test server: an album embedding a red picture in its songs, a two-disc
+/// album in `CD1/` and `CD2/` with a green `cover.jpg` beside its first disc, and a
+/// compilation with neither.
+extension MPDFixture {
+  public static func sampleMusic(_ music: MusicFolderFixture) throws {
+    let red = (bytes: TestPicture.jpeg(TestPicture.red), mimeType: "image/jpeg")
+    try music.track(
+      "Queen/Innuendo/01 Innuendo.flac",
+      TagEdit(
+        album: "Innuendo", artist: "Queen", title: "Innuendo", trackNumber: "1", date: "1991", genre: "Rock",
+        picture: red))
+    try music.track(
+      "Queen/Innuendo/02 Headlong.mp3",
+      TagEdit(
+        album: "Innuendo", artist: "Queen", title: "Headlong", trackNumber: "2", date: "1991", genre: "Rock",
+        picture: red))
+    try music.track(
+      "Pink Floyd/The Wall/CD1/01 In the Flesh.flac",
+      TagEdit(album: "The Wall", artist: "Pink Floyd", title: "In the Flesh?", trackNumber: "1", discNumber: "1"))
+    try music.track(
+      "Pink Floyd/The Wall/CD2/01 Hey You.flac",
+      TagEdit(album: "The Wall", artist: "Pink Floyd", title: "Hey You", trackNumber: "1", discNumber: "2"))
+    try music.file("Pink Floyd/The Wall/CD1/cover.jpg", TestPicture.jpeg(TestPicture.green))
+    try music.track(
+      "Various/Hits/01.ogg", TagEdit(album: "Hits", artist: "Madonna", title: "Frozen", trackNumber: "1"))
+    try music.track("Various/Hits/02.ogg", TagEdit(album: "Hits", artist: "U2", title: "One", trackNumber: "2"))
+  }
+}
