@@ -216,7 +216,8 @@ struct InteractiveTests {
     terminal.resize(columns: 60, rows: 30)
     // Back to the prompt's row (the 216-cell line spans 4 rows at 60 columns), cleared to
     // the end of the screen, then the prompt and the whole line again.
-    #expect(terminal.waitFor("\r\u{1B}[3A\u{1B}[J", after: mark))
+    #expect(
+      terminal.waitFor("\r\u{1B}[3A\u{1B}[J", after: mark), "\(terminal.transcript[mark...].debugDescription)")
     #expect(terminal.waitFor("bluelib> list word", after: mark))
     terminal.type("\u{3}quit\r")
     #expect(terminal.waitForExit() == 0)
