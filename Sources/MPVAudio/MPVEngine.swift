@@ -200,11 +200,9 @@ public final class MPVEngine: AudioEngine, Sendable {
   public func appliedGain() -> AppliedGain? {
     let mode = gainMode.withLock { $0 }
     guard mode != .off, status() != nil else { return nil }
-    guard let track = double("current-tracks/audio/replaygain-track-gain") else {
-      return AppliedGain(decibels: double("replaygain-fallback") ?? 0, fromTags: false, mode: mode)
-    }
-    let album = double("current-tracks/audio/replaygain-album-gain") ?? track
-    return AppliedGain(decibels: mode == .album ? album : track, fromTags: true, mode: mode)
+    return AppliedGain(
+      mode: mode, albumGain: double("current-tracks/audio/replaygain-album-gain"),
+      trackGain: double("current-tracks/audio/replaygain-track-gain"), fallback: double("replaygain-fallback") ?? 0)
   }
 
   /// mpv opens any string it is given as a URL, a protocol or a playlist where it can:

@@ -78,6 +78,18 @@ public struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
     (self.decibels, self.fromTags, self.mode) = (decibels, fromTags, mode)
   }
 
+  /// The gain `mode` applies to a file with these tags, as mpv applies it: the tags count
+  /// only with a track gain, and an album gain missing is the track's; without them, the
+  /// fallback. Nil for `off`.
+  public init?(mode: ReplayGainMode, albumGain: Double?, trackGain: Double?, fallback: Double) {
+    guard mode != .off else { return nil }
+    guard let trackGain else {
+      self.init(decibels: fallback, fromTags: false, mode: mode)
+      return
+    }
+    self.init(decibels: mode == .album ? albumGain ?? trackGain : trackGain, fromTags: true, mode: mode)
+  }
+
   /// `ReplayGain album -7.30 dB`, `ReplayGain -6.00 dB (no tags)`.
   public var description: String {
     let hundredths = Int((abs(decibels) * 100).rounded())

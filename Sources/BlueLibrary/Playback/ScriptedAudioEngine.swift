@@ -164,17 +164,13 @@ public final class ScriptedAudioEngine: AudioEngine {
     }
   }
 
-  /// As mpv applies it: a file's tags count only with a track gain; the album's (else the
-  /// track's) or the track's; else the fallback.
+  /// As mpv applies it (``AppliedGain/init(mode:albumGain:trackGain:fallback:)``).
   public func appliedGain() -> AppliedGain? {
     state.withLock { state in
-      guard let index = state.index, state.gain.mode != .off else { return nil }
+      guard let index = state.index else { return nil }
       let tags = state.tags[state.playlist[index]]
-      guard let track = tags?.track else {
-        return AppliedGain(decibels: state.gain.fallback, fromTags: false, mode: state.gain.mode)
-      }
-      let gain = state.gain.mode == .album ? (tags?.album ?? track) : track
-      return AppliedGain(decibels: gain, fromTags: true, mode: state.gain.mode)
+      return AppliedGain(
+        mode: state.gain.mode, albumGain: tags?.album, trackGain: tags?.track, fallback: state.gain.fallback)
     }
   }
 }
