@@ -16,17 +16,25 @@ import Testing
 
   /// "Alpha" (two tracks) and "Beta" (one), imported from a music folder.
   init() throws {
-    directory = try TemporaryDirectory()
-    folder = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
+    (directory, folder, shell) = try Self.alphaAndBeta(besides: [], playingWith: engine)
+  }
+
+  /// "Alpha" (two tracks, by X) and "Beta" (one, by Y) imported from a music folder into a
+  /// shell holding `albums`, whose player plays on `engine`.
+  static func alphaAndBeta(
+    besides albums: [Album], playingWith engine: ScriptedAudioEngine
+  ) throws -> (TemporaryDirectory, MusicFolderFixture, InProcessShell) {
+    let directory = try TemporaryDirectory()
+    let folder = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
     for number in 1...2 {
       try folder.track(
         "X/Alpha/0\(number).mp3", TagEdit(album: "Alpha", artist: "X", title: "A\(number)", trackNumber: "\(number)"))
     }
     try folder.track("Y/Beta/01.mp3", TagEdit(album: "Beta", artist: "Y", title: "B1", trackNumber: "1"))
-    shell = try InProcessShell(albums: [])
+    let shell = try InProcessShell(albums: albums)
     try shell.library.importFolder(folder.root, named: "M")
-    let engine = engine
     shell.interpreter.environment.player = Player { () throws(PlaybackError) -> any AudioEngine in engine }
+    return (directory, folder, shell)
   }
 
   func played() -> String? { engine.calls.last { $0.hasPrefix("load") } }

@@ -18,17 +18,8 @@ import Testing
   /// "Alpha" (two tracks, by X) and "Beta" (one, by Y) from a music folder, and "Plain",
   /// which came from no folder and has nothing to play.
   init() throws {
-    directory = try TemporaryDirectory()
-    folder = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
-    for number in 1...2 {
-      try folder.track(
-        "X/Alpha/0\(number).mp3", TagEdit(album: "Alpha", artist: "X", title: "A\(number)", trackNumber: "\(number)"))
-    }
-    try folder.track("Y/Beta/01.mp3", TagEdit(album: "Beta", artist: "Y", title: "B1", trackNumber: "1"))
-    shell = try InProcessShell(albums: [Album(title: "Plain", artist: "Z", genre: "Pop", year: 1990, coverURL: "")])
-    try shell.library.importFolder(folder.root, named: "M")
-    let engine = engine
-    shell.interpreter.environment.player = Player { () throws(PlaybackError) -> any AudioEngine in engine }
+    (directory, folder, shell) = try PlaybackVerbTests.alphaAndBeta(
+      besides: [Album(title: "Plain", artist: "Z", genre: "Pop", year: 1990, coverURL: "")], playingWith: engine)
   }
 
   @Test func playRandomPlaysAnAlbumWithFilesPickedAtRandom() throws {
