@@ -123,6 +123,23 @@ static inline int CEditLine_disableInterruptKey(int fd) {
   return tcsetattr(fd, TCSANOW, &t);
 }
 
+/// Stops the terminal's own echo and line buffering on `fd` (and makes ^C a key), called
+/// just before el_gets. libedit prints the prompt first and enters its edit modes only when
+/// it reads the first key: keys typed in between were echoed by the terminal and held back
+/// until Return, so they showed twice and a resize then saw an empty line. libedit restores
+/// its cooked modes when el_gets returns, as before; it only believes changes made to the
+/// cooked modes, and finding these it keeps the ones it saved.
+static inline int CEditLine_stopTerminalEcho(int fd) {
+  struct termios t;
+  if (tcgetattr(fd, &t) != 0) return -1;
+  if ((t.c_lflag & (ICANON | ECHO)) == 0 && t.c_cc[VINTR] == _POSIX_VDISABLE) return 0;
+  t.c_lflag &= ~(tcflag_t)(ICANON | ECHO | ECHONL);
+  t.c_cc[VMIN] = 1;
+  t.c_cc[VTIME] = 0;
+  t.c_cc[VINTR] = _POSIX_VDISABLE;
+  return tcsetattr(fd, TCSANOW, &t);
+}
+
 /// The terminal's width in columns (ioctl is variadic too), or 0 when `fd` is no terminal.
 static inline int CEditLine_terminalColumns(int fd) {
   struct winsize ws;

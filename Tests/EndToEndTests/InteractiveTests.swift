@@ -202,6 +202,41 @@ struct InteractiveTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  /// libedit prints the prompt before it turns the terminal's echo off, at its first read:
+  /// keys typed in between were echoed by the terminal and held back until Return (seen
+  /// twice, and invisible to a resize, which then cleared too little — a CI failure under
+  /// load). strace holds each terminal ioctl 0.2 s, as a loaded machine may, so the gap
+  /// is wide: the echo is off before the prompt is printed, and a line typed the moment
+  /// it shows appears once.
+  @Test func aLineTypedTheMomentThePromptShowsIsEchoedOnce() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path], environment: runner.environment(["NO_COLOR": "1"]),
+      wrapper: [
+        "/usr/bin/strace", "-f", "-o", "/dev/null", "-e", "trace=none", "-e", "inject=ioctl:delay_enter=200000",
+      ])
+    #expect(terminal.waitFor("bluelib> ", timeout: 60))
+    var echoingAtPrompt = 0
+    for round in 2...3 {
+      // Read as soon as the prompt is seen, before the shell reaches its first key.
+      if terminal.modes().c_lflag & tcflag_t(ECHO) != 0 { echoingAtPrompt += 1 }
+      let mark = terminal.mark
+      terminal.type("show \(round)\r")
+      #expect(terminal.waitFor("Artist:", after: mark, timeout: 60))
+      // The next prompt: the one after the album's lines.
+      let shown = terminal.transcript[mark...].range(of: "Artist:")?.upperBound ?? terminal.mark
+      #expect(terminal.waitFor("bluelib> ", after: shown, timeout: 60))
+    }
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit(timeout: 60) == 0)
+    #expect(echoingAtPrompt == 0)
+    for round in 2...3 {
+      let typed = terminal.transcript.components(separatedBy: "show \(round)").count - 1
+      #expect(typed == 1, "`show \(round)` appears \(typed) times in \(terminal.transcript.debugDescription)")
+    }
+  }
+
   @Test func resizingWhileATypedLineWrapsClearsItAndDrawsItAgain() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

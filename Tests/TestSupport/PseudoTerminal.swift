@@ -17,8 +17,12 @@ public final class PseudoTerminal {
   /// Everything the program wrote so far.
   public private(set) var transcript = ""
 
-  /// Starts `bluelib arguments…` in a new pseudo-terminal of `columns` × `rows`.
-  public init(arguments: [String], environment: [String: String], columns: UInt16 = 100, rows: UInt16 = 30) throws {
+  /// Starts `bluelib arguments…` in a new pseudo-terminal of `columns` × `rows`; with a
+  /// `wrapper` (a command and its arguments), `wrapper… bluelib arguments…`.
+  public init(
+    arguments: [String], environment: [String: String], columns: UInt16 = 100, rows: UInt16 = 30,
+    wrapper: [String] = []
+  ) throws {
     // posix_openpt/grantpt/ptsname sit behind _XOPEN_SOURCE in glibc's headers, which
     // Swift's Glibc module does not define; the Linux ioctls do the same job.
     master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -38,7 +42,7 @@ public final class PseudoTerminal {
     _ = withUnsafeMutablePointer(to: &size) { ioctl(master, UInt(TIOCSWINSZ), $0) }
     let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
     process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-    process.arguments = ["--ctty", "--wait", BinaryRunner.executable.path] + arguments
+    process.arguments = ["--ctty", "--wait"] + wrapper + [BinaryRunner.executable.path] + arguments
     process.environment = environment
     process.standardInput = handle
     process.standardOutput = handle
@@ -52,9 +56,8 @@ public final class PseudoTerminal {
     close(slave)
   }
 
-  /// Lets the shell settle into line editing after a prompt appeared. A Ctrl-D typed in
-  /// the microseconds between libedit printing the prompt and entering raw mode can be lost
-  /// to the line discipline (a known libedit type-ahead limit); no person types that fast.
+  /// Lets the shell settle into line editing after a prompt appeared (its echo is off
+  /// before the prompt shows, so keys typed at once are not lost; this waits for quiet).
   public func settle() { readAvailable(timeout: 0.25) }
 
   /// Types `text` (use "\u{3}" for Ctrl-C, "\u{4}" for Ctrl-D, "\r" for Enter).

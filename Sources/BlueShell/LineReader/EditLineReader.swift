@@ -131,6 +131,7 @@ final class EditLineReader: LineReader {
     // Bracketed paste while editing only: a pasted block arrives marked, so it becomes
     // text to edit instead of lines that run at once.
     writeToTerminal("\u{1B}[?2004h")
+    _ = CEditLine_stopTerminalEcho(STDIN_FILENO)
     let raw = el_gets(editLine, &count)
     writeToTerminal("\u{1B}[?2004l")
     // Copy at once: libedit reuses the buffer on the next call.
