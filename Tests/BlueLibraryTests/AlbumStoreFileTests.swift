@@ -61,6 +61,25 @@ struct AlbumStoreFileTests {
     #expect(try DatabaseQueue(path: path).read { db in try Schema.objects(in: db) } == migrated)
   }
 
+  /// A new file gets the current schema at once, not by running every migration: it holds
+  /// the rows the migrations leave in the state table too (the cover scan to do, the time
+  /// before which albums have no `added`), and `user_version` says it is current.
+  @Test func aNewFileHoldsWhatTheMigrationsLeaveInIt() throws {
+    let migrated = try DatabaseQueue()
+    try migrated.write { db in try Schema.migrate(db, from: 0) }
+    let stateKeys = "SELECT key FROM state ORDER BY key"
+    let expected = try migrated.read { db in try String.fetchAll(db, sql: stateKeys) }
+    #expect(expected == ["addedBefore", "coverScan"])
+    let path = directory.file("library.sqlite")
+    _ = try AlbumStore.open(path: path)
+    let file = try DatabaseQueue(path: path)
+    let keys = try file.read { db in try String.fetchAll(db, sql: stateKeys) }
+    #expect(Set(expected).isSubset(of: keys), "state keys \(keys)")
+    let added = try file.read { db in try Int.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'addedBefore'") }
+    #expect(abs((added ?? 0) - Int(Date().timeIntervalSince1970)) < 600)
+    #expect(try file.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == Schema.version)
+  }
+
   @Test func reopeningKeepsEveryChangeAndTheSelection() throws {
     let path = directory.file("library.sqlite")
     do {
