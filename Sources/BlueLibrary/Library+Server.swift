@@ -204,6 +204,21 @@ extension ServerSong {
 }
 
 extension Library {
+  /// After `undo` or `redo` of the edit `step`: the ratings and favourite marks it changed,
+  /// as they stand now, kept on the server too (as `rate` and `fav` keep them).
+  func shareMarks(changedBy step: ChangeStep) throws(LibraryError) {
+    guard server != nil else { return }
+    let (rated, favoured) = try store.marksChanged(by: step.id)
+    let ratedAlbums = try store.albums(ids: rated)
+    for stars in Set(ratedAlbums.map(\.rating)) {
+      try share(.rating(stars), of: ratedAlbums.filter { $0.rating == stars })
+    }
+    let favouredAlbums = try store.albums(ids: favoured)
+    for favourite in [true, false] {
+      try share(.favourite(favourite), of: favouredAlbums.filter { $0.favourite == favourite })
+    }
+  }
+
   /// Keeps `mark` of `albums` that came from ``server`` on the server too (on each of their
   /// songs), so another library of that server sees it; albums of this machine are left
   /// alone. The library's own change is made before: when the server cannot take the mark,

@@ -457,6 +457,7 @@ public final class Library {
       let step = try change { (_) throws(LibraryError) in try store.undo(session: session).step }
       // A write's files are written back after the step is committed with its journal.
       if step.kind == .write { try finishJournal(of: step, undoing: true) }
+      if step.kind == .edit { try shareMarks(changedBy: step) }
       return step.summary
     } catch .nothingToUndo {
       return nil
@@ -470,6 +471,7 @@ public final class Library {
     do {
       let step = try change { (_) throws(LibraryError) in try store.redo(session: session).step }
       if step.kind == .write { try finishJournal(of: step, undoing: false) }
+      if step.kind == .edit { try shareMarks(changedBy: step) }
       return step.summary
     } catch .nothingToRedo {
       return nil

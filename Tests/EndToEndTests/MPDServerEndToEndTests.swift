@@ -252,6 +252,31 @@ extension RunsAlone {
       #expect(!cleared.stdout.contains("Rating: ★") && !cleared.stdout.contains("♥ yes"), "\(cleared.stdout)")
     }
 
+    /// `undo` of `rate` or `fav` takes the mark off the server's songs too, and `redo` puts
+    /// it back: another home never sees a rating this one took back.
+    @Test func undoAndRedoOfARatingReachTheServer() throws {
+      let mpd = try server()
+      let home = BinaryRunner()
+      defer { home.cleanUp() }
+      func stickers() throws -> String {
+        try mpd.request(
+          "sticker get song \"Queen/Innuendo/02 Headlong.mp3\" rating",
+          "sticker get song \"Queen/Innuendo/02 Headlong.mp3\" like")
+      }
+      let rated = try home.run(["--mpd", mpd.address, "-c", "rate 2 4", "-c", "fav 2"])
+      #expect(rated.status == 0 && rated.stderr.isEmpty, "\(rated.stderr)")
+      let both = try stickers()
+      #expect(both.contains("sticker: rating=8"), "\(both)")
+      let undone = try home.run(["--mpd", mpd.address, "-c", "undo", "-c", "undo"])
+      #expect(undone.status == 0 && undone.stderr.isEmpty, "\(undone.stderr)")
+      let none = try stickers()
+      #expect(!none.contains("sticker: rating=") && !none.contains("sticker: like=2"), "\(none)")
+      let redone = try home.run(["--mpd", mpd.address, "-c", "redo"])
+      #expect(redone.status == 0 && redone.stderr.isEmpty, "\(redone.stderr)")
+      let again = try stickers()
+      #expect(again.contains("sticker: rating=8") && !again.contains("sticker: like=2"), "\(again)")
+    }
+
     @Test func writeOfAServersAlbumSaysItCannotReachTheFiles() throws {
       let mpd = try server()
       let runner = BinaryRunner()

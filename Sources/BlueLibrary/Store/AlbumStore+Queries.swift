@@ -32,6 +32,23 @@ extension AlbumStore {
     }
   }
 
+  /// The ids of the albums whose rating, and those whose favourite mark, differ between the
+  /// before and after images of the edit step `step`: what its undo or redo changes of
+  /// the marks a music server keeps too.
+  package func marksChanged(by step: Int64) throws(LibraryError) -> (rated: [Int64], favoured: [Int64]) {
+    try reading { db in
+      let rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT b.album_id, b.rating IS NOT a.rating, b.fav IS NOT a.fav
+          FROM change_album b JOIN change_album a
+            ON a.change_id = b.change_id AND a.album_id = b.album_id AND a.image = 'after'
+          WHERE b.change_id = ? AND b.image = 'before' AND (b.rating IS NOT a.rating OR b.fav IS NOT a.fav)
+          """, arguments: [step])
+      return (rows.filter { $0[1] as Bool }.map { $0[0] }, rows.filter { $0[2] as Bool }.map { $0[0] })
+    }
+  }
+
   /// The albums with `ids`, in that order; an id no longer stored is left out.
   package func albums(ids: some Collection<Int64>) throws(LibraryError) -> [Album] {
     guard !ids.isEmpty else { return [] }
