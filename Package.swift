@@ -8,6 +8,7 @@ let package = Package(
     .executable(name: "bluelib", targets: ["bluelib"]),
     .executable(name: "bluelib-bench", targets: ["bluelib-bench"]),
     .library(name: "HorizontalScroller", targets: ["HorizontalScroller"]),
+    .library(name: "bluelib-taglib", type: .dynamic, targets: ["BlueTagLib"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,7 +41,11 @@ let package = Package(
       pkgConfig: "taglib",
       providers: [.apt(["libtag1-dev"]), .brew(["taglib"])]
     ),
-    .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
+    // MusicFolder's C interface to TagLib: wrappers that load the plug-in below with dlopen
+    // at the first tag read or written, so a start maps neither TagLib nor libstdc++.
+    .target(name: "CTagLib"),
+    // The plug-in, libbluelib-taglib.so: TagLib's C++ behind CTagLib's functions.
+    .target(name: "BlueTagLib", dependencies: ["CTagLibSystem"]),
     // System calls at the bottom: EINTR, errno text, atomic files, the wake-up pipe.
     .target(name: "BlueSystem"),
     .target(name: "MusicFolder", dependencies: ["CTagLib", "BlueSystem"]),

@@ -18,6 +18,8 @@ public enum MusicFolderError: Error, CustomStringConvertible, Equatable, Sendabl
   case noPicture(String)
   /// A cover is larger than the limit it was read with.
   case coverTooLarge(String, limit: Int)
+  /// TagLib's plug-in could not be loaded: why, naming the file.
+  case tagLibUnavailable(String)
 
   public var description: String {
     switch self {
@@ -31,6 +33,8 @@ public enum MusicFolderError: Error, CustomStringConvertible, Equatable, Sendabl
       return "'\(path)' embeds no picture any more"
     case .coverTooLarge(let path, let limit):
       return "the cover in '\(path)' is larger than \(limit / (1 << 20)) MiB"
+    case .tagLibUnavailable(let reason):
+      return "cannot read tags: \(reason)"
     }
   }
 }

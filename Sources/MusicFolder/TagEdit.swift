@@ -65,7 +65,12 @@ package struct TagEdit: Sendable {
   package struct Failure: Error, CustomStringConvertible {
     package var path: String
     package var status: Int32
-    package var description: String { "TagLib could not write tags to '\(path)' (status \(status))" }
+    package var description: String {
+      if status == CTL_UNAVAILABLE, let reason = ctl_unavailable() {
+        return "cannot write tags to '\(path)': \(String(cString: reason))"
+      }
+      return "TagLib could not write tags to '\(path)' (status \(status))"
+    }
   }
 
   /// Writes the edit into the file at `path`, in place.

@@ -164,6 +164,10 @@ struct GateRun {
         if half == 0 {
           DataSet.remove(stripped)
           try run(strip, ["--strip-debug", "-o", stripped, bluelib], in: work + "/strip", environment: environment)
+          // TagLib's plug-in, which bluelib loads from beside itself at the first tag read.
+          let plugIn = (bluelib as NSString).deletingLastPathComponent + "/libbluelib-taglib.so"
+          DataSet.remove(work + "/libbluelib-taglib.so")
+          try FileManager.default.copyItem(atPath: plugIn, toPath: work + "/libbluelib-taglib.so")
           try DataSet.writeCSV(count: importRows, to: work + "/albums.csv")
           for size in [1_000, albums] {
             let csv = work + "/albums-\(size).csv"

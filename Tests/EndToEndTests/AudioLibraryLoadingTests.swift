@@ -82,4 +82,60 @@ struct AudioLibraryLoadingTests {
       #expect(result.stdout.hasSuffix("Innuendo\n"), "\(result.stdout)")
     }
   }
+
+  /// TagLib (and the libstdc++ it needs) live in a plug-in, libbluelib-taglib.so, loaded at
+  /// the first tag read or written: a run that reads none maps neither.
+  @Test(arguments: [["-c", "quit"], ["-c", "list"], ["--version"]])
+  func aRunThatReadsNoTagsNeverMapsTagLib(arguments: [String]) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let (files, result) = try Self.mapped(arguments, in: runner)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(files.contains { $0.hasPrefix("libsqlite3.so") }, "\(files)")
+    #expect(!files.contains { $0.contains("libtag") || $0.contains("bluelib-taglib") }, "\(files)")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func importMapsTagLibThroughItsPlugIn() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try MusicFolderFixture(in: runner.home)
+    try music.track("Queen/Innuendo/1.ogg", TagEdit(album: "Innuendo", artist: "Queen", title: "Innuendo"))
+    let (files, result) = try Self.mapped(["-c", "import '\(music.root)'", "-c", "list -f '$title'"], in: runner)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasSuffix("Innuendo\n"), "\(result.stdout)")
+    #expect(files.contains { $0.hasSuffix("libbluelib-taglib.so") }, "\(files)")
+    #expect(files.contains { $0.hasPrefix("libtag.so") }, "\(files)")
+  }
+
+  /// A copy of the program without the plug-in beside it (an installation that lost it):
+  /// `import` and `write` say where it was looked for; the rest works.
+  @Test(.timeLimit(.minutes(1)))
+  func withoutTheTagLibPlugInImportSaysWhereItLookedAndTheRestWorks() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try MusicFolderFixture(in: runner.home)
+    try music.track("Queen/Innuendo/1.ogg", TagEdit(album: "Innuendo", artist: "Queen", title: "Innuendo"))
+    let alone = try TemporaryDirectory()
+    let program = alone.file("bluelib")
+    try FileManager.default.copyItem(atPath: BinaryRunner.executable.path, toPath: program)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = ["--home", runner.home.path, "-c", "list -f '$title'", "-c", "import '\(music.root)'"]
+    process.environment = runner.environment()
+    let (output, errors) = (Pipe(), Pipe())
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1)
+    #expect(stdout.contains("Best of Bowie"), "\(stdout)")
+    #expect(
+      stderr
+        == "bluelib: -c:2: import: cannot scan '\(music.root)': cannot read tags: TagLib's plug-in "
+        + "libbluelib-taglib.so is neither in \(alone.path) nor in \(alone.path)/../lib/bluelib\n",
+      "\(stderr)")
+  }
 }

@@ -11,6 +11,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// TagLib (C++, with libstdc++) is loaded only when a tag is read or written: the functions
+// below live in a plug-in, libbluelib-taglib.so (target BlueTagLib), opened with dlopen at
+// the first call, beside the executable or in ../lib/bluelib. Mapping TagLib and libstdc++
+// at every start cost more than half of the dynamic loader's work (issue 36). The plug-in
+// defines them under other names (`ctlp_…`), so they never meet this target's wrappers.
+#ifdef CTL_PLUGIN
+#define ctl_read ctlp_read
+#define ctl_read_descriptor ctlp_read_descriptor
+#define ctl_extensions ctlp_extensions
+#define ctl_track_free ctlp_track_free
+#define ctl_write ctlp_write
+#define ctl_read_lyrics ctlp_read_lyrics
+#define ctl_lyrics_free ctlp_lyrics_free
+#define ctl_copy_attributes ctlp_copy_attributes
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,6 +40,8 @@ enum {
   CTL_SAVE_FAILED = 2,
   /// Memory ran out, or TagLib failed in a way it does not report otherwise.
   CTL_FAILED = 3,
+  /// The TagLib plug-in could not be loaded (`ctl_unavailable` says why).
+  CTL_UNAVAILABLE = 4,
 };
 
 /// Flags for `ctl_read`.
@@ -158,6 +176,12 @@ void ctl_lyrics_free(CTLLyrics *lyrics);
 /// security labels) to the open file `target`, as a safe write's copy must carry them; an
 /// attribute this user may not set is left out. Returns how many could not be copied.
 int ctl_copy_attributes(int source, int target);
+
+#ifndef CTL_PLUGIN
+/// Why the plug-in could not be loaded (it is tried at the first call of any function
+/// above, and once only), as one line naming the file; NULL when it is loaded. Loads it.
+const char *ctl_unavailable(void);
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-#include "ctaglib.h"
+#define CTL_PLUGIN 1
+#include "../CTagLib/include/ctaglib.h"
 #include <vector>
 #if defined(__linux__)
 #include <sys/xattr.h>
