@@ -213,7 +213,8 @@ final class ShellSession {
           setting: setting, environment: environment, terminal: canAsk, colorMode: colorMode
         ) {
           output.flush()
-          guard let reply = GraphicsProbe.ask() else { return nil }
+          let timeout = GraphicsProbe.timeoutMilliseconds(for: environment)
+          guard let reply = GraphicsProbe.ask(timeoutMilliseconds: timeout) else { return nil }
           // Keys typed while the terminal answered are the start of the first line.
           editor?.queueTypedAhead(reply.typedAhead)
           return reply

@@ -16,6 +16,17 @@ struct TerminalReplyTests {
     #expect(capabilities.answeredCellSize == CellPixelSize(width: 8, height: 16))
   }
 
+  /// A terminal that names itself answers for sure: the probe waits 5 s for it (kitty
+  /// starting on a busy machine took a second); a bare one, or plain xterm-256color, 400 ms.
+  @Test(arguments: [
+    (["KITTY_WINDOW_ID": "3"], 5000), (["TERM": "xterm-kitty"], 5000), (["TERM_PROGRAM": "WezTerm"], 5000),
+    (["VTE_VERSION": "7600"], 5000), (["XTERM_VERSION": "XTerm(379)"], 5000), (["TERM": "xterm-256color"], 400),
+    (["TERM_PROGRAM": ""], 400), ([:], 400),
+  ])
+  func theProbeWaitsLongerForATerminalThatNamesItself(environment: [String: String], milliseconds: Int) {
+    #expect(Int(GraphicsProbe.timeoutMilliseconds(for: environment)) == milliseconds)
+  }
+
   /// Reliability round 3, F5: cells of 65535 pixels made covers of a terabyte.
   @Test(arguments: ["\u{1B}[6;65535;65535t", "\u{1B}[6;2000;1000t", "\u{1B}[6;600;10t", "\u{1B}[6;20;300t"])
   func anAbsurdCellFallsBackToHalfBlocks(cell: String) {

@@ -109,6 +109,48 @@ struct GraphicsDetectionTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  /// kitty starting on a busy machine answers late: its first frame (software OpenGL
+  /// compiling its shaders) held the answer 0.76–0.98 s at a load of 14 on two cores. A
+  /// terminal that names itself in the environment answers for sure, so the shell waits
+  /// for it longer: here 1.5 s, and the cards still get kitty images (before, half blocks
+  /// after 400 ms, the answer dropped as it came).
+  @Test func aSlowTerminalThatNamesItselfStillGetsItsPictures() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner, extra: ["KITTY_WINDOW_ID": "1"])
+    #expect(terminal.waitFor(Self.deviceAttributesQuery))
+    usleep(1_500_000)
+    terminal.type("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;22c")
+    #expect(terminal.waitFor("bluelib>"))
+    let cards = terminal.transcript.contains("a=T,f=100")
+    #expect(cards)
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  /// One that names itself and never answers still ends the wait, after 5 s.
+  @Test func aTerminalThatNamesItselfAndNeverAnswersGetsHalfBlocksAfterFiveSeconds() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let terminal = try start(runner, extra: ["KITTY_WINDOW_ID": "1"])
+    #expect(terminal.waitFor(Self.deviceAttributesQuery))
+    let asked = Date()
+    #expect(terminal.waitFor("bluelib>", timeout: 30))
+    // Well under the 5 s: a loaded machine only makes the wait longer.
+    let waited = Date().timeIntervalSince(asked)
+    #expect(waited > 2.5, "the prompt came after \(waited) s")
+    terminal.settle()
+    let mark = terminal.mark
+    terminal.type("cover 2 --size 20x10\r")
+    #expect(terminal.waitFor("bluelib>", after: mark))
+    let drawn = terminal.transcript[mark...]
+    let blocks = drawn.contains("▀") || drawn.contains("▄")
+    let pictures = drawn.contains("\u{1B}_G") || drawn.contains("\u{1B}P")
+    #expect(blocks && !pictures)
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   @Test func noAnswerFallsBackToHalfBlocksAfterAShortWait() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

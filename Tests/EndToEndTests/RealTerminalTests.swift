@@ -60,13 +60,13 @@ extension RunsAlone {
       let display = try X11.Display(size: Self.screen)
       defer { display.stop() }
       let kitty = try Self.kitty(on: display, runner, width: "900", height: "780")
-      let shot = display.waitForScreenshot(timeout: 90) {
+      let shot = display.waitForScreenshot(timeout: 90, while: kitty) {
         $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
       }
+      let state = X11.state(of: kitty, "kitty")
       X11.end(kitty)
-      let pixels = try #require(shot, "no screenshot")
-      #expect(pixels.count(of: .pureRed) > 5000, "red: \(pixels.count(of: .pureRed)) pixels")
-      #expect(pixels.count(of: .pureBlue) > 5000, "blue: \(pixels.count(of: .pureBlue)) pixels")
+      let pixels = try #require(shot, "no screenshot; \(state)")
+      #expect(pixels.count(of: .pureRed) > 5000 && pixels.count(of: .pureBlue) > 5000, "\(state); \(pixels.summary)")
       try display.save(as: "graphics-kitty.png", crop: (900, 780))
     }
 
@@ -89,12 +89,13 @@ extension RunsAlone {
       #expect(inXterm.count(of: .pureRed) > 5000 && inXterm.count(of: .pureBlue) > 5000, "xterm")
 
       let kitty = try Self.kitty(on: display, runner, width: "71c", height: "20c")
-      let shot = display.waitForScreenshot(timeout: 90) {
+      let shot = display.waitForScreenshot(timeout: 90, while: kitty) {
         $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
       }
+      let state = X11.state(of: kitty, "kitty")
       X11.end(kitty)
-      let inKitty = try #require(shot, "no screenshot")
-      #expect(inKitty.count(of: .pureRed) > 5000 && inKitty.count(of: .pureBlue) > 5000, "kitty")
+      let inKitty = try #require(shot, "no screenshot; \(state)")
+      #expect(inKitty.count(of: .pureRed) > 5000 && inKitty.count(of: .pureBlue) > 5000, "\(state); \(inKitty.summary)")
     }
 
     @Test func throughAPipeForcedCoversAreHalfBlocks() throws {
@@ -163,6 +164,14 @@ enum X11 {
     return directories.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
+  /// Whether `process` (named `name`) still runs, or how it ended: a terminal that closed
+  /// its window before the picture came (kitty's `--hold` does on any ESC it reads) leaves a
+  /// black screen, which says nothing by itself.
+  static func state(of process: Process, _ name: String) -> String {
+    guard !process.isRunning else { return "\(name) still ran" }
+    return "\(name) had ended (status \(process.terminationStatus)) before the picture came"
+  }
+
   /// Ends a process this test started. SIGKILL: Foundation starts children with almost
   /// every signal blocked (its spawning thread's mask), so they never see a SIGTERM.
   static func end(_ process: Process) {
@@ -200,6 +209,18 @@ enum X11 {
         index += 3
       }
       return count
+    }
+
+    /// What the screen holds, in one line: pixels not black, pure red, pure blue, purple.
+    var summary: String {
+      var lit = 0
+      var index = 0
+      while index + 2 < pixels.count {
+        if pixels[index] | pixels[index + 1] | pixels[index + 2] != 0 { lit += 1 }
+        index += 3
+      }
+      return
+        "the screen: \(lit) pixels not black, \(count(of: .pureRed)) pure red, \(count(of: .pureBlue)) pure blue, \(count(of: .purple)) purple (half blocks)"
     }
   }
 
@@ -258,16 +279,21 @@ enum X11 {
       return Screenshot(width: size.width, height: size.height, pixels: [UInt8](bytes))
     }
 
-    /// Screenshots every 0.3 s until one satisfies `done` or `timeout` seconds passed; the
-    /// last one taken.
-    func waitForScreenshot(timeout: Double = 20, until done: (Screenshot) -> Bool) -> Screenshot? {
+    /// Screenshots every 0.3 s until one satisfies `done`, `timeout` seconds passed or
+    /// `drawer` (the program that should draw it) ended; the last one taken.
+    func waitForScreenshot(timeout: Double = 20, while drawer: Process? = nil, until done: (Screenshot) -> Bool)
+      -> Screenshot?
+    {
       let deadline = Date().addingTimeInterval(timeout)
       var last: Screenshot?
       while Date() < deadline {
+        // One more look after it ended: what it left on the screen.
+        let ended = drawer.map { !$0.isRunning } ?? false
         if let shot = screenshot() {
           last = shot
           if done(shot) { return shot }
         }
+        if ended { break }
         usleep(300_000)
       }
       return last

@@ -28,8 +28,36 @@ enum GraphicsProbe {
   /// in well under a millisecond, over ssh in a round trip): one that answers nothing (a bare
   /// pseudo-terminal, a serial line) costs this much once per run. 150 ms proved too short
   /// for kitty on a busy machine, and for slow links; answers that come later still are
-  /// dropped by the line reader, never typed.
+  /// dropped by the line reader, never typed. A terminal that names itself in the
+  /// environment gets ``namedTerminalTimeoutMilliseconds``.
   static let timeoutMilliseconds: Int32 = 400
+
+  /// How long to wait for a terminal that names itself in the environment
+  /// (``namesItsTerminal(_:)``): it answers for sure, however late. kitty starting on a busy
+  /// machine held its answer 0.76–0.98 s (a load of 14 on two cores, its software OpenGL
+  /// compiling its shaders for the first frame): after 400 ms half blocks were chosen, and
+  /// the answer reached whatever read the terminal next — kitty's `--hold` took its ESC for
+  /// the key that closes the window.
+  static let namedTerminalTimeoutMilliseconds: Int32 = 5000
+
+  /// The variables terminals set for the programs they start (kitty, iTerm2, WezTerm,
+  /// Ghostty, Apple's Terminal and VS Code's, VTE's, Konsole, xterm, Windows Terminal,
+  /// Alacritty), and the `TERM` values only a terminal of its own sets (kept over ssh).
+  static let terminalVariables = [
+    "KITTY_WINDOW_ID", "TERM_PROGRAM", "VTE_VERSION", "KONSOLE_VERSION", "XTERM_VERSION", "WT_SESSION",
+    "ALACRITTY_WINDOW_ID",
+  ]
+  static let terminalNames: Set = ["xterm-kitty", "xterm-ghostty", "wezterm", "alacritty", "foot", "foot-extra"]
+
+  /// True when `environment` says which terminal this is.
+  static func namesItsTerminal(_ environment: [String: String]) -> Bool {
+    terminalVariables.contains { !(environment[$0] ?? "").isEmpty } || terminalNames.contains(environment["TERM"] ?? "")
+  }
+
+  /// The wait for the terminal of `environment`: longer for one that names itself.
+  static func timeoutMilliseconds(for environment: [String: String]) -> Int32 {
+    namesItsTerminal(environment) ? namedTerminalTimeoutMilliseconds : timeoutMilliseconds
+  }
 
   /// Writes the query to `output`, reads the answers from `input` (both a terminal) and
   /// returns them; nil when the terminal's modes cannot be read or set.
