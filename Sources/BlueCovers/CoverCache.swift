@@ -66,7 +66,7 @@ public struct CoverCache: Sendable {
 
   /// When the cached cover for `url` was written (nanoseconds since 1970), or nil when none
   /// is cached.
-  func modificationTime(for url: String) -> Int64? {
+  package func modificationTime(for url: String) -> Int64? {
     FileStamp(path: path(for: url))?.modified
   }
 
