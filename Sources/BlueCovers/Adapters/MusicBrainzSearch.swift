@@ -12,7 +12,7 @@ public final class MusicBrainzSearch: Sendable {
   /// The service, unless `BLUELIB_MUSICBRAINZ_URL` names a mirror.
   public static let defaultBase = "https://musicbrainz.org"
   /// The lowest search score a clear match may have (MusicBrainz scores 0–100).
-  public static let clearScore = 90
+  static let clearScore = 90
 
   private let base: String
   private let http: HTTPCoverSource
