@@ -55,28 +55,39 @@ let package = Package(
     .target(name: "MPVAudio", dependencies: ["CMPV", "BlueLibrary"]),
     // A client of MPD of its own (see README, "Music on a server"): its albums, covers,
     // player and stickers behind the library's seams.
-    .target(name: "MPDClient", dependencies: ["BlueLibrary", "BlueSystem"]),
+    .target(name: "MPDClient", dependencies: ["BlueCovers", "BlueLibrary", "BlueSystem"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
+    // Covers knowing nothing of albums: the loader, book, cache and sources (HTTP, the Cover
+    // Art Archive, MusicBrainz, local files); the HTTP stack enters here alone.
     .target(
-      name: "BlueLibrary",
+      name: "BlueCovers",
       dependencies: [
         "BlueSystem",
         "MusicFolder",
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
-      exclude: ["Covers/Bundled/make-covers.py", "Covers/Bundled/covers"]
+      exclude: ["Bundled/make-covers.py", "Bundled/covers"]
+    ),
+    .target(
+      name: "BlueLibrary",
+      dependencies: [
+        "BlueCovers",
+        "BlueSystem",
+        "MusicFolder",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ]
     ),
     .target(
       name: "BlueShell",
       dependencies: [
-        "BlueLibrary", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize", "MusicFolder",
+        "BlueCovers", "BlueLibrary", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize",
+        "MusicFolder",
       ]
     ),
     .executableTarget(
@@ -115,14 +126,23 @@ let package = Package(
     .testTarget(name: "MusicFolderTests", dependencies: ["MusicFolder", "CoverArt", "TestSupport"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
     .target(name: "TestSupport", dependencies: ["BlueSystem", "CoverArt", "MusicFolder"], path: "Tests/TestSupport"),
+    .target(name: "CoverTestSupport", dependencies: ["BlueCovers", "TestSupport"], path: "Tests/CoverTestSupport"),
     .testTarget(name: "BlueSystemTests", dependencies: ["BlueSystem", "TestSupport"]),
     .testTarget(
-      name: "BlueLibraryTests",
-      dependencies: ["BlueLibrary", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]
+      name: "BlueCoversTests",
+      dependencies: ["BlueCovers", "CoverTestSupport", "LoopbackHTTPServer", "TestSupport"]
     ),
-    .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "BlueSystem", "TestSupport"]),
+    .testTarget(
+      name: "BlueLibraryTests",
+      dependencies: [
+        "BlueCovers", "BlueLibrary", "CoverArt", "CoverTestSupport", "LoopbackHTTPServer", "MusicFolder", "TestSupport",
+      ]
+    ),
+    .testTarget(name: "BlueShellTests", dependencies: ["BlueCovers", "BlueShell", "BlueSystem", "TestSupport"]),
     .testTarget(name: "BenchTests", dependencies: ["bluelib-bench"]),
-    .testTarget(name: "MPDClientTests", dependencies: ["MPDClient", "BlueLibrary", "MusicFolder", "TestSupport"]),
+    .testTarget(
+      name: "MPDClientTests", dependencies: ["MPDClient", "BlueCovers", "BlueLibrary", "MusicFolder", "TestSupport"]
+    ),
     .testTarget(
       name: "EndToEndTests",
       dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "MPVAudio", "MusicFolder", "TestSupport"]

@@ -1,3 +1,4 @@
+import BlueCovers
 import BlueSystem
 import Foundation
 public import MusicFolder

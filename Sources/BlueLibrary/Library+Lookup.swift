@@ -1,3 +1,4 @@
+import BlueCovers
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import BlueCovers
 import BlueLibrary
 import BlueSystem
 import CoverArt

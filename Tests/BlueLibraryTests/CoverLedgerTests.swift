@@ -1,3 +1,5 @@
+import BlueCovers
+import CoverTestSupport
 import Foundation
 import GRDB
 import LoopbackHTTPServer

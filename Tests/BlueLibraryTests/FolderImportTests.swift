@@ -1,10 +1,12 @@
 import CoverArt
+import CoverTestSupport
 import Foundation
 import GRDB
 import MusicFolder
 import TestSupport
 import Testing
 
+@testable import BlueCovers
 @testable import BlueLibrary
 
 /// `import DIR` in the library: the albums of a music folder as one logged step, updated in
@@ -381,20 +383,6 @@ import Testing
     let loud = try library.album(at: 0)
     #expect(library.loadLocalCover(of: loud) == nil)
     #expect(library.coverState(of: loud) == .failed(.tooLarge(maxBytes: 100)))
-  }
-
-  @Test(arguments: [
-    ("embedded:file:///a/b%20c/%E6%97%A5.mp3", "/a/b c/日.mp3"),
-    ("EMBEDDED:file:///x.flac", "/x.flac"),
-    ("embedded:file://localhost/x.flac", "/x.flac"),
-  ])
-  func embeddedURLsNameTheirTrack(url: String, path: String) throws {
-    #expect(try EmbeddedCoverSource.path(of: url) == path)
-  }
-
-  @Test(arguments: ["embedded:", "embedded:x.mp3", "embedded:file://host/x.mp3", "embedded:http://x/y.mp3"])
-  func malformedEmbeddedURLsAreRefused(url: String) {
-    #expect(throws: CoverFailure.unsupportedURL(url)) { try EmbeddedCoverSource.path(of: url) }
   }
 
   @Test func localCoverURLsArePercentEncodedAndValid() throws {

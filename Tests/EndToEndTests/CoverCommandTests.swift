@@ -49,7 +49,7 @@ struct CoverCommandTests {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
     let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Sources/BlueLibrary/Covers/Bundled/covers/its-my-life.png")
+      .deletingLastPathComponent().appendingPathComponent("Sources/BlueCovers/Bundled/covers/its-my-life.png")
     let png = try Data(contentsOf: source)
     let truncated = runner.home.appendingPathComponent("truncated.png")
     try png.prefix(png.count / 2).write(to: truncated)

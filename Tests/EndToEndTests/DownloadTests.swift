@@ -379,7 +379,7 @@ extension RunsAlone {
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
       let bundled = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Sources/BlueLibrary/Covers/Bundled/covers").standardized
+        .appendingPathComponent("../../Sources/BlueCovers/Bundled/covers").standardized
       let titles = [
         ("Best of Bowie", "best-of-bowie"), ("It's My Life", "its-my-life"),
         ("Nothing Like The Sun", "nothing-like-the-sun"), ("Staring at the Sun", "staring-at-the-sun"),

@@ -1,3 +1,5 @@
+import BlueCovers
+
 // The rules every stored album obeys. The field setter, the import decoders and
 // the store all apply the same checks, so a message reads the same wherever the
 // bad value came from.

@@ -1,3 +1,5 @@
+import BlueCovers
+
 /// Where an album's art stands: the field `art` of queries (`find art:none`) and `list -f
 /// '$art'`.
 public enum AlbumArt: String, Sendable, CaseIterable {

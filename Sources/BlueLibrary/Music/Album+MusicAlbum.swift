@@ -1,3 +1,4 @@
+import BlueCovers
 internal import MusicFolder
 
 extension Album {
@@ -13,7 +14,7 @@ extension Album {
       title: Self.cut(album.title), artist: Self.cut(album.artist), genre: Self.cut(album.genre),
       year: album.year.flatMap { Album.validYears.contains($0) ? $0 : nil },
       // Art of its own first; else the Cover Art Archive's, by the MusicBrainz ids of its tags.
-      coverURL: album.cover.map(LocalCover.url(for:))
+      coverURL: album.cover.map(Self.coverURL(of:))
         ?? CoverArtArchiveSource.url(release: album.musicBrainzAlbumID, group: album.musicBrainzReleaseGroupID) ?? "",
       tracks: min(album.trackCount, Album.validTrackCounts.upperBound),
       duration: min(max(album.duration, 0), Album.maximumDuration),
@@ -22,6 +23,14 @@ extension Album {
     if coverURL.utf8.count > Album.maximumLocalCoverBytes { coverURL = "" }
     if title.allSatisfy({ $0 == " " || $0 == "\t" }) { title = "(untitled)" }
     sourceKey = key
+  }
+
+  /// The cover URL (``LocalCover``) of a cover a scan found.
+  static func coverURL(of cover: MusicCover) -> String {
+    switch cover {
+    case .file(let path): LocalCover.fileURL(path)
+    case .embedded(let track, _): LocalCover.embeddedScheme + ":" + LocalCover.fileURL(track)
+    }
   }
 
   /// The source key a scan gives the album with this folder, album artist and title.

@@ -1,3 +1,5 @@
+import BlueCovers
+
 /// A music server whose database is a source of albums (MPD): the library file of that
 /// server follows it, grouped as a music folder's import groups its files, so views,
 /// queries, sort, stats, completion and undo of local edits work as on local albums.

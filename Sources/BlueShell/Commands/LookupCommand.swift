@@ -1,3 +1,4 @@
+import BlueCovers
 import BlueLibrary
 
 /// `lookup [ALBUM…|all]`: find the MusicBrainz release group of albums that have no cover

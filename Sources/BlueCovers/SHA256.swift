@@ -2,9 +2,9 @@
 // hash of their URL without a crypto package: Foundation on Linux has no digest API.
 
 /// SHA-256 digests of byte sequences.
-enum SHA256 {
+package enum SHA256 {
   /// The 32-byte digest of `bytes`.
-  static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+  package static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
     var state = initialState
     var block = [UInt8]()
     block.reserveCapacity(64)
@@ -41,12 +41,12 @@ enum SHA256 {
   }
 
   /// The digest of the string's UTF-8 as 64 lowercase hex digits.
-  static func hex(_ text: String) -> String {
+  package static func hex(_ text: String) -> String {
     hex(digest(text.utf8))
   }
 
   /// Lowercase hex of `bytes`.
-  static func hex(_ bytes: [UInt8]) -> String {
+  package static func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var text = [UInt8]()
     text.reserveCapacity(bytes.count * 2)

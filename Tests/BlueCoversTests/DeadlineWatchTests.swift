@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueCovers
 
 extension RunsAlone {
   /// The one clock every fetch's deadline is on (round 3, F15): a deadline fires once when it

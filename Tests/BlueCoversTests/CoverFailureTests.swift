@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueCovers
 
 struct CoverFailureTests {
   @Test(arguments: [

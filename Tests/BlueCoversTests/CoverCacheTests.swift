@@ -1,8 +1,9 @@
+import CoverTestSupport
 import Foundation
 import TestSupport
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueCovers
 
 struct CoverCacheTests {
   @Test func fileNameIsTheSHA256OfTheURLAndNothingOfIt() {

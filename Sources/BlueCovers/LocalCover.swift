@@ -1,4 +1,4 @@
-internal import MusicFolder
+import Foundation
 
 /// The cover URLs of albums imported from a music folder: local files the cover sources
 /// read without a network, and that the shell reads into the cover cache when it first
@@ -48,20 +48,12 @@ public enum LocalCover {
   }
 
   /// The file a local cover URL names: the image, or the audio file embedding the picture.
-  static func path(of url: String) throws(CoverFailure) -> String {
+  package static func path(of url: String) throws(CoverFailure) -> String {
     coverURLScheme(url) == embeddedScheme ? try EmbeddedCoverSource.path(of: url) : try FileCoverSource.path(of: url)
   }
 
-  /// The cover URL of a cover a scan found.
-  static func url(for cover: MusicCover) -> String {
-    switch cover {
-    case .file(let path): fileURL(path)
-    case .embedded(let track, _): embeddedScheme + ":" + fileURL(track)
-    }
-  }
-
   /// `file://` and the percent-encoded absolute `path`.
-  static func fileURL(_ path: String) -> String {
+  package static func fileURL(_ path: String) -> String {
     var url = "file://"
     url.reserveCapacity(path.utf8.count + 7)
     let hex = Array("0123456789ABCDEF".utf8)

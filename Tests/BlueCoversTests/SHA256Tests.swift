@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueCovers
 
 struct SHA256Tests {
   // FIPS 180-4 / NIST CSRC example values, plus padding edge lengths around one block.

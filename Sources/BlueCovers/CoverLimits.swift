@@ -15,7 +15,7 @@ public struct CoverLimits: Sendable, Equatable {
   }
 
   /// The timeout in seconds, as `TimeInterval`-style APIs want it.
-  public var timeoutSeconds: Double {
+  var timeoutSeconds: Double {
     let parts = timeout.components
     return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
   }

@@ -262,7 +262,7 @@ public final class CoverLoader: Sendable {
   ///
   /// A URL not requested in this session is `.cached` if the cache holds it, else `.queued`
   /// while it waits in a batch, else `.none`.
-  public func currentState(of url: String) -> CoverState {
+  func currentState(of url: String) -> CoverState {
     if let known = book.withLock({ $0.states[url] }) { return known }
     guard cache.contains(url) else { return isWaitingInBatch(url) ? .queued : .none }
     return book.withLock { book in

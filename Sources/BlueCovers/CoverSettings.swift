@@ -2,7 +2,7 @@ import Foundation
 
 /// How a library fetches covers: where they are cached, how many downloads run at once,
 /// how long and how big each may be, who is asking, and what makes fetched bytes a cover.
-/// ``Library/open(path:covers:)`` builds the cache and the loader from them.
+/// The library (`Library.open(path:covers:)`) builds the cache and the loader from them.
 public struct CoverSettings: Sendable {
   /// The cover cache's directory (made when the first cover lands).
   public var directory: String

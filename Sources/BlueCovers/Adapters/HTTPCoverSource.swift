@@ -22,12 +22,12 @@ import Synchronization
 ///
 /// The client and its one event-loop thread are made by the first fetch, so a shell that
 /// never downloads starts no thread; ``shutDown()`` or the source's deinit stops them.
-public final class HTTPCoverSource: CoverSource {
+final class HTTPCoverSource: CoverSource {
   /// `["http", "https"]`.
-  public let schemes: Set<String> = ["http", "https"]
+  let schemes: Set<String> = ["http", "https"]
 
   /// The most redirects one fetch follows in a row.
-  public static let maxRedirects = 5
+  static let maxRedirects = 5
 
   /// The deadlines of every fetch, on one clock.
   private static let deadlines = DeadlineWatch()
@@ -47,7 +47,7 @@ public final class HTTPCoverSource: CoverSource {
   let backoff: HostBackoff
 
   /// Creates the source; its client and thread come with the first fetch.
-  public init(userAgent: String = "bluelib", backoff: HostBackoff = HostBackoff()) {
+  init(userAgent: String = "bluelib", backoff: HostBackoff = HostBackoff()) {
     self.userAgent = userAgent
     self.backoff = backoff
   }
@@ -77,7 +77,7 @@ public final class HTTPCoverSource: CoverSource {
   /// - Important: Blocks until the client and its thread are down (milliseconds; a
   ///   connection stuck in a handshake holds the client until its connect timeout). Never
   ///   call it from the client's own event loop or from Swift's cooperative pool.
-  public func shutDown() {
+  func shutDown() {
     let running = client.withLock { state -> (HTTPClient, MultiThreadedEventLoopGroup)? in
       defer { state = .shutDown }
       guard case .running(let http, let group) = state else { return nil }
@@ -140,14 +140,14 @@ public final class HTTPCoverSource: CoverSource {
   // MARK: - Fetching
 
   /// The body of a 2xx answer to a GET of `url`, following redirects.
-  public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+  func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     try await fetch(url, limits: limits, accepting: Self.imageTypes)
   }
 
   /// The body of a 2xx answer to a GET of `url` asking for `accepting` (an `Accept`
   /// header), following redirects; a host that answers busy (503, 429) is waited for and
   /// asked again within the timeout, as ``HostBackoff`` says.
-  public func fetch(_ url: String, limits: CoverLimits, accepting: String) async throws(CoverFailure) -> Data {
+  func fetch(_ url: String, limits: CoverLimits, accepting: String) async throws(CoverFailure) -> Data {
     guard let target = HTTPTarget(url), schemes.contains(target.scheme) else { throw .unsupportedURL(url) }
     // SwiftNIO traps on a port that does not fit 16 bits: it must not get that far.
     if let reason = target.portProblem { throw .badURL(url, reason: reason) }

@@ -66,7 +66,7 @@ public struct CoverCache: Sendable {
 
   /// When the cached cover for `url` was written (nanoseconds since 1970), or nil when none
   /// is cached.
-  func modificationTime(for url: String) -> Int64? {
+  package func modificationTime(for url: String) -> Int64? {
     FileStamp(path: path(for: url))?.modified
   }
 
@@ -113,7 +113,7 @@ public struct CoverCache: Sendable {
   /// Removes the covers' `.partial` files that a killed bluelib left behind (those whose
   /// process is gone); returns how many.
   @discardableResult
-  public func removeAbandonedPartials() -> Int {
+  func removeAbandonedPartials() -> Int {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
     var removed = 0
     for name in names where name.hasPrefix(".partial.") && name.hasSuffix(".tmp") {

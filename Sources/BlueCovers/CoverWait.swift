@@ -1,4 +1,4 @@
-/// How ``Library/waitForCovers(timeout:drain:wakingOn:stop:)`` is to end early.
+/// How a wait for covers (the library's `waitForCovers`) is to end early.
 public enum CoverWaitStop: Sendable {
   /// Cancel the pending downloads, each reported as cancelled, and wait for the reports.
   case cancel

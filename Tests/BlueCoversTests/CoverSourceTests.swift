@@ -1,8 +1,9 @@
+import CoverTestSupport
 import Foundation
 import TestSupport
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueCovers
 
 struct CoverSourceTests {
   private let limits = CoverLimits(timeout: .seconds(5), maxBytes: 10 << 20)
@@ -32,27 +33,23 @@ struct CoverSourceTests {
     #expect(coverURLScheme(url) == nil)
   }
 
+  // MARK: - Embedded
+
+  @Test(arguments: [
+    ("embedded:file:///a/b%20c/%E6%97%A5.mp3", "/a/b c/日.mp3"),
+    ("EMBEDDED:file:///x.flac", "/x.flac"),
+    ("embedded:file://localhost/x.flac", "/x.flac"),
+  ])
+  func embeddedURLsNameTheirTrack(url: String, path: String) throws {
+    #expect(try EmbeddedCoverSource.path(of: url) == path)
+  }
+
+  @Test(arguments: ["embedded:", "embedded:x.mp3", "embedded:file://host/x.mp3", "embedded:http://x/y.mp3"])
+  func malformedEmbeddedURLsAreRefused(url: String) {
+    #expect(throws: CoverFailure.unsupportedURL(url)) { try EmbeddedCoverSource.path(of: url) }
+  }
+
   // MARK: - Bundled
-
-  @Test(arguments: DefaultCatalogue.albums.map(\.coverURL))
-  func everyDefaultCoverIsABundledSquarePNG(url: String) async throws {
-    let data = try await BundledCoverSource().fetch(url, limits: limits)
-    #expect(CoverImageFormat(sniffing: data) == .png)
-    #expect(data.count < 30 << 10)
-    // IHDR: width and height, big-endian, at bytes 16..<24.
-    let bytes = [UInt8](data)
-    let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
-    let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
-    #expect(width == 300 && height == 300)
-  }
-
-  @Test func bundledCoversAreDistinct() async throws {
-    var seen = Set<Data>()
-    for album in DefaultCatalogue.albums {
-      seen.insert(try await BundledCoverSource().fetch(album.coverURL, limits: limits))
-    }
-    #expect(seen.count == DefaultCatalogue.albums.count)
-  }
 
   @Test func unknownBundledCoverIsNoSuchFile() async {
     let url = "bluelib:covers/no-such-album.png"

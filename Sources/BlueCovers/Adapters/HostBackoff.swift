@@ -9,10 +9,10 @@ import Synchronization
 /// As Picard does for the Cover Art Archive (its `ratecontrol.py`): the archive has no
 /// rate limit of its own, so requests to it are not spaced out, but a host that says it
 /// is busy is given room by all of them at once, not by each in turn walking into it.
-public final class HostBackoff: Sendable {
+final class HostBackoff: Sendable {
   /// The longest wait without a `Retry-After`, and the longest one honoured.
-  public static let longestWait: Duration = .seconds(32)
-  public static let longestRetryAfter: Duration = .seconds(120)
+  static let longestWait: Duration = .seconds(32)
+  static let longestRetryAfter: Duration = .seconds(120)
 
   private struct Host {
     /// No request before this.
@@ -24,7 +24,7 @@ public final class HostBackoff: Sendable {
   private let hosts = Mutex<[String: Host]>([:])
 
   /// A back-off of its own (each cover source has one; the tests make theirs).
-  public init() {}
+  init() {}
 
   /// When a request to `host` may go: now, or when its back-off ends.
   func turn(of host: String) -> ContinuousClock.Instant {

@@ -1,9 +1,10 @@
+import CoverTestSupport
 import Foundation
 import LoopbackHTTPServer
 import TestSupport
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueCovers
 
 extension RunsAlone {
   struct CoverLoaderTests {
@@ -392,26 +393,6 @@ extension RunsAlone {
     }
 
     // MARK: - Other sources
-
-    @Test func bundledCoversLoadOffline() async throws {
-      let home = try TemporaryDirectory()
-      // No HTTP source at all: nothing can go near the network.
-      let (loader, recorder) = makeLoader(in: home, sources: [BundledCoverSource()])
-      for album in DefaultCatalogue.albums {
-        loader.request(album.coverURL, albumTitle: album.title)
-      }
-      #expect(await loader.waitForPending(timeout: .seconds(5)))
-
-      for album in DefaultCatalogue.albums {
-        guard case .finished(_, let albums, let bytes, _, false) = recorder.outcome(for: album.coverURL) else {
-          Issue.record("\(album.coverURL): \(recorder.events(for: album.coverURL))")
-          continue
-        }
-        #expect(albums.map(\.title) == [album.title])
-        #expect(bytes > 0)
-        #expect(CoverImageFormat(sniffing: loader.cache.cachedData(for: album.coverURL) ?? Data()) == .png)
-      }
-    }
 
     @Test func fileCoverLoads() async throws {
       let home = try TemporaryDirectory()

@@ -1,9 +1,10 @@
+import CoverTestSupport
 import Foundation
 import LoopbackHTTPServer
 import TestSupport
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueCovers
 
 extension RunsAlone {
   /// The HTTP source against a real server on 127.0.0.1: redirects, caps, timeouts,

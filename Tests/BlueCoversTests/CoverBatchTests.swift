@@ -1,10 +1,11 @@
+import CoverTestSupport
 import Foundation
 import LoopbackHTTPServer
 import Synchronization
 import TestSupport
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueCovers
 
 extension RunsAlone {
   /// `download all` hands the loader its covers as a batch (round 3, F15): packed bytes that

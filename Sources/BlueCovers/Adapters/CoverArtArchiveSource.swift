@@ -99,7 +99,7 @@ public final class CoverArtArchiveSource: CoverSource {
   }
 
   /// The ids a `caa:` URL names.
-  static func ids(of url: String) throws(CoverFailure) -> (release: String?, group: String?) {
+  package static func ids(of url: String) throws(CoverFailure) -> (release: String?, group: String?) {
     let lowered = url.lowercased()
     for (prefix, isRelease) in [("caa:release/", true), ("caa:release-group/", false)] where lowered.hasPrefix(prefix) {
       let rest = lowered.dropFirst(prefix.count).split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)

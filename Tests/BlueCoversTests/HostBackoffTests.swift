@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueCovers
 
 /// The back-off shared by every request to a busy host (issue 39).
 @Suite struct HostBackoffTests {

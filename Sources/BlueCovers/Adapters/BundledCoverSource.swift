@@ -2,7 +2,7 @@ import Foundation
 
 /// Fetches the covers that ship with the program: `bluelib:covers/NAME.png`.
 ///
-/// They are drawn by `Covers/Bundled/make-covers.py` and compiled into the program
+/// They are drawn by `Bundled/make-covers.py` and compiled into the program
 /// (`BundledCoverImages.swift`), so the default catalogue works offline and a binary copied
 /// anywhere still has them. They go through the same asynchronous pipeline as any cover.
 public struct BundledCoverSource: CoverSource {

@@ -12,7 +12,7 @@ public final class MusicBrainzSearch: Sendable {
   /// The service, unless `BLUELIB_MUSICBRAINZ_URL` names a mirror.
   public static let defaultBase = "https://musicbrainz.org"
   /// The lowest search score a clear match may have (MusicBrainz scores 0–100).
-  public static let clearScore = 90
+  static let clearScore = 90
 
   private let base: String
   private let http: HTTPCoverSource
@@ -75,7 +75,7 @@ public final class MusicBrainzSearch: Sendable {
   public static func match(title: String, artist: String, year: Int?, in candidates: [Candidate]) -> Match {
     let likely = candidates.filter { $0.score >= clearScore }
     let same = likely.filter {
-      AlbumStore.fold($0.title) == AlbumStore.fold(title) && AlbumStore.fold($0.artist) == AlbumStore.fold(artist)
+      fold($0.title) == fold(title) && fold($0.artist) == fold(artist)
     }
     var chosen = same
     if chosen.count > 1, let year {
@@ -87,6 +87,11 @@ public final class MusicBrainzSearch: Sendable {
     }
     let shown = (same.isEmpty ? likely : same).prefix(5)
     return shown.isEmpty ? .none : .unclear(Array(shown))
+  }
+
+  /// `text` without case, accents or width, as the library's searches compare it.
+  private static func fold(_ text: String) -> String {
+    text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
   }
 
   /// The search URL for `title` by `artist` (Lucene syntax, each value quoted).

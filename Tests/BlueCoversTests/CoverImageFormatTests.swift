@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BlueLibrary
+@testable import BlueCovers
 
 struct CoverImageFormatTests {
   @Test(

@@ -8,15 +8,15 @@ internal import MusicFolder
 /// The path must be absolute, as for ``FileCoverSource``. TagLib reads the picture whole,
 /// so the size cap is checked on what it read; the read runs on a Dispatch worker (file
 /// I/O blocks) and the deadline is checked once it returns.
-public struct EmbeddedCoverSource: CoverSource {
+struct EmbeddedCoverSource: CoverSource {
   /// `["embedded"]`.
-  public let schemes: Set<String> = [LocalCover.embeddedScheme]
+  let schemes: Set<String> = [LocalCover.embeddedScheme]
 
   /// Creates the source.
-  public init() {}
+  init() {}
 
   /// The embedded picture's bytes.
-  public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+  func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let path = try Self.path(of: url)
     let deadline = ContinuousClock.now.advanced(by: limits.timeout)
     let result: Result<Data, CoverFailure> = await withCheckedContinuation { continuation in
@@ -30,7 +30,7 @@ public struct EmbeddedCoverSource: CoverSource {
   }
 
   /// The embedded picture's bytes, read on the calling thread.
-  public func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data? {
+  func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data? {
     try Self.read(try Self.path(of: url), limits: limits).get()
   }
 
