@@ -44,18 +44,22 @@ let package = Package(
     // System calls at the bottom: EINTR, errno text, atomic files, the wake-up pipe.
     .target(name: "BlueSystem"),
     .target(name: "MusicFolder", dependencies: ["CTagLib", "BlueSystem"]),
+    // The player, its engine protocol and a scripted test engine; knows no library (an
+    // engine refuses a file that is not audio by MusicFolder's look at its first bytes).
+    .target(name: "BluePlayback", dependencies: ["BlueSystem", "MusicFolder"]),
     // No pkg-config: its -D_REENTRANT is a flag SwiftPM refuses (a warning); the header is in
     // the standard place. Its types only: MPVAudio loads libmpv with dlopen at the first play.
     .systemLibrary(name: "CMPV", providers: [.apt(["libmpv-dev"]), .brew(["mpv"])]),
-    .target(name: "MPVAudio", dependencies: ["CMPV", "BlueLibrary"]),
+    .target(name: "MPVAudio", dependencies: ["CMPV", "BluePlayback"]),
     // A client of MPD of its own (see README, "Music on a server"): its albums, covers,
     // player and stickers behind the library's seams.
-    .target(name: "MPDClient", dependencies: ["BlueLibrary", "BlueSystem"]),
+    .target(name: "MPDClient", dependencies: ["BlueLibrary", "BluePlayback", "BlueSystem"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
     .target(
       name: "BlueLibrary",
       dependencies: [
+        "BluePlayback",
         "BlueSystem",
         "MusicFolder",
         .product(name: "GRDB", package: "GRDB.swift"),
@@ -71,13 +75,15 @@ let package = Package(
     .target(
       name: "BlueShell",
       dependencies: [
-        "BlueLibrary", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize", "MusicFolder",
+        "BlueLibrary", "BluePlayback", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize",
+        "MusicFolder",
       ]
     ),
     .executableTarget(
       name: "bluelib",
       dependencies: [
         "BlueLibrary",
+        "BluePlayback",
         "BlueShell",
         "MPDClient",
         "MPVAudio",
@@ -98,6 +104,7 @@ let package = Package(
       name: "bluelib-bench",
       dependencies: [
         "BlueLibrary",
+        "BluePlayback",
         "BlueSystem",
         "CoverArt",
         "LoopbackHTTPServer",
@@ -115,12 +122,15 @@ let package = Package(
       name: "BlueLibraryTests",
       dependencies: ["BlueLibrary", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]
     ),
-    .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "BlueSystem", "TestSupport"]),
+    .testTarget(name: "BlueShellTests", dependencies: ["BlueShell", "BluePlayback", "BlueSystem", "TestSupport"]),
     .testTarget(name: "BenchTests", dependencies: ["bluelib-bench"]),
-    .testTarget(name: "MPDClientTests", dependencies: ["MPDClient", "BlueLibrary", "MusicFolder", "TestSupport"]),
+    .testTarget(
+      name: "MPDClientTests", dependencies: ["MPDClient", "BlueLibrary", "BluePlayback", "MusicFolder", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "MPVAudio", "MusicFolder", "TestSupport"]
+      dependencies: [
+        "BluePlayback", "BlueShell", "CoverArt", "LoopbackHTTPServer", "MPVAudio", "MusicFolder", "TestSupport",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import BluePlayback
 import BlueSystem
 import Foundation
 public import MusicFolder

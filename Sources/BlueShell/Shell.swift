@@ -1,4 +1,5 @@
 import BlueLibrary
+import BluePlayback
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BluePlayback
 import BlueSystem
 import CoverArt
 import Dispatch
