@@ -118,6 +118,7 @@ let package = Package(
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
     .target(name: "TestSupport", dependencies: ["BlueSystem", "CoverArt", "MusicFolder"], path: "Tests/TestSupport"),
     .testTarget(name: "BlueSystemTests", dependencies: ["BlueSystem", "TestSupport"]),
+    .testTarget(name: "BluePlaybackTests", dependencies: ["BluePlayback", "BlueSystem"]),
     .testTarget(
       name: "BlueLibraryTests",
       dependencies: ["BlueLibrary", "CoverArt", "LoopbackHTTPServer", "MusicFolder", "TestSupport"]

@@ -523,6 +523,7 @@ final class ShellSession {
   private func playToTheEnd() {
     guard let player = interpreter.environment.player, !player.isIdle else { return }
     player.waitUntilIdle(
+      wakingOn: .shared,
       isCancelled: { SignalMonitor.peek(.interrupt) || SignalMonitor.terminationPending },
       every: { [output, messages] in
         self.recordPlays()
