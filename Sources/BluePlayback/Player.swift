@@ -67,23 +67,18 @@ public final class Player: Sendable {
   /// Whether the engine's player is shared with other programs (a music server's): it may
   /// play before this process asks it to, so asking what plays makes the engine.
   private let shared: Bool
+  /// Everything that changes, under one lock.
   private let state = Mutex(State())
-  private let observer = Mutex<(@Sendable (Event) -> Void)?>(nil)
-  private let idle = Mutex(Idle())
-
-  /// Whether nothing plays, and the pipes of the waits for that (``waitUntilIdle(wakingOn:timeout:isCancelled:every:)``).
-  private struct Idle {
-    var value = true
-    var waiters: [UInt64: WakeUpPipe] = [:]
-    var nextWaiter: UInt64 = 0
-
-    func wakeWaiters() {
-      for waiter in waiters.values { waiter.wake() }
-    }
-  }
 
   private struct State {
     var engine: (any AudioEngine)?
+    /// Where events go.
+    var observer: (@Sendable (Event) -> Void)?
+    /// Whether nothing plays (never started, stopped, or the queue ended).
+    var idle = true
+    /// The pipes of the waits for the player to go idle (``waitUntilIdle(wakingOn:timeout:isCancelled:every:)``).
+    var waiters: [UInt64: WakeUpPipe] = [:]
+    var nextWaiter: UInt64 = 0
     var queue: [Track] = []
     /// Albums counted as played since the queue was last loaded (once each).
     var counted: Set<Int64> = []
@@ -97,6 +92,11 @@ public final class Player: Sendable {
     var repeats = false
     /// Which ReplayGain tags even out loudness (the shell sets the library's).
     var replayGain = ReplayGainMode.album
+
+    /// Wakes the waits: written under the lock, so a wait out of ``waiters`` can close its pipe.
+    func wakeWaiters() {
+      for waiter in waiters.values { waiter.wake() }
+    }
   }
 
   /// A player that makes its engine with `makeEngine` when it first plays, or, when the
@@ -117,7 +117,7 @@ public final class Player: Sendable {
 
   /// Sets where events go.
   public func observe(_ observer: @escaping @Sendable (Event) -> Void) {
-    self.observer.withLock { $0 = observer }
+    state.withLock { $0.observer = observer }
   }
 
   /// The queue.
@@ -200,7 +200,7 @@ public final class Player: Sendable {
       let name = first.track.path.split(separator: "/").last.map(String.init) ?? first.track.path
       throw PlaybackError("cannot play \(name): \(first.problem)", refusal: first)
     }
-    if let observer = observer.withLock({ $0 }) {
+    if let observer = state.withLock({ $0.observer }) {
       for (_, refusal) in refusals { observer(.failed(refusal.track, reason: refusal.problem.description)) }
     }
     return (playable, start)
@@ -271,14 +271,13 @@ public final class Player: Sendable {
   /// Counts the album of the queue's `index`th track as played, once per queue; a wait
   /// wakes to record it.
   private func count(_ index: Int) {
-    let counted = state.withLock { state in
+    state.withLock { state in
       guard state.queue.indices.contains(index), let id = state.queue[index].albumID,
         state.counted.insert(id).inserted
-      else { return false }
+      else { return }
       state.played.append(id)
-      return true
+      state.wakeWaiters()
     }
-    if counted { idle.withLock { $0.wakeWaiters() } }
   }
 
   /// Seeks in the current track.
@@ -325,7 +324,7 @@ public final class Player: Sendable {
   }
 
   /// Whether nothing plays (never started, stopped, or the queue ended).
-  public var isIdle: Bool { idle.withLock { $0.value } }
+  public var isIdle: Bool { state.withLock { $0.idle } }
 
   /// Blocks until the queue ends or is stopped, `isCancelled` says true, or `timeout`
   /// seconds pass; `every` is called once before the wait sleeps, each time it wakes, and
@@ -346,16 +345,16 @@ public final class Player: Sendable {
     every()
     let own = WakeUpPipe()
     guard own.isOpen else { return }
-    let id = idle.withLock { idle -> UInt64? in
-      guard !idle.value else { return nil }
-      idle.nextWaiter += 1
-      idle.waiters[idle.nextWaiter] = own
-      return idle.nextWaiter
+    let id = state.withLock { state -> UInt64? in
+      guard !state.idle else { return nil }
+      state.nextWaiter += 1
+      state.waiters[state.nextWaiter] = own
+      return state.nextWaiter
     }
     // The player writes under the lock, so once this wait is out of the list no write can
     // reach its pipe, and the pipe can be closed.
     defer {
-      if let id { idle.withLock { _ = $0.waiters.removeValue(forKey: id) } }
+      if let id { state.withLock { _ = $0.waiters.removeValue(forKey: id) } }
       own.close()
     }
     guard id != nil else { return }
@@ -418,12 +417,13 @@ public final class Player: Sendable {
     case .endOfPlaylist:
       state.withLock { $0.playingAlbumID = nil }
       translated = .endOfQueue
-      setIdle(true)
     case .startedOther(let track, let index, let count):
       state.withLock { $0.playingAlbumID = nil }
       translated = .started(Self.track(track), place: index + 1, count: count)
     }
-    if let translated { observer.withLock { $0 }?(translated) }
+    if let translated { state.withLock { $0.observer }?(translated) }
+    // Idle once the observer has the queue's end: a wait woken by it then finds its line.
+    if event == .endOfPlaylist { setIdle(true) }
   }
 
   /// A track of no album of the library, as the engine knows it.
@@ -435,9 +435,9 @@ public final class Player: Sendable {
 
   /// Sets whether nothing plays; going idle wakes the waits.
   private func setIdle(_ value: Bool) {
-    idle.withLock { idle in
-      idle.value = value
-      if value { idle.wakeWaiters() }
+    state.withLock { state in
+      state.idle = value
+      if value { state.wakeWaiters() }
     }
   }
 }

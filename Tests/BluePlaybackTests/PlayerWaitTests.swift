@@ -48,6 +48,29 @@ import Testing
     #expect(calls.value.withLock { $0 } == 2)
   }
 
+  // A script prints `■ end of the queue` in the wait's last call: the player went idle
+  // (waking the wait) before it told the observer, so the line came after the wait ended.
+  @Test func theQueuesEndIsToldBeforeTheWaitEnds() async throws {
+    let told = Shared<[Player.Event]>([])
+    player.observe { event in
+      // An observer slower than the wait's thread: the order, not the timing, decides.
+      usleep(100_000)
+      told.value.withLock { $0.append(event) }
+    }
+    try player.play(Self.tracks(1))
+    let seen = Shared<[Player.Event]>([])
+    let waiting = Task.detached { [player] in
+      await onThread {
+        player.waitUntilIdle(
+          timeout: 60, isCancelled: { false }, every: { seen.value.withLock { $0 = told.value.withLock { $0 } } })
+      }
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    engine.finishCurrent()
+    await waiting.value
+    #expect(seen.value.withLock { $0.last } == .endOfQueue)
+  }
+
   @Test func aPlayCountedWakesTheWaitToRecordIt() async throws {
     try player.play(Self.tracks(2, album: 7))
     let recorded = Shared<[Int64]>([])
