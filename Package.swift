@@ -49,13 +49,16 @@ let package = Package(
     // System calls at the bottom: EINTR, errno text, atomic files, the wake-up pipe.
     .target(name: "BlueSystem"),
     .target(name: "MusicFolder", dependencies: ["CTagLib", "BlueSystem"]),
+    // The player, its engine protocol and a scripted test engine; knows no library (an
+    // engine refuses a file that is not audio by MusicFolder's look at its first bytes).
+    .target(name: "BluePlayback", dependencies: ["BlueSystem", "MusicFolder"]),
     // No pkg-config: its -D_REENTRANT is a flag SwiftPM refuses (a warning); the header is in
     // the standard place. Its types only: MPVAudio loads libmpv with dlopen at the first play.
     .systemLibrary(name: "CMPV", providers: [.apt(["libmpv-dev"]), .brew(["mpv"])]),
-    .target(name: "MPVAudio", dependencies: ["CMPV", "BlueLibrary"]),
+    .target(name: "MPVAudio", dependencies: ["CMPV", "BluePlayback"]),
     // A client of MPD of its own (see README, "Music on a server"): its albums, covers,
     // player and stickers behind the library's seams.
-    .target(name: "MPDClient", dependencies: ["BlueCovers", "BlueLibrary", "BlueSystem"]),
+    .target(name: "MPDClient", dependencies: ["BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
     // Covers knowing nothing of albums: the loader, book, cache and sources (HTTP, the Cover
@@ -77,6 +80,7 @@ let package = Package(
       name: "BlueLibrary",
       dependencies: [
         "BlueCovers",
+        "BluePlayback",
         "BlueSystem",
         "MusicFolder",
         .product(name: "GRDB", package: "GRDB.swift"),
@@ -86,14 +90,15 @@ let package = Package(
     .target(
       name: "BlueShell",
       dependencies: [
-        "BlueCovers", "BlueLibrary", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize",
-        "MusicFolder",
+        "BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine",
+        "CWindowSize", "MusicFolder",
       ]
     ),
     .executableTarget(
       name: "bluelib",
       dependencies: [
         "BlueLibrary",
+        "BluePlayback",
         "BlueShell",
         "MPDClient",
         "MPVAudio",
@@ -114,6 +119,7 @@ let package = Package(
       name: "bluelib-bench",
       dependencies: [
         "BlueLibrary",
+        "BluePlayback",
         "BlueSystem",
         "CoverArt",
         "LoopbackHTTPServer",
@@ -128,6 +134,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["BlueSystem", "CoverArt", "MusicFolder"], path: "Tests/TestSupport"),
     .target(name: "CoverTestSupport", dependencies: ["BlueCovers", "TestSupport"], path: "Tests/CoverTestSupport"),
     .testTarget(name: "BlueSystemTests", dependencies: ["BlueSystem", "TestSupport"]),
+    .testTarget(name: "BluePlaybackTests", dependencies: ["BluePlayback", "BlueSystem"]),
     .testTarget(
       name: "BlueCoversTests",
       dependencies: ["BlueCovers", "CoverTestSupport", "LoopbackHTTPServer", "TestSupport"]
@@ -138,14 +145,18 @@ let package = Package(
         "BlueCovers", "BlueLibrary", "CoverArt", "CoverTestSupport", "LoopbackHTTPServer", "MusicFolder", "TestSupport",
       ]
     ),
-    .testTarget(name: "BlueShellTests", dependencies: ["BlueCovers", "BlueShell", "BlueSystem", "TestSupport"]),
+    .testTarget(
+      name: "BlueShellTests", dependencies: ["BlueCovers", "BlueShell", "BluePlayback", "BlueSystem", "TestSupport"]),
     .testTarget(name: "BenchTests", dependencies: ["bluelib-bench"]),
     .testTarget(
-      name: "MPDClientTests", dependencies: ["MPDClient", "BlueCovers", "BlueLibrary", "MusicFolder", "TestSupport"]
+      name: "MPDClientTests",
+      dependencies: ["MPDClient", "BlueCovers", "BlueLibrary", "BluePlayback", "MusicFolder", "TestSupport"]
     ),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["BlueShell", "CoverArt", "LoopbackHTTPServer", "MPVAudio", "MusicFolder", "TestSupport"]
+      dependencies: [
+        "BluePlayback", "BlueShell", "CoverArt", "LoopbackHTTPServer", "MPVAudio", "MusicFolder", "TestSupport",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import BlueCovers
+import BluePlayback
 import BlueSystem
 import Foundation
 public import MusicFolder

@@ -1,3 +1,5 @@
+import BluePlayback
+
 // What you played: each album's play count and the time it was last played, kept in the
 // library file beside the albums (not in the undo log: playing is not a change to undo).
 extension Library {

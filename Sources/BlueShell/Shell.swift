@@ -1,5 +1,6 @@
 import BlueCovers
 import BlueLibrary
+import BluePlayback
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import BlueCovers
 import BlueLibrary
+import BluePlayback
 import BlueSystem
 import CoverArt
 import Dispatch
@@ -524,6 +525,7 @@ final class ShellSession {
   private func playToTheEnd() {
     guard let player = interpreter.environment.player, !player.isIdle else { return }
     player.waitUntilIdle(
+      wakingOn: .shared,
       isCancelled: { SignalMonitor.peek(.interrupt) || SignalMonitor.terminationPending },
       every: { [output, messages] in
         self.recordPlays()

@@ -1,4 +1,4 @@
-import BlueLibrary
+import BluePlayback
 import CMPV
 import Foundation
 import Synchronization

@@ -1,7 +1,7 @@
 // The functions at the end keep the C API's snake_case names, on purpose (see MPVLibrary).
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
 
-import BlueLibrary
+import BluePlayback
 import CMPV
 
 #if canImport(Glibc)

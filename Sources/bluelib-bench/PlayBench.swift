@@ -1,4 +1,5 @@
 import BlueLibrary
+import BluePlayback
 import Foundation
 import MPVAudio
 import Synchronization
@@ -191,7 +192,7 @@ enum PlayBench {
     }
     let start = monotonicSeconds()
     try player.play(tracks)
-    player.waitUntilIdle(isCancelled: { monotonicSeconds() - start > 600 }, every: {})
+    player.waitUntilIdle(timeout: 600 - (monotonicSeconds() - start), isCancelled: { false }, every: {})
     let seen = sizes.withLock { $0 }
     guard seen.count == tracks.count else {
       throw PlaybackError("\(seen.count) of \(tracks.count) tracks started in \(Int(monotonicSeconds() - start)) s")

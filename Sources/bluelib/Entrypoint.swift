@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueLibrary
+import BluePlayback
 import BlueShell
 import Foundation
 import MPDClient

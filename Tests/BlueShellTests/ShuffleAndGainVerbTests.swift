@@ -1,4 +1,5 @@
 import BlueLibrary
+import BluePlayback
 import Foundation
 import MusicFolder
 import TestSupport

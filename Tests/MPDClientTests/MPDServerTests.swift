@@ -1,5 +1,6 @@
 import BlueCovers
 import BlueLibrary
+import BluePlayback
 import Foundation
 import MPDClient
 import MusicFolder

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BluePlayback
 
 // Playing albums from music folders: `play`, `queue`, `pause`, `next`, `prev`, `stop`,
 // `seek`, `volume`, `now`. The engine's events come back as status lines above the prompt

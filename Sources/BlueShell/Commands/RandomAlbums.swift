@@ -1,4 +1,5 @@
 import BlueLibrary
+import BluePlayback
 
 /// Albums picked at random for `play random` and `queue random`: among the view's albums
 /// (or those of a query within it), only albums from a music folder, each at most once.

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BluePlayback
 
 /// `replaygain [album|track|off]`: which ReplayGain tags even out loudness, remembered in
 /// the library file.

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BluePlayback
 import CoverArt
 
 /// What a command may use, passed in explicitly: the library, and the few facts about the

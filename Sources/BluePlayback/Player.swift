@@ -1,7 +1,10 @@
+import BlueSystem
 import Synchronization
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// The play queue: tracks of albums from music folders, played in order by an
@@ -64,12 +67,18 @@ public final class Player: Sendable {
   /// Whether the engine's player is shared with other programs (a music server's): it may
   /// play before this process asks it to, so asking what plays makes the engine.
   private let shared: Bool
+  /// Everything that changes, under one lock.
   private let state = Mutex(State())
-  private let observer = Mutex<(@Sendable (Event) -> Void)?>(nil)
-  private let idle = Mutex(true)
 
   private struct State {
     var engine: (any AudioEngine)?
+    /// Where events go.
+    var observer: (@Sendable (Event) -> Void)?
+    /// Whether nothing plays (never started, stopped, or the queue ended).
+    var idle = true
+    /// The pipes of the waits for the player to go idle (``waitUntilIdle(wakingOn:timeout:isCancelled:every:)``).
+    var waiters: [UInt64: WakeUpPipe] = [:]
+    var nextWaiter: UInt64 = 0
     var queue: [Track] = []
     /// Albums counted as played since the queue was last loaded (once each).
     var counted: Set<Int64> = []
@@ -83,6 +92,11 @@ public final class Player: Sendable {
     var repeats = false
     /// Which ReplayGain tags even out loudness (the shell sets the library's).
     var replayGain = ReplayGainMode.album
+
+    /// Wakes the waits: written under the lock, so a wait out of ``waiters`` can close its pipe.
+    func wakeWaiters() {
+      for waiter in waiters.values { waiter.wake() }
+    }
   }
 
   /// A player that makes its engine with `makeEngine` when it first plays, or, when the
@@ -103,7 +117,7 @@ public final class Player: Sendable {
 
   /// Sets where events go.
   public func observe(_ observer: @escaping @Sendable (Event) -> Void) {
-    self.observer.withLock { $0 = observer }
+    state.withLock { $0.observer = observer }
   }
 
   /// The queue.
@@ -186,7 +200,7 @@ public final class Player: Sendable {
       let name = first.track.path.split(separator: "/").last.map(String.init) ?? first.track.path
       throw PlaybackError("cannot play \(name): \(first.problem)", refusal: first)
     }
-    if let observer = observer.withLock({ $0 }) {
+    if let observer = state.withLock({ $0.observer }) {
       for (_, refusal) in refusals { observer(.failed(refusal.track, reason: refusal.problem.description)) }
     }
     return (playable, start)
@@ -254,13 +268,15 @@ public final class Player: Sendable {
     if duration > 0 && status.time >= duration / 2 { count(status.index) }
   }
 
-  /// Counts the album of the queue's `index`th track as played, once per queue.
+  /// Counts the album of the queue's `index`th track as played, once per queue; a wait
+  /// wakes to record it.
   private func count(_ index: Int) {
     state.withLock { state in
       guard state.queue.indices.contains(index), let id = state.queue[index].albumID,
         state.counted.insert(id).inserted
       else { return }
       state.played.append(id)
+      state.wakeWaiters()
     }
   }
 
@@ -308,16 +324,62 @@ public final class Player: Sendable {
   }
 
   /// Whether nothing plays (never started, stopped, or the queue ended).
-  public var isIdle: Bool { idle.withLock { $0 } }
+  public var isIdle: Bool { state.withLock { $0.idle } }
 
-  /// Blocks until the queue ends or is stopped, or `isCancelled` says true (asked about
-  /// twenty times a second); `every` is called as it waits (to deliver the status lines).
-  public func waitUntilIdle(isCancelled: () -> Bool, every: () -> Void) {
-    while !isIdle && !isCancelled() {
-      every()
-      usleep(50_000)
-    }
+  /// Blocks until the queue ends or is stopped, `isCancelled` says true, or `timeout`
+  /// seconds pass; `every` is called once before the wait sleeps, each time it wakes, and
+  /// once as it ends (to deliver the status lines and record the plays).
+  ///
+  /// The wait sleeps in `poll` on a pipe of its own, which the player writes to when it goes
+  /// idle or counts an album as played (``takePlayed()``), and on `wakingOn` (the shell's
+  /// wake-up pipe, which its signal handlers and status lines write to); each time it wakes,
+  /// it empties the pipe, calls `every`, then asks `isCancelled`.
+  ///
+  /// - Important: For a thread outside Swift concurrency (the shell's main thread), or a
+  ///   thread of its own; never from the observer (events wait for it to return).
+  public func waitUntilIdle(
+    wakingOn waker: WakeUpPipe? = nil, timeout: Double? = nil, isCancelled: () -> Bool, every: () -> Void
+  ) {
+    defer { every() }
+    if isIdle || isCancelled() { return }
     every()
+    let own = WakeUpPipe()
+    guard own.isOpen else { return }
+    let id = state.withLock { state -> UInt64? in
+      guard !state.idle else { return nil }
+      state.nextWaiter += 1
+      state.waiters[state.nextWaiter] = own
+      return state.nextWaiter
+    }
+    // The player writes under the lock, so once this wait is out of the list no write can
+    // reach its pipe, and the pipe can be closed.
+    defer {
+      if let id { state.withLock { _ = $0.waiters.removeValue(forKey: id) } }
+      own.close()
+    }
+    guard id != nil else { return }
+    let deadline = timeout.map { ContinuousClock.now.advanced(by: .seconds($0)) }
+    var fds = [pollfd(fd: own.readEnd, events: Int16(POLLIN), revents: 0)]
+    if let waker { fds.append(pollfd(fd: waker.readEnd, events: Int16(POLLIN), revents: 0)) }
+    while true {
+      var milliseconds: Int32 = -1
+      if let deadline {
+        let left = deadline - ContinuousClock.now
+        if left <= .zero { return }
+        let (seconds, attoseconds) = left.components
+        milliseconds = Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 86_400_000))
+      }
+      for index in fds.indices { fds[index].revents = 0 }
+      // A signal cuts the poll short and it is made again: its handler wrote to `wakingOn`.
+      guard (try? syscall("poll", { poll(&fds, nfds_t(fds.count), milliseconds) })) != nil else { return }
+      if fds[0].revents != 0 {
+        own.drain()
+        if isIdle { return }
+      }
+      if let waker, fds[1].revents != 0 { waker.drain() }
+      every()
+      if isCancelled() { return }
+    }
   }
 
   // MARK: - The engine
@@ -355,12 +417,13 @@ public final class Player: Sendable {
     case .endOfPlaylist:
       state.withLock { $0.playingAlbumID = nil }
       translated = .endOfQueue
-      setIdle(true)
     case .startedOther(let track, let index, let count):
       state.withLock { $0.playingAlbumID = nil }
       translated = .started(Self.track(track), place: index + 1, count: count)
     }
-    if let translated { observer.withLock { $0 }?(translated) }
+    if let translated { state.withLock { $0.observer }?(translated) }
+    // Idle once the observer has the queue's end: a wait woken by it then finds its line.
+    if event == .endOfPlaylist { setIdle(true) }
   }
 
   /// A track of no album of the library, as the engine knows it.
@@ -370,7 +433,11 @@ public final class Player: Sendable {
       number: track.number, title: track.title, duration: track.duration, path: track.path)
   }
 
+  /// Sets whether nothing plays; going idle wakes the waits.
   private func setIdle(_ value: Bool) {
-    idle.withLock { $0 = value }
+    state.withLock { state in
+      state.idle = value
+      if value { state.wakeWaiters() }
+    }
   }
 }

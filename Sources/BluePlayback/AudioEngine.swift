@@ -1,5 +1,6 @@
-/// What plays audio files: a playlist of paths, played in order. The library layer knows
-/// only this protocol; the executable hands it the implementation (libmpv, in `MPVAudio`).
+/// What plays audio files: a playlist of paths, played in order. The ``Player`` knows only
+/// this protocol; the executable hands it the implementation (libmpv, in `MPVAudio`; an MPD
+/// server's player, in `MPDClient`).
 ///
 /// Every method may be called from any thread. Events go to the handler given to
 /// ``observe(_:)`` on the engine's own thread, in order, and the handler must only pass them
