@@ -255,6 +255,10 @@ public final class MPVEngine: AudioEngine, Sendable {
         name.map { "no audio output '\($0)' (mpv: \(reason)); set BLUELIB_AUDIO_OUTPUT to another" }
           ?? "no audio output (mpv: \(reason)); set BLUELIB_AUDIO_OUTPUT")
     }
+    // The output's name comes as an event: a property read waits for the core, which
+    // waits for the output to open — forever for one that never does (a FIFO nobody
+    // reads), and then neither the deadline nor a signal could end the wait.
+    mpv_observe_property(core, 0, "current-ao", MPV_FORMAT_STRING)
     command(Handle(pointer: core), ["loadfile", silence])
     waiting = true
     let deadline = ContinuousClock.now + .seconds(5)
@@ -262,9 +266,11 @@ public final class MPVEngine: AudioEngine, Sendable {
       if isCancelled() { throw PlaybackError("stopped while the audio output opened") }
       guard let event = mpv_wait_event(core, 0.02)?.pointee else { continue }
       switch event.event_id {
-      case MPV_EVENT_AUDIO_RECONFIG, MPV_EVENT_PLAYBACK_RESTART:
-        guard let opened = mpv_get_property_string(core, "current-ao") else { continue }
-        defer { mpv_free(opened) }
+      case MPV_EVENT_PROPERTY_CHANGE:
+        guard let change = event.data?.assumingMemoryBound(to: mpv_event_property.self).pointee,
+          change.format == MPV_FORMAT_STRING,
+          let opened = change.data?.assumingMemoryBound(to: UnsafePointer<CChar>?.self).pointee
+        else { continue }
         let output = String(cString: opened)
         guard !output.isEmpty else { continue }
         waiting = false

@@ -34,9 +34,8 @@ struct MPVLibrary: Sendable {
     @Sendable @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, mpv_format, UnsafeMutableRawPointer?) -> Int32
   let waitEvent: @Sendable @convention(c) (OpaquePointer?, Double) -> UnsafeMutablePointer<mpv_event>?
   let errorString: @Sendable @convention(c) (Int32) -> UnsafePointer<CChar>?
-  let getPropertyString:
-    @Sendable @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>?
   let free: @Sendable @convention(c) (UnsafeMutableRawPointer?) -> Void
+  let observeProperty: @Sendable @convention(c) (OpaquePointer?, UInt64, UnsafePointer<CChar>?, mpv_format) -> Int32
 
   /// The names tried, in order: the runtime package's (Debian libmpv2), then the
   /// development link (libmpv-dev), for a build of libmpv with another version.
@@ -86,8 +85,8 @@ struct MPVLibrary: Sendable {
     getProperty = try symbol("mpv_get_property", as: type(of: getProperty))
     waitEvent = try symbol("mpv_wait_event", as: type(of: waitEvent))
     errorString = try symbol("mpv_error_string", as: type(of: errorString))
-    getPropertyString = try symbol("mpv_get_property_string", as: type(of: getPropertyString))
     free = try symbol("mpv_free", as: type(of: free))
+    observeProperty = try symbol("mpv_observe_property", as: type(of: observeProperty))
   }
 }
 
@@ -132,8 +131,11 @@ func mpv_wait_event(_ ctx: OpaquePointer!, _ timeout: Double) -> UnsafeMutablePo
 
 func mpv_error_string(_ error: Int32) -> UnsafePointer<CChar>! { MPVLibrary.functions.errorString(error) }
 
-func mpv_get_property_string(_ ctx: OpaquePointer!, _ name: UnsafePointer<CChar>!) -> UnsafeMutablePointer<CChar>! {
-  MPVLibrary.functions.getPropertyString(ctx, name)
-}
-
 func mpv_free(_ data: UnsafeMutableRawPointer!) { MPVLibrary.functions.free(data) }
+
+@discardableResult
+func mpv_observe_property(
+  _ ctx: OpaquePointer!, _ replyUserdata: UInt64, _ name: UnsafePointer<CChar>!, _ format: mpv_format
+) -> Int32 {
+  MPVLibrary.functions.observeProperty(ctx, replyUserdata, name, format)
+}
