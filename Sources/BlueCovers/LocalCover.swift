@@ -54,8 +54,13 @@ public enum LocalCover {
 
   /// `file://` and the percent-encoded absolute `path`.
   package static func fileURL(_ path: String) -> String {
-    var url = "file://"
-    url.reserveCapacity(path.utf8.count + 7)
+    "file://" + percentEncoded(path)
+  }
+
+  /// `path` with every byte but letters, digits, `-._~` and `/` percent-encoded.
+  package static func percentEncoded(_ path: String) -> String {
+    var url = ""
+    url.reserveCapacity(path.utf8.count)
     let hex = Array("0123456789ABCDEF".utf8)
     for byte in path.utf8 {
       switch byte {

@@ -1,3 +1,4 @@
+import BlueCovers
 import BlueLibrary
 
 #if canImport(Glibc)
@@ -170,28 +171,7 @@ extension MPDServer {
   }
 
   public func coverURL(ofSong uri: String) -> String {
-    root + "/" + Self.percentEncoded(uri)
-  }
-
-  /// `uri` with every byte but ASCII letters, digits, `-._~` and `/` percent-encoded, as a
-  /// cover URL holds it (no blank, no control character).
-  static func percentEncoded(_ uri: String) -> String {
-    var out = ""
-    out.reserveCapacity(uri.utf8.count)
-    let hex = Array("0123456789ABCDEF".utf8)
-    for byte in uri.utf8 {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-        UInt8(ascii: "~"), UInt8(ascii: "/"):
-        out.unicodeScalars.append(Unicode.Scalar(byte))
-      default:
-        out.unicodeScalars.append("%")
-        out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-        out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0xF)]))
-      }
-    }
-    return out
+    root + "/" + LocalCover.percentEncoded(uri)
   }
 
   /// `text` with its `%XX` sequences decoded; nil when one is malformed or the bytes are not UTF-8.
