@@ -70,13 +70,10 @@ public struct MusicFolderScanner: Sendable {
     var info = stat()
     guard stat(folder, &info) == 0 else { throw .cannotOpen(folder, errno: errno) }
     guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(folder) }
-    guard let resolved = realpath(folder, nil) else { throw .cannotOpen(folder, errno: errno) }
     // TagLib is loaded here, at the first scan (ctaglib.h): without it, every file would
     // look like no audio.
-    if let reason = ctl_unavailable() {
-      free(resolved)
-      throw .tagLibUnavailable(String(cString: reason))
-    }
+    if let reason = ctl_unavailable() { throw .tagLibUnavailable(String(cString: reason)) }
+    guard let resolved = realpath(folder, nil) else { throw .cannotOpen(folder, errno: errno) }
     let root = String(cString: resolved)
     free(resolved)
 

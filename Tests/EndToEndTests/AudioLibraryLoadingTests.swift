@@ -29,6 +29,13 @@ struct AudioLibraryLoadingTests {
     return (files, result)
   }
 
+  /// A music folder in the runner's home with one album of one track, Queen's "Innuendo".
+  static func innuendo(in runner: BinaryRunner) throws -> MusicFolderFixture {
+    let music = try MusicFolderFixture(in: runner.home)
+    try music.track("Queen/Innuendo/1.ogg", TagEdit(album: "Innuendo", artist: "Queen", title: "Innuendo"))
+    return music
+  }
+
   @Test(arguments: [["-c", "quit"], ["-c", "list"], ["--version"], ["-c", "help play; show 2"]])
   func aRunThatPlaysNothingNeverMapsLibmpv(arguments: [String]) throws {
     let runner = BinaryRunner()
@@ -45,8 +52,7 @@ struct AudioLibraryLoadingTests {
   func playMapsLibmpv() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try MusicFolderFixture(in: runner.home)
-    try music.track("Queen/Innuendo/1.ogg", TagEdit(album: "Innuendo", artist: "Queen", title: "Innuendo"))
+    let music = try Self.innuendo(in: runner)
     #expect(try runner.run(["-c", "import '\(music.root)'"]).status == 0)
     let (files, result) = try Self.mapped(["-c", "play 1"], in: runner, environment: ["BLUELIB_AUDIO_OUTPUT": "null"])
     #expect(result.status == 0, "\(result.stderr)")
@@ -60,8 +66,7 @@ struct AudioLibraryLoadingTests {
   func withoutLibmpvPlaySaysWhatToInstallAndTheRestWorks() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try MusicFolderFixture(in: runner.home)
-    try music.track("Queen/Innuendo/1.ogg", TagEdit(album: "Innuendo", artist: "Queen", title: "Innuendo"))
+    let music = try Self.innuendo(in: runner)
     let libraries = try TemporaryDirectory()
     for name in ["libmpv.so.2", "libmpv.so"] {
       #expect(FileManager.default.createFile(atPath: libraries.file(name), contents: Data()))
@@ -99,8 +104,7 @@ struct AudioLibraryLoadingTests {
   func importMapsTagLibThroughItsPlugIn() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try MusicFolderFixture(in: runner.home)
-    try music.track("Queen/Innuendo/1.ogg", TagEdit(album: "Innuendo", artist: "Queen", title: "Innuendo"))
+    let music = try Self.innuendo(in: runner)
     let (files, result) = try Self.mapped(["-c", "import '\(music.root)'", "-c", "list -f '$title'"], in: runner)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasSuffix("Innuendo\n"), "\(result.stdout)")
@@ -114,8 +118,7 @@ struct AudioLibraryLoadingTests {
   func withoutTheTagLibPlugInImportSaysWhereItLookedAndTheRestWorks() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
-    let music = try MusicFolderFixture(in: runner.home)
-    try music.track("Queen/Innuendo/1.ogg", TagEdit(album: "Innuendo", artist: "Queen", title: "Innuendo"))
+    let music = try Self.innuendo(in: runner)
     let alone = try TemporaryDirectory()
     let program = alone.file("bluelib")
     try FileManager.default.copyItem(atPath: BinaryRunner.executable.path, toPath: program)
