@@ -1,6 +1,19 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// On Linux the release binary links its C libraries in (issue 36; docs/benchmarks.md, "Where
+// the time went"): `bash .ci/run` writes a linker script per library into .build/static-libs,
+// naming the system's archives (SQLite, libedit and what it needs, libsixel, libpng, libjpeg,
+// zlib, libstdc++), and bluelib's release link searches that directory first. A pkg-config
+// file would put the system's library directory before it, so on Linux the three C modules
+// below name none: their headers are in /usr/include.
+#if os(Linux)
+  let systemLibrariesByPkgConfig = false
+#else
+  let systemLibrariesByPkgConfig = true
+#endif
+let staticLibraries = Context.packageDirectory + "/.build/static-libs"
+
 let package = Package(
   name: "bluelib",
   platforms: [.macOS(.v15)],
@@ -20,12 +33,12 @@ let package = Package(
   targets: [
     .systemLibrary(
       name: "CEditLine",
-      pkgConfig: "libedit",
+      pkgConfig: systemLibrariesByPkgConfig ? "libedit" : nil,
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
     ),
     .systemLibrary(
       name: "CImageCodecs",
-      pkgConfig: "libpng",
+      pkgConfig: systemLibrariesByPkgConfig ? "libpng" : nil,
       providers: [.apt(["libpng-dev", "libjpeg62-turbo-dev"]), .brew(["libpng", "jpeg-turbo"])]
     ),
     .target(name: "CImageDecoding", dependencies: ["CImageCodecs"]),
@@ -33,7 +46,7 @@ let package = Package(
     .target(name: "CWindowSize"),
     .systemLibrary(
       name: "CSixel",
-      pkgConfig: "libsixel",
+      pkgConfig: systemLibrariesByPkgConfig ? "libsixel" : nil,
       providers: [.apt(["libsixel-dev"]), .brew(["libsixel"])]
     ),
     .systemLibrary(
@@ -108,10 +121,13 @@ let package = Package(
       // position-independent, so the loader relocates no pointer of its 2 MB of tables
       // (118,000 relocations, 370 pages copied on write: 40% of `-c quit`), and exports
       // only what the shared libraries need, not its 32,000 Swift symbols (which the
-      // runtime's backtracer set-up scanned with dladdr at every start).
+      // runtime's backtracer set-up scanned with dladdr at every start); and it searches
+      // .build/static-libs first, so the loader binds none of SQLite's, libstdc++'s or
+      // libedit's symbols at start (see `staticLibraries` above).
       linkerSettings: [
         .unsafeFlags(
-          ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))
+          ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
+        .unsafeFlags(["-L", staticLibraries], .when(platforms: [.linux], configuration: .release)),
       ]
     ),
     .target(name: "LoopbackHTTPServer", dependencies: ["BlueSystem"]),
