@@ -165,10 +165,17 @@ extension Bench {
     guard (try? invoke(ldd, [bluelib], input: .null, in: directory + "/ldd", keepOutput: true)) != nil else {
       return StaticBinaryResult(swiftLibraries: [], skipped: "ldd failed on \(bluelib)")
     }
-    let swiftLibraries = DataSet.contents(ofFileAt: directory + "/ldd/stdout").split(separator: "\n")
-      .map { $0.trimmingCharacters(in: .whitespaces) }
-      .filter { $0.hasPrefix("libswift") || $0.hasPrefix("libFoundation") || $0.hasPrefix("libdispatch") }
-      .map { String($0.prefix { $0 != " " }) }
+    var swiftLibraries = Self.swiftLibraries(listedIn: directory + "/ldd/stdout")
+    // TagLib's plug-in, loaded at the first tag read: linked as a Swift product it would need
+    // the toolchain's libswiftCore.so (`bash .ci/run` compiles it with clang++).
+    let plugin = URL(fileURLWithPath: bluelib).deletingLastPathComponent().path + "/libbluelib-taglib.so"
+    if FileManager.default.fileExists(atPath: plugin),
+      (try? invoke(ldd, [plugin], input: .null, in: directory + "/ldd-plugin", keepOutput: true)) != nil
+    {
+      swiftLibraries += Self.swiftLibraries(listedIn: directory + "/ldd-plugin/stdout").map {
+        "\($0) (for libbluelib-taglib.so)"
+      }
+    }
     // The folder a dynamically linked bluelib loads its runtime from.
     let runtime =
       (findInPath("swift", environment: environment).map { URL(fileURLWithPath: $0).resolvingSymlinksInPath() })
@@ -189,6 +196,16 @@ extension Bench {
   }
 }
 
+extension Bench {
+  /// The Swift runtime's and Foundation's libraries in `ldd`'s output at `path`.
+  static func swiftLibraries(listedIn path: String) -> [String] {
+    DataSet.contents(ofFileAt: path).split(separator: "\n")
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { $0.hasPrefix("libswift") || $0.hasPrefix("libFoundation") || $0.hasPrefix("libdispatch") }
+      .map { String($0.prefix { $0 != " " }) }
+  }
+}
+
 extension Report {
   func staticBinaryCheck(_ result: StaticBinaryResult?) -> Check? {
     guard let result else { return nil }
@@ -199,7 +216,7 @@ extension Report {
       return Check(
         status: .fail,
         text:
-          "the binary runs without the Swift toolchain: ldd lists \(result.swiftLibraries.joined(separator: ", ")) (build with `swift build -c release --static-swift-stdlib`)"
+          "the binary runs without the Swift toolchain: ldd lists \(result.swiftLibraries.joined(separator: ", ")) (build with `bash .ci/run bench`)"
       )
     }
     if let failure = result.hiddenToolchainFailure {
@@ -209,7 +226,7 @@ extension Report {
     return Check(
       status: .pass,
       text:
-        "the binary runs without the Swift toolchain: ldd lists no Swift runtime library, and `-c quit` runs with the toolchain's library folder hidden (unshare -m)"
+        "the binary runs without the Swift toolchain: ldd lists no Swift runtime library for it or its TagLib plug-in, and `-c quit` runs with the toolchain's library folder hidden (unshare -m)"
     )
   }
 }
