@@ -76,8 +76,7 @@ final class ShellSession {
     let environment = try Self.environment(
       options, library: library, terminal: terminal, editor: reader as? EditLineReader, messages: messages,
       output: output)
-    interpreter = Interpreter(
-      environment: environment, output: output, registry: .standard, history: history, style: style)
+    interpreter = Interpreter(environment: environment, registry: .standard, history: history, style: style)
     connect()
     // A write (or its undo) that a crash or kill -9 left halfway is finished before anything.
     let errors = OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0)
@@ -168,8 +167,9 @@ final class ShellSession {
     }
   }
 
-  /// What the commands see of the session: the library, the window, the player, and the
-  /// ways lines, status lines, progress and pictures reach the terminal.
+  /// What the commands see of the session, built once and whole: the library, the output,
+  /// the process environment, the signals that cancel, the window, the player, and the
+  /// ways lines, status lines, progress, questions and pictures reach the terminal.
   private static func environment(
     _ options: ShellOptions, library: Library, terminal: TerminalFacts, editor: EditLineReader?,
     messages: MessageQueue, output: OutputChannel
@@ -183,15 +183,19 @@ final class ShellSession {
     // Asking needs the terminal on both ends: the question goes out on standard output,
     // the answer comes back on standard input.
     let canAsk = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-    let environment = CommandEnvironment(
-      library: library, isInteractive: isInteractive, outputIsTerminal: isatty(STDOUT_FILENO) == 1,
-      window: .ofTerminal(),
-      colorMode: terminal.colorMode,
+    var player: Player?
+    if let makeEngine = options.audioEngine {
+      player = Player(engine: makeEngine, shared: options.playerOutlivesShell)
+      // On the engine's thread: the line is queued, and printed by the terminal's owner.
+      player?.observe { event in messages.post(NowPlaying.line(event)) }
+      // The library's ReplayGain mode, applied when the engine is made (at the first play).
+      player?.setReplayGain((try? library.replayGainMode()) ?? .album)
+    }
+    return CommandEnvironment(
+      library: library, output: output, processEnvironment: options.environment,
+      cancellation: .signals(interactive: isInteractive), isInteractive: isInteractive,
+      outputIsTerminal: isatty(STDOUT_FILENO) == 1, window: .ofTerminal(), colorMode: terminal.colorMode,
       coverStatus: CoverStatusReporter(messages: messages, showsTimes: isInteractive),
-      announce: { line in
-        output.line(line)
-        output.flush()
-      },
       deliverMessages: { [isTerminal = terminal.isTerminal] in
         // Only on a terminal: a script prints status lines in album order once all reported.
         guard isTerminal else { return }
@@ -210,6 +214,14 @@ final class ShellSession {
           output.write("\r\u{1B}[K" + (text.map { DisplayWidth.fit($0, width: width) } ?? ""))
           output.flush()
         } : nil,
+      // Only at a prompt: the question goes out on standard output, a line is read back.
+      confirm: isInteractive
+        ? { question in
+          output.write(question + " [y/N] ")
+          output.flush()
+          return Self.readAnswer()
+        } : nil,
+      player: player,
       graphics: { [environment = options.environment, colorMode = terminal.colorMode] in
         GraphicsCapabilities.decide(
           setting: setting, environment: environment, terminal: canAsk, colorMode: colorMode
@@ -222,15 +234,6 @@ final class ShellSession {
           return reply
         }
       })
-    if let makeEngine = options.audioEngine {
-      let player = Player(engine: makeEngine, shared: options.playerOutlivesShell)
-      // On the engine's thread: the line is queued, and printed by the terminal's owner.
-      player.observe { event in messages.post(NowPlaying.line(event)) }
-      // The library's ReplayGain mode, applied when the engine is made (at the first play).
-      player.setReplayGain((try? library.replayGainMode()) ?? .album)
-      environment.player = player
-    }
-    return environment
   }
 
   /// Connects what needs the session: the check that stops a long statement, the covers'
@@ -254,7 +257,9 @@ final class ShellSession {
       coverSubscription = library.observeCovers(outcomesOnly: true) { coverStatus.handle($0) }
     }
     interpreter.afterEachCommand = { [unowned self] in deliverDueMessages() }
-    if isInteractive { interpreter.pager = Pager.fromEnvironment(options.environment, disabled: options.noPager) }
+    if isInteractive {
+      interpreter.pager = Pager.fromEnvironment(interpreter.environment.processEnvironment, disabled: options.noPager)
+    }
     connectReader()
   }
 
@@ -343,12 +348,6 @@ final class ShellSession {
     let library = library
     let interpreter = interpreter
     if let editor = reader as? EditLineReader {
-      let output = output
-      interpreter.environment.confirm = { question in
-        output.write(question + " [y/N] ")
-        output.flush()
-        return Self.readAnswer()
-      }
       editor.onResize = {
         interpreter.environment.window = .ofTerminal()
         // The row is drawn again for the new size, above the prompt (the reader has cleared
@@ -356,7 +355,7 @@ final class ShellSession {
         interpreter.drawViewport()
         interpreter.output.flush()
       }
-      let home = options.environment["HOME"]
+      let home = interpreter.environment.processEnvironment["HOME"]
       editor.completer = Completer(
         registry: interpreter.registry,
         titles: { prefix, limit in (try? library.titles(withPrefix: prefix, limit: limit)) ?? [] },
@@ -516,7 +515,8 @@ final class ShellSession {
       output.line("waiting for \(Library.counted(pending, "download")) (Ctrl-C cancels)")
       output.flush()
     }
-    _ = library.waitForCovers(wakingOn: WakeUpPipe.shared.readEnd) { WaitCommand.stop(interactive: isInteractive) }
+    let cancellation = interpreter.environment.cancellation
+    _ = library.waitForCovers(wakingOn: cancellation.wakeUpPipe.readEnd) { cancellation.coverWaitStop() }
   }
 
   /// A script that started playback plays to the end of the queue before it exits, each

@@ -32,9 +32,9 @@ import Testing
         "X/Alpha/0\(number).mp3", TagEdit(album: "Alpha", artist: "X", title: "A\(number)", trackNumber: "\(number)"))
     }
     try folder.track("Y/Beta/01.mp3", TagEdit(album: "Beta", artist: "Y", title: "B1", trackNumber: "1"))
-    let shell = try InProcessShell(albums: albums)
+    let shell = try InProcessShell(
+      albums: albums, player: Player { () throws(PlaybackError) -> any AudioEngine in engine })
     try shell.library.importFolder(folder.root, named: "M")
-    shell.interpreter.environment.player = Player { () throws(PlaybackError) -> any AudioEngine in engine }
     return (directory, folder, shell)
   }
 

@@ -121,7 +121,7 @@ struct PlayCommand: Command {
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
-    if let external = processEnvironment()["BLUELIB_PLAYER"], !external.allSatisfy(\.isWhitespace) {
+    if let external = environment.processEnvironment["BLUELIB_PLAYER"], !external.allSatisfy(\.isWhitespace) {
       let (found, tracks) = try tracks(ofAlbumAt: try album.resolve(in: library), in: library)
       let start = try place(ofTrack: track, in: tracks, of: found)
       let played = try ExternalPlayer(command: external).play(
