@@ -192,6 +192,29 @@ extension RunsAlone {
       #expect(terminal.waitForExit() == 0)
     }
 
+    /// At a prompt, an album played is recorded as its play is told, above the prompt,
+    /// before any other command: another shell's query finds it (before, the shell asked
+    /// the player what was played after each command, and an album played while nobody
+    /// typed was not in the file).
+    @Test(.timeLimit(.minutes(1)))
+    func anAlbumPlayedAtAPromptIsRecordedWithoutAnotherCommand() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try Self.music(in: runner)
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      let terminal = try PseudoTerminal(
+        arguments: ["--home", runner.home.path],
+        environment: runner.environment(["NO_COLOR": "1", "BLUELIB_AUDIO_OUTPUT": "null"]), columns: 100, rows: 30)
+      #expect(terminal.waitFor("bluelib> "))
+      let mark = terminal.mark
+      terminal.type("play 1\r")
+      #expect(terminal.waitFor("■ end of the queue", after: mark, timeout: 20))
+      let listed = try runner.run(["-c", "list -f '$played $title' played:1.."])
+      #expect(listed.stdout == "1 The Wall\n", "\(listed.stderr)")
+      terminal.type("quit\r")
+      #expect(terminal.waitForExit() == 0)
+    }
+
     /// ReplayGain through mpv (issue 38, item 4): the tags of a FLAC (written by mutagen)
     /// as mpv reads them, album or track as chosen, the fallback for an untagged file, the
     /// choice kept in the library file; and `repeat on` plays the one-second album again.

@@ -26,13 +26,15 @@ private func failure(_ error: PlaybackError) -> CommandError {
 
 /// The status lines of playback events.
 enum NowPlaying {
-  /// `▶ Pink Floyd — The Wall — 1-03 Another Brick in the Wall (3:11)`.
-  static func line(_ event: Player.Event) -> String {
+  /// `▶ Pink Floyd — The Wall — 1-03 Another Brick in the Wall (3:11)`; nil for a play
+  /// counted, which is recorded, not told.
+  static func line(_ event: Player.Event) -> String? {
     switch event {
     case .started(let track, _, _): "▶ " + describe(track)
     case .failed(let track, let reason):
       "✗ cannot play \(TextSanitizer.escaped(fileName(track.path))): \(TextSanitizer.escaped(reason)); skipped"
     case .endOfQueue: "■ end of the queue"
+    case .played: nil
     }
   }
 
