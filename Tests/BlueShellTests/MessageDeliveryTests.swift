@@ -1,6 +1,5 @@
 import BlueLibrary
 import BluePlayback
-import BlueSystem
 import Foundation
 import Testing
 
@@ -16,21 +15,14 @@ import Testing
 /// the message queue that carries the now-playing lines, and the terminal owner's delivery
 /// records it in the library: nothing asks the player what was played (issue 37, item 2).
 @Suite struct MessageDeliveryTests {
-  let engine = ScriptedAudioEngine()
-  let directory: TemporaryDirectory
-  let shell: InProcessShell
-  let pipe = WakeUpPipe()
-  let messages: MessageQueue
-  let delivery: MessageDelivery
+  /// The player's events go to the fixture's queue, as the session's go to its own.
+  let fixture: PlaybackFixture
+  var shell: InProcessShell { fixture.shell }
+  var engine: ScriptedAudioEngine { fixture.engine }
+  var delivery: MessageDelivery { fixture.delivery }
 
-  /// "Alpha" (two tracks) and "Beta" (one) from a music folder, the player's events posted to
-  /// a queue of the test's own, as the session posts them to its own.
   init() throws {
-    (directory, _, shell) = try PlaybackVerbTests.alphaAndBeta(besides: [], playingWith: engine)
-    let messages = MessageQueue(pipe: pipe)
-    try #require(shell.player).observe { event in messages.post(event) }
-    self.messages = messages
-    delivery = MessageDelivery(messages: messages, library: shell.library)
+    fixture = try PlaybackFixture()
   }
 
   /// `$played $title` of the albums played, as `list` prints it.
@@ -40,22 +32,14 @@ import Testing
     return shell.lines()
   }
 
-  /// Whether the owner was woken: the queue's pipe is readable (then emptied).
-  func woken() -> Bool {
-    var wake = pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0)
-    let readable = poll(&wake, 1, 0) == 1
-    pipe.drain()
-    return readable
-  }
-
   @Test func aPlayIsRecordedOnceWhenItsEventIsDelivered() throws {
     let start = Int64(time(nil))
     #expect(shell.run("tap Alpha; play") == [])
     _ = delivery.take()
-    _ = woken()
+    _ = fixture.woken()
     // The first track ends: Alpha is counted, and the owner is woken to record it.
     engine.finishCurrent()
-    #expect(woken())
+    #expect(fixture.woken())
     #expect(delivery.take() == ["▶ X — Alpha — 02 A2 (0:01)"])
     #expect(played() == ["1 Alpha"])
     let last = try #require(try shell.library.plays(of: shell.library.album(at: 0)).last)
