@@ -3,8 +3,9 @@ import BluePlayback
 // What you played: each album's play count and the time it was last played, kept in the
 // library file beside the albums (not in the undo log: playing is not a change to undo).
 extension Library {
-  /// Counts each of the albums `ids` (as ``Player/takePlayed()`` gives them) as played once
-  /// more, at `time` (seconds since 1970). Albums deleted since are skipped.
+  /// Counts each of the albums `ids` (as the player's ``Player/Event/played(albumID:at:)``
+  /// events name them) as played once more, at `time` (seconds since 1970). Albums deleted
+  /// since are skipped.
   public func notePlayed(_ ids: [Int64], at time: Int64) throws(LibraryError) {
     try store.notePlayed(ids, at: time)
   }

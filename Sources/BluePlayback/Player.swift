@@ -9,7 +9,8 @@ import Synchronization
 
 /// The play queue: tracks of albums from music folders, played in order by an
 /// ``AudioEngine`` made when first needed. Events reach the observer as ``Player/Event``s,
-/// naming the track, on the engine's thread (an observer only queues them).
+/// naming the track, or the album counted as played, on the engine's thread (on the
+/// caller's for a play counted at a skip or a stop); an observer only queues them.
 public final class Player: Sendable {
   /// One track of the queue, with what a now-playing line shows.
   public struct Track: Sendable, Equatable {
@@ -41,6 +42,9 @@ public final class Player: Sendable {
     case failed(Track, reason: String)
     /// The last track of the queue ended.
     case endOfQueue
+    /// The album `albumID` counted as played, at `time` (seconds since 1970): a track of
+    /// it played past half, once per queue. The shell records it in the library.
+    case played(albumID: Int64, at: Int64)
   }
 
   /// A track the engine refused before it was queued, and why.
@@ -82,8 +86,6 @@ public final class Player: Sendable {
     var queue: [Track] = []
     /// Albums counted as played since the queue was last loaded (once each).
     var counted: Set<Int64> = []
-    /// Albums played and not yet recorded (``takePlayed()``).
-    var played: [Int64] = []
     /// The album of the track that plays (the last one started), nil when nothing plays.
     var playingAlbumID: Int64?
     /// The album that was current when the queue was last made or added to (``madeQueue(whileSelected:)``).
@@ -252,15 +254,6 @@ public final class Player: Sendable {
     setIdle(true)
   }
 
-  /// The albums played since the last call, in the order they were: an album counts once
-  /// per queue when one of its tracks plays past half of it.
-  public func takePlayed() -> [Int64] {
-    state.withLock { state in
-      defer { state.played = [] }
-      return state.played
-    }
-  }
-
   /// Counts the track that plays when it is past half of it (before a skip or a stop).
   private func countIfPastHalf(_ engine: any AudioEngine) {
     guard let status = engine.status() else { return }
@@ -268,16 +261,17 @@ public final class Player: Sendable {
     if duration > 0 && status.time >= duration / 2 { count(status.index) }
   }
 
-  /// Counts the album of the queue's `index`th track as played, once per queue; a wait
-  /// wakes to record it.
+  /// Counts the album of the queue's `index`th track as played, once per queue, and tells
+  /// the observer (``Event/played(albumID:at:)``).
   private func count(_ index: Int) {
-    state.withLock { state in
+    let told = state.withLock { state -> (Int64, (@Sendable (Event) -> Void)?)? in
       guard state.queue.indices.contains(index), let id = state.queue[index].albumID,
         state.counted.insert(id).inserted
-      else { return }
-      state.played.append(id)
-      state.wakeWaiters()
+      else { return nil }
+      return (id, state.observer)
     }
+    guard let (id, observer) = told else { return }
+    observer?(.played(albumID: id, at: Int64(time(nil))))
   }
 
   /// Seeks in the current track.
@@ -331,8 +325,8 @@ public final class Player: Sendable {
   /// once as it ends (to deliver the status lines and record the plays).
   ///
   /// The wait sleeps in `poll` on a pipe of its own, which the player writes to when it goes
-  /// idle or counts an album as played (``takePlayed()``), and on `wakingOn` (the shell's
-  /// wake-up pipe, which its signal handlers and status lines write to); each time it wakes,
+  /// idle, and on `wakingOn` (the shell's wake-up pipe, which its signal handlers write to,
+  /// and its message queue, given the events: a line, an album played); each time it wakes,
   /// it empties the pipe, calls `every`, then asks `isCancelled`.
   ///
   /// - Important: For a thread outside Swift concurrency (the shell's main thread), or a

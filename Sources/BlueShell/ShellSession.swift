@@ -21,6 +21,8 @@ final class ShellSession {
   private let errors = OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0)
   private let output = OutputChannel(fileDescriptor: STDOUT_FILENO)
   private let messages = MessageQueue()
+  /// This thread's end of ``messages``: the lines to print, the plays to record.
+  private let delivery: MessageDelivery
   private let library: Library
   private let paths: AppPaths
   private let reader: any LineReader
@@ -61,6 +63,7 @@ final class ShellSession {
       if let signalled = SignalMonitor.takeTermination() { throw StartFailure(message: "", status: signalled) }
       throw StartFailure(message: "bluelib: \(error)", status: Shell.ExitCode.cannotOpen)
     }
+    delivery = MessageDelivery(messages: messages, library: library)
     if let dropped = library.takeDroppedView() {
       OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0).line("bluelib: " + dropped)
     }
@@ -71,13 +74,12 @@ final class ShellSession {
     if let warning = history.warning { OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0).line(warning) }
     (reader, source) = try Self.reader(
       for: options.input, terminal: terminal.isTerminal, colors: terminal.colors, history: history,
-      messages: messages)
+      delivery: delivery)
     isInteractive = reader is EditLineReader
     let environment = try Self.environment(
-      options, library: library, terminal: terminal, editor: reader as? EditLineReader, messages: messages,
+      options, library: library, terminal: terminal, editor: reader as? EditLineReader, delivery: delivery,
       output: output)
-    interpreter = Interpreter(
-      environment: environment, output: output, registry: .standard, history: history, style: style)
+    interpreter = Interpreter(environment: environment, registry: .standard, history: history, style: style)
     connect()
     // A write (or its undo) that a crash or kill -9 left halfway is finished before anything.
     let errors = OutputChannel(fileDescriptor: STDERR_FILENO, flushThreshold: 0)
@@ -168,12 +170,14 @@ final class ShellSession {
     }
   }
 
-  /// What the commands see of the session: the library, the window, the player, and the
-  /// ways lines, status lines, progress and pictures reach the terminal.
+  /// What the commands see of the session, built once and whole: the library, the output,
+  /// the process environment, the signals that cancel, the window, the player, and the
+  /// ways lines, status lines, progress, questions and pictures reach the terminal.
   private static func environment(
     _ options: ShellOptions, library: Library, terminal: TerminalFacts, editor: EditLineReader?,
-    messages: MessageQueue, output: OutputChannel
+    delivery: MessageDelivery, output: OutputChannel
   ) throws(StartFailure) -> CommandEnvironment {
+    let messages = delivery.messages
     let setting: GraphicsSetting
     switch GraphicsSetting.resolve(flag: options.graphics?.rawValue, environment: options.environment) {
     case .success(let resolved): setting = resolved
@@ -183,19 +187,24 @@ final class ShellSession {
     // Asking needs the terminal on both ends: the question goes out on standard output,
     // the answer comes back on standard input.
     let canAsk = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-    let environment = CommandEnvironment(
-      library: library, isInteractive: isInteractive, outputIsTerminal: isatty(STDOUT_FILENO) == 1,
-      window: .ofTerminal(),
-      colorMode: terminal.colorMode,
+    var player: Player?
+    if let makeEngine = options.audioEngine {
+      player = Player(engine: makeEngine, shared: options.playerOutlivesShell)
+      // On the engine's thread: the line, or the album played, is queued, and printed or
+      // recorded in the library by the terminal's owner.
+      player?.observe { event in messages.post(event) }
+      // The library's ReplayGain mode, applied when the engine is made (at the first play).
+      player?.setReplayGain((try? library.replayGainMode()) ?? .album)
+    }
+    return CommandEnvironment(
+      library: library, output: output, processEnvironment: options.environment,
+      cancellation: .signals(interactive: isInteractive), isInteractive: isInteractive,
+      outputIsTerminal: isatty(STDOUT_FILENO) == 1, window: .ofTerminal(), colorMode: terminal.colorMode,
       coverStatus: CoverStatusReporter(messages: messages, showsTimes: isInteractive),
-      announce: { line in
-        output.line(line)
-        output.flush()
-      },
       deliverMessages: { [isTerminal = terminal.isTerminal] in
         // Only on a terminal: a script prints status lines in album order once all reported.
         guard isTerminal else { return }
-        let lines = messages.drain()
+        let lines = delivery.take()
         guard !lines.isEmpty else { return }
         for line in lines { output.line(line) }
         output.flush()
@@ -210,6 +219,14 @@ final class ShellSession {
           output.write("\r\u{1B}[K" + (text.map { DisplayWidth.fit($0, width: width) } ?? ""))
           output.flush()
         } : nil,
+      // Only at a prompt: the question goes out on standard output, a line is read back.
+      confirm: isInteractive
+        ? { question in
+          output.write(question + " [y/N] ")
+          output.flush()
+          return Self.readAnswer()
+        } : nil,
+      player: player,
       graphics: { [environment = options.environment, colorMode = terminal.colorMode] in
         GraphicsCapabilities.decide(
           setting: setting, environment: environment, terminal: canAsk, colorMode: colorMode
@@ -222,15 +239,6 @@ final class ShellSession {
           return reply
         }
       })
-    if let makeEngine = options.audioEngine {
-      let player = Player(engine: makeEngine, shared: options.playerOutlivesShell)
-      // On the engine's thread: the line is queued, and printed by the terminal's owner.
-      player.observe { event in messages.post(NowPlaying.line(event)) }
-      // The library's ReplayGain mode, applied when the engine is made (at the first play).
-      player.setReplayGain((try? library.replayGainMode()) ?? .album)
-      environment.player = player
-    }
-    return environment
   }
 
   /// Connects what needs the session: the check that stops a long statement, the covers'
@@ -254,7 +262,9 @@ final class ShellSession {
       coverSubscription = library.observeCovers(outcomesOnly: true) { coverStatus.handle($0) }
     }
     interpreter.afterEachCommand = { [unowned self] in deliverDueMessages() }
-    if isInteractive { interpreter.pager = Pager.fromEnvironment(options.environment, disabled: options.noPager) }
+    if isInteractive {
+      interpreter.pager = Pager.fromEnvironment(interpreter.environment.processEnvironment, disabled: options.noPager)
+    }
     connectReader()
   }
 
@@ -299,7 +309,7 @@ final class ShellSession {
 
   /// The line reader for `input` and the name errors give as their source.
   private static func reader(
-    for input: ShellOptions.Input, terminal: Bool, colors: Bool, history: InputHistory, messages: MessageQueue
+    for input: ShellOptions.Input, terminal: Bool, colors: Bool, history: InputHistory, delivery: MessageDelivery
   ) throws(StartFailure) -> (any LineReader, String) {
     switch input {
     case .commands(let text):
@@ -331,7 +341,7 @@ final class ShellSession {
         path
       )
     case .standardInput:
-      if terminal, let editor = EditLineReader(colors: colors, entries: history.entries, messages: messages) {
+      if terminal, let editor = EditLineReader(colors: colors, entries: history.entries, delivery: delivery) {
         return (editor, "stdin")
       }
       return (StreamLineReader(fileDescriptor: STDIN_FILENO, stopRequested: Shell.scriptStopRequested), "stdin")
@@ -343,12 +353,6 @@ final class ShellSession {
     let library = library
     let interpreter = interpreter
     if let editor = reader as? EditLineReader {
-      let output = output
-      interpreter.environment.confirm = { question in
-        output.write(question + " [y/N] ")
-        output.flush()
-        return Self.readAnswer()
-      }
       editor.onResize = {
         interpreter.environment.window = .ofTerminal()
         // The row is drawn again for the new size, above the prompt (the reader has cleared
@@ -356,7 +360,7 @@ final class ShellSession {
         interpreter.drawViewport()
         interpreter.output.flush()
       }
-      let home = options.environment["HOME"]
+      let home = interpreter.environment.processEnvironment["HOME"]
       editor.completer = Completer(
         registry: interpreter.registry,
         titles: { prefix, limit in (try? library.titles(withPrefix: prefix, limit: limit)) ?? [] },
@@ -490,7 +494,7 @@ final class ShellSession {
     if status == Shell.ExitCode.success, !isInteractive, SignalMonitor.take(.interrupt) {
       status = Shell.ExitCode.interrupted
     }
-    for line in messages.drain() { output.line(line) }
+    for line in delivery.take() { output.line(line) }
     reader.close()
     if let coverSubscription { library.stopObservingCovers(coverSubscription) }
     // A signal ends the run at once (SPEC §11): the downloads go with the process, which
@@ -516,7 +520,8 @@ final class ShellSession {
       output.line("waiting for \(Library.counted(pending, "download")) (Ctrl-C cancels)")
       output.flush()
     }
-    _ = library.waitForCovers(wakingOn: WakeUpPipe.shared.readEnd) { WaitCommand.stop(interactive: isInteractive) }
+    let cancellation = interpreter.environment.cancellation
+    _ = library.waitForCovers(wakingOn: cancellation.wakeUpPipe.readEnd) { cancellation.coverWaitStop() }
   }
 
   /// A script that started playback plays to the end of the queue before it exits, each
@@ -527,9 +532,9 @@ final class ShellSession {
     player.waitUntilIdle(
       wakingOn: .shared,
       isCancelled: { SignalMonitor.peek(.interrupt) || SignalMonitor.terminationPending },
-      every: { [output, messages] in
+      every: { [output] in
         self.recordPlays()
-        let lines = messages.drain()
+        let lines = self.delivery.take()
         guard !lines.isEmpty else { return }
         for line in lines { output.line(line) }
         output.flush()
@@ -538,15 +543,12 @@ final class ShellSession {
 
   // MARK: - Helpers
 
-  /// Records in the library the albums played since the last call (the player only
-  /// collects them: the library is written on this thread).
+  /// Records in the library the albums the player told were played (its events queue
+  /// them: the library is written on this thread), and reports what could not be
+  /// recorded, here or where the delivery ran before (above the prompt, in `wait`).
   private func recordPlays() {
-    guard let played = interpreter.environment.player?.takePlayed(), !played.isEmpty else { return }
-    do {
-      try library.notePlayed(played, at: Int64(time(nil)))
-    } catch {
-      report("cannot record what was played: \(error)")
-    }
+    delivery.recordPlays()
+    delivery.takeFailures().forEach(report)
   }
 
   /// Prints the status lines that are due. Script mode prints them once every download
@@ -555,7 +557,7 @@ final class ShellSession {
   private func deliverDueMessages() {
     recordPlays()
     guard isInteractive || library.coversAreIdle else { return }
-    for line in messages.drain() { output.line(line) }
+    for line in delivery.take() { output.line(line) }
   }
 
   /// Saves the current album; a failure is reported before the next prompt.

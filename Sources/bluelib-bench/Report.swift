@@ -1,3 +1,4 @@
+import BlueLibrary
 import Foundation
 
 #if canImport(Glibc)
@@ -8,16 +9,8 @@ import Foundation
 
 // MARK: - Numbers
 
-/// `1234567` → `1,234,567`.
-func grouped(_ value: Int) -> String {
-  let digits = String(value.magnitude)
-  var out = ""
-  for (offset, character) in digits.enumerated() {
-    if offset > 0 && (digits.count - offset) % 3 == 0 { out.append(",") }
-    out.append(character)
-  }
-  return (value < 0 ? "-" : "") + out
-}
+/// `1234567` → `1,234,567`, as the shell writes counts.
+func grouped(_ value: Int) -> String { Library.grouped(value) }
 
 /// A duration with a unit that suits it: `850 µs`, `12.3 ms`, `4.21 s`.
 func formatSeconds(_ seconds: Double) -> String {

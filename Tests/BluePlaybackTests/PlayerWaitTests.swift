@@ -5,8 +5,8 @@ import Synchronization
 import Testing
 
 /// `Player.waitUntilIdle`, the wait of a script that plays to the end of its queue, against
-/// the scripted engine: it sleeps until the queue ends, a play is counted or its pipe is
-/// written to, and calls `every` only then.
+/// the scripted engine: it sleeps until the queue ends or a pipe it is given is written to
+/// (the shell's, for a status line or a play told), and calls `every` only then.
 @Suite struct PlayerWaitTests {
   let engine = ScriptedAudioEngine()
   let player: Player
@@ -71,13 +71,31 @@ import Testing
     #expect(seen.value.withLock { $0.last } == .endOfQueue)
   }
 
-  @Test func aPlayCountedWakesTheWaitToRecordIt() async throws {
+  /// A play counted is told to the observer as it is counted; the shell's observer queues
+  /// it and writes to the shell's pipe, which wakes the wait to record it while the queue
+  /// plays on.
+  @Test func aPlayToldWakesTheWaitThroughTheObserversPipe() async throws {
+    let pipe = WakeUpPipe()
+    defer { pipe.close() }
+    let told = Shared<[Int64]>([])
+    player.observe { event in
+      guard case .played(let albumID, _) = event else { return }
+      told.value.withLock { $0.append(albumID) }
+      pipe.wake()
+    }
     try player.play(Self.tracks(2, album: 7))
     let recorded = Shared<[Int64]>([])
     let waiting = Task.detached { [player] in
       await onThread {
         player.waitUntilIdle(
-          timeout: 60, isCancelled: { false }, every: { recorded.value.withLock { $0 += player.takePlayed() } })
+          wakingOn: pipe, timeout: 60, isCancelled: { false },
+          every: {
+            let taken = told.value.withLock { told in
+              defer { told = [] }
+              return told
+            }
+            recorded.value.withLock { $0 += taken }
+          })
       }
     }
     try await Task.sleep(for: .milliseconds(200))

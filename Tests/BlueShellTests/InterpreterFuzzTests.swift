@@ -31,7 +31,7 @@ struct InterpreterFuzzTests {
     defer { close(sink) }
     let library = Library.inMemory()
     let interpreter = Interpreter(
-      environment: CommandEnvironment(library: library), output: OutputChannel(fileDescriptor: sink))
+      environment: CommandEnvironment(library: library, output: OutputChannel(fileDescriptor: sink)))
     for step in 0..<5000 {
       let count = Int.random(in: 1...8, using: &random)
       var line = ""

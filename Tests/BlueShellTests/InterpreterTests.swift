@@ -1,4 +1,5 @@
 import BlueLibrary
+import BluePlayback
 import Testing
 
 @testable import BlueShell
@@ -12,18 +13,28 @@ import Testing
 // MARK: - An in-process shell
 
 /// One interpreter over its own in-memory library, printing in script mode (the plain
-/// layout) to a real pipe that the test drains. Shared by `AlbumVerbTests`.
+/// layout) to a real pipe that the test drains. Shared by the verbs' tests.
 final class InProcessShell {
   let library: Library
   let captured: CapturedOutput
   let interpreter: Interpreter
 
-  init(albums: [Album] = DefaultCatalogue.albums) throws {
+  /// A shell over `albums` whose environment has `processEnvironment` (none of the test
+  /// process's own), `cancellation` and, when given, `player`.
+  init(
+    albums: [Album] = DefaultCatalogue.albums, processEnvironment: [String: String] = [:],
+    cancellation: Cancellation = .never, player: Player? = nil
+  ) throws {
     library = .inMemory(seed: albums)
     captured = try CapturedOutput()
     interpreter = Interpreter(
-      environment: CommandEnvironment(library: library), output: captured.channel)
+      environment: CommandEnvironment(
+        library: library, output: captured.channel, processEnvironment: processEnvironment,
+        cancellation: cancellation, player: player))
   }
+
+  /// The environment's player (a test that plays gave one).
+  var player: Player? { interpreter.environment.player }
 
   /// Runs `line` and returns the failure messages (`verb: message`).
   @discardableResult
@@ -210,7 +221,7 @@ struct InterpreterTests {
     defer { close(writeEnd) }
     let library = Library.inMemory(seed: [])
     let output = OutputChannel(fileDescriptor: writeEnd, flushThreshold: 1)
-    let interpreter = Interpreter(environment: CommandEnvironment(library: library), output: output)
+    let interpreter = Interpreter(environment: CommandEnvironment(library: library, output: output))
     #expect(interpreter.run(line: "add A; add B; add C") == [])
     #expect(output.isClosed)
     #expect(try library.allAlbums().map(\.title) == ["A"])
@@ -379,7 +390,7 @@ struct InterpreterTests {
   // MARK: Library errors
 
   @Test func libraryErrorKeepsItsCause() throws {
-    let environment = CommandEnvironment(library: .inMemory())
+    let environment = CommandEnvironment(library: .inMemory(), output: discardedOutput())
     let command = try ImportCommand(arguments: [Word("/nonexistent/albums.json")])
     do {
       _ = try command.execute(in: environment)
@@ -409,7 +420,7 @@ struct InterpreterTests {
   }
 
   @Test func commandErrorOfItsOwnHasNoCause() throws {
-    let environment = CommandEnvironment(library: .inMemory(seed: []))
+    let environment = CommandEnvironment(library: .inMemory(seed: []), output: discardedOutput())
     let command = try DeleteCommand(arguments: [])
     do {
       _ = try command.execute(in: environment)

@@ -34,8 +34,9 @@ import Testing
     }
     let library = Library.inMemory(seed: [])
     _ = try library.importFolder(music.root, named: "M")
-    let environment = CommandEnvironment(library: library)
-    environment.player = Player { () throws(PlaybackError) -> any AudioEngine in StillEngine() }
+    let environment = CommandEnvironment(
+      library: library, output: discardedOutput(),
+      player: Player { () throws(PlaybackError) -> any AudioEngine in StillEngine() })
 
     func lyrics() throws -> [String] {
       guard case .lines(let lines) = try LyricsCommand(arguments: []).execute(in: environment) else { return [] }

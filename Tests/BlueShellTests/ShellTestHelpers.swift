@@ -51,3 +51,13 @@ func readAll(_ reader: some LineReader, atMost limit: Int = 10_000) -> [LineEven
   }
   return events
 }
+
+// MARK: - Outputs
+
+/// A channel that writes to /dev/null, for an environment whose lines the test does not read.
+func discardedOutput() -> OutputChannel {
+  OutputChannel(fileDescriptor: devNull)
+}
+
+/// /dev/null, opened once for the whole test process.
+private let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)

@@ -436,4 +436,25 @@ struct ShowSeveralTests {
     #expect(lines.filter(\.isEmpty).count == 2)
     #expect(shell.run("show 4-9") == ["show: no album 9 (the library has 5)"])
   }
+
+  /// `random` orders a view by a shuffle of its own: kept while the view is shown, new at
+  /// each `find`; `title:random` still finds the word.
+  @Test func theRandomSortKeyShufflesOncePerFind() throws {
+    let albums = (1...60).map { Album(title: "T\($0)", artist: "A", genre: "G", year: 1990, coverURL: "") }
+    let shell = try InProcessShell(
+      albums: albums + [Album(title: "Random Access", artist: "D", genre: "G", coverURL: "")])
+    func order() throws -> [String] {
+      try shell.library.albums(in: 0..<(try shell.library.count())).map(\.title)
+    }
+    #expect(shell.run("find artist:A random") == [])
+    let first = try order()
+    #expect(Set(first) == Set(albums.map(\.title)))
+    #expect(first != albums.map(\.title))
+    #expect(shell.run("scroll right; tap 3") == [])
+    #expect(try order() == first)
+    #expect(shell.run("find artist:A random") == [])
+    #expect(try order() != first)
+    #expect(shell.run("find title:random") == [])
+    #expect(try order() == ["Random Access"])
+  }
 }

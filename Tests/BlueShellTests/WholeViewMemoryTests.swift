@@ -33,7 +33,7 @@ extension RunsAlone {
       let null = open("/dev/null", O_WRONLY)
       defer { close(null) }
       let interpreter = Interpreter(
-        environment: CommandEnvironment(library: library), output: OutputChannel(fileDescriptor: null))
+        environment: CommandEnvironment(library: library, output: OutputChannel(fileDescriptor: null)))
       try Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
       let baseline = try peak("VmRSS:")
       let failures = interpreter.run(line: line, stopAtFirstFailure: false)

@@ -89,7 +89,7 @@ enum LibraryFixture {
 /// status of a `-c` or stdin run, `bluelib: SOURCE:LINE: verb: message` on stderr, a script
 /// going on after a failed line, what the next run on the same home sees, and the raw bytes
 /// written to stdout. What each verb prints and refuses is pinned in process, in
-/// BlueShellTests' `AlbumVerbTests`.
+/// BlueShellTests' suites of the album verbs (`AddCommandTests` …).
 @Suite(.serialized)
 struct LibraryVerbTests {
   typealias F = LibraryFixture

@@ -192,6 +192,29 @@ extension RunsAlone {
       #expect(terminal.waitForExit() == 0)
     }
 
+    /// At a prompt, an album played is recorded as its play is told, above the prompt,
+    /// before any other command: another shell's query finds it (before, the shell asked
+    /// the player what was played after each command, and an album played while nobody
+    /// typed was not in the file).
+    @Test(.timeLimit(.minutes(1)))
+    func anAlbumPlayedAtAPromptIsRecordedWithoutAnotherCommand() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try Self.music(in: runner)
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      let terminal = try PseudoTerminal(
+        arguments: ["--home", runner.home.path],
+        environment: runner.environment(["NO_COLOR": "1", "BLUELIB_AUDIO_OUTPUT": "null"]), columns: 100, rows: 30)
+      #expect(terminal.waitFor("bluelib> "))
+      let mark = terminal.mark
+      terminal.type("play 1\r")
+      #expect(terminal.waitFor("■ end of the queue", after: mark, timeout: 20))
+      let listed = try runner.run(["-c", "list -f '$played $title' played:1.."])
+      #expect(listed.stdout == "1 The Wall\n", "\(listed.stderr)")
+      terminal.type("quit\r")
+      #expect(terminal.waitForExit() == 0)
+    }
+
     /// ReplayGain through mpv (issue 38, item 4): the tags of a FLAC (written by mutagen)
     /// as mpv reads them, album or track as chosen, the fallback for an untagged file, the
     /// choice kept in the library file; and `repeat on` plays the one-second album again.
@@ -294,33 +317,6 @@ extension RunsAlone {
         missing.stderr.hasSuffix(
           "bluelib: -c:1: play: cannot run the player 'no-such-player-here' (BLUELIB_PLAYER): not found\n"),
         "\(missing.stderr)")
-    }
-
-    /// A track number outside the album, the smallest and largest integers included, is an
-    /// error naming it, on libmpv's path and on BLUELIB_PLAYER's (round 4, G12: `Int.min - 1`
-    /// trapped).
-    @Test func aTrackNumberOutsideTheAlbumIsAnErrorEvenAtTheEndsOfInt() throws {
-      let runner = BinaryRunner()
-      defer { runner.cleanUp() }
-      let music = try Self.music(in: runner)
-      _ = try runner.run(["-c", "import '\(music.root)'"])
-      for environment in [Self.silent, ["BLUELIB_PLAYER": "true"]] {
-        let result = try runner.run(
-          [
-            "-c", "play 1 -9223372036854775808", "-c", "play 1 9223372036854775807", "-c", "play 1 0", "-c", "play 1 4",
-          ],
-          environment: environment)
-        #expect(result.status == 1, "\(environment): \(result.stderr)")
-        #expect(
-          result.stderr == """
-            bluelib: -c:1: play: "The Wall" has no track -9223372036854775808 (it has 3)
-            bluelib: -c:2: play: "The Wall" has no track 9223372036854775807 (it has 3)
-            bluelib: -c:3: play: "The Wall" has no track 0 (it has 3)
-            bluelib: -c:4: play: "The Wall" has no track 4 (it has 3)
-
-            """, "\(environment)")
-        #expect(result.stdout == "", "\(environment)")
-      }
     }
 
     /// Nothing is fetched that was not asked for (round 4, G4). A real loopback server sees no
@@ -689,24 +685,6 @@ extension RunsAlone {
       end(signalled)
       #expect(took < .seconds(1), "ended \(took) after SIGTERM")
       #expect(signalled.terminationStatus == 143)
-    }
-
-    /// The verbs without a player or without anything playing say so.
-    @Test func verbsSayWhatIsWrong() throws {
-      let runner = BinaryRunner()
-      defer { runner.cleanUp() }
-      let result = try runner.run(
-        ["-c", "play 1", "-c", "pause", "-c", "now", "-c", "seek 1:75", "-c", "volume 101", "-c", "queue"],
-        environment: Self.silent)
-      #expect(
-        result.stderr == """
-          bluelib: -c:1: play: "Best of Bowie" has no music files to play (it did not come from a music folder)
-          bluelib: -c:2: pause: nothing is playing
-          bluelib: -c:4: seek: '1:75' is not a time (like 90, 1:30, +10 or -0:30)
-          bluelib: -c:5: volume: volume is 0 to 100, got '101'
-
-          """)
-      #expect(result.stdout == "nothing is playing\nthe queue is empty ('queue ALBUM' adds an album)\n")
     }
   }
 }

@@ -71,7 +71,7 @@ struct DownloadCommand: Command {
     // A signal (Ctrl-C, SIGTERM, SIGHUP) stops the requests between pages: on a million
     // albums they take seconds, and the shell must leave within one.
     var stopped = false
-    let shouldStop = environment.cancellation()
+    let shouldStop = environment.cancellation.check()
     pages: for indices in runs {
       var start = indices.lowerBound
       while start < indices.upperBound {

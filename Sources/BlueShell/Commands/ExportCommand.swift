@@ -27,14 +27,15 @@ struct ExportCommand: Command {
     ],
     arguments: [.path, .query])
 
-  let path: String
+  /// The file as typed (`~/` is the environment's HOME).
+  let file: String
   let query: TypedQuery
   /// `export FILE all`: the whole library, even inside a view.
   let wholeLibrary: Bool
 
   init(arguments: [Word]) throws(CommandError) {
     guard let file = arguments.first else { throw .missing("FILE", usage: Self.configuration.usage) }
-    path = expandingTilde(file.text)
+    self.file = file.text
     let rest = Array(arguments.dropFirst())
     wholeLibrary = rest.count == 1 && !rest[0].isQuoted && rest[0].text.lowercased() == "all"
     query = TypedQuery(words: wholeLibrary ? [] : rest)
@@ -42,6 +43,7 @@ struct ExportCommand: Command {
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
+    let path = environment.expandingTilde(file)
     // Inside a view, verbs act on the view: without QUERY (or `all`), its albums.
     let view = wholeLibrary ? nil : library.view
     let query = try self.query.resolve(in: library) ?? (view != nil ? AlbumQuery.all : nil)

@@ -36,8 +36,7 @@ struct ImportCommand: Command {
       """,
     examples: ["import ~/Music", "import albums.json", "import ~/music/albums.csv"], arguments: [.path])
 
-  let path: String
-  /// The path as typed, for messages.
+  /// The path as typed, for messages (`~/` is the environment's HOME).
   let shownPath: String
   /// `--with-deleted`: a music folder's albums you deleted come back.
   let withDeleted: Bool
@@ -49,14 +48,14 @@ struct ImportCommand: Command {
     arguments.removeAll(where: option)
     guard let file = arguments.first else { throw .missing("FILE or DIR", usage: Self.configuration.usage) }
     if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    path = expandingTilde(file.text)
     shownPath = file.text
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let path = environment.expandingTilde(shownPath)
     var info = stat()
     if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
-      return try importFolder(in: environment)
+      return try importFolder(path, in: environment)
     }
     if let format = Self.audioFormat(of: path) {
       let folder = shownPath.contains("/") ? String(shownPath[..<shownPath.lastIndex(of: "/")!]) : "."
@@ -70,7 +69,7 @@ struct ImportCommand: Command {
     let samplesLeft: Int
     do throws(LibraryError) {
       (range, ignoredColumns, samplesLeft) = try library.importAlbums(
-        fromFile: path, isCancelled: environment.cancellation())
+        fromFile: path, isCancelled: environment.cancellation.check())
     } catch {
       if error == .cancelled { throw CommandError("cancelled; nothing was imported") }
       throw CommandError(error)
@@ -121,8 +120,8 @@ extension ImportCommand {
   /// The paths a skipped-files line names before it ends in `…`.
   static let skippedShown = 3
 
-  /// `import DIR`: scans the folder (a progress line on a terminal), then one change.
-  private func importFolder(in environment: CommandEnvironment) throws -> CommandOutcome {
+  /// `import DIR`: scans the folder at `path` (a progress line on a terminal), then one change.
+  private func importFolder(_ path: String, in environment: CommandEnvironment) throws -> CommandOutcome {
     let name = TextSanitizer.escaped(shownPath)
     let progressLine = environment.progressLine
     let start = ContinuousClock.now
@@ -134,7 +133,7 @@ extension ImportCommand {
         progress: progressLine.map { show in
           { progress in show(Self.progressText(progress, folder: name, since: start)) }
         },
-        isCancelled: environment.cancellation())
+        isCancelled: environment.cancellation.check())
     } catch {
       if error == .cancelled { throw CommandError("cancelled; nothing was imported") }
       throw CommandError(error)

@@ -57,7 +57,7 @@ struct LookupCommand: Command {
       albums.map(\.album), timeout: library.downloadTimeout,
       progress: { place, count, album in
         progress?("looking up \(place + 1) of \(count): \(TextSanitizer.escaped(album.title))")
-      }, shouldStop: environment.cancellation())
+      }, shouldStop: environment.cancellation.check())
     progress?(nil)
     var lines: [String] = []
     func name(_ album: Album) -> String {

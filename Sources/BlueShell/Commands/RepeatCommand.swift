@@ -28,7 +28,7 @@ struct RepeatCommand: Command {
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    guard let player = environment.player else { throw CommandError("playback is off in this shell") }
+    let player = try environment.requiredPlayer()
     if let on { player.setRepeat(on) }
     return .lines([player.repeats ? "repeat on: the queue plays again after its end" : "repeat off"])
   }

@@ -1,6 +1,4 @@
-import BlueCovers
 import BlueLibrary
-import BlueSystem
 
 /// `wait [SECONDS]`: block until pending downloads finish; Ctrl-C stops waiting.
 struct WaitCommand: Command {
@@ -35,16 +33,20 @@ struct WaitCommand: Command {
       environment.announce("waiting for \(Library.counted(before, "download")) (Ctrl-C cancels)")
     }
     let interactive = environment.isInteractive
-    let end = library.waitForCovers(timeout: seconds, drain: interactive ? 5 : 1, wakingOn: WakeUpPipe.shared.readEnd) {
+    let cancellation = environment.cancellation
+    let end = library.waitForCovers(
+      timeout: seconds, drain: interactive ? 5 : 1, wakingOn: cancellation.wakeUpPipe.readEnd
+    ) {
       // Status lines as they come, at a terminal.
       environment.deliverMessages()
-      return Self.stop(interactive: interactive)
+      return cancellation.coverWaitStop()
     }
     switch end {
     case .done:
       return .nothing
     case .cancelled:
-      if interactive && !SignalMonitor.terminationPending { throw CommandError("cancelled the pending downloads") }
+      // Ctrl-C at a terminal says so; a signal that ends the run leaves without a word.
+      if interactive && !cancellation.isRunEnding { throw CommandError("cancelled the pending downloads") }
       return .nothing
     case .timedOut:
       let left = library.pendingCoverCount
@@ -52,17 +54,6 @@ struct WaitCommand: Command {
         "still \(Library.counted(left, "download")) pending after \(Self.format(seconds ?? 0)) s"
       ])
     }
-  }
-
-  /// Whether a wait for covers (`wait`, and the shell's as it leaves) stops for the signals
-  /// that woke it, taking what woke it off the wake-up pipe: SIGTERM or SIGHUP drop the
-  /// downloads without a word (the shell then leaves with 143/129; reporting a million of
-  /// them took seconds); Ctrl-C cancels them, taken at a terminal (the shell goes on) and
-  /// left in a script, where SIGINT ends the run (130).
-  static func stop(interactive: Bool) -> CoverWaitStop? {
-    WakeUpPipe.shared.drain()
-    if SignalMonitor.terminationPending { return .cancelQuietly }
-    return (interactive ? SignalMonitor.take(.interrupt) : SignalMonitor.peek(.interrupt)) ? .cancel : nil
   }
 
   static func format(_ seconds: Double) -> String {

@@ -19,7 +19,7 @@ final class Interpreter {
   let history: InputHistory
   /// The view of the library: the scroller and its delegate.
   let browser: AlbumBrowser
-  /// Where outcomes are printed.
+  /// Where outcomes are printed: the environment's output.
   let output: OutputChannel
   private let style: TextStyle
   /// Set by `quit`; the shell stops reading input.
@@ -31,13 +31,13 @@ final class Interpreter {
   /// Where output taller than the window goes on a terminal (nil: printed as it is).
   var pager: Pager?
 
-  /// Creates an interpreter printing to `output`.
+  /// Creates an interpreter printing to the environment's output.
   init(
-    environment: CommandEnvironment, output: OutputChannel, registry: CommandRegistry = .standard,
+    environment: CommandEnvironment, registry: CommandRegistry = .standard,
     history: InputHistory = InputHistory(path: nil), style: TextStyle = .plain
   ) {
     self.environment = environment
-    self.output = output
+    self.output = environment.output
     self.registry = registry
     self.history = history
     self.style = style

@@ -25,7 +25,7 @@ final class EditLineReader: LineReader {
   private(set) var lineNumber = 0
   private let editLine: OpaquePointer
   private let history: OpaquePointer
-  private let messages: MessageQueue
+  private let delivery: MessageDelivery
   private let pipe: WakeUpPipe
   private var prompt: UnsafeMutablePointer<CChar>
   /// The prompt's width in cells, for placing the cursor.
@@ -50,8 +50,9 @@ final class EditLineReader: LineReader {
   /// - Parameters:
   ///   - colors: draw the prompt in colour.
   ///   - entries: earlier history, oldest first, reachable with Up.
-  ///   - messages: lines from background work to print above the prompt.
-  init?(colors: Bool, entries: [String], messages: MessageQueue, pipe: WakeUpPipe = .shared) {
+  ///   - delivery: what background work queued: lines to print above the prompt, and plays
+  ///     it records as they come.
+  init?(colors: Bool, entries: [String], delivery: MessageDelivery, pipe: WakeUpPipe = .shared) {
     TerminalModes.enableUTF8Locale()
     TerminalModes.saveForExit()
     guard let editLine = CEditLine_initStandardStreams("bluelib") else { return nil }
@@ -61,7 +62,7 @@ final class EditLineReader: LineReader {
     }
     self.editLine = editLine
     self.history = history
-    self.messages = messages
+    self.delivery = delivery
     self.pipe = pipe
     self.colors = colors
     prompt = strdup(Self.promptString(context: nil, colors: colors))
@@ -440,10 +441,11 @@ final class EditLineReader: LineReader {
 
   // MARK: - Printing above the prompt
 
-  /// Prints queued background lines. With `redraw`, the prompt and the half-typed line
-  /// are on screen: clear them, print, and let libedit draw them again (cursor included).
+  /// Prints queued background lines (the delivery records the queued plays first). With
+  /// `redraw`, the prompt and the half-typed line are on screen: clear them, print, and let
+  /// libedit draw them again (cursor included).
   private func flushQueuedMessages(redraw: Bool) {
-    let lines = messages.drain()
+    let lines = delivery.take()
     guard !lines.isEmpty else { return }
     var text = ""
     if redraw {

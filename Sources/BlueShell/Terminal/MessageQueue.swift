@@ -1,12 +1,15 @@
 import BlueLibrary
+import BluePlayback
 import BlueSystem
 import Synchronization
 
-/// Lines produced by background work (cover downloads), waiting for the terminal's owner.
+/// What background work hands the terminal's owner: status lines (cover downloads, what
+/// starts playing), and the albums the player counted as played, for the owner to record.
 ///
-/// - Important: ``post(_:)`` may be called from any thread; it never writes to the terminal.
-///   The owning thread drains the queue: between commands in script mode, and above the
-///   prompt (redrawing the half-typed line) in interactive mode.
+/// - Important: ``post(_:order:)`` and ``post(_:)`` may be called from any thread; they
+///   never write to the terminal. The owning thread takes what is queued (through a
+///   ``MessageDelivery``): between commands in script mode, and above the prompt (redrawing
+///   the half-typed line) in interactive mode.
 final class MessageQueue: Sendable {
   private let queue = Mutex(Queued())
 
@@ -14,6 +17,15 @@ final class MessageQueue: Sendable {
     var lines: [(order: Int, sequence: Int, text: String)] = []
     /// Lines posted while ``limit`` were waiting: counted, not kept.
     var dropped = 0
+    /// Albums counted as played, in order, waiting to be recorded (not subject to the limit:
+    /// one a track at most).
+    var plays: [Play] = []
+  }
+
+  /// An album counted as played, and when (seconds since 1970).
+  struct Play: Equatable {
+    var albumID: Int64
+    var time: Int64
   }
 
   /// The most lines kept waiting for the owner (a `download all` of a million albums
@@ -43,11 +55,25 @@ final class MessageQueue: Sendable {
     if kept { pipe.wake() }
   }
 
+  /// Queues what the player tells (on its engine's thread, or on the owner's for a play
+  /// counted at a skip or a stop) and wakes the owner: a play to record, or a status line.
+  func post(_ event: Player.Event) {
+    guard case .played(let albumID, let time) = event else {
+      if let line = NowPlaying.line(event) { post(line) }
+      return
+    }
+    queue.withLock { $0.plays.append(Play(albumID: albumID, time: time)) }
+    pipe.wake()
+  }
+
   /// Takes every queued line; when more were posted than the queue keeps, a last line
   /// says how many were left out.
   func drain() -> [String] {
     queue.withLock { queue in
-      defer { queue = Queued() }
+      defer {
+        queue.lines = []
+        queue.dropped = 0
+      }
       var lines = queue.lines.sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }.map(\.text)
       if queue.dropped > 0 {
         lines.append(
@@ -55,6 +81,14 @@ final class MessageQueue: Sendable {
         )
       }
       return lines
+    }
+  }
+
+  /// Takes every queued play, in the order they were counted.
+  func takePlays() -> [Play] {
+    queue.withLock { queue in
+      defer { queue.plays = [] }
+      return queue.plays
     }
   }
 }

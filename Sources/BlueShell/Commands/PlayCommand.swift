@@ -1,0 +1,100 @@
+import BlueLibrary
+import BluePlayback
+
+/// `play [ALBUM] [TRACK]`: play an album (the current one by default) from its first track,
+/// or from TRACK; alone, start the waiting queue when nothing plays. `play random [QUERY]`:
+/// an album of the view (or of QUERY) picked at random.
+struct PlayCommand: Command {
+  static let configuration = CommandConfiguration(
+    verb: "play", group: .playback, synopsis: "[ALBUM] [TRACK] | random [QUERY]",
+    summary: "play an album from a music folder (the current one by default), from TRACK",
+    details: """
+      Replaces the queue with the album's tracks, in disc and track order, and plays them
+      from the first (or from TRACK, its place in the album's track list: 'show' lists
+      them). Alone, 'play' plays the current album; it resumes the waiting queue instead
+      when nothing plays and the current album is still the one that was current when the
+      queue was made or added to ('tap 3; play' plays album 3, whatever waits). A queue
+      whose files moved (and were imported again) plays from their new places. A status line above the prompt says what starts; a file
+      that cannot be played is skipped with a line naming it. In a script (-c, --script,
+      piped), bluelib plays to the end of the queue before it exits. With BLUELIB_PLAYER set
+      (say 'mpv --no-video'), that command plays the album instead: its files, in order, are
+      its arguments, it has the terminal, and the prompt returns when it exits; SIGTERM and
+      SIGHUP are passed on to it, and bluelib leaves at once.
+      'play random' plays an album picked at random among the view's (with QUERY, among
+      those it matches in the view) that came from a music folder; 'play "Random"' plays
+      the album titled Random. 'repeat on' plays the queue again after its end.
+      """,
+    examples: ["play", "play 3", "play \"The Wall\" 5", "play random", "play random genre:jazz"],
+    arguments: [.album])
+
+  let album: AlbumReference?
+  let track: Int?
+  /// `play random [QUERY]`: the query's words (empty: the whole view).
+  let random: [Word]?
+
+  init(arguments: [Word]) throws(CommandError) {
+    var words = arguments[...]
+    if let first = words.first, !first.isQuoted, first.text.lowercased() == "random" {
+      random = Array(words.dropFirst())
+      (album, track) = (nil, nil)
+      return
+    }
+    random = nil
+    if words.count >= 2, let last = words.last, !last.isQuoted, let number = Int(last.text) {
+      track = number
+      words = words.dropLast()
+    } else {
+      track = nil
+    }
+    album = words.isEmpty ? nil : try AlbumReference(restOfLine: words)
+  }
+
+  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
+    let library = environment.library
+    if let external = environment.processEnvironment["BLUELIB_PLAYER"], !external.allSatisfy(\.isWhitespace) {
+      let (found, tracks) = try library.tracksToPlay(ofAlbumAt: try album.resolve(in: library))
+      let start = try place(ofTrack: track, in: tracks, of: found)
+      let played = try ExternalPlayer(command: external).play(
+        tracks[start...].map(\.path), isInteractive: environment.isInteractive)
+      // Stopped (Ctrl-C, or a signal that ends the run): nothing to say.
+      guard played else { return .lines([]) }
+      return .lines(["played \(quotedTitle(found)) with '\(TextSanitizer.escaped(external))'"])
+    }
+    let player = try environment.requiredPlayer()
+    let selected = try library.selectedAlbum()?.id
+    if let random {
+      let pick = try RandomAlbums(count: 1, matching: random, in: library)
+      let (found, tracks) = pick.picked[0]
+      do throws(PlaybackError) { try player.play(tracks) } catch { throw CommandError(playback: error) }
+      player.madeQueue(whileSelected: selected)
+      return .lines([
+        "playing \(quotedTitle(found)) by \(TextSanitizer.escaped(found.artist)) "
+          + "(\(Library.counted(player.queue.count, "track"))), picked at random of \(albumCount(pick.among))"
+      ])
+    }
+    // Alone: the waiting queue, unless another album was picked since it was made.
+    if album == nil, track == nil, player.isIdle, !player.queue.isEmpty, player.queueMadeWhileSelected == selected {
+      // Files that moved since (and were imported again) are found at their new places.
+      player.replaceQueue(library.refound(player.queue))
+      do throws(PlaybackError) { try player.playQueue() } catch { throw CommandError(playback: error) }
+      return .lines(["playing the queue (\(Library.counted(player.queue.count, "track")))"])
+    }
+    let (found, tracks) = try library.tracksToPlay(ofAlbumAt: try album.resolve(in: library))
+    let start = try place(ofTrack: track, in: tracks, of: found)
+    do throws(PlaybackError) { try player.play(tracks, from: start) } catch { throw CommandError(playback: error) }
+    player.madeQueue(whileSelected: selected)
+    // What is in the queue: a file the player refused is not.
+    return .lines(["playing \(quotedTitle(found)) (\(Library.counted(player.queue.count, "track")))"])
+  }
+}
+
+/// Where in `tracks` TRACK is, its number in the album's track list (1-based, as `show` lists
+/// them): the first track without one, an error for a number the album does not have.
+private func place(ofTrack track: Int?, in tracks: [Player.Track], of album: Album) throws(CommandError) -> Int {
+  guard let track else { return 0 }
+  // Compared as typed, before any arithmetic: the number may be Int.min.
+  guard track >= 1 && track <= tracks.count else {
+    throw CommandError("\(quotedTitle(album)) has no track \(track) (it has \(tracks.count))")
+  }
+  return track - 1
+}
