@@ -89,9 +89,17 @@ let package = Package(
       ],
       exclude: ["Bundled/make-covers.py", "Bundled/covers"]
     ),
+    // The album as values: Album and its fields' rules, the errors, the query language (its
+    // syntax tree and parser; the store compiles it to SQL), the steps of the undo log.
+    .target(name: "AlbumModel", dependencies: ["BlueCovers", "MusicFolder"]),
+    // Import and export files: the CSV and JSON decoders streaming a file's albums, the
+    // encoders, atomic writes; knows no store.
+    .target(name: "AlbumArchive", dependencies: ["AlbumModel", "BlueSystem", "MusicFolder"]),
     .target(
       name: "BlueLibrary",
       dependencies: [
+        "AlbumArchive",
+        "AlbumModel",
         "BlueCovers",
         "BluePlayback",
         "BlueSystem",
@@ -103,8 +111,8 @@ let package = Package(
     .target(
       name: "BlueShell",
       dependencies: [
-        "BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem", "HorizontalScroller", "CoverArt", "CEditLine",
-        "CWindowSize", "MusicFolder",
+        "AlbumArchive", "AlbumModel", "BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem", "HorizontalScroller",
+        "CoverArt", "CEditLine", "CWindowSize", "MusicFolder",
       ]
     ),
     .executableTarget(
@@ -134,6 +142,8 @@ let package = Package(
     .executableTarget(
       name: "bluelib-bench",
       dependencies: [
+        "AlbumArchive",
+        "AlbumModel",
         "BlueLibrary",
         "BluePlayback",
         "BlueSystem",
@@ -150,6 +160,8 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["BlueSystem", "CoverArt", "MusicFolder"], path: "Tests/TestSupport"),
     .target(name: "CoverTestSupport", dependencies: ["BlueCovers", "TestSupport"], path: "Tests/CoverTestSupport"),
     .testTarget(name: "BlueSystemTests", dependencies: ["BlueSystem", "TestSupport"]),
+    .testTarget(name: "AlbumModelTests", dependencies: ["AlbumModel", "MusicFolder", "TestSupport"]),
+    .testTarget(name: "AlbumArchiveTests", dependencies: ["AlbumArchive", "AlbumModel", "TestSupport"]),
     .testTarget(name: "BluePlaybackTests", dependencies: ["BluePlayback", "BlueSystem"]),
     .testTarget(
       name: "BlueCoversTests",
@@ -158,11 +170,16 @@ let package = Package(
     .testTarget(
       name: "BlueLibraryTests",
       dependencies: [
-        "BlueCovers", "BlueLibrary", "CoverArt", "CoverTestSupport", "LoopbackHTTPServer", "MusicFolder", "TestSupport",
+        "AlbumArchive", "AlbumModel", "BlueCovers", "BlueLibrary", "CoverArt", "CoverTestSupport", "LoopbackHTTPServer",
+        "MusicFolder", "TestSupport",
       ]
     ),
     .testTarget(
-      name: "BlueShellTests", dependencies: ["BlueCovers", "BlueShell", "BluePlayback", "BlueSystem", "TestSupport"]),
+      name: "BlueShellTests",
+      dependencies: [
+        "AlbumArchive", "AlbumModel", "BlueCovers", "BlueShell", "BluePlayback", "BlueSystem", "TestSupport",
+      ]
+    ),
     .testTarget(name: "BenchTests", dependencies: ["bluelib-bench"]),
     .testTarget(
       name: "MPDClientTests",

@@ -1,3 +1,4 @@
+import AlbumModel
 import BluePlayback
 
 // What you played: each album's play count and the time it was last played, kept in the

@@ -1,3 +1,5 @@
+import AlbumModel
+
 // `edit ALBUM track N FIELD=VALUE…`: one track's title, artist and number, yours over what
 // its file says, as an undoable step of its album; `write` puts them into the file.
 extension Library {

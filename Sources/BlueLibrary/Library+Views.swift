@@ -1,3 +1,4 @@
+import AlbumModel
 import Foundation
 
 /// A view: the albums a query matches, in its order. The scroller, the indices every verb

@@ -1,3 +1,4 @@
+import AlbumModel
 internal import MusicFolder
 
 // `write`: an album's fields into the tags of its files, as one step undo takes back, kept

@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueCovers
 import Foundation
 import Synchronization
@@ -712,18 +713,11 @@ public final class Library {
   /// `count` and the noun, plural unless it is 1, with thousands separators: `1 track`,
   /// `20,164 tracks`. Every count the shell prints is written this way.
   public static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
-    count == 1 ? "1 \(noun)" : "\(grouped(count)) \(plural ?? noun + "s")"
+    Counting.counted(count, noun, plural: plural)
   }
 
   /// `20,000`: digits in groups of three.
   public static func grouped(_ number: Int) -> String {
-    let digits = String(number.magnitude)
-    guard digits.count > 3 else { return number < 0 ? "-" + digits : digits }
-    var out = ""
-    for (offset, digit) in digits.enumerated() {
-      if offset > 0 && (digits.count - offset) % 3 == 0 { out.append(",") }
-      out.append(digit)
-    }
-    return (number < 0 ? "-" : "") + out
+    Counting.grouped(number)
   }
 }

@@ -1,3 +1,4 @@
+import AlbumModel
 import Foundation
 import GRDB
 import Testing

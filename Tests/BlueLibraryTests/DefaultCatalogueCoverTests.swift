@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueCovers
 import CoverTestSupport
 import Foundation

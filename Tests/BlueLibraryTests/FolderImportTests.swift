@@ -1,3 +1,5 @@
+import AlbumArchive
+import AlbumModel
 import CoverArt
 import CoverTestSupport
 import Foundation

@@ -1,3 +1,4 @@
+import AlbumModel
 import GRDB
 // Every file of this target sees the shared helpers (TemporaryDirectory, FileSnapshot, …),
 // also the files that do not import TestSupport themselves.

@@ -1,3 +1,5 @@
+import AlbumArchive
+import AlbumModel
 import Foundation
 import GRDB
 import MusicFolder

@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// What script mode prints for the default library, shared by the suites of the album

@@ -1,3 +1,5 @@
+import AlbumArchive
+import AlbumModel
 import BlueLibrary
 import Foundation
 import Testing

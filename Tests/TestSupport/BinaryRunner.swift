@@ -38,8 +38,12 @@ public struct BinaryRunner: Sendable {
     return URL(fileURLWithPath: ".build/debug/bluelib")
   }()
 
-  /// A fresh home directory, removed when the caller calls ``cleanUp()``.
-  public let home: URL
+  /// A fresh home directory, removed when the last copy of this runner goes (or at
+  /// ``cleanUp()``), so a test that stops early leaves none behind.
+  public var home: URL { directory.url }
+
+  /// The home, held by every copy of the runner (a `LiveShell` keeps one too).
+  private let directory: Home
 
   /// When set, and the tests run as root, each run is as this user and group (through
   /// `setpriv`), which root's file permissions do not stop: for a folder that cannot be read.
@@ -47,14 +51,26 @@ public struct BinaryRunner: Sendable {
 
   /// A runner with a fresh, empty home directory.
   public init() {
-    home = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bluelib-e2e-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    directory = Home()
   }
 
-  /// Removes the home directory.
+  /// Removes the home directory now, before the runner goes.
   public func cleanUp() {
     try? FileManager.default.removeItem(at: home)
+  }
+
+  /// A home directory that is removed with the last reference to it.
+  private final class Home: Sendable {
+    let url: URL
+
+    init() {
+      url = FileManager.default.temporaryDirectory.appendingPathComponent("bluelib-e2e-\(UUID().uuidString)")
+      try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+      try? FileManager.default.removeItem(at: url)
+    }
   }
 
   /// The environment every run gets: no colour settings, no XDG leakage from the host.

@@ -11,6 +11,8 @@ import Foundation
 /// talk to it as a second terminal tab would (``send(_:)``).
 public final class LiveShell {
   private let process = Process()
+  /// The runner whose home the shell runs in: held, so the home stays while the shell does.
+  private let runner: BinaryRunner
   private let input = Pipe()
   private let stdout = LockedBox(Data())
   private let stderr = LockedBox(Data())
@@ -21,6 +23,7 @@ public final class LiveShell {
   /// Starts `bluelib --home HOME ARGUMENTS` with `runner`'s home and environment, and
   /// `environment` added to it (script mode: its standard input is a pipe).
   public init(_ runner: BinaryRunner, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    self.runner = runner
     process.executableURL = BinaryRunner.executable
     process.arguments = ["--home", runner.home.path] + arguments
     process.environment = runner.environment(environment)

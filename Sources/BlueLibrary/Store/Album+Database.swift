@@ -1,3 +1,4 @@
+import AlbumModel
 internal import GRDB
 
 /// An album as a row of the `album` table (see `Schema`): GRDB's record type, kept

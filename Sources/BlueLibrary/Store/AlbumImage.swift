@@ -1,3 +1,4 @@
+import AlbumModel
 internal import GRDB
 
 /// An album as a logged step recorded it: a `change_album` row.

@@ -1,3 +1,4 @@
+import AlbumModel
 import Foundation
 internal import GRDB
 import Synchronization
@@ -7,7 +8,7 @@ import Synchronization
 ///
 /// Text terms are exact in SQL: SQLite's `LIKE` folds ASCII case, which is the whole
 /// answer for a row of printable ASCII; only the other rows are folded by
-/// `bluelib_fold` (case, accents and width, as ``AlbumStore/fold(_:)``). Every term is
+/// `bluelib_fold` (case, accents and width, as ``AlbumQuery/fold(_:)``). Every term is
 /// NULL-free (`IFNULL(…, 0)`), so a negated term takes in the albums that lack the field.
 struct QuerySQL {
   var condition: String
@@ -159,7 +160,7 @@ extension AlbumStore {
       })
     db.add(
       function: DatabaseFunction("bluelib_fold", argumentCount: 1, pure: true) { values in
-        String.fromDatabaseValue(values[0]).map(AlbumStore.fold)
+        String.fromDatabaseValue(values[0]).map(AlbumQuery.fold)
       })
     db.add(
       function: DatabaseFunction("bluelib_lower", argumentCount: 1, pure: true) { values in
@@ -193,7 +194,7 @@ extension AlbumStore {
 /// after ``budget`` on one text.
 enum BoundedMatch {
   /// The longest one text may take, in milliseconds.
-  static let budgetMilliseconds = 250
+  static let budgetMilliseconds = AlbumQuery.patternBudgetMilliseconds
   static let budget: Duration = .milliseconds(budgetMilliseconds)
   /// The start of the message of a match over its budget, followed by the pattern.
   static let tooSlowMarker = "bluelib: pattern too slow: "
@@ -227,6 +228,15 @@ enum BoundedMatch {
     if tooSlow && !found { throw DatabaseError(resultCode: .SQLITE_ERROR, message: tooSlowMarker + pattern) }
     return found
   }
+}
+
+extension AlbumArt {
+  /// The SQL expression of a row of `album` that ``Album/art`` computes for a value.
+  static let sql = """
+    (CASE WHEN coverUrl = '' THEN 'none' \
+    WHEN coverUrl LIKE 'file:%' OR coverUrl LIKE 'embedded:%' THEN 'local' \
+    WHEN EXISTS (SELECT 1 FROM cover WHERE url = album.coverUrl) THEN 'downloaded' ELSE 'url' END)
+    """
 }
 
 /// Compiled patterns by their text, so a query's pattern is compiled once, not per row.

@@ -1,3 +1,4 @@
+import AlbumModel
 internal import GRDB
 
 #if canImport(GRDBSQLite)

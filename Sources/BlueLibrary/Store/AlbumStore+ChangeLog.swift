@@ -1,3 +1,4 @@
+import AlbumModel
 internal import GRDB
 
 // The undo log's bookkeeping and the id-based album moves it is built from; every

@@ -1,3 +1,4 @@
+import AlbumModel
 internal import GRDB
 
 // The logged changes: each is one immediate transaction holding the albums it writes,

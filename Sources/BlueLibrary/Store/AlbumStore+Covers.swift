@@ -1,3 +1,4 @@
+import AlbumModel
 internal import GRDB
 
 /// The cover ledger: which cover URLs this library has seen land in the cover cache

@@ -1,3 +1,5 @@
+import AlbumArchive
+import AlbumModel
 internal import GRDB
 internal import MusicFolder
 

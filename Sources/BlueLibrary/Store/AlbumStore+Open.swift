@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueSystem
 import Foundation
 internal import GRDB

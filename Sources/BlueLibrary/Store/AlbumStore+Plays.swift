@@ -1,3 +1,4 @@
+import AlbumModel
 internal import GRDB
 
 // Each album's play count and when it was last played (`album_play`), beside the albums,

@@ -1,3 +1,4 @@
+import AlbumModel
 import Foundation
 internal import GRDB
 

@@ -1,3 +1,4 @@
+import AlbumModel
 internal import GRDB
 
 // The sample albums a fresh library starts with (``DefaultCatalogue``) make room for the

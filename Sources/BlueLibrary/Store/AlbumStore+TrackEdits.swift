@@ -1,3 +1,4 @@
+import AlbumModel
 internal import GRDB
 
 // Tracks you edit (see `Schema.addTrackEdits`): a track's title, artist and number as you

@@ -1,3 +1,4 @@
+import AlbumModel
 internal import GRDB
 
 // Undo and redo of each kind of step, by album id: a step is acted on only while every

@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueSystem
 internal import GRDB
 internal import MusicFolder

@@ -1,3 +1,4 @@
+import AlbumModel
 import Foundation
 internal import GRDB
 import Synchronization
@@ -125,11 +126,6 @@ package final class AlbumStore: Sendable {
   /// Now, in whole seconds since 1970: the `added` time of the albums a change stores new.
   static var addedNow: Int64 { Int64(Date().timeIntervalSince1970.rounded(.down)) }
 
-  /// The most words a query may have (SQLite allows an expression 1,000 deep).
-  package static let maximumQueryWords = 100
-  /// The most bytes a query word may have (SQLite's LIKE patterns stop at 50,000).
-  package static let maximumQueryWordBytes = 4 << 10
-
   /// The albums in which every word of `query` appears in the title, artist, genre or
   /// year, ignoring case and accents (`cafe` finds "Café", `bjork jazz` finds Björk's jazz
   /// albums), in order, starting at index `start`; at most `limit` of them.
@@ -138,11 +134,11 @@ package final class AlbumStore: Sendable {
   /// SQLite's `LIKE` narrows the rows (it folds ASCII case only, so rows with other
   /// characters are let through), and only those rows are folded and checked here.
   package func search(_ query: String, from start: Int = 0, limit: Int? = nil) throws(LibraryError) -> [Album] {
-    let words = query.split(whereSeparator: \.isWhitespace).map { Self.fold(String($0)) }
+    let words = query.split(whereSeparator: \.isWhitespace).map { AlbumQuery.fold(String($0)) }
     // SQLite's own limits (expression depth, LIKE pattern length) would say "library
     // database error"; a query past these is the user's to shorten, not a damaged file.
-    if words.count > Self.maximumQueryWords || words.contains(where: { $0.utf8.count > Self.maximumQueryWordBytes }) {
-      throw .queryTooLong(words: Self.maximumQueryWords, bytes: Self.maximumQueryWordBytes)
+    if words.count > AlbumQuery.maximumWords || words.contains(where: { $0.utf8.count > AlbumQuery.maximumWordBytes }) {
+      throw .queryTooLong(words: AlbumQuery.maximumWords, bytes: AlbumQuery.maximumWordBytes)
     }
     return try reading { db in
       if words.isEmpty {
@@ -185,13 +181,8 @@ package final class AlbumStore: Sendable {
     {
       return true
     }
-    let haystack = fold(fields.joined(separator: "\n") + "\n" + (album.year.map(String.init) ?? ""))
+    let haystack = AlbumQuery.fold(fields.joined(separator: "\n") + "\n" + (album.year.map(String.init) ?? ""))
     return words.allSatisfy { haystack.contains($0) }
-  }
-
-  /// `text` without case or accents, as searches compare it.
-  static func fold(_ text: String) -> String {
-    text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
   }
 
   /// The selected album's index, or nil when nothing is selected.

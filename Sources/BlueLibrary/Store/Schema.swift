@@ -1,3 +1,4 @@
+import AlbumModel
 internal import GRDB
 
 /// The library file's schema and its versions.

@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// The albums at some indices of the view (or library), in their order, read a page at a

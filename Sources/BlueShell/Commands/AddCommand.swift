@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// `add TITLE [artist=…] [year=…] [genre=…] [cover=URL]`: a new album after the current one.

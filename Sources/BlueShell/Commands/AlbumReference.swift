@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// An album as typed: a 1-based index (`3`) or a title (`"American Pie"`, or unquoted words

@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// A failed command, with a message that names what was wrong and what would be right.

@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// What a command did, for the ``Interpreter`` to render once the command returns. (While it

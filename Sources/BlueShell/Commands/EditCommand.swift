@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// `edit [ALBUM…|all] FIELD=VALUE…`: change fields of an album, or of several as one step;

@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// `FIELD=VALUE` as typed after `add` and `edit`.

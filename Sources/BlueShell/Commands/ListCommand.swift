@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueCovers
 import BlueLibrary
 import Foundation

@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// `lyrics [ALBUM] [TRACK]`: a track's lyrics, from an `.lrc` file beside it or embedded in

@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// `rate [ALBUM…|all] N`: give albums N stars, 1 to 5 (0 clears the rating), as one step.

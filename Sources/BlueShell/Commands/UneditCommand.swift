@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// `unedit [ALBUM] [FIELD…]`: let fields of an album from a music folder follow its files

@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// `write [ALBUM…|all]`: write albums' fields into the tags of their music files, as one

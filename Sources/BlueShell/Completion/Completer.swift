@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 
 /// Tab completion as a pure function of the line, the cursor and what the library holds,

@@ -61,7 +61,7 @@ extension Album {
   }
 
   /// Throws the first rule the album breaks.
-  func validate() throws(LibraryError) {
+  package func validate() throws(LibraryError) {
     var (title, artist, genre, coverURL) = (title, artist, genre, coverURL)
     // Native strings are contiguous already: this reads them in place.
     let violation = title.withUTF8 { title in
@@ -135,7 +135,7 @@ extension Album {
   }
 
   /// Parses `[-]digits` without overflowing: a huge number comes back as `Int.max`.
-  static func parseWholeNumber(_ bytes: some Collection<UInt8>) -> Int? {
+  package static func parseWholeNumber(_ bytes: some Collection<UInt8>) -> Int? {
     var iterator = bytes.makeIterator()
     guard var byte = iterator.next() else { return nil }
     var negative = false

@@ -1,3 +1,5 @@
+import AlbumModel
+
 extension LibraryArchive {
   /// The albums as CSV (RFC 4180, CRLF) with the header `title,artist,genre,year,coverUrl`,
   /// which `import` reads back to the same albums. When any album was imported from a
@@ -15,14 +17,14 @@ extension LibraryArchive {
   }
 
   /// The header row; with `music`, the three music-folder columns too.
-  static func appendCSVHeader(music: Bool, to out: inout [UInt8]) {
+  package static func appendCSVHeader(music: Bool, to out: inout [UInt8]) {
     out.append(
       contentsOf: (music
         ? "title,artist,genre,year,coverUrl,tracks,duration,folder\r\n" : "title,artist,genre,year,coverUrl\r\n").utf8)
   }
 
   /// One row of ``encodeCSV(_:)``; `export` streams a library of any size through it.
-  static func appendCSV(_ album: Album, music: Bool, to out: inout [UInt8]) {
+  package static func appendCSV(_ album: Album, music: Bool, to out: inout [UInt8]) {
     appendCSVField(album.title, to: &out)
     out.append(UInt8(ascii: ","))
     appendCSVField(album.artist, to: &out)

@@ -1,6 +1,7 @@
+import AlbumModel
 import BlueSystem
 import Foundation
-internal import MusicFolder
+package import MusicFolder
 
 #if canImport(Glibc)
   import Glibc
@@ -15,6 +16,10 @@ extension LibraryArchive {
     public var albums = 0
     public var tracks = 0
     public var tracksLeftOut = 0
+
+    package init(albums: Int = 0, tracks: Int = 0, tracksLeftOut: Int = 0) {
+      (self.albums, self.tracks, self.tracksLeftOut) = (albums, tracks, tracksLeftOut)
+    }
   }
 
   /// Replaces the file at `path` with `bytes` so that a reader (or a crash) sees
@@ -39,79 +44,12 @@ extension LibraryArchive {
     }
   }
 
-  /// Writes every album `library` holds to `path` — CSV when `csv`, else JSON — atomically
-  /// and in bounded memory: the albums are read a page at a time and written as they come,
-  /// so a million-album library costs the memory of one page. Where it may write, and the
-  /// files it spares (the library's own), are as ``writeAtomically(_:to:sparing:)``.
-  /// Returns what it wrote (``Exported``).
-  ///
-  /// With `playlist`, the file is an extended M3U playlist instead (`#EXTM3U`, then for each
-  /// track of each album from a music folder `#EXTINF:SECONDS,ARTIST - TITLE` and its
-  /// absolute path); albums without tracks are left out, and the count is of albums written.
-  @discardableResult
-  public static func export(
-    _ library: Library, to path: String, csv: Bool, playlist: Bool = false, query: AlbumQuery? = nil
-  ) throws(LibraryError) -> Exported {
-    let target = try exportTarget(path)
-    // With a query, only its matches (within the view); without, the whole library.
-    let ids = try query.map { query throws(LibraryError) in try library.store.albumIDs(matching: library.scope(query)) }
-    try refuseIfSpared(target, named: path, sparing: library.files)
-    let music = csv ? try library.hasMusicFields() : false
-    var written = 0
-    var exported = Exported()
-    do {
-      try AtomicFile.write(to: target, mode: 0o666) { emit in
-        var out: [UInt8] = []
-        out.reserveCapacity(Self.exportBlock + 64 << 10)
-        if csv { appendCSVHeader(music: music, to: &out) }
-        if playlist { out += Array("#EXTM3U\n".utf8) }
-        let count = try ids?.count ?? library.store.count()
-        var start = 0
-        while start < count {
-          let range = start..<min(start + Self.exportPage, count)
-          let page =
-            try ids.map { ids throws(LibraryError) in try library.store.albums(ids: ids[range]) }
-            ?? library.store.albums(in: range)
-          for album in page {
-            if playlist {
-              guard let tracks = try library.musicTracks(of: album) else { continue }
-              let (entries, leftOut) = appendM3U(album, tracks: tracks, to: &out)
-              exported.tracks += entries
-              exported.tracksLeftOut += leftOut
-              // An album none of whose tracks could be written is not in the playlist.
-              if entries == 0 { continue }
-            } else if csv {
-              appendCSV(album, music: music, to: &out)
-            } else {
-              appendJSON(album, tracks: try library.musicTracks(of: album), first: written == 0, to: &out)
-            }
-            written += 1
-            if out.count >= Self.exportBlock {
-              try out.withUnsafeBytes { try emit($0) }
-              out.removeAll(keepingCapacity: true)
-            }
-          }
-          guard !page.isEmpty else { break }
-          start += page.count
-        }
-        if !csv && !playlist { endJSON(count: written, to: &out) }
-        try out.withUnsafeBytes { try emit($0) }
-      }
-    } catch let error as LibraryError {
-      throw error
-    } catch let error as AtomicFileError {
-      throw .cannotWrite(path: path, reason: error.reason)
-    } catch {
-      throw .cannotWrite(path: path, reason: String(describing: error))
-    }
-    exported.albums = written
-    return exported
-  }
-
   /// The tracks of `album` as extended M3U entries. A line break in a tag becomes a space;
   /// a track whose path holds one cannot be written in M3U and is left out.
   /// Returns how many tracks it wrote and how many it left out.
-  static func appendM3U(_ album: Album, tracks: [MusicTrack], to out: inout [UInt8]) -> (written: Int, leftOut: Int) {
+  package static func appendM3U(
+    _ album: Album, tracks: [MusicTrack], to out: inout [UInt8]
+  ) -> (written: Int, leftOut: Int) {
     func line(_ text: String) -> String {
       String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
     }
@@ -127,9 +65,9 @@ extension LibraryArchive {
   }
 
   /// Albums read at once by ``export(_:to:csv:)``.
-  static let exportPage = 4096
+  package static let exportPage = 4096
   /// Bytes gathered before each write of ``export(_:to:csv:)``.
-  static let exportBlock = 1 << 20
+  package static let exportBlock = 1 << 20
 
   /// Throws when `target` is one of the `spared` files (compared by device and inode, so a
   /// hard link, a symbolic link or another spelling of the path is caught too).
@@ -138,7 +76,9 @@ extension LibraryArchive {
   /// same directory (by device and inode). SQLite makes `library.sqlite-journal` for each
   /// change and takes a file of that name it finds at the next open for a stale journal,
   /// deleting it: an export written there between two commands would be lost.
-  static func refuseIfSpared(_ target: String, named path: String, sparing spared: [String]) throws(LibraryError) {
+  package static func refuseIfSpared(_ target: String, named path: String, sparing spared: [String])
+    throws(LibraryError)
+  {
     guard !spared.isEmpty else { return }
     var info = stat()
     let exists = stat(target, &info) == 0
@@ -170,7 +110,7 @@ extension LibraryArchive {
   }
 
   /// The path to replace for `path`: itself, or where its symbolic link leads.
-  static func exportTarget(_ path: String) throws(LibraryError) -> String {
+  package static func exportTarget(_ path: String) throws(LibraryError) -> String {
     var info = stat()
     guard lstat(path, &info) == 0 else { return path }  // a new file (or an error the write reports)
     var target = path

@@ -1,9 +1,11 @@
+import AlbumModel
+
 /// The albums of an import file, decoded as the file is read (see ``ArchiveInput``).
 ///
 /// Opening it reads the first block, picks the format and, for CSV, reads the header, so
 /// a file that cannot be read or has no usable header is refused before anything else
 /// happens; ``forEachAlbum(_:)`` then hands over the albums one at a time.
-struct AlbumStream {
+package struct AlbumStream {
   private enum Decoder {
     case csv(CSVAlbumDecoder)
     case json(JSONAlbumDecoder)
@@ -11,11 +13,11 @@ struct AlbumStream {
 
   private var decoder: Decoder
   /// Column names of a CSV header that are not album keys (their fields are skipped).
-  let ignoredColumns: [String]
+  package let ignoredColumns: [String]
 
   /// Opens the file at `path` (the path also names it in errors); `isCancelled` is asked
   /// before each block is read (see ``ArchiveInput/isCancelled``).
-  init(path: String, isCancelled: (() -> Bool)? = nil) throws(LibraryError) {
+  package init(path: String, isCancelled: (() -> Bool)? = nil) throws(LibraryError) {
     let input = try ArchiveInput(path: path)
     input.isCancelled = isCancelled
     try self.init(input: input)
@@ -37,7 +39,7 @@ struct AlbumStream {
   /// Hands each album's checked fields to `body`, in file order; throws the first problem
   /// in the file as ``LibraryError/invalidArchive(file:line:reason:)`` (or
   /// ``LibraryError/cannotRead(path:reason:)``), and whatever `body` throws.
-  mutating func forEachAlbum(_ body: (AlbumFields) throws -> Void) throws {
+  package mutating func forEachAlbum(_ body: (AlbumFields) throws -> Void) throws {
     switch decoder {
     case .csv(var csv):
       try csv.decode(body)

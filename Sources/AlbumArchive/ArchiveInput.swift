@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueSystem
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import AlbumModel
 internal import MusicFolder
 
 /// Reads albums from the JSON that `export` writes, as the file is read: an array of

@@ -10,4 +10,8 @@ public struct ChangeStep: Sendable, Equatable {
   public let session: String
   /// Whether the step is undone (and so can be redone).
   public let isUndone: Bool
+
+  package init(id: Int64, kind: ChangeKind, summary: String, session: String, isUndone: Bool) {
+    (self.id, self.kind, self.summary, self.session, self.isUndone) = (id, kind, summary, session, isUndone)
+  }
 }

@@ -4,6 +4,10 @@ public struct StepResult: Sendable, Equatable {
   public let step: ChangeStep
   /// The 0-based index selected afterwards (already stored), nil when the library is empty.
   public let selection: Int?
+
+  package init(step: ChangeStep, selection: Int?) {
+    (self.step, self.selection) = (step, selection)
+  }
 }
 
 /// What a delete removed: how many albums, and the first three in library order (what
@@ -13,4 +17,8 @@ public struct DeletedAlbums: Sendable, Equatable {
   public let count: Int
   /// The first three of them (fewer when fewer went), in library order.
   public let first: [Album]
+
+  package init(count: Int, first: [Album]) {
+    (self.count, self.first) = (count, first)
+  }
 }

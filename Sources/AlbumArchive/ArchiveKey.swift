@@ -1,3 +1,4 @@
+import AlbumModel
 internal import MusicFolder
 
 /// The keys of an exported album, in export order: the original app's property names,

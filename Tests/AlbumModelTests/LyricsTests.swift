@@ -1,8 +1,9 @@
 import Foundation
 import MusicFolder
+import TestSupport
 import Testing
 
-@testable import BlueLibrary
+@testable import AlbumModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,3 +1,5 @@
+import AlbumModel
+
 /// Reads albums from CSV (RFC 4180) as the file is read, straight from its bytes.
 ///
 /// A header row names the columns (``ArchiveKey``, any order, `title` required); other

@@ -1,5 +1,5 @@
 import BlueCovers
-internal import MusicFolder
+package import MusicFolder
 
 extension Album {
   /// The album a music-folder scan found, as the library stores it: its tags, its track
@@ -9,7 +9,7 @@ extension Album {
   /// Tag values are cut to the library's limits rather than refused (a tag of megabytes
   /// must not fail an import of thousands of albums); a cover URL or folder too long to
   /// store (paths of thousands of bytes) is left out.
-  init(music album: MusicAlbum, key: String) {
+  package init(music album: MusicAlbum, key: String) {
     self.init(
       title: Self.cut(album.title), artist: Self.cut(album.artist), genre: Self.cut(album.genre),
       year: album.year.flatMap { Album.validYears.contains($0) ? $0 : nil },
@@ -34,7 +34,7 @@ extension Album {
   }
 
   /// The source key a scan gives the album with this folder, album artist and title.
-  static func sourceKey(folder: String, artist: String, title: String) -> String {
+  package static func sourceKey(folder: String, artist: String, title: String) -> String {
     MusicAlbum.key(folder: folder, artist: artist, title: title)
   }
 

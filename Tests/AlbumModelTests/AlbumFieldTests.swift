@@ -1,6 +1,7 @@
+import TestSupport
 import Testing
 
-@testable import BlueLibrary
+@testable import AlbumModel
 
 struct AlbumFieldTests {
   let bowie = DefaultCatalogue.albums[0]
@@ -77,15 +78,15 @@ struct AlbumFieldTests {
     (.artist, "\u{0}", "artist must not contain a NUL character"),
   ])
   func invalidValuesAreRejectedWithAMessageQuotingThem(field: AlbumField, value: String, message: String) {
-    let error = libraryError { () throws(LibraryError) in try AlbumField.album(bowie, setting: field, to: value) }
+    let error = thrownError { () throws(LibraryError) in try AlbumField.album(bowie, setting: field, to: value) }
     #expect(error?.description == message)
   }
 
   @Test func controlCharactersInQuotedValuesAreEscapedAndLongValuesCut() {
-    let error = libraryError { () throws(LibraryError) in try bowie.setting(.year, to: "\u{1B}[31m\n") }
+    let error = thrownError { () throws(LibraryError) in try bowie.setting(.year, to: "\u{1B}[31m\n") }
     #expect(error?.description == "year must be a whole number, got '\\u{1B}[31m\\n'")
     let long = String(repeating: "x", count: 1000)
-    let cut = libraryError { () throws(LibraryError) in try bowie.setting(.year, to: long) }
+    let cut = thrownError { () throws(LibraryError) in try bowie.setting(.year, to: long) }
     #expect(cut?.description == "year must be a whole number, got '\(String(repeating: "x", count: 60))…'")
   }
 
@@ -95,7 +96,7 @@ struct AlbumFieldTests {
   }
 
   @Test func anUnknownFieldNameListsTheFields() {
-    let error = libraryError { () throws(LibraryError) in try AlbumField(parsing: "yaer") }
+    let error = thrownError { () throws(LibraryError) in try AlbumField(parsing: "yaer") }
     #expect(error?.description == "unknown field 'yaer' (fields: title, artist, genre, year, cover)")
   }
 

@@ -1,4 +1,5 @@
-internal import MusicFolder
+import AlbumModel
+package import MusicFolder
 
 extension LibraryArchive {
   /// The albums as pretty-printed JSON in the original app's shape, ending in a newline.
@@ -7,13 +8,18 @@ extension LibraryArchive {
   /// `year` is a string as in the original app, `""` when unknown. An album imported from
   /// a music folder adds `tracks`, `duration` (seconds, a number) and `folder` (a string),
   /// each only when known: `tracks` is the array of its tracks (``appendTracks(_:to:)``)
-  /// when `library` has them, else their count. Control characters are escaped, so the
+  /// when `tracks` gives them, else their count. Control characters are escaped, so the
   /// file is safe to `cat`.
-  public static func encodeJSON(_ albums: [Album], library: Library? = nil) -> [UInt8] {
+  public static func encodeJSON(_ albums: [Album]) -> [UInt8] {
+    encodeJSON(albums) { _ in nil }
+  }
+
+  /// ``encodeJSON(_:)`` with each album's tracks as `tracks` gives them (nil: none known).
+  package static func encodeJSON(_ albums: [Album], tracks: (Album) -> [MusicTrack]?) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(albums.count * 160 + 4)
     for (offset, album) in albums.enumerated() {
-      appendJSON(album, tracks: library.flatMap { try? $0.musicTracks(of: album) }, first: offset == 0, to: &out)
+      appendJSON(album, tracks: tracks(album), first: offset == 0, to: &out)
     }
     endJSON(count: albums.count, to: &out)
     return out
@@ -22,7 +28,9 @@ extension LibraryArchive {
   /// Appends `album` as an element of the array ``encodeJSON(_:)`` writes (the opening
   /// bracket before the `first`); ``endJSON(count:to:)`` closes it. `export` streams a
   /// library of any size through these, a page of albums at a time.
-  static func appendJSON(_ album: Album, tracks trackList: [MusicTrack]? = nil, first: Bool, to out: inout [UInt8]) {
+  package static func appendJSON(
+    _ album: Album, tracks trackList: [MusicTrack]? = nil, first: Bool, to out: inout [UInt8]
+  ) {
     out.append(contentsOf: first ? "[\n  {\n    \"title\": ".utf8 : ",\n  {\n    \"title\": ".utf8)
     appendJSONString(album.title, to: &out)
     out.append(contentsOf: ",\n    \"artist\": ".utf8)
@@ -101,7 +109,7 @@ extension LibraryArchive {
   }
 
   /// Closes the array after `count` elements (`[]` when there were none).
-  static func endJSON(count: Int, to out: inout [UInt8]) {
+  package static func endJSON(count: Int, to out: inout [UInt8]) {
     out.append(contentsOf: count == 0 ? "[]\n".utf8 : "\n]\n".utf8)
   }
 

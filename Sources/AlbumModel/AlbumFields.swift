@@ -1,4 +1,4 @@
-internal import MusicFolder
+package import MusicFolder
 
 /// One album's fields as UTF-8, borrowed from whoever holds the bytes: an import decoder's
 /// buffer, or an ``Album``'s strings.
@@ -6,23 +6,23 @@ internal import MusicFolder
 /// A streamed import checks and stores each album straight from the file's bytes, so a
 /// million rows make no `String` or ``Album`` each. The buffers are valid only during the
 /// call that hands the fields over; text fields must be valid UTF-8.
-struct AlbumFields {
-  var title: UnsafeBufferPointer<UInt8>
-  var artist: UnsafeBufferPointer<UInt8>
-  var genre: UnsafeBufferPointer<UInt8>
-  var year: Int?
-  var coverURL: UnsafeBufferPointer<UInt8>
+package struct AlbumFields {
+  package var title: UnsafeBufferPointer<UInt8>
+  package var artist: UnsafeBufferPointer<UInt8>
+  package var genre: UnsafeBufferPointer<UInt8>
+  package var year: Int?
+  package var coverURL: UnsafeBufferPointer<UInt8>
   /// The music-folder fields (an album exported after `import DIR` has them); nil when unknown.
-  var tracks: Int?
-  var duration: Double?
-  var folder: UnsafeBufferPointer<UInt8>?
+  package var tracks: Int?
+  package var duration: Double?
+  package var folder: UnsafeBufferPointer<UInt8>?
   /// The album's tracks, from a JSON `tracks` array; stored under ``sourceKey``.
-  var trackList: [MusicTrack]?
+  package var trackList: [MusicTrack]?
 
   /// No bytes: an empty field.
-  static var empty: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
+  package static var empty: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
 
-  init(
+  package init(
     title: UnsafeBufferPointer<UInt8>, artist: UnsafeBufferPointer<UInt8> = empty,
     genre: UnsafeBufferPointer<UInt8> = empty, year: Int? = nil, coverURL: UnsafeBufferPointer<UInt8> = empty
   ) {
@@ -35,7 +35,7 @@ struct AlbumFields {
 
   /// Throws the first rule of the library the fields break, in the order ``Album``'s own
   /// validation reports them (it is this one).
-  func validate() throws(LibraryError) {
+  package func validate() throws(LibraryError) {
     try Album.checkTitle(title)
     try Album.checkLength(title, field: .title)
     try Album.checkText(artist, field: .artist)
@@ -54,7 +54,7 @@ struct AlbumFields {
   }
 
   /// The fields as an ``Album`` at `position` (copied into strings).
-  func album(position: Int) -> Album {
+  package func album(position: Int) -> Album {
     Album(
       title: String(decoding: title, as: UTF8.self), artist: String(decoding: artist, as: UTF8.self),
       genre: String(decoding: genre, as: UTF8.self), year: year, coverURL: String(decoding: coverURL, as: UTF8.self),
@@ -64,7 +64,7 @@ struct AlbumFields {
 
   /// The source key a scan of ``folder`` would give this album (so that importing the
   /// folder later updates it rather than adding it twice); nil without a folder.
-  var sourceKey: String? {
+  package var sourceKey: String? {
     folder.map {
       Album.sourceKey(
         folder: String(decoding: $0, as: UTF8.self), artist: String(decoding: artist, as: UTF8.self),

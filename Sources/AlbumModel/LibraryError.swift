@@ -176,7 +176,7 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       "another bluelib (process \(pid)) is writing the files of \(Self.quoted(summary)); nothing was changed"
         + " (try again when it is done)"
     case .writeStopped(let summary, let done, let files):
-      "stopped after \(Library.grouped(done)) of \(Library.counted(files, "file")) of"
+      "stopped after \(Counting.grouped(done)) of \(Counting.counted(files, "file")) of"
         + " \(Self.quoted(summary)); the next start of bluelib (or its next write, undo or redo) finishes it"
     case .importedSince(let title):
       "\(Self.quoted(title, mark: "\"")) was imported again since; nothing redone"
@@ -190,7 +190,7 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
           ? " (no views are saved; 'view save NAME' saves one)"
           : " (views: \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? " and \(known.count - 10) more" : ""))")
     case .patternTooSlow(let pattern):
-      "the regular expression \(Self.quoted(pattern)) takes too long (over \(BoundedMatch.budgetMilliseconds) ms on one album); try a simpler one"
+      "the regular expression \(Self.quoted(pattern)) takes too long (over \(AlbumQuery.patternBudgetMilliseconds) ms on one album); try a simpler one"
     case .viewRefersToItself(let name, let circle) where circle.count <= 2:
       "@\(name) would refer to itself; nothing saved"
     case .viewRefersToItself(let name, let circle):
@@ -212,18 +212,18 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `the library is empty`, `the library has 1 album`, `the library has N`, or the same of
   /// the view whose query is `view` (`the view 'sun' has 2`): how messages about a missing
   /// album say what there is.
-  static func size(_ count: Int, view: String? = nil) -> String {
+  package static func size(_ count: Int, view: String? = nil) -> String {
     let scope = view.map { "the view \(quoted($0))" } ?? "the library"
     return switch count {
     case 0: "\(scope) is empty"
     case 1: "\(scope) has 1 album"
-    default: "\(scope) has \(Library.grouped(count))"
+    default: "\(scope) has \(Counting.grouped(count))"
     }
   }
 
   /// `'value'` (or quoted with `mark`) with control characters escaped (`\n`, `\u{1B}`) and anything past
   /// 60 characters replaced by `…`, so a hostile or huge value stays one short line.
-  static func quoted(_ value: String, mark: Character = "'") -> String {
+  package static func quoted(_ value: String, mark: Character = "'") -> String {
     var out = String(mark)
     var characters = 0
     for scalar in value.unicodeScalars {

@@ -1,7 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import BlueLibrary
+@testable import AlbumArchive
+@testable import AlbumModel
 
 /// The streamed decoders against reading at once: whatever the block size, a record that
 /// straddles a refill reads the same albums, or fails with the same message.
@@ -73,7 +75,7 @@ struct AlbumStreamTests {
 
   @Test func aRowOrElementLongerThanTheMostReadAtOnceIsRefusedWithItsLine() {
     func refusal(_ text: String, _ name: String) -> String? {
-      libraryError { () throws(LibraryError) in
+      thrownError { () throws(LibraryError) in
         var stream = try AlbumStream(
           input: ArchiveInput(copying: Array(text.utf8), name: name, blockSize: 8, maximumRecordBytes: 64))
         return try stream.albums()
@@ -97,7 +99,7 @@ struct AlbumStreamTests {
 
   @Test func aRowOfManyFieldsOrAnElementOfManyKeysIsCountedNotKept() {
     func message(_ text: String, _ name: String) -> String? {
-      libraryError { () throws(LibraryError) in try LibraryArchive.decode(Array(text.utf8), fileName: name) }?
+      thrownError { () throws(LibraryError) in try LibraryArchive.decode(Array(text.utf8), fileName: name) }?
         .description
     }
     #expect(
@@ -139,7 +141,7 @@ struct AlbumStreamTests {
     try Data(csv.utf8).write(to: URL(fileURLWithPath: path))
     var stream = try AlbumStream(input: ArchiveInput(path: path, blockSize: 100))
     #expect(try stream.albums().map(\.title) == (0..<5_000).map { "Album \($0)" })
-    let refused = libraryError { () throws(LibraryError) in try AlbumStream(path: directory.path) }
+    let refused = thrownError { () throws(LibraryError) in try AlbumStream(path: directory.path) }
     #expect(refused?.description == "cannot read '\(directory.path)': it is a directory")
   }
 }

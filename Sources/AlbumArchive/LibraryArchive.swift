@@ -1,3 +1,4 @@
+import AlbumModel
 import Foundation
 
 /// The file formats of `import` and `export`.

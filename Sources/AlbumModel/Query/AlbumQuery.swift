@@ -184,10 +184,8 @@ public struct AlbumQuery: Sendable, Equatable {
   }
 
   private init(parsing words: [String], now: Date, calendar: Calendar) throws(LibraryError) {
-    if words.count > AlbumStore.maximumQueryWords
-      || words.contains(where: { $0.utf8.count > AlbumStore.maximumQueryWordBytes })
-    {
-      throw .queryTooLong(words: AlbumStore.maximumQueryWords, bytes: AlbumStore.maximumQueryWordBytes)
+    if words.count > Self.maximumWords || words.contains(where: { $0.utf8.count > Self.maximumWordBytes }) {
+      throw .queryTooLong(words: Self.maximumWords, bytes: Self.maximumWordBytes)
     }
     var groups: [[QueryTerm]] = []
     var sort: [SortKey] = []
@@ -209,7 +207,7 @@ public struct AlbumQuery: Sendable, Equatable {
   }
 
   /// This query with its words replaced by `words` (for ``text``), its terms and sort kept.
-  func withWords(_ words: [String]) -> AlbumQuery {
+  package func withWords(_ words: [String]) -> AlbumQuery {
     AlbumQuery(groups: groups, sort: sort, words: words)
   }
 
@@ -228,8 +226,20 @@ public struct AlbumQuery: Sendable, Equatable {
 }
 
 extension AlbumQuery {
+  /// The most words a query may have (SQLite allows an expression 1,000 deep).
+  package static let maximumWords = 100
+  /// The most bytes a query word may have (SQLite's LIKE patterns stop at 50,000).
+  package static let maximumWordBytes = 4 << 10
+  /// The longest a regular expression may take on one album, in milliseconds.
+  package static let patternBudgetMilliseconds = 250
+
+  /// `text` without case or accents, as searches compare it.
+  package static func fold(_ text: String) -> String {
+    text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+  }
+
   /// Whether the query's matches or order depend on `art` (which a cover landing changes).
-  var readsArt: Bool {
+  package var readsArt: Bool {
     groups.contains { $0.contains { $0.field == .art } } || sort.contains { $0.field == .art }
   }
 }
@@ -257,9 +267,9 @@ public enum QueryField: String, Sendable, CaseIterable {
   case rating, fav
 
   /// What a value of the field is compared as.
-  enum Kind { case text, number, date, flag }
+  package enum Kind { case text, number, date, flag }
 
-  var kind: Kind {
+  package var kind: Kind {
     switch self {
     case .title, .artist, .albumartist, .genre, .folder, .cover, .musicBrainzAlbumID, .musicBrainzReleaseGroupID,
       .track, .format, .art:
@@ -271,10 +281,10 @@ public enum QueryField: String, Sendable, CaseIterable {
   }
 
   /// Whether the field is one of a track's: an album matches when any of its tracks does.
-  var isTrackField: Bool { self == .track || self == .format }
+  package var isTrackField: Bool { self == .track || self == .format }
 
   /// The fields a bare word (and `=value`, `:regex` without a field) looks in.
-  static let defaultFields: [QueryField] = [.title, .artist, .genre]
+  package static let defaultFields: [QueryField] = [.title, .artist, .genre]
 
   /// `title, artist, …`: every field, for messages.
   public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
@@ -292,7 +302,7 @@ public struct SortKey: Sendable, Equatable {
   public let ascending: Bool
   /// `random`'s shuffle: one order per query as parsed, kept while the view is shown (a
   /// scroll or a change does not shuffle again), new for each `find`.
-  let seed: Int64
+  package let seed: Int64
 
   /// A word ending in `+` or `-` whose rest is a field name, or `random` (with or without a
   /// sign); nil for any other word (`C++` stays a word to search for; `title:random` finds
@@ -381,7 +391,7 @@ public struct QueryTerm: Sendable, Equatable {
       match = .exact(String(rest.dropFirst()))
     } else {
       switch field?.kind ?? .text {
-      case .text: match = .substring(AlbumStore.fold(String(rest)))
+      case .text: match = .substring(AlbumQuery.fold(String(rest)))
       case .number: match = try Self.numbers(rest, field: field ?? .year, word)
       case .date: match = try Self.dates(rest, context, word)
       case .flag: match = try Self.flag(rest, field: field ?? .missing, word)

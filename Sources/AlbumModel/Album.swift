@@ -57,7 +57,7 @@ public struct Album: Sendable, Equatable, Hashable {
   /// What identifies an album imported from a music folder across imports of it (its
   /// folder, album artist and title): importing the folder again updates the album with
   /// this key in place. Nil for other albums; never shown, exported or edited.
-  var sourceKey: String? {
+  package var sourceKey: String? {
     get { music?.sourceKey }
     set { changeMusic { $0.sourceKey = newValue } }
   }

@@ -17,13 +17,6 @@ public enum AlbumArt: String, Sendable, CaseIterable {
   static var names: String {
     allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or " + allCases.last!.rawValue
   }
-
-  /// The SQL expression of a row of `album` that ``Album/art`` computes for a value.
-  static let sql = """
-    (CASE WHEN coverUrl = '' THEN 'none' \
-    WHEN coverUrl LIKE 'file:%' OR coverUrl LIKE 'embedded:%' THEN 'local' \
-    WHEN EXISTS (SELECT 1 FROM cover WHERE url = album.coverUrl) THEN 'downloaded' ELSE 'url' END)
-    """
 }
 
 extension Album {
