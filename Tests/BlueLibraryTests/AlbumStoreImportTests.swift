@@ -114,6 +114,29 @@ struct AlbumStoreImportTests {
     #expect(try store.album(at: 20_000).title == "Bulk last")
   }
 
+  /// A batch binds the music-folder columns only when one of its rows has them: rows of
+  /// both kinds, in full batches and in the last one, keep their own values.
+  @Test func rowsWithAndWithoutMusicFieldsKeepTheirOwnValues() throws {
+    var csv = "title,tracks,duration,folder\n"
+    for i in 1...200 {
+      csv += i % 70 == 0 ? "Music \(i),\(i),\(i).5,/music/\(i)\n" : "Plain \(i),,,\n"
+    }
+    let path = directory.file("music.csv")
+    try Data(csv.utf8).write(to: URL(fileURLWithPath: path))
+    _ = try store.importAlbums(fromFile: path, origin: origin)
+    let albums = try store.all()
+    #expect(albums.count == 200)
+    for (index, album) in albums.enumerated() {
+      let i = index + 1
+      if i % 70 == 0 {
+        #expect(album.title == "Music \(i)")
+        #expect(album.tracks == i && album.duration == Double(i) + 0.5 && album.folder == "/music/\(i)")
+      } else {
+        #expect(album.title == "Plain \(i)" && album.tracks == nil && album.duration == nil && album.folder == nil)
+      }
+    }
+  }
+
   @Test func aFileThatCannotBeReadIsRefusedBeforeTheLibraryIsTouched() throws {
     let before = try store.all()
     let missing = directory.file("nope.csv")
