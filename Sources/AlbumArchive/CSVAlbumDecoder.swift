@@ -22,14 +22,25 @@ struct CSVAlbumDecoder {
   /// The line the current record starts on, which errors about it name.
   private var recordLine = 1
   /// The current record's fields, reused from record to record: only as many as the
-  /// header has columns, and one more to see that a row has too many.
-  private var fields: [Field] = []
+  /// header has columns, and one more to see that a row has too many (`keptFields` of
+  /// them). Storage made once, not an array: appending to one checked that it was not
+  /// shared, six times a row.
+  private let fields = FieldStorage(capacity: CSVAlbumDecoder.maximumColumns + 1)
+  private var keptFields = 0
   /// How many fields the current record has, also those not kept in `fields`.
   private var fieldCount = 0
   /// The header's columns in order; nil for one that is not an ``ArchiveKey``.
   private var columns: [ArchiveKey?] = []
   /// The header's names that are not ``ArchiveKey``s, in order: their fields are skipped.
   private(set) var ignoredColumns: [String] = []
+
+  /// Room for a record's fields, made once per decoder.
+  private final class FieldStorage {
+    let base: UnsafeMutablePointer<Field>
+    init(capacity: Int) { base = .allocate(capacity: capacity) }
+    deinit { base.deallocate() }
+    subscript(index: Int) -> Field { base[index] }
+  }
 
   private struct Field {
     /// The field's bytes, without its quotes.
@@ -131,7 +142,8 @@ struct CSVAlbumDecoder {
         recordLine, "the header has \(fieldCount) columns, more than the \(Self.maximumColumns) import reads")
     }
     var columns: [ArchiveKey?] = []
-    for field in fields {
+    for index in 0..<keptFields {
+      let field = fields[index]
       let name = String(decoding: try utf8(field), as: UTF8.self)
       guard let key = ArchiveKey(name: name) else {
         ignoredColumns.append(name)
@@ -162,7 +174,10 @@ struct CSVAlbumDecoder {
   /// Keeps `field` if a row can use it: the fields past the header's columns only count.
   private mutating func add(_ field: Field) {
     fieldCount += 1
-    if fields.count <= (columns.isEmpty ? Self.maximumColumns : columns.count) { fields.append(field) }
+    if keptFields <= (columns.isEmpty ? Self.maximumColumns : columns.count) {
+      (fields.base + keptFields).initialize(to: field)
+      keptFields += 1
+    }
   }
 
   /// Reads the next record's fields into `fields`, reading more of the file when it runs
@@ -186,7 +201,7 @@ struct CSVAlbumDecoder {
 
   /// Reads the record at `index` from the bytes in the buffer.
   private mutating func scanRecord() throws(LibraryError) -> Scan {
-    fields.removeAll(keepingCapacity: true)
+    keptFields = 0
     fieldCount = 0
     let count = bytes.count
     // Whether bytes of the file follow the buffer: then its end is not the file's.

@@ -209,14 +209,10 @@ extension Album {
 
   private static func isValidCover(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     if bytes.isEmpty { return true }
-    // One pass: no blanks or control characters, and where the scheme ends.
-    var colon: Int?
-    for i in 0..<bytes.count {
-      let byte = bytes[i]
-      if byte <= 0x20 || byte == 0x7F { return false }
-      if colon == nil && byte == UInt8(ascii: ":") { colon = i }
-    }
-    guard let colon, colon + 1 < bytes.count else { return false }
+    // No blanks or control characters, in a loop that does nothing else (every imported
+    // album's URL), then where the scheme ends.
+    for byte in bytes where byte <= 0x20 || byte == 0x7F { return false }
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 1 < bytes.count else { return false }
     let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
     if isScheme(scheme, "http") || isScheme(scheme, "https") || isScheme(scheme, "mpd") {
       // `//` and a host: `http://` alone, or `http:///path`, has none.

@@ -25,15 +25,16 @@ public enum LocalCover {
   /// ``isLocal(_:)`` of a URL's UTF-8 bytes (a row of `list`): its scheme, before the first
   /// colon, is `file` or `embedded` in any case.
   public static func isLocal(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
-    func hasScheme(_ scheme: String) -> Bool {
-      var index = 0
-      for byte in scheme.utf8 {
-        guard index < url.count, url[index] | 0x20 == byte else { return false }
-        index += 1
-      }
-      return index < url.count && url[index] == UInt8(ascii: ":")
+    // The schemes as static bytes: a `String`'s UTF-8 view is walked through generic code,
+    // and every imported album asks (a local cover may be longer).
+    func hasScheme(_ scheme: StaticString) -> Bool {
+      let count = scheme.utf8CodeUnitCount
+      guard url.count > count, url[count] == UInt8(ascii: ":") else { return false }
+      let expected = scheme.utf8Start
+      for index in 0..<count where url[index] | 0x20 != expected[index] { return false }
+      return true
     }
-    return hasScheme("file") || hasScheme(embeddedScheme)
+    return hasScheme("file") || hasScheme("embedded")
   }
 
   /// A local cover as a person reads it: `embedded in 01 Track 1.mp3`, `folder image

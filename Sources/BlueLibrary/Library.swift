@@ -175,23 +175,27 @@ public final class Library {
   public func albums(in range: Range<Int>) throws(LibraryError) -> [Album] {
     let writes = store.writeCount.load(ordering: .relaxed)
     let version = dataVersion ?? -1
-    var albums: [Album]?
-    if let recent = recentAlbums, recent.writes == writes, recent.dataVersion == version,
+    // Taken out, so that its array, which nothing else holds between two drawings, changes
+    // in place: a scroll drops one album, reads one and keeps the four others where they are.
+    if var recent = recentAlbums.take(), recent.writes == writes, recent.dataVersion == version,
       recent.viewChanges == viewChanges
     {
-      let held = recent.start..<(recent.start + recent.albums.count)
-      let common = range.clamped(to: held)
-      if !common.isEmpty {
-        // The rest from the library; on any error, the whole range again, for its message.
-        func read(_ part: Range<Int>) throws(LibraryError) -> [Album] { part.isEmpty ? [] : try readAlbums(in: part) }
-        albums =
-          try? read(range.lowerBound..<common.lowerBound)
-          + recent.albums[(common.lowerBound - recent.start)..<(common.upperBound - recent.start)]
-          + read(common.upperBound..<range.upperBound)
+      let common = range.clamped(to: recent.start..<(recent.start + recent.albums.count))
+      // The rest from the library; on any error, the whole range again, for its message.
+      func read(_ part: Range<Int>) throws(LibraryError) -> [Album] { part.isEmpty ? [] : try readAlbums(in: part) }
+      if !common.isEmpty, let before = try? read(range.lowerBound..<common.lowerBound),
+        let after = try? read(common.upperBound..<range.upperBound)
+      {
+        recent.albums.removeSubrange((common.upperBound - recent.start)...)
+        recent.albums.removeSubrange(..<(common.lowerBound - recent.start))
+        recent.albums.insert(contentsOf: before, at: 0)
+        recent.albums.append(contentsOf: after)
+        recent.start = range.lowerBound
+        recentAlbums = recent
+        return recent.albums
       }
     }
-    let read: [Album]
-    if let albums { read = albums } else { read = try readAlbums(in: range) }
+    let read = try readAlbums(in: range)
     recentAlbums = RecentAlbums(
       writes: writes, dataVersion: version, viewChanges: viewChanges, start: range.lowerBound, albums: read)
     return read

@@ -115,6 +115,51 @@ struct AlbumStoreImportTests {
     #expect(try store.album(at: 20_000).title == "Bulk last")
   }
 
+  /// Into a new library the artist index is made again after the albums are in (issue
+  /// 36): the file keeps the current schema, and the index holds every album, in order.
+  @Test func anImportIntoANewLibraryLeavesTheArtistIndexWhole() throws {
+    // A bad last row rolls the dropped index back with the albums.
+    let bad = try writeCSV(2_000, last: "Bulk last,,,19x9,")
+    #expect(libraryError { () throws(LibraryError) in try store.importAlbums(fromFile: bad, origin: origin) } != nil)
+    #expect(try store.queue.read { db in try Schema.objects(in: db) } == Schema.currentObjects)
+
+    _ = try store.importAlbums(fromFile: try writeCSV(2_000), origin: origin)
+    try store.queue.read { db in
+      #expect(try Schema.objects(in: db) == Schema.currentObjects)
+      #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
+      let byIndex = try String.fetchAll(
+        db,
+        sql: """
+          SELECT artist FROM album INDEXED BY album_artist
+          WHERE artist >= 'ARTIST 3' COLLATE NOCASE ORDER BY artist COLLATE NOCASE
+          """)
+      #expect(byIndex.count == 2_000 * 4 / 7 + 1 && byIndex.first == "Artist 3" && byIndex.last == "Artist 6")
+    }
+  }
+
+  /// A batch binds the music-folder columns only when one of its rows has them: rows of
+  /// both kinds, in full batches and in the last one, keep their own values.
+  @Test func rowsWithAndWithoutMusicFieldsKeepTheirOwnValues() throws {
+    var csv = "title,tracks,duration,folder\n"
+    for i in 1...200 {
+      csv += i % 70 == 0 ? "Music \(i),\(i),\(i).5,/music/\(i)\n" : "Plain \(i),,,\n"
+    }
+    let path = directory.file("music.csv")
+    try Data(csv.utf8).write(to: URL(fileURLWithPath: path))
+    _ = try store.importAlbums(fromFile: path, origin: origin)
+    let albums = try store.all()
+    #expect(albums.count == 200)
+    for (index, album) in albums.enumerated() {
+      let i = index + 1
+      if i % 70 == 0 {
+        #expect(album.title == "Music \(i)")
+        #expect(album.tracks == i && album.duration == Double(i) + 0.5 && album.folder == "/music/\(i)")
+      } else {
+        #expect(album.title == "Plain \(i)" && album.tracks == nil && album.duration == nil && album.folder == nil)
+      }
+    }
+  }
+
   @Test func aFileThatCannotBeReadIsRefusedBeforeTheLibraryIsTouched() throws {
     let before = try store.all()
     let missing = directory.file("nope.csv")

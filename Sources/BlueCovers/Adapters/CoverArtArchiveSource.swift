@@ -100,6 +100,12 @@ public final class CoverArtArchiveSource: CoverSource {
 
   /// The ids a `caa:` URL names.
   package static func ids(of url: String) throws(CoverFailure) -> (release: String?, group: String?) {
+    // Most URLs are no archive's: answered without a lowercased copy (`show` asks each time).
+    var text = url
+    let archive = text.withUTF8 {
+      $0.count > 4 && $0[0] | 0x20 == 0x63 && $0[1] | 0x20 == 0x61 && $0[2] | 0x20 == 0x61 && $0[3] == 0x3A
+    }
+    guard archive else { throw .unsupportedURL(url) }
     let lowered = url.lowercased()
     for (prefix, isRelease) in [("caa:release/", true), ("caa:release-group/", false)] where lowered.hasPrefix(prefix) {
       let rest = lowered.dropFirst(prefix.count).split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)

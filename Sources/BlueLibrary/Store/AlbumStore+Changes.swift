@@ -295,7 +295,10 @@ extension AlbumStore {
 
   /// SQLite's `PRAGMA data_version`: it changes when another connection (another shell)
   /// has committed to the file since this store last looked, so cached counts are stale.
+  /// Within a snapshot, the version it read as it began.
   package func dataVersion() throws(LibraryError) -> Int {
-    try reading { db in try Self.fastInteger(db, sql: "PRAGMA data_version") ?? 0 }
+    let read = snapshotDataVersion.load(ordering: .relaxed)
+    if read != Self.noDataVersion { return read }
+    return try reading { db in try Self.fastInteger(db, sql: "PRAGMA data_version") ?? 0 }
   }
 }

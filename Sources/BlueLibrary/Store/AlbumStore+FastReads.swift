@@ -22,8 +22,13 @@ extension AlbumStore {
 
   /// ``fastAlbums(_:sql:_:)`` with the bindings as an array.
   static func fastAlbums(_ db: Database, sql: String, bindings: [Int64]) throws -> [Album] {
+    try fastAlbums(db, statement: db.cachedStatement(sql: sql), bindings: bindings)
+  }
+
+  /// ``fastAlbums(_:sql:_:)`` of a statement made already (``hotStatement(_:_:)``).
+  static func fastAlbums(_ db: Database, statement: Statement, bindings: [Int64]) throws -> [Album] {
     var albums: [Album] = []
-    try step(db, sql: sql, bindings) { row in
+    try step(db, statement, bindings) { row in
       var album = Album(
         id: sqlite3_column_int64(row, 0), title: text(row, 1), artist: text(row, 2), genre: text(row, 3),
         year: integer(row, 4), coverURL: text(row, 5), position: Int(sqlite3_column_int64(row, 6)),
@@ -41,8 +46,13 @@ extension AlbumStore {
 
   /// The first column of the first row `sql` returns, or nil (no row, or NULL).
   static func fastInteger(_ db: Database, sql: String, _ bindings: Int64...) throws -> Int? {
+    try fastInteger(db, statement: db.cachedStatement(sql: sql), bindings)
+  }
+
+  /// ``fastInteger(_:sql:_:)`` of a statement made already (``hotStatement(_:_:)``).
+  static func fastInteger(_ db: Database, statement: Statement, _ bindings: [Int64] = []) throws -> Int? {
     var value: Int?
-    try step(db, sql: sql, bindings) { row in
+    try step(db, statement, bindings) { row in
       if sqlite3_column_type(row, 0) != SQLITE_NULL { value = Int(sqlite3_column_int64(row, 0)) }
       return false
     }
@@ -51,7 +61,12 @@ extension AlbumStore {
 
   /// Runs `sql` (a statement that returns no rows, such as `BEGIN`) to its end.
   static func fastExecute(_ db: Database, sql: String) throws {
-    try step(db, sql: sql, []) { _ in false }
+    try fastExecute(db, statement: db.cachedStatement(sql: sql))
+  }
+
+  /// ``fastExecute(_:sql:)`` of a statement made already (``hotStatement(_:_:)``).
+  static func fastExecute(_ db: Database, statement: Statement) throws {
+    try step(db, statement, []) { _ in false }
   }
 
   /// Runs the cached statement for `sql` with `bindings`, calling `row` for each row until
@@ -59,7 +74,16 @@ extension AlbumStore {
   fileprivate static func step(
     _ db: Database, sql: String, _ bindings: [Int64], _ row: (OpaquePointer) throws -> Bool
   ) throws {
-    let statement = try db.cachedStatement(sql: sql).sqliteStatement
+    try step(db, db.cachedStatement(sql: sql), bindings, row)
+  }
+
+  /// ``step(_:sql:_:_:)`` of `statement`.
+  fileprivate static func step(
+    _ db: Database, _ prepared: Statement, _ bindings: [Int64], _ row: (OpaquePointer) throws -> Bool
+  ) throws {
+    let statement = prepared.sqliteStatement
+    // Only for an error: GRDB makes it from SQLite's text, trimmed with Foundation, each time.
+    var sql: String { prepared.sql }
     defer {
       sqlite3_reset(statement)
       sqlite3_clear_bindings(statement)
@@ -89,6 +113,37 @@ extension AlbumStore {
   private static func failure(_ db: Database, _ code: Int32, _ sql: String) -> DatabaseError {
     let message = sqlite3_errmsg(db.sqliteConnection).map { String(cString: $0) }
     return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+  }
+}
+
+/// The statements every command runs (a `scroll right` all four), each prepared once per
+/// store and found by its number (``AlbumStore/hotStatement(_:_:)``): GRDB's cache finds a
+/// statement by hashing its SQL, a thousand instructions for the album query.
+enum HotStatement: Int, CaseIterable {
+  case begin
+  case commit
+  case dataVersion
+  /// ``AlbumStore/albums(in:)``'s.
+  case albumsInRange
+
+  var sql: String {
+    switch self {
+    case .begin: "BEGIN DEFERRED TRANSACTION"
+    case .commit: "COMMIT TRANSACTION"
+    case .dataVersion: "PRAGMA data_version"
+    case .albumsInRange:
+      "SELECT \(Album.selection) FROM album WHERE position >= ? AND position < ? ORDER BY position"
+    }
+  }
+}
+
+extension AlbumStore {
+  /// `hot`'s statement, prepared at its first use. Only on the queue, with its `db`.
+  func hotStatement(_ hot: HotStatement, _ db: Database) throws -> Statement {
+    if let statement = hotStatements[hot.rawValue] { return statement }
+    let statement = try db.makeStatement(sql: hot.sql)
+    hotStatements[hot.rawValue] = statement
+    return statement
   }
 }
 

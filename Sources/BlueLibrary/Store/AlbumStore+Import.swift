@@ -56,11 +56,18 @@ extension AlbumStore {
       let samples = try Self.untouchedSampleIDs(db)
       // The summary names the count, known at the end.
       let step = try Self.beginStep(.import, summary: "import", origin: origin, db)
+      // Into a library of a batch of albums or fewer (a fresh one holds the samples), the
+      // artist index is made again once the albums are in, from them sorted, instead of
+      // being searched for each album's place: for 100,000 albums that index is most of
+      // SQLite's work, and sorting is the cheaper way to build it.
+      let deferArtistIndex = count <= AlbumInserter.rowsPerBatch
+      if deferArtistIndex { try db.execute(sql: "DROP INDEX album_artist") }
       // Into a library of the untouched samples, the albums go in from position 0, beside
       // the samples, which leave at the end if any album came (``retireSamples(_:from:_:)``).
       var inserter = try AlbumInserter(db, firstID: firstID, position: samples == nil ? count : 0, step: step)
       try produce { fields in try inserter.insert(fields) }
       let inserted = try inserter.finish()
+      if deferArtistIndex { try db.execute(sql: Schema.artistIndex) }
       var summary = "import of \(Library.albumCount(inserted))"
       var removed = 0
       // Into a library of the untouched samples only: they make room, in this step.
@@ -87,7 +94,10 @@ extension AlbumStore {
 /// no allocation per row, where GRDB's `StatementArguments` would allocate and copy every
 /// string. SQLite numbers the rows itself (`id` is left out), which lets it append to the
 /// table without searching it; the ids are checked to be contiguous at the end, as the undo
-/// log records them as a range.
+/// log records them as a range. The step and the time added, the same for every row, are
+/// written into the statement; the music-folder columns are bound only in a batch that has
+/// a row with one (an album exported after `import DIR`): a CSV of plain albums binds six
+/// values a row, not eleven.
 ///
 /// The statement is `INSERT OR IGNORE`: the albums were checked already, and a multi-row
 /// statement that could abort halfway makes SQLite copy every page it touches to a
@@ -100,21 +110,27 @@ extension AlbumStore {
 ///   ``finish()`` before the transaction ends.
 private struct AlbumInserter {
   static let rowsPerBatch = 64
-  /// The columns bound per row, in the statement's order.
-  private static let columns =
-    "title, artist, genre, year, coverUrl, position, step, tracks, duration, folder, source_key"
-  private static let columnCount: Int32 = 11
+  /// The columns every row binds, in the statement's order.
+  private static let columns = ["title", "artist", "genre", "year", "coverUrl", "position"]
+  /// The music-folder columns, bound after those in a batch that has them.
+  private static let musicColumns = ["tracks", "duration", "folder", "source_key"]
 
   private let db: Database
-  private let batchStatement: Statement
   private let firstID: Int64
   private let step: Int64
+  /// When the albums were added, the same for all of them.
+  private let added = AlbumStore.addedNow
+  /// The full batches' statements, without and with the music-folder columns.
+  private let plainBatch: Statement
+  private var musicBatch: Statement?
   private var position: Int64
   private var inserted = 0
 
   /// The pending rows' text, one after another, and where each row's fields lie in it.
   private var text: [UInt8] = []
   private var pending: [PendingRow] = []
+  /// Whether a pending row has a music-folder field.
+  private var pendingMusic = false
 
   private struct PendingRow {
     /// End offsets in `text` of title, artist, genre and cover URL (each starts where the
@@ -132,17 +148,20 @@ private struct AlbumInserter {
     self.firstID = firstID
     self.step = step
     self.position = Int64(position)
-    batchStatement = try Self.statement(rows: Self.rowsPerBatch, db)
+    plainBatch = try Self.statement(rows: Self.rowsPerBatch, music: false, step: step, added: added, db)
     text.reserveCapacity(Self.rowsPerBatch * 256)
     pending.reserveCapacity(Self.rowsPerBatch)
   }
 
-  /// `INSERT INTO album (…) VALUES (?, …), …` for `rows` rows. Columns by name: a column
-  /// added later (with a default) is filled by SQLite.
-  private static func statement(rows: Int, _ db: Database) throws -> Statement {
-    let row = "(" + Array(repeating: "?", count: Int(columnCount)).joined(separator: ", ") + ", \(AlbumStore.addedNow))"
+  /// `INSERT INTO album (…) VALUES (?, …, step, added), …` for `rows` rows. Columns by
+  /// name: a column added later (with a default) is filled by SQLite.
+  private static func statement(rows: Int, music: Bool, step: Int64, added: Int64, _ db: Database) throws
+    -> Statement
+  {
+    let names = columns + (music ? musicColumns : [])
+    let row = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ", \(step), \(added))"
     return try db.makeStatement(
-      sql: "INSERT OR IGNORE INTO album (\(columns), added) VALUES "
+      sql: "INSERT OR IGNORE INTO album (\(names.joined(separator: ", ")), step, added) VALUES "
         + Array(repeating: row, count: rows).joined(separator: ", "))
   }
 
@@ -168,13 +187,17 @@ private struct AlbumInserter {
       PendingRow(
         ends: (title, artist, genre, cover), year: album.year, tracks: album.tracks, duration: album.duration,
         folderEnds: folderEnds))
-    if pending.count == Self.rowsPerBatch { try flush(batchStatement) }
+    pendingMusic = pendingMusic || album.tracks != nil || album.duration != nil || folderEnds != nil
+    if pending.count == Self.rowsPerBatch { try flush() }
   }
 
   /// Inserts what is queued and checks the ids SQLite gave; returns how many albums were
   /// inserted.
   mutating func finish() throws -> Int {
-    if !pending.isEmpty { try flush(Self.statement(rows: pending.count, db)) }
+    if !pending.isEmpty { try flush() }
+    // The full batches' statements keep no pointer into the text.
+    sqlite3_clear_bindings(plainBatch.sqliteStatement)
+    if let musicBatch { sqlite3_clear_bindings(musicBatch.sqliteStatement) }
     if inserted > 0 {
       let last = db.lastInsertedRowID
       guard last == firstID + Int64(inserted) - 1 else {
@@ -184,10 +207,20 @@ private struct AlbumInserter {
     return inserted
   }
 
-  /// Binds the pending rows to `statement` (made for exactly that many) and runs it.
-  private mutating func flush(_ statement: Statement) throws {
+  /// Binds the pending rows to a statement made for exactly that many and runs it.
+  private mutating func flush() throws {
+    let music = pendingMusic
+    let statement: Statement
+    if pending.count < Self.rowsPerBatch {
+      statement = try Self.statement(rows: pending.count, music: music, step: step, added: added, db)
+    } else if music {
+      statement = try musicBatch ?? Self.statement(rows: Self.rowsPerBatch, music: true, step: step, added: added, db)
+      musicBatch = statement
+    } else {
+      statement = plainBatch
+    }
     let handle = statement.sqliteStatement
-    let (pending, step) = (self.pending, self.step)
+    let pending = self.pending
     var position = self.position
     let code = text.withUnsafeBufferPointer { text in
       var parameter: Int32 = 1
@@ -197,6 +230,7 @@ private struct AlbumInserter {
         start = end
         parameter += 1
       }
+      // Every parameter is bound again for each batch: no clearing in between.
       for row in pending {
         bindText(row.ends.0)
         bindText(row.ends.1)
@@ -209,9 +243,12 @@ private struct AlbumInserter {
         parameter += 1
         bindText(row.ends.3)
         sqlite3_bind_int64(handle, parameter, position)
-        sqlite3_bind_int64(handle, parameter + 1, step)
-        parameter += 2
+        parameter += 1
         position += 1
+        guard music else {
+          // A row without a folder has its text in the four fields alone.
+          continue
+        }
         if let tracks = row.tracks {
           sqlite3_bind_int64(handle, parameter, Int64(tracks))
         } else {
@@ -233,9 +270,7 @@ private struct AlbumInserter {
         }
       }
       let code = sqlite3_step(handle)
-      // Let go of the text before it changes.
       sqlite3_reset(handle)
-      sqlite3_clear_bindings(handle)
       return code
     }
     guard code == SQLITE_DONE else {
@@ -250,6 +285,7 @@ private struct AlbumInserter {
     self.position = position
     inserted += pending.count
     self.pending.removeAll(keepingCapacity: true)
+    pendingMusic = false
     text.removeAll(keepingCapacity: true)
   }
 

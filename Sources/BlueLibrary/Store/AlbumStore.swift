@@ -3,6 +3,12 @@ import Foundation
 internal import GRDB
 import Synchronization
 
+#if canImport(GRDBSQLite)
+  internal import GRDBSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
+
 /// The album library, stored in one SQLite file.
 ///
 /// Albums keep a dense 0-based `position` (0..<count, indexed), so finding the
@@ -27,6 +33,12 @@ package final class AlbumStore: Sendable {
   /// How many transactions this store has run (every change goes through one, from any
   /// thread): what the library's copies of albums are checked against.
   let writeCount = Atomic<Int>(0)
+  /// `PRAGMA data_version` as the open snapshot read it (``beginSnapshot()``), else
+  /// ``noDataVersion``.
+  let snapshotDataVersion = Atomic<Int>(AlbumStore.noDataVersion)
+  /// The statements of ``HotStatement``, by number, once made (``hotStatement(_:_:)``).
+  /// Touched only on the queue, which serialises every use of the connection they belong to.
+  nonisolated(unsafe) var hotStatements = [Statement?](repeating: nil, count: HotStatement.allCases.count)
 
   init(path: String?, queue: DatabaseQueue) {
     self.path = path
@@ -66,8 +78,8 @@ package final class AlbumStore: Sendable {
         range.lowerBound < 0 || range.isEmpty
         ? []
         : try Self.fastAlbums(
-          db, sql: "SELECT \(Album.selection) FROM album WHERE position >= ? AND position < ? ORDER BY position",
-          Int64(range.lowerBound), Int64(range.upperBound))
+          db, statement: hotStatement(.albumsInRange, db),
+          bindings: [Int64(range.lowerBound), Int64(range.upperBound)])
       // One statement when the range is there (positions are dense); the count only for the error.
       let inRange =
         try range.lowerBound >= 0 && albums.count == range.count
@@ -292,7 +304,7 @@ package final class AlbumStore: Sendable {
     defer { writeCount.add(1, ordering: .relaxed) }
     do {
       return try queue.writeWithoutTransaction { db in
-        try Self.endSnapshot(db)
+        try endSnapshot(db)
         var result: T?
         try db.inTransaction(kind) {
           result = try body(db)
@@ -324,20 +336,37 @@ package final class AlbumStore: Sendable {
   ///
   /// - Important: End it before waiting for anything (input, a download): a held shared
   ///   lock keeps other shells from committing.
+  ///
+  /// It reads `data_version` at once, the read that takes the lock, and keeps it for
+  /// ``dataVersion()`` until the snapshot ends: a command's first question, answered
+  /// without a second trip through the queue.
   package func beginSnapshot() {
     try? queue.inDatabase { db in
-      if !db.isInsideTransaction { try Self.fastExecute(db, sql: "BEGIN DEFERRED TRANSACTION") }
+      // SQLite's own answer: GRDB's `isInsideTransaction` also checks the thread it runs on.
+      guard sqlite3_get_autocommit(db.sqliteConnection) != 0 else { return }
+      try Self.fastExecute(db, statement: hotStatement(.begin, db))
+      snapshotDataVersion.store(
+        try Self.fastInteger(db, statement: hotStatement(.dataVersion, db)) ?? 0, ordering: .relaxed)
     }
   }
 
   /// Ends the read transaction ``beginSnapshot()`` started, if it is still open.
   package func endSnapshot() {
-    try? queue.inDatabase { db in try Self.endSnapshot(db) }
+    try? queue.inDatabase { db in
+      try endSnapshot(db)
+    }
   }
 
-  /// Ends an open snapshot (a read transaction: nothing to write, nothing to lose).
-  static func endSnapshot(_ db: Database) throws {
-    if db.isInsideTransaction { try fastExecute(db, sql: "COMMIT TRANSACTION") }
+  /// What ``snapshotDataVersion`` holds when no snapshot read it.
+  static let noDataVersion = -1
+
+  /// Ends an open snapshot (a read transaction: nothing to write, nothing to lose) and
+  /// forgets the data version it read.
+  func endSnapshot(_ db: Database) throws {
+    snapshotDataVersion.store(Self.noDataVersion, ordering: .relaxed)
+    if sqlite3_get_autocommit(db.sqliteConnection) == 0 {
+      try Self.fastExecute(db, statement: hotStatement(.commit, db))
+    }
   }
 
   static func libraryError(_ error: any Error) -> LibraryError {

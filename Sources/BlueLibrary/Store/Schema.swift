@@ -281,13 +281,17 @@ enum Schema {
   /// case) lets `artist:Rad<Tab>` and `artist+` read a million albums in order without a
   /// scan; it is built once here for an existing library. `ADD COLUMN` rewrites
   /// nothing: a million-album library migrates at once.
+  /// The artist index, as ``addViews(_:)`` makes it and an import into a new library makes
+  /// it again once its albums are in.
+  static let artistIndex = "CREATE INDEX album_artist ON album(artist COLLATE NOCASE)"
+
   private static func addViews(_ db: Database) throws {
     try db.execute(
       sql: """
         ALTER TABLE album ADD COLUMN added INTEGER;
         ALTER TABLE change_album ADD COLUMN added INTEGER;
         CREATE TABLE view (name TEXT PRIMARY KEY NOT NULL, query TEXT NOT NULL) WITHOUT ROWID;
-        CREATE INDEX album_artist ON album(artist COLLATE NOCASE);
+        \(artistIndex);
         INSERT OR REPLACE INTO state (key, value) VALUES ('addedBefore', CAST(strftime('%s', 'now') AS INTEGER));
         """)
   }

@@ -11,25 +11,32 @@ extension Album {
 
   /// ``tableRepresentation``, with the rows of `showing` even when they have no value.
   func tableRepresentation(showing: Set<AlbumField>) -> [(title: String, value: String)] {
-    var rows: [(title: String, value: String)] = [
-      ("Artist", artist), ("Album", title), ("Genre", genre), ("Year", year.map(String.init) ?? ""),
-    ]
-    if rating != nil || showing.contains(.rating) { rows.append(("Rating", Self.shown(.rating, of: self))) }
-    if favourite || showing.contains(.fav) { rows.append(("Favourite", Self.shown(.fav, of: self))) }
-    if let tracks { rows.append(("Tracks", String(tracks))) }
-    if let duration { rows.append(("Length", Self.length(duration))) }
+    var rows: [(title: String, value: String)] = []
+    rows.reserveCapacity(10)
+    forEachTableRow(showing: showing) { rows.append(($0, $1)) }
+    return rows
+  }
+
+  /// Hands `body` each row of ``tableRepresentation(showing:)`` in order, without making
+  /// the array (a script draws these rows after every scroll).
+  func forEachTableRow(showing: Set<AlbumField>, _ body: (_ title: String, _ value: String) -> Void) {
+    body("Artist", artist)
+    body("Album", title)
+    body("Genre", genre)
+    body("Year", year.map(String.init) ?? "")
+    if rating != nil || showing.contains(.rating) { body("Rating", Self.shown(.rating, of: self)) }
+    if favourite || showing.contains(.fav) { body("Favourite", Self.shown(.fav, of: self)) }
+    if let tracks { body("Tracks", String(tracks)) }
+    if let duration { body("Length", Self.length(duration)) }
     // A music folder's cover is named by its file, not by a percent-encoded URL that
     // wraps on every album (`export` keeps the URL).
-    rows.append(
-      (
-        "Cover",
-        coverURL.isEmpty
-          ? "(none)"
-          : LocalCover.shortDescription(of: coverURL, folder: folder)
-            ?? CoverArtArchiveSource.shortDescription(of: coverURL) ?? coverURL
-      ))
-    if let folder { rows.append(("Folder", folder)) }
-    return rows
+    body(
+      "Cover",
+      coverURL.isEmpty
+        ? "(none)"
+        : LocalCover.shortDescription(of: coverURL, folder: folder)
+          ?? CoverArtArchiveSource.shortDescription(of: coverURL) ?? coverURL)
+    if let folder { body("Folder", folder) }
   }
 
   /// The field a row of ``tableRepresentation`` shows, for those an edit changes.

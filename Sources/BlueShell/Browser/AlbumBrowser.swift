@@ -27,7 +27,8 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
   /// The virtual viewport.
   let scroller: HorizontalScroller
   let style: TextStyle
-  private let layout: Layout
+  /// How the viewport is drawn: a terminal's cards or a script's line.
+  let layout: Layout
   /// How card art is coloured (set by the shell from the terminal's capabilities).
   var colorMode: ColorMode = .palette256
   /// How card art is drawn: half blocks, or pictures for an image protocol (set by the
@@ -196,6 +197,88 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
       if let album { lines += detailLines(for: album) }
     }
     return Drawing(lines: lines, pictures: pictures)
+  }
+
+  /// A script's drawing (the plain layout) appended to `out`, each line ended by a newline:
+  /// the bytes of ``drawing(window:)``'s lines, made without a `String` per piece. A script
+  /// that scrolls draws once per command, and joining those strings was a quarter of a
+  /// piped `scroll right`. (A script's drawing does not depend on the window.)
+  func appendPlainDrawing(to out: inout [UInt8]) {
+    defer { prefetched = nil }
+    drawsArt = false
+    // The cards ``HorizontalScroller/visibleCards()`` would make, without making them: the
+    // row names each by its title alone.
+    scroller.itemCountDidChange(centringOn: library.selection)
+    let viewport = scroller.viewport
+    let range = viewport.visibleRange
+    if !range.isEmpty { horizontalScroller(scroller, willShowItemsIn: range) }
+    let count = (try? library.count()) ?? 0
+    guard count > 0, let current = viewport.currentIndex else {
+      out.append(
+        contentsOf: (library.view == nil
+          ? "(the library is empty: 'add TITLE' adds an album, 'reset' brings back the defaults)"
+          : "(no album in this view: 'find' alone shows the whole library)").utf8)
+      out.append(UInt8(ascii: "\n"))
+      return
+    }
+    let playing = playingAlbumID().flatMap { id in range.first { albumID(at: $0) == id } }
+    // `[4/9] 3 Title | >4 ▶ Title< | 5 Title`
+    out.append("[")
+    out.appendDecimal(current + 1)
+    out.append("/")
+    out.appendDecimal(count)
+    out.append("] ")
+    for index in range {
+      if index > range.lowerBound { out.append(" | ") }
+      if index == current { out.append(">") }
+      out.appendDecimal(index + 1)
+      out.append(index == playing ? " ▶ " : " ")
+      if !appendTitle(at: index, to: &out) { out.append("(unreadable)") }
+      if index == current { out.append("<") }
+    }
+    out.append(UInt8(ascii: "\n"))
+    if let album = album(at: current) { appendDetailLines(for: album, to: &out) }
+  }
+
+  /// ``detailLines(for:filesSay:)`` of `album` (without what its files say), appended to
+  /// `out`, each line ended by a newline.
+  private func appendDetailLines(for album: Album, to out: inout [UInt8]) {
+    album.forEachTableRow(showing: []) { title, value in
+      style.appendBold(title, ":", to: &out)
+      out.append(" ")
+      var value = value
+      value.withUTF8 { TextSanitizer.appendEscaped($0, to: &out) }
+      if title == "Cover" && !album.coverURL.isEmpty {
+        out.append(" (")
+        var label = coverLabel(album)
+        label.withUTF8 { out.append(contentsOf: $0) }
+        out.append(")")
+      }
+      out.append(UInt8(ascii: "\n"))
+    }
+  }
+
+  /// Appends the escaped title of the album at `index` (from the render's prefetched cards
+  /// when they hold it); false when it cannot be read.
+  private func appendTitle(at index: Int, to out: inout [UInt8]) -> Bool {
+    var title: String
+    if let prefetched, index >= prefetched.start, index < prefetched.start + prefetched.albums.count {
+      title = prefetched.albums[index - prefetched.start].title
+    } else if let album = try? library.album(at: index) {
+      title = album.title
+    } else {
+      return false
+    }
+    title.withUTF8 { TextSanitizer.appendEscaped($0, to: &out) }
+    return true
+  }
+
+  /// The id of the album at `index`, as ``album(at:)`` finds it.
+  private func albumID(at index: Int) -> Int64? {
+    if let prefetched, index >= prefetched.start, index < prefetched.start + prefetched.albums.count {
+      return prefetched.albums[index - prefetched.start].id
+    }
+    return try? library.album(at: index).id
   }
 
   /// Whether a drawing now would show other albums than the last one did (an import that

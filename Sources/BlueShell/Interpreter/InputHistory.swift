@@ -63,8 +63,14 @@ final class InputHistory {
   /// Records `line` if the rules allow; returns whether it was recorded.
   @discardableResult
   func add(_ line: String) -> Bool {
-    guard let first = line.first, first != " ", first != "\t" else { return false }
-    guard !line.allSatisfy({ $0 == " " || $0 == "\t" }) else { return false }
+    if line.utf8.allSatisfy({ $0 < 0x80 }) {
+      // ASCII (a script's every line): each byte is a character, no grapheme breaking.
+      guard let first = line.utf8.first, first != 0x20, first != 0x09 else { return false }
+      guard line.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+    } else {
+      guard let first = line.first, first != " ", first != "\t" else { return false }
+      guard !line.allSatisfy({ $0 == " " || $0 == "\t" }) else { return false }
+    }
     guard !line.utf8.contains(where: { $0 == 0x0A || $0 == 0 }) else { return false }
     guard entries.last != line else { return false }
     entries.append(line)

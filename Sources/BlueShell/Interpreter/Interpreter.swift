@@ -118,6 +118,11 @@ final class Interpreter {
     // Only a terminal's cards show art (and only they need the terminal asked).
     if environment.isInteractive { browser.graphics = environment.graphics }
     removeCardPictures()
+    // A script's line and details: bytes straight into the output.
+    if browser.layout == .plain {
+      output.append { browser.appendPlainDrawing(to: &$0) }
+      return
+    }
     let drawing = browser.drawing(window: environment.window)
     for line in drawing.lines { output.line(line) }
     for picture in drawing.pictures {

@@ -78,6 +78,7 @@ enum Tokenizer {
   /// scanner reads. Same words and columns as the scanner gives, without its per-scalar work.
   static func plainWords(_ line: String) -> [Word]? {
     var words: [Word] = []
+    words.reserveCapacity(4)
     var start: Int?
     var offset = 0
     let utf8 = line.utf8

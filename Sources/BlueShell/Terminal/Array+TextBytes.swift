@@ -9,21 +9,24 @@ extension Array where Element == UInt8 {
 
   /// Appends `value` in decimal, right-aligned with spaces in at least `width` columns.
   mutating func appendDecimal(_ value: Int, width: Int = 0) {
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: enough for any Int
-    var magnitude = value.magnitude
-    var count = 0
-    Swift.withUnsafeMutableBytes(of: &digits) { buffer in
+    // Written from the last digit back to the padding, on the stack, then appended at once.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(width, 20)) { buffer in
+      var start = buffer.count
+      var rest = value.magnitude
       repeat {
-        count += 1
-        buffer[buffer.count - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+      } while rest > 0
       if value < 0 {
-        count += 1
-        buffer[buffer.count - count] = UInt8(ascii: "-")
+        start -= 1
+        buffer[start] = UInt8(ascii: "-")
       }
-      if width > count { append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - count)) }
-      append(contentsOf: buffer[(buffer.count - count)...])
+      while start > buffer.count - width {
+        start -= 1
+        buffer[start] = UInt8(ascii: " ")
+      }
+      append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
     }
   }
 }

@@ -21,6 +21,15 @@ struct TextStyle: Sendable, Equatable {
   /// `text` in blue.
   func blue(_ text: String) -> String { wrap(text, "34") }
 
+  /// Appends ``bold(_:)`` of `text` followed by `suffix` (`Artist:`) to `out`.
+  func appendBold(_ text: String, _ suffix: StaticString, to out: inout [UInt8]) {
+    if colors { out.append("\u{1B}[1m") }
+    var text = text
+    text.withUTF8 { out.append(contentsOf: $0) }
+    out.append(suffix)
+    if colors { out.append("\u{1B}[0m") }
+  }
+
   private func wrap(_ text: String, _ code: String) -> String {
     colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
   }
