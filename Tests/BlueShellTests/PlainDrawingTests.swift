@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 import Testing
 
