@@ -209,9 +209,8 @@ extension Album {
 
   private static func isValidCover(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     if bytes.isEmpty { return true }
-    // No blanks or control characters, in a loop that does nothing else (every imported
-    // album's URL), then where the scheme ends.
-    for byte in bytes where byte <= 0x20 || byte == 0x7F { return false }
+    // No blanks or control characters (every imported album's URL), then where the scheme ends.
+    guard !hasBlankOrControl(bytes) else { return false }
     guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 1 < bytes.count else { return false }
     let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
     if isScheme(scheme, "http") || isScheme(scheme, "https") || isScheme(scheme, "mpd") {
@@ -225,6 +224,27 @@ extension Album {
       return (try? CoverArtArchiveSource.ids(of: String(decoding: bytes, as: UTF8.self))) != nil
     }
     return isScheme(scheme, "file") || isScheme(scheme, "bluelib") || isScheme(scheme, "embedded")
+  }
+
+  /// Whether any byte is a blank or an ASCII control character (≤ 0x20, or DEL): eight
+  /// bytes at a time, then byte by byte.
+  private static func hasBlankOrControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return false }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var i = 0
+    while i + 8 <= bytes.count {
+      let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+      // Some byte below 0x21, or equal to 0x7F: the classic tests, exact as a yes or no.
+      let dels = word ^ (ones &* 0x7F)
+      if ((word &- ones &* 0x21) & ~word | (dels &- ones) & ~dels) & highs != 0 { return true }
+      i += 8
+    }
+    while i < bytes.count {
+      if bytes[i] <= 0x20 || bytes[i] == 0x7F { return true }
+      i += 1
+    }
+    return false
   }
 
   /// Whether `bytes` spell the lowercase ASCII `name`, ignoring case.

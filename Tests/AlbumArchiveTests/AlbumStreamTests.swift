@@ -73,6 +73,28 @@ struct AlbumStreamTests {
     }
   }
 
+  /// Unquoted fields are scanned eight bytes at a time: a comma or a line feed at every
+  /// place of a word, after fields of every length up to two words and a half, with LF and
+  /// CRLF, splits where it is.
+  @Test func unquotedFieldsOfEveryLengthSplitAtTheirCommaOrLineFeed() throws {
+    for ending in ["\n", "\r\n"] {
+      var csv = "title,artist" + ending
+      var expected: [(String, String)] = []
+      for length in 1...20 {
+        for other in [0, 1, 7, 8, 9, 15, 16, 17] {
+          let title = String(repeating: "t", count: length - 1) + "\(length % 10)"
+          let artist = String(repeating: "é", count: other / 2) + String(repeating: "a", count: other % 2)
+          csv += title + "," + artist + ending
+          expected.append((title, artist))
+        }
+      }
+      var stream = try AlbumStream(input: ArchiveInput(copying: Array(csv.utf8), name: "a.csv", blockSize: 1 << 16))
+      let albums = try stream.albums()
+      #expect(albums.map(\.title) == expected.map(\.0))
+      #expect(albums.map(\.artist) == expected.map(\.1))
+    }
+  }
+
   @Test func aRowOrElementLongerThanTheMostReadAtOnceIsRefusedWithItsLine() {
     func refusal(_ text: String, _ name: String) -> String? {
       thrownError { () throws(LibraryError) in

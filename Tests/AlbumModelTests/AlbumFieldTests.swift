@@ -50,6 +50,24 @@ struct AlbumFieldTests {
     #expect(try bowie.setting(.cover, to: url).coverURL == url)
   }
 
+  /// A cover URL is checked for blanks and control characters eight bytes at a time: one
+  /// at any place of a long URL is refused, and UTF-8 anywhere is not.
+  @Test func aBlankOrControlCharacterAnywhereInACoverURLIsRefused() throws {
+    let url = "https://covers.example/some/long/path/cover.png"
+    for offset in 8..<url.utf8.count {
+      for bad in ["\u{0}", "\u{1}", "\t", " ", "\u{7F}"] {
+        var bytes = Array(url.utf8)
+        bytes[offset] = Array(bad.utf8)[0]
+        let broken = String(decoding: bytes, as: UTF8.self)
+        #expect(throws: LibraryError.self, "\(broken.debugDescription)") { try bowie.setting(.cover, to: broken) }
+      }
+      var bytes = Array(url.utf8)
+      bytes.insert(contentsOf: Array("é€".utf8), at: offset)
+      let accented = String(decoding: bytes, as: UTF8.self)
+      #expect(try bowie.setting(.cover, to: accented).coverURL == accented)
+    }
+  }
+
   @Test(arguments: [("1977", 1977 as Int?), ("0", 0), ("9999", 9999), ("", nil), ("  1977 ", 1977), ("0042", 42)])
   func settingTheYearParsesAWholeNumberOrClearsIt(text: String, expected: Int?) throws {
     #expect(try bowie.setting(.year, to: text).year == expected)
