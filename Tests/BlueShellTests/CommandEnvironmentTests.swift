@@ -40,6 +40,23 @@ import Testing
     #expect(fileContents(record) == track + "\n")
   }
 
+  /// The other player runs with the environment's variables, not the process's (before,
+  /// it was spawned with the process's own, and a variable given to the shell never
+  /// reached it).
+  @Test func theOtherPlayerRunsWithTheEnvironmentsVariables() throws {
+    let directory = try TemporaryDirectory()
+    let folder = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
+    try folder.track("X/Alpha/01.mp3", TagEdit(album: "Alpha", artist: "X", title: "A1", trackNumber: "1"))
+    let record = directory.file("variable")
+    // `#` leaves out the files, which the player is given after the command line.
+    let player = "printf '%s\\n' \"$BLUELIB_TEST_MARK\" >'\(record)' #"
+    let shell = try InProcessShell(
+      albums: [], processEnvironment: ["BLUELIB_PLAYER": player, "BLUELIB_TEST_MARK": "from the environment"])
+    try shell.library.importFolder(folder.root, named: "M")
+    #expect(shell.run("play Alpha") == [])
+    #expect(fileContents(record) == "from the environment\n")
+  }
+
   /// A long command (the import of a music folder) asks the environment's cancellation
   /// whether to stop.
   @Test func aLongCommandStopsWhenTheEnvironmentsCancellationSays() throws {

@@ -35,6 +35,18 @@ extension RunsAlone {
       return music
     }
 
+    /// A shell at its prompt in a real pseudo-terminal (100 by 30, no colour), on `runner`'s
+    /// library with ``music(in:)`` imported; `environment` is added to the runner's.
+    static func shellWithMusic(in runner: BinaryRunner, environment: [String: String]) throws -> PseudoTerminal {
+      let music = try Self.music(in: runner)
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      let terminal = try PseudoTerminal(
+        arguments: ["--home", runner.home.path],
+        environment: runner.environment(environment.merging(["NO_COLOR": "1"]) { $1 }), columns: 100, rows: 30)
+      #expect(terminal.waitFor("bluelib> "))
+      return terminal
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aScriptPlaysTheAlbumInDiscOrderToTheEndOfTheQueueAndExits() throws {
       let runner = BinaryRunner()
@@ -148,12 +160,7 @@ extension RunsAlone {
     func aNowPlayingLineAppearsAboveAHalfTypedLine() throws {
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
-      let music = try Self.music(in: runner)
-      _ = try runner.run(["-c", "import '\(music.root)'"])
-      let terminal = try PseudoTerminal(
-        arguments: ["--home", runner.home.path],
-        environment: runner.environment(["NO_COLOR": "1", "BLUELIB_AUDIO_OUTPUT": "null"]), columns: 100, rows: 30)
-      #expect(terminal.waitFor("bluelib> "))
+      let terminal = try Self.shellWithMusic(in: runner, environment: ["BLUELIB_AUDIO_OUTPUT": "null"])
       var mark = terminal.mark
       // The album ten times over: thirty one-second tracks.
       terminal.type(Array(repeating: "queue 1", count: 10).joined(separator: "; ") + "; play\r")
@@ -200,12 +207,7 @@ extension RunsAlone {
     func anAlbumPlayedAtAPromptIsRecordedWithoutAnotherCommand() throws {
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
-      let music = try Self.music(in: runner)
-      _ = try runner.run(["-c", "import '\(music.root)'"])
-      let terminal = try PseudoTerminal(
-        arguments: ["--home", runner.home.path],
-        environment: runner.environment(["NO_COLOR": "1", "BLUELIB_AUDIO_OUTPUT": "null"]), columns: 100, rows: 30)
-      #expect(terminal.waitFor("bluelib> "))
+      let terminal = try Self.shellWithMusic(in: runner, environment: ["BLUELIB_AUDIO_OUTPUT": "null"])
       let mark = terminal.mark
       terminal.type("play 1\r")
       #expect(terminal.waitFor("■ end of the queue", after: mark, timeout: 20))
@@ -534,13 +536,8 @@ extension RunsAlone {
     func anotherPlayerAtThePromptHasTheTerminal() throws {
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
-      let music = try Self.music(in: runner)
-      _ = try runner.run(["-c", "import '\(music.root)'"])
       let player = "printf 'player> '; read answer; [ \"$answer\" = wait ] && sleep 1000; echo \"player got $answer\" #"
-      let terminal = try PseudoTerminal(
-        arguments: ["--home", runner.home.path],
-        environment: runner.environment(["NO_COLOR": "1", "BLUELIB_PLAYER": player]), columns: 100, rows: 30)
-      #expect(terminal.waitFor("bluelib> "))
+      let terminal = try Self.shellWithMusic(in: runner, environment: ["BLUELIB_PLAYER": player])
       let shellGroup = terminal.foregroundProcessGroup()
       var mark = terminal.mark
       terminal.type("play 1\r")

@@ -14,10 +14,13 @@ import BlueSystem
 /// parent's: a script's, a test runner's). SIGTERM and SIGHUP, and SIGINT in a script, are
 /// passed on and the shell stops waiting at once, leaving the signal to end the run (143,
 /// 129, 130); at a prompt, SIGINT is passed on and the shell waits for the player to end, as
-/// a shell waits for its foreground job.
+/// a shell waits for its foreground job. It gets the command environment's variables (the
+/// process's own in a shell; what a test injects in one).
 struct ExternalPlayer {
   /// The command line.
   let command: String
+  /// The variables the player runs with.
+  let environment: [String: String]
 
   /// Plays `files` and waits for the player to end: whether it played to its end (false
   /// when it was stopped: Ctrl-C, or a signal for the shell); an error when it cannot be
@@ -51,6 +54,8 @@ struct ExternalPlayer {
     let arguments = ["/bin/sh", "-c", command + " \"$@\"", "bluelib-player"] + files
     var argv = arguments.map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
+    var envp = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
+    defer { for variable in envp { free(variable) } }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -67,7 +72,7 @@ struct ExternalPlayer {
     posix_spawnattr_setflags(
       &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, &argv, environ)
+    let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, &argv, &envp)
     guard spawned == 0 else {
       throw CommandError("cannot run the player (BLUELIB_PLAYER): \(SystemError.reason(spawned))")
     }

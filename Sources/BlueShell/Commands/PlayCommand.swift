@@ -55,7 +55,7 @@ struct PlayCommand: Command {
     if let external = environment.processEnvironment["BLUELIB_PLAYER"], !external.allSatisfy(\.isWhitespace) {
       let (found, tracks) = try library.tracksToPlay(ofAlbumAt: try album.resolve(in: library))
       let start = try place(ofTrack: track, in: tracks, of: found)
-      let played = try ExternalPlayer(command: external).play(
+      let played = try ExternalPlayer(command: external, environment: environment.processEnvironment).play(
         tracks[start...].map(\.path), isInteractive: environment.isInteractive)
       // Stopped (Ctrl-C, or a signal that ends the run): nothing to say.
       guard played else { return .lines([]) }
