@@ -254,12 +254,23 @@ public struct TrackTags: Sendable, Hashable {
   }
 
   /// Whether an MPEG frame sync starts within ``mpegSyncWindow`` bytes from `start`.
+  /// Read 4 KiB at a time, where the first frame nearly always is: the whole window, zeroed
+  /// then read, cost a folder import more than its database did.
   private static func hasMPEGSync(_ fd: Int32, from start: off_t) -> Bool {
-    var window = [UInt8](repeating: 0, count: mpegSyncWindow)
-    let count = pread(fd, &window, window.count, start)
-    guard count > 1 else { return false }
-    for i in 0..<(count - 1) where window[i] == 0xFF && window[i + 1] & 0xE0 == 0xE0 { return true }
-    return false
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
+      var previous: UInt8 = 0
+      var offset = 0
+      while offset < mpegSyncWindow {
+        let count = pread(fd, buffer.baseAddress, min(buffer.count, mpegSyncWindow - offset), start + off_t(offset))
+        guard count > 0 else { return false }
+        for byte in buffer[..<count] {
+          if previous == 0xFF && byte & 0xE0 == 0xE0 { return true }
+          previous = byte
+        }
+        offset += count
+      }
+      return false
+    }
   }
 
   /// The size of the metadata TagLib would read from the open file `fd` named `path`, as
@@ -373,7 +384,13 @@ public struct TrackTags: Sendable, Hashable {
 
 /// `text` without leading and trailing white space (and control characters such as NULs
 /// that some taggers leave at the end).
-func trimmed(_ text: String) -> Substring {
+package func trimmed(_ text: String) -> Substring {
+  // Most tags begin and end with a printable ASCII character, which no grapheme cluster
+  // around it makes blank: no need to walk their characters (1,700 instructions a tag).
+  let printable: ClosedRange<UInt8> = 0x21...0x7E
+  if let first = text.utf8.first, let last = text.utf8.last, printable.contains(first), printable.contains(last) {
+    return text[...]
+  }
   let isBlank: (Character) -> Bool = { $0.isWhitespace || $0.unicodeScalars.allSatisfy { $0.value < 0x20 } }
   guard let first = text.firstIndex(where: { !isBlank($0) }) else { return "" }
   let last = text.lastIndex(where: { !isBlank($0) })!

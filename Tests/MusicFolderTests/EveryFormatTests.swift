@@ -112,6 +112,18 @@ enum TagLibFormat: String, CaseIterable, Sendable, CustomStringConvertible {
     #expect(TrackTags.read(zeros) == .noAudio)
   }
 
+  /// An `.mp3` is audio when a frame sync (0xFF, then three set bits) starts within its
+  /// first 64 KiB, wherever in them, across the 4 KiB reads too; past them, it is not.
+  @Test(arguments: [(0, true), (4095, true), (10_000, true), (65_534, true), (65_535, false), (70_000, false)])
+  func anMP3sFrameSyncIsFoundWithinItsFirst64KiB(offset: Int, isAudio: Bool) throws {
+    let music = try MusicFolderFixture()
+    var bytes = [UInt8](repeating: 0, count: 80_000)
+    bytes[offset] = 0xFF
+    bytes[offset + 1] = 0xE2
+    let path = try music.file("sync.mp3", bytes)
+    #expect(TrackTags.mayHoldAudio(path) == isAudio)
+  }
+
   /// The MusicBrainz ids, written as each tag family stores them (MusicBrainz Picard's
   /// names; the file's bytes hold the family's own key), are read back from all three.
   @Test(arguments: [

@@ -4,6 +4,18 @@ import TestSupport
 import Testing
 
 @Suite struct TrackTagsTests {
+  /// A tag loses the blanks and control characters around it (the NULs some taggers leave),
+  /// Unicode spaces too, and keeps what is inside; a tag that starts and ends printable is
+  /// taken whole, without a walk through its characters.
+  @Test(arguments: [
+    ("River", "River"), ("  River \0\0", "River"), ("\u{3000}川\u{3000}", "川"), ("\tA b\r\n", "A b"),
+    ("e\u{301}", "e\u{301}"), ("x\u{2003}", "x"), ("\u{2003}", ""), ("", ""), ("a", "a"), ("~ ~", "~ ~"),
+    ("\u{1}x\u{7F}", "x\u{7F}"),
+  ])
+  func aTagIsTrimmedOfBlanksAndControlCharacters(tag: String, trimmed expected: String) {
+    #expect(String(trimmed(tag)) == expected)
+  }
+
   @Test(arguments: AudioFormat.allCases)
   func everyFormatReadsItsTagsAndLength(format: AudioFormat) throws {
     let music = try MusicFolderFixture()

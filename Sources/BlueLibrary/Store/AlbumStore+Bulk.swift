@@ -130,4 +130,52 @@ extension AlbumStore {
   }
 
   private static let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+  /// Runs `statement` (an INSERT, UPDATE or DELETE: no rows) once with the values `bind`
+  /// binds to its parameters in order, through SQLite's C API. GRDB's `StatementArguments`
+  /// box every value in an existential and check each against the statement: a folder
+  /// import's track rows cost some 35,000 instructions each that way, about a third of
+  /// what TagLib takes to read the file.
+  static func run(_ statement: Statement, _ db: Database, binding bind: (inout Bindings) -> Void) throws {
+    let handle = statement.sqliteStatement
+    sqlite3_reset(handle)
+    var bindings = Bindings(handle: handle)
+    bind(&bindings)
+    let code = sqlite3_step(handle)
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+    guard code == SQLITE_DONE else {
+      throw DatabaseError(
+        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+        sql: statement.sql)
+    }
+  }
+
+  /// The values of one run of a statement, bound to its parameters in the order given
+  /// (``run(_:_:binding:)``); nil binds NULL, a Bool 1 or 0 as GRDB does, a string a copy.
+  struct Bindings {
+    fileprivate let handle: SQLiteStatement
+    private var index: Int32 = 0
+
+    fileprivate init(handle: SQLiteStatement) { self.handle = handle }
+
+    mutating func bind(_ text: String?) {
+      index += 1
+      bindOptionalText(text, handle, index)
+    }
+
+    mutating func bind(_ number: Int64?) {
+      index += 1
+      if let number { sqlite3_bind_int64(handle, index, number) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    mutating func bind(_ number: Int?) { bind(number.map(Int64.init)) }
+
+    mutating func bind(_ flag: Bool) { bind(Int64(flag ? 1 : 0)) }
+
+    mutating func bind(_ number: Double?) {
+      index += 1
+      if let number { sqlite3_bind_double(handle, index, number) } else { sqlite3_bind_null(handle, index) }
+    }
+  }
 }

@@ -302,19 +302,40 @@ extension AlbumStore {
   static func upsertTrack(_ track: MusicTrack, key: String, position: Int, _ db: Database) throws {
     let tags = track.tags
     let picture = tags.hasPicture ? tags.pictureMimeType ?? "" : nil
-    try db.cachedStatement(
+    let statement = try db.cachedStatement(
       sql: """
         INSERT OR REPLACE INTO track (path, size, modified, disc, album_key, position, album, artist, album_artist,
           title, number, date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length,
           picture, changed, inode, rating, fav)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-    ).execute(arguments: [
-      track.path, track.size, track.modified, track.disc, key, position, tags.album, tags.artist, tags.albumArtist,
-      tags.title, tags.trackNumber, tags.date, tags.genre, tags.discNumber, tags.musicBrainzTrackID,
-      tags.musicBrainzAlbumID, tags.musicBrainzReleaseGroupID, tags.format, tags.bitrate, tags.duration, picture,
-      track.changed < 0 ? nil : track.changed, track.changed < 0 ? nil : track.inode, tags.rating, tags.favourite,
-    ])
+        """)
+    try run(statement, db) { row in
+      row.bind(track.path)
+      row.bind(track.size)
+      row.bind(track.modified)
+      row.bind(track.disc)
+      row.bind(key)
+      row.bind(position)
+      row.bind(tags.album)
+      row.bind(tags.artist)
+      row.bind(tags.albumArtist)
+      row.bind(tags.title)
+      row.bind(tags.trackNumber)
+      row.bind(tags.date)
+      row.bind(tags.genre)
+      row.bind(tags.discNumber)
+      row.bind(tags.musicBrainzTrackID)
+      row.bind(tags.musicBrainzAlbumID)
+      row.bind(tags.musicBrainzReleaseGroupID)
+      row.bind(tags.format)
+      row.bind(tags.bitrate)
+      row.bind(tags.duration)
+      row.bind(picture)
+      row.bind(track.changed < 0 ? nil : track.changed)
+      row.bind(track.changed < 0 ? nil : track.inode)
+      row.bind(tags.rating)
+      row.bind(tags.favourite)
+    }
   }
 
   /// Writes the tracks of an album read from an exported file (a JSON `tracks` array), in
