@@ -16,6 +16,37 @@ import Testing
     #expect(String(trimmed(tag)) == expected)
   }
 
+  /// A Vorbis comment's field may go by another name: `ALBUM ARTIST` when there is no
+  /// `ALBUMARTIST`, `ORIGINALDATE` when there is no `DATE`; the first name wins when both
+  /// are there, and several values of one field are joined by "; ".
+  @Test(
+    arguments: [
+      (["ALBUM ARTIST": ["Spaced"], "ORIGINALDATE": ["1969"]], "Spaced", "1969"),
+      (
+        ["ALBUMARTIST": ["Joined"], "ALBUM ARTIST": ["Spaced"], "DATE": ["1970"], "ORIGINALDATE": ["1969"]], "Joined",
+        "1970"
+      ),
+      (["ALBUMARTIST": ["A", "B"]], "A; B", nil),
+    ] as [([String: [String]], String?, String?)])
+  func aFieldIsReadUnderItsOtherNameWhenItsOwnIsMissing(
+    comments: [String: [String]], albumArtist: String?, date: String?
+  ) throws {
+    let music = try MusicFolderFixture()
+    let path = try music.track("track.flac", TagEdit(album: "Blue", title: "River"))
+    let assignments = comments.map { key, values in
+      "f['\(key)'] = [" + values.map { "'\($0)'" }.joined(separator: ", ") + "]"
+    }.joined(separator: "\n")
+    _ = try Mutagen.run("import sys, mutagen\nf = mutagen.File(sys.argv[1])\n\(assignments)\nf.save()", [path])
+    guard case .track(let tags) = TrackTags.read(path) else {
+      Issue.record("no audio read")
+      return
+    }
+    #expect(tags.album == "Blue")
+    #expect(tags.title == "River")
+    #expect(tags.albumArtist == albumArtist)
+    #expect(tags.date == date)
+  }
+
   @Test(arguments: AudioFormat.allCases)
   func everyFormatReadsItsTagsAndLength(format: AudioFormat) throws {
     let music = try MusicFolderFixture()
