@@ -164,16 +164,24 @@ enum AlbumGrouping {
 
   /// The disc number a folder's name ends in — `CD1`, `cd 2`, `Disc 3`, `The Wall - Disk 4`,
   /// `(CD 2)`, `[disc2]` — or nil when it ends in none.
+  ///
+  /// Read from the name's UTF-8 bytes backwards: walked as reversed characters, the first
+  /// look at a name cost as much as reading a small file's tags (the generic code's types
+  /// made at run time).
   static func discNumber(inFolderName path: String) -> Int? {
-    var name = Substring(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...])
-    while let last = name.last, last == ")" || last == "]" || last == " " { name = name.dropLast() }
-    let digits = name.reversed().prefix { $0.isASCII && $0.isNumber }
-    guard (1...3).contains(digits.count), let number = Int(String(digits.reversed())) else { return nil }
-    name = name.dropLast(digits.count)
-    while let last = name.last, " -_.".contains(last) { name = name.dropLast() }
-    let lowered = name.lowercased()
-    guard let word = ["disc", "disk", "cd"].first(where: { lowered.hasSuffix($0) }) else { return nil }
-    let before = lowered.dropLast(word.count).last
+    let bytes = Array(path.utf8)
+    let start = (bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1
+    var end = bytes.count
+    while end > start, [UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: " ")].contains(bytes[end - 1]) { end -= 1 }
+    let digitsEnd = end
+    while end > start, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end - 1]) { end -= 1 }
+    guard (1...3).contains(digitsEnd - end) else { return nil }
+    let number = bytes[end..<digitsEnd].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    while end > start, " -_.".utf8.contains(bytes[end - 1]) { end -= 1 }
+    // `disc`, `disk` or `cd` in any case, after no letter.
+    let lowered = bytes[start..<end].map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
+    guard let word = ["disc", "disk", "cd"].first(where: { lowered.ends(with: $0.utf8) }) else { return nil }
+    let before = String(decoding: lowered.dropLast(word.utf8.count), as: UTF8.self).last
     return before.map { !$0.isLetter } ?? true ? number : nil
   }
 
@@ -261,5 +269,12 @@ enum AlbumGrouping {
       }
     }
     return best?.value
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// Whether the bytes end with `suffix`'s.
+  fileprivate func ends(with suffix: String.UTF8View) -> Bool {
+    count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
   }
 }
