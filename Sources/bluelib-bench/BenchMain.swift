@@ -45,6 +45,7 @@ enum BenchMain {
       )
       return 2
     }
+    PageCache.drop([bluelib, (bluelib as NSString).deletingLastPathComponent + "/libbluelib-taglib.so"])
     var sqlite3: String?
     if let given = options.sqlite3 {
       guard access(given, X_OK) == 0 else {

@@ -21,7 +21,8 @@ extension Report {
       "Measured on \(date) at commit \(commit) (`\(bluelibVersion)`) on \(Machine.cores()) cores (\(Machine.cpuModel()), "
         + "\(Machine.memory()), \(Machine.operatingSystem())), with `\(commandLine)`: medians of each figure and of its "
         + "reference, run in turn in the same run (\(plural(options.runsPerScenario, "run")), "
-        + "\(options.importRuns) per import), peak RSS from `wait4`.")
+        + "\(options.importRuns) per import), peak RSS from `wait4`, the binary's page cache dropped first as `install` leaves it."
+    )
     lines.append("")
     lines.append("| figure | bluelib | reference | ratio | goal |")
     lines.append("| --- | ---: | ---: | ---: | ---: |")
