@@ -147,6 +147,8 @@ public:
   char *value(std::initializer_list<Name> names) const {
     for (const Name name : names) {
       if (values[name] == nullptr || values[name]->isEmpty()) continue;
+      // One value (nearly always): no joined copy of it.
+      if (values[name]->size() == 1) return copyString(values[name]->front());
       return copyString(values[name]->toString("; "));
     }
     return nullptr;
