@@ -92,6 +92,9 @@ public struct MusicFolderScanner: Sendable {
       var scan = MusicFolderScan(folder: root, albums: [], skipped: [], filesScanned: walk.files.count)
       scan.fingerprint = fingerprint
       scan.isUnchanged = true
+      // What the earlier scan skipped is the caller's: the walk's stamps tell it their sizes
+      // and times (``MusicFolderScan/stamps(of:)``).
+      scan.walked = (walk.files, walk.unreadableFolders.map { ($0.path, $0.stamp) })
       return scan
     }
 
@@ -122,7 +125,10 @@ public struct MusicFolderScanner: Sendable {
     if cancelled { throw .cancelled }
     reading.finish(outcomes)
 
-    var skipped = walk.unreadableFolders.map { SkippedFile(path: $0.path, reason: .cannotOpen(errno: $0.errno)) }
+    // Each with the size and times the walk read (none for a name that could not be read).
+    var skipped = walk.unreadableFolders.map {
+      SkippedFile(path: $0.path, reason: .cannotOpen(errno: $0.errno), stamp: $0.stamp)
+    }
     skipped += walk.skippedNames.map { SkippedFile(path: $0.path, reason: $0.reason) }
     // The tracks live only while they are grouped: a scan of 20,000 files holds one copy
     // of their tags at a time.
@@ -137,7 +143,9 @@ public struct MusicFolderScanner: Sendable {
           var file = walk.files[index]
           (file.size, file.modified) = (size, modified)
           tracks.append(AlbumGrouping.Track(file: file, tags: tags))
-        case .skipped(let reason): skipped.append(SkippedFile(path: walk.files[index].path, reason: reason))
+        case .skipped(let reason):
+          let file = walk.files[index]
+          skipped.append(SkippedFile(path: file.path, reason: reason, stamp: file.stamp))
         }
       }
       return AlbumGrouping.albums(folders: walk.folders, tracks: tracks)
@@ -169,9 +177,8 @@ private enum Outcome: Sendable {
     case .cannotOpen(let code):
       self = .skipped(.cannotOpen(errno: code))
     case .noAudio:
-      var info = stat()
-      let isEmpty = stat(file.path, &info) == 0 && info.st_size == 0
-      self = .skipped(isEmpty ? .empty : .noAudio)
+      // Empty as the walk found it, which the skipped file's stamp says too.
+      self = .skipped(file.size == 0 ? .empty : .noAudio)
     case .notRegularFile:
       self = .skipped(.notRegularFile)
     case .metadataTooLarge(let bytes):

@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 import MusicFolder
 import TestSupport
@@ -266,19 +267,26 @@ enum TagLibFormat: String, CaseIterable, Sendable, CustomStringConvertible {
   }
 
   /// A scan whose earlier scan saw the same fingerprint reads no file and builds no album,
-  /// and does not ask for the tracks; one fingerprint further on, it reads again.
+  /// and does not ask for the tracks; the files that scan skipped are the caller's to name,
+  /// and the walk says their sizes and times. One fingerprint further on, it reads again.
   @Test func aFolderAsTheEarlierScanSawItIsNotRead() throws {
     let music = try MusicFolderFixture()
     try music.track("A/1.mp3", TagEdit(album: "A", artist: "X"))
+    let noise = try music.file("A/3.mp3", Array("not audio".utf8))
     let first = try music.scan()
+    #expect(first.skipped.map(\.path) == [noise])
+    #expect(first.stamps(of: [noise]).isEmpty, "a scan that read the files: its skipped files carry them")
     let earlier = KnownScan(seen: first.fingerprint)
     let again = try MusicFolderScanner().scan(music.root, earlier: earlier)
-    #expect(again.isUnchanged && again.albums.isEmpty && again.filesOpened == 0 && again.filesScanned == 1)
+    #expect(again.isUnchanged && again.albums.isEmpty && again.filesOpened == 0 && again.filesScanned == 2)
     #expect(again.fingerprint == first.fingerprint)
     #expect(earlier.asked == ["fingerprint " + music.root])
+    #expect(again.skipped.isEmpty)
+    let stamp = try #require(first.skipped.first?.stamp)
+    #expect(again.stamps(of: [noise, music.path("A/none.mp3")]) == [noise: stamp])
     try music.track("A/2.mp3", TagEdit(album: "A", artist: "X"))
     let grown = try MusicFolderScanner().scan(music.root, earlier: KnownScan(seen: first.fingerprint))
-    #expect(!grown.isUnchanged && grown.trackCount == 2 && grown.filesOpened == 2)
+    #expect(!grown.isUnchanged && grown.trackCount == 2 && grown.filesOpened == 3)
   }
 }
 

@@ -1,4 +1,7 @@
 import AlbumModel
+import BlueCovers
+import BlueSystem
+internal import GRDB
 internal import MusicFolder
 
 // The last scan of a music folder as the library file keeps it: what a new scan of the folder
@@ -58,6 +61,39 @@ extension AlbumStore {
     return record[record.index(after: newline)...].split(separator: "\u{1E}").compactMap { entry in
       let parts = entry.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
       return parts.count == 2 ? FolderImport.Skipped(path: String(parts[0]), reason: String(parts[1])) : nil
+    }
+  }
+
+  /// The files a scan of a music folder skipped, each with its reason and the size and
+  /// modification time the scan read (none for a name it could not read), as the
+  /// `skipped ROOT` state row keeps them: a digest, so that the next import can tell the
+  /// very same files (and say so, instead of listing them again).
+  struct SkippedFiles {
+    /// The scanned folder's real path.
+    var root: String
+    var files: [(path: String, reason: String, stamp: FileStamp?)]
+
+    /// The SHA-256 of each file's path, reason, size and modification time, in hex; nil
+    /// when no file was skipped.
+    var digest: String? {
+      guard !files.isEmpty else { return nil }
+      var signature: [UInt8] = []
+      for file in files {
+        signature += Array(file.path.utf8) + [0] + Array(file.reason.utf8) + [0]
+        signature += Array((file.stamp.map { "\($0.size) \($0.modified)" } ?? "-").utf8) + [0]
+      }
+      return SHA256.hex(SHA256.digest(signature))
+    }
+
+    /// Keeps these as the files the last import of ``root`` skipped, inside the import's
+    /// transaction (so an import that fails leaves the last ones); returns whether they are
+    /// the very ones kept before. No file is never the same as before.
+    func record(_ db: Database) throws -> Bool {
+      let key = "skipped " + root
+      let value = digest
+      let before = try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [key])
+      if before != value { try AlbumStore.setStateText(key, value, db) }
+      return value != nil && before == value
     }
   }
 }
