@@ -40,29 +40,10 @@ extension Library {
     // shells from committing for that long.
     endCommand()
     let scan: MusicFolderScan
-    var stored = AlbumStore.StoredTracks()
-    var lastScan: String?
+    // What the last scan of the folder found, as the library file has it.
+    let earlier = AlbumStore.StoredScan(store)
     do {
-      scan = try MusicFolderScanner().scan(
-        path,
-        progress: progress,
-        isCancelled: isCancelled,
-        known: { root in
-          // What the last scan read: files whose size and time did not change are not opened.
-          stored = (try? self.store.storedTracks(under: root)) ?? AlbumStore.StoredTracks()
-          // The scanner's copy only, let go when it has read the files: the import needs
-          // only where each row stood.
-          defer { stored.tracks = [:] }
-          return stored.tracks
-        },
-        unchangedSince: { root, fingerprint in
-          // The last scan of this folder saw the very same files: its albums stand.
-          guard let last = try? self.store.stateText("scan " + root), last.hasPrefix(fingerprint + "\n") else {
-            return false
-          }
-          lastScan = last
-          return true
-        })
+      scan = try MusicFolderScanner().scan(path, progress: progress, isCancelled: isCancelled, earlier: earlier)
     } catch {
       switch error {
       case .cancelled: throw .cancelled
@@ -83,13 +64,18 @@ extension Library {
     // What the files said at the last scan: a field that differs from it was edited since.
     let scanned = try store.scannedAlbums(under: scan.folder)
     let filesSaid = scanned.filesSaid
-    if scan.isUnchanged, let lastScan {
+    if scan.isUnchanged {
       // Nothing read: the albums and skipped files of the last scan, which saw these files.
       albums = scanned.lastScan
-      skipped = Self.skippedFiles(in: lastScan)
+      skipped = earlier.unchangedSkipped
+      // Their sizes and times as the walk found them (the fingerprint says: as then).
+      let stamps = scan.stamps(of: skipped.map(\.path))
+      let remembered = AlbumStore.SkippedFiles(
+        root: scan.folder, files: skipped.map { ($0.path, $0.reason, stamps[$0.path]) })
       outcome = try change { (origin) throws(LibraryError) in
         try store.importFolder(
-          albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted)
+          albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted,
+          skipped: remembered)
       }
     } else {
       var keys: Set<String> = []
@@ -107,13 +93,16 @@ extension Library {
       }
       albums = keyed.map { Album(music: $0.album, key: $0.key) }
       skipped = scan.skipped.map { FolderImport.Skipped(path: $0.path, reason: $0.reason.description) }
+      let remembered = AlbumStore.SkippedFiles(
+        root: scan.folder, files: scan.skipped.map { ($0.path, $0.reason.description, $0.stamp) })
       let built = albums
       outcome = try change { (origin) throws(LibraryError) in
         try store.importFolder(
           albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted,
           tracks: AlbumStore.ScannedTracks(
-            albums: keyed, built: built, root: scan.folder, stored: stored, opened: scan.openedFiles,
-            unreadable: scan.unreadableFolders, record: Self.scanRecord(scan.fingerprint, skipped)))
+            albums: keyed, built: built, root: scan.folder, stored: earlier.stored, opened: scan.openedFiles,
+            unreadable: scan.unreadableFolders, record: AlbumStore.scanRecord(scan.fingerprint, skipped)),
+          skipped: remembered)
       }
     }
     // Into an empty library: the first album becomes current, as the viewport shows it.
@@ -126,41 +115,8 @@ extension Library {
       updated: outcome.updated, unchanged: outcome.unchanged, leftOut: outcome.leftOut, moved: outcome.moved,
       gone: outcome.gone, partlyGone: outcome.partlyGone, leftAsTheyWere: outcome.leftAsTheyWere,
       samplesLeft: outcome.samplesLeft, named: outcome.named, skipped: skipped,
-      skippedAsBefore: noteSkipped(skipped, in: scan.folder),
+      skippedAsBefore: outcome.skippedAsBefore,
       summary: outcome.step?.summary)
-  }
-
-  /// Remembers (in the library file) which files a scan of `folder` skipped, each with its
-  /// reason, size and modification time; returns whether they are the very ones the last
-  /// scan of it skipped, so a re-import says "the same 2 files as before" instead of
-  /// listing them again. Best effort: a failure to remember only repeats the list.
-  private func noteSkipped(_ skipped: [FolderImport.Skipped], in folder: String) -> Bool {
-    var signature: [UInt8] = []
-    for file in skipped {
-      let stamp = FileStamp(path: file.path)
-      signature += Array(file.path.utf8) + [0] + Array(file.reason.utf8) + [0]
-      signature += Array((stamp.map { "\($0.size) \($0.modified)" } ?? "-").utf8) + [0]
-    }
-    let key = "skipped " + folder
-    let value = skipped.isEmpty ? nil : SHA256.hex(SHA256.digest(signature))
-    let before = try? store.stateText(key)
-    if before != value { try? store.setStateText(key, value) }
-    return value != nil && before == value
-  }
-
-  /// The `scan ROOT` state row: the scan's fingerprint, then each skipped file's path and
-  /// reason (U+001F between them, U+001E after each).
-  static func scanRecord(_ fingerprint: String, _ skipped: [FolderImport.Skipped]) -> String {
-    fingerprint + "\n" + skipped.map { $0.path + "\u{1F}" + $0.reason + "\u{1E}" }.joined()
-  }
-
-  /// The skipped files of a ``scanRecord(_:_:)``.
-  static func skippedFiles(in record: String) -> [FolderImport.Skipped] {
-    guard let newline = record.firstIndex(of: "\n") else { return [] }
-    return record[record.index(after: newline)...].split(separator: "\u{1E}").compactMap { entry in
-      let parts = entry.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
-      return parts.count == 2 ? FolderImport.Skipped(path: String(parts[0]), reason: String(parts[1])) : nil
-    }
   }
 
   /// `2 added, 1 updated, 1 moved, 9 unchanged, 1 left out, 1 gone`, leaving out the counts

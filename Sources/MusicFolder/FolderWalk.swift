@@ -39,6 +39,12 @@ struct FolderWalk {
     var modified: Int64 = -1
     var changed: Int64 = -1
     var inode: Int64 = -1
+
+    /// Its size, times and inode as the scan read them; nil before, or when it could not be
+    /// read.
+    var stamp: FileStamp? {
+      size < 0 ? nil : FileStamp(size: size, modified: modified, changed: changed, inode: inode)
+    }
   }
 
   /// The file extensions read as audio, lowercased: TagLib's own list
@@ -52,8 +58,9 @@ struct FolderWalk {
 
   var folders: [Folder] = []
   var files: [File] = []
-  /// Folders under the root that could not be opened, with the reason.
-  var unreadableFolders: [(path: String, errno: Int32)] = []
+  /// Folders under the root that could not be opened, with the reason and what the `stat`
+  /// that found them said.
+  var unreadableFolders: [(path: String, errno: Int32, stamp: FileStamp?)] = []
   /// Entries passed over for their name: not UTF-8 (shown with the bad bytes as `\xE9`),
   /// or a path longer than the system takes. Never dropped without a word.
   var skippedNames: [(path: String, reason: SkippedFile.Reason)] = []
@@ -69,12 +76,13 @@ struct FolderWalk {
     guard stat(root, &info) == 0 else { throw .cannotOpen(root, errno: errno) }
     guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(root) }
     var visited: Set<Identity> = [Identity(info)]
-    var pending = [root]
-    while let path = pending.popLast() {
+    // Each folder to list, with its stamp (kept for one that cannot be listed).
+    var pending: [(path: String, stamp: FileStamp?)] = [(root, nil)]
+    while let (path, stamp) = pending.popLast() {
       try beforeFolder(walk.files.count)
       guard let directory = opendir(path) else {
         if path == root { throw .cannotOpen(root, errno: errno) }
-        walk.unreadableFolders.append((path, errno))
+        walk.unreadableFolders.append((path, errno, stamp))
         continue
       }
       let folder = walk.folders.count
@@ -101,7 +109,7 @@ struct FolderWalk {
       entries.sort { $0.name < $1.name }
 
       var coverImage: (rank: Int, path: String)?
-      var subfolders: [String] = []
+      var subfolders: [(path: String, stamp: FileStamp?)] = []
       for entry in entries {
         let child = path.hasSuffix("/") ? path + entry.name : path + "/" + entry.name
         var isDirectory = entry.type == DT_DIR
@@ -116,7 +124,7 @@ struct FolderWalk {
           isDirectory = info.st_mode & S_IFMT == S_IFDIR
           isFile = info.st_mode & S_IFMT == S_IFREG
           if isDirectory {
-            if visited.insert(Identity(info)).inserted { subfolders.append(child) }
+            if visited.insert(Identity(info)).inserted { subfolders.append((child, FileStamp(info))) }
             continue
           }
         }
@@ -175,7 +183,7 @@ struct FolderWalk {
     mix("rules \(Self.rulesVersion) files \(files.count)")
     for file in files { mix("\(file.path) \(file.size) \(file.modified) \(file.changed) \(file.inode)") }
     for folder in folders { mix(folder.path + " " + (folder.coverImage ?? "")) }
-    for (path, code) in unreadableFolders { mix("\(path) \(code)") }
+    for (path, code, _) in unreadableFolders { mix("\(path) \(code)") }
     for (path, reason) in skippedNames { mix("\(path) \(reason)") }
     let hex = String(hash, radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex

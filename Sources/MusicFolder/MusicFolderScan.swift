@@ -27,11 +27,29 @@ public struct MusicFolderScan: Sendable {
   /// with the same fingerprint find the same albums.
   public var fingerprint = ""
   /// Whether the caller said an earlier scan had the same ``fingerprint``: no file was read
-  /// and ``albums`` and ``skipped`` are empty (they are what that scan found).
+  /// and ``albums`` and ``skipped`` are empty (they are what that scan found; ``stamps(of:)``
+  /// says the sizes and times of the files it skipped).
   public var isUnchanged = false
   /// The folders under ``folder`` that could not be listed: what an earlier scan found in
   /// them is not known to be gone.
   public var unreadableFolders: [String] = []
+  /// In a scan that found the folder unchanged: the audio files and the folders that could
+  /// not be listed, as the walk found them (``stamps(of:)``).
+  var walked: (files: [FolderWalk.File], folders: [(path: String, stamp: FileStamp?)]) = ([], [])
+
+  /// The stamps the walk read of those of `paths` that are audio files or folders it could
+  /// not list, by path, in a scan that found the folder unchanged (``isUnchanged``): the
+  /// files the earlier scan skipped are the caller's to name, and this says their sizes and
+  /// times as they are now (the same as then: the fingerprint holds them) without a `stat`.
+  /// Empty in a scan that read the files (its ``skipped`` carry their stamps).
+  package func stamps(of paths: some Sequence<String>) -> [String: FileStamp] {
+    let wanted = Set(paths)
+    guard !wanted.isEmpty else { return [:] }
+    var stamps: [String: FileStamp] = [:]
+    for file in walked.files where wanted.contains(file.path) { stamps[file.path] = file.stamp }
+    for folder in walked.folders where wanted.contains(folder.path) { stamps[folder.path] = folder.stamp }
+    return stamps
+  }
 
   /// The tracks of all the albums.
   public var trackCount: Int { albums.reduce(0) { $0 + $1.trackCount } }
@@ -79,10 +97,21 @@ public struct SkippedFile: Sendable, Hashable {
   public var path: String
   /// Why it was skipped.
   public var reason: Reason
+  /// Its size, times and inode as the scan's walk read them; nil when the walk could not
+  /// (a name that is not UTF-8, a path too long). Two scans that skip a file with the same
+  /// stamp skipped the same file.
+  package var stamp: FileStamp?
 
-  /// A skipped file with every field given.
+  /// A skipped file with its path and reason, without a stamp.
   public init(path: String, reason: Reason) {
     self.path = path
     self.reason = reason
+  }
+
+  /// A skipped file with every field given.
+  package init(path: String, reason: Reason, stamp: FileStamp?) {
+    self.path = path
+    self.reason = reason
+    self.stamp = stamp
   }
 }

@@ -22,9 +22,9 @@ import Synchronization
 /// anything else is ignored, apart from cover images (`cover`, `folder`, `album` or `front`
 /// with `.jpg`, `.jpeg` or `.png`, any case). Files with such an extension but no readable
 /// audio (empty, corrupt, or not the format their name says) are skipped and listed in the
-/// result. A file a scan before read (``MusicTrack``, given as `known`) whose size,
-/// modification and change times and inode have not changed is not opened again: its tags
-/// are taken as known.
+/// result. A file an earlier scan read (``MusicTrack``, given by an ``EarlierScan``) whose
+/// size, modification and change times and inode have not changed is not opened again: its
+/// tags are taken as known.
 public struct MusicFolderScanner: Sendable {
   /// The extensions of the files read as audio (lowercase; matched in any case): those of
   /// TagLib's `FileRef::defaultFileExtensions()`.
@@ -51,21 +51,18 @@ public struct MusicFolderScanner: Sendable {
   ///     once more when it is done (with the exact album count).
   ///   - isCancelled: asked between files and folders; when it says true (or the current
   ///     task is cancelled) the scan stops and throws ``MusicFolderError/cancelled``.
-  ///   - known: given the folder's real path, the tracks read by an earlier scan under it,
-  ///     by path; a file whose size, modification and change times and inode match its
-  ///     entry (``FileStamp``) is not opened.
-  ///   - unchangedSince: given the folder's real path and the scan's ``MusicFolderScan/fingerprint``
-  ///     (taken after the walk, before any file is read), whether an earlier scan had the
-  ///     same one: then no file is read and no album built, and the result says
-  ///     ``MusicFolderScan/isUnchanged`` (the caller has what that scan found).
-  /// - Important: `progress` and `isCancelled` are called on the calling thread only; the
-  ///   other workers never call them.
+  ///   - earlier: what an earlier scan of the folder found (nil: nothing is known, every
+  ///     file is read): when it saw the same ``MusicFolderScan/fingerprint``, no file is read
+  ///     and the result says ``MusicFolderScan/isUnchanged``; otherwise a file whose size,
+  ///     modification and change times and inode match its track there (``FileStamp``) is
+  ///     not opened.
+  /// - Important: `progress`, `isCancelled` and `earlier` are called on the calling thread
+  ///   only; the other workers never call them.
   /// - Throws: ``MusicFolderError`` when `folder` is not a directory that can be listed, or
   ///   on cancellation. Files and subfolders that cannot be read are skipped, not errors.
   public func scan(
     _ folder: String, progress: ((MusicScanProgress) -> Void)? = nil, isCancelled: () -> Bool = { false },
-    known: (_ root: String) -> [String: MusicTrack] = { _ in [:] },
-    unchangedSince: (_ root: String, _ fingerprint: String) -> Bool = { _, _ in false }
+    earlier: (any EarlierScan)? = nil
   ) throws(MusicFolderError) -> MusicFolderScan {
     var info = stat()
     guard stat(folder, &info) == 0 else { throw .cannotOpen(folder, errno: errno) }
@@ -91,14 +88,17 @@ public struct MusicFolderScanner: Sendable {
     walk.readSizesAndTimes(workers: workers)
     if isCancelled() || Task.isCancelled { throw .cancelled }
     let fingerprint = walk.fingerprint
-    if unchangedSince(root, fingerprint) {
+    if let earlier, earlier.sawFingerprint(fingerprint, of: root) {
       var scan = MusicFolderScan(folder: root, albums: [], skipped: [], filesScanned: walk.files.count)
       scan.fingerprint = fingerprint
       scan.isUnchanged = true
+      // What the earlier scan skipped is the caller's: the walk's stamps tell it their sizes
+      // and times (``MusicFolderScan/stamps(of:)``).
+      scan.walked = (walk.files, walk.unreadableFolders.map { ($0.path, $0.stamp) })
       return scan
     }
 
-    let reading = Reading(files: walk.files, known: known(root))
+    let reading = Reading(files: walk.files, known: earlier?.takeTracks(under: root) ?? [:])
     let helpers = DispatchGroup()
     for _ in 1..<max(1, workers) {
       DispatchQueue.global().async(group: helpers) {
@@ -125,7 +125,10 @@ public struct MusicFolderScanner: Sendable {
     if cancelled { throw .cancelled }
     reading.finish(outcomes)
 
-    var skipped = walk.unreadableFolders.map { SkippedFile(path: $0.path, reason: .cannotOpen(errno: $0.errno)) }
+    // Each with the size and times the walk read (none for a name that could not be read).
+    var skipped = walk.unreadableFolders.map {
+      SkippedFile(path: $0.path, reason: .cannotOpen(errno: $0.errno), stamp: $0.stamp)
+    }
     skipped += walk.skippedNames.map { SkippedFile(path: $0.path, reason: $0.reason) }
     // The tracks live only while they are grouped: a scan of 20,000 files holds one copy
     // of their tags at a time.
@@ -140,7 +143,9 @@ public struct MusicFolderScanner: Sendable {
           var file = walk.files[index]
           (file.size, file.modified) = (size, modified)
           tracks.append(AlbumGrouping.Track(file: file, tags: tags))
-        case .skipped(let reason): skipped.append(SkippedFile(path: walk.files[index].path, reason: reason))
+        case .skipped(let reason):
+          let file = walk.files[index]
+          skipped.append(SkippedFile(path: file.path, reason: reason, stamp: file.stamp))
         }
       }
       return AlbumGrouping.albums(folders: walk.folders, tracks: tracks)
@@ -172,9 +177,8 @@ private enum Outcome: Sendable {
     case .cannotOpen(let code):
       self = .skipped(.cannotOpen(errno: code))
     case .noAudio:
-      var info = stat()
-      let isEmpty = stat(file.path, &info) == 0 && info.st_size == 0
-      self = .skipped(isEmpty ? .empty : .noAudio)
+      // Empty as the walk found it, which the skipped file's stamp says too.
+      self = .skipped(file.size == 0 ? .empty : .noAudio)
     case .notRegularFile:
       self = .skipped(.notRegularFile)
     case .metadataTooLarge(let bytes):

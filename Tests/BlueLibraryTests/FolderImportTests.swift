@@ -46,6 +46,14 @@ import Testing
     try Library(store: AlbumStore.open(path: path), session: session)
   }
 
+  /// Another connection to the library file, as another bluelib changing it: `BEGIN
+  /// IMMEDIATE` on it holds the write lock until its `ROLLBACK`.
+  func lockingQueue() throws -> DatabaseQueue {
+    var configuration = Configuration()
+    configuration.allowsUnsafeTransactions = true
+    return try DatabaseQueue(path: path, configuration: configuration)
+  }
+
   // MARK: - Import and re-import
 
   /// Sets the access and modification times of the file at `path` (seconds since 1970).
@@ -227,6 +235,66 @@ import Testing
     #expect(try shell("B").importFolder(music, named: "M").skippedAsBefore, "another shell, the same library")
   }
 
+  /// A skipped file is remembered with the size and time the scan read, not those a second
+  /// `stat` finds after the import: one that changes once it was read is listed again by the
+  /// next import, which finds it changed (issue 37, item 3).
+  @Test func aSkippedFileIsRememberedAsTheScanFoundIt() throws {
+    try makeTwoAlbums()
+    let noise = URL(fileURLWithPath: music + "/A/Loud/3.mp3")
+    try Data("not audio".utf8).write(to: noise)
+    let library = try shell("A")
+    var changed = false
+    let first = try library.importFolder(
+      music, named: "M",
+      progress: { progress in
+        // Every file read: the scan's last report.
+        guard progress.filesFound > 0, progress.filesScanned == progress.filesFound, !changed else { return }
+        changed = (try? Data("still not audio".utf8).write(to: noise)) != nil
+      })
+    #expect(changed)
+    #expect(first.skipped.count == 1 && !first.skippedAsBefore)
+    let second = try library.importFolder(music, named: "M")
+    #expect(second.skipped.count == 1 && !second.skippedAsBefore, "changed after the scan read it")
+    #expect(try library.importFolder(music, named: "M").skippedAsBefore)
+  }
+
+  /// The files an import skipped are remembered by the commit that brings in its albums, not
+  /// by a write of their own after it: another bluelib that begins a change just as the
+  /// import commits (and holds the library past the busy timeout) does not make the next
+  /// import list them again, when the user was told of them (issue 37, item 3).
+  @Test func theSkippedFilesAreRememberedWithTheAlbums() throws {
+    try makeTwoAlbums()
+    try Data("not audio".utf8).write(to: URL(fileURLWithPath: music + "/A/Loud/3.mp3"))
+    let library = try shell("A")
+    let other = try lockingQueue()
+    let commits = CommitLog { try? other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") } }
+    library.store.queue.add(transactionObserver: commits, extent: .observerLifetime)
+    let first = try library.importFolder(music, named: "M")
+    try other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+    #expect(commits.albumCommits == 1)
+    #expect(first.added == 2 && first.skipped.count == 1 && !first.skippedAsBefore)
+    #expect(try library.importFolder(music, named: "M").skippedAsBefore)
+  }
+
+  /// An import that fails after its scan (another bluelib holds the library's write lock)
+  /// remembers no skipped files: the next one lists them, as the user was never told of
+  /// them (issue 37, item 3).
+  @Test func anImportThatFailsRemembersNoSkippedFiles() throws {
+    try makeTwoAlbums()
+    try Data("not audio".utf8).write(to: URL(fileURLWithPath: music + "/A/Loud/3.mp3"))
+    let library = try shell("A")
+    let other = try lockingQueue()
+    try other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+    let failed = libraryError { () throws(LibraryError) in try library.importFolder(music, named: "M") }
+    try other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+    #expect(failed != nil)
+    let root = try #require(realpath(music, nil).map { String(cString: $0) })
+    #expect(try library.store.stateText("skipped " + root) == nil)
+    #expect(try library.count() == 5)
+    let next = try library.importFolder(music, named: "M")
+    #expect(next.added == 2 && next.skipped.count == 1 && !next.skippedAsBefore)
+  }
+
   /// A deep folder of CJK names (3 KB of path, 9 KB percent-encoded) keeps its embedded
   /// cover: the 8 KiB limit of cover URLs dropped it without a word (round 3, F20).
   @Test func aDeepFolderOfCJKNamesKeepsItsCover() throws {
@@ -394,4 +462,24 @@ import Testing
     #expect(try Album(title: "x", coverURL: "embedded:" + url).validated().coverURL == "embedded:" + url)
     #expect(LocalCover.isLocal(url) && LocalCover.isLocal("embedded:" + url) && !LocalCover.isLocal("http://x/y"))
   }
+}
+
+/// Counts the commits on a connection that changed the `album` table, and calls `afterFirst`
+/// once, after the first of them.
+private final class CommitLog: TransactionObserver, @unchecked Sendable {
+  private let afterFirst: () -> Void
+  private var changedAlbums = false
+  private(set) var albumCommits = 0
+
+  init(afterFirst: @escaping () -> Void) { self.afterFirst = afterFirst }
+
+  func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "album" }
+  func databaseDidChange(with event: DatabaseEvent) { changedAlbums = true }
+  func databaseDidCommit(_ db: Database) {
+    guard changedAlbums else { return }
+    changedAlbums = false
+    albumCommits += 1
+    if albumCommits == 1 { afterFirst() }
+  }
+  func databaseDidRollback(_ db: Database) { changedAlbums = false }
 }

@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 import MusicFolder
 import TestSupport
@@ -218,14 +219,9 @@ enum TagLibFormat: String, CaseIterable, Sendable, CustomStringConvertible {
     let music = try MusicFolderFixture()
     let path = try music.track("A/1.flac", TagEdit(album: "A"))
     func fingerprint() throws -> String {
-      var seen = ""
-      _ = try MusicFolderScanner().scan(
-        music.root,
-        unchangedSince: { _, fingerprint in
-          seen = fingerprint
-          return false
-        })
-      return seen
+      let earlier = KnownScan()
+      _ = try MusicFolderScanner().scan(music.root, earlier: earlier)
+      return try #require(earlier.fingerprints.first)
     }
     let first = try fingerprint()
     #expect(first.count == 16)
@@ -268,21 +264,67 @@ enum TagLibFormat: String, CaseIterable, Sendable, CustomStringConvertible {
     let first = try music.scan()
     #expect(first.filesOpened == 3)
     let known = Dictionary(uniqueKeysWithValues: first.albums.flatMap(\.tracks).map { ($0.path, $0) })
-    var roots: [String] = []
-    let again = try MusicFolderScanner().scan(
-      music.root,
-      known: { root in
-        roots.append(root)
-        return known
-      })
-    #expect(roots == [music.root])
+    let earlier = KnownScan(tracks: known)
+    let again = try MusicFolderScanner().scan(music.root, earlier: earlier)
+    #expect(earlier.asked == ["fingerprint " + music.root, "tracks " + music.root])
+    #expect(earlier.fingerprints == [first.fingerprint])
     #expect(again.filesOpened == 0)
     #expect(again.albums == first.albums)
 
     // A retagged file (new size and time) is opened again; the others are not.
     try TagEdit(title: "Renamed").write(to: music.path("A/2.mp3"))
-    let changed = try MusicFolderScanner().scan(music.root, known: { _ in known })
+    let changed = try MusicFolderScanner().scan(music.root, earlier: KnownScan(tracks: known))
     #expect(changed.filesOpened == 1)
     #expect(changed.albums.first?.tracks.map(\.tags.title) == ["T1", "Renamed", "T3"])
+  }
+
+  /// A scan whose earlier scan saw the same fingerprint reads no file and builds no album,
+  /// and does not ask for the tracks; the files that scan skipped are the caller's to name,
+  /// and the walk says their sizes and times. One fingerprint further on, it reads again.
+  @Test func aFolderAsTheEarlierScanSawItIsNotRead() throws {
+    let music = try MusicFolderFixture()
+    try music.track("A/1.mp3", TagEdit(album: "A", artist: "X"))
+    let noise = try music.file("A/3.mp3", Array("not audio".utf8))
+    let first = try music.scan()
+    #expect(first.skipped.map(\.path) == [noise])
+    #expect(first.stamps(of: [noise]).isEmpty, "a scan that read the files: its skipped files carry them")
+    let earlier = KnownScan(seen: first.fingerprint)
+    let again = try MusicFolderScanner().scan(music.root, earlier: earlier)
+    #expect(again.isUnchanged && again.albums.isEmpty && again.filesOpened == 0 && again.filesScanned == 2)
+    #expect(again.fingerprint == first.fingerprint)
+    #expect(earlier.asked == ["fingerprint " + music.root])
+    #expect(again.skipped.isEmpty)
+    let stamp = try #require(first.skipped.first?.stamp)
+    #expect(again.stamps(of: [noise, music.path("A/none.mp3")]) == [noise: stamp])
+    try music.track("A/2.mp3", TagEdit(album: "A", artist: "X"))
+    let grown = try MusicFolderScanner().scan(music.root, earlier: KnownScan(seen: first.fingerprint))
+    #expect(!grown.isUnchanged && grown.trackCount == 2 && grown.filesOpened == 3)
+  }
+}
+
+/// An earlier scan given in full: `tracks` read, and the fingerprint it `seen`; notes what
+/// the scanner asks of it.
+final class KnownScan: EarlierScan {
+  let tracks: [String: MusicTrack]
+  let seen: String?
+  /// Each question, `fingerprint ROOT` or `tracks ROOT`, in order.
+  private(set) var asked: [String] = []
+  /// The fingerprints the scanner gave.
+  private(set) var fingerprints: [String] = []
+
+  init(tracks: [String: MusicTrack] = [:], seen: String? = nil) {
+    self.tracks = tracks
+    self.seen = seen
+  }
+
+  func sawFingerprint(_ fingerprint: String, of root: String) -> Bool {
+    asked.append("fingerprint " + root)
+    fingerprints.append(fingerprint)
+    return fingerprint == seen
+  }
+
+  func takeTracks(under root: String) -> [String: MusicTrack] {
+    asked.append("tracks " + root)
+    return tracks
   }
 }

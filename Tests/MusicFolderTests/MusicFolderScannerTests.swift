@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 import MusicFolder
 import TestSupport
@@ -31,11 +32,14 @@ import Testing
     let scan = try music.scan()
     #expect(scan.albums.map(\.trackCount) == [1])
     #expect(scan.filesScanned == 4)
+    // Each with the size and times the scan's walk read: the files have not changed since.
     #expect(
       scan.skipped == [
-        SkippedFile(path: noise, reason: .noAudio), SkippedFile(path: empty, reason: .empty),
-        SkippedFile(path: truncatedHeader, reason: .noAudio),
+        SkippedFile(path: noise, reason: .noAudio, stamp: FileStamp(path: noise)),
+        SkippedFile(path: empty, reason: .empty, stamp: FileStamp(path: empty)),
+        SkippedFile(path: truncatedHeader, reason: .noAudio, stamp: FileStamp(path: truncatedHeader)),
       ])
+    #expect(scan.skipped.map { $0.stamp?.size } == [8192, 0, 8])
   }
 
   @Test(.enabled(if: geteuid() != 0, "root reads every file"))
@@ -44,7 +48,8 @@ import Testing
     let locked = try music.track("A/1.mp3", TagEdit(album: "A"))
     chmod(locked, 0)
     let scan = try music.scan()
-    #expect(scan.skipped == [SkippedFile(path: locked, reason: .cannotOpen(errno: EACCES))])
+    #expect(
+      scan.skipped == [SkippedFile(path: locked, reason: .cannotOpen(errno: EACCES), stamp: FileStamp(path: locked))])
   }
 
   @Test(.timeLimit(.minutes(1)))

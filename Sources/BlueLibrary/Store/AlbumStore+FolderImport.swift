@@ -21,6 +21,9 @@ extension AlbumStore {
     var named: [FolderImport.Change] = []
     /// The logged step, nil when no album changed (no step is logged then).
     var step: ChangeStep?
+    /// Whether the files the scan skipped are the very ones the last import of the folder
+    /// skipped (``SkippedFiles/record(_:)``).
+    var skippedAsBefore = false
 
     /// Names `album` among the changes of `kind`, when fewer than a few are named.
     mutating func name(_ kind: FolderImport.Change.Kind, _ album: Album, _ detail: String? = nil) {
@@ -42,7 +45,9 @@ extension AlbumStore {
   /// puts back the old fields and removes the new albums, and redo does both again.
   ///
   /// `tracks`, the scan's tracks, are written in the same transaction, whether or not an
-  /// album changed, with the scan's record (``ScannedTracks``), and say what the scan found
+  /// album changed, with the scan's record (``ScannedTracks``), and so are the files it
+  /// `skipped` (``SkippedFiles``: the outcome says whether they are the same as the last
+  /// import's, which the user was told of), and `tracks` say what the scan found
   /// besides the albums' fields (``ScanChanges``): an album that moved updates the album stored under its old
   /// key (its id, place, edits and history kept); an album under a folder that could not be
   /// read is left as it is; albums whose files are gone are counted and named.
@@ -61,11 +66,12 @@ extension AlbumStore {
   func importFolder(
     _ albums: [Album], summary: (FolderImportOutcome) -> String, origin: ChangeOrigin,
     filesSaid: [String: Album] = [:], withDeleted: Bool = false,
-    tracks: ScannedTracks? = nil
+    tracks: ScannedTracks? = nil, skipped: SkippedFiles? = nil
   ) throws(LibraryError) -> FolderImportOutcome {
     try changing { db in
       let scan = try tracks.map { tracks in try tracks.write(db) } ?? ScanChanges()
       var outcome = FolderImportOutcome()
+      outcome.skippedAsBefore = try skipped?.record(db) ?? false
       var added: [Album] = []
       var updates: [(id: Int64, album: Album)] = []
       var matched: Set<Int64> = []
