@@ -67,7 +67,12 @@ extension Library {
     if scan.isUnchanged {
       // Nothing read: the albums and skipped files of the last scan, which saw these files.
       albums = scanned.lastScan
-      skipped = earlier.unchangedSkipped
+      let unlistable = Set(scan.unreadableFolders)
+      skipped = earlier.unchangedSkipped.map {
+        var file = $0
+        file.isFolder = unlistable.contains(file.path)
+        return file
+      }
       // Their sizes and times as the walk found them (the fingerprint says: as then).
       let stamps = scan.stamps(of: skipped.map(\.path))
       let remembered = AlbumStore.SkippedFiles(
@@ -92,7 +97,10 @@ extension Library {
         return (key: key, album: album)
       }
       albums = keyed.map { Album(music: $0.album, key: $0.key) }
-      skipped = scan.skipped.map { FolderImport.Skipped(path: $0.path, reason: $0.reason.description) }
+      let unlistable = Set(scan.unreadableFolders)
+      skipped = scan.skipped.map {
+        FolderImport.Skipped(path: $0.path, reason: $0.reason.description, isFolder: unlistable.contains($0.path))
+      }
       let remembered = AlbumStore.SkippedFiles(
         root: scan.folder, files: scan.skipped.map { ($0.path, $0.reason.description, $0.stamp) })
       let built = albums

@@ -95,6 +95,7 @@ public struct MusicFolderScanner: Sendable {
       // What the earlier scan skipped is the caller's: the walk's stamps tell it their sizes
       // and times (``MusicFolderScan/stamps(of:)``).
       scan.walked = (walk.files, walk.unreadableFolders.map { ($0.path, $0.stamp) })
+      scan.unreadableFolders = walk.unreadableFolders.map(\.path)
       return scan
     }
 

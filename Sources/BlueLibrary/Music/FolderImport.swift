@@ -6,6 +6,9 @@ public struct FolderImport: Sendable, Equatable {
     public var path: String
     /// Why: `empty`, `no readable audio`, or why it could not be opened.
     public var reason: String
+    /// Whether it is a folder the scan could not list (which may hide albums), as the scan
+    /// found it.
+    public var isFolder = false
   }
 
   /// The scanned folder's real path (symbolic links resolved).

@@ -150,10 +150,8 @@ extension ImportCommand {
         "'import --with-deleted \(name)' brings back the \(albumCount(result.leftOut)) you deleted from the library")
     }
     // A folder that could not be listed, every time: it may hide albums (an unmounted share).
-    let folders = result.skipped.filter { skipped in
-      var info = stat()
-      return stat(skipped.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-    }
+    // (The scan says which: nothing is looked at again.)
+    let folders = result.skipped.filter(\.isFolder)
     for (reason, paths) in Self.byReason(folders) {
       let left =
         result.leftAsTheyWere == 0
