@@ -29,7 +29,7 @@ struct Options: ParsableCommand {
                    lookups by position on the large library
         query      list -f '$title' 'artist:Artist 42' year:1990..1999 on the
                    large library against sqlite3 answering the same question;
-                   `find year-` alone and with 10,000 piped `scroll right` on
+                   `find year-` alone and with 100,000 piped `scroll right` on
                    each size (per scroll: 1M ≤ 1.5× 1k, peak RSS < 64 MiB);
                    completing artist: values in this process (< 50 ms)
         folder     import a music folder of 20,000 tracks (2,000 with --quick)

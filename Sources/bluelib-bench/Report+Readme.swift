@@ -114,7 +114,8 @@ extension Report {
       }
       let peak = results.views.map { max($0.find.maxRSSKiB, $0.findAndScroll.maxRSSKiB) }.max().map(formatKiB) ?? "–"
       lines.append(
-        "| a `scroll right` in a sorted view (`find year-`, then 10,000 piped) | " + cells.joined(separator: " | ")
+        "| a `scroll right` in a sorted view (`find year-`, then \(grouped(options.scrolls)) piped) | "
+          + cells.joined(separator: " | ")
           + " | \(peak) |")
     }
     lines.append("")
