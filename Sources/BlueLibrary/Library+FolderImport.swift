@@ -64,14 +64,13 @@ extension Library {
     // What the files said at the last scan: a field that differs from it was edited since.
     let scanned = try store.scannedAlbums(under: scan.folder)
     let filesSaid = scanned.filesSaid
+    // The folders the scan could not list: among the skipped files, they may hide albums.
+    let unlistable = Set(scan.unreadableFolders)
     if scan.isUnchanged {
       // Nothing read: the albums and skipped files of the last scan, which saw these files.
       albums = scanned.lastScan
-      let unlistable = Set(scan.unreadableFolders)
       skipped = earlier.unchangedSkipped.map {
-        var file = $0
-        file.isFolder = unlistable.contains(file.path)
-        return file
+        FolderImport.Skipped(path: $0.path, reason: $0.reason, isFolder: unlistable.contains($0.path))
       }
       // Their sizes and times as the walk found them (the fingerprint says: as then).
       let stamps = scan.stamps(of: skipped.map(\.path))
@@ -97,7 +96,6 @@ extension Library {
         return (key: key, album: album)
       }
       albums = keyed.map { Album(music: $0.album, key: $0.key) }
-      let unlistable = Set(scan.unreadableFolders)
       skipped = scan.skipped.map {
         FolderImport.Skipped(path: $0.path, reason: $0.reason.description, isFolder: unlistable.contains($0.path))
       }

@@ -180,7 +180,10 @@ enum AlbumGrouping {
     while end > start, " -_.".utf8.contains(bytes[end - 1]) { end -= 1 }
     // `disc`, `disk` or `cd` in any case, after no letter.
     let lowered = bytes[start..<end].map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
-    guard let word = ["disc", "disk", "cd"].first(where: { lowered.ends(with: $0.utf8) }) else { return nil }
+    guard let word = ["disc", "disk", "cd"].first(where: { lowered.suffix($0.utf8.count).elementsEqual($0.utf8) })
+    else {
+      return nil
+    }
     let before = String(decoding: lowered.dropLast(word.utf8.count), as: UTF8.self).last
     return before.map { !$0.isLetter } ?? true ? number : nil
   }
@@ -269,12 +272,5 @@ enum AlbumGrouping {
       }
     }
     return best?.value
-  }
-}
-
-extension Array where Element == UInt8 {
-  /// Whether the bytes end with `suffix`'s.
-  fileprivate func ends(with suffix: String.UTF8View) -> Bool {
-    count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
   }
 }

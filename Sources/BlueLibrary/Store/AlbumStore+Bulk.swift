@@ -90,12 +90,7 @@ extension AlbumStore {
           }
         }
       }
-      guard code == SQLITE_DONE else {
-        throw DatabaseError(
-          resultCode: ResultCode(rawValue: code),
-          message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-          sql: statement.sql)
-      }
+      guard code == SQLITE_DONE else { throw stepFailure(code, statement, db) }
     }
   }
 
@@ -144,11 +139,14 @@ extension AlbumStore {
     let code = sqlite3_step(handle)
     sqlite3_reset(handle)
     sqlite3_clear_bindings(handle)
-    guard code == SQLITE_DONE else {
-      throw DatabaseError(
-        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-        sql: statement.sql)
-    }
+    guard code == SQLITE_DONE else { throw stepFailure(code, statement, db) }
+  }
+
+  /// The error of a step of `statement` that ended with `code`, as GRDB would throw it.
+  private static func stepFailure(_ code: Int32, _ statement: Statement, _ db: Database) -> DatabaseError {
+    DatabaseError(
+      resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+      sql: statement.sql)
   }
 
   /// The values of one run of a statement, bound to its parameters in the order given

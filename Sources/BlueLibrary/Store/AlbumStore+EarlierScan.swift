@@ -91,7 +91,7 @@ extension AlbumStore {
     func record(_ db: Database) throws -> Bool {
       let key = "skipped " + root
       let value = digest
-      let before = try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [key])
+      let before = try AlbumStore.stateText(key, db)
       if before != value { try AlbumStore.setStateText(key, value, db) }
       return value != nil && before == value
     }

@@ -231,7 +231,12 @@ package final class AlbumStore: Sendable {
 
   /// The text kept under `key` in the library's state (nil when there is none).
   func stateText(_ key: String) throws(LibraryError) -> String? {
-    try reading { db in try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [key]) }
+    try reading { db in try Self.stateText(key, db) }
+  }
+
+  /// ``stateText(_:)`` inside a transaction already open.
+  static func stateText(_ key: String, _ db: Database) throws -> String? {
+    try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [key])
   }
 
   /// Keeps `value` under `key` in the library's state (removes the key when nil). Not a
