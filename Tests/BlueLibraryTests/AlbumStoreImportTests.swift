@@ -131,10 +131,61 @@ struct AlbumStoreImportTests {
         db,
         sql: """
           SELECT artist FROM album INDEXED BY album_artist
-          WHERE artist >= 'ARTIST 3' COLLATE NOCASE ORDER BY artist COLLATE NOCASE
+          WHERE lower(artist) >= 'artist 3' ORDER BY lower(artist)
           """)
       #expect(byIndex.count == 2_000 * 4 / 7 + 1 && byIndex.first == "Artist 3" && byIndex.last == "Artist 6")
     }
+  }
+
+  /// The artist index holds a folded copy (`lower(artist)`, issue 36: its build was most of
+  /// an import's SQLite work under NOCASE): artists sort as they did under NOCASE, ASCII
+  /// letters folded and others as they are, complete once per folded spelling, and both
+  /// read the index.
+  @Test func artistsSortAndCompleteThroughTheFoldedIndex() throws {
+    var csv = "title,artist\n"
+    for (index, artist) in ["beta", "Alpha", "ALPHA two", "Émile", "émile", "alpha", "Beta%x", "Zed"].enumerated() {
+      csv += "T\(index),\(artist)\n"
+    }
+    let file = directory.file("artists.csv")
+    try csv.write(toFile: file, atomically: true, encoding: .utf8)
+    _ = try store.importAlbums(fromFile: file, origin: origin)
+    let sorted = try store.queue.read { db in
+      try String.fetchAll(db, sql: "SELECT artist FROM album WHERE artist <> '' ORDER BY artist COLLATE NOCASE, id")
+    }
+    let folded = try store.queue.read { db in
+      try String.fetchAll(db, sql: "SELECT artist FROM album WHERE artist <> '' ORDER BY lower(artist), id")
+    }
+    #expect(folded == sorted)
+    // One per folded spelling, as the first album stored spells it.
+    #expect(try store.values(of: .artist, withPrefix: "alp", limit: 10) == ["Alpha", "ALPHA two"])
+    #expect(try store.values(of: .artist, withPrefix: "alpha", limit: 1) == ["Alpha"])
+    #expect(try store.values(of: .artist, withPrefix: "BETA%", limit: 10) == ["Beta%x"])
+    #expect(try store.values(of: .artist, withPrefix: "É", limit: 10) == ["Émile"])
+    #expect(try store.values(of: .artist, withPrefix: "", limit: 3).count == 3)
+    #expect(
+      try store.values(of: .artist, withPrefix: "", limit: 10) == [
+        "Alpha", "ALPHA two", "beta", "Beta%x", "Zed", "Émile", "émile",
+      ])
+    #expect(try store.values(of: .artist, withPrefix: "q", limit: 10).isEmpty)
+    let plan = try store.queryPlan("SELECT artist FROM album WHERE lower(artist) > 'b' ORDER BY lower(artist) LIMIT 1")
+    #expect(plan.contains { $0.contains("INDEX album_artist") }, "\(plan)")
+  }
+
+  /// A library of version 13, whose artist index was `artist COLLATE NOCASE`, opens with
+  /// the folded index in its place, and its artists sort and complete through it.
+  @Test func aVersion13LibraryGetsTheFoldedArtistIndex() throws {
+    let file = directory.file("artists.csv")
+    try "title,artist\nT1,beta\nT2,Alpha\nT3,alpha two\nT4,ALPHA\n".write(
+      toFile: file, atomically: true, encoding: .utf8)
+    _ = try store.importAlbums(fromFile: file, origin: origin)
+    try store.queue.write { db in try Schema.downgrade(to: 13, db) }
+    let indexSQL = "SELECT sql FROM sqlite_master WHERE name = 'album_artist'"
+    #expect(try store.queue.read { db in try String.fetchOne(db, sql: indexSQL) }?.contains("NOCASE") == true)
+    let reopened = try AlbumStore.open(path: directory.file("library.sqlite"))
+    #expect(try reopened.queue.read { db in try String.fetchOne(db, sql: indexSQL) } == Schema.artistIndex)
+    #expect(try reopened.values(of: .artist, withPrefix: "a", limit: 10) == ["Alpha", "alpha two"])
+    let plan = try reopened.queryPlan("SELECT id FROM album ORDER BY lower(artist)")
+    #expect(plan.contains { $0.contains("INDEX album_artist") }, "\(plan)")
   }
 
   /// A batch binds the music-folder columns only when one of its rows has them: rows of

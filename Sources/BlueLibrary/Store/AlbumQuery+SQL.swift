@@ -88,6 +88,9 @@ struct QuerySQL {
       field.isTrackField
       ? "(SELECT \(field == .track ? "title" : "format") FROM track WHERE album_key = album.source_key "
         + "ORDER BY position LIMIT 1)" : column(field)
+    // The artist index holds `lower(artist)`, the same order as NOCASE (both fold ASCII
+    // alone): named so, a sort by artist reads the index (Schema.foldArtistIndex).
+    if column == "artist" { return "lower(artist)" }
     return field.kind == .text ? column + " COLLATE NOCASE" : column
   }
 
