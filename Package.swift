@@ -26,9 +26,6 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-    .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
-    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
   ],
   targets: [
     .systemLibrary(
@@ -74,19 +71,14 @@ let package = Package(
     .target(name: "MPDClient", dependencies: ["BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
+    // libcurl, loaded with dlopen at the first download (see ccurl.h): its header (Debian
+    // libcurl4-openssl-dev) gives the types; nothing links it.
+    .target(name: "CCurl"),
     // Covers knowing nothing of albums: the loader, book, cache and sources (HTTP, the Cover
-    // Art Archive, MusicBrainz, local files); the HTTP stack enters here alone.
+    // Art Archive, MusicBrainz, local files); libcurl enters here alone.
     .target(
       name: "BlueCovers",
-      dependencies: [
-        "BlueSystem",
-        "MusicFolder",
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
-      ],
+      dependencies: ["BlueSystem", "CCurl", "MusicFolder"],
       exclude: ["Bundled/make-covers.py", "Bundled/covers"]
     ),
     // The album as values: Album and its fields' rules, the errors, the query language (its

@@ -36,6 +36,11 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   case cancelled
   /// Anything else, with a short lowercase reason: `download failed: connection lost`.
   case downloadFailed(String)
+  /// HTTP downloads cannot run on this machine: libcurl, loaded at the first one, could not
+  /// be, with why and what to install: `cannot load libcurl (libcurl.so.4: cannot open shared
+  /// object file: No such file or directory); to download covers, install libcurl (Debian:
+  /// apt install libcurl4)`.
+  case httpUnavailable(String)
   /// A local cover (a file, a picture in a track) could not be read, with why:
   /// `permission denied /music/A/cover.jpg`. Nothing was downloaded, so no word of it.
   case unreadableFile(String)
@@ -66,6 +71,7 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case .badURL(let url, let reason): "bad URL \(url) (\(reason))"
     case .cancelled: "cancelled"
     case .downloadFailed(let reason): "download failed: \(reason)"
+    case .httpUnavailable(let reason): "\(reason); \(Self.installHint)"
     case .unreadableFile(let reason): reason
     case .noneOnServer(let server, let song):
       "none on \(server) (no picture in \(song.split(separator: "/").last.map(String.init) ?? song), no cover file in its folder)"
@@ -75,6 +81,9 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
         .joined(separator: ", ") + ")"
     }
   }
+
+  /// What to install where HTTP downloads cannot run (``httpUnavailable(_:)``).
+  static let installHint = "to download covers, install libcurl (Debian: apt install libcurl4)"
 
   /// `15 s` for whole seconds (the usual configuration), `0.5 s` otherwise.
   static func format(seconds: Double) -> String {

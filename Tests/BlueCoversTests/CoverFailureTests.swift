@@ -33,6 +33,11 @@ struct CoverFailureTests {
     (.unsupportedURL("gopher://x/y"), "unsupported URL gopher://x/y"),
     (.cancelled, "cancelled"),
     (.downloadFailed("connection lost"), "download failed: connection lost"),
+    (
+      .httpUnavailable("cannot load libcurl (libcurl.so.4: file too short)"),
+      "cannot load libcurl (libcurl.so.4: file too short); to download covers, install libcurl (Debian: apt install "
+        + "libcurl4)"
+    ),
     // A local cover was never downloaded: its failure does not say so (round 3, F27).
     (.unreadableFile("permission denied /music/A/cover.jpg"), "permission denied /music/A/cover.jpg"),
   ])

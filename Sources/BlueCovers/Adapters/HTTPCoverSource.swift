@@ -1,14 +1,10 @@
-internal import AsyncHTTPClient
+internal import CCurl
 import BlueSystem
 import Foundation
-internal import NIOCore
-internal import NIOHTTP1
-internal import NIOPosix
-internal import NIOSSL
 import Synchronization
 
-/// Fetches `http:` and `https:` covers with AsyncHTTPClient, streaming the body so the
-/// size cap stops a download as soon as it is exceeded.
+/// Fetches `http:` and `https:` covers with libcurl, streaming the body so the size cap
+/// stops a download as soon as it is exceeded.
 ///
 /// - A declared `Content-Length` over the cap fails before any body is read; an
 ///   undeclared one fails as soon as the received bytes pass the cap, and the connection
@@ -20,8 +16,10 @@ import Synchronization
 /// - Bodies are taken as sent: no `Accept-Encoding`, no decompression, so a compressed
 ///   body cannot grow past the cap in memory (and is not an image).
 ///
-/// The client and its one event-loop thread are made by the first fetch, so a shell that
-/// never downloads starts no thread; ``shutDown()`` or the source's deinit stops them.
+/// libcurl is loaded (with `dlopen`, see CCurl) and its thread (``CurlMulti``) started by
+/// the first fetch, so a shell that never downloads maps no libcurl and starts no thread;
+/// ``shutDown()`` or the source's deinit stops the thread. Where libcurl cannot be loaded,
+/// each fetch fails with ``CoverFailure/httpUnavailable(_:)``, naming what to install.
 final class HTTPCoverSource: CoverSource {
   /// `["http", "https"]`.
   let schemes: Set<String> = ["http", "https"]
@@ -34,19 +32,17 @@ final class HTTPCoverSource: CoverSource {
 
   private enum Client {
     case notStarted
-    case running(HTTPClient, MultiThreadedEventLoopGroup)
+    case running(CurlMulti)
     case shutDown
   }
 
   private let client = Mutex(Client.notStarted)
-  /// The requests running on the client, for ``shutDown()`` to let end before the loop stops.
-  private let requests = RunningCount()
   /// What requests say they come from (`User-Agent`).
   let userAgent: String
   /// The back-off every request to a busy host waits out (503, 429).
   let backoff: HostBackoff
 
-  /// Creates the source; its client and thread come with the first fetch.
+  /// Creates the source; libcurl and its thread come with the first fetch.
   init(userAgent: String = "bluelib", backoff: HostBackoff = HostBackoff()) {
     self.userAgent = userAgent
     self.backoff = backoff
@@ -56,44 +52,30 @@ final class HTTPCoverSource: CoverSource {
   static let imageTypes = "image/png, image/jpeg, image/gif, image/webp, image/*;q=0.8"
 
   deinit {
-    // The last owner may be anywhere, even on the event loop, so this must not block: the
-    // client shuts down in the background and its callback (on a dispatch queue) ends the loop.
-    // As in ``shutDown()``, the loop stops only after the requests still running ended.
-    guard case .running(let http, let group) = client.withLock({ $0 }) else { return }
-    let requests = requests
-    http.shutdown(queue: .global()) { _ in
-      requests.waitUntilNoneRun()
-      group.shutdownGracefully(queue: .global()) { _ in }
-    }
+    // The last owner may be anywhere, so this must not block: the thread ends every
+    // transfer, closes the connections and ends on its own.
+    guard case .running(let multi) = client.withLock({ $0 }) else { return }
+    multi.stop()
   }
 
-  /// Cancels the fetches in flight, closes every connection and stops the event-loop
-  /// thread; later fetches fail with ``CoverFailure/cancelled``. Safe to call more than once.
+  /// Cancels the fetches in flight, closes every connection and stops the thread; later
+  /// fetches fail with ``CoverFailure/cancelled``. Safe to call more than once.
   ///
-  /// In order, so that nothing touches the event loop after it stops: the client shuts down
-  /// (failing every request it has), then the requests still running end, then the loop
-  /// stops. No fixed grace: each step waits for the one before.
+  /// The thread ends each transfer (its fetch fails as cancelled) before it cleans
+  /// libcurl's handle up: nothing touches the handle after that.
   ///
-  /// - Important: Blocks until the client and its thread are down (milliseconds; a
-  ///   connection stuck in a handshake holds the client until its connect timeout). Never
-  ///   call it from the client's own event loop or from Swift's cooperative pool.
+  /// - Important: Blocks until the thread is down (milliseconds: no transfer is waited for,
+  ///   each is ended where it stands). Never call it from Swift's cooperative pool.
   func shutDown() {
-    let running = client.withLock { state -> (HTTPClient, MultiThreadedEventLoopGroup)? in
+    let running = client.withLock { state -> CurlMulti? in
       defer { state = .shutDown }
-      guard case .running(let http, let group) = state else { return nil }
-      return (http, group)
+      guard case .running(let multi) = state else { return nil }
+      return multi
     }
-    guard let (http, group) = running else { return }
-    let clientDown = DispatchSemaphore(value: 0)
-    http.shutdown(queue: .global()) { _ in clientDown.signal() }
-    clientDown.wait()
-    requests.waitUntilNoneRun()
-    let loopDown = DispatchSemaphore(value: 0)
-    group.shutdownGracefully(queue: .global()) { _ in loopDown.signal() }
-    loopDown.wait()
+    running?.stopAndWait()
   }
 
-  /// Whether the client and its thread exist (for tests: a source that never fetched has none).
+  /// Whether libcurl's thread exists (for tests: a source that never fetched has none).
   var hasStarted: Bool {
     client.withLock { state in
       if case .notStarted = state { return false }
@@ -101,38 +83,20 @@ final class HTTPCoverSource: CoverSource {
     }
   }
 
-  /// The client, made on first use; nil once shut down.
-  ///
-  /// `connectTimeout` (the first fetch's timeout) bounds connecting and the TLS handshake,
-  /// so a connection a silent server holds is given up and the client can shut down.
-  private func startedClient(connectTimeout: Duration) -> HTTPClient? {
-    client.withLock { state in
+  /// The loop, made on first use (loading libcurl); ``CoverFailure/cancelled`` once shut
+  /// down, ``CoverFailure/httpUnavailable(_:)`` where libcurl cannot be loaded.
+  private func startedClient() throws(CoverFailure) -> CurlMulti {
+    try client.withLock { state throws(CoverFailure) -> CurlMulti in
       switch state {
-      case .running(let http, _):
-        return http
+      case .running(let multi):
+        return multi
       case .shutDown:
-        return nil
+        throw .cancelled
       case .notStarted:
-        // Downloads wait on the network, not the CPU: one thread carries all of them.
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        configuration.decompression = .disabled
-        // The loader decides how many run at once (--downloads, up to 64); the pool's
-        // default of 8 connections per host would quietly cap it.
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-        configuration.connectionPool.idleTimeout = .seconds(30)
-        // A refused connection is reported at once rather than retried until a timeout.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        // The fetch's own timeout covers connecting too; this bounds what it leaves behind.
-        let parts = connectTimeout.components
-        let nanoseconds = parts.seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let connect = nanoseconds.overflow ? Int64.max : nanoseconds.partialValue + parts.attoseconds / 1_000_000_000
-        configuration.timeout = HTTPClient.Configuration.Timeout(
-          connect: .nanoseconds(min(max(connect, 1_000_000_000), 3_600 * 1_000_000_000)), read: nil)
-        let http = HTTPClient(eventLoopGroup: group, configuration: configuration)
-        state = .running(http, group)
-        return http
+        if let reason = ccurl_unavailable() { throw .httpUnavailable(String(cString: reason)) }
+        let multi = try CurlMulti()
+        state = .running(multi)
+        return multi
       }
     }
   }
@@ -149,31 +113,22 @@ final class HTTPCoverSource: CoverSource {
   /// asked again within the timeout, as ``HostBackoff`` says.
   func fetch(_ url: String, limits: CoverLimits, accepting: String) async throws(CoverFailure) -> Data {
     guard let target = HTTPTarget(url), schemes.contains(target.scheme) else { throw .unsupportedURL(url) }
-    // SwiftNIO traps on a port that does not fit 16 bits: it must not get that far.
+    // Refused here, with the reason, before libcurl is loaded or a connection tried.
     if let reason = target.portProblem { throw .badURL(url, reason: reason) }
-    guard let http = startedClient(connectTimeout: limits.timeout) else { throw .cancelled }
+    let multi = try startedClient()
     let deadline = ContinuousClock.now + limits.timeout
     // The fetch and its clock race as unstructured tasks, and the loser is cancelled but
-    // not awaited: a connection stuck in a TLS handshake does not react to cancellation,
-    // and a task group would wait for it long after the deadline (and past SIGTERM).
+    // not awaited: each transfer has its own timeout in libcurl too, but the deadline must
+    // hold over the back-off's waits as well, whatever the thread is doing.
     let (answers, answer) = AsyncStream.makeStream(of: Result<Data, CoverFailure>.self)
-    let userAgent = userAgent
-    let backoff = backoff
-    let requests = requests
-    requests.enter()
+    let request = Request(userAgent: userAgent, accept: accepting, backoff: backoff)
     let fetching = Task {
-      defer { requests.leave() }
       do throws(CoverFailure) {
-        answer.yield(
-          .success(
-            try await Self.follow(
-              target, with: http, request: Request(userAgent: userAgent, accept: accepting, backoff: backoff),
-              limits: limits, deadline: deadline)))
+        answer.yield(.success(try await Self.follow(target, with: multi, request: request, limits: limits, deadline: deadline)))
       } catch {
         answer.yield(.failure(error))
       }
     }
-    // A clock for the whole fetch: the client's own deadline ends when the head arrives.
     let clock = Self.deadlines.watch(until: deadline) { answer.yield(.failure(limits.timedOut)) }
     defer {
       fetching.cancel()
@@ -196,7 +151,7 @@ final class HTTPCoverSource: CoverSource {
   /// Fetches `start`, following up to ``maxRedirects`` redirects, waiting out each host's
   /// back-off before asking it and asking a busy one again while the time lasts.
   private static func follow(
-    _ start: HTTPTarget, with http: HTTPClient, request: Request, limits: CoverLimits,
+    _ start: HTTPTarget, with multi: CurlMulti, request: Request, limits: CoverLimits,
     deadline: ContinuousClock.Instant
   ) async throws(CoverFailure) -> Data {
     var target = start
@@ -208,7 +163,7 @@ final class HTTPCoverSource: CoverSource {
         guard turn < deadline else { throw limits.timedOut }
         do { try await Task.sleep(until: turn) } catch { throw .cancelled }
       }
-      switch try await fetchOnce(target, with: http, request: request, limits: limits, deadline: deadline) {
+      switch try await fetchOnce(target, with: multi, request: request, limits: limits, deadline: deadline) {
       case .body(let data):
         request.backoff.recovered(host)
         return data
@@ -235,109 +190,81 @@ final class HTTPCoverSource: CoverSource {
 
   /// One request: the body of a 2xx answer, where a redirect points, or that the host is busy.
   private static func fetchOnce(
-    _ target: HTTPTarget, with http: HTTPClient, request settings: Request, limits: CoverLimits,
+    _ target: HTTPTarget, with multi: CurlMulti, request: Request, limits: CoverLimits,
     deadline: ContinuousClock.Instant
   ) async throws(CoverFailure) -> Answer {
-    var request = HTTPClientRequest(url: target.url.absoluteString)
-    request.method = .GET
-    request.headers.add(name: "Accept", value: settings.accept)
-    request.headers.add(name: "User-Agent", value: settings.userAgent)
-    do {
-      let remaining = ContinuousClock.now.duration(to: deadline)
-      let nanoseconds = remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
-      let response = try await http.execute(request, deadline: .now() + .nanoseconds(max(0, nanoseconds)))
-      let status = Int(response.status.code)
-      if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
-        // The body of a redirect is not wanted: dropping it closes the connection.
-        return .redirect(location)
-      }
-      if status == 503 || status == 429 {
-        return .busy(status: status, retryAfter: HostBackoff.retryAfter(response.headers.first(name: "Retry-After")))
-      }
-      guard (200...299).contains(status) else { throw CoverFailure.httpStatus(status) }
-      let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
-      if let declared, declared > limits.maxBytes { throw limits.tooLarge }
-      var body = Data()
-      body.reserveCapacity(max(0, min(declared ?? 64 << 10, limits.maxBytes)))
-      // Leaving the loop early (over the cap, cancelled) drops the stream, which closes
-      // the connection instead of reading on.
-      for try await chunk in response.body {
-        guard body.count + chunk.readableBytes <= limits.maxBytes else { throw limits.tooLarge }
-        chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
-      }
-      // A cancelled stream ends like a complete one.
-      if Task.isCancelled { throw CoverFailure.cancelled }
-      return .body(body)
-    } catch {
-      throw failure(for: error, at: target, limits: limits)
+    let remaining = ContinuousClock.now.duration(to: deadline)
+    guard remaining > .zero else { throw limits.timedOut }
+    // The head of any answer but a 2xx one is all that is read (see CurlResponse).
+    let outcome = await multi.get(
+      CurlRequest(
+        url: target.url.absoluteString, headers: ["Accept: \(request.accept)"], userAgent: request.userAgent,
+        timeout: remaining, maxBytes: limits.maxBytes))
+    let response: CurlResponse
+    switch outcome {
+    case .success(let answer): response = answer
+    case .failure(let failure): throw Self.failure(for: failure, at: target, limits: limits)
     }
+    let status = response.status
+    if [301, 302, 303, 307, 308].contains(status), let location = response.headers["location"] {
+      return .redirect(location)
+    }
+    if status == 503 || status == 429 {
+      return .busy(status: status, retryAfter: HostBackoff.retryAfter(response.headers["retry-after"]))
+    }
+    guard (200...299).contains(status) else { throw .httpStatus(status) }
+    return .body(response.body)
   }
 
   // MARK: - Failures
 
-  /// The cover failure for what the client threw while fetching `target`.
-  static func failure(for error: any Error, at target: HTTPTarget, limits: CoverLimits) -> CoverFailure {
-    if let failure = error as? CoverFailure { return failure }
-    if Task.isCancelled || error is CancellationError { return .cancelled }
+  /// The cover failure for how a transfer of `target` failed.
+  static func failure(for failure: CurlFailure, at target: HTTPTarget, limits: CoverLimits) -> CoverFailure {
     let host = target.host
     let port = target.port
-    if let error = error as? HTTPClientError {
-      switch error {
-      case .cancelled, .alreadyShutdown: return .cancelled
-      case .deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout,
-        .tlsHandshakeTimeout:
-        return limits.timedOut
-      case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch:
+    switch failure {
+    case .cancelled: return .cancelled
+    case .tooLarge: return limits.tooLarge
+    case .failed(let code, let osError, let message):
+      switch code {
+      case CURLE_COULDNT_RESOLVE_HOST: return .unresolvableHost(host)
+      case CURLE_OPERATION_TIMEDOUT: return limits.timedOut
+      case CURLE_COULDNT_CONNECT:
+        switch osError {
+        case ECONNREFUSED, 0: return .connectionRefused(host: host, port: port)
+        case ENETUNREACH, EHOSTUNREACH: return .downloadFailed("cannot connect to \(host):\(port): no route to host")
+        case ETIMEDOUT: return limits.timedOut
+        default: return .downloadFailed("\(host):\(port): \(SystemError.reason(osError))")
+        }
+      case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
         return .connectionClosed(host: host, port: port)
-      case .invalidURL, .emptyHost, .emptyScheme:
-        return .unsupportedURL(target.url.absoluteString)
-      default: return .downloadFailed("bad answer from \(host):\(port) (\(error))")
+      case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL:
+        return .downloadFailed("\(host):\(port) did not answer in HTTP")
+      case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+        CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+        return .tlsFailure(host: host, reason: tlsReason(message, host: host))
+      case CURLE_URL_MALFORMAT: return .unsupportedURL(target.url.absoluteString)
+      default: return .downloadFailed("\(host):\(port): \(message)")
       }
     }
-    if let error = error as? NIOConnectionError {
-      if error.dnsAError != nil || error.dnsAAAAError != nil { return .unresolvableHost(host) }
-      if let first = error.connectionErrors.first { return failure(for: first.error, at: target, limits: limits) }
-      return .connectionRefused(host: host, port: port)
-    }
-    if error is SocketAddressError.UnknownHost { return .unresolvableHost(host) }
-    if let error = error as? IOError {
-      switch error.errnoCode {
-      case ECONNREFUSED: return .connectionRefused(host: host, port: port)
-      case ECONNRESET, EPIPE: return .connectionClosed(host: host, port: port)
-      case ENETUNREACH, EHOSTUNREACH: return .downloadFailed("cannot connect to \(host):\(port): no route to host")
-      case ETIMEDOUT: return limits.timedOut
-      default: return .downloadFailed("\(host):\(port): \(SystemError.reason(error.errnoCode))")
-      }
-    }
-    if let error = error as? ChannelError {
-      switch error {
-      case .connectTimeout: return limits.timedOut
-      case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed:
-        return .connectionClosed(host: host, port: port)
-      default: return .downloadFailed("\(host):\(port): \(error)")
-      }
-    }
-    if let error = error as? HTTPParserError {
-      if case .invalidEOFState = error { return .connectionClosed(host: host, port: port) }
-      return .downloadFailed("\(host):\(port) did not answer in HTTP")
-    }
-    if error is NIOSSLError || error is NIOSSLExtraError {
-      return .tlsFailure(host: host, reason: tlsReason(error, host: host))
-    }
-    return .downloadFailed("\(host):\(port): \(error)")
   }
 
-  /// A short reason for a TLS failure, when BoringSSL's error stack shows a familiar one.
-  private static func tlsReason(_ error: any Error, host: String) -> String? {
-    if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
-      return "the certificate is not for \(host)"
-    }
-    if let error = error as? NIOSSLError, case .uncleanShutdown = error { return "the server hung up" }
-    let details = String(describing: error)
-    if ["WRONG_VERSION_NUMBER", "PACKET_LENGTH_TOO_LONG", "HTTP_REQUEST"].contains(where: details.contains) {
+  /// A short reason for a TLS failure, when libcurl's text (OpenSSL's words in it) shows a
+  /// familiar one.
+  static func tlsReason(_ message: String, host: String) -> String? {
+    let text = message.lowercased()
+    if ["wrong version number", "packet length too long", "http request"].contains(where: text.contains) {
       return "the server does not speak TLS"
     }
-    if details.contains("CERTIFICATE_VERIFY_FAILED") { return "certificate not trusted" }
+    if ["no alternative certificate subject name matches", "does not match target host name"].contains(
+      where: text.contains)
+    {
+      return "the certificate is not for \(host)"
+    }
+    if text.hasPrefix("ssl certificate problem") || text.contains("certificate verify failed") {
+      return "certificate not trusted"
+    }
+    if text.contains("ssl_error_syscall") || text.contains("unexpected eof") { return "the server hung up" }
     return nil
   }
 }
@@ -369,8 +296,9 @@ struct HTTPTarget: Sendable {
 
   /// Why the port cannot be connected to (`port 65536 is out of range`), or nil when it can.
   ///
-  /// A URL from a library or a redirect from any server may say anything; SwiftNIO traps
-  /// on a port outside 16 bits, so it is checked here, before a connection is tried.
+  /// A URL from a library or a redirect from any server may say anything; a port outside
+  /// 16 bits is refused here, with the reason, before a connection is tried (libcurl would
+  /// only call the URL malformed).
   var portProblem: String? {
     (1...65535).contains(port) ? nil : "port \(port) is out of range"
   }
@@ -394,33 +322,5 @@ struct HTTPTarget: Sendable {
     guard let target = HTTPTarget(url: resolved) else { throw .redirectRefused(text, reason: "no host") }
     if let reason = target.portProblem { throw .redirectRefused(text, reason: reason) }
     return target
-  }
-}
-
-/// How many of something run now, and a wait until none does.
-final class RunningCount: Sendable {
-  private let state = Mutex<(count: Int, waiters: [DispatchSemaphore])>((0, []))
-
-  func enter() { state.withLock { $0.count += 1 } }
-
-  func leave() {
-    let waiters = state.withLock { state -> [DispatchSemaphore] in
-      state.count -= 1
-      guard state.count == 0 else { return [] }
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.signal() }
-  }
-
-  /// Blocks the calling thread until the count is zero.
-  func waitUntilNoneRun() {
-    let waiter = DispatchSemaphore(value: 0)
-    let wait = state.withLock { state -> Bool in
-      guard state.count > 0 else { return false }
-      state.waiters.append(waiter)
-      return true
-    }
-    if wait { waiter.wait() }
   }
 }
