@@ -157,7 +157,7 @@ let package = Package(
     .testTarget(name: "BluePlaybackTests", dependencies: ["BluePlayback", "BlueSystem"]),
     .testTarget(
       name: "BlueCoversTests",
-      dependencies: ["BlueCovers", "CoverTestSupport", "LoopbackHTTPServer", "TestSupport"]
+      dependencies: ["BlueCovers", "CCurl", "CoverTestSupport", "LoopbackHTTPServer", "TestSupport"]
     ),
     .testTarget(
       name: "BlueLibraryTests",

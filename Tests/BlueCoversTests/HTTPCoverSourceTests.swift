@@ -1,3 +1,4 @@
+import CCurl
 import CoverTestSupport
 import Foundation
 import LoopbackHTTPServer
@@ -396,6 +397,173 @@ extension RunsAlone {
       #expect(leaving < .seconds(3), "shutting down took \(leaving)")
     }
 
+    @Test func anAnswerOtherThanTwoHundredIsReadToItsHeadOnly() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+      server.route("/gone.png", .init(status: 404, body: .endless))
+
+      let start = ContinuousClock.now
+      let failure = await failure(source, server.url("/gone.png"))
+      let elapsed = ContinuousClock.now - start
+
+      // Its body is not read, not even up to the cap: the connection is closed at the head.
+      #expect(failure == .httpStatus(404))
+      #expect(elapsed < .seconds(5), "took \(elapsed)")
+      #expect(await eventually { server.openConnections == 0 }, "the connection is still open")
+      #expect(server.bytesSent("/gone.png") < 8 << 20, "the server wrote \(server.bytesSent("/gone.png")) bytes")
+    }
+
+    @Test func shuttingDownEndsTheFetchesInFlightAndClosesTheirConnections() async throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let source = HTTPCoverSource()
+      server.route("/slow.png", .init(body: .trickle(fakePNG(1, size: 500), interval: 0.05)))
+      let url = server.url("/slow.png")
+      let limits = limits
+
+      let task = Task { () async -> CoverFailure? in
+        do throws(CoverFailure) {
+          _ = try await source.fetch(url, limits: limits)
+          return nil
+        } catch {
+          return error
+        }
+      }
+      #expect(await eventually { server.bytesSent("/slow.png") >= 5 }, "the body never started")
+      let start = ContinuousClock.now
+      source.shutDown()
+      let failure = await task.value
+
+      #expect(failure == .cancelled)
+      #expect(ContinuousClock.now - start < .seconds(3))
+      #expect(await eventually { server.openConnections == 0 }, "the connection is still open")
+    }
+
+    @Test func aServerThatDoesNotSpeakHTTPIsNamed() async throws {
+      let server = try RawServer { connection in
+        var request = [UInt8](repeating: 0, count: 4096)
+        _ = read(connection, &request, request.count)
+        _ = "SSH-2.0-OpenSSH_9.2\r\n".withCString { write(connection, $0, strlen($0)) }
+      }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+
+      let failure = await failure(source, "http://127.0.0.1:\(server.port)/x.png")
+
+      #expect(failure?.description == "download failed: 127.0.0.1:\(server.port) did not answer in HTTP")
+    }
+
+    @Test func aTLSServerThatHangsUpInTheHandshakeIsNamed() async throws {
+      // It reads the client's hello, then hangs up.
+      let server = try RawServer { connection in
+        var hello = [UInt8](repeating: 0, count: 4096)
+        _ = read(connection, &hello, hello.count)
+      }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+
+      let failure = await failure(source, "https://127.0.0.1:\(server.port)/x.png")
+
+      #expect(failure == .tlsFailure(host: "127.0.0.1", reason: "the server hung up"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs openssl"))
+    func aCertificateSignedByNoKnownAuthorityIsNotTrusted() async throws {
+      let directory = try TemporaryDirectory()
+      let (key, certificate) = (directory.file("key.pem"), directory.file("cert.pem"))
+      #expect(
+        try runTool(
+          "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+          key, "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1")
+          == 0)
+      // `openssl s_server` on a port of its choosing, which it prints (`ACCEPT 127.0.0.1:PORT`).
+      let server = Process()
+      server.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+      server.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", certificate, "-key", key, "-www"]
+      let output = Pipe()
+      server.standardOutput = output
+      server.standardError = FileHandle.nullDevice
+      try server.run()
+      defer {
+        // SIGKILL: the test runner's threads block SIGTERM, and its child inherits the mask.
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+      }
+      var printed = ""
+      while !printed.contains("\n") || !printed.contains("ACCEPT") {
+        let data = output.fileHandleForReading.availableData
+        if data.isEmpty { break }
+        printed += String(decoding: data, as: UTF8.self)
+      }
+      let line = try #require(printed.split(separator: "\n").first { $0.hasPrefix("ACCEPT") })
+      let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+
+      let failure = await failure(source, "https://127.0.0.1:\(port)/x.png")
+
+      #expect(failure == .tlsFailure(host: "127.0.0.1", reason: "certificate not trusted"))
+      #expect(failure?.description == "TLS handshake with 127.0.0.1 failed: certificate not trusted")
+    }
+
+    // MARK: - libcurl's failures as status lines
+
+    /// libcurl's texts (OpenSSL's words in them), as libcurl 7.88 with OpenSSL 3 writes them.
+    @Test(arguments: [
+      ("OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number", "the server does not speak TLS"),
+      ("SSL certificate problem: self-signed certificate", "certificate not trusted"),
+      ("SSL certificate problem: unable to get local issuer certificate", "certificate not trusted"),
+      ("SSL certificate problem: certificate has expired", "certificate not trusted"),
+      (
+        "SSL: no alternative certificate subject name matches target host name 'covers.example'",
+        "the certificate is not for covers.example"
+      ),
+      (
+        "SSL: certificate subject name 'other.example' does not match target host name 'covers.example'",
+        "the certificate is not for covers.example"
+      ),
+      ("OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to covers.example:443", "the server hung up"),
+    ])
+    func tlsFailuresGiveTheirShortReason(message: String, reason: String) {
+      #expect(HTTPCoverSource.tlsReason(message, host: "covers.example") == reason)
+      let target = HTTPTarget("https://covers.example/a.png")!
+      for code in [CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION] {
+        #expect(
+          HTTPCoverSource.failure(for: .failed(code, osError: 0, message: message), at: target, limits: limits)
+            == .tlsFailure(host: "covers.example", reason: reason))
+      }
+    }
+
+    @Test func anUnknownTLSFailureSaysNoReason() {
+      #expect(
+        HTTPCoverSource.tlsReason("OpenSSL: error:0A000410:SSL routines::sslv3 alert handshake failure", host: "x")
+          == nil)
+    }
+
+    @Test(arguments: [
+      (CURLE_COULDNT_CONNECT, ECONNREFUSED, "cannot connect to covers.example:8080"),
+      (CURLE_COULDNT_CONNECT, 0, "cannot connect to covers.example:8080"),
+      (CURLE_COULDNT_CONNECT, ENETUNREACH, "download failed: cannot connect to covers.example:8080: no route to host"),
+      (CURLE_COULDNT_CONNECT, EHOSTUNREACH, "download failed: cannot connect to covers.example:8080: no route to host"),
+      (CURLE_COULDNT_CONNECT, ETIMEDOUT, "timed out after 10 s"),
+      (CURLE_OPERATION_TIMEDOUT, 0, "timed out after 10 s"),
+      (CURLE_COULDNT_RESOLVE_HOST, 0, "could not resolve host covers.example"),
+      (CURLE_PARTIAL_FILE, 0, "connection closed by covers.example:8080 before the answer was complete"),
+      (CURLE_RECV_ERROR, ECONNRESET, "connection closed by covers.example:8080 before the answer was complete"),
+      (CURLE_GOT_NOTHING, 0, "connection closed by covers.example:8080 before the answer was complete"),
+      (CURLE_WEIRD_SERVER_REPLY, 0, "download failed: covers.example:8080 did not answer in HTTP"),
+      (CURLE_UNSUPPORTED_PROTOCOL, 0, "download failed: covers.example:8080 did not answer in HTTP"),
+      (CURLE_OUT_OF_MEMORY, 0, "download failed: covers.example:8080: libcurl's text"),
+    ])
+    func libcurlFailuresReadAsBefore(code: CURLcode, osError: Int32, text: String) {
+      let target = HTTPTarget("http://covers.example:8080/a.png")!
+      let failure = HTTPCoverSource.failure(
+        for: .failed(code, osError: osError, message: "libcurl's text"), at: target, limits: limits)
+      #expect(failure.description == text)
+    }
+
     // MARK: - Many at once
 
     @Test func sixtyFourFetchesRunAtOnceOnOneHost() async throws {
@@ -438,4 +606,58 @@ private func gzip(_ data: Data) throws -> Data {
   let compressed = output.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   return compressed
+}
+
+/// The status of `tool arguments…` (found on PATH), its output dropped.
+private func runTool(_ tool: String, _ arguments: String...) throws -> Int32 {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = [tool] + arguments
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  process.waitUntilExit()
+  return process.terminationStatus
+}
+
+/// A TCP server on 127.0.0.1 that is no HTTP server: each connection it accepts is given to
+/// `serve` on a thread of its own, then closed. Stops on deinit.
+private final class RawServer: Sendable {
+  let port: Int
+  private let listener: Int32
+
+  init(_ serve: @escaping @Sendable (Int32) -> Void) throws {
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+        bind(listener, pointer, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, pointer, &length) == 0
+      }
+    }
+    guard listener >= 0, bound else {
+      if listener >= 0 { close(listener) }
+      throw CocoaError(.fileReadUnknown)
+    }
+    self.listener = listener
+    port = Int(UInt16(bigEndian: address.sin_port))
+    Thread {
+      while true {
+        let connection = accept(listener, nil, nil)
+        guard connection >= 0 else { return }
+        Thread {
+          serve(connection)
+          close(connection)
+        }.start()
+      }
+    }.start()
+  }
+
+  deinit {
+    // Wakes the accepting thread, which then ends.
+    shutdown(listener, Int32(SHUT_RDWR))
+    close(listener)
+  }
 }

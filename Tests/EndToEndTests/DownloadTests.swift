@@ -292,13 +292,13 @@ extension RunsAlone {
       defer { runner.cleanUp() }
       server.route("/a.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
       try prepare(runner, [("A", server.url("/a.png"))])
-      /// The names of the shell's threads that belong to the HTTP client's event loop.
+      /// The names of the shell's threads that run libcurl's transfers (CurlMulti's thread).
       func eventLoopThreads(_ shell: LiveShell) -> [String] {
         let tasks = "/proc/\(shell.processIdentifier)/task"
         let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
         return ids.compactMap { id in
           let name = (try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8)) ?? ""
-          return name.hasPrefix("NIO-") ? name.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+          return name.hasPrefix("bluelib-http") ? name.trimmingCharacters(in: .whitespacesAndNewlines) : nil
         }
       }
 

@@ -84,9 +84,11 @@ final class CurlMulti: Sendable {
   init() throws(CoverFailure) {
     guard let multi = ccurl_multi_init() else { throw .downloadFailed("libcurl could not make a multi handle") }
     handle = Handle(multi: multi)
-    let thread = Thread { [self] in run() }
-    thread.name = Self.threadName
-    thread.start()
+    Thread { [self] in
+      // Named from the thread itself: Foundation names the system's thread only then.
+      Thread.current.name = Self.threadName
+      run()
+    }.start()
   }
 
   /// Makes `request` and waits for the answer; cancelling the calling task ends the transfer

@@ -1,5 +1,5 @@
-internal import CCurl
 import BlueSystem
+internal import CCurl
 import Foundation
 import Synchronization
 
@@ -124,7 +124,8 @@ final class HTTPCoverSource: CoverSource {
     let request = Request(userAgent: userAgent, accept: accepting, backoff: backoff)
     let fetching = Task {
       do throws(CoverFailure) {
-        answer.yield(.success(try await Self.follow(target, with: multi, request: request, limits: limits, deadline: deadline)))
+        answer.yield(
+          .success(try await Self.follow(target, with: multi, request: request, limits: limits, deadline: deadline)))
       } catch {
         answer.yield(.failure(error))
       }
