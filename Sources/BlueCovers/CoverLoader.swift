@@ -220,8 +220,7 @@ public final class CoverLoader: Sendable {
 
   /// Cancels every download and waits for them to end (``cancelAndWait(reporting:)``), then
   /// shuts the sources down, closing their connections and stopping their threads; later
-  /// downloads fail. A source is shut down only once no download of it runs: one shut down
-  /// under a running download could trip SwiftNIO's check for leaked promises.
+  /// downloads fail. A source is shut down only once no download of it runs.
   ///
   /// - Important: Blocks as ``cancelAndWait(reporting:)`` does, then until the sources are
   ///   down (milliseconds).

@@ -74,8 +74,8 @@ extension RunsAlone {
       var source: HTTPCoverSource? = HTTPCoverSource()
       _ = try await source?.fetch(server.url("/a.png"), limits: limits)
       source = nil
-      // The client shuts down in the background; a client dropped while running would trap
-      // this (debug) process ("Client not shut down before the deinit").
+      // The thread stops in the background and closes the connections (AsyncHTTPClient, the
+      // stack before libcurl, trapped on a client dropped while running).
       try await Task.sleep(for: .milliseconds(300))
       #expect(await eventually { server.openConnections == 0 })
     }

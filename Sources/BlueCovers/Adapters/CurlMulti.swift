@@ -23,7 +23,8 @@ struct CurlResponse: Sendable {
   /// The answer's headers by lowercase name, the first of each name.
   var headers: [String: String]
   /// The body of a 2xx answer; any other answer's body is not read (the transfer stops at
-  /// the end of the head, closing its connection), and this is empty.
+  /// the end of the head, closing its HTTP/1 connection or resetting its HTTP/2 stream),
+  /// and this is empty.
   var body: Data
 }
 
@@ -176,7 +177,11 @@ final class CurlMulti: Sendable {
           let transfer = try Transfer(id: id, request: request, done: done)
           transfers[id] = transfer
           byHandle[transfer.easy] = transfer
-          _ = ccurl_multi_add_handle(multi, transfer.easy)
+          let added = ccurl_multi_add_handle(multi, transfer.easy)
+          if added != CURLM_OK {
+            let message = "libcurl could not start the transfer (code \(added.rawValue))"
+            end(transfer, .failure(.failed(CURLE_FAILED_INIT, osError: 0, message: message)))
+          }
         } catch {
           _ = inbox.withLock { $0.running.remove(id) }
           done.resume(returning: .failure(error))
