@@ -368,21 +368,8 @@ extension RunsAlone {
     @Test func httpsServerThatNeverAnswersTheHandshakeTimesOutOnTimeAndLetsGo() async throws {
       // A socket that listens and never accepts: the kernel completes the TCP handshake,
       // and the TLS hello waits for an answer that never comes (a tarpit, a firewall).
-      let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      #expect(listener >= 0)
+      let (listener, port) = try listeningSocket()
       defer { close(listener) }
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-          bind(listener, pointer, length) == 0 && listen(listener, 8) == 0
-            && getsockname(listener, pointer, &length) == 0
-        }
-      }
-      #expect(bound)
-      let port = Int(UInt16(bigEndian: address.sin_port))
       let source = HTTPCoverSource()
       let short = CoverLimits(timeout: .seconds(1), maxBytes: 10 << 20)
 
@@ -620,6 +607,25 @@ private func runTool(_ tool: String, _ arguments: String...) throws -> Int32 {
   return process.terminationStatus
 }
 
+/// A TCP socket listening on 127.0.0.1, on a port of the kernel's choosing, and that port.
+private func listeningSocket() throws -> (socket: Int32, port: Int) {
+  let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+      bind(listener, pointer, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, pointer, &length) == 0
+    }
+  }
+  guard listener >= 0, bound else {
+    if listener >= 0 { close(listener) }
+    throw CocoaError(.fileReadUnknown)
+  }
+  return (listener, Int(UInt16(bigEndian: address.sin_port)))
+}
+
 /// A TCP server on 127.0.0.1 that is no HTTP server: each connection it accepts is given to
 /// `serve` on a thread of its own, then closed. Stops on deinit.
 private final class RawServer: Sendable {
@@ -627,22 +633,9 @@ private final class RawServer: Sendable {
   private let listener: Int32
 
   init(_ serve: @escaping @Sendable (Int32) -> Void) throws {
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(listener, pointer, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, pointer, &length) == 0
-      }
-    }
-    guard listener >= 0, bound else {
-      if listener >= 0 { close(listener) }
-      throw CocoaError(.fileReadUnknown)
-    }
+    let (listener, port) = try listeningSocket()
     self.listener = listener
-    port = Int(UInt16(bigEndian: address.sin_port))
+    self.port = port
     Thread {
       while true {
         let connection = accept(listener, nil, nil)
