@@ -284,6 +284,55 @@ extension RunsAlone {
       #expect(!text.lowercased().contains("foundationnetworking"), "\(text)")
     }
 
+    /// A download that ends (here, times out) while its host's name is being looked up holds
+    /// up no other: libcurl joined the look-up's thread on the download thread, which a name
+    /// server that never answers held for its whole timeout, and every download with it
+    /// (the next cover failed, timed out, without a byte asked for). A name server on
+    /// 127.0.0.77 that never reads its queries stands for one, named alone by the
+    /// resolv.conf of the run's own mount namespace.
+    @Test(
+      .enabled(
+        if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
+        "needs root: a mount namespace, and port 53"))
+    func aNameThatNeverResolvesHoldsUpNoOtherDownload() throws {
+      let nameServer = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+      try #require(nameServer >= 0)
+      defer { close(nameServer) }
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = in_port_t(53).bigEndian
+      address.sin_addr.s_addr = inet_addr("127.0.0.77")
+      let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(nameServer, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+      }
+      try #require(bound, "cannot listen on 127.0.0.77:53: \(String(cString: strerror(errno)))")
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      server.route("/local.png", .ok(CoverFixture.png()))
+      var runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      try prepare(
+        runner, [("Unresolved", "http://covers.never-answers.example/a.png"), ("Local", server.url("/local.png"))])
+      let resolvConf = runner.home.appendingPathComponent("resolv.conf")
+      try "nameserver 127.0.0.77\noptions timeout:30 attempts:1\n".write(
+        to: resolvConf, atomically: true, encoding: .utf8)
+      runner.resolvConf = resolvConf.path
+
+      // One at a time: the local cover is asked for after the other timed out.
+      let (result, seconds) = try timedRun(
+        runner, script: "download all\n", ["--downloads", "1", "--download-timeout", "2"])
+
+      #expect(
+        lines(result.stdout) == [
+          "downloading 2 covers", "cover of \"Unresolved\" failed: timed out after 2 s", "cover of \"Local\": 70 bytes",
+          "1 cover downloaded, 1 failed", "",
+        ])
+      #expect(server.requestCount("/local.png") == 1)
+      #expect(seconds < 15, "took \(seconds) s")
+    }
+
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "needs /proc"))
     func noDownloadThreadRunsUntilTheFirstHTTPDownload() throws {
       let server = try LoopbackHTTPServer()

@@ -49,6 +49,11 @@ public struct BinaryRunner: Sendable {
   /// `setpriv`), which root's file permissions do not stop: for a folder that cannot be read.
   public var user: uid_t?
 
+  /// When set, and the tests run as root, each run is in a mount namespace of its own where
+  /// this file is `/etc/resolv.conf` (through `unshare -m` and a bind mount): for name
+  /// servers that behave badly, without touching the machine's.
+  public var resolvConf: String?
+
   /// A runner with a fresh, empty home directory.
   public init() {
     directory = Home()
@@ -169,6 +174,11 @@ public struct BinaryRunner: Sendable {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
       process.arguments =
         ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--", Self.executable.path] + arguments
+    } else if let resolvConf, geteuid() == 0 {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+      process.arguments =
+        ["-m", "--", "/bin/sh", "-c", "mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"", resolvConf]
+        + [Self.executable.path] + arguments
     } else {
       process.executableURL = Self.executable
       process.arguments = arguments

@@ -280,6 +280,12 @@ private final class Transfer {
         throw .failed(code, osError: 0, message: message)
       }
     }
+    // A transfer ended while its name is being looked up (cancelled, timed out) must not
+    // wait for the look-up: libcurl's resolver thread would be joined on this loop's thread,
+    // which a resolver that never answers holds for its whole timeout (20 s and more), and
+    // every other download with it. With QUICK_EXIT the look-up's thread is left to end on
+    // its own. libcurl 7.87 and later; an older one refuses the option, and waits.
+    _ = ccurl_easy_setopt_long(easy, CURLOPT_QUICK_EXIT, 1)
     // No Accept-Encoding is sent (CURLOPT_ACCEPT_ENCODING is not set), so nothing is inflated.
     _ = ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION) { bytes, size, count, context in
       let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
