@@ -167,6 +167,8 @@ struct AlbumStoreImportTests {
         "Alpha", "ALPHA two", "beta", "Beta%x", "Zed", "Émile", "émile",
       ])
     #expect(try store.values(of: .artist, withPrefix: "q", limit: 10).isEmpty)
+    // `albumartist` reads the same column, through the same index.
+    #expect(try store.values(of: .albumartist, withPrefix: "alp", limit: 10) == ["Alpha", "ALPHA two"])
     let plan = try store.queryPlan("SELECT artist FROM album WHERE lower(artist) > 'b' ORDER BY lower(artist) LIMIT 1")
     #expect(plan.contains { $0.contains("INDEX album_artist") }, "\(plan)")
   }

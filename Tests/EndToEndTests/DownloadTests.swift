@@ -12,7 +12,7 @@ extension RunsAlone {
   @Suite(.serialized)
   struct DownloadTests {
     /// Deletes the default catalogue and adds `albums` in order, as albums 1, 2, 3…
-    private func prepare(_ runner: BinaryRunner, _ albums: [(title: String, cover: String)]) throws {
+    static func prepare(_ runner: BinaryRunner, _ albums: [(title: String, cover: String)]) throws {
       var script = String(repeating: "delete 1\n", count: 5)
       for album in albums { script += "add \"\(album.title)\" cover=\(album.cover)\n" }
       let result = try runner.run(script: script)
@@ -45,7 +45,7 @@ extension RunsAlone {
         server.route("/slow/\(number).png", .ok(png, delay: 0.5))
         albums.append(("Slow \(number)", server.url("/slow/\(number).png")))
       }
-      try prepare(runner, albums)
+      try Self.prepare(runner, albums)
 
       let (result, seconds) = try timedRun(runner, script: "download all\nwait\n")
 
@@ -74,7 +74,7 @@ extension RunsAlone {
         server.route("/c\(number).png", .ok(CoverFixture.png(), delay: 0.4))
         albums.append(("Album \(number)", server.url("/c\(number).png")))
       }
-      try prepare(runner, albums)
+      try Self.prepare(runner, albums)
 
       let (result, seconds) = try timedRun(runner, script: "download all\nwait\n", ["--downloads", "2"])
 
@@ -110,7 +110,7 @@ extension RunsAlone {
       server.route("/streamed.png", .mebibytes(20, declared: false))
       server.route("/silent.png", .neverAnswer)
       // "/missing.png" has no route: the server answers 404.
-      try prepare(
+      try Self.prepare(
         runner,
         [
           ("Silent", server.url("/silent.png")),
@@ -165,7 +165,7 @@ extension RunsAlone {
       defer { runner.cleanUp() }
       server.route("/late.png", .ok(CoverFixture.png(), delay: 0.3))
       let missing = runner.home.appendingPathComponent("no-such-cover.png").path
-      try prepare(runner, [("Late", server.url("/late.png")), ("Missing", "file://" + missing)])
+      try Self.prepare(runner, [("Late", server.url("/late.png")), ("Missing", "file://" + missing)])
       let fillers = (1...3000).map { ["title": "Filler \($0)", "artist": "", "genre": "", "year": "", "coverUrl": ""] }
       let file = runner.home.appendingPathComponent("fillers.json")
       try JSONSerialization.data(withJSONObject: fillers).write(to: file)
@@ -220,7 +220,7 @@ extension RunsAlone {
       var broken = CoverFixture.png().prefix(16)
       broken.append(contentsOf: [UInt8](repeating: 0x5A, count: 200))
       server.route("/broken.png", .ok(broken))
-      try prepare(runner, [("Broken", server.url("/broken.png"))])
+      try Self.prepare(runner, [("Broken", server.url("/broken.png"))])
       let first = try runner.run(script: "download 1\nwait\nlist\n")
       #expect(first.stdout.contains("cover of \"Broken\" failed: not a readable image: "))
       #expect(first.stdout.contains("Broken · cover: failed: not a readable image"))
@@ -240,7 +240,7 @@ extension RunsAlone {
       server.route("/moved.png", .redirect(to: "/covers/moved.png", status: 301))
       server.route("/covers/moved.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
       server.route("/cut.png", .init(body: .cutShort(CoverFixture.png(), declared: 5000)))
-      try prepare(
+      try Self.prepare(
         runner,
         [
           ("Sneaky", server.url("/sneaky.png")), ("Loop", server.url("/loop.png")),
@@ -313,7 +313,7 @@ extension RunsAlone {
       server.route("/local.png", .ok(CoverFixture.png()))
       var runner = BinaryRunner()
       defer { runner.cleanUp() }
-      try prepare(
+      try Self.prepare(
         runner, [("Unresolved", "http://covers.never-answers.example/a.png"), ("Local", server.url("/local.png"))])
       let resolvConf = runner.home.appendingPathComponent("resolv.conf")
       try "nameserver 127.0.0.77\noptions timeout:30 attempts:1\n".write(
@@ -340,7 +340,7 @@ extension RunsAlone {
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
       server.route("/a.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
-      try prepare(runner, [("A", server.url("/a.png"))])
+      try Self.prepare(runner, [("A", server.url("/a.png"))])
       /// The names of the shell's threads that run libcurl's transfers (CurlMulti's thread).
       func eventLoopThreads(_ shell: LiveShell) -> [String] {
         let tasks = "/proc/\(shell.processIdentifier)/task"
@@ -373,7 +373,7 @@ extension RunsAlone {
       defer { runner.cleanUp() }
       server.route("/a.png", .ok(CoverFixture.png(bytes: 3500), delay: CoverFixture.stillRunning))
       server.route("/b.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
-      try prepare(runner, [("A", server.url("/a.png")), ("B", server.url("/b.png"))])
+      try Self.prepare(runner, [("A", server.url("/a.png")), ("B", server.url("/b.png"))])
 
       // The cache-hit status lines themselves: see the next test.
       let first = try runner.run(script: "download all\nwait\ndownload all; wait\n")
@@ -405,7 +405,7 @@ extension RunsAlone {
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
       server.route("/a.png", .ok(CoverFixture.png(bytes: 3500), delay: CoverFixture.stillRunning))
-      try prepare(runner, [("A", server.url("/a.png"))])
+      try Self.prepare(runner, [("A", server.url("/a.png"))])
       let fetched = try runner.run(script: "download 1\nwait\n")
       #expect(lines(fetched.stdout) == ["downloading 1 cover", "cover of \"A\": 3.4 KB", ""])
 
@@ -478,7 +478,7 @@ extension RunsAlone {
       server.route("/one/cover.png", .ok(first, delay: CoverFixture.stillRunning))
       server.route("/two/cover.png", .ok(second, delay: CoverFixture.stillRunning))
       let urls = [server.url("/one/cover.png"), server.url("/two/cover.png"), server.url("/two/cover.png?size=large")]
-      try prepare(runner, [("One", urls[0]), ("Two", urls[1]), ("Two large", urls[2])])
+      try Self.prepare(runner, [("One", urls[0]), ("Two", urls[1]), ("Two large", urls[2])])
 
       let result = try runner.run(script: "download all\nwait\n")
 
@@ -511,7 +511,7 @@ extension RunsAlone {
       defer { runner.cleanUp() }
       let png = CoverFixture.png()
       server.route("/c.png", .ok(png, delay: CoverFixture.stillRunning))
-      try prepare(runner, [("Damaged", server.url("/c.png"))])
+      try Self.prepare(runner, [("Damaged", server.url("/c.png"))])
       let fetched = try runner.run(script: "download all\nwait\n")
       #expect(lines(fetched.stdout) == ["downloading 1 cover", "cover of \"Damaged\": 70 bytes", ""])
       #expect(server.requestCount("/c.png") == 1)
@@ -547,7 +547,7 @@ extension RunsAlone {
       defer { runner.cleanUp() }
       server.route("/fast.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
       server.route("/silent.png", .neverAnswer)
-      try prepare(runner, [("Fast", server.url("/fast.png")), ("Silent", server.url("/silent.png"))])
+      try Self.prepare(runner, [("Fast", server.url("/fast.png")), ("Silent", server.url("/silent.png"))])
 
       let (result, seconds) = try timedRun(
         runner, script: "downloads\ndownload 1\nwait\ndownload 2\nwait 0.2\ndownloads\n",
@@ -578,7 +578,7 @@ extension RunsAlone {
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
       server.route("/slow.png", .ok(CoverFixture.png(), delay: 1.5))
-      try prepare(runner, [("Slow", server.url("/slow.png"))])
+      try Self.prepare(runner, [("Slow", server.url("/slow.png"))])
 
       let shell = try LiveShell(runner)
       let start = ContinuousClock.now
@@ -609,7 +609,7 @@ extension RunsAlone {
       defer { runner.cleanUp() }
       server.route("/a.png", .ok(CoverFixture.png(), delay: 0.6))
       server.route("/b.png", .ok(CoverFixture.png(), delay: 0.6))
-      try prepare(runner, [("A", server.url("/a.png")), ("B", server.url("/b.png"))])
+      try Self.prepare(runner, [("A", server.url("/a.png")), ("B", server.url("/b.png"))])
 
       let (result, seconds) = try timedRun(
         runner, script: "download all\ndownloads\nlist\nwait\ndownloads\n", ["--downloads", "1"])
@@ -644,7 +644,7 @@ extension RunsAlone {
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
       for index in 1...60 { server.route("/\(index).png", .ok(CoverFixture.png(), delay: 0.5)) }
-      try prepare(runner, (1...60).map { ("Album \($0)", server.url("/\($0).png")) })
+      try Self.prepare(runner, (1...60).map { ("Album \($0)", server.url("/\($0).png")) })
 
       let result = try runner.run(script: "download all\ndownloads\n", ["--downloads", "2"])
 
@@ -662,7 +662,7 @@ extension RunsAlone {
       defer { runner.cleanUp() }
       server.route("/a.png", .ok(CoverFixture.png(), delay: 0.6))
       server.route("/b.png", .ok(CoverFixture.png(bytes: 3500), delay: 0.6))
-      try prepare(runner, [("A", server.url("/a.png")), ("B", server.url("/b.png"))])
+      try Self.prepare(runner, [("A", server.url("/a.png")), ("B", server.url("/b.png"))])
 
       let (result, seconds) = try timedRun(runner, script: "download all\n")
 
@@ -690,7 +690,7 @@ extension RunsAlone {
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
       server.route("/shared.png", .ok(CoverFixture.png(), delay: 0.3))
-      try prepare(runner, [("First", server.url("/shared.png")), ("Second", server.url("/shared.png"))])
+      try Self.prepare(runner, [("First", server.url("/shared.png")), ("Second", server.url("/shared.png"))])
 
       let result = try runner.run(script: "download all\nwait\n")
 
@@ -711,7 +711,7 @@ extension RunsAlone {
       defer { runner.cleanUp() }
       let path = "/flaky.png"
       server.route(path, CoverFixture.delayed(.status(404)))
-      try prepare(runner, [("Flaky", server.url(path))])
+      try Self.prepare(runner, [("Flaky", server.url(path))])
 
       let shell = try LiveShell(runner)
       shell.type("download 1\nwait\nlist\n")

@@ -8,13 +8,6 @@ import Testing
 /// be loaded, a download says what to install while everything else works. What the dynamic
 /// loader maps is read as in ``AudioLibraryLoadingTests``.
 struct HTTPLibraryLoadingTests {
-  /// Makes the runner's library one album, "A", whose cover is `url`.
-  private func prepare(_ runner: BinaryRunner, cover url: String) throws {
-    let script = String(repeating: "delete 1\n", count: 5) + "add \"A\" cover=\(url)\n"
-    let result = try runner.run(script: script)
-    #expect(result.status == 0 && result.stderr.isEmpty, "setting up the library failed: \(result.stderr)")
-  }
-
   @Test(arguments: [["-c", "quit"], ["-c", "list"], ["--version"]])
   func aRunThatDownloadsNothingNeverMapsLibcurl(arguments: [String]) throws {
     let runner = BinaryRunner()
@@ -34,7 +27,7 @@ struct HTTPLibraryLoadingTests {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
     server.route("/a.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
-    try prepare(runner, cover: server.url("/a.png"))
+    try RunsAlone.DownloadTests.prepare(runner, [("A", server.url("/a.png"))])
     let (files, result) = try AudioLibraryLoadingTests.mapped(["-c", "download 1", "-c", "wait"], in: runner)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("cover of \"A\": 70 bytes"), "\(result.stdout)")
@@ -50,7 +43,7 @@ struct HTTPLibraryLoadingTests {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
     server.route("/a.png", .ok(CoverFixture.png()))
-    try prepare(runner, cover: server.url("/a.png"))
+    try RunsAlone.DownloadTests.prepare(runner, [("A", server.url("/a.png"))])
     let libraries = try TemporaryDirectory()
     for name in ["libcurl.so.4", "libcurl.so"] {
       #expect(FileManager.default.createFile(atPath: libraries.file(name), contents: Data()))
@@ -85,7 +78,7 @@ struct HTTPLibraryLoadingTests {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
     server.route("/a.png", .ok(CoverFixture.png(), delay: CoverFixture.stillRunning))
-    try prepare(runner, cover: server.url("/a.png"))
+    try RunsAlone.DownloadTests.prepare(runner, [("A", server.url("/a.png"))])
 
     let result = try runner.run(
       ["-c", "download 1", "-c", "wait"],

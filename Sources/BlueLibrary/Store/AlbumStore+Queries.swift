@@ -148,10 +148,12 @@ extension AlbumStore {
   /// offered once however its albums spell it (`Abba`, `ABBA`): as the first of them
   /// stored spells it, since a query matches both.
   package func values(of field: QueryField, withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
-    if field == .artist { return try artists(withPrefix: prefix, limit: limit) }
+    let stored = QuerySQL.column(field)
+    // `artist` and `albumartist` both read the artist column, whose index is folded.
+    if stored == "artist" && !field.isTrackField { return try artists(withPrefix: prefix, limit: limit) }
     let pattern = Self.escapeLike(prefix) + "%"
     // A text column is read as it is; numbers as their digits.
-    let column = field.kind == .text ? QuerySQL.column(field) : "CAST(\(QuerySQL.column(field)) AS TEXT)"
+    let column = field.kind == .text ? stored : "CAST(\(stored) AS TEXT)"
     // A track field offers the tracks' titles or formats.
     let table = field.isTrackField ? "track t" : "album"
     return try reading { db in
@@ -179,25 +181,21 @@ extension AlbumStore {
     // Past every text that starts with the prefix (U+10FFFF is the greatest code point).
     let end = folded + "\u{10FFFF}"
     return try reading { db in
-      let next = try db.cachedStatement(
-        sql: """
-          SELECT lower(artist), artist FROM album WHERE lower(artist) > ? AND lower(artist) < ?
-          ORDER BY lower(artist) LIMIT 1
-          """)
+      // The first folded artist from `bound` on (`>=`) or after it (`>`); '' is no artist.
+      func step(_ comparison: String) throws -> Statement {
+        try db.cachedStatement(
+          sql: """
+            SELECT lower(artist), artist FROM album WHERE lower(artist) \(comparison) ? AND lower(artist) > ''
+            AND lower(artist) < ? ORDER BY lower(artist) LIMIT 1
+            """)
+      }
       var artists: [String] = []
-      // The first step takes the prefix itself (an artist named just that), not what
-      // follows it; '' is no artist.
-      var row = try Row.fetchOne(
-        db,
-        sql: """
-          SELECT lower(artist), artist FROM album WHERE lower(artist) >= ? AND lower(artist) > '' AND lower(artist) < ?
-          ORDER BY lower(artist) LIMIT 1
-          """,
-        arguments: [folded, end])
+      // The first step takes the prefix itself (an artist named just that).
+      var row = try Row.fetchOne(step(">="), arguments: [folded, end])
       while let found = row, artists.count < limit {
         let key: String = found[0]
         artists.append(found[1])
-        row = try Row.fetchOne(next, arguments: [key, end])
+        row = try Row.fetchOne(step(">"), arguments: [key, end])
       }
       return artists
     }
