@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 
 extension AlbumBrowser {
   /// What `show` prints for `album`: its `Field: value` rows (an edited field marked with

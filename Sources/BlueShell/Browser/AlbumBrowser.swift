@@ -1,6 +1,7 @@
 import AlbumModel
 import BlueCovers
 import BlueLibrary
+import BlueSystem
 import CoverArt
 import HorizontalScroller
 

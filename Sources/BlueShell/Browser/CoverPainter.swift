@@ -1,6 +1,7 @@
 import AlbumModel
 import BlueCovers
 import BlueLibrary
+import BlueSystem
 import CoverArt
 
 /// Turns an album's cover into what a box of cells shows: a picture for the terminal's

@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 
 /// `add TITLE [artist=…] [year=…] [genre=…] [cover=URL]`: a new album after the current one.
 struct AddCommand: Command {

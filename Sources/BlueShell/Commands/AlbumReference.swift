@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 
 /// An album as typed: a 1-based index (`3`) or a title (`"American Pie"`, or unquoted words
 /// that are not a number). Resolved against the library when the command runs.

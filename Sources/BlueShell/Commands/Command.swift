@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 
 /// A unit of work the shell performs for one command of input: one type per verb.
 ///

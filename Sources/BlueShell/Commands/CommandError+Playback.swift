@@ -1,4 +1,5 @@
 import BluePlayback
+import BlueSystem
 
 extension CommandError {
   /// The error of a command whose playback failed: for tracks the engine refused, the first

@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 
 /// A failed command, with a message that names what was wrong and what would be right.
 ///

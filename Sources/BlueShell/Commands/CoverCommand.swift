@@ -1,5 +1,6 @@
 import BlueCovers
 import BlueLibrary
+import BlueSystem
 import CoverArt
 
 /// `cover [ALBUM] [--size COLSxROWS] [--force]`: draw an album's cover in real pixels where

@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 
 /// `edit [ALBUM…|all] FIELD=VALUE…`: change fields of an album, or of several as one step;
 /// `edit [ALBUM] track N FIELD=VALUE…`: change one track's title, artist or number.

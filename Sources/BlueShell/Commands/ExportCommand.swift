@@ -1,6 +1,7 @@
 import AlbumArchive
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 import Foundation
 
 /// `find [QUERY]`: show only the matching albums, in the query's order; alone, the whole library.

@@ -1,3 +1,5 @@
+import BlueSystem
+
 /// `help [VERB]`: every verb with one line each, or one verb's usage and examples.
 struct HelpCommand: Command {
   static let configuration = CommandConfiguration(

@@ -1,3 +1,5 @@
+import BlueSystem
+
 /// `history [N]`: the last N input lines, numbered.
 struct HistoryCommand: Command {
   static let configuration = CommandConfiguration(

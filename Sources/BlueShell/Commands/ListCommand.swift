@@ -1,6 +1,7 @@
 import AlbumModel
 import BlueCovers
 import BlueLibrary
+import BlueSystem
 import Foundation
 
 /// `list [-f FORMAT] [QUERY]` (`ls`): one line per album of the view (or library), or of

@@ -1,6 +1,7 @@
 import AlbumModel
 import BlueCovers
 import BlueLibrary
+import BlueSystem
 
 /// `lookup [ALBUM…|all]`: find the MusicBrainz release group of albums that have no cover
 /// and no MusicBrainz id, so that `download` finds their covers in the Cover Art Archive.

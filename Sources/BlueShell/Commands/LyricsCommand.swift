@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 
 /// `lyrics [ALBUM] [TRACK]`: a track's lyrics, from an `.lrc` file beside it or embedded in
 /// it, without timestamps; long ones through the pager.

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 
 /// `move ALBUM… to POSITION`: reorder the scroller.
 struct MoveCommand: Command {

@@ -1,6 +1,7 @@
 import AlbumModel
 import BlueLibrary
 import BluePlayback
+import BlueSystem
 
 /// `now`: what plays, where in it, and its place in the queue.
 struct NowCommand: Command {

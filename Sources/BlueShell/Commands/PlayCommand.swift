@@ -1,6 +1,7 @@
 import AlbumModel
 import BlueLibrary
 import BluePlayback
+import BlueSystem
 
 /// `play [ALBUM] [TRACK]`: play an album (the current one by default) from its first track,
 /// or from TRACK; alone, start the waiting queue when nothing plays. `play random [QUERY]`:

@@ -1,5 +1,6 @@
 import BlueLibrary
 import BluePlayback
+import BlueSystem
 
 /// `queue [ALBUM…|all]`: add albums' tracks to the end of the queue; alone, list the queue.
 struct QueueCommand: Command {

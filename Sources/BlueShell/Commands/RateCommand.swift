@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 
 /// `rate [ALBUM…|all] N`: give albums N stars, 1 to 5 (0 clears the rating), as one step.
 struct RateCommand: Command {

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 
 /// `repeat [on|off]`: whether the queue plays again from its first track after its last.
 struct RepeatCommand: Command {

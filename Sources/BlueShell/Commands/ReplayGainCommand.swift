@@ -1,5 +1,6 @@
 import BlueLibrary
 import BluePlayback
+import BlueSystem
 
 /// `replaygain [album|track|off]`: which ReplayGain tags even out loudness, remembered in
 /// the library file.

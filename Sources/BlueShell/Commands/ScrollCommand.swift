@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 import Foundation
 
 /// `scroll left|right [N]`, `scroll to ALBUM`, `scroll home|end`: move the viewport and

@@ -1,6 +1,7 @@
 import AlbumModel
 import BlueLibrary
 import BluePlayback
+import BlueSystem
 
 /// `seek [+|-]TIME`: to a time in the track, or by one.
 struct SeekCommand: Command {

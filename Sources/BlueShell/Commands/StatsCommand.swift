@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 import Foundation
 
 /// `stats [QUERY]`: albums, tracks, length and artists, then albums per genre and decade.

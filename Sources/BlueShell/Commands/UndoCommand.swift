@@ -1,3 +1,5 @@
+import BlueSystem
+
 /// `undo [N]`: step back through library changes.
 struct UndoCommand: Command {
   static let configuration = CommandConfiguration(

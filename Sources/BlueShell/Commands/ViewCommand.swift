@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 import Foundation
 
 /// `view`: draw the viewport again; `view save NAME [QUERY]`, `view list`, `view delete NAME`.

@@ -1,5 +1,6 @@
 import BlueLibrary
 import BluePlayback
+import BlueSystem
 
 /// `volume [0-100]`: say or set the volume.
 struct VolumeCommand: Command {

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 
 /// `wait [SECONDS]`: block until pending downloads finish; Ctrl-C stops waiting.
 struct WaitCommand: Command {

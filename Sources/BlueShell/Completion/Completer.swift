@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 
 /// Tab completion as a pure function of the line, the cursor and what the library holds,
 /// so it is tested with tables; the libedit reader only applies its result.

@@ -1,3 +1,4 @@
+import BlueSystem
 import CoverArt
 
 /// What `--graphics` (or `BLUELIB_GRAPHICS`) asks for: find out, or one way of drawing covers.

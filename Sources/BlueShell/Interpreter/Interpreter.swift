@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 import CoverArt
 
 /// Turns input lines into commands, runs them, and renders what they return: the

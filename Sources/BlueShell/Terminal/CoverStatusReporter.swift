@@ -1,5 +1,6 @@
 import BlueCovers
 import BlueLibrary
+import BlueSystem
 import Synchronization
 
 /// The shell's observer of cover downloads: turns each outcome into one status line for

@@ -1,6 +1,7 @@
 import AlbumModel
 import BlueLibrary
 import BluePlayback
+import BlueSystem
 
 /// The status lines of playback events: what the ``MessageQueue`` prints above the prompt
 /// as a track starts, fails or the queue ends, and how `queue` and `now` name a track.

@@ -1,11 +1,11 @@
-/// Makes text from the library safe to print on a terminal (SPEC §7).
+/// Makes text from the library, a file or a server safe to print on a terminal (SPEC §7).
 ///
 /// Control characters (C0, DEL and C1) are shown as escapes — `\e`, `\n`, `\t`, `\x07`,
 /// `\u{9b}` — so an imported title cannot move the cursor, change colours or set the
 /// window title.
-enum TextSanitizer {
+package enum TextSanitizer {
   /// `text` with every control character escaped.
-  static func escaped(_ text: String) -> String {
+  package static func escaped(_ text: String) -> String {
     // Printable ASCII (most titles) needs no look at scalars.
     let printable = text.utf8.withContiguousStorageIfAvailable { bytes in
       bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
@@ -33,7 +33,7 @@ enum TextSanitizer {
 
   /// Appends ``escaped(_:)`` of the UTF-8 `bytes` to `out`: printable ASCII as it is,
   /// without a `String`.
-  static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+  package static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
       out.append(contentsOf: bytes)
     } else {
@@ -44,7 +44,7 @@ enum TextSanitizer {
   /// `text` escaped and cut to at most `limit` Unicode scalars (with `…`), for error messages
   /// that quote what the user typed. Scalars, not characters: one letter followed by 400,000
   /// combining accents is one character of 800 KB.
-  static func quotedWord(_ text: String, limit: Int = 40) -> String {
+  package static func quotedWord(_ text: String, limit: Int = 40) -> String {
     let safe = escaped(text)
     guard safe.unicodeScalars.count > limit else { return "'" + safe + "'" }
     var cut = String.UnicodeScalarView()

@@ -1,6 +1,5 @@
+import BlueSystem
 import Testing
-
-@testable import BlueShell
 
 @Suite("TextSanitizer")
 struct TextSanitizerTests {
