@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What plays audio files: a playlist of paths, played in order. The ``Player`` knows only
 /// this protocol; the executable hands it the implementation (libmpv, in `MPVAudio`; an MPD
 /// server's player, in `MPDClient`).
@@ -68,35 +74,97 @@ public enum ReplayGainMode: String, Sendable, CaseIterable {
 }
 
 /// The ReplayGain applied to what plays.
+///
+/// A tag's gain is never applied past what its peak allows (the gain that takes the peak to
+/// full scale) nor past ``ceiling``: a file's tags may claim `+60 dB` with a peak of `0.001`
+/// (a mistake, or a hostile file), and mpv trusts the peak alone, which would amplify a
+/// tone at −6 dBFS into a full-scale square wave.
 public struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
+  /// The gain applied, in decibels.
   public var decibels: Double
   /// Whether it is the file's tag (else it is the fallback for untagged files).
   public var fromTags: Bool
   /// The tag it comes from (album or track), when it comes from one.
   public var mode: ReplayGainMode
+  /// The gain the tag asked for, when more than ``decibels`` was asked: what held it is
+  /// ``heldBy``.
+  public var asked: Double?
+  /// What held the gain below the tag's: the ceiling, or the tag's peak.
+  public var heldBy: Hold?
 
-  public init(decibels: Double, fromTags: Bool, mode: ReplayGainMode) {
-    (self.decibels, self.fromTags, self.mode) = (decibels, fromTags, mode)
+  /// What keeps a gain below what a tag asks.
+  public enum Hold: Sendable, Equatable {
+    /// ``AppliedGain/ceiling``.
+    case ceiling
+    /// The tag's peak (a fraction of full scale): no more gain than brings it to full scale.
+    case peak(Double)
   }
 
-  /// The gain `mode` applies to a file with these tags, as mpv applies it: the tags count
-  /// only with a track gain, and an album gain missing is the track's; without them, the
-  /// fallback. Nil for `off`.
-  public init?(mode: ReplayGainMode, albumGain: Double?, trackGain: Double?, fallback: Double) {
+  /// The most any tag may raise a file by: louder than the quietest mastering ReplayGain
+  /// meets in practice (old and classical recordings ask up to about +12 dB), and a
+  /// bound on what a wrong peak tag can do.
+  public static let ceiling = 15.0
+
+  public init(decibels: Double, fromTags: Bool, mode: ReplayGainMode, asked: Double? = nil, heldBy: Hold? = nil) {
+    (self.decibels, self.fromTags, self.mode, self.asked, self.heldBy) = (decibels, fromTags, mode, asked, heldBy)
+  }
+
+  /// The gain `mode` applies to a file with these tags: the tags count only with a finite
+  /// track gain (as mpv reads them), an album gain missing is the track's (with its peak);
+  /// without them, the fallback. The gain is held at the peak's limit and at ``ceiling``.
+  /// Nil for `off`.
+  public init?(
+    mode: ReplayGainMode, albumGain: Double?, albumPeak: Double? = nil, trackGain: Double?, trackPeak: Double? = nil,
+    fallback: Double
+  ) {
     guard mode != .off else { return nil }
-    guard let trackGain else {
+    guard let trackGain, trackGain.isFinite else {
       self.init(decibels: fallback, fromTags: false, mode: mode)
       return
     }
-    self.init(decibels: mode == .album ? albumGain ?? trackGain : trackGain, fromTags: true, mode: mode)
+    let useAlbum = mode == .album && albumGain?.isFinite == true
+    let asked = useAlbum ? albumGain! : trackGain
+    let peak = useAlbum ? albumPeak : trackPeak
+    var applied = asked
+    var hold: Hold?
+    if let peak, peak.isFinite, peak > 0 {
+      let limit = -20 * log10(peak)
+      if limit < applied { (applied, hold) = (limit, .peak(peak)) }
+    }
+    if applied > Self.ceiling { (applied, hold) = (Self.ceiling, .ceiling) }
+    self.init(
+      decibels: applied, fromTags: true, mode: mode, asked: hold == nil ? nil : asked, heldBy: hold)
   }
 
-  /// `ReplayGain album -7.30 dB`, `ReplayGain -6.00 dB (no tags)`.
+  /// `ReplayGain album −7.30 dB`, `ReplayGain −6.00 dB (no tags)`, `ReplayGain album +15.00
+  /// dB (the tags ask +60.00 dB: held at the ceiling)`.
   public var description: String {
-    let hundredths = Int((abs(decibels) * 100).rounded())
+    guard fromTags else { return "ReplayGain \(Self.figure(decibels)) (the file has no ReplayGain tags)" }
+    var text = "ReplayGain \(mode.rawValue) \(Self.figure(decibels))"
+    if let asked, let heldBy {
+      switch heldBy {
+      case .ceiling: text += " (the tags ask \(Self.figure(asked)): held at the ceiling)"
+      case .peak(let peak):
+        text += " (the tags ask \(Self.figure(asked)): held by the peak \(Self.decimal(peak)))"
+      }
+    }
+    return text
+  }
+
+  /// `+15.00 dB`, `−7.30 dB`.
+  private static func figure(_ decibels: Double) -> String {
+    let hundredths = Int((min(abs(decibels), 1e6) * 100).rounded())
     let cents = hundredths % 100
-    let figure = (decibels < 0 ? "−" : "+") + "\(hundredths / 100).\(cents < 10 ? "0" : "")\(cents) dB"
-    return fromTags ? "ReplayGain \(mode.rawValue) \(figure)" : "ReplayGain \(figure) (the file has no ReplayGain tags)"
+    return (decibels < 0 ? "−" : "+") + "\(hundredths / 100).\(cents < 10 ? "0" : "")\(cents) dB"
+  }
+
+  /// `0.001`, `0.5`: up to six decimals, no trailing zeros.
+  private static func decimal(_ value: Double) -> String {
+    let millionths = Int((min(value, 1e6) * 1_000_000).rounded())
+    var fraction = String(millionths % 1_000_000)
+    fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return "\(millionths / 1_000_000)" + (fraction.isEmpty ? "" : "." + fraction)
   }
 }
 

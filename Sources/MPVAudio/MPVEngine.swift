@@ -14,13 +14,16 @@ public final class MPVEngine: AudioEngine, Sendable {
   private let handle: Handle
   private let shared = Shared()
   private let finished = DispatchSemaphore(value: 0)
-  /// The ReplayGain mode last set (mpv starts with none).
-  private let gainMode = Mutex(ReplayGainMode.off)
 
   /// What the engine and its event thread share.
   private final class Shared: Sendable {
     let handler = Mutex<(@Sendable (EngineEvent) -> Void)?>(nil)
     let tracking = Mutex(Tracking())
+    /// The ReplayGain mode and fallback last set (mpv starts with none).
+    let gain = Mutex((mode: ReplayGainMode.off, fallback: 0.0))
+    /// Held while a file's gain is set (by the event thread in the hook, or by a change of
+    /// mode while it plays).
+    let settingGain = Mutex(())
   }
 
   /// The mpv handle: used from any thread, as libmpv's client API allows.
@@ -40,6 +43,8 @@ public final class MPVEngine: AudioEngine, Sendable {
     /// The highest playlist entry id when the engine was last stopped or loaded: events of
     /// entries up to it come from before (mpv's ids only grow), and are not the new playing.
     var stale: Int64 = 0
+    /// The gain given to the file being loaded or played (``gainHook``), nil before.
+    var gain: AppliedGain?
   }
 
   /// Creates and starts an engine; `audioOutput` is mpv's `ao` (`null` plays silently,
@@ -79,6 +84,8 @@ public final class MPVEngine: AudioEngine, Sendable {
       mpv_terminate_destroy(pointer)
       throw PlaybackError("libmpv could not be started: \(String(cString: mpv_error_string(status)))")
     }
+    // Each file's ReplayGain is decided before its audio starts (``applyGain``).
+    mpv_hook_add(pointer, 0, Self.gainHook, 0)
     let thread = Thread { [handle, shared, finished] in
       Self.readEvents(handle, shared)
       finished.signal()
@@ -186,24 +193,81 @@ public final class MPVEngine: AudioEngine, Sendable {
     command(["set", "loop-playlist", on ? "inf" : "no"])
   }
 
-  /// mpv's `replaygain` (`album`, `track` or `no`) and `replaygain-fallback`, which it
-  /// applies to the file that plays as well as to the next.
+  /// mpv's `replaygain` (`album`, `track` or `no`) and `replaygain-fallback` (0 when off:
+  /// mpv applies the fallback to untagged files even with `replaygain=no`), held as
+  /// ``applyGain`` says: for the next files, and for the file that plays now.
   public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
-    gainMode.withLock { $0 = mode }
-    command(["set", "replaygain-fallback", String(fallback)])
+    shared.gain.withLock { $0 = (mode, mode == .off ? 0 : fallback) }
+    command(["set", "replaygain-fallback", String(mode == .off ? 0 : fallback)])
     command(["set", "replaygain", mode == .off ? "no" : mode.rawValue])
+    if !flag("idle-active") { _ = Self.applyGain(handle, shared) }
   }
 
-  /// What mpv applies, read from the tags it read (`current-tracks/audio/replaygain-…`):
-  /// it takes a file's ReplayGain only with a track gain, and uses that for the album's
-  /// when the album's is missing; else the fallback.
+  /// The gain given to the file that plays (``applyGain``).
   public func appliedGain() -> AppliedGain? {
-    let mode = gainMode.withLock { $0 }
+    let mode = shared.gain.withLock { $0.mode }
     guard mode != .off, status() != nil else { return nil }
-    return AppliedGain(
-      mode: mode, albumGain: double("current-tracks/audio/replaygain-album-gain"),
-      trackGain: double("current-tracks/audio/replaygain-track-gain"), fallback: double("replaygain-fallback") ?? 0)
+    // Decided before the file's audio starts; until then (a few milliseconds after `play`),
+    // what its tags ask.
+    return shared.tracking.withLock { $0.gain } ?? Self.gain(of: handle, shared)
   }
+
+  /// The hook in which each file's gain is set: after its tags are read, before its audio
+  /// is decoded (mpv waits for ``applyGain`` to continue it).
+  private static let gainHook = "on_preloaded"
+
+  /// Sets the gain of the file mpv is about to play from its ReplayGain tags
+  /// (``AppliedGain``: held by the tag's peak and by ``AppliedGain/ceiling``). A gain of 0 dB
+  /// or less is mpv's own (it holds it by the peak too). A positive one is never mpv's:
+  /// mpv trusts a peak tag, and a wrong one lets it raise a file past full scale; bluelib's
+  /// held gain is applied instead by ffmpeg's `alimiter` (its input level), which also
+  /// keeps the samples below full scale whatever the file's true peak (a lookahead limiter
+  /// that leaves a signal under its limit as it is). Only this file's options change
+  /// (`file-local-options`).
+  @discardableResult
+  private static func applyGain(_ handle: Handle, _ shared: Shared) -> AppliedGain? {
+    shared.settingGain.withLock { _ in
+      let (mode, fallback) = shared.gain.withLock { $0 }
+      let gain = Self.gain(of: handle, shared)
+      func set(_ name: String, _ value: String) {
+        mpv_set_property_string(handle.pointer, "file-local-options/" + name, value)
+      }
+      if let gain, gain.fromTags, gain.decibels > 0 {
+        set("replaygain", "no")
+        set("replaygain-fallback", "0")
+        let level = pow(10, gain.decibels / 20)
+        set("af", "lavfi=[alimiter=level_in=\(level):limit=\(limiterCeiling):level=disabled:latency=enabled]")
+      } else {
+        set("replaygain", mode == .off ? "no" : mode.rawValue)
+        set("replaygain-fallback", String(fallback))
+        set("af", "")
+      }
+      shared.tracking.withLock { $0.gain = gain }
+      return gain
+    }
+  }
+
+  /// The gain the current ReplayGain mode gives the file loaded (``AppliedGain``), nil when off.
+  private static func gain(of handle: Handle, _ shared: Shared) -> AppliedGain? {
+    let (mode, fallback) = shared.gain.withLock { $0 }
+    // Before the file plays no track is selected (`current-tracks` comes later): its first
+    // audio track, the one mpv selects in an audio file.
+    let count = integer(handle, "track-list/count") ?? 0
+    let audio = (0..<max(count, 0)).first { string(handle, "track-list/\($0)/type") == "audio" }
+    func double(_ name: String) -> Double? {
+      guard let audio else { return nil }
+      var value = 0.0
+      return mpv_get_property(handle.pointer, "track-list/\(audio)/" + name, MPV_FORMAT_DOUBLE, &value) >= 0
+        ? value : nil
+    }
+    return AppliedGain(
+      mode: mode, albumGain: double("replaygain-album-gain"), albumPeak: double("replaygain-album-peak"),
+      trackGain: double("replaygain-track-gain"), trackPeak: double("replaygain-track-peak"), fallback: fallback)
+  }
+
+  /// What the limiter keeps the samples under: −0.5 dBFS, headroom for the conversion to
+  /// the output's format.
+  static let limiterCeiling = 0.944
 
   /// mpv opens any string it is given as a URL, a protocol or a playlist where it can:
   /// only absolute paths reach `loadfile`, whoever calls.
@@ -332,6 +396,13 @@ public final class MPVEngine: AudioEngine, Sendable {
     return mpv_get_property(handle.pointer, name, MPV_FORMAT_INT64, &value) >= 0 ? value : nil
   }
 
+  private static func string(_ handle: Handle, _ name: String) -> String? {
+    var value: UnsafeMutablePointer<CChar>?
+    guard mpv_get_property(handle.pointer, name, MPV_FORMAT_STRING, &value) >= 0, let value else { return nil }
+    defer { mpv_free(value) }
+    return String(cString: value)
+  }
+
   private func double(_ name: String) -> Double? {
     var value = 0.0
     return mpv_get_property(handle.pointer, name, MPV_FORMAT_DOUBLE, &value) >= 0 ? value : nil
@@ -352,6 +423,7 @@ public final class MPVEngine: AudioEngine, Sendable {
       case MPV_EVENT_SHUTDOWN:
         return
       case MPV_EVENT_START_FILE:
+        tracking.tracking.withLock { $0.gain = nil }
         let entry = event.data?.assumingMemoryBound(to: mpv_event_start_file.self).pointee.playlist_entry_id ?? -1
         let index = Int(integer(handle, "playlist-pos") ?? -1)
         tracking.tracking.withLock {
@@ -377,6 +449,12 @@ public final class MPVEngine: AudioEngine, Sendable {
         } else if end.reason == MPV_END_FILE_REASON_EOF {
           send(.finished(index: index))
         }
+      case MPV_EVENT_HOOK:
+        guard let hook = event.data?.assumingMemoryBound(to: mpv_event_hook.self).pointee else { continue }
+        if let name = hook.name, String(cString: name) == gainHook {
+          applyGain(handle, shared)
+        }
+        mpv_hook_continue(handle.pointer, hook.id)
       case MPV_EVENT_IDLE:
         let ended = tracking.tracking.withLock { tracking in
           defer {

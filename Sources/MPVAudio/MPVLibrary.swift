@@ -36,6 +36,10 @@ struct MPVLibrary: Sendable {
   let errorString: @Sendable @convention(c) (Int32) -> UnsafePointer<CChar>?
   let free: @Sendable @convention(c) (UnsafeMutableRawPointer?) -> Void
   let observeProperty: @Sendable @convention(c) (OpaquePointer?, UInt64, UnsafePointer<CChar>?, mpv_format) -> Int32
+  let hookAdd: @Sendable @convention(c) (OpaquePointer?, UInt64, UnsafePointer<CChar>?, Int32) -> Int32
+  let hookContinue: @Sendable @convention(c) (OpaquePointer?, UInt64) -> Int32
+  let setPropertyString:
+    @Sendable @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
 
   /// The names tried, in order: the runtime package's (Debian libmpv2), then the
   /// development link (libmpv-dev), for a build of libmpv with another version.
@@ -87,6 +91,9 @@ struct MPVLibrary: Sendable {
     errorString = try symbol("mpv_error_string", as: type(of: errorString))
     free = try symbol("mpv_free", as: type(of: free))
     observeProperty = try symbol("mpv_observe_property", as: type(of: observeProperty))
+    hookAdd = try symbol("mpv_hook_add", as: type(of: hookAdd))
+    hookContinue = try symbol("mpv_hook_continue", as: type(of: hookContinue))
+    setPropertyString = try symbol("mpv_set_property_string", as: type(of: setPropertyString))
   }
 }
 
@@ -138,4 +145,21 @@ func mpv_observe_property(
   _ ctx: OpaquePointer!, _ replyUserdata: UInt64, _ name: UnsafePointer<CChar>!, _ format: mpv_format
 ) -> Int32 {
   MPVLibrary.functions.observeProperty(ctx, replyUserdata, name, format)
+}
+
+@discardableResult
+func mpv_hook_add(_ ctx: OpaquePointer!, _ replyUserdata: UInt64, _ name: UnsafePointer<CChar>!, _ priority: Int32)
+  -> Int32
+{
+  MPVLibrary.functions.hookAdd(ctx, replyUserdata, name, priority)
+}
+
+@discardableResult
+func mpv_hook_continue(_ ctx: OpaquePointer!, _ id: UInt64) -> Int32 { MPVLibrary.functions.hookContinue(ctx, id) }
+
+@discardableResult
+func mpv_set_property_string(_ ctx: OpaquePointer!, _ name: UnsafePointer<CChar>!, _ data: UnsafePointer<CChar>!)
+  -> Int32
+{
+  MPVLibrary.functions.setPropertyString(ctx, name, data)
 }

@@ -275,6 +275,79 @@ extension RunsAlone {
       #expect(result.stdout == "replaygain track: by each track's tags; untagged files −6 dB\n")
     }
 
+    /// ReplayGain never clips (issue 46, H8), measured on what mpv's `pcm` output wrote: a
+    /// tone at −6 dBFS whose tags ask +60 dB with a peak of 0.001 (mpv trusts the peak: it
+    /// came out as a full-scale square wave) is raised by the ceiling's 15 dB at most and
+    /// kept under full scale; a quiet one at −30 dBFS asking +10 dB within its peak gets its
+    /// 10 dB; `now` says which was held and why; and `replaygain off` plays an untagged
+    /// file as it is (mpv gave it its −6 dB fallback even with `replaygain=no`).
+    @Test(.timeLimit(.minutes(1)))
+    func aReplayGainPastItsPeakOrTheCeilingIsHeldAndNeverClips() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try MusicFolderFixture(in: runner.home)
+      let lying = music.path("Loud/Lie/1.flac")
+      let honest = music.path("Soft/True/1.flac")
+      let untagged = music.path("Bare/Plain/1.flac")
+      for (path, peak) in [(lying, -6.0), (honest, -30.0), (untagged, -20.0)] {
+        try FileManager.default.createDirectory(
+          atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Loudness.tone(at: path, seconds: 2, peak: peak)
+      }
+      _ = try Mutagen.run(
+        """
+        import sys, mutagen.flac
+        for path, album, artist, gain, peak in [sys.argv[1:6], sys.argv[6:11], sys.argv[11:16]]:
+            f = mutagen.flac.FLAC(path)
+            f['ALBUM'] = album; f['ARTIST'] = artist; f['TITLE'] = album; f['TRACKNUMBER'] = '1'
+            for kind in ('TRACK', 'ALBUM'):
+                if gain: f['REPLAYGAIN_%s_GAIN' % kind] = gain; f['REPLAYGAIN_%s_PEAK' % kind] = peak
+            f.save()
+        """,
+        [
+          lying, "Lie", "Loud", "+60.00 dB", "0.001", honest, "True", "Soft", "+10.00 dB", "0.0316", untagged, "Plain",
+          "Bare", "", "",
+        ])
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+
+      func played(_ album: String, gain: String = "album") throws -> Loudness.Levels {
+        let directory = runner.home.appendingPathComponent("pcm-\(album)-\(gain)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let result = try runner.run(
+          ["-c", "replaygain \(gain); play \(album)"], environment: ["BLUELIB_AUDIO_OUTPUT": "pcm"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try Loudness.levels(of: directory.appendingPathComponent("audiodump.wav").path)
+      }
+      let (source, lie) = (try Loudness.levels(of: lying), try played("Lie"))
+      #expect(lie.max <= -0.3, "clipped: \(lie)")
+      #expect(lie.mean <= source.mean + 15.1, "raised past the ceiling: \(source) → \(lie)")
+      let (quiet, soft) = (try Loudness.levels(of: honest), try played("True"))
+      #expect(abs(soft.mean - (quiet.mean + 10)) < 0.3, "\(quiet) → \(soft)")
+      let bare = try Loudness.levels(of: untagged)
+      let (evened, asItIs) = (try played("Plain"), try played("Plain", gain: "off"))
+      #expect(abs(evened.mean - (bare.mean - 6)) < 0.3, "\(bare) → \(evened)")
+      #expect(abs(asItIs.mean - bare.mean) < 0.3, "\(bare) → \(asItIs)")
+
+      _ = try runner.run(["-c", "replaygain album"])
+      let terminal = try PseudoTerminal(
+        arguments: ["--home", runner.home.path],
+        environment: runner.environment(["NO_COLOR": "1", "BLUELIB_AUDIO_OUTPUT": "null"]), columns: 120, rows: 30)
+      #expect(terminal.waitFor("bluelib> "))
+      for (album, expected) in [
+        ("Lie", "ReplayGain album +15.00 dB (the tags ask +60.00 dB: held at the ceiling)"),
+        ("True", "ReplayGain album +10.00 dB"),
+      ] {
+        var mark = terminal.mark
+        terminal.type("play \(album)\r")
+        #expect(terminal.waitFor("▶ ", after: mark, timeout: 10))
+        mark = terminal.mark
+        terminal.type("now\r")
+        #expect(terminal.waitFor(expected, after: mark, timeout: 10), "\(album): \(terminal.transcript[mark...])")
+      }
+      terminal.type("stop; quit\r")
+      #expect(terminal.waitForExit() == 0)
+    }
+
     /// `export FILE.m3u QUERY` writes an extended M3U of the matching albums' tracks, in
     /// album order, read back here line by line.
     @Test func exportToAnM3UFileWritesThePlaylistOfTheQuery() throws {

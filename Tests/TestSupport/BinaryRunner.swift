@@ -88,13 +88,14 @@ public struct BinaryRunner: Sendable {
     return environment
   }
 
-  /// Runs `bluelib --home HOME arguments…` with `input` on stdin.
+  /// Runs `bluelib --home HOME arguments…` with `input` on stdin (in `directory`, else in
+  /// the test's own).
   public func run(
     _ arguments: [String] = [], input: Data = Data(), useHome: Bool = true,
-    environment extra: [String: String] = [:]
+    environment extra: [String: String] = [:], in directory: URL? = nil
   ) throws -> Result {
     let (process, stdin, stdout, stderr) = try launch(
-      (useHome ? ["--home", home.path] : []) + arguments, environment: environment(extra))
+      (useHome ? ["--home", home.path] : []) + arguments, environment: environment(extra), in: directory)
     let writer = Thread {
       // The shell may stop reading early (quit, --bail); a broken pipe is expected then.
       stdin.fileHandleForWriting.writeIgnoringErrors(input)
@@ -167,9 +168,10 @@ public struct BinaryRunner: Sendable {
 
   /// Starts the binary with `arguments`, its three standard streams on pipes.
   private func launch(
-    _ arguments: [String], environment: [String: String]
+    _ arguments: [String], environment: [String: String], in directory: URL? = nil
   ) throws -> (process: Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
     let process = Process()
+    process.currentDirectoryURL = directory
     if let user, geteuid() == 0 {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
       process.arguments =

@@ -14,7 +14,10 @@ struct ReplayGainCommand: Command {
       shuffled queue); 'off' plays the files as they are. A file without ReplayGain tags
       plays 6 dB quieter (most untagged music is mastered louder than ReplayGain's
       reference). The choice applies to what plays now, is kept in the library file, and is
-      the next shell's too. Alone, says which; 'now' says the gain applied to the track.
+      the next shell's too. Alone, says which; 'now' says the gain applied to the track. A
+      tag never raises a file past full scale (by its peak) nor by more than +15 dB, and what
+      is raised goes through a limiter that keeps it under full scale; 'now' says when a
+      gain was held.
       Tags come from other tools (beets' replaygain plugin, loudgain, foobar2000).
       """,
     examples: ["replaygain", "replaygain track", "replaygain off"],
