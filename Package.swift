@@ -51,9 +51,12 @@ let package = Package(
       pkgConfig: "taglib",
       providers: [.apt(["libtag1-dev"]), .brew(["taglib"])]
     ),
+    // The one way a library is loaded at run time (TagLib's plug-in, libcurl, libmpv): the
+    // file checked before dlopen maps it, a soname looked for in the system's folders only.
+    .target(name: "CRuntimeLibrary"),
     // MusicFolder's C interface to TagLib: wrappers that load the plug-in below with dlopen
     // at the first tag read or written, so a start maps neither TagLib nor libstdc++.
-    .target(name: "CTagLib"),
+    .target(name: "CTagLib", dependencies: ["CRuntimeLibrary"]),
     // The plug-in, libbluelib-taglib.so: TagLib's C++ behind CTagLib's functions.
     .target(name: "BlueTagLib", dependencies: ["CTagLibSystem"]),
     // System calls at the bottom: EINTR, errno text, atomic files, the wake-up pipe.
@@ -65,7 +68,7 @@ let package = Package(
     // No pkg-config: its -D_REENTRANT is a flag SwiftPM refuses (a warning); the header is in
     // the standard place. Its types only: MPVAudio loads libmpv with dlopen at the first play.
     .systemLibrary(name: "CMPV", providers: [.apt(["libmpv-dev"]), .brew(["mpv"])]),
-    .target(name: "MPVAudio", dependencies: ["CMPV", "BluePlayback"]),
+    .target(name: "MPVAudio", dependencies: ["CMPV", "CRuntimeLibrary", "BluePlayback"]),
     // A client of MPD of its own (see README, "Music on a server"): its albums, covers,
     // player and stickers behind the library's seams.
     .target(name: "MPDClient", dependencies: ["BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem"]),
@@ -73,7 +76,7 @@ let package = Package(
     .target(name: "HorizontalScroller"),
     // libcurl, loaded with dlopen at the first download (see ccurl.h): its header (Debian
     // libcurl4-openssl-dev) gives the types; nothing links it.
-    .target(name: "CCurl"),
+    .target(name: "CCurl", dependencies: ["CRuntimeLibrary"]),
     // Covers knowing nothing of albums: the loader, book, cache and sources (HTTP, the Cover
     // Art Archive, MusicBrainz, local files); libcurl enters here alone.
     .target(

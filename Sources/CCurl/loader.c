@@ -2,6 +2,7 @@
 // own, resolved once.
 
 #include "ccurl.h"
+#include "runtime_library.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -50,13 +51,18 @@ static void *resolve(void *handle, const char *name, int *missing) {
 }
 
 static void load(void) {
+  // From the system's library folders (and LD_LIBRARY_PATH's), never beside the program, and
+  // checked before it is mapped (runtime_library.h). A file found that cannot be loaded is
+  // what is said, rather than a name not found after it.
   void *handle = NULL;
   char first_error[512] = "";
+  int first_result = RL_NOT_FOUND;
   for (size_t index = 0; index < sizeof library_names / sizeof library_names[0] && handle == NULL; index++) {
-    handle = dlopen(library_names[index], RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL && first_error[0] == '\0') {
-      const char *error = dlerror();
-      snprintf(first_error, sizeof first_error, "%s", error != NULL ? error : library_names[index]);
+    char why[512];
+    int result = rl_open(library_names[index], &handle, why, sizeof why, NULL, 0);
+    if (result != RL_LOADED && (first_error[0] == '\0' || (first_result == RL_NOT_FOUND && result != first_result))) {
+      snprintf(first_error, sizeof first_error, "%s", why);
+      first_result = result;
     }
   }
   if (handle == NULL) {

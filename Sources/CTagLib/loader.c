@@ -2,6 +2,7 @@
 // the plug-in's own, resolved once; without the plug-in each says so by its status.
 
 #include "ctaglib.h"
+#include "runtime_library.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -46,16 +47,18 @@ static void load(void) {
   char *slash = strrchr(executable, '/');
   if (slash != NULL) *slash = '\0';
   // Beside the program (the build directory, or an installation that keeps them
-  // together), then where `bash .ci/run install` puts it.
+  // together), then where `bash .ci/run install` puts it. A file there that is not a whole
+  // library (truncated, a FIFO) is said, never mapped (runtime_library.h).
   const char *places[] = {"%s/%s", "%s/../lib/bluelib/%s"};
   void *handle = NULL;
   char path[PATH_MAX * 2];
+  char why[PATH_MAX * 2 + 128];
   for (size_t index = 0; index < sizeof places / sizeof places[0] && handle == NULL; index++) {
     snprintf(path, sizeof path, places[index], executable, plugin_name);
-    if (access(path, F_OK) != 0) continue;
-    handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) {
-      snprintf(failure, sizeof failure, "cannot load %s: %s", path, dlerror());
+    int result = rl_open(path, &handle, why, sizeof why, NULL, 0);
+    if (result == RL_NOT_FOUND) continue;
+    if (result != RL_LOADED) {
+      snprintf(failure, sizeof failure, "cannot load TagLib's plug-in: %s; reinstall bluelib", why);
       return;
     }
   }

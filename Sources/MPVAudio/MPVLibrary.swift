@@ -3,6 +3,7 @@
 
 import BluePlayback
 import CMPV
+import CRuntimeLibrary
 
 #if canImport(Glibc)
   import Glibc
@@ -66,12 +67,20 @@ struct MPVLibrary: Sendable {
   }
 
   private init() throws(PlaybackError) {
+    // From the system's library folders (and LD_LIBRARY_PATH's), never beside the program,
+    // checked before it is mapped (CRuntimeLibrary); a file found that cannot be loaded is
+    // what is said, rather than a name not found after it.
     var handle: UnsafeMutableRawPointer?
     var firstError = ""
+    var firstResult = Int32(RL_NOT_FOUND)
     for name in Self.names {
-      handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
+      var why = [CChar](repeating: 0, count: 1024)
+      let result = rl_open(name, &handle, &why, why.count, nil, 0)
       if handle != nil { break }
-      if firstError.isEmpty { firstError = dlerror().map { String(cString: $0) } ?? "\(name): not found" }
+      if firstError.isEmpty || (firstResult == RL_NOT_FOUND && result != firstResult) {
+        firstError = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        firstResult = result
+      }
     }
     guard let handle else { throw PlaybackError("cannot load libmpv (\(firstError)); \(Self.installHint)") }
     func symbol<Function>(_ name: String, as type: Function.Type) throws(PlaybackError) -> Function {
