@@ -116,16 +116,42 @@ extension LibraryArchive {
     var target = path
     if info.st_mode & S_IFMT == S_IFLNK {
       guard let resolved = realpath(path, nil) else {
-        throw .cannotWrite(path: path, reason: "it is a symbolic link to a file that does not exist")
+        // A link the kernel follows but that names no path (`/dev/stdout` of a pipe:
+        // `/proc/self/fd/1` → `pipe:[…]`) is what it leads to; else it leads nowhere.
+        guard stat(path, &info) == 0 else {
+          throw .cannotWrite(path: path, reason: "it is a symbolic link to a file that does not exist")
+        }
+        throw .cannotWrite(path: path, reason: notRegular(info.st_mode))
       }
       defer { free(resolved) }
       target = String(cString: resolved)
       guard stat(target, &info) == 0 else { return target }
     }
     switch info.st_mode & S_IFMT {
-    case S_IFREG: return target
+    case S_IFREG:
+      // /proc and /sys show files that are the kernel's, not files to write (`/proc/self/mem`).
+      if let resolved = realpath(target, nil) {
+        defer { free(resolved) }
+        let real = String(cString: resolved)
+        if real.hasPrefix("/proc/") || real.hasPrefix("/sys/") {
+          throw .cannotWrite(path: path, reason: "it is a file of the kernel's (in /proc or /sys), not one to write")
+        }
+      }
+      return target
     case S_IFDIR: throw .cannotWrite(path: path, reason: "it is a directory")
-    default: throw .cannotWrite(path: path, reason: "it is not a regular file (a device, a FIFO or a socket)")
+    default: throw .cannotWrite(path: path, reason: notRegular(info.st_mode))
+    }
+  }
+
+  /// Why a file of `mode` that is not a regular one is not written.
+  private static func notRegular(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFIFO: "it is not a regular file but a pipe ('export -' writes to standard output)"
+    case S_IFCHR: "it is not a regular file but a device ('export -' writes to standard output)"
+    case S_IFBLK: "it is not a regular file but a block device"
+    case S_IFSOCK: "it is not a regular file but a socket"
+    case S_IFDIR: "it is a directory"
+    default: "it is not a regular file"
     }
   }
 

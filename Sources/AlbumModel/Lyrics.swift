@@ -74,7 +74,9 @@ public struct Lyrics: Sendable, Equatable {
   /// give its times (several stamps, several times; `[mm:ss]`, `[mm:ss:xx]` and hours too);
   /// `[offset:+500]` moves every line 500 ms earlier; tags such as `[ar:…]` and `[ti:…]` and
   /// the word stamps of enhanced LRC (`<mm:ss.xx>`) are left out. When no line has a stamp,
-  /// the text's lines as they are, blank lines at the ends dropped.
+  /// the text's lines as they are, blank lines at the ends dropped. A line sung more than
+  /// ``stampsPerLine`` times keeps its first stamps, and at most ``timedLines`` lines are
+  /// kept: a chorus needs a handful, and one line of 100,000 stamps printed 100,000 lines.
   public init(lrc: String, source: Source) {
     var timed: [(time: Double, order: Int, text: String)] = []
     var plain: [String] = []
@@ -101,7 +103,9 @@ public struct Lyrics: Sendable, Equatable {
       if times.isEmpty {
         if !tagged { plain.append(text) }
       } else {
-        for time in times { timed.append((time, timed.count, text)) }
+        for time in times.prefix(Self.stampsPerLine) where timed.count < Self.timedLines {
+          timed.append((time, timed.count, text))
+        }
       }
     }
     if timed.isEmpty {
@@ -113,6 +117,11 @@ public struct Lyrics: Sendable, Equatable {
       self.init(lines: sorted.map { Line(time: max(0, $0.time - offset), text: $0.text) }, source: source)
     }
   }
+
+  /// The most times one line of an LRC file is sung: its stamps after these are left out.
+  static let stampsPerLine = 64
+  /// The most timed lines kept of an LRC file: a song has a hundred or so.
+  static let timedLines = 10_000
 
   /// `mm:ss`, `mm:ss.xx`, `mm:ss:xx` (hundredths after a colon) or `hh:mm:ss.xx` in
   /// seconds; nil for other text.
@@ -158,11 +167,42 @@ public struct Lyrics: Sendable, Equatable {
   /// `.lrc` or `.LRC` in place of its extension) when there is one, else those it embeds
   /// (synced SYLT lines before unsynced text, which may itself be LRC). Nil when it has none.
   public static func read(forTrack path: String) -> Lyrics? {
+    find(forTrack: path).lyrics
+  }
+
+  /// An LRC file beside a track that was there but not read, and why: `larger than 1 MiB`,
+  /// `not a regular file but a FIFO`, `not text`, `empty`.
+  public struct Unread: Sendable, Equatable {
+    public var path: String
+    public var reason: String
+  }
+
+  /// ``read(forTrack:)``, and the LRC files beside the track that were not read (so a user
+  /// is told why rather than that there is none).
+  public static func find(forTrack path: String) -> (lyrics: Lyrics?, unread: [Unread]) {
+    var unread: [Unread] = []
     for sidecar in sidecarPaths(of: path) {
-      guard let bytes = readSmallFile(sidecar) else { continue }
+      let bytes: [UInt8]
+      switch readSmallFile(sidecar) {
+      case .absent: continue
+      case .unread(let reason):
+        unread.append(Unread(path: sidecar, reason: reason))
+        continue
+      case .read(let read): bytes = read
+      }
+      guard Self.looksLikeText(bytes) else {
+        unread.append(Unread(path: sidecar, reason: "not text"))
+        continue
+      }
       let lyrics = Lyrics(lrc: decode(bytes), source: .sidecar(sidecar))
-      if !lyrics.lines.isEmpty { return lyrics }
+      if !lyrics.lines.isEmpty { return (lyrics, unread) }
+      unread.append(Unread(path: sidecar, reason: bytes.isEmpty ? "empty" : "no lyrics in it"))
     }
+    return (embeddedLyrics(of: path), unread)
+  }
+
+  /// The lyrics `path` embeds, nil when none.
+  private static func embeddedLyrics(of path: String) -> Lyrics? {
     guard let embedded = EmbeddedLyrics.read(path) else { return nil }
     if !embedded.synced.isEmpty {
       let timed = embedded.synced.allSatisfy { $0.milliseconds != nil }
@@ -190,23 +230,54 @@ public struct Lyrics: Sendable, Equatable {
     return [lower, String(lower.dropLast(4)) + ".LRC"]
   }
 
-  /// The bytes of the regular file at `path`, at most ``sidecarLimit``; nil when there is
-  /// none, it is not a regular file (a FIFO would block), or it is larger.
-  private static func readSmallFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
+  /// What was read of a file beside a track.
+  private enum SmallFile {
+    case absent
+    case unread(String)
+    case read([UInt8])
+  }
+
+  /// The bytes of the regular file at `path`, at most ``sidecarLimit``; why not when it is
+  /// not a regular file (a FIFO would block, `/dev/zero` never ends), is larger or cannot be
+  /// read.
+  private static func readSmallFile(_ path: String) -> SmallFile {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    guard fd >= 0 else {
+      let code = errno
+      return code == ENOENT || code == ENOTDIR ? .absent : .unread("cannot be read: \(String(cString: strerror(code)))")
+    }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= sidecarLimit else { return nil }
+    guard fstat(fd, &info) == 0 else { return .unread("cannot be read: \(String(cString: strerror(errno)))") }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: return .unread("a folder, not a file")
+    case S_IFIFO: return .unread("not a regular file but a FIFO")
+    case S_IFCHR, S_IFBLK: return .unread("not a regular file but a device")
+    default: return .unread("not a regular file")
+    }
+    guard info.st_size <= sidecarLimit else { return .unread("larger than 1 MiB") }
     var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
     var filled = 0
     while filled < bytes.count {
       let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
       if count < 0 && errno == EINTR { continue }
+      if count < 0 { return .unread("cannot be read: \(String(cString: strerror(errno)))") }
       guard count > 0 else { break }
       filled += count
     }
-    return Array(bytes[..<filled])
+    return .read(Array(bytes[..<filled]))
+  }
+
+  /// Whether `bytes` may be text: no NUL, and hardly any other control bytes (random bytes
+  /// have one in eight; text has tabs and line breaks).
+  static func looksLikeText(_ bytes: [UInt8]) -> Bool {
+    var controls = 0
+    for byte in bytes {
+      if byte == 0 { return false }
+      if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C || byte == 0x7F { controls += 1 }
+    }
+    return controls * 100 <= bytes.count
   }
 
   /// UTF-8 (a byte-order mark dropped), else Latin-1, which old LRC files are often in.

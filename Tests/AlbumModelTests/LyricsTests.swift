@@ -103,4 +103,23 @@ import Testing
     #expect(lyrics.line(at: 5) == "Sooner")
     #expect(Lyrics.read(forTrack: music.path("A/none.mp3")) == nil)
   }
+
+  /// A chorus needs a handful of stamps (issue 46, H20): a line keeps its first 64, and a file
+  /// at most 10,000 timed lines.
+  @Test func stampsAreBoundedPerLineAndPerFile() {
+    let one = Lyrics(lrc: String(repeating: "[00:01]", count: 100_000) + "x", source: .sidecar("a.lrc"))
+    #expect(one.lines.count == Lyrics.stampsPerLine)
+    let many = Lyrics(
+      lrc: (0..<20_000).map { "[00:\(String(format: "%02d", $0 % 60))]line \($0)" }.joined(separator: "\n"),
+      source: .sidecar("a.lrc"))
+    #expect(many.lines.count == Lyrics.timedLines)
+  }
+
+  @Test(arguments: [
+    ([UInt8]("[00:01.00]la\n".utf8), true), ([UInt8]("tab\there\r\n".utf8), true), ([0x61, 0x00, 0x62], false),
+    ((0..<100).map { UInt8($0 % 32) }, false),
+  ])
+  func textIsToldFromOtherBytes(bytes: [UInt8], isText: Bool) {
+    #expect(Lyrics.looksLikeText(bytes) == isText)
+  }
 }

@@ -105,10 +105,12 @@ extension RunsAlone {
       let directory = runner.home.appendingPathComponent("dir").path
       #expect(mkdir(directory, 0o700) == 0)
       var cases = [
-        (fifo, S_IFIFO, "it is not a regular file (a device, a FIFO or a socket)"),
+        (fifo, S_IFIFO, "it is not a regular file but a pipe ('export -' writes to standard output)"),
         (directory, S_IFDIR, "it is a directory"),
       ]
-      if madeDevice { cases.append((device, S_IFCHR, "it is not a regular file (a device, a FIFO or a socket)")) }
+      if madeDevice {
+        cases.append((device, S_IFCHR, "it is not a regular file but a device ('export -' writes to standard output)"))
+      }
       for (path, kind, reason) in cases {
         let result = try runner.run(["-c", "export \(path)"])
         #expect(result.status == 1)
@@ -116,6 +118,26 @@ extension RunsAlone {
         var info = stat()
         #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == kind, "\(path) was replaced")
       }
+    }
+
+    /// `export /dev/stdout` into a pipe, and the kernel's files (issue 46, H19): said for what
+    /// they are (they were "a symbolic link to a file that does not exist" and "no such file
+    /// or directory").
+    @Test func exportToStandardOutputsLinkOrAKernelFileSaysWhatItIs() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let piped = try runner.run(["-c", "export /dev/stdout"])
+      #expect(piped.status == 1)
+      #expect(
+        piped.stderr
+          == "bluelib: -c:1: export: cannot write '/dev/stdout': it is not a regular file but a pipe "
+          + "('export -' writes to standard output)\n")
+      #expect(piped.stdout == "")
+      let kernel = try runner.run(["-c", "export /proc/self/mem"])
+      #expect(
+        kernel.stderr
+          == "bluelib: -c:1: export: cannot write '/proc/self/mem': it is a file of the kernel's (in /proc or /sys), "
+          + "not one to write\n")
     }
 
     @Test func exportDashWritesTheJSONToStandardOutput() throws {

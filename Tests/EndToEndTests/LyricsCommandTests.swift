@@ -57,4 +57,58 @@ struct LyricsCommandTests {
     #expect(
       samples.stderr.contains("lyrics: \"Best of Bowie\" has no music files (it did not come from a music folder)"))
   }
+
+  /// An `.lrc` that is there but not read — too large, a FIFO, a folder, a link to a device,
+  /// random bytes, empty — is said with why (issue 46, H11: "no 01.lrc beside it" was said of
+  /// each); and a line with 100,000 stamps prints its text 64 times, not 100,000 (H20).
+  @Test func anLRCFileThatIsNotReadIsSaidWithWhy() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try MusicFolderFixture(in: runner.home)
+    let cases: [(album: String, make: (String) throws -> Void, reason: String)] = [
+      (
+        "Big", { try Data(repeating: 0x61, count: (1 << 20) + 1).write(to: URL(fileURLWithPath: $0)) },
+        "larger than 1 MiB"
+      ),
+      ("Fifo", { #expect(mkfifo($0, 0o644) == 0) }, "not a regular file but a FIFO"),
+      (
+        "Folder", { try FileManager.default.createDirectory(atPath: $0, withIntermediateDirectories: false) },
+        "a folder, not a file"
+      ),
+      (
+        "Zero", { try FileManager.default.createSymbolicLink(atPath: $0, withDestinationPath: "/dev/zero") },
+        "not a regular file but a device"
+      ),
+      (
+        "Noise",
+        { path in
+          var generator = SeededGenerator(seed: 46)
+          try Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(
+            to: URL(fileURLWithPath: path))
+        }, "not text"
+      ),
+      ("Empty", { try Data().write(to: URL(fileURLWithPath: $0)) }, "empty"),
+    ]
+    for (album, make, _) in cases {
+      try music.track("R/\(album)/01.mp3", TagEdit(album: album, artist: "R", title: album))
+      try make(music.path("R/\(album)/01.lrc"))
+    }
+    try music.track("R/Chorus/01.mp3", TagEdit(album: "Chorus", artist: "R", title: "Chorus"))
+    try Data((String(repeating: "[00:01]", count: 100_000) + "la la\n").utf8)
+      .write(to: URL(fileURLWithPath: music.path("R/Chorus/01.lrc")))
+    #expect(try runner.run(["-c", "import '\(music.root)'"]).status == 0)
+    for (album, _, reason) in cases {
+      let result = try runner.run(["-c", "lyrics \(album)"])
+      #expect(result.status == 1)
+      #expect(
+        result.stderr
+          == "bluelib: -c:1: lyrics: \"\(album)\" has no lyrics (none embedded in 01.mp3; 01.lrc beside it is not "
+          + "read: \(reason))\n")
+    }
+    let chorus = try runner.run(["-c", "lyrics Chorus"])
+    #expect(chorus.status == 0, "\(chorus.stderr)")
+    let lines = chorus.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.first == "\"Chorus\" — R (synced lyrics from 01.lrc)")
+    #expect(lines.filter { $0 == "la la" }.count == 64)
+  }
 }

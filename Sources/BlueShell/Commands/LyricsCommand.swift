@@ -43,11 +43,18 @@ struct LyricsCommand: Command {
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let chosen = try choose(in: environment)
     let file = NowPlaying.fileName(chosen.path)
-    guard let lyrics = Lyrics.read(forTrack: chosen.path) else {
+    let found = Lyrics.find(forTrack: chosen.path)
+    guard let lyrics = found.lyrics else {
       let sidecar = NowPlaying.fileName(Lyrics.sidecarPath(of: chosen.path))
+      // An .lrc that is there but not read is said, with why: "there is none" would be wrong.
+      let beside =
+        found.unread.map {
+          "\(TextSanitizer.escaped(NowPlaying.fileName($0.path))) beside it is not read: \($0.reason)"
+        }
+        .joined(separator: "; ")
       throw CommandError(
-        "\"\(TextSanitizer.escaped(chosen.title))\" has no lyrics (none embedded in \(TextSanitizer.escaped(file)), "
-          + "no \(TextSanitizer.escaped(sidecar)) beside it)")
+        "\"\(TextSanitizer.escaped(chosen.title))\" has no lyrics (none embedded in \(TextSanitizer.escaped(file))"
+          + (beside.isEmpty ? ", no \(TextSanitizer.escaped(sidecar)) beside it)" : "; " + beside + ")"))
     }
     let kind = lyrics.isSynced ? "synced lyrics" : "lyrics"
     let whence: String
