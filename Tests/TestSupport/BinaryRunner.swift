@@ -54,6 +54,9 @@ public struct BinaryRunner: Sendable {
   /// servers that behave badly, without touching the machine's.
   public var resolvConf: String?
 
+  /// When set, each run starts in this directory (else the test runner's).
+  public var workingDirectory: String?
+
   /// A runner with a fresh, empty home directory.
   public init() {
     directory = Home()
@@ -184,6 +187,7 @@ public struct BinaryRunner: Sendable {
       process.arguments = arguments
     }
     process.environment = environment
+    if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
     let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
     process.standardInput = stdin
     process.standardOutput = stdout
