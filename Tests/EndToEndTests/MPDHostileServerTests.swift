@@ -92,6 +92,209 @@ extension RunsAlone {
       #expect(controls(result.stdout + result.stderr).isEmpty, "\(result.stdout)")
       #expect(result.stdout.contains(Self.attackEscaped), "\(result.stdout)")
     }
+
+    // MARK: - H3, H5, H22: binary chunks
+
+    @Test func aBinaryChunkOfIntMaxBytesIsRefusedWithoutATrap() throws {
+      let server = try fake { command in
+        command.hasPrefix("readpicture")
+          ? .send("size: 1000\nbinary: 9223372036854775807\n0123456789") : FakeMPD.album(command)
+      }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let result = try runner.run(["--mpd", server.address, "-c", "download 1", "-c", "wait", "-c", "list"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(
+        result.stdout.contains(
+          "an answer that is not MPD's protocol (a binary chunk of 9223372036854775807 bytes, more than the 1 MiB asked for)"
+        ), "\(result.stdout)")
+      #expect(result.stdout.contains("1. Album — R"))
+    }
+
+    @Test(.enabled(if: StreamedImportTests.hasProc))
+    func aBinaryChunkAnnouncedAtAGigabyteAllocatesNothing() throws {
+      let server = try fake { command in
+        command.hasPrefix("readpicture") ? .send("size: 1000\nbinary: 999999999\n0123456789") : FakeMPD.album(command)
+      }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let (result, peak) = try runner.runMeasuringPeakMemory(
+        script: "download 1\nwait\nlist zzzz\n", until: "match 'zzzz'\n", ["--mpd", server.address])
+      #expect(result.stdout.contains("(a binary chunk of 999999999 bytes, more than the 1 MiB asked for)"))
+      let kib = try #require(peak, "\(result.stderr)")
+      #expect(kib < 100_000, "peak \(kib) KiB")
+    }
+
+    // MARK: - H4, H5: lines and answers without end
+
+    @Test(.enabled(if: StreamedImportTests.hasProc))
+    func aLineThatNeverEndsIsCutAtEightMebibytes() throws {
+      let server = try fake { command in
+        command.hasPrefix("find")
+          ? .endless(
+            first: Array("file: A/1.flac\nTitle: ".utf8), repeating: [UInt8](repeating: 0x61, count: 1 << 16),
+            limit: 300 << 20)
+          : FakeMPD.album(command)
+      }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let (result, peak) = try runner.runMeasuringPeakMemory(
+        script: "list zzzz\n", until: "match 'zzzz'\n", ["--mpd", server.address])
+      #expect(
+        result.stderr == "bluelib: MPD at \(server.address): an answer that is not MPD's protocol "
+          + "(an answer line longer than 8 MiB)\n")
+      let kib = try #require(peak, "\(result.stderr)")
+      #expect(kib < 100_000, "peak \(kib) KiB")
+    }
+
+    @Test(.enabled(if: StreamedImportTests.hasProc))
+    func aSongListingThatNeverEndsStopsAtTheWindowAskedFor() throws {
+      let song = Array("file: A/x.flac\nduration: 1\nAlbum: X\n".utf8)
+      let server = try fake { command in
+        // New songs for ever (each a new name), never OK.
+        command.hasPrefix("find")
+          ? .endless(first: [], repeating: (0..<100).flatMap { _ in song }, limit: 300 << 20)
+          : FakeMPD.album(command, count: 4)
+      }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let (result, peak) = try runner.runMeasuringPeakMemory(
+        script: "list zzzz\n", until: "match 'zzzz'\n", ["--mpd", server.address])
+      #expect(result.stderr.contains("more than the 4000 songs asked for"), "\(result.stderr)")
+      let kib = try #require(peak, "\(result.stderr)")
+      #expect(kib < 100_000, "peak \(kib) KiB")
+    }
+
+    // MARK: - H24: a server that ignores `window`
+
+    /// `(songs in each answer, songs its stats count, whether the line is said)`.
+    @Test(arguments: [(4500, 4500, true), (4000, 8000, true), (4000, 4000, false)])
+    func aServerThatIgnoresWindowIsAskedAFewTimesAndItsSongsAreKept(songs: Int, counted: Int, said: Bool) throws {
+      let finds = LockedBox(0)
+      let server = try fake { command in
+        guard command.hasPrefix("find") else { return FakeMPD.album(command, count: counted) }
+        finds.update { $0 += 1 }
+        // The same songs, whatever the window; a test of the code before the fix ends after 50.
+        return finds.value > 50 ? .hangUp : .send(FakeMPD.songs(songs) + "OK\n")
+      }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let result = try runner.run(["--mpd", server.address, "-c", "list", "-c", "stats"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(finds.value <= 2, "asked \(finds.value) times")
+      #expect(result.stdout.contains("1. Album — R"), "\(result.stdout)")
+      #expect(result.stdout.contains("Tracks:  \(songs == 4000 ? "4,000" : "4,500")"), "\(result.stdout)")
+      let lines = (result.stdout + result.stderr).split(separator: "\n").filter { $0.contains("ignores 'window'") }
+      #expect(lines.count == (said ? 1 : 0), "\(result.stdout)\(result.stderr)")
+      if songs == 4500 {
+        #expect(lines.first == "MPD at \(server.address): the server ignores 'window' (it sent 4,500 songs at once)")
+      } else if said {
+        let expected =
+          "MPD at \(server.address): the server ignores 'window' (it sent the same songs again); "
+          + "4,000 of the 8,000 songs of its stats were read"
+        #expect(lines.first.map(String.init) == expected)
+      }
+    }
+
+    // MARK: - H26, H28: song lengths
+
+    @Test(arguments: ["1e19", "1e308", "99999999999999999999", "nan", "-5", "inf"])
+    func aSongsLengthIsClampedAtTheSync(duration: String) throws {
+      let server = try fake { FakeMPD.album($0, count: 8, duration: duration) }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let playlist = runner.home.path + "/x.m3u"
+      let result = try runner.run(
+        [
+          "--mpd", server.address, "-c", "list", "-c", "show 1", "-c", "export \(playlist)", "-c", "queue 1", "-c",
+          "queue",
+        ]
+      )
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout.contains("1. Album — R"), "\(result.stdout)")
+      #expect(result.stdout.contains("Song 8"), "\(result.stdout)")
+      let lengths = try sqliteOutput(
+        runner.home.path + "/servers/mpd-\(server.address).sqlite", "SELECT DISTINCT length FROM track")
+      let seconds = try #require(Double(lengths.trimmingCharacters(in: .whitespacesAndNewlines)), "\(lengths)")
+      #expect(seconds >= 0 && seconds <= 366 * 86_400)
+    }
+
+    @Test func aLibraryFileHoldingAHugeTrackLengthShowsExportsAndQueuesIt() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try MusicFolderFixture(in: runner.home)
+      try music.track("R/Album/01.flac", TagEdit(album: "Album", artist: "R", title: "Song 1", trackNumber: "1"))
+      #expect(try runner.run(["-c", "import \(music.root)"]).status == 0)
+      for length in ["1e19", "1e308", "-1e308"] {
+        _ = try sqliteOutput(runner.home.path + "/library.sqlite", "UPDATE track SET length = \(length)")
+        let playlist = runner.home.path + "/x.m3u"
+        let result = try runner.run(
+          ["-c", "show 1", "-c", "export \(playlist)", "-c", "queue 1", "-c", "queue"],
+          environment: ["BLUELIB_AUDIO_OUTPUT": "null"])
+        #expect(result.status == 0, "\(length): \(result.stderr)")
+        #expect(result.stdout.contains("Song 1"), "\(result.stdout)")
+        #expect(fileContents(playlist)?.contains("#EXTINF:") == true)
+      }
+    }
+
+    // MARK: - H7: a server that refuses idle
+
+    /// CPU ticks (user and system) the process `pid` has used so far.
+    private func ticks(_ pid: pid_t) -> Int? {
+      guard let stat = fileContents("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      // After the name: state is field 3, utime 14 and stime 15.
+      guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+      return user + system
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aServerThatRefusesIdleIsAskedAgainAfterLongerAndLongerPauses() throws {
+      let server = try fake { command in
+        command.hasPrefix("idle") ? .send("ACK [5@0] {idle} unknown command \"idle\"\n") : FakeMPD.album(command)
+      }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let terminal = try PseudoTerminal(
+        arguments: ["--home", runner.home.path, "--mpd", server.address],
+        environment: runner.environment(["NO_COLOR": "1"]))
+      #expect(terminal.waitFor("bluelib> "))
+      let pid = terminal.foregroundProcessGroup()
+      let (before, connected) = (ticks(pid), server.connections)
+      // Long enough for pauses of 1, 2 and 4 s; the old listener connected thousands of times.
+      terminal.readAvailable(timeout: 0)
+      let deadline = Date().addingTimeInterval(4)
+      while Date() < deadline { terminal.readAvailable(timeout: 0.2) }
+      let idles = server.commands.filter { $0.hasPrefix("idle") }.count
+      #expect(idles <= 5, "\(idles) idle requests, \(server.connections - connected) connections in 4 s")
+      if let before, let after = ticks(pid) { #expect(after - before < 100, "\(after - before) ticks in 4 s") }
+      let said = terminal.transcript.components(separatedBy: "refused 'idle'").count - 1
+      #expect(said == 1, "\(terminal.transcript)")
+      terminal.type("quit\r")
+      #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aServerThatNeedsAPasswordSaysSoInOneLine() throws {
+      let mpd = try MPDFixture(password: "secret", prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let terminal = try PseudoTerminal(
+        arguments: ["--home", runner.home.path, "--mpd", mpd.address],
+        environment: runner.environment(["NO_COLOR": "1"]))
+      #expect(terminal.waitFor("bluelib> "))
+      let pid = terminal.foregroundProcessGroup()
+      let before = ticks(pid)
+      let deadline = Date().addingTimeInterval(4)
+      while Date() < deadline { terminal.readAvailable(timeout: 0.2) }
+      if let before, let after = ticks(pid) { #expect(after - before < 100, "\(after - before) ticks in 4 s") }
+      let said = terminal.transcript.components(separatedBy: "needs a password").count - 1
+      #expect(said == 1, "\(terminal.transcript)")
+      #expect(!terminal.transcript.contains("is back; reconnected"), "\(terminal.transcript)")
+      terminal.type("quit\r")
+      #expect(terminal.waitForExit() == 0)
+    }
   }
 }
 
