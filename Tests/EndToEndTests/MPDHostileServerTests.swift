@@ -237,6 +237,35 @@ extension RunsAlone {
       }
     }
 
+    // MARK: - H27: the player's status
+
+    @Test(arguments: [
+      "elapsed: 1e308", "elapsed: 9.3e18", "elapsed: nan", "song: 9223372036854775807", "song: -1", "song: 5000",
+      "playlistlength: 100000000000000000000", "duration: 1e308",
+    ])
+    func aStatusWithHugeNumbersNeverTraps(field: String) throws {
+      let (name, value) = (field.prefix { $0 != ":" }, field.drop { $0 != " " }.dropFirst())
+      let server = try fake { command in
+        switch command.prefix(while: { $0 != " " }) {
+        case "status":
+          var pairs = [
+            ("state", "play"), ("song", "0"), ("songid", "1"), ("playlist", "5"), ("playlistlength", "2"),
+            ("elapsed", "5"), ("duration", "180"),
+          ]
+          for index in pairs.indices where pairs[index].0 == name { pairs[index].1 = String(value) }
+          return .send(pairs.map { "\($0.0): \($0.1)\n" }.joined() + "OK\n")
+        case "currentsong": return .send(FakeMPD.songs(1) + "OK\n")
+        default: return FakeMPD.album(command)
+        }
+      }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let result = try runner.run(
+        ["--mpd", server.address, "-c", "now", "-c", "play 1", "-c", "now", "-c", "next", "-c", "prev", "-c", "now"])
+      #expect(result.status == 0 || result.status == 1, "\(field): status \(result.status): \(result.stderr)")
+      #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
+    }
+
     // MARK: - H7: a server that refuses idle
 
     /// CPU ticks (user and system) the process `pid` has used so far.
@@ -292,6 +321,42 @@ extension RunsAlone {
       let said = terminal.transcript.components(separatedBy: "needs a password").count - 1
       #expect(said == 1, "\(terminal.transcript)")
       #expect(!terminal.transcript.contains("is back; reconnected"), "\(terminal.transcript)")
+      terminal.type("quit\r")
+      #expect(terminal.waitForExit() == 0)
+    }
+
+    // MARK: - H15: the server gone
+
+    @Test(.timeLimit(.minutes(1)))
+    func nowAndNextSayTheServerIsGone() throws {
+      let mpd = try MPDFixture { music in
+        for number in 1...2 {
+          try MPDFixture.silence(
+            30, at: "A/Album/0\(number).flac", in: music,
+            TagEdit(album: "Album", artist: "A", title: "T\(number)", trackNumber: String(number)))
+        }
+      }
+      try mpd.start()
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let terminal = try PseudoTerminal(
+        arguments: ["--home", runner.home.path, "--mpd", mpd.address],
+        environment: runner.environment(["NO_COLOR": "1"]))
+      #expect(terminal.waitFor("bluelib> "))
+      terminal.settle()
+      var mark = terminal.mark
+      terminal.type("play 1\r")
+      #expect(terminal.waitFor("playing \"Album\" (2 tracks)", after: mark))
+      terminal.settle()
+      mpd.stop()
+      mark = terminal.mark
+      terminal.type("now\r")
+      #expect(terminal.waitFor("now: MPD at \(mpd.address): cannot connect: connection refused", after: mark))
+      #expect(!terminal.transcript[mark...].contains("nothing is playing"))
+      mark = terminal.mark
+      terminal.type("next\r")
+      #expect(terminal.waitFor("next: MPD at \(mpd.address): cannot connect: connection refused", after: mark))
+      #expect(!terminal.transcript[mark...].contains("no next track"))
       terminal.type("quit\r")
       #expect(terminal.waitForExit() == 0)
     }
