@@ -360,6 +360,26 @@ extension RunsAlone {
       terminal.type("quit\r")
       #expect(terminal.waitForExit() == 0)
     }
+
+    // MARK: - H19: MPD_HOST and MPD_PORT
+
+    @Test(arguments: [
+      (["MPD_HOST": "127.0.0.1", "MPD_PORT": "abc"], "bluelib: MPD_PORT 'abc': not a port (1-65535)\n"),
+      (["MPD_HOST": "127.0.0.1", "MPD_PORT": "99999"], "bluelib: MPD_PORT '99999': not a port (1-65535)\n"),
+      (
+        ["MPD_HOST": String(repeating: "a", count: 5000)],
+        "bluelib: MPD_HOST '\(String(repeating: "a", count: 59))…': a host name is at most 253 bytes\n"
+      ),
+    ])
+    func aBadMPDHostOrPortIsNamedInOneLine(environment: [String: String], said: String) throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      for arguments in [["-c", "list", "--mpd"], ["--mpd", "-c", "list"]] {
+        let result = try runner.run(arguments, environment: environment)
+        #expect(result.stderr == said)
+        #expect(result.status == 1)
+      }
+    }
   }
 }
 
