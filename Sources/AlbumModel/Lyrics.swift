@@ -157,7 +157,9 @@ public struct Lyrics: Sendable, Equatable {
   /// The lyrics of the audio file at `path`: the LRC file beside it (the same name with
   /// `.lrc` or `.LRC` in place of its extension) when there is one, else those it embeds
   /// (synced SYLT lines before unsynced text, which may itself be LRC). Nil when it has none.
+  /// A server's song (`mpd://HOST:PORT/…`) has none here: no local file is opened for it.
   public static func read(forTrack path: String) -> Lyrics? {
+    if !path.hasPrefix("/") && path.contains("://") { return nil }
     for sidecar in sidecarPaths(of: path) {
       guard let bytes = readSmallFile(sidecar) else { continue }
       let lyrics = Lyrics(lrc: decode(bytes), source: .sidecar(sidecar))

@@ -380,6 +380,32 @@ extension RunsAlone {
         #expect(result.status == 1)
       }
     }
+
+    // MARK: - H23: lyrics
+
+    @Test func lyricsOfAServersSongNeverOpenALocalFile() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let work = try TemporaryDirectory()
+      let server = try fake { command in
+        guard command.hasPrefix("find") else { return FakeMPD.album(command) }
+        let first = command.contains("\"0:")
+        return .send((first ? "file: ../../secret/01.mp3\nTitle: S\nAlbum: S\nArtist: S\n" : "") + "OK\n")
+      }
+      // Where the song's path, read as a local one from this directory, would lead.
+      try FileManager.default.createDirectory(
+        atPath: work.path + "/mpd:/\(server.address)", withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(atPath: work.path + "/secret", withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: AudioFormat.mp3.fixture, toPath: work.path + "/secret/01.mp3")
+      try writeFile(work.path + "/secret/01.lrc", "[00:01.00]the local secret\n")
+      var inWork = runner
+      inWork.workingDirectory = work.path
+      let result = try inWork.run(["--mpd", server.address, "-c", "lyrics 1"])
+      #expect(!result.stdout.contains("the local secret"), "\(result.stdout)")
+      #expect(
+        result.stderr
+          == "bluelib: -c:1: lyrics: lyrics are not read from MPD yet (\"S\" is on MPD at \(server.address))\n")
+    }
   }
 }
 
