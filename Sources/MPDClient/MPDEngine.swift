@@ -269,8 +269,9 @@ public final class MPDEngine: AudioEngine, Sendable {
     guard let pairs = try? server.run("currentsong") else { return nil }
     func value(_ name: String) -> String? { pairs.first { $0.name == name }?.value }
     guard let file = value("file") else { return nil }
-    let number = value("Track").flatMap { Int($0.prefix { $0.isNumber }) }
-    let disc = value("Disc").flatMap { Int($0.prefix { $0.isNumber }) }
+    // At most nine digits: a number any arithmetic can take.
+    let number = value("Track").flatMap { Int($0.prefix { $0.isASCII && $0.isNumber }.prefix(9)) }
+    let disc = value("Disc").flatMap { Int($0.prefix { $0.isASCII && $0.isNumber }.prefix(9)) }
     return EngineTrack(
       path: server.root + "/" + file,
       title: value("Title") ?? String(file.split(separator: "/").last ?? Substring(file)),

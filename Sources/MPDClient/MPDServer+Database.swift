@@ -61,7 +61,8 @@ extension MPDServer {
           let text = value.dropFirst(name.count + 1)
           var mark = marks[uri] ?? (nil, false)
           if name == ratingSticker, let points = Int(text), points > 0 {
-            mark.rating = min((points + 1) / 2, 5)
+            // Capped first: any number a sticker holds (`rating=9223372036854775807`).
+            mark.rating = (min(points, 10) + 1) / 2
           } else if name == likeSticker {
             mark.favourite = text == "2"
           }

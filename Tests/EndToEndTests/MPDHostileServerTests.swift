@@ -237,6 +237,19 @@ extension RunsAlone {
       }
     }
 
+    @Test func aRatingStickerOfIntMaxIsFiveStars() throws {
+      let server = try fake { command in
+        guard command.hasPrefix("sticker \"find\"") else { return FakeMPD.album(command) }
+        let sticker = command.contains("rating") ? "rating=9223372036854775807" : "like=2"
+        return .send(["01", "02"].map { "file: A/Album/\($0).flac\nsticker: \(sticker)\n" }.joined() + "OK\n")
+      }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let result = try runner.run(["--mpd", server.address, "-c", "show 1"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout.contains("Rating: ★★★★★"), "\(result.stdout)")
+    }
+
     // MARK: - H27: the player's status
 
     @Test(arguments: [
