@@ -58,10 +58,16 @@ extension LibraryArchive {
       let artist = track.tags.artist ?? album.artist
       let title = track.tags.title ?? (track.path.split(separator: "/").last.map(String.init) ?? track.path)
       out += Array(
-        "#EXTINF:\(Int(track.tags.duration.rounded())),\(line(artist)) - \(line(title))\n\(track.path)\n".utf8)
+        "#EXTINF:\(Self.extinfSeconds(track.tags.duration)),\(line(artist)) - \(line(title))\n\(track.path)\n".utf8)
       written += 1
     }
     return (written, tracks.count - written)
+  }
+
+  /// A track's length as `#EXTINF` gives it, whole seconds: from 0 to a year (an album's
+  /// longest), whatever a library file holds (`1e19` cannot trap the export).
+  static func extinfSeconds(_ seconds: Double) -> Int {
+    seconds.isFinite ? Int(min(max(seconds, 0), Album.maximumDuration).rounded()) : 0
   }
 
   /// Albums read at once by ``export(_:to:csv:)``.

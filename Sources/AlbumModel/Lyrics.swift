@@ -166,6 +166,7 @@ public struct Lyrics: Sendable, Equatable {
   /// The lyrics of the audio file at `path`: the LRC file beside it (the same name with
   /// `.lrc` or `.LRC` in place of its extension) when there is one, else those it embeds
   /// (synced SYLT lines before unsynced text, which may itself be LRC). Nil when it has none.
+  /// A server's song (`mpd://HOST:PORT/…`) has none here: no local file is opened for it.
   public static func read(forTrack path: String) -> Lyrics? {
     find(forTrack: path).lyrics
   }
@@ -180,6 +181,7 @@ public struct Lyrics: Sendable, Equatable {
   /// ``read(forTrack:)``, and the LRC files beside the track that were not read (so a user
   /// is told why rather than that there is none).
   public static func find(forTrack path: String) -> (lyrics: Lyrics?, unread: [Unread]) {
+    if !path.hasPrefix("/") && path.contains("://") { return (nil, []) }
     var unread: [Unread] = []
     for sidecar in sidecarPaths(of: path) {
       let bytes: [UInt8]

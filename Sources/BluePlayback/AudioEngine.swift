@@ -46,6 +46,10 @@ public protocol AudioEngine: AnyObject, Sendable {
   /// The gain applied to what plays now, and whether it comes from the file's tags; nil
   /// when none is (ReplayGain off, or nothing plays).
   func appliedGain() -> AppliedGain?
+  /// Throws why the player cannot be reached (a music server gone); asked when
+  /// ``status()`` says nothing plays, or a skip found no track, so that is not said of a
+  /// player that could not answer.
+  func checkReachable() throws(PlaybackError)
 }
 
 extension AudioEngine {
@@ -59,6 +63,8 @@ extension AudioEngine {
   public func setRepeat(_ on: Bool) {}
   public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {}
   public func appliedGain() -> AppliedGain? { nil }
+  // A player in this process is always there.
+  public func checkReachable() throws(PlaybackError) {}
 }
 
 /// Which ReplayGain tags even out loudness: the album's (the album's tracks keep their

@@ -231,6 +231,17 @@ public final class Player: Sendable {
       track: queue[status.index], place: status.index + 1, count: queue.count, time: status.time, paused: status.paused)
   }
 
+  /// Throws why the engine cannot be reached (a music server gone, at this moment or since
+  /// the start): for `now` and `next` to say, rather than that nothing plays.
+  public func checkReachable() throws(PlaybackError) {
+    guard let engine = state.withLock({ $0.engine }) else {
+      // A shared player's engine is made when first asked: its failure says why.
+      if shared { try engine().checkReachable() }
+      return
+    }
+    try engine.checkReachable()
+  }
+
   /// Pauses what plays, or resumes it; returns whether it is paused now (nil: nothing plays).
   public func togglePause() -> Bool? {
     guard let engine = state.withLock({ $0.engine }), let status = engine.status() else { return nil }

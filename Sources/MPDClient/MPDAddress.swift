@@ -1,3 +1,5 @@
+import BlueSystem
+
 /// Where an MPD server listens and the password to give it, read as mpc reads them:
 /// `HOST[:PORT]`, a socket's path (`/run/mpd/socket`, or `@name` in the abstract
 /// namespace), `PASSWORD@` in front of either; `MPD_HOST` and `MPD_PORT` when nothing is
@@ -13,6 +15,8 @@ public struct MPDAddress: Sendable, Equatable, CustomStringConvertible {
 
   /// The port MPD listens on unless told.
   public static let defaultPort = 6600
+  /// The longest host name: DNS's limit (RFC 1035).
+  public static let longestHost = 253
 
   /// How to reach the server.
   public var endpoint: Endpoint
@@ -71,9 +75,14 @@ public struct MPDAddress: Sendable, Equatable, CustomStringConvertible {
       host = String(rest[..<colon])
       let number = rest[rest.index(after: colon)...]
       guard let value = Int(number), (1...65535).contains(value) else {
-        throw MPDAddressError(source: source, value: rest, reason: "'\(number)' is not a port (1-65535)")
+        throw MPDAddressError(
+          source: source, value: rest,
+          reason: "\(TextSanitizer.quotedWord(String(number), limit: 20)) is not a port (1-65535)")
       }
       port = value
+    }
+    guard host.utf8.count <= longestHost else {
+      throw MPDAddressError(source: source, value: rest, reason: "a host name is at most \(longestHost) bytes")
     }
     guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else {
       throw MPDAddressError(source: source, value: rest, reason: "not a host name, an address or a socket's path")
@@ -116,5 +125,6 @@ public struct MPDAddressError: Error, Equatable, Sendable, CustomStringConvertib
   public var value: String
   public var reason: String
 
-  public var description: String { "\(source) '\(value)': \(reason)" }
+  /// `MPD_PORT 'abc': not a port (1-65535)`; the value escaped, and cut after 60 characters.
+  public var description: String { "\(source) \(TextSanitizer.quotedWord(value, limit: 60)): \(reason)" }
 }

@@ -26,6 +26,22 @@ final class MPDConnection: @unchecked Sendable {
   private var tail = 0
   /// Written to by another thread to end a wait on this connection (``close()`` of an idle one).
   let cancel = WakeUpPipe()
+  /// When every wait gives up, whatever the server sends (``withDeadline(_:seconds:_:)``), and
+  /// the seconds a timeout then reports.
+  private var overall: (instant: ContinuousClock.Instant, seconds: Double)?
+  /// The failure that left the connection out of step (the rest of an answer unread): every
+  /// later request fails with it, rather than read that rest as its own answer.
+  private var outOfStep: MPDError?
+
+  /// The longest line of an answer: MPD's own are bounded by its output buffer
+  /// (`max_output_buffer_size`, 8 MiB by default); a tag is a few kilobytes.
+  static let longestLine = 8 << 20
+  /// The most bytes of names and values one answer kept whole (``run(_:)``) may hold: a
+  /// `sticker find` of a large database is a few megabytes (MPD's whole answer is bounded by
+  /// its output buffer, 8 MiB unless configured larger).
+  static let longestAnswer = 32 << 20
+  /// The most `changed:` lines one answer to `idle` may hold (MPD has about fifteen subsystems).
+  static let mostChanges = 64
 
   /// Connects to `address`, reads the greeting and sends the password, if any.
   ///
@@ -79,13 +95,57 @@ final class MPDConnection: @unchecked Sendable {
   ///
   /// - Throws: ``MPDError``: the server's refusal (`ACK`), or a failure of the connection,
   ///   after which it is not to be used again (``MPDError/leavesConnectionUsable``).
+  ///
+  /// `pair` may throw to stop reading (an answer longer than asked for): the connection is
+  /// then out of step. A binary chunk longer than `binaryLimit` (the `binarylimit` asked for)
+  /// is refused before a byte of it is read or any room is made for it.
   func stream(
-    _ command: MPDCommand, pair: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void,
-    binary: ((_ bytes: UnsafeRawBufferPointer) -> Void)? = nil
+    _ command: MPDCommand,
+    pair: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws(MPDError) -> Void,
+    binaryLimit: Int = 0, binary: ((_ bytes: UnsafeRawBufferPointer) -> Void)? = nil
   ) throws(MPDError) {
     if let problem = command.problem { throw error(.badArgument(problem)) }
-    try transmit(command.line)
-    try readAnswer(to: command, pair: pair, binary: binary)
+    // A server quick to answer each request never makes a wait time out.
+    if let overall, ContinuousClock.now >= overall.instant { throw error(.timedOut(seconds: overall.seconds)) }
+    try inStep { () throws(MPDError) in
+      try transmit(command.line)
+      try readAnswer(to: command, pair: pair, binaryLimit: binary == nil ? 0 : binaryLimit, binary: binary)
+    }
+  }
+
+  /// Runs `body`, a request; fails at once when an earlier one left the connection out of
+  /// step, and remembers a failure of this one that does.
+  private func inStep<T>(_ body: () throws(MPDError) -> T) throws(MPDError) -> T {
+    if let outOfStep { throw outOfStep }
+    do throws(MPDError) {
+      return try body()
+    } catch {
+      if !error.leavesConnectionUsable { outOfStep = error }
+      throw error
+    }
+  }
+
+  /// Runs `body` with every wait of this connection ending at `deadline` at the latest (a
+  /// timeout then says `seconds`): one bound for a read of many requests (a cover's chunks),
+  /// which a server that sends a byte now and then cannot stretch.
+  func withDeadline<T>(
+    _ deadline: ContinuousClock.Instant, seconds: Double, _ body: () throws(MPDError) -> T
+  ) throws(MPDError) -> T {
+    overall = (deadline, seconds)
+    defer { overall = nil }
+    return try body()
+  }
+
+  /// An error of this connection's server.
+  func error(_ reason: MPDError.Reason) -> MPDError {
+    MPDError(server: address.description, reason)
+  }
+
+  /// Throws when one more line of `count` bytes would take an answer kept whole past
+  /// ``longestAnswer``.
+  private func count(_ bytes: Int, into total: inout Int) throws(MPDError) {
+    total += bytes + 2
+    if total > Self.longestAnswer { throw error(.badAnswer("an answer longer than 32 MiB")) }
   }
 
   /// Sends `commands` as one command list (MPD runs them all, or up to the first that fails,
@@ -96,13 +156,17 @@ final class MPDConnection: @unchecked Sendable {
     var line = Array("command_list_begin\n".utf8)
     for command in commands { line += command.line }
     line += Array("command_list_end\n".utf8)
-    try transmit(line)
     var pairs: [(name: String, value: String)] = []
-    try readAnswer(
-      to: MPDCommand("command_list_begin"),
-      pair: { name, value in
-        pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
-      }, binary: nil)
+    var total = 0
+    try inStep { () throws(MPDError) in
+      try transmit(line)
+      try readAnswer(
+        to: MPDCommand("command_list_begin"),
+        pair: { name, value throws(MPDError) in
+          try count(name.count + value.count, into: &total)
+          pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        }, binaryLimit: 0, binary: nil)
+    }
     return pairs
   }
 
@@ -110,7 +174,9 @@ final class MPDConnection: @unchecked Sendable {
   @discardableResult
   func run(_ command: MPDCommand) throws(MPDError) -> [(name: String, value: String)] {
     var pairs: [(name: String, value: String)] = []
-    try stream(command) { name, value in
+    var total = 0
+    try stream(command) { name, value throws(MPDError) in
+      try count(name.count + value.count, into: &total)
       pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
     }
     return pairs
@@ -127,6 +193,9 @@ final class MPDConnection: @unchecked Sendable {
         if line == "OK" { return changed }
         if line.hasPrefix("ACK ") { throw acknowledgement(line, command: "idle") }
         if line.hasPrefix("changed: ") { changed.append(String(line.dropFirst(9))) }
+        if changed.count > Self.mostChanges {
+          throw error(.badAnswer("more than \(Self.mostChanges) changes in one answer to 'idle'"))
+        }
       }
     } catch  where error.reason == .interrupted {
       return nil
@@ -142,15 +211,17 @@ final class MPDConnection: @unchecked Sendable {
   private enum Line {
     case ok
     case refused(String)
-    case binary(Int)
-    case pair
+    /// `binary: N`: N (Int.max for any larger number), as the server wrote it; nil when not a number.
+    case binary(Int?, said: String)
+    case pair(name: Range<Int>, value: Range<Int>)
+    case listOK
     case notAPair(String)
   }
 
   /// Reads an answer to its `OK`, or throws its `ACK`.
   private func readAnswer(
-    to command: MPDCommand, pair: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void,
-    binary: ((UnsafeRawBufferPointer) -> Void)?
+    to command: MPDCommand, pair: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws(MPDError) -> Void,
+    binaryLimit: Int, binary: ((UnsafeRawBufferPointer) -> Void)?
   ) throws(MPDError) {
     while true {
       let range = try readLine()
@@ -159,28 +230,52 @@ final class MPDConnection: @unchecked Sendable {
         if text.count == 2 && Self.hasPrefix(text, "OK") { return .ok }
         if Self.hasPrefix(text, "ACK ") { return .refused(String(decoding: text, as: UTF8.self)) }
         // A line of nothing but a name (`list_OK`) carries no value.
-        if Self.equals(text, "list_OK") { return .pair }
+        if Self.equals(text, "list_OK") { return .listOK }
         guard let colon = text.firstIndex(of: UInt8(ascii: ":")), colon + 1 < text.count,
           text[colon + 1] == UInt8(ascii: " ")
         else {
           return .notAPair(String(decoding: UnsafeBufferPointer(rebasing: text.prefix(60)), as: UTF8.self))
         }
         let name = UnsafeBufferPointer(rebasing: text[..<colon])
-        let value = UnsafeBufferPointer(rebasing: text[(colon + 2)...])
-        if Self.equals(name, "binary") { return .binary(Int(String(decoding: value, as: UTF8.self)) ?? -1) }
-        pair(name, value)
-        return .pair
+        if Self.equals(name, "binary") {
+          let said = String(decoding: UnsafeBufferPointer(rebasing: text[(colon + 2)...].prefix(40)), as: UTF8.self)
+          guard !said.isEmpty, said.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return .binary(nil, said: said)
+          }
+          return .binary(Int(said) ?? .max, said: said)
+        }
+        return .pair(
+          name: range.lowerBound..<range.lowerBound + colon, value: range.lowerBound + colon + 2..<range.upperBound)
       }
       switch line {
       case .ok: return
       case .refused(let text): throw acknowledgement(text, command: command.verb)
-      case .pair: continue
+      case .pair(let name, let value):
+        try buffer.withUnsafeBufferPointer { all throws(MPDError) in
+          try pair(UnsafeBufferPointer(rebasing: all[name]), UnsafeBufferPointer(rebasing: all[value]))
+        }
+      case .listOK: continue
       case .notAPair(let text): throw error(.badAnswer("'\(text)'"))
-      case .binary(let count):
-        guard count >= 0 else { throw error(.badAnswer("a binary length that is not a number")) }
+      case .binary(let count, let said):
+        guard let count else { throw error(.badAnswer("a binary length that is not a number: '\(said)'")) }
+        // Refused before any arithmetic or allocation with the count.
+        guard count <= binaryLimit else {
+          throw error(
+            .badAnswer(
+              binary == nil
+                ? "a binary chunk of \(said) bytes in the answer to '\(command.verb)'"
+                : "a binary chunk of \(said) bytes, more than the \(Self.format(bytes: binaryLimit)) asked for"))
+        }
         try readBinary(count, into: binary)
       }
     }
+  }
+
+  /// `1 MiB`, `8 KiB`, `1000 bytes`.
+  private static func format(bytes: Int) -> String {
+    if bytes > 0, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+    if bytes > 0, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+    return "\(bytes) bytes"
   }
 
   /// Reads `count` bytes of binary data and the newline after them.
@@ -250,6 +345,8 @@ final class MPDConnection: @unchecked Sendable {
         return head..<newline
       }
       searched = tail
+      // A line longer than any of MPD's: not its protocol (and memory for ever otherwise).
+      if tail - head > Self.longestLine { throw error(.badAnswer("an answer line longer than 8 MiB")) }
       let before = head
       try readMore(deadline: forever ? nil : deadline())
       searched -= before - head  // the bytes may have moved to the front
@@ -310,9 +407,12 @@ final class MPDConnection: @unchecked Sendable {
     }
   }
 
-  /// When a wait for the server's next bytes gives up.
+  /// When a wait for the server's next bytes gives up: the timeout from now, or the
+  /// connection's overall deadline when that comes first.
   private func deadline() -> ContinuousClock.Instant {
-    .now + .milliseconds(Int64(timeout * 1000))
+    let next = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+    guard let overall else { return next }
+    return min(next, overall.instant)
   }
 
   /// Waits until the socket is ready for `events`, the deadline passes (timed out; nil:
@@ -333,7 +433,10 @@ final class MPDConnection: @unchecked Sendable {
       var milliseconds: Int32 = -1
       if let deadline {
         let left = deadline - .now
-        guard left > .zero else { throw error(.timedOut(seconds: timeout)) }
+        guard left > .zero else {
+          if let overall, overall.instant <= deadline { throw error(.timedOut(seconds: overall.seconds)) }
+          throw error(.timedOut(seconds: timeout))
+        }
         let (seconds, attoseconds) = left.components
         milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
       }
@@ -443,10 +546,6 @@ final class MPDConnection: @unchecked Sendable {
   }
 
   // MARK: - Helpers
-
-  private func error(_ reason: MPDError.Reason) -> MPDError {
-    MPDError(server: address.description, reason)
-  }
 
   private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
     guard bytes.count >= prefix.utf8CodeUnitCount else { return false }

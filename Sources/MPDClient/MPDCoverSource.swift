@@ -30,15 +30,16 @@ public struct MPDCoverSource: CoverSource {
 
   public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let uri = try song(of: url)
+    let deadline = ContinuousClock.now + limits.timeout
     let (seconds, attoseconds) = limits.timeout.components
-    let deadline = ContinuousClock.now + .milliseconds(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    let timeout = Double(seconds) + Double(attoseconds) / 1e18
     let cancellation = Cancellation()
     let result: Result<Data, CoverFailure> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         Self.queue.async {
           continuation.resume(
             returning: Result { () throws(CoverFailure) -> Data in
-              try read(uri, maxBytes: limits.maxBytes, deadline: deadline) { connection in
+              try read(uri, maxBytes: limits.maxBytes, deadline: deadline, timeout: timeout) { connection in
                 cancellation.connection.withLock { $0 = connection }
                 return !cancellation.requested.load(ordering: .relaxed)
               }
@@ -63,27 +64,32 @@ public struct MPDCoverSource: CoverSource {
     return uri
   }
 
-  /// Reads the picture of `uri`, or its folder's cover file, chunk by chunk; `started` is told
-  /// the connection (to cancel it) and says whether to go on.
+  /// The most bytes of one chunk (`binarylimit`): a cover of 500 KB in one answer, not
+  /// sixty-odd of MPD's default 8 KiB (MPD ≥ 0.22.4; an older one sends 8 KiB, within it).
+  static let chunkLimit = 1 << 20
+
+  /// Reads the picture of `uri`, or its folder's cover file, chunk by chunk, all of it by
+  /// `deadline` (the download's `timeout` seconds from its start); `started` is told the
+  /// connection (to cancel it) and says whether to go on.
   private func read(
-    _ uri: String, maxBytes: Int, deadline: ContinuousClock.Instant, started: (MPDConnection) -> Bool
+    _ uri: String, maxBytes: Int, deadline: ContinuousClock.Instant, timeout: Double,
+    started: (MPDConnection) -> Bool
   ) throws(CoverFailure) -> Data {
     let outcome: Result<Data, CoverFailure>
     do throws(MPDError) {
       outcome = try server.withConnection { connection throws(MPDError) -> Result<Data, CoverFailure> in
         guard started(connection) else { return .failure(.cancelled) }
-        // Large chunks: a cover of 500 KB in one answer, not sixty-odd of 8 KiB (MPD ≥ 0.22.4).
-        _ = try? connection.run(MPDCommand("binarylimit", String(1 << 20)))
-        for verb in ["readpicture", "albumart"] {
-          do throws(MPDError) {
-            if let found = try Self.chunks(verb, uri, maxBytes: maxBytes, deadline: deadline, connection) {
-              return found
+        return try connection.withDeadline(deadline, seconds: timeout) { () throws(MPDError) in
+          _ = try? connection.run(MPDCommand("binarylimit", String(Self.chunkLimit)))
+          for verb in ["readpicture", "albumart"] {
+            do throws(MPDError) {
+              if let found = try Self.chunks(verb, uri, maxBytes: maxBytes, connection) { return found }
+            } catch let error where error.reason.isNoSuchFile {
+              // No such picture (no cover file in the song's folder): try the next way.
             }
-          } catch let error where error.reason.isNoSuchFile {
-            // No such picture (no cover file in the song's folder): try the next way.
           }
+          return .failure(.noneOnServer(server: server.name, song: uri))
         }
-        return .failure(.noneOnServer(server: server.name, song: uri))
       }
     } catch {
       switch error.reason {
@@ -96,30 +102,41 @@ public struct MPDCoverSource: CoverSource {
   }
 
   /// Reads a picture with `verb` (`readpicture` or `albumart`) from offset 0 to its size; nil
-  /// when the server has none (an empty answer).
+  /// when the server has none (an empty answer). Each chunk must tell the size the first
+  /// told, and end within it.
   private static func chunks(
-    _ verb: String, _ uri: String, maxBytes: Int, deadline: ContinuousClock.Instant, _ connection: MPDConnection
+    _ verb: String, _ uri: String, maxBytes: Int, _ connection: MPDConnection
   ) throws(MPDError) -> Result<Data, CoverFailure>? {
     var data = Data()
     var size: Int?
     repeat {
-      if ContinuousClock.now > deadline {
-        throw MPDError(server: connection.address.description, .timedOut(seconds: connection.timeout))
-      }
+      var told: Int?
       var chunk = 0
-      try connection.stream(MPDCommand(verb, uri, String(data.count))) { name, value in
-        if MPDConnection.equals(name, "size") { size = Int(String(decoding: value, as: UTF8.self)) }
-      } binary: { bytes in
-        chunk = bytes.count
-        data.append(contentsOf: bytes)
+      try connection.stream(
+        MPDCommand(verb, uri, String(data.count)),
+        pair: { name, value in
+          if MPDConnection.equals(name, "size") { told = Int(String(decoding: value, as: UTF8.self)) }
+        }, binaryLimit: chunkLimit,
+        binary: { bytes in
+          chunk = bytes.count
+          data.append(contentsOf: bytes)
+        })
+      guard let total = told, total >= 0 else {
+        if size == nil { return nil }
+        throw connection.error(.badAnswer("no size in a chunk of the picture"))
       }
-      guard let total = size else { return nil }
+      if let size, size != total {
+        throw connection.error(.badAnswer("the picture's size changed from \(size) to \(total) bytes"))
+      }
+      size = total
       if total > maxBytes { return .failure(.tooLarge(maxBytes: maxBytes)) }
-      if chunk == 0 && data.count < total {
-        throw MPDError(
-          server: connection.address.description, .badAnswer("an empty chunk at \(data.count) of \(total) bytes"))
+      if data.count > total {
+        throw connection.error(.badAnswer("more than the \(total) bytes of the picture"))
       }
-    } while data.count < size!
+      if chunk == 0 && data.count < total {
+        throw connection.error(.badAnswer("an empty chunk at \(data.count) of \(total) bytes"))
+      }
+    } while data.count < size ?? 0
     return .success(data)
   }
 }

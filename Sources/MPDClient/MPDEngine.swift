@@ -32,7 +32,9 @@ public final class MPDEngine: AudioEngine, Sendable {
     var movedByUs = false
   }
 
-  /// The parts of `status` the engine follows.
+  /// The parts of `status` the engine follows, each within its bounds whatever the server
+  /// said: the song within the queue (nil otherwise), the times finite, from 0 to the
+  /// song's length (at most a year), the volume 0–100.
   struct PlayerState: Equatable {
     var state = "stop"
     var song: Int?
@@ -45,6 +47,10 @@ public final class MPDEngine: AudioEngine, Sendable {
 
     init() {}
 
+    /// The longest queue believed: MPD's own holds at most `max_playlist_length` songs
+    /// (16,384 by default).
+    static let longestQueue = 1 << 24
+
     init(_ pairs: [(name: String, value: String)]) {
       for (name, value) in pairs {
         switch name {
@@ -52,13 +58,21 @@ public final class MPDEngine: AudioEngine, Sendable {
         case "song": song = Int(value)
         case "songid": songID = Int(value)
         case "playlist": version = Int(value) ?? 0
-        case "playlistlength": length = Int(value) ?? 0
-        case "elapsed": elapsed = Double(value) ?? 0
-        case "duration": duration = Double(value)
-        case "volume": volume = Int(value)
+        case "playlistlength": length = min(max(Int(value) ?? 0, 0), Self.longestQueue)
+        case "elapsed": elapsed = Self.seconds(value) ?? 0
+        case "duration": duration = Self.seconds(value)
+        case "volume": volume = Int(value).map { min(max($0, 0), 100) }
         default: break
         }
       }
+      if let song, !(0..<length).contains(song) { self.song = nil }
+      elapsed = min(elapsed, duration ?? MPDServer.longestSong)
+    }
+
+    /// A time in seconds, from 0 to a year; nil when it is not a finite number.
+    static func seconds(_ text: String) -> Double? {
+      guard let seconds = Double(text), seconds.isFinite else { return nil }
+      return min(max(seconds, 0), MPDServer.longestSong)
     }
 
     var isPlaying: Bool { state == "play" || state == "pause" }
@@ -101,8 +115,10 @@ public final class MPDEngine: AudioEngine, Sendable {
   }
 
   public func skip(by offset: Int) -> Bool {
+    // The song is within the queue (``PlayerState``): no sum here can overflow.
     guard let now = try? PlayerState(server.run("status")), now.isPlaying, let song = now.song,
-      (0..<now.length).contains(song + offset)
+      case (let target, let overflow) = song.addingReportingOverflow(offset), !overflow,
+      (0..<now.length).contains(target)
     else { return false }
     state.withLock { $0.movedByUs = true }
     return background("next") { server throws(MPDError) in
@@ -111,7 +127,7 @@ public final class MPDEngine: AudioEngine, Sendable {
       } else if offset == -1 {
         try server.run("previous")
       } else {
-        try server.run("play", String(song + offset))
+        try server.run("play", String(target))
       }
     }
   }
@@ -150,6 +166,16 @@ public final class MPDEngine: AudioEngine, Sendable {
       status.other = (track, now.length)
     }
     return status
+  }
+
+  public func checkReachable() throws(PlaybackError) {
+    do throws(MPDError) {
+      try server.run("ping")
+    } catch  where error.meansServerGone {
+      throw PlaybackError(error.description)
+    } catch {
+      // It answered (with a refusal): it is there.
+    }
   }
 
   public func volume() -> Int {
@@ -243,12 +269,13 @@ public final class MPDEngine: AudioEngine, Sendable {
     guard let pairs = try? server.run("currentsong") else { return nil }
     func value(_ name: String) -> String? { pairs.first { $0.name == name }?.value }
     guard let file = value("file") else { return nil }
-    let number = value("Track").flatMap { Int($0.prefix { $0.isNumber }) }
-    let disc = value("Disc").flatMap { Int($0.prefix { $0.isNumber }) }
+    // At most nine digits: a number any arithmetic can take.
+    let number = value("Track").flatMap { Int($0.prefix { $0.isASCII && $0.isNumber }.prefix(9)) }
+    let disc = value("Disc").flatMap { Int($0.prefix { $0.isASCII && $0.isNumber }.prefix(9)) }
     return EngineTrack(
       path: server.root + "/" + file,
       title: value("Title") ?? String(file.split(separator: "/").last ?? Substring(file)),
       artist: value("AlbumArtist") ?? value("Artist") ?? "", album: value("Album") ?? "", number: number,
-      disc: disc, duration: value("duration").flatMap(Double.init) ?? 0)
+      disc: disc, duration: value("duration").flatMap(PlayerState.seconds) ?? 0)
   }
 }

@@ -1,4 +1,5 @@
 import BlueLibrary
+import BlueSystem
 
 /// Why a request to an MPD server failed: one line naming the server and what went wrong.
 public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -41,24 +42,28 @@ public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   /// `MPD at 127.0.0.1:6600: connection refused`, `MPD at 127.0.0.1:6600 refused 'play 9':
-  /// Bad song index`.
+  /// Bad song index`. Every word the server sent (its greeting, an `ACK`'s command and
+  /// message, a line quoted from an answer) is escaped (``TextSanitizer``): a server must not
+  /// set the terminal's title or clipboard through an error line.
   public var description: String {
-    let name = "MPD at \(server)"
+    let name = "MPD at \(TextSanitizer.escaped(server))"
+    let safe = TextSanitizer.escaped
     switch reason {
-    case .cannotConnect(let why): return "\(name): cannot connect: \(why)"
-    case .unknownHost(let host): return "\(name): cannot resolve host '\(host)'"
-    case .notMPD(let greeting): return "\(name) is not an MPD server (it said '\(greeting.prefix(60))')"
+    case .cannotConnect(let why): return "\(name): cannot connect: \(safe(why))"
+    case .unknownHost(let host): return "\(name): cannot resolve host \(TextSanitizer.quotedWord(host, limit: 60))"
+    case .notMPD(let greeting):
+      return "\(name) is not an MPD server (it said \(TextSanitizer.quotedWord(greeting, limit: 60)))"
     case .timedOut(let seconds): return "\(name): no answer within \(Self.format(seconds)) (MPD_TIMEOUT)"
     case .closed: return "\(name): the server closed the connection"
-    case .broken(let why): return "\(name): the connection failed: \(why)"
+    case .broken(let why): return "\(name): the connection failed: \(safe(why))"
     case .refused(let code, let command, let message):
-      return "\(name) refused '\(command)': \(message) (error \(code))"
+      return "\(name) refused '\(safe(command))': \(safe(message)) (error \(code))"
     case .wrongPassword: return "\(name): wrong password (the one before '@' in MPD_HOST or --mpd)"
     case .needsPassword(let command):
-      return "\(name): '\(command)' needs a password (MPD_HOST=PASSWORD@HOST or --mpd PASSWORD@HOST)"
-    case .badAnswer(let what): return "\(name): an answer that is not MPD's protocol (\(what))"
+      return "\(name): '\(safe(command))' needs a password (MPD_HOST=PASSWORD@HOST or --mpd PASSWORD@HOST)"
+    case .badAnswer(let what): return "\(name): an answer that is not MPD's protocol (\(safe(what)))"
     case .interrupted: return "\(name): stopped waiting for the answer"
-    case .badArgument(let why): return "\(name): cannot send the request: \(why)"
+    case .badArgument(let why): return "\(name): cannot send the request: \(safe(why))"
     }
   }
 
@@ -67,6 +72,14 @@ public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
   public var leavesConnectionUsable: Bool {
     switch reason {
     case .refused, .wrongPassword, .needsPassword, .badArgument: true
+    default: false
+    }
+  }
+
+  /// Whether this says a password is needed or wrong.
+  var isAboutThePassword: Bool {
+    switch reason {
+    case .wrongPassword, .needsPassword: true
     default: false
     }
   }

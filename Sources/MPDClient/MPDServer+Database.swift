@@ -15,6 +15,14 @@ extension MPDServer {
   /// `listallinfo` of a large database overflows.
   static let songsPerRequest = 4000
 
+  /// The most songs read in one answer from a server that ignores `window` (it answers every
+  /// song each time): a few hundred megabytes at most.
+  static let mostSongsAtOnce = 200_000
+
+  /// The longest a song may be, in seconds: a year, as an album's length is capped
+  /// (`Album.maximumDuration`).
+  static let longestSong: Double = 366 * 86_400
+
   /// The tags a sync reads (`tagtypes enable`): the others are left out of the answers.
   static let tagsRead = [
     "Artist", "AlbumArtist", "Album", "Title", "Track", "Date", "Genre", "Disc", "MUSICBRAINZ_TRACKID",
@@ -53,7 +61,8 @@ extension MPDServer {
           let text = value.dropFirst(name.count + 1)
           var mark = marks[uri] ?? (nil, false)
           if name == ratingSticker, let points = Int(text), points > 0 {
-            mark.rating = min((points + 1) / 2, 5)
+            // Capped first: any number a sticker holds (`rating=9223372036854775807`).
+            mark.rating = (min(points, 10) + 1) / 2
           } else if name == likeSticker {
             mark.favourite = text == "2"
           }
@@ -116,6 +125,11 @@ extension MPDServer {
     return update + " " + songs
   }
 
+  /// The song count of a ``version(_:)``; 0 when it is not a count.
+  private static func songCount(of version: String) -> Int {
+    version.split(separator: " ").last.flatMap { Int($0) }.map { max($0, 0) } ?? 0
+  }
+
   public func songs() throws(ServerError) -> [ServerSong] {
     do throws(MPDError) {
       return try withConnection { connection throws(MPDError) in
@@ -123,11 +137,13 @@ extension MPDServer {
         defer { _ = try? connection.run(MPDCommand("tagtypes", "all")) }
         // An update that ends between two requests would mix two databases: list again.
         var songs: [ServerSong] = []
+        var ignoredWindow: String?
         for _ in 0..<3 {
           let before = try Self.version(connection)
-          songs = try Self.allSongs(connection)
+          (songs, ignoredWindow) = try Self.allSongs(connection, count: Self.songCount(of: before))
           if try Self.version(connection) == before { break }
         }
+        if let ignoredWindow { notify(name + ": " + ignoredWindow) }
         let marks = try Self.marks(connection)
         if !marks.isEmpty {
           for index in songs.indices {
@@ -151,22 +167,53 @@ extension MPDServer {
     if !wanted.isEmpty { try connection.run(MPDCommand("tagtypes", ["enable"] + wanted)) }
   }
 
-  /// Every song, in the database's order, `songsPerRequest` at a time.
-  private static func allSongs(_ connection: MPDConnection) throws(MPDError) -> [ServerSong] {
+  /// Every song, in the database's order, `songsPerRequest` at a time, of a database of
+  /// `count` songs (as `stats` says); and, when the server ignores `window`, the line that says so.
+  ///
+  /// No answer may hold more songs than its window, but the first, which is taken whole
+  /// (up to `count` songs) from a server that answers every song each time. The listing
+  /// ends at the first answer of fewer songs than the window, at one that brings no song not
+  /// seen before, or once the windows pass `count`: a server that ignores `window` is not
+  /// asked for ever.
+  private static func allSongs(
+    _ connection: MPDConnection, count: Int
+  ) throws(MPDError) -> (songs: [ServerSong], ignoredWindow: String?) {
     var songs: [ServerSong] = []
     var seen: Set<String> = []
     var start = 0
     while true {
-      var reader = SongReader()
+      let limit = start == 0 ? min(max(songsPerRequest, count), mostSongsAtOnce) : songsPerRequest
+      var reader = SongReader(limit: limit)
       try connection.stream(
         MPDCommand("find", "(modified-since '0')", "window", "\(start):\(start + songsPerRequest)")
-      ) { name, value in
-        reader.take(name, value)
+      ) { name, value throws(MPDError) in
+        guard reader.take(name, value) else {
+          throw connection.error(
+            .badAnswer(
+              limit > songsPerRequest
+                ? "more than the \(Library.grouped(limit)) songs of its stats in one answer to 'find … window'"
+                : "more than the \(songsPerRequest) songs asked for in one answer to 'find … window'"))
+        }
       }
       let chunk = reader.finish()
-      for song in chunk where seen.insert(song.uri).inserted { songs.append(song) }
-      if chunk.count < songsPerRequest { return songs }
+      var new = 0
+      for song in chunk where seen.insert(song.uri).inserted {
+        songs.append(song)
+        new += 1
+      }
+      if chunk.count > songsPerRequest {
+        return (songs, "the server ignores 'window' (it sent \(Library.grouped(chunk.count)) songs at once)")
+      }
+      if chunk.count < songsPerRequest { return (songs, nil) }
+      if new == 0 {
+        return (
+          songs,
+          "the server ignores 'window' (it sent the same songs again); \(Library.grouped(songs.count)) of "
+            + "the \(Library.grouped(count)) songs of its stats were read"
+        )
+      }
       start += songsPerRequest
+      if start >= count { return (songs, nil) }
     }
   }
 
@@ -206,32 +253,45 @@ extension MPDServer {
 struct SongReader {
   private(set) var songs: [ServerSong] = []
   private var current: ServerSong?
+  /// The most songs taken.
+  let limit: Int
 
-  mutating func take(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+  /// A reader of at most `limit` songs.
+  init(limit: Int = .max) {
+    self.limit = limit
+  }
+
+  /// Takes one line; false when it starts a song past ``limit`` (the answer is longer than
+  /// asked for: stop reading it).
+  mutating func take(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
     func text() -> String { String(decoding: value, as: UTF8.self) }
     func named(_ expected: StaticString) -> Bool { MPDConnection.equals(name, expected) }
     if named("file") {
       if let current { songs.append(current) }
+      guard songs.count < limit else {
+        current = nil
+        return false
+      }
       current = ServerSong(uri: text())
-      return
+      return true
     }
     if named("directory") || named("playlist") {
       if let current { songs.append(current) }
       current = nil
-      return
+      return true
     }
-    guard current != nil else { return }
+    guard current != nil else { return true }
     // The first value of a tag given several times, as one tag.
     switch name.count {
     case 4 where named("Date"): current!.date = current!.date ?? text()
     case 4 where named("Disc"): current!.disc = current!.disc ?? Self.leadingNumber(value)
-    case 4 where named("Time"): if current!.duration == 0 { current!.duration = Double(text()) ?? 0 }
+    case 4 where named("Time"): if current!.duration == 0 { current!.duration = Self.length(value) ?? 0 }
     case 5 where named("Album"): current!.album = current!.album ?? text()
     case 5 where named("Title"): current!.title = current!.title ?? text()
     case 5 where named("Track"): current!.track = current!.track ?? Self.leadingNumber(value)
     case 5 where named("Genre"): current!.genre = current!.genre ?? text()
     case 6 where named("Artist"): current!.artist = current!.artist ?? text()
-    case 8 where named("duration"): current!.duration = Double(text()) ?? current!.duration
+    case 8 where named("duration"): current!.duration = Self.length(value) ?? current!.duration
     case 11 where named("AlbumArtist"): current!.albumArtist = current!.albumArtist ?? text()
     case 13 where named("Last-Modified"): current!.modified = Self.seconds(iso8601: value) ?? 0
     case 19 where named("MUSICBRAINZ_TRACKID"): current!.musicBrainzTrackID = current!.musicBrainzTrackID ?? text()
@@ -240,6 +300,16 @@ struct SongReader {
       current!.musicBrainzReleaseGroupID = current!.musicBrainzReleaseGroupID ?? text()
     default: break
     }
+    return true
+  }
+
+  /// A song's length from its `duration` (or `Time`), nil when it is not a number: 0
+  /// (unknown) for one that is not finite, at most a year (``MPDServer/longestSong``), so no
+  /// length the server sends makes a track that traps where its length is shown (`1e19`,
+  /// `1e308`) or that the library cannot store (`nan`).
+  static func length(_ value: UnsafeBufferPointer<UInt8>) -> Double? {
+    guard value.count <= 64, let seconds = Double(String(decoding: value, as: UTF8.self)) else { return nil }
+    return seconds.isFinite ? min(max(seconds, 0), MPDServer.longestSong) : 0
   }
 
   /// The songs read, the last one included.

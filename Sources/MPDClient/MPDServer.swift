@@ -12,7 +12,9 @@ import Synchronization
 /// request fails that request only, and the next request connects again. One more
 /// connection waits in `idle` on a thread of its own once something listens for changes
 /// (``startFollowing()``, or an engine): when it is lost — the server stopped — it connects
-/// again, a little later each time, and says so in one line once the server is back.
+/// again, a little later each time, and says so in one line once the server is back. When
+/// `idle` is refused (a password it needs) or fails as soon as it is sent, the listener says
+/// so once and tries again after 1 s, then twice as long each time, up to a minute.
 ///
 /// - Important: Safe from any thread. On the thread that owns the terminal, a wait for an
 ///   answer ends at once on Ctrl-C, SIGTERM or SIGHUP (``Interruption``).
@@ -39,6 +41,13 @@ public final class MPDServer: MusicServer, Sendable {
     /// The listener's connection, closed to stop it.
     var idleConnection: MPDConnection?
     var stopped = false
+    /// Lines to tell once a handler is set (a sync before the shell set its own).
+    var pending: [String] = []
+    /// Whether a request was refused for want of a password (or for a wrong one): the
+    /// shell said so; the listener need not say it again.
+    var passwordRefused = false
+    /// How many times the listener failed to connect or to wait in `idle`.
+    var failures = 0
   }
 
   /// The most connections kept in the pool between requests.
@@ -66,10 +75,27 @@ public final class MPDServer: MusicServer, Sendable {
 
   public var name: String { "MPD at \(address)" }
   public var root: String { "mpd://" + address.authority }
-  public var libraryName: String { "mpd-" + address.authority }
+  /// `mpd-127.0.0.1:6600`; a name longer than 200 bytes (a long socket path, each `/`
+  /// written `%2F`) keeps its first 183 and ends in a hash of the whole, so the file's name
+  /// (with `.sqlite-journal`) stays within the file system's 255.
+  public var libraryName: String {
+    let name = "mpd-" + address.authority
+    guard name.utf8.count > 200 else { return name }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    let hex = String(hash, radix: 16)
+    // The authority is ASCII: cut anywhere.
+    return String(decoding: name.utf8.prefix(183), as: UTF8.self) + "-" + String(repeating: "0", count: 16 - hex.count)
+      + hex
+  }
 
   public func setEventHandler(_ handler: @escaping @Sendable (ServerEvent) -> Void) {
-    state.withLock { $0.handler = handler }
+    let pending = state.withLock { state in
+      state.handler = handler
+      defer { state.pending = [] }
+      return state.pending
+    }
+    for line in pending { handler(.notice(line)) }
   }
 
   public func startFollowing() {
@@ -105,6 +131,7 @@ public final class MPDServer: MusicServer, Sendable {
       } else {
         usable.close()
       }
+      if error.isAboutThePassword { state.withLock { $0.passwordRefused = true } }
       throw error
     }
   }
@@ -151,11 +178,13 @@ public final class MPDServer: MusicServer, Sendable {
     waitUntilListening()
   }
 
-  /// Waits until the listener's connection is open, or the timeout passed, or it stopped.
+  /// Waits until the listener's connection is open, or it failed (the server is gone, or
+  /// refuses), or the timeout passed, or it stopped.
   private func waitUntilListening() {
     let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+    let failures = state.withLock { $0.failures }
     while ContinuousClock.now < deadline {
-      if state.withLock({ $0.idleConnection != nil || $0.stopped }) { return }
+      if state.withLock({ $0.idleConnection != nil || $0.stopped || $0.failures > failures }) { return }
       usleep(2_000)
     }
   }
@@ -188,20 +217,51 @@ public final class MPDServer: MusicServer, Sendable {
   }
 
   /// The listener: connects, waits in `idle`, hands out what changed; connects again when the
-  /// connection is lost, waiting 0.1 s, then longer, up to 2 s between tries.
+  /// connection is lost, at once, then (while it cannot) waiting 0.1 s, then longer, up to
+  /// 2 s between tries. A connection lost as soon as it was made waits longer each time, up
+  /// to a minute. A refusal (of `idle`, or of the password) would come again at once: it is
+  /// said once, and the next try waits 1 s, then twice as long each time, up to a minute.
   private func listen() {
     var pause = 0.1
+    var backOff: Double?
+    var said: String?
+    /// After a refusal: says it (once), waits longer each time; true when stopped meanwhile.
+    func refused(_ error: MPDError) -> Bool {
+      let (passwordSaid, handler) = state.withLock { state in
+        state.failures += 1
+        return (state.passwordRefused, state.handler)
+      }
+      if said != error.description && !(error.isAboutThePassword && passwordSaid) {
+        handler?(.notice(error.description))
+      }
+      said = error.description
+      let wait = min((backOff ?? 0.5) * 2, 60)
+      backOff = wait
+      return sleepUnlessStopped(wait)
+    }
+    /// After the connection was lost or could not be made: waits `pause` (unless `now`);
+    /// true when stopped meanwhile.
+    func lost(waiting wait: Bool) -> Bool {
+      state.withLock { state in
+        state.lost = true
+        state.failures += 1
+      }
+      return wait && sleepUnlessStopped(pause)
+    }
     while !state.withLock({ $0.stopped }) {
       let connection: MPDConnection
       do throws(MPDError) {
         connection = try MPDConnection(address: address, timeout: timeout)
       } catch {
-        state.withLock { $0.lost = true }
-        if sleepUnlessStopped(pause) { return }
-        pause = min(pause * 2, 2)
+        if error.leavesConnectionUsable {
+          if refused(error) { return }
+          continue
+        }
+        if lost(waiting: true) { return }
+        pause = min(pause * 2, max(pause, 2))
         continue
       }
-      pause = 0.1
+      let connected = ContinuousClock.now
       let (back, handler, following) = state.withLock { state in
         state.idleConnection = connection
         defer { state.lost = false }
@@ -215,6 +275,7 @@ public final class MPDServer: MusicServer, Sendable {
       }
       do throws(MPDError) {
         while let changed = try connection.idle(["database", "player", "mixer", "playlist"]) {
+          (pause, backOff, said) = (0.1, nil, nil)
           let subsystems = Set(changed)
           if subsystems.contains("database") {
             let (handler, following) = state.withLock { ($0.handler, $0.following) }
@@ -226,17 +287,35 @@ public final class MPDServer: MusicServer, Sendable {
         return  // cancelled: stopped
       } catch {
         connection.close()
-        state.withLock { state in
+        let stopped = state.withLock { state in
           state.idleConnection = nil
-          if !state.stopped { state.lost = true }
+          return state.stopped
+        }
+        if stopped { return }
+        if error.leavesConnectionUsable {
+          if refused(error) { return }
+        } else if ContinuousClock.now - connected < .seconds(1) {
+          // Lost as soon as it was made (a server that drops `idle`, or restarts): the
+          // next try waits, longer each time.
+          if lost(waiting: true) { return }
+          pause = min(pause * 2, 60)
+        } else {
+          // Lost after it worked: the server stopped or restarted. Connect again at once.
+          (pause, backOff, said) = (0.1, nil, nil)
+          if lost(waiting: false) { return }
         }
       }
     }
   }
 
-  /// Shows `line` above the shell's prompt (a request made in the background failed).
+  /// Shows `line` above the shell's prompt (a request made in the background failed); kept
+  /// until a handler is set when none is yet (a sync before the shell's).
   func notify(_ line: String) {
-    state.withLock { $0.handler }?(.notice(line))
+    let handler = state.withLock { state -> (@Sendable (ServerEvent) -> Void)? in
+      if state.handler == nil && state.pending.count < 8 { state.pending.append(line) }
+      return state.handler
+    }
+    handler?(.notice(line))
   }
 
   private func tellPlayerListeners(_ subsystems: Set<String>) {

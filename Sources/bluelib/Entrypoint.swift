@@ -168,6 +168,13 @@ enum Entrypoint {
       if status != 0 { exit(status) }
       return
     }
+    // An address that is none (`MPD_PORT=abc`), in one line naming where it came from:
+    // ArgumentParser would call the empty value of a bare `--mpd` missing.
+    if let problem = Invocation.mpdProblem(in: arguments) {
+      let bytes = Array(("bluelib: " + problem + "\n").utf8)
+      _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+      exit(1)
+    }
     do {
       var command = try Bluelib.parseAsRoot(arguments)
       try command.run()
@@ -266,6 +273,28 @@ extension Invocation {
 }
 
 extension Invocation {
+  /// Why the server `--mpd` names (with `MPD_HOST` and `MPD_PORT`) is no address, or nil
+  /// (none named, or a good one).
+  static func mpdProblem(in arguments: [String]) -> String? {
+    for (index, argument) in arguments.enumerated() {
+      if argument == "--" { return nil }
+      let value: String
+      if argument.hasPrefix("--mpd=") {
+        value = String(argument.dropFirst(6))
+      } else if argument == "--mpd", index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
+        value = arguments[index + 1]
+      } else {
+        continue
+      }
+      do {
+        _ = try MPDAddress.resolve(value, environment: processEnvironment())
+      } catch {
+        return error.description
+      }
+    }
+    return nil
+  }
+
   /// `arguments` with a bare `--mpd` (last, or before another flag) written `--mpd=`: its
   /// value is optional (empty: `MPD_HOST`, else localhost), which ArgumentParser's options
   /// cannot say.

@@ -311,10 +311,13 @@ extension RunsAlone {
       _ = try runner.run(["-c", "import '\(music.root)'"])
 
       func played(_ album: String, gain: String = "album") throws -> Loudness.Levels {
+        // The `pcm` output writes `audiodump.wav` in the working directory.
         let directory = runner.home.appendingPathComponent("pcm-\(album)-\(gain)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let result = try runner.run(
-          ["-c", "replaygain \(gain); play \(album)"], environment: ["BLUELIB_AUDIO_OUTPUT": "pcm"], in: directory)
+        var inDirectory = runner
+        inDirectory.workingDirectory = directory.path
+        let result = try inDirectory.run(
+          ["-c", "replaygain \(gain); play \(album)"], environment: ["BLUELIB_AUDIO_OUTPUT": "pcm"])
         #expect(result.status == 0, "\(result.stderr)")
         return try Loudness.levels(of: directory.appendingPathComponent("audiodump.wav").path)
       }

@@ -54,6 +54,9 @@ public struct BinaryRunner: Sendable {
   /// servers that behave badly, without touching the machine's.
   public var resolvConf: String?
 
+  /// When set, each run starts in this directory (else the test runner's).
+  public var workingDirectory: String?
+
   /// A runner with a fresh, empty home directory.
   public init() {
     directory = Home()
@@ -88,14 +91,13 @@ public struct BinaryRunner: Sendable {
     return environment
   }
 
-  /// Runs `bluelib --home HOME arguments…` with `input` on stdin (in `directory`, else in
-  /// the test's own).
+  /// Runs `bluelib --home HOME arguments…` with `input` on stdin.
   public func run(
     _ arguments: [String] = [], input: Data = Data(), useHome: Bool = true,
-    environment extra: [String: String] = [:], in directory: URL? = nil
+    environment extra: [String: String] = [:]
   ) throws -> Result {
     let (process, stdin, stdout, stderr) = try launch(
-      (useHome ? ["--home", home.path] : []) + arguments, environment: environment(extra), in: directory)
+      (useHome ? ["--home", home.path] : []) + arguments, environment: environment(extra))
     let writer = Thread {
       // The shell may stop reading early (quit, --bail); a broken pipe is expected then.
       stdin.fileHandleForWriting.writeIgnoringErrors(input)
@@ -168,10 +170,9 @@ public struct BinaryRunner: Sendable {
 
   /// Starts the binary with `arguments`, its three standard streams on pipes.
   private func launch(
-    _ arguments: [String], environment: [String: String], in directory: URL? = nil
+    _ arguments: [String], environment: [String: String]
   ) throws -> (process: Process, stdin: Pipe, stdout: Pipe, stderr: Pipe) {
     let process = Process()
-    process.currentDirectoryURL = directory
     if let user, geteuid() == 0 {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
       process.arguments =
@@ -186,6 +187,7 @@ public struct BinaryRunner: Sendable {
       process.arguments = arguments
     }
     process.environment = environment
+    if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
     let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
     process.standardInput = stdin
     process.standardOutput = stdout

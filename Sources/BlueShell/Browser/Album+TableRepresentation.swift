@@ -74,9 +74,10 @@ extension Album {
     [rating.map(Self.starMark), favourite ? "♥" : nil].compactMap { $0 }.joined(separator: " ")
   }
 
-  /// `M:SS`, or `H:MM:SS` from an hour on, to the nearest second: `45:13`, `1:02:05`.
+  /// `M:SS`, or `H:MM:SS` from an hour on, to the nearest second: `45:13`, `1:02:05`. A
+  /// length past a year (a library file that holds `1e19`) is shown as a year.
   static func length(_ seconds: Double) -> String {
-    let total = seconds.isFinite ? Int(max(0, seconds).rounded()) : 0
+    let total = seconds.isFinite ? Int(min(max(0, seconds), Album.maximumDuration).rounded()) : 0
     let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
     let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : String(value) }
     return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(total / 60):\(twoDigits(rest))"

@@ -14,7 +14,8 @@ struct LyricsCommand: Command {
       the album's track list, as 'show' lists it). The lyrics come from an LRC file beside
       the track (the same name with .lrc), else from the track itself (ID3 USLT or SYLT,
       Vorbis LYRICS or UNSYNCEDLYRICS, MP4 ©lyr); synced lyrics are printed without their
-      timestamps. At a terminal, lyrics taller than the window go through the pager.
+      timestamps. At a terminal, lyrics taller than the window go through the pager. The
+      lyrics of an MPD server's songs are not read yet.
       """,
     examples: ["lyrics", "lyrics 3", "lyrics \"OK Computer\" 2"],
     arguments: [.album])
@@ -42,6 +43,11 @@ struct LyricsCommand: Command {
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let chosen = try choose(in: environment)
+    if let server = Self.server(of: chosen.path) {
+      throw CommandError(
+        "lyrics are not read from \(server.kind) yet (\"\(TextSanitizer.escaped(chosen.title))\" is on "
+          + "\(server.kind) at \(TextSanitizer.escaped(server.authority)))")
+    }
     let file = NowPlaying.fileName(chosen.path)
     let found = Lyrics.find(forTrack: chosen.path)
     guard let lyrics = found.lyrics else {
@@ -65,6 +71,14 @@ struct LyricsCommand: Command {
     let artist = chosen.artist.isEmpty ? "" : " — " + TextSanitizer.escaped(chosen.artist)
     let header = "\"\(TextSanitizer.escaped(chosen.title))\"\(artist) (\(whence))"
     return .lines([header, ""] + lyrics.text.map(TextSanitizer.escaped))
+  }
+
+  /// The kind (`MPD`) and place of the server a track's path names (`mpd://HOST:PORT/…`),
+  /// nil for a local file: no local path is ever made of a server's song (`../../etc/…`).
+  static func server(of path: String) -> (kind: String, authority: String)? {
+    guard !path.hasPrefix("/"), let scheme = path.range(of: "://") else { return nil }
+    let authority = path[scheme.upperBound...].prefix { $0 != "/" }
+    return (path[..<scheme.lowerBound].uppercased(), authority.removingPercentEncoding ?? String(authority))
   }
 
   /// The playing track when nothing is named and something plays; else the album's track.

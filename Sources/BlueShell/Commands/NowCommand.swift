@@ -21,7 +21,10 @@ struct NowCommand: Command {
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let player = try environment.requiredPlayer()
-    guard let status = player.status() else { return .lines(["nothing is playing"]) }
+    guard let status = player.status() else {
+      try player.checkReachable()
+      return .lines(["nothing is playing"])
+    }
     var lines = [
       (status.paused ? "⏸ " : "▶ ") + NowPlaying.describe(status.track)
         + ", \(Album.length(status.time)) of \(Album.length(status.track.duration)), track \(status.place) of \(status.count)"

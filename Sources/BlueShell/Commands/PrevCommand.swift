@@ -12,7 +12,11 @@ struct PrevCommand: Command {
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    guard try environment.requiredPlayer().skip(by: -1) else { throw CommandError("no previous track in the queue") }
+    let player = try environment.requiredPlayer()
+    guard player.skip(by: -1) else {
+      try player.checkReachable()
+      throw CommandError("no previous track in the queue")
+    }
     return .lines([])
   }
 }

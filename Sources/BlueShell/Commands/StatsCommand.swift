@@ -44,7 +44,9 @@ struct StatsCommand: Command {
 
   /// A library's length: `show`'s `M:SS` or `H:MM:SS`, with days in front (`1 d 2:03:04`).
   static func length(_ seconds: Double) -> String {
-    let days = Int(seconds.rounded()) / 86_400
+    // Any sum a library file holds, even a huge or broken one, is shown without a trap.
+    guard seconds.isFinite, seconds >= 0 else { return Album.length(0) }
+    let days = Int(min(seconds, 1e15).rounded()) / 86_400
     return days > 0 ? "\(days) d " + Album.length(seconds - Double(days * 86_400)) : Album.length(seconds)
   }
 
