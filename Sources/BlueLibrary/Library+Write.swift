@@ -33,7 +33,8 @@ extension Library {
   /// then each file is written safely (a copy beside it, synced and renamed over it: never a
   /// half-written file); the journal is closed after the last. When one file cannot be
   /// written the files written before it are put back and the step dropped, and the error
-  /// names it; so they are when a signal stops the write (SIGINT, SIGTERM: cancelled).
+  /// names it; so they are when a signal stops the write (SIGTERM; SIGINT in a script) or
+  /// `isCancelled` says so (Ctrl-C at a terminal): it is cancelled.
   /// Killed midway, the next bluelib finishes it (``finishInterruptedWrites()``). A file whose
   /// rating or favourite mark is written has every rating tag it holds kept first, as it
   /// holds it, for undo to put back.
@@ -43,7 +44,7 @@ extension Library {
   /// - Throws: ``LibraryError/cannotWrite(path:reason:)`` naming the file or folder,
   ///   ``LibraryError/changedBeforeWriting(title:)``, ``LibraryError/writeInProgress(summary:pid:)``,
   ///   ``LibraryError/cancelled`` on a signal (the files as they were), or a store error.
-  public func writeTags(of albums: [Album]) throws(LibraryError) -> TagWrite {
+  public func writeTags(of albums: [Album], isCancelled: () -> Bool = { false }) throws(LibraryError) -> TagWrite {
     endCommand()
     var result = TagWrite(albums: 0, files: 0, unchanged: 0, withoutFiles: 0)
     result.notices = try finishInterruptedWrites()
@@ -140,7 +141,7 @@ extension Library {
     let step = try change { (origin) throws(LibraryError) in
       try store.beginWrite(writes, summary: summary, origin: origin)
     }
-    try finishJournal(of: step, undoing: nil)
+    try finishJournal(of: step, undoing: nil, isCancelled: isCancelled)
     result.albums = writes.count
     result.files = files.count
     result.summary = step.summary
@@ -224,10 +225,12 @@ extension Library {
   }
 
   /// Writes the files of `step`'s journal (a write; an undo when `undoing` is true, a redo
-  /// when false) and turns a roll-back into the error that names the file. A signal cancels
-  /// it: the files written are put back, and ``LibraryError/cancelled`` thrown.
-  func finishJournal(of step: ChangeStep, undoing: Bool?) throws(LibraryError) {
-    let end = try store.runJournal(step.id, shouldStop: { AlbumStore.interruptRequested }, whenStopped: .cancel)
+  /// when false) and turns a roll-back into the error that names the file. A signal, or
+  /// `isCancelled`, cancels it: the files written are put back, and ``LibraryError/cancelled``
+  /// thrown.
+  func finishJournal(of step: ChangeStep, undoing: Bool?, isCancelled: () -> Bool = { false }) throws(LibraryError) {
+    let end = try store.runJournal(
+      step.id, shouldStop: { AlbumStore.interruptRequested || isCancelled() }, whenStopped: .cancel)
     if case .cancelled(_, let stuck) = end {
       guard let first = stuck.first else { throw .cancelled }
       throw .cannotWrite(

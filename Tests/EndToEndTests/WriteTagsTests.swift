@@ -374,15 +374,10 @@ struct WriteTagsTests {
     #expect(Self.albumArtists(paths, length: original.duration) == ["New": count])
   }
 
-  /// A signal during `write` cancels it: the file already written is put back, the one being
-  /// copied is left as it was, the step is dropped, and the next start — a `show` — writes
-  /// nothing (round 5, H21: it said "stopped after 1 of 2 files …; the next start of bluelib …
-  /// finishes it", and the next `show 1` carried the write out). The second file is a WAV of
-  /// 300 MB, so the signal comes while it is written: it is sent once the first file is.
-  @Test(.timeLimit(.minutes(3)), arguments: [SIGTERM, SIGINT])
-  func aSignalDuringAWriteCancelsItAndTheNextStartWritesNothing(signal: Int32) throws {
-    let runner = BinaryRunner()
-    defer { runner.cleanUp() }
+  /// An album "W" of two WAVs, imported, its genre edited: a second of silence, then 300 MB
+  /// of it, so that a signal sent once the first file is written comes while the second is.
+  /// The paths.
+  static func albumWithAHugeFile(in runner: BinaryRunner) throws -> (music: MusicFolderFixture, paths: [String]) {
     let music = try MusicFolderFixture(in: runner.home)
     let paths = [music.path("W/01.wav"), music.path("W/02.wav")]
     try music.track("W/01.wav", TagEdit(album: "W", artist: "R", trackNumber: "1"))
@@ -397,9 +392,39 @@ struct WriteTagsTests {
     try TagEdit(album: "W", artist: "R", trackNumber: "2").write(to: paths[1])
     let edited = try runner.run(["-c", "import '\(music.root)'", "-c", "edit 1 genre=Huge"])
     #expect(edited.status == 0, "\(edited.stderr)")
-    let untouched = paths.map { TrackTags.read($0) }
-    #expect(untouched.allSatisfy { if case .track(let tags) = $0 { tags.genre == nil } else { false } })
+    for path in paths {
+      guard case .track(let tags) = TrackTags.read(path), tags.genre == nil else {
+        Issue.record("\(path) is not an untagged WAV")
+        continue
+      }
+    }
+    return (music, paths)
+  }
 
+  /// After a cancelled write of `albumWithAHugeFile`: the files as `untouched`, no hidden copy,
+  /// and the next start — a `show` — writes nothing, the album still edited.
+  static func expectNothingWritten(
+    _ paths: [String], untouched: [TrackTags.Outcome], in music: MusicFolderFixture, runner: BinaryRunner
+  ) throws {
+    #expect(paths.map { TrackTags.read($0) } == untouched)
+    #expect(try Self.hidden(in: music.path("W")) == [])
+    let next = try runner.run(["-c", "show 1", "-c", "undo --list 2"])
+    #expect(next.stderr == "", "\(next.stderr)")
+    #expect(next.stdout.contains("Genre: Huge (edited; the files say nothing)\n"), "\(next.stdout)")
+    #expect(!next.stdout.contains("write"), "\(next.stdout)")
+    #expect(paths.map { TrackTags.read($0) } == untouched)
+  }
+
+  /// A signal during `write` cancels it: the file already written is put back, the one being
+  /// copied is left as it was, the step is dropped, and the next start — a `show` — writes
+  /// nothing (round 5, H21: it said "stopped after 1 of 2 files …; the next start of bluelib …
+  /// finishes it", and the next `show 1` carried the write out).
+  @Test(.timeLimit(.minutes(3)), arguments: [SIGTERM, SIGINT])
+  func aSignalDuringAWriteCancelsItAndTheNextStartWritesNothing(signal: Int32) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let (music, paths) = try Self.albumWithAHugeFile(in: runner)
+    let untouched = paths.map { TrackTags.read($0) }
     let errors = runner.home.appendingPathComponent("errors.txt")
     _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
     let process = try Self.start(
@@ -412,14 +437,33 @@ struct WriteTagsTests {
     #expect(process.terminationStatus == 128 + signal)
     let said = try String(contentsOf: errors, encoding: .utf8)
     #expect(said.contains("bluelib: -c:1: write: cancelled; nothing was changed\n"), "\(said)")
-    #expect(paths.map { TrackTags.read($0) } == untouched)
-    #expect(try Self.hidden(in: music.path("W")) == [])
+    try Self.expectNothingWritten(paths, untouched: untouched, in: music, runner: runner)
+  }
 
-    let next = try runner.run(["-c", "show 1", "-c", "undo --list 2"])
-    #expect(next.stderr == "", "\(next.stderr)")
-    #expect(next.stdout.contains("Genre: Huge (edited; the files say nothing)\n"), "\(next.stdout)")
-    #expect(!next.stdout.contains("write"), "\(next.stdout)")
-    #expect(paths.map { TrackTags.read($0) } == untouched)
+  /// Ctrl-C at a terminal cancels a `write` as a signal does in a script, and the shell goes
+  /// on (before, Ctrl-C did not stop it).
+  @Test(.timeLimit(.minutes(3)))
+  func ctrlCDuringAWriteAtATerminalCancelsIt() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let (music, paths) = try Self.albumWithAHugeFile(in: runner)
+    let untouched = paths.map { TrackTags.read($0) }
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path], environment: runner.environment(["NO_COLOR": "1"]))
+    #expect(terminal.waitFor("bluelib> "))
+    terminal.settle()
+    let mark = terminal.mark
+    let before = Self.modified(paths)
+    terminal.type("write 1\r")
+    while Self.modified(paths).elementsEqual(before, by: { $0.tv_sec == $1.tv_sec && $0.tv_nsec == $1.tv_nsec }) {
+      guard !terminal.transcript[mark...].contains("wrote") else { break }
+      terminal.readAvailable(timeout: 0.001)
+    }
+    terminal.type("\u{3}")
+    #expect(terminal.waitFor("error: write: cancelled; nothing was changed", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+    try Self.expectNothingWritten(paths, untouched: untouched, in: music, runner: runner)
   }
 
   /// A write of another tag leaves a POPM play count of 2³² and more as it was, and so does
