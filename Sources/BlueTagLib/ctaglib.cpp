@@ -652,12 +652,28 @@ public:
     return false;
   }
 
+  /// The fields as the file holds them.
+  const TagLib::ByteVector &fileFields() const { return fields; }
+
 protected:
   TagLib::ByteVector renderFields() const override { return withRating(fields, rating()); }
 
 private:
   TagLib::ByteVector fields;
 };
+
+/// `popm`'s fields as it will be written: the file's bytes of a ``KeptPopularimeterFrame``.
+TagLib::ByteVector popularimeterFields(TagLib::ID3v2::PopularimeterFrame *popm) {
+  if (auto *kept = dynamic_cast<KeptPopularimeterFrame *>(popm)) return withRating(kept->fileFields(), popm->rating());
+  return renderedFields(popm);
+}
+
+/// Where a POPM frame's play count starts in `fields` (after the email, its end and the
+/// rating byte), or -1 when they hold no rating byte.
+int playCountStart(const TagLib::ByteVector &fields) {
+  const int end = fields.find(TagLib::ByteVector(1, '\0'));
+  return end < 0 || static_cast<unsigned int>(end) + 1 >= fields.size() ? -1 : end + 2;
+}
 
 /// Whether `popm` counts plays.
 bool countsPlays(const TagLib::ID3v2::PopularimeterFrame *popm) {
@@ -992,9 +1008,28 @@ bool restoreRatingTags(TagLib::File *file, const uint8_t *bytes, size_t size) {
       }
     }
     TagLib::ID3v2::Tag *id3 = id3v2Tag(file, true);
+    // A play count another player changed since (it counted plays) stays as it is now: only
+    // the rest of each frame goes back. Frames are told apart by their email, in order.
+    std::vector<std::pair<TagLib::String, TagLib::ByteVector>> counts;
     const TagLib::ID3v2::FrameList frames = id3->frameList("POPM");  // a copy: frames go
     for (TagLib::ID3v2::Frame *frame : frames) {
-      if (dynamic_cast<TagLib::ID3v2::PopularimeterFrame *>(frame) != nullptr) id3->removeFrame(frame);
+      auto *popm = dynamic_cast<TagLib::ID3v2::PopularimeterFrame *>(frame);
+      if (popm == nullptr) continue;
+      const TagLib::ByteVector fields = popularimeterFields(popm);
+      const int start = playCountStart(fields);
+      counts.emplace_back(popm->email(), start < 0 ? TagLib::ByteVector() : fields.mid(start));
+      id3->removeFrame(popm);
+    }
+    for (Record &record : records) {
+      if (record.key != TagLib::ByteVector("POPM")) continue;
+      const TagLib::ID3v2::PopularimeterFrame kept(frameBytes(record.key, record.value));
+      const int start = playCountStart(record.value);
+      for (auto now = counts.begin(); now != counts.end(); ++now) {
+        if (now->first != kept.email()) continue;
+        if (start >= 0 && !now->second.isEmpty()) record.value = record.value.mid(0, start) + now->second;
+        counts.erase(now);
+        break;
+      }
     }
     for (const char *key : {fmpsKey, loveKey}) {
       for (auto *frame : userTexts(id3, key)) id3->removeFrame(frame);

@@ -263,4 +263,28 @@ import Testing
       #expect(try Data(contentsOf: URL(fileURLWithPath: flac)) == before)
     }
   }
+
+  /// Plays another player counted after the write (its POPM count grew) stay when the kept
+  /// rating tags are put back: only the rest of its frame goes back.
+  @Test func aPlayCountCountedSinceTheWriteStaysWhenTheRatingTagsArePutBack() throws {
+    let music = try MusicFolderFixture()
+    let path = try music.track("track.mp3", TagEdit(title: "River"))
+    let count = """
+      import sys
+      from mutagen.id3 import ID3, POPM
+      tags = ID3(sys.argv[1])
+      rating = tags.getall("POPM")[0].rating if tags.getall("POPM") else 196
+      tags.delall("POPM")
+      tags.add(POPM(email='MusicBee', rating=rating, count=int(sys.argv[2])))
+      tags.save(sys.argv[1])
+      """
+    _ = try Mutagen.run(count, [path, "12"])
+    let ratingTags = try TagEdit.ratingTags(of: path)
+    try TagEdit(rating: 5).write(to: path)
+    _ = try Mutagen.run(count, [path, "4294967301"])
+    var restore = TagEdit()
+    restore.ratingTags = ratingTags
+    try restore.write(to: path)
+    #expect(try Mutagen.run(Self.popularimeters, [path]) == "MusicBee 196 4294967301\n")
+  }
 }
