@@ -838,7 +838,6 @@ void writeRating(TagLib::File *file, const CTLTags *tags) {
   }
 }
 
-
 // MARK: - Rating tags kept and put back
 
 // `write` keeps, for each file whose rating or favourite it writes, every tag it would change
@@ -993,13 +992,26 @@ bool readRatingTags(TagLib::File *file, TagLib::ByteVector &out) {
   return true;
 }
 
+/// Whether `key` is one of `keys`.
+template <size_t count> bool oneOf(const TagLib::ByteVector &key, const char *const (&keys)[count]) {
+  for (const char *name : keys) {
+    if (key == TagLib::ByteVector(name)) return true;
+  }
+  return false;
+}
+
 /// Removes from `file` every tag `writeRating` writes and puts back the ones `bytes` keep
-/// (from `readRatingTags`), not yet saved; false when `bytes` are not such records, or are
-/// another kind of file's.
+/// (from `readRatingTags`), not yet saved; false when `bytes` are not such records (of
+/// these tags alone), or are another kind of file's.
 bool restoreRatingTags(TagLib::File *file, const uint8_t *bytes, size_t size) {
   char kind = 0;
   std::vector<Record> records;
   if (!parseRecords(bytes, size, kind, records) || kind != ratingHome(file)) return false;
+  for (const Record &record : records) {
+    if ((kind == 'X' || kind == 'P') ? !oneOf(record.key, ratingKeys) : (kind == 'M' && !oneOf(record.key, mp4RatingKeys))) {
+      return false;
+    }
+  }
   if (kind == 'I') {
     for (const Record &record : records) {
       if (record.type != 'F' || (record.key != TagLib::ByteVector("POPM") && record.key != TagLib::ByteVector("TXXX")) ||

@@ -249,14 +249,16 @@ import Testing
     #expect(try Mutagen.run(Self.everyTag, [path]) == before)
   }
 
-  /// Kept rating tags that are not what `ratingTags(of:)` reads, or are another format's, are
-  /// refused: nothing is written.
+  /// Kept rating tags that are not what `ratingTags(of:)` reads, are another format's, or name
+  /// a tag that is no rating tag, are refused: nothing is written.
   @Test func keptRatingTagsOfAnotherKindAreRefused() throws {
     let music = try MusicFolderFixture()
     let mp3 = try music.track("track.mp3", TagEdit(title: "River"))
     let flac = try music.track("track.flac", TagEdit(title: "River"))
     let before = try Data(contentsOf: URL(fileURLWithPath: flac))
-    for bytes in [try TagEdit.ratingTags(of: mp3), Array("CTLR".utf8), Array("CTLR\u{1}X\u{0}\u{0}".utf8)] {
+    // A Vorbis comment that is no rating tag: TITLE=x.
+    let title = Array("CTLR\u{1}XV\u{0}\u{0}\u{0}\u{5}TITLE\u{0}\u{0}\u{0}\u{1}x\u{0}\u{0}\u{0}\u{0}".utf8)
+    for bytes in [try TagEdit.ratingTags(of: mp3), Array("CTLR".utf8), Array("CTLR\u{1}X\u{0}\u{0}".utf8), title] {
       var edit = TagEdit(genre: "Jazz")
       edit.ratingTags = bytes
       #expect(throws: TagEdit.Failure.self) { try edit.write(to: flac) }
