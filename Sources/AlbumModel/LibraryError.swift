@@ -94,8 +94,9 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Another bluelib (process `pid`) is writing the files of the step `summary`: a write,
   /// undo or redo of a write waits for no other; nothing was changed.
   case writeInProgress(summary: String, pid: Int32)
-  /// A signal stopped the writing of `summary`'s files after `done` of `files`: its journal
-  /// stays, and the next write, undo or redo, or the next start, finishes it.
+  /// A signal stopped the finishing of `summary`'s files, which a bluelib that died left
+  /// halfway, after `done` of `files`: its journal stays, and the next write, undo or redo,
+  /// or the next start, finishes it. (A write the user started is cancelled instead.)
   case writeStopped(summary: String, done: Int, files: Int)
 
   /// A music server could not answer: its own line, naming it (``ServerError``).

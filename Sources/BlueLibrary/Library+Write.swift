@@ -33,14 +33,18 @@ extension Library {
   /// then each file is written safely (a copy beside it, synced and renamed over it: never a
   /// half-written file); the journal is closed after the last. When one file cannot be
   /// written the files written before it are put back and the step dropped, and the error
-  /// names it. Killed midway, the next bluelib finishes it (``finishInterruptedWrites()``).
+  /// names it; so they are when a signal stops the write (SIGTERM; SIGINT in a script) or
+  /// `isCancelled` says so (Ctrl-C at a terminal): it is cancelled.
+  /// Killed midway, the next bluelib finishes it (``finishInterruptedWrites()``). A file whose
+  /// rating or favourite mark is written has every rating tag it holds kept first, as it
+  /// holds it, for undo to put back.
   /// Afterwards what the files say is what the albums say, so the next import of their
   /// folder changes nothing.
   ///
   /// - Throws: ``LibraryError/cannotWrite(path:reason:)`` naming the file or folder,
   ///   ``LibraryError/changedBeforeWriting(title:)``, ``LibraryError/writeInProgress(summary:pid:)``,
-  ///   ``LibraryError/writeStopped(summary:done:files:)`` on a signal, or a store error.
-  public func writeTags(of albums: [Album]) throws(LibraryError) -> TagWrite {
+  ///   ``LibraryError/cancelled`` on a signal (the files as they were), or a store error.
+  public func writeTags(of albums: [Album], isCancelled: () -> Bool = { false }) throws(LibraryError) -> TagWrite {
     endCommand()
     var result = TagWrite(albums: 0, files: 0, unchanged: 0, withoutFiles: 0)
     result.notices = try finishInterruptedWrites()
@@ -82,7 +86,19 @@ extension Library {
             path: folder,
             reason: "year 0 cannot be written to a tag (a date of 0000 reads as no year); nothing was written")
         }
-        files.append(AlbumStore.FileWrite(path: track.path, before: .init(of: tags, touchedBy: edit), after: edit))
+        var file = AlbumStore.FileWrite(path: track.path, before: .init(of: tags, touchedBy: edit), after: edit)
+        if edit.rating != nil || edit.favourite != nil {
+          // Every rating tag as the file holds it (other players' too), for undo to put back.
+          do {
+            file.ratingTags = try TagEdit.ratingTags(of: track.path)
+          } catch {
+            throw .cannotWrite(
+              path: track.path,
+              reason: (error.keepsAPlayCount ? TagEdit.playCountReason : "its rating tags cannot be read")
+                + "; nothing was written")
+          }
+        }
+        files.append(file)
       }
       guard !files.isEmpty else {
         result.unchanged += 1
@@ -125,7 +141,7 @@ extension Library {
     let step = try change { (origin) throws(LibraryError) in
       try store.beginWrite(writes, summary: summary, origin: origin)
     }
-    try finishJournal(of: step, undoing: nil)
+    try finishJournal(of: step, undoing: nil, isCancelled: isCancelled)
     result.albums = writes.count
     result.files = files.count
     result.summary = step.summary
@@ -209,9 +225,19 @@ extension Library {
   }
 
   /// Writes the files of `step`'s journal (a write; an undo when `undoing` is true, a redo
-  /// when false) and turns a roll-back into the error that names the file.
-  func finishJournal(of step: ChangeStep, undoing: Bool?) throws(LibraryError) {
-    let end = try store.runJournal(step.id, shouldStop: { AlbumStore.interruptRequested })
+  /// when false) and turns a roll-back into the error that names the file. A signal, or
+  /// `isCancelled`, cancels it: the files written are put back, and ``LibraryError/cancelled``
+  /// thrown.
+  func finishJournal(of step: ChangeStep, undoing: Bool?, isCancelled: () -> Bool = { false }) throws(LibraryError) {
+    let end = try store.runJournal(
+      step.id, shouldStop: { AlbumStore.interruptRequested || isCancelled() }, whenStopped: .cancel)
+    if case .cancelled(_, let stuck) = end {
+      guard let first = stuck.first else { throw .cancelled }
+      throw .cannotWrite(
+        path: first,
+        reason: "cancelled, and \(Self.counted(stuck.count, "file")) written before could not be put back: "
+          + stuck.map { "'\($0)'" }.joined(separator: ", "))
+    }
     guard case .rolledBack(let path, let reason, let putBack, let stuck) = end else { return }
     let nothing = undoing.map { $0 ? "nothing undone" : "nothing redone" } ?? "nothing changed"
     guard stuck.isEmpty else {
@@ -226,12 +252,13 @@ extension Library {
     throw .cannotWrite(path: path, reason: reason + back + "; " + nothing)
   }
 
-  /// Finishes the writes (or their undo or redo) that a bluelib stopped by a crash, a
-  /// `kill -9` or a signal left halfway, whose journal is still open: each file is given
-  /// what the journal writes, unless another program changed it since; when one cannot
-  /// be, every file is put back and the library with them. The hidden copies the stopped
-  /// writer left are removed. Returns one line for each, to tell the user; none usually.
-  /// The shell calls it at start; `write`, `undo` and `redo` call it first.
+  /// Finishes the writes (or their undo or redo) that a bluelib stopped by a crash or a
+  /// `kill -9` left halfway, whose journal is still open: each file is given what the
+  /// journal writes, unless another program changed it since; when one cannot be, every
+  /// file is put back and the library with them. One a signal cancelled (a bluelib that died
+  /// putting its files back) is put back. The hidden copies the stopped writer left are
+  /// removed. Returns one line for each, to tell the user; none usually. The shell calls it
+  /// at start; `write`, `undo` and `redo` call it first.
   public func finishInterruptedWrites() throws(LibraryError) -> [String] {
     var notices: [String] = []
     for journal in try store.abandonedJournals() {
@@ -241,7 +268,8 @@ extension Library {
       case .undo: name = "the undo of " + LibraryError.quoted(journal.summary)
       case .redo: name = "the redo of " + LibraryError.quoted(journal.summary)
       }
-      let end = try store.runJournal(journal.step, shouldStop: { AlbumStore.interruptRequested })
+      let end = try store.runJournal(
+        journal.step, shouldStop: { AlbumStore.interruptRequested }, whenStopped: .leave)
       func listed(_ paths: [String]) -> String {
         paths.prefix(3).map { LibraryError.quoted($0) }.joined(separator: ", ") + (paths.count > 3 ? ", …" : "")
       }
@@ -261,6 +289,12 @@ extension Library {
           "could not finish \(name), which a stopped bluelib left halfway: cannot write "
           + "\(LibraryError.quoted(path)): \(reason); \(Self.counted(putBack, "file")) put back as before, "
           + "and the library with them"
+        if !stuck.isEmpty { line += "; \(Self.counted(stuck.count, "file")) could not be put back: " + listed(stuck) }
+        notices.append(line)
+      case .cancelled(let putBack, let stuck):
+        var line =
+          "put back \(name), which a stopped bluelib was cancelling: \(Self.counted(putBack, "file")) put back as "
+          + "before now, and the library with them"
         if !stuck.isEmpty { line += "; \(Self.counted(stuck.count, "file")) could not be put back: " + listed(stuck) }
         notices.append(line)
       }

@@ -14,7 +14,10 @@
 
 #include <aifffile.h>
 #include <apefile.h>
+#include <id3v2extendedheader.h>
+#include <id3v2footer.h>
 #include <id3v2header.h>
+#include <id3v2synchdata.h>
 #include <id3v2tag.h>
 #include <asffile.h>
 #include <attachedpictureframe.h>
@@ -39,6 +42,7 @@
 #include <speexfile.h>
 #include <textidentificationframe.h>
 #include <trueaudiofile.h>
+#include <unknownframe.h>
 #include <vorbisfile.h>
 #include <wavfile.h>
 #include <wavpackfile.h>
@@ -446,6 +450,264 @@ void setUserText(TagLib::ID3v2::Tag *tag, const char *key, const TagLib::String 
   tag->addFrame(frame);
 }
 
+// MARK: - ID3v2 frames as the file holds them
+
+// TagLib 1.13 reads a POPM frame's play count as 4 bytes and writes every frame back from
+// what it read, so a longer count (mutagen writes 2^32 + 5 in 5 bytes) would come back from
+// any save as its first 4 bytes, and a frame without a count would gain one. The frames whose
+// bytes matter here (POPM, and the TXXX frames a rating write replaces) are read again as the
+// file holds them, with TagLib's own pieces (tag and frame headers, unsynchronisation) walking
+// the tag as TagLib's parser does, and matched with TagLib's frames in order.
+
+/// A whole ID3v2.4 frame `id` with `fields`, as TagLib's frame constructors take one.
+TagLib::ByteVector frameBytes(const TagLib::ByteVector &id, const TagLib::ByteVector &fields) {
+  return id + TagLib::ID3v2::SynchData::fromUInt(fields.size()) + TagLib::ByteVector(2, '\0') + fields;
+}
+
+/// TagLib 1.13 keeps a frame's header (`Frame::Header`, `Frame::header()`) protected; this
+/// names them, never made.
+struct FrameParts : TagLib::ID3v2::Frame {
+  using TagLib::ID3v2::Frame::Header;
+  using TagLib::ID3v2::Frame::header;
+};
+
+/// Whether TagLib read `frame` from a compressed frame, or one with a data length before its
+/// fields: then its size in the file says nothing of its fields' length.
+bool sizeIsNotFields(const TagLib::ID3v2::Frame *frame) {
+  const FrameParts::Header *header = (frame->*(&FrameParts::header))();
+  return header->compression() || header->dataLengthIndicator();
+}
+
+/// Whether TagLib would cut `popm` (as read from the file) when it writes it: its frame in
+/// the file is longer than an email, a rating and a 4-byte count.
+bool cutByTagLib(const TagLib::ID3v2::PopularimeterFrame *popm) {
+  return !sizeIsNotFields(popm) && popm->size() > popm->email().size() + 6;
+}
+
+/// The fields TagLib writes for `frame`.
+TagLib::ByteVector renderedFields(TagLib::ID3v2::Frame *frame) {
+  const TagLib::ByteVector whole = frame->render();  // sets the frame's size to its fields'
+  return whole.mid(whole.size() - frame->size());
+}
+
+/// Where `file`'s ID3v2 tag starts, as TagLib finds it: an MP3's at its first byte, a WAV's
+/// or AIFF's in its first `ID3 ` chunk; -1 when it is not there (an MP3's tag after junk).
+long id3v2Offset(TagLib::File *file) {
+  if (dynamic_cast<TagLib::MPEG::File *>(file) != nullptr) {
+    file->seek(0);
+    return file->readBlock(3) == TagLib::ByteVector("ID3") ? 0 : -1;
+  }
+  const bool wav = dynamic_cast<TagLib::RIFF::WAV::File *>(file) != nullptr;
+  if (!wav && dynamic_cast<TagLib::RIFF::AIFF::File *>(file) == nullptr) return -1;
+  const long length = file->length();
+  long position = 12;  // after RIFF/FORM, its size and WAVE/AIFF
+  while (position + 8 <= length) {
+    file->seek(position);
+    const TagLib::ByteVector chunk = file->readBlock(8);
+    if (chunk.size() < 8) break;
+    if (chunk.startsWith("ID3 ") || chunk.startsWith("id3 ")) return position + 8;
+    const unsigned int size = chunk.toUInt(4, !wav);  // little-endian in RIFF, big in AIFF
+    position += 8 + static_cast<long>(size) + (size & 1);
+  }
+  return -1;
+}
+
+/// One POPM or TXXX frame of a tag, as the file holds it.
+struct RawFrame {
+  TagLib::ByteVector id;
+  /// Its fields as TagLib reads them (unsynchronisation undone); empty when not `readable`.
+  TagLib::ByteVector fields;
+  /// False for a compressed or encrypted frame, whose fields are not read here.
+  bool readable = false;
+};
+
+/// The POPM and TXXX frames of `file`'s ID3v2 tag, in its order; false when the tag cannot
+/// be read as TagLib reads it. Mirrors TagLib 1.13's `ID3v2::Tag::parse` and
+/// `FrameFactory::createFrame`: the same frames, and where a frame ends the walk, the same end.
+bool rawFrames(TagLib::File *file, std::vector<RawFrame> &frames) {
+  using namespace TagLib::ID3v2;
+  const long offset = id3v2Offset(file);
+  if (offset < 0) return false;
+  file->seek(offset);
+  const TagLib::ByteVector head = file->readBlock(Header::size());
+  if (head.size() < Header::size() || !head.startsWith("ID3")) return false;
+  const Header header(head);
+  if (header.tagSize() == 0) return false;
+  TagLib::ByteVector data = file->readBlock(header.tagSize());
+  const unsigned int version = header.majorVersion();
+  if (header.unsynchronisation() && version <= 3) data = SynchData::decode(data);
+  unsigned int position = 0;
+  unsigned int length = data.size();
+  if (header.extendedHeader()) {
+    ExtendedHeader extended;
+    extended.setData(data);
+    if (extended.size() <= data.size()) {
+      position += extended.size();
+      length -= extended.size();
+    }
+  }
+  if (header.footerPresent() && Footer::size() <= length) length -= Footer::size();
+  const unsigned int headerSize = Frame::headerSize(version);
+  while (length > headerSize && position < length - headerSize) {
+    if (data[position] == 0) break;  // padding
+    const TagLib::ByteVector rest = data.mid(position);
+    const FrameParts::Header frame(rest, version);
+    TagLib::ByteVector id = frame.frameID();
+    const unsigned int size = frame.frameSize();
+    if (id.size() != (version < 3 ? 3u : 4u) || size <= (frame.dataLengthIndicator() ? 4u : 0u) ||
+        size > rest.size()) {
+      break;
+    }
+    if (version == 3 && id[3] == '\0') id = id.mid(0, 3);  // iTunes: ID3v2.2 names in ID3v2.3
+    for (char c : id) {
+      if ((c < 'A' || c > 'Z') && (c < '0' || c > '9')) return true;  // TagLib stops here too
+    }
+    if (id == TagLib::ByteVector("POP")) id = "POPM";
+    if (id == TagLib::ByteVector("TXX")) id = "TXXX";
+    if (id == TagLib::ByteVector("POPM") || id == TagLib::ByteVector("TXXX")) {
+      RawFrame raw;
+      raw.id = id;
+      if (!frame.compression() && !frame.encryption()) {
+        TagLib::ByteVector body = rest.mid(headerSize, size);
+        if (version > 3 && (header.unsynchronisation() || frame.unsynchronisation())) {
+          body = SynchData::decode(body);
+        }
+        unsigned int start = 0;
+        unsigned int count = size;
+        if (frame.dataLengthIndicator()) {
+          count = SynchData::toUInt(body.mid(0, 4));
+          start = 4;
+        }
+        raw.fields = body.mid(start, count);
+        raw.readable = raw.fields.size() < (1u << 28);  // what an ID3v2.4 size holds
+      }
+      frames.push_back(raw);
+    }
+    position += size + headerSize;
+  }
+  return true;
+}
+
+/// The fields the file holds for each of `id3`'s frames named `id` (POPM or TXXX), in the
+/// tag's order (an empty vector for one not `readable`); false when they cannot be told:
+/// the tag cannot be read raw, or what it holds is not what TagLib read from it.
+bool fileFields(const std::vector<RawFrame> &raw, TagLib::ID3v2::Tag *id3, const char *id,
+                std::vector<TagLib::ByteVector> &fields) {
+  const TagLib::ID3v2::FrameList &frames = id3->frameList(id);
+  std::vector<const RawFrame *> named;
+  for (const RawFrame &frame : raw) {
+    if (frame.id == TagLib::ByteVector(id)) named.push_back(&frame);
+  }
+  if (named.size() != frames.size()) return false;
+  size_t index = 0;
+  for (TagLib::ID3v2::Frame *frame : frames) {
+    const RawFrame &file = *named[index++];
+    if (!file.readable) {
+      fields.push_back(TagLib::ByteVector());
+      continue;
+    }
+    // The file's bytes must say what TagLib read from them.
+    if (auto *popm = dynamic_cast<TagLib::ID3v2::PopularimeterFrame *>(frame)) {
+      const TagLib::ID3v2::PopularimeterFrame check(frameBytes(file.id, file.fields));
+      if (check.email() != popm->email() || check.rating() != popm->rating()) return false;
+    } else if (auto *text = dynamic_cast<TagLib::ID3v2::UserTextIdentificationFrame *>(frame)) {
+      const TagLib::ID3v2::UserTextIdentificationFrame check(frameBytes(file.id, file.fields));
+      if (check.fieldList() != text->fieldList()) return false;
+    } else {
+      return false;
+    }
+    fields.push_back(file.fields);
+  }
+  return true;
+}
+
+/// A POPM frame's fields with its rating byte set to `rating`: the email and the play count
+/// stay as the bytes hold them (a frame without a rating byte gets one only for a rating).
+TagLib::ByteVector withRating(const TagLib::ByteVector &fields, int rating) {
+  const int end = fields.find(TagLib::ByteVector(1, '\0'));
+  if (end < 0) {
+    return rating == 0 ? fields : fields + TagLib::ByteVector(1, '\0') + TagLib::ByteVector(1, static_cast<char>(rating));
+  }
+  const unsigned int at = static_cast<unsigned int>(end) + 1;
+  if (at >= fields.size()) return rating == 0 ? fields : fields + TagLib::ByteVector(1, static_cast<char>(rating));
+  TagLib::ByteVector changed = fields;
+  changed[at] = static_cast<char>(rating);
+  return changed;
+}
+
+/// A POPM frame that writes back the bytes the file holds, its rating byte set to its rating
+/// (TagLib would write its play count in 4 bytes, and give a frame without one a count of 0).
+class KeptPopularimeterFrame : public TagLib::ID3v2::PopularimeterFrame {
+public:
+  explicit KeptPopularimeterFrame(const TagLib::ByteVector &fields)
+      : PopularimeterFrame(frameBytes("POPM", fields)), fields(fields) {}
+
+  /// Whether the play count, however long, is more than 0.
+  bool counts() const {
+    const int end = fields.find(TagLib::ByteVector(1, '\0'));
+    if (end < 0) return false;
+    for (unsigned int index = static_cast<unsigned int>(end) + 2; index < fields.size(); ++index) {
+      if (fields[index] != '\0') return true;
+    }
+    return false;
+  }
+
+  /// The fields as the file holds them.
+  const TagLib::ByteVector &fileFields() const { return fields; }
+
+protected:
+  TagLib::ByteVector renderFields() const override { return withRating(fields, rating()); }
+
+private:
+  TagLib::ByteVector fields;
+};
+
+/// `popm`'s fields as it will be written: the file's bytes of a ``KeptPopularimeterFrame``.
+TagLib::ByteVector popularimeterFields(TagLib::ID3v2::PopularimeterFrame *popm) {
+  if (auto *kept = dynamic_cast<KeptPopularimeterFrame *>(popm)) return withRating(kept->fileFields(), popm->rating());
+  return renderedFields(popm);
+}
+
+/// Where a POPM frame's play count starts in `fields` (after the email, its end and the
+/// rating byte), or -1 when they hold no rating byte.
+int playCountStart(const TagLib::ByteVector &fields) {
+  const int end = fields.find(TagLib::ByteVector(1, '\0'));
+  return end < 0 || static_cast<unsigned int>(end) + 1 >= fields.size() ? -1 : end + 2;
+}
+
+/// Whether `popm` counts plays.
+bool countsPlays(const TagLib::ID3v2::PopularimeterFrame *popm) {
+  if (auto *kept = dynamic_cast<const KeptPopularimeterFrame *>(popm)) return kept->counts();
+  return popm->counter() != 0;
+}
+
+/// Makes each POPM frame of `file`'s ID3v2 tag that TagLib would not write back as the file
+/// holds it a ``KeptPopularimeterFrame`` of the file's bytes; false, with nothing changed,
+/// when one holds more than TagLib writes back (a play count longer than 4 bytes) and its
+/// bytes cannot be read.
+bool keepPopularimeters(TagLib::File *file) {
+  TagLib::ID3v2::Tag *id3 = id3v2Tag(file, false);
+  if (id3 == nullptr || id3->frameList("POPM").isEmpty()) return true;
+  const TagLib::ID3v2::FrameList frames = id3->frameList("POPM");  // a copy: frames are replaced
+  std::vector<RawFrame> raw;
+  std::vector<TagLib::ByteVector> fields;
+  if (!rawFrames(file, raw) || !fileFields(raw, id3, "POPM", fields)) {
+    // A count TagLib cuts is one its frame is longer than it writes.
+    for (TagLib::ID3v2::Frame *frame : frames) {
+      auto *popm = dynamic_cast<TagLib::ID3v2::PopularimeterFrame *>(frame);
+      if (popm != nullptr && cutByTagLib(popm)) return false;
+    }
+    return true;
+  }
+  for (size_t index = 0; index < frames.size(); ++index) {
+    auto *popm = dynamic_cast<TagLib::ID3v2::PopularimeterFrame *>(frames[index]);
+    if (popm == nullptr || fields[index].isEmpty() || renderedFields(popm) == fields[index]) continue;
+    id3->removeFrame(popm);
+    id3->addFrame(new KeptPopularimeterFrame(fields[index]));
+  }
+  return true;
+}
+
 /// The first value of the Xiph comment field `key`, or "".
 TagLib::String xiphField(TagLib::Ogg::XiphComment *xiph, const char *key) {
   const TagLib::Ogg::FieldListMap &fields = xiph->fieldListMap();
@@ -513,7 +775,7 @@ void writeRating(TagLib::File *file, const CTLTags *tags) {
       for (TagLib::ID3v2::Frame *frame : frames) {
         auto *popm = dynamic_cast<TagLib::ID3v2::PopularimeterFrame *>(frame);
         if (popm == nullptr) continue;
-        if (stars == 0 && popm->counter() == 0) {
+        if (stars == 0 && !countsPlays(popm)) {
           id3->removeFrame(popm);
           continue;
         }
@@ -574,6 +836,264 @@ void writeRating(TagLib::File *file, const CTLTags *tags) {
     }
     file->setProperties(map);
   }
+}
+
+// MARK: - Rating tags kept and put back
+
+// `write` keeps, for each file whose rating or favourite it writes, every tag it would change
+// as the file holds it (`ctl_read_rating_tags`), and undo puts exactly those back: other
+// players' POPM frames with their counts, values bluelib cannot read, tags that were absent
+// absent again. The bytes are records: "CTLR", version 1, the kind of tag ('I' ID3v2, 'X'
+// Vorbis comments, 'M' MP4, 'P' properties), then for each tag or value in the file's order a
+// type byte, a key and a value (each a 4-byte big-endian length and bytes) and a 4-byte number.
+
+const char *const recordsMagic = "CTLR";
+
+/// Where `file` keeps a rating: the same choice `writeRating` makes.
+char ratingHome(TagLib::File *file) {
+  if (dynamic_cast<TagLib::MPEG::File *>(file) != nullptr || dynamic_cast<TagLib::RIFF::AIFF::File *>(file) != nullptr ||
+      dynamic_cast<TagLib::RIFF::WAV::File *>(file) != nullptr) {
+    return 'I';
+  }
+  if (dynamic_cast<TagLib::FLAC::File *>(file) != nullptr || dynamic_cast<TagLib::Ogg::XiphComment *>(file->tag()) != nullptr) {
+    return 'X';
+  }
+  if (dynamic_cast<TagLib::MP4::File *>(file) != nullptr) return 'M';
+  return 'P';
+}
+
+/// One kept tag or value.
+struct Record {
+  char type;
+  TagLib::ByteVector key;
+  TagLib::ByteVector value;
+  int number;
+};
+
+void appendRecord(TagLib::ByteVector &out, const Record &record) {
+  out.append(record.type);
+  out.append(TagLib::ByteVector::fromUInt(record.key.size()));
+  out.append(record.key);
+  out.append(TagLib::ByteVector::fromUInt(record.value.size()));
+  out.append(record.value);
+  out.append(TagLib::ByteVector::fromUInt(static_cast<unsigned int>(record.number)));
+}
+
+/// The records of `bytes` and their kind; false when they are not records of this version.
+bool parseRecords(const uint8_t *bytes, size_t size, char &kind, std::vector<Record> &records) {
+  if (size < 6 || std::memcmp(bytes, recordsMagic, 4) != 0 || bytes[4] != 1) return false;
+  kind = static_cast<char>(bytes[5]);
+  size_t position = 6;
+  auto number = [&](uint32_t &value) {
+    if (size - position < 4) return false;
+    value = (uint32_t(bytes[position]) << 24) | (uint32_t(bytes[position + 1]) << 16) |
+            (uint32_t(bytes[position + 2]) << 8) | uint32_t(bytes[position + 3]);
+    position += 4;
+    return true;
+  };
+  auto text = [&](TagLib::ByteVector &value) {
+    uint32_t length = 0;
+    if (!number(length) || size - position < length) return false;
+    value = TagLib::ByteVector(reinterpret_cast<const char *>(bytes + position), length);
+    position += length;
+    return true;
+  };
+  while (position < size) {
+    Record record;
+    record.type = static_cast<char>(bytes[position++]);
+    uint32_t value = 0;
+    if (!text(record.key) || !text(record.value) || !number(value)) return false;
+    record.number = static_cast<int>(value);
+    records.push_back(record);
+  }
+  return true;
+}
+
+/// The MP4 items a rating write changes.
+const char *const mp4RatingKeys[] = {"rate", mp4FMPS, mp4Love};
+/// The Vorbis comments and properties a rating write changes.
+const char *const ratingKeys[] = {"RATING", fmpsKey, loveKey};
+
+/// Every tag of `file` that `writeRating` changes, as records (see above); false when an
+/// ID3v2 frame cannot be read as the file holds it and TagLib would not write it back so.
+bool readRatingTags(TagLib::File *file, TagLib::ByteVector &out) {
+  const char kind = ratingHome(file);
+  out = TagLib::ByteVector(recordsMagic);
+  out.append(char(1));
+  out.append(kind);
+  if (kind == 'I') {
+    TagLib::ID3v2::Tag *id3 = id3v2Tag(file, false);
+    if (id3 == nullptr) return true;
+    std::vector<RawFrame> raw;
+    std::vector<TagLib::ByteVector> popmFields, txxxFields;
+    const bool read = rawFrames(file, raw);
+    if (!read || !fileFields(raw, id3, "POPM", popmFields)) popmFields.assign(id3->frameList("POPM").size(), {});
+    if (!read || !fileFields(raw, id3, "TXXX", txxxFields)) txxxFields.assign(id3->frameList("TXXX").size(), {});
+    size_t index = 0;
+    for (TagLib::ID3v2::Frame *frame : id3->frameList("POPM")) {
+      TagLib::ByteVector fields = popmFields[index++];
+      // An encrypted frame stays as it is: no write changes it.
+      auto *popm = dynamic_cast<TagLib::ID3v2::PopularimeterFrame *>(frame);
+      if (popm == nullptr) continue;
+      if (fields.isEmpty()) {
+        // TagLib's reading of it: the file's bytes unless the count is longer than 4 bytes.
+        if (cutByTagLib(popm)) return false;
+        fields = renderedFields(frame);
+      }
+      appendRecord(out, Record{'F', "POPM", fields, 0});
+    }
+    index = 0;
+    for (TagLib::ID3v2::Frame *frame : id3->frameList("TXXX")) {
+      const TagLib::ByteVector fields = txxxFields[index++];
+      auto *text = dynamic_cast<TagLib::ID3v2::UserTextIdentificationFrame *>(frame);
+      if (text == nullptr) continue;
+      const TagLib::String name = text->description().upper();
+      if (name != fmpsKey && name != loveKey) continue;
+      appendRecord(out, Record{'F', "TXXX", fields.isEmpty() ? renderedFields(frame) : fields, 0});
+    }
+  } else if (kind == 'X') {
+    TagLib::Ogg::XiphComment *xiph = xiphComment(file, false);
+    if (xiph == nullptr) return true;
+    const TagLib::Ogg::FieldListMap &fields = xiph->fieldListMap();
+    for (const char *key : ratingKeys) {
+      const auto found = fields.find(key);
+      if (found == fields.end()) continue;
+      for (const TagLib::String &value : found->second) {
+        appendRecord(out, Record{'V', key, value.data(TagLib::String::UTF8), 0});
+      }
+    }
+  } else if (kind == 'M') {
+    TagLib::MP4::Tag *tag = dynamic_cast<TagLib::MP4::File *>(file)->tag();
+    if (tag == nullptr) return true;
+    for (const char *key : mp4RatingKeys) {
+      if (!tag->contains(key)) continue;
+      const TagLib::MP4::Item item = tag->item(key);
+      const int type = static_cast<int>(item.atomDataType());
+      const TagLib::StringList texts = item.toStringList();
+      const TagLib::ByteVectorList data = item.toByteVectorList();
+      if (!texts.isEmpty()) {
+        for (const TagLib::String &text : texts) appendRecord(out, Record{'S', key, text.data(TagLib::String::UTF8), type});
+      } else if (!data.isEmpty()) {
+        for (const TagLib::ByteVector &bytes : data) appendRecord(out, Record{'B', key, bytes, type});
+      } else {
+        appendRecord(out, Record{'N', key, TagLib::ByteVector(), item.toInt()});
+      }
+    }
+  } else {
+    const TagLib::PropertyMap map = file->properties();
+    for (const char *key : ratingKeys) {
+      const auto found = map.find(key);
+      if (found == map.end()) continue;
+      for (const TagLib::String &value : found->second) {
+        appendRecord(out, Record{'V', key, value.data(TagLib::String::UTF8), 0});
+      }
+    }
+  }
+  return true;
+}
+
+/// Whether `key` is one of `keys`.
+template <size_t count> bool oneOf(const TagLib::ByteVector &key, const char *const (&keys)[count]) {
+  for (const char *name : keys) {
+    if (key == TagLib::ByteVector(name)) return true;
+  }
+  return false;
+}
+
+/// Removes from `file` every tag `writeRating` writes and puts back the ones `bytes` keep
+/// (from `readRatingTags`), not yet saved; false when `bytes` are not such records (of
+/// these tags alone), or are another kind of file's.
+bool restoreRatingTags(TagLib::File *file, const uint8_t *bytes, size_t size) {
+  char kind = 0;
+  std::vector<Record> records;
+  if (!parseRecords(bytes, size, kind, records) || kind != ratingHome(file)) return false;
+  for (const Record &record : records) {
+    if ((kind == 'X' || kind == 'P') ? !oneOf(record.key, ratingKeys) : (kind == 'M' && !oneOf(record.key, mp4RatingKeys))) {
+      return false;
+    }
+  }
+  if (kind == 'I') {
+    for (const Record &record : records) {
+      if (record.type != 'F' || (record.key != TagLib::ByteVector("POPM") && record.key != TagLib::ByteVector("TXXX")) ||
+          record.value.isEmpty() || record.value.size() >= (1u << 28)) {
+        return false;
+      }
+    }
+    TagLib::ID3v2::Tag *id3 = id3v2Tag(file, true);
+    // A play count another player changed since (it counted plays) stays as it is now: only
+    // the rest of each frame goes back. Frames are told apart by their email, in order.
+    std::vector<std::pair<TagLib::String, TagLib::ByteVector>> counts;
+    const TagLib::ID3v2::FrameList frames = id3->frameList("POPM");  // a copy: frames go
+    for (TagLib::ID3v2::Frame *frame : frames) {
+      auto *popm = dynamic_cast<TagLib::ID3v2::PopularimeterFrame *>(frame);
+      if (popm == nullptr) continue;
+      const TagLib::ByteVector fields = popularimeterFields(popm);
+      const int start = playCountStart(fields);
+      counts.emplace_back(popm->email(), start < 0 ? TagLib::ByteVector() : fields.mid(start));
+      id3->removeFrame(popm);
+    }
+    for (Record &record : records) {
+      if (record.key != TagLib::ByteVector("POPM")) continue;
+      const TagLib::ID3v2::PopularimeterFrame kept(frameBytes(record.key, record.value));
+      const int start = playCountStart(record.value);
+      for (auto now = counts.begin(); now != counts.end(); ++now) {
+        if (now->first != kept.email()) continue;
+        if (start >= 0 && !now->second.isEmpty()) record.value = record.value.mid(0, start) + now->second;
+        counts.erase(now);
+        break;
+      }
+    }
+    for (const char *key : {fmpsKey, loveKey}) {
+      for (auto *frame : userTexts(id3, key)) id3->removeFrame(frame);
+    }
+    // Unknown to TagLib, they are written back as they are.
+    for (const Record &record : records) id3->addFrame(new TagLib::ID3v2::UnknownFrame(frameBytes(record.key, record.value)));
+  } else if (kind == 'X') {
+    for (const Record &record : records) {
+      if (record.type != 'V') return false;
+    }
+    TagLib::Ogg::XiphComment *xiph = xiphComment(file, true);
+    for (const char *key : ratingKeys) xiph->removeFields(key);
+    for (const Record &record : records) {
+      xiph->addField(TagLib::String(record.key, TagLib::String::UTF8), TagLib::String(record.value, TagLib::String::UTF8),
+                     false);
+    }
+  } else if (kind == 'M') {
+    TagLib::MP4::Tag *tag = dynamic_cast<TagLib::MP4::File *>(file)->tag();
+    if (tag == nullptr) return records.empty();
+    for (const char *key : mp4RatingKeys) tag->removeItem(key);
+    for (size_t start = 0; start < records.size();) {
+      // The values of one item are consecutive records of one type.
+      const Record &first = records[start];
+      size_t end = start;
+      TagLib::StringList texts;
+      TagLib::ByteVectorList data;
+      while (end < records.size() && records[end].key == first.key && records[end].type == first.type) {
+        texts.append(TagLib::String(records[end].value, TagLib::String::UTF8));
+        data.append(records[end].value);
+        ++end;
+      }
+      TagLib::MP4::Item item;
+      switch (first.type) {
+      case 'S': item = TagLib::MP4::Item(texts); break;
+      case 'B': item = TagLib::MP4::Item(data); break;
+      case 'N': item = TagLib::MP4::Item(first.number); break;
+      default: return false;
+      }
+      if (first.type != 'N') item.setAtomDataType(static_cast<TagLib::MP4::AtomDataType>(first.number));
+      tag->setItem(TagLib::String(first.key, TagLib::String::UTF8), item);
+      start = end;
+    }
+  } else {
+    TagLib::PropertyMap map = file->properties();
+    for (const char *key : ratingKeys) map.erase(key);
+    for (const Record &record : records) {
+      if (record.type != 'V') return false;
+      map[TagLib::String(record.key, TagLib::String::UTF8)].append(TagLib::String(record.value, TagLib::String::UTF8));
+    }
+    file->setProperties(map);
+  }
+  return true;
 }
 
 } // namespace
@@ -695,9 +1215,15 @@ extern "C" int ctl_write(const char *path, const CTLTags *tags) {
     setField(map, "MUSICBRAINZ_TRACKID", tags->musicBrainzTrackId);
     setField(map, "MUSICBRAINZ_ALBUMID", tags->musicBrainzAlbumId);
     setField(map, "MUSICBRAINZ_RELEASEGROUPID", tags->musicBrainzReleaseGroupId);
+    // Other players' POPM frames as the file holds them, before anything changes the tag.
+    if (!keepPopularimeters(file)) return CTL_CANNOT_KEEP;
     file->setProperties(map);
     if (tags->picture != nullptr && !replacePictures(file, tags)) return CTL_SAVE_FAILED;
-    writeRating(file, tags);
+    if (tags->ratingTags != nullptr) {
+      if (!restoreRatingTags(file, tags->ratingTags, tags->ratingTagsSize)) return CTL_FAILED;
+    } else {
+      writeRating(file, tags);
+    }
 
     bool saved;
     if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
@@ -720,6 +1246,31 @@ extern "C" int ctl_write(const char *path, const CTLTags *tags) {
   } catch (...) {
     return CTL_FAILED;
   }
+}
+
+extern "C" int ctl_read_rating_tags(int descriptor, const char *path, CTLBytes *tags) {
+  std::memset(tags, 0, sizeof *tags);
+  try {
+    silenceTagLib();
+    std::unique_ptr<DescriptorStream> stream(new DescriptorStream(descriptor, path));
+    TagLib::FileRef ref(stream.get(), false);
+    if (ref.isNull()) return CTL_NOT_AUDIO;
+    TagLib::ByteVector bytes;
+    if (!readRatingTags(ref.file(), bytes)) return CTL_CANNOT_KEEP;
+    tags->bytes = static_cast<uint8_t *>(std::malloc(bytes.size()));
+    if (tags->bytes == nullptr) throw std::bad_alloc();
+    std::memcpy(tags->bytes, bytes.data(), bytes.size());
+    tags->size = bytes.size();
+    return CTL_OK;
+  } catch (...) {
+    ctl_bytes_free(tags);
+    return CTL_FAILED;
+  }
+}
+
+extern "C" void ctl_bytes_free(CTLBytes *tags) {
+  std::free(tags->bytes);
+  std::memset(tags, 0, sizeof *tags);
 }
 
 // MARK: - Lyrics

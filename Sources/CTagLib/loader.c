@@ -21,6 +21,8 @@ static struct {
   int (*read_lyrics)(int, const char *, CTLLyrics *);
   void (*lyrics_free)(CTLLyrics *);
   int (*copy_attributes)(int, int);
+  int (*read_rating_tags)(int, const char *, CTLBytes *);
+  void (*bytes_free)(CTLBytes *);
 } plugin;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -76,6 +78,8 @@ static void load(void) {
   plugin.read_lyrics = resolve(handle, "ctlp_read_lyrics", &missing);
   plugin.lyrics_free = resolve(handle, "ctlp_lyrics_free", &missing);
   plugin.copy_attributes = resolve(handle, "ctlp_copy_attributes", &missing);
+  plugin.read_rating_tags = resolve(handle, "ctlp_read_rating_tags", &missing);
+  plugin.bytes_free = resolve(handle, "ctlp_bytes_free", &missing);
   loaded = !missing;
 }
 
@@ -115,3 +119,14 @@ void ctl_lyrics_free(CTLLyrics *lyrics) {
 }
 
 int ctl_copy_attributes(int source, int target) { return ready() ? plugin.copy_attributes(source, target) : 0; }
+
+int ctl_read_rating_tags(int descriptor, const char *path, CTLBytes *tags) {
+  if (ready()) return plugin.read_rating_tags(descriptor, path, tags);
+  if (descriptor >= 0) close(descriptor);
+  memset(tags, 0, sizeof *tags);
+  return CTL_UNAVAILABLE;
+}
+
+void ctl_bytes_free(CTLBytes *tags) {
+  if (ready()) plugin.bytes_free(tags);
+}

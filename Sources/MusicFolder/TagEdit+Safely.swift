@@ -28,11 +28,15 @@ package enum TagWriteError: Error, Equatable, CustomStringConvertible {
   case system(path: String, call: String, errno: Int32)
   /// Asked to stop (a signal) while the copy was made: the copy is gone, the file as it was.
   case stopped(String)
+  /// The file holds a POPM play count TagLib would cut (more than 4 bytes), whose bytes
+  /// could not be read to be kept.
+  case cutsAPlayCount(String)
 
   package var description: String {
     switch self {
     case .readOnlyFile(let path), .notAudio(let path), .tagLib(let path), .wouldDamage(let path),
-      .system(let path, _, _), .hardLinked(let path, _), .cannotHold(let path, _), .stopped(let path):
+      .system(let path, _, _), .hardLinked(let path, _), .cannotHold(let path, _), .stopped(let path),
+      .cutsAPlayCount(let path):
       "cannot write '\(path)': \(reason)"
     case .readOnlyFolder: "cannot write: \(reason)"
     }
@@ -51,6 +55,7 @@ package enum TagWriteError: Error, Equatable, CustomStringConvertible {
       "it has \(links) hard links, and a new copy would leave the others as they are"
     case .cannotHold(_, let tag): "its format cannot hold the \(tag) tag (TagLib did not read it back)"
     case .stopped: "stopped before it was written"
+    case .cutsAPlayCount: TagEdit.playCountReason
     }
   }
 }
@@ -107,7 +112,7 @@ extension TagEdit {
     do {
       try edit.write(to: temporary)
     } catch {
-      throw .tagLib(path)
+      throw error.keepsAPlayCount ? .cutsAPlayCount(path) : .tagLib(path)
     }
     guard case .track(let after) = TrackTags.read(temporary), after.format == before.format,
       abs(after.duration - before.duration) < 0.5

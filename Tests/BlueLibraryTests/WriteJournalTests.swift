@@ -147,4 +147,51 @@ import Testing
     #expect(try migrated.undo() == "write \"Four\" to 4 files")
     #expect(genres() == ["-", "-", "-", "-"])
   }
+
+  /// A write whose writer was putting its files back after a signal cancelled it, and died
+  /// doing so, is put back by the next bluelib, not finished (round 5, H21): the step is
+  /// dropped, the album keeps the edit, the hidden copy goes.
+  @Test func aCancelledWriteAStoppedWriterLeftIsPutBackNotFinished() throws {
+    let step = try stoppedWrite()
+    try DatabaseQueue(path: path).write { db in
+      try db.execute(sql: "UPDATE write_journal SET cancelled = 1 WHERE change_id = ?", arguments: [step])
+    }
+    let library = try shell()
+    #expect(
+      try library.finishInterruptedWrites() == [
+        "put back 'write \"Four\" to 4 files', which a stopped bluelib was cancelling: 2 files put back as before "
+          + "now, and the library with them"
+      ])
+    #expect(genres() == ["-", "-", "-", "-"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path("A/Four")).sorted() == [
+        "01.mp3", "02.mp3", "03.mp3", "04.mp3",
+      ])
+    #expect(try library.finishInterruptedWrites() == [])
+    #expect(try library.changeLog(limit: 1).first?.summary == "edit \"Four\"")
+    #expect(try library.album(at: 0).genre == "Jazz")
+  }
+
+  /// A library of schema 14 (before a write kept the files' rating tags) opens migrated, and
+  /// the rating write it recorded is undone as then: the old rating written back as stars.
+  @Test func aVersion14LibraryMigratesAndUndoesItsRatingWrite() throws {
+    let library = try shell()
+    _ = try library.rate(at: [0], stars: 4)
+    #expect(try library.writeTags(of: [library.album(at: 0)]).files == 4)
+    let kept = try DatabaseQueue(path: path).read { db in
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM change_tag WHERE rating_tags IS NOT NULL")
+    }
+    #expect(kept == 4)
+    try DatabaseQueue(path: path).write { db in try Schema.downgrade(to: 14, db) }
+    let migrated = try shell()
+    let version = try migrated.store.queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+    #expect(version == Schema.version)
+    #expect(try migrated.undo() == "write \"Four\" to 4 files")
+    #expect(genres() == ["-", "-", "-", "-"])
+    let ratings = paths.map { path -> Int? in
+      guard case .track(let tags) = TrackTags.read(path) else { return 0 }
+      return tags.rating
+    }
+    #expect(ratings == [nil, nil, nil, nil])
+  }
 }

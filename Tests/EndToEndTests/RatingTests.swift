@@ -153,4 +153,131 @@ struct RatingTests {
     let agreed = try runner.run(["-c", "import '\(music.root)'", "-c", "list -f '[$rating] $title'"])
     #expect(agreed.stdout.hasSuffix("[4] OK Computer\n"), "\(agreed.stdout)")
   }
+
+  /// Files as other players and hostile taggers left them, one album each: a MusicBee frame
+  /// with a play count and a ban, Clementine's FMPS_Rating alone, MediaMonkey's percentage,
+  /// Quod Libet's frame, an anonymous frame without a count, values bluelib cannot read, an
+  /// MP4 `rate` of 999, and play counts of 2³² and more.
+  static let hostileRatings = """
+    import sys, os, shutil
+    from mutagen.id3 import ID3, TXXX, POPM, TALB, TPE1
+    from mutagen.flac import FLAC
+    from mutagen.oggvorbis import OggVorbis
+    from mutagen.mp4 import MP4, MP4FreeForm
+    fixtures, music = sys.argv[1], sys.argv[2]
+    def copy(name, ext):
+        os.makedirs(os.path.join(music, name))
+        path = os.path.join(music, name, "01." + ext)
+        shutil.copy(os.path.join(fixtures, "silence." + ext), path)
+        return path
+    def mp3(name, frames):
+        path = copy(name, "mp3")
+        tags = ID3()
+        tags.add(TALB(encoding=3, text=[name]))
+        tags.add(TPE1(encoding=3, text=["R"]))
+        for frame in frames: tags.add(frame)
+        tags.save(path)
+    def vorbis(name, ext, kind, fields):
+        f = kind(copy(name, ext))
+        if f.tags is None: f.add_tags()
+        f["ALBUM"] = name
+        f["ARTIST"] = "R"
+        for key, value in fields: f[key] = value
+        f.save()
+    def mp4(name, items):
+        f = MP4(copy(name, "m4a"))
+        if f.tags is None: f.add_tags()
+        f["\\xa9alb"] = [name]
+        f["\\xa9ART"] = ["R"]
+        for key, value in items: f[key] = value
+        f.save()
+    mp3("MusicBee", [POPM(email="MusicBee", rating=196, count=12), TXXX(encoding=3, desc="LOVE RATING", text=["B"])])
+    mp3("Clementine", [TXXX(encoding=3, desc="FMPS_Rating", text=["0.6"])])
+    vorbis("MediaMonkey", "flac", FLAC, [("RATING", "60")])
+    mp3("Quod Libet", [POPM(email="rating@quodlibet", rating=255)])
+    mp3("Anonymous", [POPM(email="", rating=128)])
+    vorbis("Negative", "flac", FLAC, [("RATING", "-1")])
+    vorbis("Words", "ogg", OggVorbis, [("RATING", "five stars")])
+    vorbis("Huge", "flac", FLAC, [("RATING", "1e308")])
+    vorbis("Minus Infinity", "ogg", OggVorbis, [("FMPS_RATING", "-inf")])
+    mp3("NaN", [TXXX(encoding=3, desc="FMPS_Rating", text=["NaN"])])
+    mp4("Rate", [("rate", ["999"])])
+    mp4("Overflow", [("----:com.apple.iTunes:FMPS_Rating", [MP4FreeForm(b"1e309")])])
+    mp3("Overflow MP3", [TXXX(encoding=3, desc="FMPS_Rating", text=["1e309"])])
+    mp3("Counted", [POPM(email="Windows Media Player 9 Series", rating=64, count=2**32 + 5),
+        POPM(email="other@example.org", rating=10, count=3),
+        TXXX(encoding=1, desc="fmps_rating", text=["0.2"]), TXXX(encoding=3, desc="FMPS_Rating", text=["0.9"])])
+    """
+
+  /// Every tag of every file under the folder named first, as mutagen reads them, one line
+  /// each (`FOLDER/FILE TAG`, the file's tags in order): ID3 frames with their fields as mutagen
+  /// writes them, Vorbis comments and MP4 items with their values and types. For MP3s, the
+  /// POPM and TXXX frames' bytes as the file holds them, too.
+  static let everyTag = """
+    import sys, os, mutagen
+    def synchsafe(b): return (b[0] << 21) | (b[1] << 14) | (b[2] << 7) | b[3]
+    music = sys.argv[1]
+    for folder in sorted(os.listdir(music)):
+        for name in sorted(os.listdir(os.path.join(music, folder))):
+            path = os.path.join(music, folder, name)
+            tags = mutagen.File(path).tags
+            out = []
+            if hasattr(tags, "getall"):
+                for frame in tags.values():
+                    out.append("%s %r %s" % (frame.HashKey, frame, frame._writeData().hex()))
+                data = open(path, "rb").read()
+                size, position = synchsafe(data[6:10]), 10
+                while position < 10 + size and data[position] != 0:
+                    frame = data[position:position + 4]
+                    length = synchsafe(data[position + 4:position + 8])
+                    if frame in (b"POPM", b"TXXX"):
+                        out.append("bytes %s %s" % (frame.decode(), data[position + 10:position + 10 + length].hex()))
+                    position += 10 + length
+            elif hasattr(tags, "vendor"):
+                out += ["%s=%r" % (key.upper(), value) for key, value in tags]
+            else:
+                out += ["%s=%r" % (key, tags[key]) for key in tags.keys()]
+            for line in sorted(out): print(folder + "/" + name, line)
+    """
+
+  /// `undo` of a written rating gives every file its rating tags back as they were, byte for
+  /// byte (round 5, H6: it wrote bluelib's reading of the old rating, in bluelib's formats —
+  /// MusicBee's ban gone, Windows Media Player frames added, a percentage turned into stars,
+  /// values it could not read deleted, 16 of 20 files changed), and the write keeps play
+  /// counts of 2³² and more (H14).
+  @Test func undoOfAWrittenRatingGivesEveryFileItsRatingTagsBack() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try MusicFolderFixture(in: runner.home)
+    _ = try Mutagen.run(Self.hostileRatings, [AudioFormat.fixtures, music.root])
+    let before = try Mutagen.run(Self.everyTag, [music.root])
+    #expect(before.contains("bytes POPM 57696e646f7773204d6564696120506c6179657220392053657269657300400100000005"))
+
+    let imported = try runner.run(["-c", "import '\(music.root)'"])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let written = try runner.run(["-c", "rate all 5; fav all; write all"])
+    #expect(written.stdout.hasSuffix("wrote 14 albums to 14 files\n"), "\(written.stdout)\(written.stderr)")
+    let rated = try Mutagen.run(Self.everyTag, [music.root])
+    // Every player's frame says five stars, its play count as it was.
+    #expect(rated.contains("bytes POPM 57696e646f7773204d6564696120506c6179657220392053657269657300ff0100000005"))
+    #expect(rated.contains("bytes POPM 6f74686572406578616d706c652e6f726700ff00000003"), "\(rated)")
+    #expect(
+      rated.contains(
+        "MusicBee/01.mp3 TXXX:LOVE RATING TXXX(encoding=<Encoding.UTF8: 3>, desc='LOVE RATING', text=['L'])"))
+
+    for step in ["write 14 albums to 14 files", "fav 14 albums", "rate 13 albums 5 stars"] {
+      let undone = try runner.run(["-c", "undo"])
+      #expect(undone.stdout.hasPrefix("undid \(step)\n"), "\(undone.stdout)\(undone.stderr)")
+    }
+    let after = try Mutagen.run(Self.everyTag, [music.root])
+    #expect(after == before)
+    // Lines that differ, for the failure's message.
+    let lines = Set(before.split(separator: "\n"))
+    #expect(after.split(separator: "\n").filter { !lines.contains($0) } == [])
+
+    // Redo writes them again, and undo puts them back again.
+    let again = try runner.run(["-c", "redo 3", "-c", "undo"])
+    #expect(again.stdout.contains("redid write 14 albums to 14 files\n"), "\(again.stdout)\(again.stderr)")
+    #expect(try Mutagen.run(Self.everyTag, [music.root]) == before)
+  }
 }

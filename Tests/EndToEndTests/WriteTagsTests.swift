@@ -374,6 +374,127 @@ struct WriteTagsTests {
     #expect(Self.albumArtists(paths, length: original.duration) == ["New": count])
   }
 
+  /// An album "W" of two WAVs, imported, its genre edited: a second of silence, then 300 MB
+  /// of it, so that a signal sent once the first file is written comes while the second is.
+  /// The paths.
+  static func albumWithAHugeFile(in runner: BinaryRunner) throws -> (music: MusicFolderFixture, paths: [String]) {
+    let music = try MusicFolderFixture(in: runner.home)
+    let paths = [music.path("W/01.wav"), music.path("W/02.wav")]
+    try music.track("W/01.wav", TagEdit(album: "W", artist: "R", trackNumber: "1"))
+    let ffmpeg = try Process.run(
+      URL(fileURLWithPath: "/usr/bin/ffmpeg"),
+      arguments: [
+        "-loglevel", "error", "-f", "lavfi", "-i", "anullsrc=r=44100:cl=stereo", "-t", "1800", "-c:a", "pcm_s16le",
+        paths[1],
+      ])
+    ffmpeg.waitUntilExit()
+    #expect(ffmpeg.terminationStatus == 0)
+    try TagEdit(album: "W", artist: "R", trackNumber: "2").write(to: paths[1])
+    let edited = try runner.run(["-c", "import '\(music.root)'", "-c", "edit 1 genre=Huge"])
+    #expect(edited.status == 0, "\(edited.stderr)")
+    for path in paths {
+      guard case .track(let tags) = TrackTags.read(path), tags.genre == nil else {
+        Issue.record("\(path) is not an untagged WAV")
+        continue
+      }
+    }
+    return (music, paths)
+  }
+
+  /// After a cancelled write of `albumWithAHugeFile`: the files as `untouched`, no hidden copy,
+  /// and the next start — a `show` — writes nothing, the album still edited.
+  static func expectNothingWritten(
+    _ paths: [String], untouched: [TrackTags.Outcome], in music: MusicFolderFixture, runner: BinaryRunner
+  ) throws {
+    #expect(paths.map { TrackTags.read($0) } == untouched)
+    #expect(try Self.hidden(in: music.path("W")) == [])
+    let next = try runner.run(["-c", "show 1", "-c", "undo --list 2"])
+    #expect(next.stderr == "", "\(next.stderr)")
+    #expect(next.stdout.contains("Genre: Huge (edited; the files say nothing)\n"), "\(next.stdout)")
+    #expect(!next.stdout.contains("write"), "\(next.stdout)")
+    #expect(paths.map { TrackTags.read($0) } == untouched)
+  }
+
+  /// A signal during `write` cancels it: the file already written is put back, the one being
+  /// copied is left as it was, the step is dropped, and the next start — a `show` — writes
+  /// nothing (round 5, H21: it said "stopped after 1 of 2 files …; the next start of bluelib …
+  /// finishes it", and the next `show 1` carried the write out).
+  @Test(.timeLimit(.minutes(3)), arguments: [SIGTERM, SIGINT])
+  func aSignalDuringAWriteCancelsItAndTheNextStartWritesNothing(signal: Int32) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let (music, paths) = try Self.albumWithAHugeFile(in: runner)
+    let untouched = paths.map { TrackTags.read($0) }
+    let errors = runner.home.appendingPathComponent("errors.txt")
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+    let process = try Self.start(
+      ["-c", "write 1"], in: runner, until: 1, of: paths, from: Self.modified(paths),
+      output: try FileHandle(forWritingTo: errors))
+    let running = process.isRunning
+    kill(process.processIdentifier, signal)
+    process.waitUntilExit()
+    #expect(running, "the write ended before the signal: nothing was tested mid-way")
+    #expect(process.terminationStatus == 128 + signal)
+    let said = try String(contentsOf: errors, encoding: .utf8)
+    #expect(said.contains("bluelib: -c:1: write: cancelled; nothing was changed\n"), "\(said)")
+    try Self.expectNothingWritten(paths, untouched: untouched, in: music, runner: runner)
+  }
+
+  /// Ctrl-C at a terminal cancels a `write` as a signal does in a script, and the shell goes
+  /// on (before, Ctrl-C did not stop it).
+  @Test(.timeLimit(.minutes(3)))
+  func ctrlCDuringAWriteAtATerminalCancelsIt() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let (music, paths) = try Self.albumWithAHugeFile(in: runner)
+    let untouched = paths.map { TrackTags.read($0) }
+    let terminal = try PseudoTerminal(
+      arguments: ["--home", runner.home.path], environment: runner.environment(["NO_COLOR": "1"]))
+    #expect(terminal.waitFor("bluelib> "))
+    terminal.settle()
+    let mark = terminal.mark
+    let before = Self.modified(paths)
+    terminal.type("write 1\r")
+    while Self.modified(paths).elementsEqual(before, by: { $0.tv_sec == $1.tv_sec && $0.tv_nsec == $1.tv_nsec }) {
+      guard !terminal.transcript[mark...].contains("wrote") else { break }
+      terminal.readAvailable(timeout: 0.001)
+    }
+    terminal.type("\u{3}")
+    #expect(terminal.waitFor("error: write: cancelled; nothing was changed", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.waitForExit() == 0)
+    try Self.expectNothingWritten(paths, untouched: untouched, in: music, runner: runner)
+  }
+
+  /// A write of another tag leaves a POPM play count of 2³² and more as it was, and so does
+  /// its undo (round 5, H14: `edit 1 genre=Jazz; write 1` gave it the count 16,777,216).
+  @Test func aPlayCountOfTwoToThe32StaysThroughAGenreWriteAndItsUndo() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try MusicFolderFixture(in: runner.home)
+    let path = try music.track("A/01.mp3", TagEdit(album: "A", artist: "R"))
+    let add = """
+      import sys
+      from mutagen.id3 import ID3, POPM
+      tags = ID3(sys.argv[1])
+      tags.add(POPM(email='Windows Media Player 9 Series', rating=255, count=2**32 + 5))
+      tags.save(sys.argv[1])
+      """
+    _ = try Self.python(add, [path])
+    let read =
+      "import sys\nfrom mutagen.id3 import ID3\nprint(ID3(sys.argv[1]).getall('POPM'), ID3(sys.argv[1]).getall('TCON'))"
+    let written = try runner.run(["-c", "import '\(music.root)'", "-c", "edit 1 genre=Jazz", "-c", "write 1"])
+    #expect(written.stdout.hasSuffix("wrote \"A\" to 1 file\n"), "\(written.stdout)\(written.stderr)")
+    #expect(
+      try Self.python(read, [path])
+        == "[POPM(email='Windows Media Player 9 Series', rating=255, count=4294967301)] "
+        + "[TCON(encoding=<Encoding.UTF8: 3>, text=['Jazz'])]\n")
+    #expect(try runner.run(["-c", "undo"]).stdout.hasPrefix("undid write \"A\" to 1 file\n"))
+    #expect(
+      try Self.python(read, [path])
+        == "[POPM(email='Windows Media Player 9 Series', rating=255, count=4294967301)] []\n")
+  }
+
   /// Two shells write one album: the second is refused while the first writes, and touches
   /// no file; the first's write stands (G2: the loser's roll-back put the old tags back over
   /// the winner's files, and said "nothing redone"). The second's edit is kept, and its

@@ -1,4 +1,6 @@
+import AlbumModel
 internal import GRDB
+import Synchronization
 
 #if canImport(GRDBSQLite)
   internal import GRDBSQLite
@@ -22,9 +24,22 @@ extension AlbumStore {
   /// virtual machine would cost more than the check).
   nonisolated(unsafe) private static var interruptCheck: (@Sendable () -> Bool)?
 
-  /// Whether the check set with ``setInterruptCheck(_:)`` asks to stop now.
+  /// Whether the check set with ``setInterruptCheck(_:)`` asks to stop now (never inside
+  /// ``withoutInterrupts(_:)``).
   static var interruptRequested: Bool {
-    interruptCheck?() ?? false
+    interruptHolds.load(ordering: .relaxed) == 0 && (interruptCheck?() ?? false)
+  }
+
+  /// How many ``withoutInterrupts(_:)`` run now.
+  private static let interruptHolds = Atomic<Int>(0)
+
+  /// Runs `body` with ``interruptRequested`` false: what a signal asked for — putting back
+  /// the files of a cancelled write, and the library with them — is not itself stopped by
+  /// that signal.
+  static func withoutInterrupts<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
+    interruptHolds.add(1, ordering: .relaxed)
+    defer { interruptHolds.subtract(1, ordering: .relaxed) }
+    return try body()
   }
 
   /// Makes SQLite ask ``interruptRequested`` as it works on `db`'s connection.

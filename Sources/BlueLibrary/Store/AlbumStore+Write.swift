@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueSystem
+import Foundation
 internal import GRDB
 internal import MusicFolder
 
@@ -83,11 +84,26 @@ extension AlbumStore {
     }
   }
 
-  /// One file of a `write`: its tags as they were and as they are written.
+  /// One file of a `write`: its tags as they were and as they are written, and — when the
+  /// write sets its rating or favourite mark — every tag that changes as the file held it
+  /// (``TagEdit/ratingTags(of:)``), for undo to put back byte for byte.
   struct FileWrite {
     var path: String
     var before: FileTags
     var after: FileTags
+    var ratingTags: [UInt8]? = nil
+
+    /// The edit that gives the file back what it held before the write: the tags it set as
+    /// they were (one it did not have removed), and its rating and favourite tags exactly
+    /// as kept in ``ratingTags`` (other players' frames, values bluelib cannot read); a write
+    /// recorded before they were kept writes the old rating back as stars.
+    var restoringEdit: TagEdit {
+      var edit = before.restoring(after).tagEdit
+      if let ratingTags, after.rating != nil || after.favourite != nil {
+        (edit.rating, edit.favourite, edit.ratingTags) = (nil, nil, ratingTags)
+      }
+      return edit
+    }
   }
 
   /// One album of a `write`: the album (its new source key set), the undo log's step it
@@ -210,7 +226,8 @@ extension AlbumStore {
           try Self.insertTags(tags, file: false, path: key, side: side, of: step, db)
         }
         for file in write.files {
-          try Self.insertTags(file.before, file: true, path: file.path, side: .before, of: step, db)
+          try Self.insertTags(
+            file.before, file: true, path: file.path, side: .before, of: step, ratingTags: file.ratingTags, db)
           try Self.insertTags(file.after, file: true, path: file.path, side: .after, of: step, db)
         }
         try Self.noteWritten(from: write.oldKey, to: newKey, filesSay: write.filesSayAfter, db)
@@ -222,16 +239,17 @@ extension AlbumStore {
   }
 
   private static func insertTags(
-    _ tags: FileTags, file: Bool, path: String, side: AlbumImage.Side, of step: Int64, _ db: Database
+    _ tags: FileTags, file: Bool, path: String, side: AlbumImage.Side, of step: Int64, ratingTags: [UInt8]? = nil,
+    _ db: Database
   ) throws {
     try db.execute(
       sql: """
-        INSERT OR REPLACE INTO change_tag (change_id, image, file, path, \(tagColumns))
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT OR REPLACE INTO change_tag (change_id, image, file, path, \(tagColumns), rating_tags)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         step, side.rawValue, file, path, tags.album, tags.albumArtist, tags.date, tags.genre, tags.rating,
-        tags.favourite, tags.artist, tags.title, tags.number,
+        tags.favourite, tags.artist, tags.title, tags.number, ratingTags.map { Data($0) },
       ])
   }
 
@@ -284,7 +302,7 @@ extension AlbumStore {
     for row in try Row.fetchAll(
       db,
       sql: """
-        SELECT path, \(tagColumns), image FROM change_tag
+        SELECT path, \(tagColumns), image, rating_tags FROM change_tag
         WHERE change_id = ? AND file = 1 ORDER BY path, image
         """, arguments: [step])
     {
@@ -292,6 +310,7 @@ extension AlbumStore {
       if files.last?.path != path { files.append(FileWrite(path: path, before: FileTags(), after: FileTags())) }
       if row[10] == "before" {
         files[files.count - 1].before = tags(row)
+        files[files.count - 1].ratingTags = (row[11] as Data?).map { [UInt8]($0) }
       } else {
         files[files.count - 1].after = tags(row)
       }

@@ -11,9 +11,11 @@ internal import MusicFolder
 // The write journal (`Schema.addWriteJournal`): a `write` step, or the undo or redo of one,
 // is committed with its journal before the first file is touched; the files are written
 // after the commit, outside any lock; the journal is closed when the last one is. A writer
-// stopped midway (a crash, `kill -9`, a signal) leaves the journal, and the next bluelib
-// finishes the files or, when one cannot be written, puts every file back, so the files
-// always end up as the library says. Files are compared one by one: a file that holds
+// that dies midway (a crash, `kill -9`) leaves the journal, and the next bluelib finishes
+// the files or, when one cannot be written, puts every file back, so the files always end
+// up as the library says. A writer stopped by a signal (SIGINT, SIGTERM: the user cancels)
+// marks the journal cancelled and puts back the files it wrote; if it dies doing so, the
+// next bluelib finishes putting them back. Files are compared one by one: a file that holds
 // neither what the step found nor what it writes (another program changed it) is left
 // alone, whichever way the journal goes.
 extension AlbumStore {
@@ -23,12 +25,24 @@ extension AlbumStore {
     case write, undo, redo
   }
 
-  /// An open journal: its step, which way, and the process writing.
+  /// An open journal: its step, which way, the process writing, and whether a signal
+  /// cancelled it (its files are being put back).
   struct Journal {
     var step: Int64
     var direction: JournalDirection
     var summary: String
     var owner: ProcessIdentity?
+    var cancelled = false
+  }
+
+  /// What ``runJournal(_:shouldStop:whenStopped:)`` does when `shouldStop` says to stop.
+  enum JournalStop {
+    /// Puts back the files written and the library with them: the user stopped the write
+    /// (or its undo or redo), and gets what was there before it.
+    case cancel
+    /// Leaves the journal open for the next bluelib to finish: what was being finished is
+    /// a write a stopped bluelib left.
+    case leave
   }
 
   /// How ``runJournal(_:shouldStop:)`` ended.
@@ -40,6 +54,9 @@ extension AlbumStore {
     /// before the step (or its undo or redo), `putBack` of them now, and the library too;
     /// `stuck` (paths) could not be put back.
     case rolledBack(path: String, reason: String, putBack: Int, stuck: [String])
+    /// Stopped by a signal (or found cancelled by one): the files written were put back,
+    /// `putBack` of them now, and the library too; `stuck` (paths) could not be put back.
+    case cancelled(putBack: Int, stuck: [String])
   }
 
   /// Opens the journal of `step`.
@@ -60,13 +77,13 @@ extension AlbumStore {
     try Row.fetchAll(
       db,
       sql: """
-        SELECT j.change_id, j.direction, c.summary, j.owner FROM write_journal j
+        SELECT j.change_id, j.direction, c.summary, j.owner, j.cancelled FROM write_journal j
         LEFT JOIN change c ON c.id = j.change_id ORDER BY j.change_id
         """
     ).map { row in
       Journal(
         step: row[0], direction: JournalDirection(rawValue: row[1]) ?? .write, summary: row[2] ?? "a write",
-        owner: ProcessIdentity(text: row[3]))
+        owner: ProcessIdentity(text: row[3]), cancelled: row[4])
     }
   }
 
@@ -89,12 +106,17 @@ extension AlbumStore {
   /// cannot be written, every file that holds what the journal wrote is put back and the
   /// library goes back to before the step (a write is dropped from the log, an undo or
   /// redo is taken back). The hidden copies a stopped writer left beside the files are
-  /// removed first.
+  /// removed first. A journal a signal cancelled is put back so.
   ///
-  /// - Throws: ``LibraryError/writeStopped(summary:done:files:)`` when `shouldStop` says so
-  ///   (asked before each file and between blocks of its copy): the journal stays open, for
-  ///   the next bluelib to finish.
-  func runJournal(_ step: Int64, shouldStop: () -> Bool) throws(LibraryError) -> JournalEnd {
+  /// `shouldStop` is asked before each file and between blocks of its copy. When it says so
+  /// (a signal), `whenStopped` decides: ``JournalStop/cancel`` marks the journal cancelled
+  /// and puts back the files written, whatever more signals come (``withoutInterrupts(_:)``),
+  /// and returns ``JournalEnd/cancelled(putBack:stuck:)``; ``JournalStop/leave`` throws
+  /// ``LibraryError/writeStopped(summary:done:files:)``, the journal left open for the next
+  /// bluelib to finish.
+  func runJournal(
+    _ step: Int64, shouldStop: () -> Bool, whenStopped: JournalStop
+  ) throws(LibraryError) -> JournalEnd {
     let found = try reading { db -> (Journal, [FileWrite])? in
       guard let journal = try Self.journals(db).first(where: { $0.step == step }) else { return nil }
       return (journal, try Self.journalFiles(step, db))
@@ -103,19 +125,60 @@ extension AlbumStore {
     let forward = journal.direction != .undo
     func target(_ file: FileWrite) -> FileTags { forward ? file.after : file.before.restoring(file.after) }
     func source(_ file: FileWrite) -> FileTags { forward ? file.before.restoring(file.after) : file.after }
+    // What the files are given: the step's tags, or back as before it (rating tags exactly).
+    func targetEdit(_ file: FileWrite) -> TagEdit { forward ? file.after.tagEdit : file.restoringEdit }
+    func sourceEdit(_ file: FileWrite) -> TagEdit { forward ? file.restoringEdit : file.after.tagEdit }
     func current(_ file: FileWrite) -> FileTags? {
       guard case .track(let tags) = TrackTags.read(file.path) else { return nil }
       return FileTags(of: tags, touchedBy: file.after).plain
     }
+    // Back as before: each file that holds what the journal wrote (now or before a stop),
+    // and the library with them.
+    func putBack() throws(LibraryError) -> (putBack: Int, stuck: [String]) {
+      var putBack = 0
+      var stuck: [String] = []
+      for file in files where target(file).plain != source(file).plain && current(file) == target(file).plain {
+        do {
+          try sourceEdit(file).writeSafely(to: file.path)
+          putBack += 1
+        } catch {
+          stuck.append(file.path)
+        }
+      }
+      try changing { db in
+        try Self.takeBackRecords(of: journal, db)
+        try db.execute(sql: "DELETE FROM write_journal WHERE change_id = ?", arguments: [step])
+        try Self.rereadTracks(files.map(\.path), db)
+      }
+      return (putBack, stuck)
+    }
+    func cancel() throws(LibraryError) -> JournalEnd {
+      try Self.withoutInterrupts { () throws(LibraryError) -> JournalEnd in
+        if !journal.cancelled {
+          try changing { db in
+            try db.execute(sql: "UPDATE write_journal SET cancelled = 1 WHERE change_id = ?", arguments: [step])
+          }
+        }
+        let (count, stuck) = try putBack()
+        return .cancelled(putBack: count, stuck: stuck)
+      }
+    }
+    func stopped(after done: Int) throws(LibraryError) -> JournalEnd {
+      guard whenStopped == .cancel else {
+        throw .writeStopped(summary: journal.summary, done: done, files: files.count)
+      }
+      return try cancel()
+    }
     if journal.owner != ProcessIdentity.current {
       for stray in TagEdit.strayCopies(of: files.map(\.path)) { unlink(stray) }
     }
+    if journal.cancelled { return try cancel() }
 
     var written = 0
     var leftAlone: [String] = []
     var failure: (path: String, reason: String)?
     for (index, file) in files.enumerated() {
-      if shouldStop() { throw .writeStopped(summary: journal.summary, done: index, files: files.count) }
+      if shouldStop() { return try stopped(after: index) }
       guard let now = current(file) else {
         failure = (file.path, "it can no longer be read as audio")
         break
@@ -126,10 +189,10 @@ extension AlbumStore {
         continue
       }
       do {
-        try target(file).tagEdit.writeSafely(to: file.path, shouldStop: shouldStop)
+        try targetEdit(file).writeSafely(to: file.path, shouldStop: shouldStop)
         written += 1
       } catch .stopped {
-        throw .writeStopped(summary: journal.summary, done: index, files: files.count)
+        return try stopped(after: index)
       } catch {
         failure = (file.path, error.reason)
         break
@@ -142,24 +205,8 @@ extension AlbumStore {
       }
       return .finished(written: written, files: files.count, leftAlone: leftAlone)
     }
-
-    // Back as before: each file that holds what the journal wrote (now or before a stop).
-    var putBack = 0
-    var stuck: [String] = []
-    for file in files where target(file).plain != source(file).plain && current(file) == target(file).plain {
-      do {
-        try source(file).tagEdit.writeSafely(to: file.path)
-        putBack += 1
-      } catch {
-        stuck.append(file.path)
-      }
-    }
-    try changing { db in
-      try Self.takeBackRecords(of: journal, db)
-      try db.execute(sql: "DELETE FROM write_journal WHERE change_id = ?", arguments: [step])
-      try Self.rereadTracks(files.map(\.path), db)
-    }
-    return .rolledBack(path: failure.path, reason: failure.reason, putBack: putBack, stuck: stuck)
+    let back = try putBack()
+    return .rolledBack(path: failure.path, reason: failure.reason, putBack: back.putBack, stuck: back.stuck)
   }
 
   /// The library as before `journal`'s step, or before its undo or redo: what the files

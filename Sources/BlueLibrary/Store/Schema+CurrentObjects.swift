@@ -71,7 +71,7 @@ extension Schema {
       album TEXT,
       album_artist TEXT,
       date TEXT,
-      genre TEXT, rating TEXT, fav TEXT, artist TEXT, title TEXT, track_number TEXT,
+      genre TEXT, rating TEXT, fav TEXT, artist TEXT, title TEXT, track_number TEXT, rating_tags BLOB,
       PRIMARY KEY (change_id, image, file, path)
     ) WITHOUT ROWID
     """,
@@ -146,7 +146,7 @@ extension Schema {
       change_id INTEGER PRIMARY KEY,
       direction TEXT NOT NULL CHECK (direction IN ('write', 'undo', 'redo')),
       owner TEXT NOT NULL
-    )
+    , cancelled INTEGER NOT NULL DEFAULT 0)
     """,
   ]
 }

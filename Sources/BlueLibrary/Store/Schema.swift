@@ -17,7 +17,7 @@ enum Schema {
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
     addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
-    foldArtistIndex,
+    foldArtistIndex, addKeptRatingTags,
   ]
 
   /// The newest schema this build knows.
@@ -84,6 +84,8 @@ enum Schema {
     ("track_edit", ["path", "title", "artist", "number"], 13),
     ("change_track", ["change_id", "image", "path", "title", "artist", "number"], 13),
     ("change_tag", ["title", "track_number"], 13),
+    ("change_tag", ["rating_tags"], 15),
+    ("write_journal", ["cancelled"], 15),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -546,5 +548,22 @@ enum Schema {
   /// `lower(artist)` (``QuerySQL``'s sort, completion's skip from artist to artist).
   private static func foldArtistIndex(_ db: Database) throws {
     try db.execute(sql: "DROP INDEX album_artist; \(artistIndex)")
+  }
+
+  /// Rating tags as the files held them, and cancelled writes (version 15).
+  /// `change_tag.rating_tags` is, in a file's `before` row of a `write` that sets its rating or
+  /// favourite mark, every tag that write changes as the file held it (the TagLib plug-in's
+  /// `ctl_read_rating_tags`: other players' POPM frames with their play counts, values
+  /// bluelib cannot read), which undo puts back byte for byte; NULL otherwise (and in rows
+  /// from before, whose undo writes the old rating back as stars). `write_journal.cancelled`
+  /// is 1 once a signal (SIGINT, SIGTERM) stopped the writer of the journal's files: the files
+  /// it wrote are being put back, and a bluelib that finds the journal later finishes putting
+  /// them back instead of finishing the write.
+  private static func addKeptRatingTags(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE change_tag ADD COLUMN rating_tags BLOB;
+        ALTER TABLE write_journal ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0;
+        """)
   }
 }

@@ -15,7 +15,9 @@ struct WriteCommand: Command {
       it, synced and renamed over it, so no crash leaves a half-written file; the audio is
       not touched. A read-only file or folder stops the whole step with nothing written.
       The step is recorded before the first file is written: if bluelib is killed midway,
-      its next start finishes the write (or, if a file cannot be written, puts all back).
+      its next start finishes the write (or, if a file cannot be written, puts all back);
+      Ctrl-C or SIGTERM cancels it, putting back the files written so far.
+      Undo gives each file its rating tags back as they were, other players' included.
       Each file is compared on its own: a track's own genre or year is kept unless you
       edited that field.
       ALBUM is an index, a range (2-4) or a title, several at once; 'all' is every album of
@@ -47,7 +49,7 @@ struct WriteCommand: Command {
     }
     let result: Library.TagWrite
     do throws(LibraryError) {
-      result = try library.writeTags(of: albums)
+      result = try library.writeTags(of: albums, isCancelled: environment.cancellation.check())
     } catch {
       throw CommandError(error)
     }

@@ -25,6 +25,8 @@
 #define ctl_read_lyrics ctlp_read_lyrics
 #define ctl_lyrics_free ctlp_lyrics_free
 #define ctl_copy_attributes ctlp_copy_attributes
+#define ctl_read_rating_tags ctlp_read_rating_tags
+#define ctl_bytes_free ctlp_bytes_free
 #endif
 
 #ifdef __cplusplus
@@ -42,6 +44,10 @@ enum {
   CTL_FAILED = 3,
   /// The TagLib plug-in could not be loaded (`ctl_unavailable` says why).
   CTL_UNAVAILABLE = 4,
+  /// The file holds a tag TagLib would not write back as it is — an ID3v2 `POPM` frame whose
+  /// play count is longer than the 4 bytes TagLib keeps, which could not be read as the file
+  /// holds it — so nothing was written.
+  CTL_CANNOT_KEEP = 5,
 };
 
 /// Flags for `ctl_read`.
@@ -147,10 +153,38 @@ typedef struct CTLTags {
   /// 1 marks the track a favourite (`LOVE RATING` = `L`: ID3v2 TXXX, a Vorbis comment, an MP4
   /// freeform atom), 0 removes the mark, -1 leaves it.
   int favourite;
+  /// Non-NULL: the file's rating and favourite tags become exactly these, as
+  /// `ctl_read_rating_tags` read them (`ratingTagsSize` bytes): every tag `rating` and
+  /// `favourite` write is removed, and the ones read are put back as they were; `rating` and
+  /// `favourite` are then ignored. CTL_FAILED when the bytes are not such a reading, or are one
+  /// of another kind of file.
+  const uint8_t *ratingTags;
+  size_t ratingTagsSize;
 } CTLTags;
 
-/// Writes `tags` into the file at `path` in place.
+/// Writes `tags` into the file at `path` in place. An ID3v2 `POPM` frame keeps its bytes
+/// (its play count, however long) unless its rating is written, and then keeps its play
+/// count's bytes.
 int ctl_write(const char *path, const CTLTags *tags);
+
+/// Bytes the plug-in makes and reads back, malloc'ed: free them with `ctl_bytes_free`.
+typedef struct CTLBytes {
+  uint8_t *bytes;
+  size_t size;
+} CTLBytes;
+
+/// Reads every tag of `descriptor` (an open, readable regular file named `path`, closed when
+/// the call returns) that `ctl_write`'s `rating` and `favourite` write or remove, as the file
+/// holds them, into `tags`: what `CTLTags.ratingTags` puts back. ID3v2: every `POPM` frame
+/// (email, rating and play count, byte for byte) and the TXXX frames `FMPS_Rating` and `LOVE
+/// RATING` (in any case); Vorbis comments: `RATING`, `FMPS_RATING`, `LOVE RATING`; MP4:
+/// `rate` and the freeform `FMPS_Rating` and `LOVE RATING` atoms with their types; other
+/// formats: the properties `RATING`, `FMPS_RATING`, `LOVE RATING`. The bytes are opaque to
+/// the caller. On any status other than CTL_OK `tags` holds nothing.
+int ctl_read_rating_tags(int descriptor, const char *path, CTLBytes *tags);
+
+/// Frees what `ctl_read_rating_tags` put into `tags` and zeroes it.
+void ctl_bytes_free(CTLBytes *tags);
 
 /// The lyrics a file embeds. Every pointer is owned by the struct until `ctl_lyrics_free`;
 /// strings are UTF-8 and NUL-terminated.
