@@ -1351,3 +1351,5 @@ extern "C" int ctl_copy_attributes(int source, int target) {
   return 0;
 #endif
 }
+
+extern "C" int ctl_abi(void) { return CTL_ABI; }

@@ -41,60 +41,47 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded;
 static char failure[1024];
 
-static void *resolve(void *handle, const char *name, int *missing) {
-  void *symbol = dlsym(handle, name);
-  if (symbol == NULL && !*missing) {
-    *missing = 1;
-    snprintf(failure, sizeof failure, "the libcurl installed has no %s (too old?)", name);
-  }
-  return symbol;
+/// A libcurl older than the options bluelib sets is refused, not called.
+static int new_enough(void *handle, const char *path, char *why, size_t why_size) {
+  (void)handle;
+  const curl_version_info_data *version = curl.version_info(CURLVERSION_NOW);
+  if (version != NULL && version->version_num >= CCURL_OLDEST) return RL_LOADED;
+  snprintf(
+    why, why_size, "the libcurl at %s (%s) is too old: " CCURL_OLDEST_TEXT " or later is needed", path,
+    version != NULL && version->version != NULL ? version->version : "of unknown version");
+  return RL_UNUSABLE;
 }
 
 static void load(void) {
-  // From the system's library folders (and LD_LIBRARY_PATH's), never beside the program, and
-  // checked before it is mapped (runtime_library.h). A file found that cannot be loaded is
-  // what is said, rather than a name not found after it.
+  // From the system's library folders (and LD_LIBRARY_PATH's), never beside the program,
+  // checked before it is mapped, as every library is loaded (runtime_library.h).
+  const rl_symbol symbols[] = {
+    {"curl_global_init", (void **)&curl.global_init},
+    {"curl_version_info", (void **)&curl.version_info},
+    {"curl_easy_init", (void **)&curl.easy_init},
+    {"curl_easy_cleanup", (void **)&curl.easy_cleanup},
+    {"curl_easy_strerror", (void **)&curl.easy_strerror},
+    {"curl_easy_setopt", (void **)&curl.easy_setopt},
+    {"curl_easy_getinfo", (void **)&curl.easy_getinfo},
+    {"curl_slist_append", (void **)&curl.slist_append},
+    {"curl_slist_free_all", (void **)&curl.slist_free_all},
+    {"curl_multi_init", (void **)&curl.multi_init},
+    {"curl_multi_cleanup", (void **)&curl.multi_cleanup},
+    {"curl_multi_setopt", (void **)&curl.multi_setopt},
+    {"curl_multi_add_handle", (void **)&curl.multi_add_handle},
+    {"curl_multi_remove_handle", (void **)&curl.multi_remove_handle},
+    {"curl_multi_perform", (void **)&curl.multi_perform},
+    {"curl_multi_poll", (void **)&curl.multi_poll},
+    {"curl_multi_wakeup", (void **)&curl.multi_wakeup},
+    {"curl_multi_info_read", (void **)&curl.multi_info_read},
+  };
   void *handle = NULL;
-  char first_error[512] = "";
-  int first_result = RL_NOT_FOUND;
-  for (size_t index = 0; index < sizeof library_names / sizeof library_names[0] && handle == NULL; index++) {
-    char why[512];
-    int result = rl_open(library_names[index], &handle, why, sizeof why, NULL, 0);
-    if (result != RL_LOADED && (first_error[0] == '\0' || (first_result == RL_NOT_FOUND && result != first_result))) {
-      snprintf(first_error, sizeof first_error, "%s", why);
-      first_result = result;
-    }
-  }
-  if (handle == NULL) {
-    snprintf(failure, sizeof failure, "cannot load libcurl (%s)", first_error);
-    return;
-  }
-  int missing = 0;
-  // The casts go through void * as dlsym's manual page says.
-  *(void **)&curl.global_init = resolve(handle, "curl_global_init", &missing);
-  *(void **)&curl.version_info = resolve(handle, "curl_version_info", &missing);
-  *(void **)&curl.easy_init = resolve(handle, "curl_easy_init", &missing);
-  *(void **)&curl.easy_cleanup = resolve(handle, "curl_easy_cleanup", &missing);
-  *(void **)&curl.easy_strerror = resolve(handle, "curl_easy_strerror", &missing);
-  *(void **)&curl.easy_setopt = resolve(handle, "curl_easy_setopt", &missing);
-  *(void **)&curl.easy_getinfo = resolve(handle, "curl_easy_getinfo", &missing);
-  *(void **)&curl.slist_append = resolve(handle, "curl_slist_append", &missing);
-  *(void **)&curl.slist_free_all = resolve(handle, "curl_slist_free_all", &missing);
-  *(void **)&curl.multi_init = resolve(handle, "curl_multi_init", &missing);
-  *(void **)&curl.multi_cleanup = resolve(handle, "curl_multi_cleanup", &missing);
-  *(void **)&curl.multi_setopt = resolve(handle, "curl_multi_setopt", &missing);
-  *(void **)&curl.multi_add_handle = resolve(handle, "curl_multi_add_handle", &missing);
-  *(void **)&curl.multi_remove_handle = resolve(handle, "curl_multi_remove_handle", &missing);
-  *(void **)&curl.multi_perform = resolve(handle, "curl_multi_perform", &missing);
-  *(void **)&curl.multi_poll = resolve(handle, "curl_multi_poll", &missing);
-  *(void **)&curl.multi_wakeup = resolve(handle, "curl_multi_wakeup", &missing);
-  *(void **)&curl.multi_info_read = resolve(handle, "curl_multi_info_read", &missing);
-  if (missing) return;
-  const curl_version_info_data *version = curl.version_info(CURLVERSION_NOW);
-  if (version == NULL || version->version_num < CCURL_OLDEST) {
-    snprintf(
-      failure, sizeof failure, "the libcurl installed (%s) is too old: " CCURL_OLDEST_TEXT " or later is needed",
-      version != NULL && version->version != NULL ? version->version : "of unknown version");
+  char why[768];
+  int result = rl_load(
+    "libcurl", library_names, sizeof library_names / sizeof library_names[0], symbols,
+    sizeof symbols / sizeof symbols[0], new_enough, &handle, why, sizeof why, NULL, 0);
+  if (result != RL_LOADED) {
+    snprintf(failure, sizeof failure, "cannot load libcurl (%s)", why);
     return;
   }
   // Once, before any other call and before any other thread uses libcurl.

@@ -266,3 +266,40 @@ int rl_open(const char *name, void **handle, char *why, size_t why_size, char *l
   snprintf(why, why_size, "%s is not in LD_LIBRARY_PATH nor in the system's library folders", name);
   return RL_NOT_FOUND;
 }
+
+int rl_load(
+  const char *library, const char *const *names, size_t name_count, const rl_symbol *symbols, size_t symbol_count,
+  rl_handshake handshake, void **handle, char *why, size_t why_size, char *loaded_path, size_t path_size) {
+  *handle = NULL;
+  int first = RL_NOT_FOUND;
+  char path[PATH_MAX];
+  path[0] = '\0';
+  for (size_t index = 0; index < name_count && *handle == NULL; index++) {
+    char reason[PATH_MAX + 256];
+    int result = rl_open(names[index], handle, reason, sizeof reason, path, sizeof path);
+    if (result == RL_LOADED) break;
+    // The first reason, unless a file that was there but could not be loaded comes later.
+    if (index == 0 || (first == RL_NOT_FOUND && result != RL_NOT_FOUND)) {
+      snprintf(why, why_size, "%s", reason);
+      first = result;
+    }
+  }
+  if (*handle == NULL) return first;
+  for (size_t index = 0; index < symbol_count; index++) {
+    void *address = dlsym(*handle, symbols[index].name);
+    if (address == NULL) {
+      snprintf(why, why_size, "the %s at %s has no %s (too old?)", library, path, symbols[index].name);
+      dlclose(*handle);
+      *handle = NULL;
+      return RL_UNUSABLE;
+    }
+    *symbols[index].address = address;
+  }
+  if (handshake != NULL && handshake(*handle, path, why, why_size) != RL_LOADED) {
+    dlclose(*handle);
+    *handle = NULL;
+    return RL_UNUSABLE;
+  }
+  if (loaded_path != NULL && path_size > 0) snprintf(loaded_path, path_size, "%s", path);
+  return RL_LOADED;
+}

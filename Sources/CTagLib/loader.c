@@ -29,13 +29,14 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded;
 static char failure[PATH_MAX * 2 + 256];
 
-static void *resolve(void *handle, const char *name, int *missing) {
-  void *symbol = dlsym(handle, name);
-  if (symbol == NULL && !*missing) {
-    *missing = 1;
-    snprintf(failure, sizeof failure, "the TagLib plug-in has no %s: %s", name, dlerror());
-  }
-  return symbol;
+/// A plug-in of another bluelib is refused: its functions would misread this one's structs.
+static int same_interface(void *handle, const char *path, char *why, size_t why_size) {
+  int (*abi)(void) = NULL;
+  *(void **)&abi = dlsym(handle, "ctlp_abi");
+  int found = abi != NULL ? abi() : 1;
+  if (found == CTL_ABI) return RL_LOADED;
+  snprintf(why, why_size, "%s is of another bluelib (interface %d; this one needs %d)", path, found, CTL_ABI);
+  return RL_UNUSABLE;
 }
 
 static void load(void) {
@@ -49,38 +50,37 @@ static void load(void) {
   char *slash = strrchr(executable, '/');
   if (slash != NULL) *slash = '\0';
   // Beside the program (the build directory, or an installation that keeps them
-  // together), then where `bash .ci/run install` puts it. A file there that is not a whole
-  // library (truncated, a FIFO) is said, never mapped (runtime_library.h).
-  const char *places[] = {"%s/%s", "%s/../lib/bluelib/%s"};
+  // together), then where `bash .ci/run install` puts it; checked and loaded as every
+  // library is (runtime_library.h): a file there that is not a whole library (truncated, a
+  // FIFO) is said, never mapped.
+  char beside[PATH_MAX * 2], installed[PATH_MAX * 2];
+  snprintf(beside, sizeof beside, "%s/%s", executable, plugin_name);
+  snprintf(installed, sizeof installed, "%s/../lib/bluelib/%s", executable, plugin_name);
+  const char *const places[] = {beside, installed};
+  const rl_symbol symbols[] = {
+    {"ctlp_read_descriptor", (void **)&plugin.read_descriptor},
+    {"ctlp_extensions", (void **)&plugin.extensions},
+    {"ctlp_track_free", (void **)&plugin.track_free},
+    {"ctlp_write", (void **)&plugin.write},
+    {"ctlp_read_lyrics", (void **)&plugin.read_lyrics},
+    {"ctlp_lyrics_free", (void **)&plugin.lyrics_free},
+    {"ctlp_copy_attributes", (void **)&plugin.copy_attributes},
+    {"ctlp_read_rating_tags", (void **)&plugin.read_rating_tags},
+    {"ctlp_bytes_free", (void **)&plugin.bytes_free},
+  };
   void *handle = NULL;
-  char path[PATH_MAX * 2];
   char why[PATH_MAX * 2 + 128];
-  for (size_t index = 0; index < sizeof places / sizeof places[0] && handle == NULL; index++) {
-    snprintf(path, sizeof path, places[index], executable, plugin_name);
-    int result = rl_open(path, &handle, why, sizeof why, NULL, 0);
-    if (result == RL_NOT_FOUND) continue;
-    if (result != RL_LOADED) {
-      snprintf(failure, sizeof failure, "cannot load TagLib's plug-in: %s; reinstall bluelib", why);
-      return;
-    }
-  }
-  if (handle == NULL) {
+  int result = rl_load(
+    "TagLib plug-in", places, 2, symbols, sizeof symbols / sizeof symbols[0], same_interface, &handle, why, sizeof why,
+    NULL, 0);
+  if (result == RL_NOT_FOUND) {
     snprintf(
       failure, sizeof failure, "TagLib's plug-in %s is neither in %s nor in %s/../lib/bluelib", plugin_name,
       executable, executable);
-    return;
+  } else if (result != RL_LOADED) {
+    snprintf(failure, sizeof failure, "cannot load TagLib's plug-in: %s; reinstall bluelib", why);
   }
-  int missing = 0;
-  plugin.read_descriptor = resolve(handle, "ctlp_read_descriptor", &missing);
-  plugin.extensions = resolve(handle, "ctlp_extensions", &missing);
-  plugin.track_free = resolve(handle, "ctlp_track_free", &missing);
-  plugin.write = resolve(handle, "ctlp_write", &missing);
-  plugin.read_lyrics = resolve(handle, "ctlp_read_lyrics", &missing);
-  plugin.lyrics_free = resolve(handle, "ctlp_lyrics_free", &missing);
-  plugin.copy_attributes = resolve(handle, "ctlp_copy_attributes", &missing);
-  plugin.read_rating_tags = resolve(handle, "ctlp_read_rating_tags", &missing);
-  plugin.bytes_free = resolve(handle, "ctlp_bytes_free", &missing);
-  loaded = !missing;
+  loaded = result == RL_LOADED;
 }
 
 static int ready(void) {

@@ -66,43 +66,71 @@ struct MPVLibrary: Sendable {
     return library
   }
 
+  /// The functions bluelib calls, in the order of the table's fields.
+  private static let symbols = [
+    "mpv_create", "mpv_initialize", "mpv_terminate_destroy", "mpv_set_option_string", "mpv_command",
+    "mpv_set_property", "mpv_get_property", "mpv_wait_event", "mpv_error_string", "mpv_free", "mpv_observe_property",
+    "mpv_hook_add", "mpv_hook_continue", "mpv_set_property_string",
+  ]
+
+  /// The major version of libmpv's client API this engine is written against (the header's
+  /// `MPV_CLIENT_API_VERSION`, 2.x in libmpv.so.2): another major one changed what the
+  /// functions mean, and is refused rather than called.
+  static let clientAPIMajor: UInt = 2
+
   private init() throws(PlaybackError) {
-    // From the system's library folders (and LD_LIBRARY_PATH's), never beside the program,
-    // checked before it is mapped (CRuntimeLibrary); a file found that cannot be loaded is
-    // what is said, rather than a name not found after it.
+    // As every library is loaded (CRuntimeLibrary): from the system's library folders (and
+    // LD_LIBRARY_PATH's), never beside the program, checked before it is mapped, every
+    // function looked up, its client API's version asked.
     var handle: UnsafeMutableRawPointer?
-    var firstError = ""
-    var firstResult = Int32(RL_NOT_FOUND)
-    for name in Self.names {
-      var why = [CChar](repeating: 0, count: 1024)
-      let result = rl_open(name, &handle, &why, why.count, nil, 0)
-      if handle != nil { break }
-      if firstError.isEmpty || (firstResult == RL_NOT_FOUND && result != firstResult) {
-        firstError = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        firstResult = result
+    var why = [CChar](repeating: 0, count: 1024)
+    var addresses = [UnsafeMutableRawPointer?](repeating: nil, count: Self.symbols.count)
+    let libraries = Self.names.map { strdup($0) }
+    let functions = Self.symbols.map { strdup($0) }
+    defer { for string in libraries + functions { Glibc.free(string) } }
+    let handshake: rl_handshake = { handle, path, why, size in
+      let version = dlsym(handle, "mpv_client_api_version").map {
+        unsafeBitCast($0, to: (@convention(c) () -> UInt).self)()
+      }
+      if let version, version >> 16 == MPVLibrary.clientAPIMajor { return Int32(RL_LOADED) }
+      let found = version.map { "\($0 >> 16).\($0 & 0xFFFF)" } ?? "unknown"
+      let text =
+        "the libmpv at \(path.map { String(cString: $0) } ?? "?") speaks client API \(found); "
+        + "bluelib needs \(MPVLibrary.clientAPIMajor).x"
+      if let why, size > 0 {
+        text.withCString { _ = strncpy(why, $0, size - 1) }
+        why[size - 1] = 0
+      }
+      return Int32(RL_UNUSABLE)
+    }
+    let result = addresses.withUnsafeMutableBufferPointer { slots in
+      var table = functions.indices.map { rl_symbol(name: functions[$0], address: slots.baseAddress! + $0) }
+      return libraries.map { UnsafePointer($0) }.withUnsafeBufferPointer { names in
+        rl_load(
+          "libmpv", names.baseAddress, names.count, &table, table.count, handshake, &handle, &why, why.count, nil, 0)
       }
     }
-    guard let handle else { throw PlaybackError("cannot load libmpv (\(firstError)); \(Self.installHint)") }
-    func symbol<Function>(_ name: String, as type: Function.Type) throws(PlaybackError) -> Function {
-      guard let address = dlsym(handle, name) else {
-        throw PlaybackError("the libmpv installed has no \(name) (too old?); \(Self.installHint)")
-      }
-      return unsafeBitCast(address, to: type)
+    guard result == RL_LOADED else {
+      let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw PlaybackError("cannot load libmpv (\(reason)); \(Self.installHint)")
     }
-    create = try symbol("mpv_create", as: type(of: create))
-    initialize = try symbol("mpv_initialize", as: type(of: initialize))
-    terminateDestroy = try symbol("mpv_terminate_destroy", as: type(of: terminateDestroy))
-    setOptionString = try symbol("mpv_set_option_string", as: type(of: setOptionString))
-    command = try symbol("mpv_command", as: type(of: command))
-    setProperty = try symbol("mpv_set_property", as: type(of: setProperty))
-    getProperty = try symbol("mpv_get_property", as: type(of: getProperty))
-    waitEvent = try symbol("mpv_wait_event", as: type(of: waitEvent))
-    errorString = try symbol("mpv_error_string", as: type(of: errorString))
-    free = try symbol("mpv_free", as: type(of: free))
-    observeProperty = try symbol("mpv_observe_property", as: type(of: observeProperty))
-    hookAdd = try symbol("mpv_hook_add", as: type(of: hookAdd))
-    hookContinue = try symbol("mpv_hook_continue", as: type(of: hookContinue))
-    setPropertyString = try symbol("mpv_set_property_string", as: type(of: setPropertyString))
+    func function<Function>(_ index: Int, as type: Function.Type) -> Function {
+      unsafeBitCast(addresses[index]!, to: type)
+    }
+    create = function(0, as: type(of: create))
+    initialize = function(1, as: type(of: initialize))
+    terminateDestroy = function(2, as: type(of: terminateDestroy))
+    setOptionString = function(3, as: type(of: setOptionString))
+    command = function(4, as: type(of: command))
+    setProperty = function(5, as: type(of: setProperty))
+    getProperty = function(6, as: type(of: getProperty))
+    waitEvent = function(7, as: type(of: waitEvent))
+    errorString = function(8, as: type(of: errorString))
+    free = function(9, as: type(of: free))
+    observeProperty = function(10, as: type(of: observeProperty))
+    hookAdd = function(11, as: type(of: hookAdd))
+    hookContinue = function(12, as: type(of: hookContinue))
+    setPropertyString = function(13, as: type(of: setPropertyString))
   }
 }
 

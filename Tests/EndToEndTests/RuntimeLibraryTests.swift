@@ -164,4 +164,121 @@ struct RuntimeLibraryTests {
     #expect(result.stdout.hasSuffix("\nA\n"), "\(result.stdout)")
     #expect(server.requestCount("/a.png") == 0)
   }
+
+  // MARK: - The handshake (issue 47, item 4)
+
+  /// Compiles the C `source` into the shared library `path` with the system's compiler.
+  static func compileLibrary(_ source: String, to path: String) throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("library.c")
+    try source.write(toFile: file, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+    process.arguments = ["-shared", "-fPIC", "-o", path, file]
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "cc: \(said)")
+  }
+
+  /// Stubs of `names`: functions that do nothing, for a library that has them all.
+  static func stubs(_ names: [String]) -> String {
+    names.map { "void \($0)(void) {}\n" }.joined()
+  }
+
+  /// A TagLib plug-in of another bluelib — one of an older interface, or one from before the
+  /// interface was numbered — is refused with one line, not called with structs it misreads.
+  @Test(.timeLimit(.minutes(1)), arguments: [(Optional(1), 1), (nil, 1), (Optional(99), 99)])
+  func aPlugInOfAnotherInterfaceIsRefused(answer: Int?, said: Int) throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try AudioLibraryLoadingTests.innuendo(in: runner)
+    let copy = try CopiedProgram()
+    let functions = [
+      "ctlp_read_descriptor", "ctlp_extensions", "ctlp_track_free", "ctlp_write", "ctlp_read_lyrics",
+      "ctlp_lyrics_free", "ctlp_copy_attributes", "ctlp_read_rating_tags", "ctlp_bytes_free",
+    ]
+    try Self.compileLibrary(
+      Self.stubs(functions) + (answer.map { "int ctlp_abi(void) { return \($0); }\n" } ?? ""), to: copy.plugIn)
+    let result = try copy.run(["-c", "import '\(music.root)'"], in: runner)
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "bluelib: -c:1: import: cannot scan '\(music.root)': cannot read tags: cannot load TagLib's plug-in: "
+        + "\(copy.plugIn) is of another bluelib (interface \(said); this one needs 2); reinstall bluelib\n")
+  }
+
+  /// The functions bluelib calls in libmpv.
+  static let mpvFunctions = [
+    "mpv_create", "mpv_initialize", "mpv_terminate_destroy", "mpv_set_option_string", "mpv_command",
+    "mpv_set_property", "mpv_get_property", "mpv_wait_event", "mpv_error_string", "mpv_free", "mpv_observe_property",
+    "mpv_hook_add", "mpv_hook_continue", "mpv_set_property_string",
+  ]
+
+  /// A libmpv of another client API, or one without a function bluelib calls, is said at the
+  /// first `play`, with what to install; nothing of it is called.
+  @Test(.timeLimit(.minutes(1)))
+  func aLibmpvOfAnotherAPIOrWithoutAFunctionIsRefused() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try AudioLibraryLoadingTests.innuendo(in: runner)
+    #expect(try runner.run(["-c", "import '\(music.root)'"]).status == 0)
+    let cases = [
+      (
+        Self.stubs(Self.mpvFunctions) + "unsigned long mpv_client_api_version(void) { return 1UL << 16 | 109; }\n",
+        "speaks client API 1.109; bluelib needs 2.x"
+      ),
+      (
+        Self.stubs(Self.mpvFunctions.filter { $0 != "mpv_hook_add" })
+          + "unsigned long mpv_client_api_version(void) { return 2UL << 16 | 1; }\n",
+        "has no mpv_hook_add (too old?)"
+      ),
+    ]
+    for (source, reason) in cases {
+      let libraries = try TemporaryDirectory()
+      try Self.compileLibrary(source, to: libraries.file("libmpv.so.2"))
+      try Self.compileLibrary(source, to: libraries.file("libmpv.so"))
+      let result = try runner.run(
+        ["-c", "play 1"], environment: ["LD_LIBRARY_PATH": libraries.path, "BLUELIB_AUDIO_OUTPUT": "null"])
+      #expect(result.status == 1)
+      #expect(
+        result.stderr
+          == "bluelib: -c:1: play: cannot load libmpv (the libmpv at \(libraries.file("libmpv.so.2")) \(reason)); "
+          + "to play music, install libmpv "
+          + "(Debian: apt install libmpv2)\n", "\(result.stderr)")
+    }
+  }
+
+  /// A libcurl older than the options bluelib sets is refused at the first download.
+  @Test(.timeLimit(.minutes(1)))
+  func aLibcurlTooOldIsRefused() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    try RunsAlone.DownloadTests.prepare(runner, [("A", "http://127.0.0.1:9/a.png")])
+    let functions = [
+      "curl_global_init", "curl_easy_init", "curl_easy_cleanup", "curl_easy_strerror", "curl_easy_setopt",
+      "curl_easy_getinfo", "curl_slist_append", "curl_slist_free_all", "curl_multi_init", "curl_multi_cleanup",
+      "curl_multi_setopt", "curl_multi_add_handle", "curl_multi_remove_handle", "curl_multi_perform",
+      "curl_multi_poll", "curl_multi_wakeup", "curl_multi_info_read",
+    ]
+    let libraries = try TemporaryDirectory()
+    for name in ["libcurl.so.4", "libcurl.so"] {
+      try Self.compileLibrary(
+        Self.stubs(functions) + """
+          /* The head of curl_version_info_data: age, version text, version number. */
+          struct head { int age; const char *version; unsigned int number; };
+          static struct head old = {0, "7.64.0", 0x074000};
+          void *curl_version_info(int age) { (void)age; return &old; }
+
+          """, to: libraries.file(name))
+    }
+    let result = try runner.run(
+      ["-c", "download 1", "-c", "wait"], environment: ["LD_LIBRARY_PATH": libraries.path])
+    #expect(
+      result.stdout.contains(
+        "cover of \"A\" failed: cannot load libcurl (the libcurl at \(libraries.file("libcurl.so.4")) (7.64.0) is "
+          + "too old: 7.85.0 or later is needed); to download covers, install libcurl"), "\(result.stdout)")
+  }
 }

@@ -44,6 +44,25 @@ int rl_check(const char *path, char *why, size_t why_size);
 /// folders`). The path loaded, when `loaded_path` is not NULL, in it.
 int rl_open(const char *name, void **handle, char *why, size_t why_size, char *loaded_path, size_t path_size);
 
+/// A function a library must have: its name, and where its address is written.
+typedef struct rl_symbol {
+  const char *name;
+  void **address;
+} rl_symbol;
+
+/// Asks a library just loaded whether it is one bluelib can use (its version, its ABI):
+/// RL_LOADED if so, else RL_UNUSABLE with why in `why`.
+typedef int (*rl_handshake)(void *handle, const char *path, char *why, size_t why_size);
+
+/// Loads a library as bluelib loads every one: the first of `names` that `rl_open` loads (a
+/// file found that cannot be loaded is what is said, rather than a later name not found),
+/// then every one of `symbols` (all or none: RL_UNUSABLE naming the first missing), then
+/// `handshake` (NULL: none). `library` names it in messages (`libcurl`). RL_LOADED with the
+/// handle in `*handle` and the addresses written; else why in `why`, nothing left loaded.
+int rl_load(
+  const char *library, const char *const *names, size_t name_count, const rl_symbol *symbols, size_t symbol_count,
+  rl_handshake handshake, void **handle, char *why, size_t why_size, char *loaded_path, size_t path_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,7 @@
 #define ctl_copy_attributes ctlp_copy_attributes
 #define ctl_read_rating_tags ctlp_read_rating_tags
 #define ctl_bytes_free ctlp_bytes_free
+#define ctl_abi ctlp_abi
 #endif
 
 #ifdef __cplusplus
@@ -210,6 +211,16 @@ void ctl_lyrics_free(CTLLyrics *lyrics);
 /// security labels) to the open file `target`, as a safe write's copy must carry them; an
 /// attribute this user may not set is left out. Returns how many could not be copied.
 int ctl_copy_attributes(int source, int target);
+
+/// The version of this interface: a plug-in answers the one it was built with (`ctl_abi`), and
+/// one of another is refused, not called (a function whose structs changed would misread
+/// them). Raised whenever a function or struct above changes.
+#define CTL_ABI 2
+
+#ifdef CTL_PLUGIN
+/// CTL_ABI as the plug-in was built.
+int ctl_abi(void);
+#endif
 
 #ifndef CTL_PLUGIN
 /// Why the plug-in could not be loaded (it is tried at the first call of any function
