@@ -59,73 +59,67 @@ extension Library {
     let last = try store.stateText(Self.syncKey(root))
     let lastVersion = last.map { String($0.prefix { $0 != "\n" }) }
     if lastVersion == version { return ServerSync() }
-    let songs: [ServerSong]
+
+    // The songs are staged as they come, a window at a time, in the library connection's
+    // temporary tables, and grouped and stored from there: what a sync holds in memory does
+    // not grow with the server's database.
+    try store.beginListing()
+    defer { store.endListing() }
+    var fingerprint = SongFingerprint()
+    var staged = 0
+    var failure: LibraryError?
     do throws(ServerError) {
-      songs = try server.songs()
+      try server.listSongs { listing in
+        do throws(LibraryError) {
+          switch listing {
+          case .again:
+            fingerprint = SongFingerprint()
+            staged = 0
+            try store.beginListing()
+          case .songs(let songs):
+            for song in songs { fingerprint.mix(song) }
+            staged += try store.stage(
+              songs.map { song in
+                ListedTrack(path: root + "/" + song.uri, modified: song.modified &* 1_000_000_000, tags: song.tags)
+              })
+          }
+          return true
+        } catch {
+          failure = error
+          return false
+        }
+      }
     } catch {
       throw .server(error.description)
     }
+    if let failure { throw failure }
     var result = ServerSync()
     result.listed = true
-    result.tracks = songs.count
-    let fingerprint = Self.fingerprint(of: songs)
-    let record = version + "\n" + fingerprint
-    if let last, last.hasSuffix("\n" + fingerprint) {
+    result.tracks = staged
+    let record = version + "\n" + fingerprint.hex(songs: staged)
+    if let last, last.hasSuffix("\n" + fingerprint.hex(songs: staged)) {
       // The very songs of the last sync: its albums stand.
       try store.setStateText(Self.syncKey(root), record)
-      result.albums = try store.scannedAlbums(under: root).lastScan.count
+      result.albums = try store.scannedAlbumCount(under: root)
       result.unchanged = result.albums
       return result
     }
 
-    let listed = songs.map { song in
-      ListedTrack(path: root + "/" + song.uri, modified: song.modified &* 1_000_000_000, tags: song.tags)
-    }
-    var keys: Set<String> = []
-    let keyed = MusicFolderScanner.albums(listed: listed).map { album in
-      // As an import keys them: the later of two albums with one key gets a suffix.
-      var key = album.key
-      var copy = 1
-      while !keys.insert(key).inserted {
-        copy += 1
-        key = album.key + "\u{1F}\(copy)"
-      }
-      return (key: key, album: album)
-    }
-    let albums = keyed.map { keyed in
-      var album = Album(music: keyed.album, key: keyed.key)
-      // The server's cover for each album: its first song's picture, else its folder's.
-      if let first = keyed.album.tracks.first?.path, first.hasPrefix(root + "/") {
-        album.coverURL = server.coverURL(ofSong: String(first.dropFirst(root.count + 1)))
-      }
-      return album
-    }
-    result.albums = albums.count
-    let stored = try store.storedTracks(under: root)
-    // A song is written when it is new, its file's time or tags changed: the others are rows
-    // the store has as they are (unless their place in an album changed).
-    var opened: Set<String> = []
-    for album in keyed {
-      for track in album.album.tracks {
-        guard let known = stored.tracks[track.path], known.modified == track.modified, known.tags == track.tags
-        else {
-          opened.insert(track.path)
-          continue
-        }
-      }
-    }
-    let filesSaid = try store.scannedAlbums(under: root).filesSaid
+    result.albums = try store.groupListing()
     let name = server.name
     let outcome = try change { (origin) throws(LibraryError) in
-      try store.importFolder(
-        albums,
+      try store.importListing(
+        root: root,
         summary: { outcome in
           "sync with \(name): "
             + Self.counts(added: outcome.added, updated: outcome.updated, moved: outcome.moved, unchanged: 0)
         },
-        origin: origin, filesSaid: filesSaid,
-        tracks: AlbumStore.ScannedTracks(
-          albums: keyed, built: albums, root: root, stored: stored, opened: opened, unreadable: [], record: record))
+        origin: origin, record: record,
+        cover: { album in
+          // The server's cover for each album: its first song's picture, else its folder's.
+          guard let first = album.tracks.first?.path, first.hasPrefix(root + "/") else { return nil }
+          return server.coverURL(ofSong: String(first.dropFirst(root.count + 1)))
+        })
     }
     if selection == nil, (try? count()) ?? 0 > 0 { select(0) }
     result.added = outcome.added
@@ -157,28 +151,40 @@ extension Library {
     return "\(kind) at \(authority.removingPercentEncoding ?? String(authority))"
   }
 
-  /// 16 hex digits (64-bit FNV-1a) of every song's place, time, length and tags, after the
-  /// grouping rules' version: the same fingerprint, the same albums.
-  static func fingerprint(of songs: [ServerSong]) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    func mix(_ text: String?) {
-      for byte in (text ?? "\u{0}").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-      hash = (hash ^ 0xFF) &* 0x100_0000_01b3
+}
+
+/// 16 hex digits (64-bit FNV-1a) of every song's place, time, length, tags and marks, in the
+/// order listed, after the grouping rules' version, and of their count: the same fingerprint,
+/// the same albums. Mixed a song at a time, as the songs are listed.
+struct SongFingerprint {
+  private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+
+  init() {
+    mix("rules \(MusicFolderScanner.groupingRulesVersion)")
+  }
+
+  private mutating func mix(_ text: String?) {
+    for byte in (text ?? "\u{0}").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    hash = (hash ^ 0xFF) &* 0x100_0000_01b3
+  }
+
+  mutating func mix(_ song: ServerSong) {
+    mix(song.uri)
+    mix(
+      "\(song.modified) \(song.duration) \(song.track ?? -1) \(song.disc ?? -1) \(song.rating ?? 0) \(song.favourite)")
+    for tag in [
+      song.album, song.artist, song.albumArtist, song.title, song.date, song.genre, song.musicBrainzTrackID,
+      song.musicBrainzAlbumID, song.musicBrainzReleaseGroupID,
+    ] {
+      mix(tag)
     }
-    mix("rules \(MusicFolderScanner.groupingRulesVersion) songs \(songs.count)")
-    for song in songs {
-      mix(song.uri)
-      mix(
-        "\(song.modified) \(song.duration) \(song.track ?? -1) \(song.disc ?? -1) \(song.rating ?? 0) \(song.favourite)"
-      )
-      for tag in [
-        song.album, song.artist, song.albumArtist, song.title, song.date, song.genre, song.musicBrainzTrackID,
-        song.musicBrainzAlbumID, song.musicBrainzReleaseGroupID,
-      ] {
-        mix(tag)
-      }
-    }
-    let hex = String(hash, radix: 16)
+  }
+
+  /// The fingerprint of the songs mixed, `songs` of them.
+  func hex(songs: Int) -> String {
+    var copy = self
+    copy.mix("songs \(songs)")
+    let hex = String(copy.hash, radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex
   }
 }

@@ -116,27 +116,33 @@ extension MPDServer {
     return update + " " + songs
   }
 
-  public func songs() throws(ServerError) -> [ServerSong] {
+  /// Lists the songs a window at a time (``songsPerRequest``), each with its marks; when
+  /// the database's version changed meanwhile (an update ended between two windows, which
+  /// would mix two databases), lists them again, at most three times.
+  public func listSongs(_ receive: (ServerListing) -> Bool) throws(ServerError) {
     do throws(MPDError) {
-      return try withConnection { connection throws(MPDError) in
+      try withConnection { connection throws(MPDError) in
         try Self.readTags(only: Self.tagsRead, connection)
         defer { _ = try? connection.run(MPDCommand("tagtypes", "all")) }
-        // An update that ends between two requests would mix two databases: list again.
-        var songs: [ServerSong] = []
-        for _ in 0..<3 {
-          let before = try Self.version(connection)
-          songs = try Self.allSongs(connection)
-          if try Self.version(connection) == before { break }
-        }
+        // Only the songs that have a mark are held, by their place.
         let marks = try Self.marks(connection)
-        if !marks.isEmpty {
-          for index in songs.indices {
-            guard let mark = marks[songs[index].uri] else { continue }
-            songs[index].rating = mark.rating
-            songs[index].favourite = mark.favourite
+        for attempt in 0..<3 {
+          if attempt > 0, !receive(.again) { return }
+          let before = try Self.version(connection)
+          let finished = try Self.allSongs(connection) { window in
+            var songs = window
+            if !marks.isEmpty {
+              for index in songs.indices {
+                guard let mark = marks[songs[index].uri] else { continue }
+                songs[index].rating = mark.rating
+                songs[index].favourite = mark.favourite
+              }
+            }
+            return receive(.songs(songs))
           }
+          if !finished { return }
+          if try Self.version(connection) == before { return }
         }
-        return songs
       }
     } catch {
       throw error.serverError
@@ -151,10 +157,12 @@ extension MPDServer {
     if !wanted.isEmpty { try connection.run(MPDCommand("tagtypes", ["enable"] + wanted)) }
   }
 
-  /// Every song, in the database's order, `songsPerRequest` at a time.
-  private static func allSongs(_ connection: MPDConnection) throws(MPDError) -> [ServerSong] {
-    var songs: [ServerSong] = []
-    var seen: Set<String> = []
+  /// Every song, in the database's order, `songsPerRequest` at a time, each window handed
+  /// to `receive` as it arrives (a song listed twice, the database shifting under the
+  /// windows, is the receiver's to drop); false when `receive` stopped the listing.
+  private static func allSongs(
+    _ connection: MPDConnection, _ receive: ([ServerSong]) -> Bool
+  ) throws(MPDError) -> Bool {
     var start = 0
     while true {
       var reader = SongReader()
@@ -164,8 +172,8 @@ extension MPDServer {
         reader.take(name, value)
       }
       let chunk = reader.finish()
-      for song in chunk where seen.insert(song.uri).inserted { songs.append(song) }
-      if chunk.count < songsPerRequest { return songs }
+      guard receive(chunk) else { return false }
+      if chunk.count < songsPerRequest { return true }
       start += songsPerRequest
     }
   }
