@@ -24,6 +24,8 @@ extension Library {
     public var leftOut = 0
     /// The step `undo` takes back, nil when no album changed.
     public var summary: String?
+    /// Lines to tell the user: marks a stopped bluelib had not shared, sent now (or not).
+    public var notices: [String] = []
 
     /// Whether any album was added, updated, moved or gone.
     public var changedAlbums: Bool { added + updated + moved + gone > 0 }
@@ -50,6 +52,9 @@ extension Library {
   public func sync(with server: any MusicServer) throws(LibraryError) -> ServerSync {
     endCommand()
     let root = server.root
+    // Marks this library changed that the server has not confirmed go first: the listing
+    // would take the server's instead.
+    let notices = try finishPendingShares(on: server)
     let version: String
     do throws(ServerError) {
       version = try server.databaseVersion()
@@ -58,7 +63,11 @@ extension Library {
     }
     let last = try store.stateText(Self.syncKey(root))
     let lastVersion = last.map { String($0.prefix { $0 != "\n" }) }
-    if lastVersion == version { return ServerSync() }
+    if lastVersion == version {
+      var result = ServerSync()
+      result.notices = notices
+      return result
+    }
 
     // The songs are staged as they come, a window at a time, in the library connection's
     // temporary tables, and grouped and stored from there: what a sync holds in memory does
@@ -67,11 +76,14 @@ extension Library {
     defer { store.endListing() }
     var fingerprint = SongFingerprint()
     var staged = 0
+    var marksKept = true
     var failure: LibraryError?
     do throws(ServerError) {
       try server.listSongs { listing in
         do throws(LibraryError) {
           switch listing {
+          case .withoutMarks:
+            marksKept = false
           case .again:
             fingerprint = SongFingerprint()
             staged = 0
@@ -94,6 +106,7 @@ extension Library {
     }
     if let failure { throw failure }
     var result = ServerSync()
+    result.notices = notices
     result.listed = true
     result.tracks = staged
     let record = version + "\n" + fingerprint.hex(songs: staged)
@@ -114,7 +127,7 @@ extension Library {
           "sync with \(name): "
             + Self.counts(added: outcome.added, updated: outcome.updated, moved: outcome.moved, unchanged: 0)
         },
-        origin: origin, record: record,
+        origin: origin, record: record, marksFollowSource: marksKept,
         cover: { album in
           // The server's cover for each album: its first song's picture, else its folder's.
           guard let first = album.tracks.first?.path, first.hasPrefix(root + "/") else { return nil }
@@ -211,16 +224,34 @@ extension ServerSong {
 }
 
 extension Library {
+  /// `albums` (those changed by `rate` or `fav`) stored as one step summed up by `summary`,
+  /// with `mark` of those that came from ``server`` noted as waiting for it, in the same
+  /// transaction (``share(_:of:)`` sends it).
+  func edit(_ albums: [Album], summary: String, sharing mark: SharedMark) throws(LibraryError) -> [Album] {
+    let keys = server.map { server in Self.sharedKeys(of: albums, on: server) } ?? []
+    return try change { (origin) throws(LibraryError) in
+      try store.edit(albums, summary: summary, pending: keys.isEmpty ? nil : (mark.pending, keys), origin: origin)
+        .after
+    }
+  }
+
+  /// The source keys of those of `albums` that came from `server`.
+  private static func sharedKeys(of albums: [Album], on server: any MusicServer) -> [String] {
+    albums.compactMap { album in album.folder?.hasPrefix(server.root + "/") == true ? album.sourceKey : nil }
+  }
+
   /// After `undo` or `redo` of the edit `step`: the ratings and favourite marks it changed,
   /// as they stand now, kept on the server too (as `rate` and `fav` keep them).
   func shareMarks(changedBy step: ChangeStep) throws(LibraryError) {
-    guard server != nil else { return }
+    guard let server else { return }
     let (rated, favoured) = try store.marksChanged(by: step.id)
     let ratedAlbums = try store.albums(ids: rated)
+    let favouredAlbums = try store.albums(ids: favoured)
+    try store.notePending(.rating, of: Self.sharedKeys(of: ratedAlbums, on: server))
+    try store.notePending(.fav, of: Self.sharedKeys(of: favouredAlbums, on: server))
     for stars in Set(ratedAlbums.map(\.rating)) {
       try share(.rating(stars), of: ratedAlbums.filter { $0.rating == stars })
     }
-    let favouredAlbums = try store.albums(ids: favoured)
     for favourite in [true, false] {
       try share(.favourite(favourite), of: favouredAlbums.filter { $0.favourite == favourite })
     }
@@ -228,21 +259,101 @@ extension Library {
 
   /// Keeps `mark` of `albums` that came from ``server`` on the server too (on each of their
   /// songs), so another library of that server sees it; albums of this machine are left
-  /// alone. The library's own change is made before: when the server cannot take the mark,
-  /// it stands, and the error says why the server did not.
+  /// alone. The library's own change is made before, with the mark noted as waiting for the
+  /// server: once the server took it, it no longer waits, and the server's word for those
+  /// albums is that mark. When the server cannot be reached, the mark stands here, still
+  /// waiting (the next sync sends it), and the error says so; when it refuses the mark (no
+  /// sticker database), the mark is kept in this library only.
   func share(_ mark: SharedMark, of albums: [Album]) throws(LibraryError) {
     guard let server else { return }
     let prefix = server.root + "/"
     var uris: [String] = []
+    var keys: [String] = []
     for album in albums where album.folder?.hasPrefix(prefix) == true {
       guard let tracklist = try tracklist(of: album) else { continue }
       uris += tracklist.tracks.map(\.path).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+      if let key = album.sourceKey { keys.append(key) }
     }
-    guard !uris.isEmpty else { return }
+    guard !uris.isEmpty else {
+      try store.forgetPending(mark.pending, of: keys)
+      return
+    }
     do throws(ServerError) {
       try server.share(mark, onSongs: uris)
-    } catch {
+    } catch  where error.refused {
+      try store.forgetPending(mark.pending, of: keys)
       throw .server(error.description + " (kept in this library only)")
+    } catch {
+      throw .server(error.description + " (kept in this library; sent to the server at the next start)")
+    }
+    try store.confirmShared(mark.pending, value: mark.value, of: keys, forgetting: Self.syncKey(server.root))
+  }
+
+  /// Sends to `server` the marks this library changed that it has not confirmed (a bluelib
+  /// stopped before it could: `kill -9` during `rate all`), as they stand now. Returns a
+  /// line for the user when there were any: sent, or why not (they wait for the next start).
+  func finishPendingShares(on server: any MusicServer) throws(LibraryError) -> [String] {
+    let pending = try store.pendingMarks()
+    guard !pending.isEmpty else { return [] }
+    var sent = 0
+    var waiting = 0
+    var reason: String?
+    for (kind, keys) in pending.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+      let albums = try store.albums(sourceKeys: keys)
+      // The keys of albums no longer in the library wait for nothing.
+      let found = Set(albums.compactMap(\.sourceKey))
+      try store.forgetPending(kind, of: keys.filter { !found.contains($0) })
+      let marks: [SharedMark] =
+        kind == .rating
+        ? Set(albums.map(\.rating)).sorted { ($0 ?? 0) < ($1 ?? 0) }.map { .rating($0) }
+        : [.favourite(true), .favourite(false)]
+      for mark in marks {
+        let some = albums.filter { mark == .rating($0.rating) || mark == .favourite($0.favourite) }
+        guard !some.isEmpty else { continue }
+        do throws(LibraryError) {
+          try withServer(server) { () throws(LibraryError) in try share(mark, of: some) }
+          sent += some.count
+        } catch {
+          waiting += some.count
+          reason = reason ?? error.description
+        }
+      }
+    }
+    let what =
+      pending.keys.count == 2
+      ? "ratings and favourite marks" : pending.keys.first == .rating ? "ratings" : "favourite marks"
+    var notices: [String] = []
+    if sent > 0 {
+      notices.append(
+        "sent to \(server.name) the \(what) of \(Self.albumCount(sent)) that a stopped bluelib had not sent")
+    }
+    if waiting > 0, let reason {
+      notices.append("the \(what) of \(Self.albumCount(waiting)) are not on the server yet: \(reason)")
+    }
+    return notices
+  }
+
+  /// `body` with ``server`` set to `server` for it.
+  private func withServer<T>(_ server: any MusicServer, _ body: () throws(LibraryError) -> T) throws(LibraryError) -> T
+  {
+    let before = self.server
+    self.server = server
+    defer { self.server = before }
+    return try body()
+  }
+}
+
+extension SharedMark {
+  /// The store's name for this kind of mark.
+  var pending: AlbumStore.PendingMark {
+    if case .rating = self { .rating } else { .fav }
+  }
+
+  /// The value a `folder_album` row keeps for it.
+  var value: Int? {
+    switch self {
+    case .rating(let stars): stars
+    case .favourite(let favourite): favourite ? 1 : 0
     }
   }
 }

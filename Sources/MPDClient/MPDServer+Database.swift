@@ -26,7 +26,7 @@ extension MPDServer {
   public func databaseVersion() throws(ServerError) -> String {
     do throws(MPDError) {
       return try withConnection { connection throws(MPDError) in
-        try Self.version(connection) + " " + Self.fingerprint(of: Self.marks(connection))
+        try Self.version(connection) + " " + Self.fingerprint(of: Self.marks(connection) ?? [:])
       }
     } catch {
       throw error.serverError
@@ -35,14 +35,16 @@ extension MPDServer {
 
   /// The stickers `rating` (0 to 10, two a star) and `like` (`2` for a favourite) of every
   /// song that has them: the marks bluelib shares through the server. None when the server
-  /// keeps no stickers (no `sticker_file`).
-  static func marks(_ connection: MPDConnection) throws(MPDError) -> [String: (rating: Int?, favourite: Bool)] {
+  /// keeps no stickers (no `sticker_file`); nil when it refused to find either.
+  static func marks(_ connection: MPDConnection) throws(MPDError) -> [String: (rating: Int?, favourite: Bool)]? {
     var marks: [String: (rating: Int?, favourite: Bool)] = [:]
+    var refused = 0
     for name in [ratingSticker, likeSticker] {
       let answer: [(name: String, value: String)]
       do throws(MPDError) {
         answer = try connection.run(MPDCommand("sticker", "find", "song", "", name))
       } catch  where error.leavesConnectionUsable {
+        refused += 1
         continue
       }
       var song: String?
@@ -62,7 +64,7 @@ extension MPDServer {
         }
       }
     }
-    return marks
+    return refused == 2 ? nil : marks
   }
 
   /// The sticker that keeps a song's rating, 0 to 10 (two a star).
@@ -125,7 +127,7 @@ extension MPDServer {
         try Self.readTags(only: Self.tagsRead, connection)
         defer { _ = try? connection.run(MPDCommand("tagtypes", "all")) }
         // Only the songs that have a mark are held, by their place.
-        let marks = try Self.marks(connection)
+        guard let marks = try Self.marks(connection) ?? (receive(.withoutMarks) ? [:] : nil) else { return }
         for attempt in 0..<3 {
           if attempt > 0, !receive(.again) { return }
           let before = try Self.version(connection)

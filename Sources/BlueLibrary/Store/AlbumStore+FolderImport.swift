@@ -146,11 +146,13 @@ extension AlbumStore {
   /// How an import takes `scanned` (an album a scan built, its source key `key`; `old`, the
   /// key it had before it moved), counted and named in `outcome`: the stored album with that
   /// key (the first one in order, unless an album of this import took it: `matched`) is
-  /// updated in place, keeping the fields you edited since the scan built `filesSaid`; an
-  /// album you deleted is left out unless `withDeleted`; any other is added.
+  /// updated in place, keeping the fields you edited since the scan built `filesSaid` (but
+  /// those in `following`, which are the source's); an album you deleted is left out unless
+  /// `withDeleted`; any other is added.
   static func takeScanned(
-    _ scanned: Album, key: String?, old: String?, filesSaid: Album?, partlyGone: (gone: Int, before: Int)?,
-    withDeleted: Bool, matched: inout Set<Int64>, outcome: inout FolderImportOutcome, _ db: Database
+    _ scanned: Album, key: String?, old: String?, filesSaid: Album?, following: Set<AlbumField> = [],
+    partlyGone: (gone: Int, before: Int)?, withDeleted: Bool, matched: inout Set<Int64>,
+    outcome: inout FolderImportOutcome, _ db: Database
   ) throws -> ScannedAlbumTaking {
     try scanned.validate()
     let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
@@ -172,7 +174,7 @@ extension AlbumStore {
       outcome.name(.added, scanned)
       return .added(returns: returns)
     }
-    let album = filesSaid.map { scanned.keepingEdits(of: stored, filesSaid: $0) } ?? scanned
+    let album = filesSaid.map { scanned.keepingEdits(of: stored, filesSaid: $0, following: following) } ?? scanned
     if let partlyGone {
       outcome.partlyGone += 1
       outcome.name(.partlyGone, album, "\(partlyGone.gone) of \(Library.counted(partlyGone.before, "file"))")
@@ -194,10 +196,12 @@ extension AlbumStore {
 
 extension Album {
   /// This album (as a scan built it now) with each field of `stored` that differs from what
-  /// the files said before (`filesSaid`): the fields the user edited.
-  func keepingEdits(of stored: Album, filesSaid before: Album) -> Album {
+  /// the files said before (`filesSaid`): the fields the user edited, but those the source
+  /// says (`following`: a server's marks, which are every library's of that server).
+  func keepingEdits(of stored: Album, filesSaid before: Album, following: Set<AlbumField> = []) -> Album {
     var album = self
-    for field in AlbumField.allCases where field.value(in: stored) != field.value(in: before) {
+    for field in AlbumField.allCases
+    where !following.contains(field) && field.value(in: stored) != field.value(in: before) {
       album.set(field, to: stored)
     }
     return album

@@ -268,15 +268,20 @@ extension AlbumStore {
   /// `summary`; `record` kept as the last scan of `root`. `cover` gives each album's cover
   /// URL (nil: the one the album has). The selection stays `origin.selection`.
   ///
+  /// With `marksFollowSource` (a server that keeps marks), an album's rating and favourite
+  /// mark are the listing's, whatever this library had, unless a mark of it the library
+  /// changed still waits for the server (``pendingMarks()``).
+  ///
   /// Held in memory meanwhile: one album, the ids of the stored albums taken, and the keys
   /// of the albums that moved, are gone, or lost tracks; the moves are looked for among the
   /// albums new to the library only when an album of the library is not among those listed.
   func importListing(
     root: String, summary: (FolderImportOutcome) -> String, origin: ChangeOrigin, record: String,
-    cover: (MusicAlbum) -> String?
+    marksFollowSource: Bool, cover: (MusicAlbum) -> String?
   ) throws(LibraryError) -> FolderImportOutcome {
     try changing { db in
       var outcome = FolderImportOutcome()
+      let pending = marksFollowSource ? try Self.pendingAlbumKeys(db) : []
       let keys = Self.keyRanges(under: root)
       let inRange = "((key > ? AND key < ?) OR (key > ? AND key < ?))"
       let range: [String] = [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
@@ -404,8 +409,9 @@ extension AlbumStore {
         }
 
         switch try Self.takeScanned(
-          album, key: key, old: old, filesSaid: filesSaid, partlyGone: partlyGone[key], withDeleted: false,
-          matched: &matched, outcome: &outcome, db)
+          album, key: key, old: old, filesSaid: filesSaid,
+          following: marksFollowSource && !pending.contains(old ?? key) ? [.rating, .fav] : [],
+          partlyGone: partlyGone[key], withDeleted: false, matched: &matched, outcome: &outcome, db)
         {
         case .left, .unchanged: break
         case .added:
