@@ -218,6 +218,12 @@ extension ServerSong {
   /// `text` without blanks around it; nil when nothing is left (as TagLib's tags are read).
   private static func trimmed(_ text: String?) -> String? {
     guard let text else { return nil }
+    // Most tags have no blank at either end: Foundation's trimming bridged each one (a
+    // seventh of a sync's time).
+    func isBlank(_ scalar: Unicode.Scalar?) -> Bool {
+      scalar.map { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator } ?? true
+    }
+    if !isBlank(text.unicodeScalars.first), !isBlank(text.unicodeScalars.last) { return text }
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     return trimmed.isEmpty ? nil : trimmed
   }
@@ -325,7 +331,7 @@ extension Library {
     var notices: [String] = []
     if sent > 0 {
       notices.append(
-        "sent to \(server.name) the \(what) of \(Self.albumCount(sent)) that a stopped bluelib had not sent")
+        "sent to \(server.name) the \(what) of \(Self.albumCount(sent)) that had not reached it")
     }
     if waiting > 0, let reason {
       notices.append("the \(what) of \(Self.albumCount(waiting)) are not on the server yet: \(reason)")

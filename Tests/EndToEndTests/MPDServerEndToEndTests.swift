@@ -329,7 +329,7 @@ extension RunsAlone {
       #expect(next.status == 0, "\(next.stderr)")
       #expect(
         next.stderr
-          == "bluelib: sent to MPD at \(proxy.address) the ratings of 3 albums that a stopped bluelib had not sent\n")
+          == "bluelib: sent to MPD at \(proxy.address) the ratings of 3 albums that had not reached it\n")
       #expect(next.stdout.contains("Rating: ★★★☆☆\n"), "\(next.stdout)")
       let stickers = try mpd.request("sticker find song \"\" rating")
       #expect(stickers.components(separatedBy: "sticker: rating=6").count - 1 == 6, "\(stickers)")

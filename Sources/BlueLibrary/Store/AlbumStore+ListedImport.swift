@@ -113,8 +113,18 @@ extension AlbumStore {
     let path = track.path
     let folder = path.lastIndex(of: "/").map { path[..<$0] } ?? ""
     let parent = folder.lastIndex(of: "/").map { folder[..<$0] } ?? ""
-    let title = track.tags.album ?? folder.split(separator: "/").last.map(String.init) ?? "/"
+    let title = track.tags.album ?? Self.folderName(folder)
     return (folder, parent, title)
+  }
+
+  /// The name the grouping gives a folder (``AlbumGrouping``): its last part that is not
+  /// empty, `/` when none is.
+  private static func folderName(_ folder: Substring) -> String {
+    var end = folder.endIndex
+    while end > folder.startIndex, folder[folder.index(before: end)] == "/" { end = folder.index(before: end) }
+    guard end > folder.startIndex else { return "/" }
+    let start = folder[..<end].lastIndex(of: "/").map { folder.index(after: $0) } ?? folder.startIndex
+    return String(folder[start..<end])
   }
 
   /// Groups the staged tracks into albums, one (parent folder, title) at a time, and stages
@@ -137,14 +147,27 @@ extension AlbumStore {
         var current: (parent: String, title: String)?
         func flush() throws {
           for album in MusicFolderScanner.albums(listed: cluster) {
-            try insertAlbum.execute(arguments: [
-              album.key, Self.sortKey(of: album.folder), album.title, album.artist, album.year, album.genre,
-              album.trackCount, album.duration, album.folder, album.musicBrainzAlbumID,
-              album.musicBrainzReleaseGroupID,
-            ])
+            try Self.run(insertAlbum, db) { row in
+              row.bind(album.key)
+              row.bind(Self.sortKey(of: album.folder))
+              row.bind(album.title)
+              row.bind(album.artist)
+              row.bind(album.year)
+              row.bind(album.genre)
+              row.bind(album.trackCount)
+              row.bind(album.duration)
+              row.bind(album.folder)
+              row.bind(album.musicBrainzAlbumID)
+              row.bind(album.musicBrainzReleaseGroupID)
+            }
             let seq = db.lastInsertedRowID
             for (position, track) in album.tracks.enumerated() {
-              try insertTrack.execute(arguments: [seq, position, track.disc, songs[track.path]])
+              try Self.run(insertTrack, db) { row in
+                row.bind(seq)
+                row.bind(position)
+                row.bind(track.disc)
+                row.bind(songs[track.path])
+              }
             }
             albums += 1
           }
@@ -374,13 +397,16 @@ extension AlbumStore {
         if let url = cover(music) { album.coverURL = url }
         let old = moves[key]
         // What the listing said of it last time, before this one's row is written.
-        let filesSaid = try Row.fetchOne(
-          db.cachedStatement(
-            sql: """
-              SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav FROM folder_album
-              WHERE key = ? AND title IS NOT NULL AND \(inRange)
-              """), arguments: StatementArguments([old ?? key] + range)
-        ).map(Self.scannedAlbum)
+        let filesSaid =
+          try !anyStored
+          ? nil
+          : Row.fetchOne(
+            db.cachedStatement(
+              sql: """
+                SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav FROM folder_album
+                WHERE key = ? AND title IS NOT NULL AND \(inRange)
+                """), arguments: StatementArguments([old ?? key] + range)
+          ).map(Self.scannedAlbum)
         if let old {
           try Self.moveTrackEdits(from: old, to: music.tracks.map(\.path), db)
           try db.execute(sql: "DELETE FROM folder_album WHERE key = ?", arguments: [key])
@@ -402,8 +428,11 @@ extension AlbumStore {
           try Self.upsertTrack(track, key: key, position: position, db)
         }
         let values = Self.folderAlbumValues(ordinal: ordinal, album: album, music: music)
-        let stored = try Row.fetchOne(
-          db.cachedStatement(sql: "SELECT missing, \(columns) FROM folder_album WHERE key = ?"), arguments: [key])
+        let stored =
+          try !anyStored
+          ? nil
+          : Row.fetchOne(
+            db.cachedStatement(sql: "SELECT missing, \(columns) FROM folder_album WHERE key = ?"), arguments: [key])
         if stored.map({ $0[0] == false && Array($0.databaseValues.dropFirst()) == values }) != true {
           try upsertAlbum.execute(arguments: StatementArguments([key.databaseValue] + values))
         }
