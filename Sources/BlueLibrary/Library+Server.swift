@@ -2,9 +2,10 @@ import AlbumModel
 import Foundation
 internal import MusicFolder
 
-// A music server's database as a source of albums: its songs grouped as a music folder's
-// import groups files, stored by the same path (`AlbumStore.importFolder` and
-// `writeTracks`), so the server's albums are albums like any other.
+// A music server's database as a source of albums: its songs, listed a window at a time,
+// staged in the library connection's temporary tables and grouped as a music folder's import
+// groups files (`AlbumStore.importListing`, which shares how an album is taken with
+// `importFolder`), so the server's albums are albums like any other, whatever their number.
 extension Library {
   /// What bringing the library in step with a server did.
   public struct ServerSync: Sendable, Equatable {
@@ -40,7 +41,12 @@ extension Library {
   /// takes back) when albums changed: albums not seen before are appended, albums seen before
   /// (the same folder on the server, album artist and title) are updated in place, and the
   /// fields you edited, and the albums you deleted, stay as you left them, as after an
-  /// import of a music folder. The selection stays.
+  /// import of a music folder — but the rating and favourite mark, which are the server's
+  /// (its stickers), unless this library changed one the server has not taken yet. Those
+  /// go first: a mark this library changed that a stopped bluelib had not sent is sent now
+  /// (``ServerSync/notices`` says so). The selection stays.
+  ///
+  /// What it holds in memory does not grow with the songs: they are staged as they come.
   ///
   /// Nothing is listed when the server's database has the version the last sync saw; nothing
   /// is written when its songs are the very ones listed last time. Otherwise only the songs

@@ -15,8 +15,8 @@ internal import MusicFolder
 // from there one album title at a time, exactly as a folder's files are
 // (``MusicFolderScanner/albums(listed:)``), and the albums are brought into the library one
 // by one, in the order a folder import gives them, in one transaction that is one logged
-// step, with what the import of a folder does to each (``takeScanned(_:key:old:filesSaid:partlyGone:withDeleted:_:_:)``,
-// ``folderAlbumValues(ordinal:album:music:)``).
+// step, with what the import of a folder does to each (`takeScanned`, `folderAlbumValues`,
+// `forgetAlbumsWithoutFiles`, `moves`: shared with `importFolder` and `writeTracks`).
 extension AlbumStore {
   /// How many tracks ``stage(_:)`` takes before it commits them to the staging file.
   private static let stagedPerCommit = 4096
