@@ -227,7 +227,9 @@ extension ServerSong {
     // Most tags have no blank at either end: Foundation's trimming bridged each one (a
     // seventh of a sync's time).
     func isBlank(_ scalar: Unicode.Scalar?) -> Bool {
-      scalar.map { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator } ?? true
+      scalar.map {
+        $0.isASCII ? $0 == " " || $0 == "\t" : $0.properties.generalCategory == .spaceSeparator
+      } ?? true
     }
     if !isBlank(text.unicodeScalars.first), !isBlank(text.unicodeScalars.last) { return text }
     let trimmed = text.trimmingCharacters(in: .whitespaces)
