@@ -2,9 +2,10 @@ import AlbumModel
 import Foundation
 internal import MusicFolder
 
-// A music server's database as a source of albums: its songs grouped as a music folder's
-// import groups files, stored by the same path (`AlbumStore.importFolder` and
-// `writeTracks`), so the server's albums are albums like any other.
+// A music server's database as a source of albums: its songs, listed a window at a time,
+// staged in the library connection's temporary tables and grouped as a music folder's import
+// groups files (`AlbumStore.importListing`, which shares how an album is taken with
+// `importFolder`), so the server's albums are albums like any other, whatever their number.
 extension Library {
   /// What bringing the library in step with a server did.
   public struct ServerSync: Sendable, Equatable {
@@ -24,6 +25,8 @@ extension Library {
     public var leftOut = 0
     /// The step `undo` takes back, nil when no album changed.
     public var summary: String?
+    /// Lines to tell the user: marks a stopped bluelib had not shared, sent now (or not).
+    public var notices: [String] = []
 
     /// Whether any album was added, updated, moved or gone.
     public var changedAlbums: Bool { added + updated + moved + gone > 0 }
@@ -38,7 +41,12 @@ extension Library {
   /// takes back) when albums changed: albums not seen before are appended, albums seen before
   /// (the same folder on the server, album artist and title) are updated in place, and the
   /// fields you edited, and the albums you deleted, stay as you left them, as after an
-  /// import of a music folder. The selection stays.
+  /// import of a music folder — but the rating and favourite mark, which are the server's
+  /// (its stickers), unless this library changed one the server has not taken yet. Those
+  /// go first: a mark this library changed that a stopped bluelib had not sent is sent now
+  /// (``ServerSync/notices`` says so). The selection stays.
+  ///
+  /// What it holds in memory does not grow with the songs: they are staged as they come.
   ///
   /// Nothing is listed when the server's database has the version the last sync saw; nothing
   /// is written when its songs are the very ones listed last time. Otherwise only the songs
@@ -50,6 +58,9 @@ extension Library {
   public func sync(with server: any MusicServer) throws(LibraryError) -> ServerSync {
     endCommand()
     let root = server.root
+    // Marks this library changed that the server has not confirmed go first: the listing
+    // would take the server's instead.
+    let notices = try finishPendingShares(on: server)
     let version: String
     do throws(ServerError) {
       version = try server.databaseVersion()
@@ -58,74 +69,76 @@ extension Library {
     }
     let last = try store.stateText(Self.syncKey(root))
     let lastVersion = last.map { String($0.prefix { $0 != "\n" }) }
-    if lastVersion == version { return ServerSync() }
-    let songs: [ServerSong]
+    if lastVersion == version {
+      var result = ServerSync()
+      result.notices = notices
+      return result
+    }
+
+    // The songs are staged as they come, a window at a time, in the library connection's
+    // temporary tables, and grouped and stored from there: what a sync holds in memory does
+    // not grow with the server's database.
+    try store.beginListing()
+    defer { store.endListing() }
+    var fingerprint = SongFingerprint()
+    var staged = 0
+    var marksKept = true
+    var failure: LibraryError?
     do throws(ServerError) {
-      songs = try server.songs()
+      try server.listSongs { listing in
+        do throws(LibraryError) {
+          switch listing {
+          case .withoutMarks:
+            marksKept = false
+          case .again:
+            fingerprint = SongFingerprint()
+            staged = 0
+            try store.beginListing()
+          case .songs(let songs):
+            for song in songs { fingerprint.mix(song) }
+            staged += try store.stage(
+              songs.map { song in
+                ListedTrack(path: root + "/" + song.uri, modified: song.modified &* 1_000_000_000, tags: song.tags)
+              })
+          }
+          return true
+        } catch {
+          failure = error
+          return false
+        }
+      }
     } catch {
       throw .server(error.description)
     }
+    if let failure { throw failure }
     var result = ServerSync()
+    result.notices = notices
     result.listed = true
-    result.tracks = songs.count
-    let fingerprint = Self.fingerprint(of: songs)
-    let record = version + "\n" + fingerprint
-    if let last, last.hasSuffix("\n" + fingerprint) {
+    result.tracks = staged
+    let record = version + "\n" + fingerprint.hex(songs: staged)
+    if let last, last.hasSuffix("\n" + fingerprint.hex(songs: staged)) {
       // The very songs of the last sync: its albums stand.
       try store.setStateText(Self.syncKey(root), record)
-      result.albums = try store.scannedAlbums(under: root).lastScan.count
+      result.albums = try store.scannedAlbumCount(under: root)
       result.unchanged = result.albums
       return result
     }
 
-    let listed = songs.map { song in
-      ListedTrack(path: root + "/" + song.uri, modified: song.modified &* 1_000_000_000, tags: song.tags)
-    }
-    var keys: Set<String> = []
-    let keyed = MusicFolderScanner.albums(listed: listed).map { album in
-      // As an import keys them: the later of two albums with one key gets a suffix.
-      var key = album.key
-      var copy = 1
-      while !keys.insert(key).inserted {
-        copy += 1
-        key = album.key + "\u{1F}\(copy)"
-      }
-      return (key: key, album: album)
-    }
-    let albums = keyed.map { keyed in
-      var album = Album(music: keyed.album, key: keyed.key)
-      // The server's cover for each album: its first song's picture, else its folder's.
-      if let first = keyed.album.tracks.first?.path, first.hasPrefix(root + "/") {
-        album.coverURL = server.coverURL(ofSong: String(first.dropFirst(root.count + 1)))
-      }
-      return album
-    }
-    result.albums = albums.count
-    let stored = try store.storedTracks(under: root)
-    // A song is written when it is new, its file's time or tags changed: the others are rows
-    // the store has as they are (unless their place in an album changed).
-    var opened: Set<String> = []
-    for album in keyed {
-      for track in album.album.tracks {
-        guard let known = stored.tracks[track.path], known.modified == track.modified, known.tags == track.tags
-        else {
-          opened.insert(track.path)
-          continue
-        }
-      }
-    }
-    let filesSaid = try store.scannedAlbums(under: root).filesSaid
+    result.albums = try store.groupListing()
     let name = server.name
     let outcome = try change { (origin) throws(LibraryError) in
-      try store.importFolder(
-        albums,
+      try store.importListing(
+        root: root,
         summary: { outcome in
           "sync with \(name): "
             + Self.counts(added: outcome.added, updated: outcome.updated, moved: outcome.moved, unchanged: 0)
         },
-        origin: origin, filesSaid: filesSaid,
-        tracks: AlbumStore.ScannedTracks(
-          albums: keyed, built: albums, root: root, stored: stored, opened: opened, unreadable: [], record: record))
+        origin: origin, record: record, marksFollowSource: marksKept,
+        cover: { album in
+          // The server's cover for each album: its first song's picture, else its folder's.
+          guard let first = album.tracks.first?.path, first.hasPrefix(root + "/") else { return nil }
+          return server.coverURL(ofSong: String(first.dropFirst(root.count + 1)))
+        })
     }
     if selection == nil, (try? count()) ?? 0 > 0 { select(0) }
     result.added = outcome.added
@@ -157,28 +170,40 @@ extension Library {
     return "\(kind) at \(authority.removingPercentEncoding ?? String(authority))"
   }
 
-  /// 16 hex digits (64-bit FNV-1a) of every song's place, time, length and tags, after the
-  /// grouping rules' version: the same fingerprint, the same albums.
-  static func fingerprint(of songs: [ServerSong]) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    func mix(_ text: String?) {
-      for byte in (text ?? "\u{0}").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-      hash = (hash ^ 0xFF) &* 0x100_0000_01b3
+}
+
+/// 16 hex digits (64-bit FNV-1a) of every song's place, time, length, tags and marks, in the
+/// order listed, after the grouping rules' version, and of their count: the same fingerprint,
+/// the same albums. Mixed a song at a time, as the songs are listed.
+struct SongFingerprint {
+  private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+
+  init() {
+    mix("rules \(MusicFolderScanner.groupingRulesVersion)")
+  }
+
+  private mutating func mix(_ text: String?) {
+    for byte in (text ?? "\u{0}").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    hash = (hash ^ 0xFF) &* 0x100_0000_01b3
+  }
+
+  mutating func mix(_ song: ServerSong) {
+    mix(song.uri)
+    mix(
+      "\(song.modified) \(song.duration) \(song.track ?? -1) \(song.disc ?? -1) \(song.rating ?? 0) \(song.favourite)")
+    for tag in [
+      song.album, song.artist, song.albumArtist, song.title, song.date, song.genre, song.musicBrainzTrackID,
+      song.musicBrainzAlbumID, song.musicBrainzReleaseGroupID,
+    ] {
+      mix(tag)
     }
-    mix("rules \(MusicFolderScanner.groupingRulesVersion) songs \(songs.count)")
-    for song in songs {
-      mix(song.uri)
-      mix(
-        "\(song.modified) \(song.duration) \(song.track ?? -1) \(song.disc ?? -1) \(song.rating ?? 0) \(song.favourite)"
-      )
-      for tag in [
-        song.album, song.artist, song.albumArtist, song.title, song.date, song.genre, song.musicBrainzTrackID,
-        song.musicBrainzAlbumID, song.musicBrainzReleaseGroupID,
-      ] {
-        mix(tag)
-      }
-    }
-    let hex = String(hash, radix: 16)
+  }
+
+  /// The fingerprint of the songs mixed, `songs` of them.
+  func hex(songs: Int) -> String {
+    var copy = self
+    copy.mix("songs \(songs)")
+    let hex = String(copy.hash, radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex
   }
 }
@@ -199,22 +224,48 @@ extension ServerSong {
   /// `text` without blanks around it; nil when nothing is left (as TagLib's tags are read).
   private static func trimmed(_ text: String?) -> String? {
     guard let text else { return nil }
+    // Most tags have no blank at either end: Foundation's trimming bridged each one (a
+    // seventh of a sync's time).
+    func isBlank(_ scalar: Unicode.Scalar?) -> Bool {
+      scalar.map {
+        $0.isASCII ? $0 == " " || $0 == "\t" : $0.properties.generalCategory == .spaceSeparator
+      } ?? true
+    }
+    if !isBlank(text.unicodeScalars.first), !isBlank(text.unicodeScalars.last) { return text }
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     return trimmed.isEmpty ? nil : trimmed
   }
 }
 
 extension Library {
+  /// `albums` (those changed by `rate` or `fav`) stored as one step summed up by `summary`,
+  /// with `mark` of those that came from ``server`` noted as waiting for it, in the same
+  /// transaction (``share(_:of:)`` sends it).
+  func edit(_ albums: [Album], summary: String, sharing mark: SharedMark) throws(LibraryError) -> [Album] {
+    let keys = server.map { server in Self.sharedKeys(of: albums, on: server) } ?? []
+    return try change { (origin) throws(LibraryError) in
+      try store.edit(albums, summary: summary, pending: keys.isEmpty ? nil : (mark.pending, keys), origin: origin)
+        .after
+    }
+  }
+
+  /// The source keys of those of `albums` that came from `server`.
+  private static func sharedKeys(of albums: [Album], on server: any MusicServer) -> [String] {
+    albums.compactMap { album in album.folder?.hasPrefix(server.root + "/") == true ? album.sourceKey : nil }
+  }
+
   /// After `undo` or `redo` of the edit `step`: the ratings and favourite marks it changed,
   /// as they stand now, kept on the server too (as `rate` and `fav` keep them).
   func shareMarks(changedBy step: ChangeStep) throws(LibraryError) {
-    guard server != nil else { return }
+    guard let server else { return }
     let (rated, favoured) = try store.marksChanged(by: step.id)
     let ratedAlbums = try store.albums(ids: rated)
+    let favouredAlbums = try store.albums(ids: favoured)
+    try store.notePending(.rating, of: Self.sharedKeys(of: ratedAlbums, on: server))
+    try store.notePending(.fav, of: Self.sharedKeys(of: favouredAlbums, on: server))
     for stars in Set(ratedAlbums.map(\.rating)) {
       try share(.rating(stars), of: ratedAlbums.filter { $0.rating == stars })
     }
-    let favouredAlbums = try store.albums(ids: favoured)
     for favourite in [true, false] {
       try share(.favourite(favourite), of: favouredAlbums.filter { $0.favourite == favourite })
     }
@@ -222,21 +273,101 @@ extension Library {
 
   /// Keeps `mark` of `albums` that came from ``server`` on the server too (on each of their
   /// songs), so another library of that server sees it; albums of this machine are left
-  /// alone. The library's own change is made before: when the server cannot take the mark,
-  /// it stands, and the error says why the server did not.
+  /// alone. The library's own change is made before, with the mark noted as waiting for the
+  /// server: once the server took it, it no longer waits, and the server's word for those
+  /// albums is that mark. When the server cannot be reached, the mark stands here, still
+  /// waiting (the next sync sends it), and the error says so; when it refuses the mark (no
+  /// sticker database), the mark is kept in this library only.
   func share(_ mark: SharedMark, of albums: [Album]) throws(LibraryError) {
     guard let server else { return }
     let prefix = server.root + "/"
     var uris: [String] = []
+    var keys: [String] = []
     for album in albums where album.folder?.hasPrefix(prefix) == true {
       guard let tracklist = try tracklist(of: album) else { continue }
       uris += tracklist.tracks.map(\.path).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+      if let key = album.sourceKey { keys.append(key) }
     }
-    guard !uris.isEmpty else { return }
+    guard !uris.isEmpty else {
+      try store.forgetPending(mark.pending, of: keys)
+      return
+    }
     do throws(ServerError) {
       try server.share(mark, onSongs: uris)
-    } catch {
+    } catch  where error.refused {
+      try store.forgetPending(mark.pending, of: keys)
       throw .server(error.description + " (kept in this library only)")
+    } catch {
+      throw .server(error.description + " (kept in this library; sent to the server at the next start)")
+    }
+    try store.confirmShared(mark.pending, value: mark.value, of: keys, forgetting: Self.syncKey(server.root))
+  }
+
+  /// Sends to `server` the marks this library changed that it has not confirmed (a bluelib
+  /// stopped before it could: `kill -9` during `rate all`), as they stand now. Returns a
+  /// line for the user when there were any: sent, or why not (they wait for the next start).
+  func finishPendingShares(on server: any MusicServer) throws(LibraryError) -> [String] {
+    let pending = try store.pendingMarks()
+    guard !pending.isEmpty else { return [] }
+    var sent = 0
+    var waiting = 0
+    var reason: String?
+    for (kind, keys) in pending.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+      let albums = try store.albums(sourceKeys: keys)
+      // The keys of albums no longer in the library wait for nothing.
+      let found = Set(albums.compactMap(\.sourceKey))
+      try store.forgetPending(kind, of: keys.filter { !found.contains($0) })
+      let marks: [SharedMark] =
+        kind == .rating
+        ? Set(albums.map(\.rating)).sorted { ($0 ?? 0) < ($1 ?? 0) }.map { .rating($0) }
+        : [.favourite(true), .favourite(false)]
+      for mark in marks {
+        let some = albums.filter { mark == .rating($0.rating) || mark == .favourite($0.favourite) }
+        guard !some.isEmpty else { continue }
+        do throws(LibraryError) {
+          try withServer(server) { () throws(LibraryError) in try share(mark, of: some) }
+          sent += some.count
+        } catch {
+          waiting += some.count
+          reason = reason ?? error.description
+        }
+      }
+    }
+    let what =
+      pending.keys.count == 2
+      ? "ratings and favourite marks" : pending.keys.first == .rating ? "ratings" : "favourite marks"
+    var notices: [String] = []
+    if sent > 0 {
+      notices.append(
+        "sent to \(server.name) the \(what) of \(Self.albumCount(sent)) that had not reached it")
+    }
+    if waiting > 0, let reason {
+      notices.append("the \(what) of \(Self.albumCount(waiting)) are not on the server yet: \(reason)")
+    }
+    return notices
+  }
+
+  /// `body` with ``server`` set to `server` for it.
+  private func withServer<T>(_ server: any MusicServer, _ body: () throws(LibraryError) -> T) throws(LibraryError) -> T
+  {
+    let before = self.server
+    self.server = server
+    defer { self.server = before }
+    return try body()
+  }
+}
+
+extension SharedMark {
+  /// The store's name for this kind of mark.
+  var pending: AlbumStore.PendingMark {
+    if case .rating = self { .rating } else { .fav }
+  }
+
+  /// The value a `folder_album` row keeps for it.
+  var value: Int? {
+    switch self {
+    case .rating(let stars): stars
+    case .favourite(let favourite): favourite ? 1 : 0
     }
   }
 }

@@ -327,7 +327,7 @@ public final class Library {
     guard let first = changed.first else { return [] }
     let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
     let summary = stars.map { "rate \(named) \(Self.counted($0, "star"))" } ?? "clear the rating of \(named)"
-    let edited = try edit(changed, summary: summary)
+    let edited = try edit(changed, summary: summary, sharing: .rating(stars))
     try share(.rating(stars), of: edited)
     return edited
   }
@@ -346,7 +346,7 @@ public final class Library {
     }
     guard let first = changed.first else { return [] }
     let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
-    let edited = try edit(changed, summary: (favourite ? "fav " : "unfav ") + named)
+    let edited = try edit(changed, summary: (favourite ? "fav " : "unfav ") + named, sharing: .favourite(favourite))
     try share(.favourite(favourite), of: edited)
     return edited
   }

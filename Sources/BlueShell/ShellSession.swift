@@ -101,6 +101,7 @@ final class ShellSession {
     library.server = server
     do {
       let synced = try library.sync(with: server)
+      for notice in synced.notices { errors.line("bluelib: " + TextSanitizer.escaped(notice)) }
       if synced.changedAlbums { startNotices.append(Self.syncLine(synced, server: server)) }
     } catch {
       errors.line("bluelib: \(error)")
@@ -120,6 +121,7 @@ final class ShellSession {
           pending.start()
           do {
             let synced = try Library.sync(libraryAt: path, with: server)
+            for notice in synced.notices { messages.post(TextSanitizer.escaped(notice)) }
             if synced.changedAlbums { messages.post(Self.syncLine(synced, server: server)) }
           } catch {
             messages.post(TextSanitizer.escaped(String(describing: error)))

@@ -94,7 +94,7 @@ public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   /// The error as the library and its player report it.
-  var serverError: ServerError { ServerError(description) }
+  var serverError: ServerError { ServerError(description, refused: leavesConnectionUsable) }
 
   /// `15 s`, `0.5 s`.
   static func format(_ seconds: Double) -> String {

@@ -34,7 +34,7 @@ extension MPDServer {
   public func databaseVersion() throws(ServerError) -> String {
     do throws(MPDError) {
       return try withConnection { connection throws(MPDError) in
-        try Self.version(connection) + " " + Self.fingerprint(of: Self.marks(connection))
+        try Self.version(connection) + " " + Self.fingerprint(of: Self.marks(connection) ?? [:])
       }
     } catch {
       throw error.serverError
@@ -43,14 +43,16 @@ extension MPDServer {
 
   /// The stickers `rating` (0 to 10, two a star) and `like` (`2` for a favourite) of every
   /// song that has them: the marks bluelib shares through the server. None when the server
-  /// keeps no stickers (no `sticker_file`).
-  static func marks(_ connection: MPDConnection) throws(MPDError) -> [String: (rating: Int?, favourite: Bool)] {
+  /// keeps no stickers (no `sticker_file`); nil when it refused to find either.
+  static func marks(_ connection: MPDConnection) throws(MPDError) -> [String: (rating: Int?, favourite: Bool)]? {
     var marks: [String: (rating: Int?, favourite: Bool)] = [:]
+    var refused = 0
     for name in [ratingSticker, likeSticker] {
       let answer: [(name: String, value: String)]
       do throws(MPDError) {
         answer = try connection.run(MPDCommand("sticker", "find", "song", "", name))
       } catch  where error.leavesConnectionUsable {
+        refused += 1
         continue
       }
       var song: String?
@@ -71,7 +73,7 @@ extension MPDServer {
         }
       }
     }
-    return marks
+    return refused == 2 ? nil : marks
   }
 
   /// The sticker that keeps a song's rating, 0 to 10 (two a star).
@@ -130,29 +132,34 @@ extension MPDServer {
     version.split(separator: " ").last.flatMap { Int($0) }.map { max($0, 0) } ?? 0
   }
 
-  public func songs() throws(ServerError) -> [ServerSong] {
+  /// Lists the songs a window at a time (``songsPerRequest``), each with its marks; when
+  /// the database's version changed meanwhile (an update ended between two windows, which
+  /// would mix two databases), lists them again, at most three times.
+  public func listSongs(_ receive: (ServerListing) -> Bool) throws(ServerError) {
     do throws(MPDError) {
-      return try withConnection { connection throws(MPDError) in
+      try withConnection { connection throws(MPDError) in
         try Self.readTags(only: Self.tagsRead, connection)
         defer { _ = try? connection.run(MPDCommand("tagtypes", "all")) }
-        // An update that ends between two requests would mix two databases: list again.
-        var songs: [ServerSong] = []
-        var ignoredWindow: String?
-        for _ in 0..<3 {
+        // Only the songs that have a mark are held, by their place.
+        guard let marks = try Self.marks(connection) ?? (receive(.withoutMarks) ? [:] : nil) else { return }
+        for attempt in 0..<3 {
+          if attempt > 0, !receive(.again) { return }
           let before = try Self.version(connection)
-          (songs, ignoredWindow) = try Self.allSongs(connection, count: Self.songCount(of: before))
-          if try Self.version(connection) == before { break }
-        }
-        if let ignoredWindow { notify(name + ": " + ignoredWindow) }
-        let marks = try Self.marks(connection)
-        if !marks.isEmpty {
-          for index in songs.indices {
-            guard let mark = marks[songs[index].uri] else { continue }
-            songs[index].rating = mark.rating
-            songs[index].favourite = mark.favourite
+          let (finished, ignoredWindow) = try Self.allSongs(connection, count: Self.songCount(of: before)) { window in
+            var songs = window
+            if !marks.isEmpty {
+              for index in songs.indices {
+                guard let mark = marks[songs[index].uri] else { continue }
+                songs[index].rating = mark.rating
+                songs[index].favourite = mark.favourite
+              }
+            }
+            return receive(.songs(songs))
           }
+          if let ignoredWindow { notify(name + ": " + ignoredWindow) }
+          if !finished { return }
+          if try Self.version(connection) == before { return }
         }
-        return songs
       }
     } catch {
       throw error.serverError
@@ -168,18 +175,22 @@ extension MPDServer {
   }
 
   /// Every song, in the database's order, `songsPerRequest` at a time, of a database of
-  /// `count` songs (as `stats` says); and, when the server ignores `window`, the line that says so.
+  /// `count` songs (as `stats` says), each window handed to `receive` as it arrives (a song
+  /// listed twice, the database shifting under the windows, is the receiver's to drop);
+  /// whether the listing ran to its end (false when `receive` stopped it), and, when the
+  /// server ignores `window`, the line that says so.
   ///
   /// No answer may hold more songs than its window, but the first, which is taken whole
   /// (up to `count` songs) from a server that answers every song each time. The listing
-  /// ends at the first answer of fewer songs than the window, at one that brings no song not
-  /// seen before, or once the windows pass `count`: a server that ignores `window` is not
+  /// ends at the first answer of fewer songs than the window, at one that is the window
+  /// before again (by a hash of its songs' places: nothing of the listing is held), or once
+  /// the windows pass a `count` the server gave: a server that ignores `window` is not
   /// asked for ever.
   private static func allSongs(
-    _ connection: MPDConnection, count: Int
-  ) throws(MPDError) -> (songs: [ServerSong], ignoredWindow: String?) {
-    var songs: [ServerSong] = []
-    var seen: Set<String> = []
+    _ connection: MPDConnection, count: Int, _ receive: ([ServerSong]) -> Bool
+  ) throws(MPDError) -> (finished: Bool, ignoredWindow: String?) {
+    var listed = 0
+    var previous: UInt64?
     var start = 0
     while true {
       let limit = start == 0 ? min(max(songsPerRequest, count), mostSongsAtOnce) : songsPerRequest
@@ -196,25 +207,34 @@ extension MPDServer {
         }
       }
       let chunk = reader.finish()
-      var new = 0
-      for song in chunk where seen.insert(song.uri).inserted {
-        songs.append(song)
-        new += 1
-      }
-      if chunk.count > songsPerRequest {
-        return (songs, "the server ignores 'window' (it sent \(Library.grouped(chunk.count)) songs at once)")
-      }
-      if chunk.count < songsPerRequest { return (songs, nil) }
-      if new == 0 {
+      let places = Self.placesHash(chunk)
+      if start > 0, !chunk.isEmpty, places == previous {
         return (
-          songs,
-          "the server ignores 'window' (it sent the same songs again); \(Library.grouped(songs.count)) of "
+          true,
+          "the server ignores 'window' (it sent the same songs again); \(Library.grouped(listed)) of "
             + "the \(Library.grouped(count)) songs of its stats were read"
         )
       }
+      previous = places
+      guard receive(chunk) else { return (false, nil) }
+      listed += chunk.count
+      if chunk.count > songsPerRequest {
+        return (true, "the server ignores 'window' (it sent \(Library.grouped(chunk.count)) songs at once)")
+      }
+      if chunk.count < songsPerRequest { return (true, nil) }
       start += songsPerRequest
-      if start >= count { return (songs, nil) }
+      if count > 0 && start >= count { return (true, nil) }
     }
+  }
+
+  /// 64 bits (FNV-1a) of the places of `songs`, in order.
+  private static func placesHash(_ songs: [ServerSong]) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for song in songs {
+      for byte in song.uri.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      hash = (hash ^ 0) &* 0x100_0000_01b3
+    }
+    return hash
   }
 
   public func coverURL(ofSong uri: String) -> String {

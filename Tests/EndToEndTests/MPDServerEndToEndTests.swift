@@ -277,6 +277,66 @@ extension RunsAlone {
       #expect(again.contains("sticker: rating=8") && !again.contains("sticker: like=2"), "\(again)")
     }
 
+    /// What the server keeps is the album's rating in every home: a rating given in one
+    /// home replaces, at the next start of another, the rating that home gave before, which
+    /// then rates it again as any change.
+    @Test func aRatingFromAnotherHomeReplacesThisHomesOwnAtItsNextStart() throws {
+      let mpd = try server()
+      let (first, second) = (BinaryRunner(), BinaryRunner())
+      defer {
+        first.cleanUp()
+        second.cleanUp()
+      }
+      #expect(try second.run(["--mpd", mpd.address, "-c", "rate 2 3"]).stdout.contains("rated \"Innuendo\" ★★★☆☆"))
+      let other = try first.run(["--mpd", mpd.address, "-c", "rate 2 1"])
+      #expect(other.status == 0 && other.stdout.contains("rated \"Innuendo\" ★☆☆☆☆"), "\(other.stdout)")
+      let shown = try second.run(["--mpd", mpd.address, "-c", "show 2"])
+      #expect(shown.stdout.contains("Rating: ★☆☆☆☆\n"), "\(shown.stdout)")
+      let again = try second.run(["--mpd", mpd.address, "-c", "rate 2 3"])
+      #expect(again.status == 0 && again.stdout.contains("rated \"Innuendo\" ★★★☆☆"), "\(again.stdout)")
+      #expect(
+        try mpd.request("sticker get song \"Queen/Innuendo/02 Headlong.mp3\" rating").contains("sticker: rating=6"))
+      #expect(try first.run(["--mpd", mpd.address, "-c", "show 2"]).stdout.contains("Rating: ★★★☆☆\n"))
+    }
+
+    /// A `rate all` stopped by `kill -9` after its change was committed and before the server
+    /// took the ratings (the proxy keeps its first stickers back) leaves them waiting in the
+    /// library file: the next start sends them, says so, and the server has them.
+    @Test func aRatingRunKilledBeforeTheServerTookItIsSentAtTheNextStart() throws {
+      let mpd = try server()
+      let proxy = try MPDProxy(to: mpd.port)
+      defer { proxy.stop() }
+      let home = BinaryRunner()
+      defer { home.cleanUp() }
+      #expect(try home.run(["--mpd", proxy.address, "-c", "quit"]).status == 0)
+      proxy.holdStickerSets = true
+      let process = Process()
+      process.executableURL = BinaryRunner.executable
+      process.arguments = ["--home", home.home.path, "--mpd", proxy.address, "-c", "rate all 3"]
+      process.environment = home.environment()
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let deadline = Date().addingTimeInterval(60)
+      while proxy.held == 0 && process.isRunning && Date() < deadline { usleep(10_000) }
+      #expect(proxy.held == 1)
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      #expect(!(try mpd.request("sticker find song \"\" rating").contains("sticker: rating=")))
+
+      proxy.holdStickerSets = false
+      let next = try home.run(["--mpd", proxy.address, "-c", "show 3"])
+      #expect(next.status == 0, "\(next.stderr)")
+      #expect(
+        next.stderr
+          == "bluelib: sent to MPD at \(proxy.address) the ratings of 3 albums that had not reached it\n")
+      #expect(next.stdout.contains("Rating: ★★★☆☆\n"), "\(next.stdout)")
+      let stickers = try mpd.request("sticker find song \"\" rating")
+      #expect(stickers.components(separatedBy: "sticker: rating=6").count - 1 == 6, "\(stickers)")
+      // Sent once: the start after says nothing.
+      #expect(try home.run(["--mpd", proxy.address, "-c", "quit"]).stderr.isEmpty)
+    }
+
     @Test func writeOfAServersAlbumSaysItCannotReachTheFiles() throws {
       let mpd = try server()
       let runner = BinaryRunner()
@@ -316,6 +376,22 @@ extension RunsAlone {
       }
       let (localMedian, remoteMedian) = (local.sorted()[4], remote.sorted()[4])
       #expect(remoteMedian <= 2 * localMedian + 0.010, "local \(localMedian) s, with the server \(remoteMedian) s")
+    }
+
+    /// The first sync of a large database holds a window of songs, not the database: the peak
+    /// memory of 100,000 songs (25,000 albums, 25 windows of a fake MPD) stays near what
+    /// bluelib takes to start (about 35 MB in a debug build), far below the 230 MB it took
+    /// when every song was held before grouping (1.6 GB for a million).
+    @Test func theFirstSyncOfAHundredThousandSongsStaysUnderEightyMegabytes() throws {
+      let mpd = try GeneratedMPD(songs: 100_000)
+      defer { mpd.stop() }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let (result, peak) = try runner.runMeasuringPeakMemory(
+        script: "list -f 'synced $tracks' 'Album 024999'\n", until: "synced 4\n", ["--mpd", mpd.address])
+      #expect(result.status == 0, "\(result.stderr)")
+      let kilobytes = try #require(peak, "\(result.stdout.suffix(300)) \(result.stderr)")
+      #expect(kilobytes < 80 * 1024, "peak \(kilobytes) kB")
     }
   }
 }

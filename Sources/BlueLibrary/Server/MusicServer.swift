@@ -19,8 +19,13 @@ public protocol MusicServer: AnyObject, Sendable {
   var libraryName: String { get }
   /// A token that changes whenever its database changes (MPD: the time of its last update).
   func databaseVersion() throws(ServerError) -> String
-  /// Every song of its database, a few thousand per request.
-  func songs() throws(ServerError) -> [ServerSong]
+  /// Lists every song of its database, a window of a few thousand at a time, in the
+  /// database's order: `receive` is given each window as it arrives, so whoever syncs holds
+  /// one window, not the database. When the database changed during the listing, it is
+  /// listed again from the start, `receive` told so first (``ServerListing/again``). Each
+  /// song carries the marks the server keeps for it (``ServerSong/rating``). A `receive`
+  /// that returns false stops the listing (the call then returns without an error).
+  func listSongs(_ receive: (ServerListing) -> Bool) throws(ServerError)
   /// The cover URL of the album whose first song is `uri` (its place on the server): what
   /// the server's ``CoverSource`` reads.
   func coverURL(ofSong uri: String) -> String
@@ -32,8 +37,21 @@ public protocol MusicServer: AnyObject, Sendable {
   func startFollowing()
   /// Keeps `mark` on the songs `uris`, where every client of the server sees it (MPD:
   /// stickers), so another library of the same server reads it at its next sync
-  /// (``ServerSong/rating``, ``ServerSong/favourite``).
+  /// (``ServerSong/rating``, ``ServerSong/favourite``): what the server keeps is the album's
+  /// mark in every library of it.
   func share(_ mark: SharedMark, onSongs uris: [String]) throws(ServerError)
+}
+
+/// What ``MusicServer/listSongs(_:)`` hands on.
+public enum ServerListing: Sendable, Equatable {
+  /// The next songs, in the database's order.
+  case songs([ServerSong])
+  /// The database changed while it was listed: the songs handed on so far are to be
+  /// forgotten, and the listing starts again.
+  case again
+  /// Told before the songs: the server keeps no marks (MPD without a `sticker_file`), so the
+  /// songs' ratings and favourite marks say nothing, and the library's stand.
+  case withoutMarks
 }
 
 /// What a library keeps on a music server's songs rather than only in its own file.
@@ -57,8 +75,17 @@ public enum ServerEvent: Sendable, Equatable {
 /// refused`.
 public struct ServerError: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String
+  /// Whether the server answered and refused (MPD's `ACK`), rather than could not be
+  /// reached: asking again will not change its answer.
+  public var refused: Bool
 
-  public init(_ description: String) { self.description = description }
+  public init(_ description: String, refused: Bool = false) {
+    self.description = description
+    self.refused = refused
+  }
+
+  /// Two errors are the same when they say the same.
+  public static func == (one: ServerError, other: ServerError) -> Bool { one.description == other.description }
 }
 
 /// One song of a server's database: its place there, its file's time and length, and its tags.

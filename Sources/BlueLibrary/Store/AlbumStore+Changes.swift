@@ -48,10 +48,14 @@ extension AlbumStore {
   /// undo puts back every album's fields as they were, one redo writes them again. Each
   /// album is checked first; a bad one changes nothing. Returns the albums as stored now.
   /// `summary` names the step in the log (`edit "X"`, `edit of 3 albums` by default).
+  /// `pending`: a mark of albums of a server (by source key) that waits for the server from
+  /// this change on (``notePending(_:of:_:)``), noted in its transaction.
   package func edit(
-    _ albums: [Album], summary: String? = nil, origin: ChangeOrigin
+    _ albums: [Album], summary: String? = nil, pending: (mark: PendingMark, keys: [String])? = nil,
+    origin: ChangeOrigin
   ) throws(LibraryError) -> (after: [Album], step: ChangeStep) {
     try changing { db in
+      if let pending { try Self.notePending(pending.mark, of: pending.keys, db) }
       let valid = try albums.map { try $0.validated() }
       let summary =
         summary

@@ -78,42 +78,19 @@ extension AlbumStore {
       var returning: [String] = []
       let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
       for scanned in albums {
-        try scanned.validate()
         if let key = scanned.sourceKey, scan.frozen.contains(key) { continue }
         let old = scanned.sourceKey.flatMap { scan.moved[$0] }
-        guard let key = scanned.sourceKey, let stored = try Album.fetchOne(db, sql: find, arguments: [old ?? key]),
-          let id = stored.id, matched.insert(id).inserted
-        else {
-          if let key = scanned.sourceKey,
-            try Bool.fetchOne(db, sql: "SELECT left_out FROM folder_album WHERE key = ?", arguments: [key]) == true
-          {
-            guard withDeleted else {
-              outcome.leftOut += 1
-              outcome.name(.leftOut, scanned)
-              continue
-            }
-            returning.append(key)
-          }
+        let key = scanned.sourceKey.map { old ?? $0 }
+        switch try Self.takeScanned(
+          scanned, key: scanned.sourceKey, old: old, filesSaid: key.flatMap { filesSaid[$0] },
+          partlyGone: scanned.sourceKey.flatMap { scan.partlyGone[$0] }, withDeleted: withDeleted,
+          matched: &matched, outcome: &outcome, db)
+        {
+        case .left, .unchanged: break
+        case .added(let returns):
+          if returns, let key = scanned.sourceKey { returning.append(key) }
           added.append(scanned)
-          outcome.name(.added, scanned)
-          continue
-        }
-        let album = filesSaid[old ?? key].map { scanned.keepingEdits(of: stored, filesSaid: $0) } ?? scanned
-        if let gone = scan.partlyGone[key] {
-          outcome.partlyGone += 1
-          outcome.name(.partlyGone, album, "\(gone.gone) of \(Library.counted(gone.before, "file"))")
-        }
-        if stored.hasSameFields(as: album) {
-          outcome.unchanged += 1
-        } else if old != nil && stored.folder != album.folder {
-          updates.append((id, album))
-          outcome.moved += 1
-          outcome.name(.moved, album, stored.folder)
-        } else {
-          updates.append((id, album))
-          outcome.updated += 1
-          let fields = album.changedFields(comparedWith: stored)
-          outcome.name(.updated, album, fields.isEmpty ? nil : fields.joined(separator: ", "))
+        case .updated(let id, let album): updates.append((id, album))
         }
       }
       for key in scan.gone {
@@ -153,12 +130,78 @@ extension AlbumStore {
   }
 }
 
+extension AlbumStore {
+  /// What an import does with one album a scan built.
+  enum ScannedAlbumTaking {
+    /// Left out: you deleted it from the library.
+    case left
+    /// Appended (`returns`: an album you deleted, brought back).
+    case added(returns: Bool)
+    /// The stored album it is, as it is.
+    case unchanged
+    /// The stored album `id` it is, to be stored as `album` (the scan's, with your edits).
+    case updated(id: Int64, album: Album)
+  }
+
+  /// How an import takes `scanned` (an album a scan built, its source key `key`; `old`, the
+  /// key it had before it moved), counted and named in `outcome`: the stored album with that
+  /// key (the first one in order, unless an album of this import took it: `matched`) is
+  /// updated in place, keeping the fields you edited since the scan built `filesSaid` (but
+  /// those in `following`, which are the source's); an album you deleted is left out unless
+  /// `withDeleted`; any other is added.
+  static func takeScanned(
+    _ scanned: Album, key: String?, old: String?, filesSaid: Album?, following: Set<AlbumField> = [],
+    partlyGone: (gone: Int, before: Int)?, withDeleted: Bool, matched: inout Set<Int64>,
+    outcome: inout FolderImportOutcome, _ db: Database
+  ) throws -> ScannedAlbumTaking {
+    try scanned.validate()
+    let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
+    guard let key, let stored = try Album.fetchOne(db, sql: find, arguments: [old ?? key]),
+      let id = stored.id, matched.insert(id).inserted
+    else {
+      var returns = false
+      if let key,
+        try Bool.fetchOne(
+          db.cachedStatement(sql: "SELECT left_out FROM folder_album WHERE key = ?"), arguments: [key]) == true
+      {
+        guard withDeleted else {
+          outcome.leftOut += 1
+          outcome.name(.leftOut, scanned)
+          return .left
+        }
+        returns = true
+      }
+      outcome.name(.added, scanned)
+      return .added(returns: returns)
+    }
+    let album = filesSaid.map { scanned.keepingEdits(of: stored, filesSaid: $0, following: following) } ?? scanned
+    if let partlyGone {
+      outcome.partlyGone += 1
+      outcome.name(.partlyGone, album, "\(partlyGone.gone) of \(Library.counted(partlyGone.before, "file"))")
+    }
+    if stored.hasSameFields(as: album) {
+      outcome.unchanged += 1
+      return .unchanged
+    } else if old != nil && stored.folder != album.folder {
+      outcome.moved += 1
+      outcome.name(.moved, album, stored.folder)
+    } else {
+      outcome.updated += 1
+      let fields = album.changedFields(comparedWith: stored)
+      outcome.name(.updated, album, fields.isEmpty ? nil : fields.joined(separator: ", "))
+    }
+    return .updated(id: id, album: album)
+  }
+}
+
 extension Album {
   /// This album (as a scan built it now) with each field of `stored` that differs from what
-  /// the files said before (`filesSaid`): the fields the user edited.
-  func keepingEdits(of stored: Album, filesSaid before: Album) -> Album {
+  /// the files said before (`filesSaid`): the fields the user edited, but those the source
+  /// says (`following`: a server's marks, which are every library's of that server).
+  func keepingEdits(of stored: Album, filesSaid before: Album, following: Set<AlbumField> = []) -> Album {
     var album = self
-    for field in AlbumField.allCases where field.value(in: stored) != field.value(in: before) {
+    for field in AlbumField.allCases
+    where !following.contains(field) && field.value(in: stored) != field.value(in: before) {
       album.set(field, to: stored)
     }
     return album

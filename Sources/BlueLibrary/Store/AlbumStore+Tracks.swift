@@ -123,7 +123,7 @@ extension AlbumStore {
     let newcomers = albums.filter { storedAlbums[$0.key] == nil }
     if !newcomers.isEmpty {
       changes.moved = try moves(
-        of: newcomers, built: builtKeys, vanished: vanished, stored: stored, frozen: changes.frozen, db)
+        of: newcomers, isBuilt: builtKeys.contains, vanished: vanished, stored: stored, frozen: changes.frozen, db)
     }
     for (new, old) in changes.moved {
       if let album = albums.first(where: { $0.key == new }) {
@@ -180,13 +180,7 @@ extension AlbumStore {
         ON CONFLICT (key) DO UPDATE SET \(assignments), missing = 0
         """)
     for (ordinal, ((key, music), album)) in zip(albums, built).enumerated() where !changes.frozen.contains(key) {
-      let values: [DatabaseValue] = [
-        ordinal.databaseValue, album.title.databaseValue, album.artist.databaseValue, album.genre.databaseValue,
-        album.year.databaseValue, album.tracks.databaseValue, album.duration.databaseValue,
-        album.folder.databaseValue, album.coverURL.databaseValue, music.discs.databaseValue,
-        music.musicBrainzAlbumID.databaseValue, music.musicBrainzReleaseGroupID.databaseValue,
-        album.rating.databaseValue, album.favourite.databaseValue,
-      ]
+      let values = folderAlbumValues(ordinal: ordinal, album: album, music: music)
       if storedAlbums.removeValue(forKey: key) == values && !wasMissing.contains(key) { continue }
       try upsertAlbum.execute(arguments: StatementArguments([key.databaseValue] + values))
     }
@@ -204,17 +198,35 @@ extension AlbumStore {
         changes.gone.append(key)
       }
     }
-    // Albums of this folder none of whose files is left, and which the library does not
-    // hold or leave out (a folder unmounted for a while must not lose your edits and
-    // deletes), are forgotten with their tracks.
+    try forgetAlbumsWithoutFiles(under: root, db)
+    return changes
+  }
+
+  /// The values of an album's `folder_album` row after its key, as a scan built it (`album`
+  /// from `music`), the `ordinal`th of the scan.
+  static func folderAlbumValues(ordinal: Int, album: Album, music: MusicAlbum) -> [DatabaseValue] {
+    [
+      ordinal.databaseValue, album.title.databaseValue, album.artist.databaseValue, album.genre.databaseValue,
+      album.year.databaseValue, album.tracks.databaseValue, album.duration.databaseValue,
+      album.folder.databaseValue, album.coverURL.databaseValue, music.discs.databaseValue,
+      music.musicBrainzAlbumID.databaseValue, music.musicBrainzReleaseGroupID.databaseValue,
+      album.rating.databaseValue, album.favourite.databaseValue,
+    ]
+  }
+
+  /// Forgets, with their tracks, the albums of the folder `root` none of whose files is left
+  /// and which the library does not hold or leave out (a folder unmounted for a while must
+  /// not lose your edits and deletes).
+  static func forgetAlbumsWithoutFiles(under root: String, _ db: Database) throws {
+    let keys = keyRanges(under: root)
     let forgotten = """
-      SELECT key FROM folder_album WHERE (\(inRange)) AND left_out = 0
+      SELECT key FROM folder_album WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?)) AND left_out = 0
         AND (missing = 1 OR NOT EXISTS (SELECT 1 FROM track WHERE album_key = folder_album.key))
         AND NOT EXISTS (SELECT 1 FROM album WHERE source_key = folder_album.key)
       """
-    try db.execute(sql: "DELETE FROM track WHERE album_key IN (\(forgotten))", arguments: rangeArguments)
-    try db.execute(sql: "DELETE FROM folder_album WHERE key IN (\(forgotten))", arguments: rangeArguments)
-    return changes
+    let arguments: StatementArguments = [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
+    try db.execute(sql: "DELETE FROM track WHERE album_key IN (\(forgotten))", arguments: arguments)
+    try db.execute(sql: "DELETE FROM folder_album WHERE key IN (\(forgotten))", arguments: arguments)
   }
 
   /// The albums among `newcomers` (keys no scan built before) that are albums stored before
@@ -225,8 +237,8 @@ extension AlbumStore {
   /// - or the same MusicBrainz album id, none of the candidate's files left where they were;
   /// - or the same album artist and title (ignoring case) and the same files' names and
   ///   sizes, none of the candidate's files left where they were.
-  private static func moves(
-    of newcomers: [(key: String, album: MusicAlbum)], built: Set<String>, vanished: Set<String>,
+  static func moves(
+    of newcomers: [(key: String, album: MusicAlbum)], isBuilt: (String) throws -> Bool, vanished: Set<String>,
     stored: StoredTracks, frozen: Set<String>, _ db: Database
   ) throws -> [String: String] {
     var byID: [String: [String]] = [:]
@@ -236,7 +248,7 @@ extension AlbumStore {
       db, sql: "SELECT key, mb_albumid, artist, title FROM folder_album WHERE title IS NOT NULL")
     {
       let key: String = row[0]
-      guard !built.contains(key), !frozen.contains(key) else { continue }
+      guard !frozen.contains(key), try !isBuilt(key) else { continue }
       if let id: String = row[1], !id.isEmpty { byID[id, default: []].append(key) }
       byName[name(row[2] ?? "", row[3] ?? ""), default: []].append(key)
     }
@@ -376,7 +388,7 @@ extension AlbumStore {
   /// Hands each track row `condition` selects to `body`, with every tag it was read with and
   /// where it stands. Read with SQLite's C API (as `AlbumStore+FastReads`): a re-import of
   /// 20,000 unchanged files reads them all, and GRDB's generic rows cost three times as much.
-  private static func readTracks(
+  static func readTracks(
     where condition: String, _ arguments: StatementArguments, _ db: Database,
     _ body: (MusicTrack, StoredTracks.Place) -> Void
   ) throws {
@@ -445,6 +457,19 @@ extension AlbumStore {
     }
   }
 
+  /// How many albums the last scan of `root` built (``scannedAlbums(under:)``'s `lastScan`).
+  func scannedAlbumCount(under root: String) throws(LibraryError) -> Int {
+    let keys = Self.keyRanges(under: root)
+    return try reading { db in
+      try Int.fetchOne(
+        db,
+        sql: """
+          SELECT count(*) FROM folder_album WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?))
+            AND title IS NOT NULL AND ordinal IS NOT NULL
+          """, arguments: [keys.0.low, keys.0.high, keys.1.low, keys.1.high]) ?? 0
+    }
+  }
+
   /// The album the last scan built under `key`, if a scan did (and still has it).
   func scannedAlbum(forKey key: String) throws(LibraryError) -> Album? {
     try reading { db in
@@ -459,7 +484,7 @@ extension AlbumStore {
   }
 
   /// An album from a `folder_album` row selected as ``scannedAlbum(forKey:)`` selects it.
-  private static func scannedAlbum(_ row: Row) -> Album {
+  static func scannedAlbum(_ row: Row) -> Album {
     var album = Album(
       title: row[1], artist: row[2], genre: row[3], year: row[4], coverURL: row[8], tracks: row[5],
       duration: row[6], folder: row[7], rating: row[9], favourite: row[10])

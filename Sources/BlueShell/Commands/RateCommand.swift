@@ -14,7 +14,8 @@ struct RateCommand: Command {
       '$rating $title'), shows on the card and in 'show', stays when the album's folder is
       imported again or moves, and 'write' puts it into the files' tags, where other players
       read it (docs/music-folder.md: Ratings in the files); 'import' reads it back. On a
-      music server (--mpd) it is kept on the server's songs too, where another bluelib reads it.
+      music server (--mpd) it is kept on the server's songs too, where another bluelib reads it:
+      the server's rating is the album's in every home (docs/music-server.md).
       """,
     examples: [
       "rate 4", "rate 3 5", "rate 1-3 7 4", "rate \"OK Computer\" 5", "rate 0", "find genre:jazz; rate all 3",

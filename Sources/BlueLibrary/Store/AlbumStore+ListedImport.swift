@@ -1,0 +1,532 @@
+import AlbumModel
+internal import GRDB
+internal import MusicFolder
+
+#if canImport(GRDBSQLite)
+  internal import GRDBSQLite
+#elseif canImport(SQLite3)
+  internal import SQLite3
+#endif
+
+// The import of tracks another program lists (a music server's songs) in memory that does
+// not grow with them. The tracks are staged as they come in temporary tables of the
+// library's connection (SQLite keeps those in a temporary file, with a few pages cached),
+// which no other shell sees and which take no lock on the library file; they are grouped
+// from there one album title at a time, exactly as a folder's files are
+// (``MusicFolderScanner/albums(listed:)``), and the albums are brought into the library one
+// by one, in the order a folder import gives them, in one transaction that is one logged
+// step, with what the import of a folder does to each (`takeScanned`, `folderAlbumValues`,
+// `forgetAlbumsWithoutFiles`, `moves`: shared with `importFolder` and `writeTracks`).
+extension AlbumStore {
+  /// How many tracks ``stage(_:)`` takes before it commits them to the staging file.
+  private static let stagedPerCommit = 4096
+
+  /// Makes the staging tables, empty (a listing that starts again forgets what it staged).
+  func beginListing() throws(LibraryError) {
+    try reading { db in
+      try Self.dropListing(db)
+      try db.execute(
+        sql: """
+          CREATE TEMP TABLE listed (
+            path TEXT NOT NULL UNIQUE, parent TEXT NOT NULL, title TEXT NOT NULL, folder TEXT NOT NULL,
+            modified INTEGER NOT NULL, album TEXT, artist TEXT, album_artist TEXT, song_title TEXT, number INTEGER,
+            date TEXT, genre TEXT, disc INTEGER, mb_trackid TEXT, mb_albumid TEXT, mb_releasegroupid TEXT,
+            format TEXT NOT NULL, length REAL NOT NULL, rating INTEGER, fav INTEGER NOT NULL);
+          CREATE TEMP TABLE built (
+            seq INTEGER PRIMARY KEY, key TEXT NOT NULL, sort TEXT NOT NULL, title TEXT NOT NULL, artist TEXT NOT NULL,
+            year INTEGER, genre TEXT NOT NULL, tracks INTEGER NOT NULL, duration REAL NOT NULL, folder TEXT NOT NULL,
+            mb_albumid TEXT, mb_releasegroupid TEXT);
+          CREATE TEMP TABLE built_track (
+            seq INTEGER NOT NULL, position INTEGER NOT NULL, disc INTEGER, song INTEGER NOT NULL,
+            PRIMARY KEY (seq, position)) WITHOUT ROWID;
+          """)
+    }
+  }
+
+  /// Drops the staging tables.
+  func endListing() {
+    try? reading { db in try Self.dropListing(db) }
+  }
+
+  private static func dropListing(_ db: Database) throws {
+    try db.execute(
+      sql: "DROP TABLE IF EXISTS temp.listed; DROP TABLE IF EXISTS temp.built; DROP TABLE IF EXISTS temp.built_track")
+  }
+
+  /// Stages `tracks`; a path staged before is left as it was (the first listing of a song
+  /// wins). Returns how many were new.
+  @discardableResult
+  func stage(_ tracks: [ListedTrack]) throws(LibraryError) -> Int {
+    try reading { db in
+      var staged = 0
+      var start = 0
+      while start < tracks.count {
+        let end = min(start + Self.stagedPerCommit, tracks.count)
+        try db.inTransaction(.deferred) {
+          let insert = try db.cachedStatement(
+            sql: """
+              INSERT OR IGNORE INTO temp.listed (path, parent, title, folder, modified, album, artist, album_artist,
+                song_title, number, date, genre, disc, mb_trackid, mb_albumid, mb_releasegroupid, format, length,
+                rating, fav)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              """)
+          for track in tracks[start..<end] {
+            let place = Self.place(of: track)
+            let tags = track.tags
+            try Self.run(insert, db) { row in
+              row.bind(track.path)
+              row.bind(String(place.parent))
+              row.bind(place.title)
+              row.bind(String(place.folder))
+              row.bind(track.modified)
+              row.bind(tags.album)
+              row.bind(tags.artist)
+              row.bind(tags.albumArtist)
+              row.bind(tags.title)
+              row.bind(tags.trackNumber)
+              row.bind(tags.date)
+              row.bind(tags.genre)
+              row.bind(tags.discNumber)
+              row.bind(tags.musicBrainzTrackID)
+              row.bind(tags.musicBrainzAlbumID)
+              row.bind(tags.musicBrainzReleaseGroupID)
+              row.bind(tags.format)
+              row.bind(tags.duration)
+              row.bind(tags.rating)
+              row.bind(tags.favourite)
+            }
+            staged += db.changesCount
+          }
+          return .commit
+        }
+        start = end
+      }
+      return staged
+    }
+  }
+
+  /// Where the grouping puts `track`: its folder, the folder above (whose subfolders' albums
+  /// may merge as discs), and the title its album gets (the album tag, else the folder's
+  /// name). Tracks of different (parent, title) never end in one album, so each such set is
+  /// grouped on its own.
+  private static func place(of track: ListedTrack) -> (folder: Substring, parent: Substring, title: String) {
+    let path = track.path
+    let folder = path.lastIndex(of: "/").map { path[..<$0] } ?? ""
+    let parent = folder.lastIndex(of: "/").map { folder[..<$0] } ?? ""
+    let title = track.tags.album ?? Self.folderName(folder)
+    return (folder, parent, title)
+  }
+
+  /// The name the grouping gives a folder (``AlbumGrouping``): its last part that is not
+  /// empty, `/` when none is.
+  private static func folderName(_ folder: Substring) -> String {
+    var end = folder.endIndex
+    while end > folder.startIndex, folder[folder.index(before: end)] == "/" { end = folder.index(before: end) }
+    guard end > folder.startIndex else { return "/" }
+    let start = folder[..<end].lastIndex(of: "/").map { folder.index(after: $0) } ?? folder.startIndex
+    return String(folder[start..<end])
+  }
+
+  /// Groups the staged tracks into albums, one (parent folder, title) at a time, and stages
+  /// the albums with their source keys: as an import keys them, the later of two albums
+  /// with one key (in the import's order) gets a suffix. Returns how many albums.
+  func groupListing() throws(LibraryError) -> Int {
+    try reading { db in
+      var albums = 0
+      try db.inTransaction(.deferred) {
+        let insertAlbum = try db.makeStatement(
+          sql: """
+            INSERT INTO temp.built (key, sort, title, artist, year, genre, tracks, duration, folder, mb_albumid,
+              mb_releasegroupid)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let insertTrack = try db.makeStatement(
+          sql: "INSERT INTO temp.built_track (seq, position, disc, song) VALUES (?, ?, ?, ?)")
+        var cluster: [ListedTrack] = []
+        var songs: [String: Int64] = [:]
+        var current: (parent: String, title: String)?
+        func flush() throws {
+          for album in MusicFolderScanner.albums(listed: cluster) {
+            try Self.run(insertAlbum, db) { row in
+              row.bind(album.key)
+              row.bind(Self.sortKey(of: album.folder))
+              row.bind(album.title)
+              row.bind(album.artist)
+              row.bind(album.year)
+              row.bind(album.genre)
+              row.bind(album.trackCount)
+              row.bind(album.duration)
+              row.bind(album.folder)
+              row.bind(album.musicBrainzAlbumID)
+              row.bind(album.musicBrainzReleaseGroupID)
+            }
+            let seq = db.lastInsertedRowID
+            for (position, track) in album.tracks.enumerated() {
+              try Self.run(insertTrack, db) { row in
+                row.bind(seq)
+                row.bind(position)
+                row.bind(track.disc)
+                row.bind(songs[track.path])
+              }
+            }
+            albums += 1
+          }
+          cluster.removeAll(keepingCapacity: true)
+          songs.removeAll(keepingCapacity: true)
+        }
+        let read = try db.makeStatement(
+          sql:
+            "SELECT rowid, parent, title, \(Self.listedColumns) FROM temp.listed ORDER BY parent, title, folder, path")
+        try Self.readListed(read, offset: 3) { row, track in
+          let parent = Self.text(row, 1) ?? ""
+          let title = Self.text(row, 2) ?? ""
+          if current?.parent != parent || current?.title != title {
+            try flush()
+            current = (parent, title)
+          }
+          songs[track.path] = sqlite3_column_int64(row, 0)
+          cluster.append(track)
+        }
+        try flush()
+        // One key for one album: the later ones of a key (in the import's order) get `US n`.
+        try db.execute(sql: "CREATE INDEX temp.built_key ON built (key)")
+        try db.execute(sql: "CREATE INDEX temp.built_order ON built (sort, title, artist, seq)")
+        for key in try String.fetchAll(db, sql: "SELECT key FROM temp.built GROUP BY key HAVING count(*) > 1") {
+          let seqs = try Int64.fetchAll(
+            db, sql: "SELECT seq FROM temp.built WHERE key = ? ORDER BY sort, title, artist, seq", arguments: [key])
+          for (index, seq) in seqs.enumerated().dropFirst() {
+            try db.execute(
+              sql: "UPDATE temp.built SET key = ? WHERE seq = ?", arguments: [key + "\u{1F}\(index + 1)", seq])
+          }
+        }
+        return .commit
+      }
+      return albums
+    }
+  }
+
+  /// A text that sorts as the grouping orders albums' folders (by their names, a folder
+  /// before its subfolders): the names joined by U+0001, below every character a name has.
+  private static func sortKey(of folder: String) -> String {
+    folder.split(separator: "/").joined(separator: "\u{1}")
+  }
+
+  /// The columns ``readListed(_:offset:_:)`` reads, in its order.
+  private static let listedColumns =
+    "path, modified, album, artist, album_artist, song_title, number, date, genre, disc, mb_trackid, mb_albumid, "
+    + "mb_releasegroupid, format, length, rating, fav"
+
+  /// Steps `statement` (whose columns from `offset` on are ``listedColumns``, prefixed by
+  /// the staging table's alias or not), handing each row and its track to `body`.
+  private static func readListed(
+    _ statement: Statement, offset: Int32, _ body: (OpaquePointer, ListedTrack) throws -> Void
+  ) throws {
+    let row = statement.sqliteStatement
+    defer { sqlite3_reset(row) }
+    func integer(_ column: Int32) -> Int? {
+      sqlite3_column_type(row, offset + column) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, offset + column))
+    }
+    func string(_ column: Int32) -> String? { text(row, offset + column) }
+    while true {
+      let code = sqlite3_step(row)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+      let tags = TrackTags(
+        album: string(2), artist: string(3), albumArtist: string(4), title: string(5), trackNumber: integer(6),
+        date: string(7), genre: string(8), discNumber: integer(9), musicBrainzTrackID: string(10),
+        musicBrainzAlbumID: string(11), musicBrainzReleaseGroupID: string(12), format: string(13) ?? "",
+        duration: sqlite3_column_double(row, offset + 14), rating: integer(15), favourite: integer(16) == 1)
+      try body(
+        row, ListedTrack(path: string(0) ?? "", modified: sqlite3_column_int64(row, offset + 1), tags: tags))
+    }
+  }
+
+  private static func text(_ row: OpaquePointer?, _ column: Int32) -> String? {
+    guard let bytes = sqlite3_column_text(row, column) else { return nil }
+    return String(
+      decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(row, column))), as: UTF8.self)
+  }
+
+  /// Hands each album ``groupListing()`` staged (those `condition` selects, of the table
+  /// `b`) to `body`, in the order a folder import gives them (by folder, title and artist),
+  /// with its key and tracks.
+  private static func forEachListedAlbum(
+    where condition: String = "1", _ db: Database, _ body: (String, MusicAlbum) throws -> Void
+  ) throws {
+    let read = try db.makeStatement(
+      sql: """
+        SELECT b.seq, b.key, b.title, b.artist, b.year, b.genre, b.tracks, b.duration, b.folder, b.mb_albumid,
+          b.mb_releasegroupid, t.disc, \(listedColumns.split(separator: ",").map { "l." + $0.trimmed }.joined(separator: ", "))
+        FROM temp.built b JOIN temp.built_track t ON t.seq = b.seq JOIN temp.listed l ON l.rowid = t.song
+        WHERE \(condition) ORDER BY b.sort, b.title, b.artist, b.seq, t.position
+        """)
+    var current: (seq: Int64, key: String, album: MusicAlbum)?
+    try readListed(read, offset: 12) { row, track in
+      let seq = sqlite3_column_int64(row, 0)
+      if current?.seq != seq {
+        if let (_, key, album) = current { try body(key, album) }
+        var album = MusicAlbum(
+          key: text(row, 1) ?? "", title: text(row, 2) ?? "", artist: text(row, 3) ?? "",
+          year: sqlite3_column_type(row, 4) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 4)),
+          genre: text(row, 5) ?? "", trackCount: Int(sqlite3_column_int64(row, 6)),
+          duration: sqlite3_column_double(row, 7), folder: text(row, 8) ?? "", cover: nil)
+        album.musicBrainzAlbumID = text(row, 9)
+        album.musicBrainzReleaseGroupID = text(row, 10)
+        current = (seq, album.key, album)
+      }
+      let disc = sqlite3_column_type(row, 11) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 11))
+      current!.album.tracks.append(
+        MusicTrack(path: track.path, size: 0, modified: track.modified, disc: disc, tags: track.tags))
+    }
+    if let (_, key, album) = current { try body(key, album) }
+  }
+
+  // MARK: - Into the library
+
+  /// Brings the albums ``groupListing()`` staged from a listing of `root` into the library
+  /// in one transaction, as ``importFolder(_:summary:origin:filesSaid:withDeleted:tracks:skipped:)``
+  /// brings a scan's: the tracks written where they changed, albums seen before updated in
+  /// place (their edits kept), new ones appended, albums whose tracks are all gone marked
+  /// missing, moved ones followed; one logged step when an album changed, summed up by
+  /// `summary`; `record` kept as the last scan of `root`. `cover` gives each album's cover
+  /// URL (nil: the one the album has). The selection stays `origin.selection`.
+  ///
+  /// With `marksFollowSource` (a server that keeps marks), an album's rating and favourite
+  /// mark are the listing's, whatever this library had, unless a mark of it the library
+  /// changed still waits for the server (``pendingMarks()``).
+  ///
+  /// Held in memory meanwhile: one album, the ids of the stored albums taken, and the keys
+  /// of the albums that moved, are gone, or lost tracks; the moves are looked for among the
+  /// albums new to the library only when an album of the library is not among those listed.
+  func importListing(
+    root: String, summary: (FolderImportOutcome) -> String, origin: ChangeOrigin, record: String,
+    marksFollowSource: Bool, cover: (MusicAlbum) -> String?
+  ) throws(LibraryError) -> FolderImportOutcome {
+    try changing { db in
+      var outcome = FolderImportOutcome()
+      let pending = marksFollowSource ? try Self.pendingAlbumKeys(db) : []
+      let keys = Self.keyRanges(under: root)
+      let inRange = "((key > ? AND key < ?) OR (key > ? AND key < ?))"
+      let range: [String] = [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
+      let paths = Self.pathRange(under: root)
+      let anyStored =
+        try Bool.fetchOne(
+          db,
+          sql: """
+            SELECT EXISTS (SELECT 1 FROM track WHERE path > ? AND path < ?)
+              OR EXISTS (SELECT 1 FROM folder_album WHERE \(inRange))
+            """, arguments: StatementArguments([paths.low, paths.high] + range)) ?? false
+      let notBuilt = "\(inRange) AND key NOT IN (SELECT key FROM temp.built)"
+
+      // What the listing does not hold: albums not built (some of whose files went to others),
+      // and the rows of files gone from albums it built (deleted, counted).
+      var regrouped: Set<String> = []
+      var partlyGone: [String: (gone: Int, before: Int)] = [:]
+      var moves: [String: String] = [:]
+      if anyStored {
+        regrouped = Set(
+          try String.fetchAll(
+            db,
+            sql: """
+              SELECT DISTINCT t.album_key FROM track t JOIN temp.listed l ON l.path = t.path
+              WHERE t.album_key IN (SELECT key FROM folder_album WHERE \(notBuilt))
+              """, arguments: StatementArguments(range)))
+        let goneRows = try Row.fetchAll(
+          db,
+          sql: """
+            SELECT t.path, t.album_key FROM track t WHERE t.path > ? AND t.path < ?
+              AND t.album_key IN (SELECT key FROM temp.built) AND t.path NOT IN (SELECT path FROM temp.listed)
+            """, arguments: [paths.low, paths.high])
+        for row in goneRows {
+          let key: String = row[1]
+          if partlyGone[key] == nil {
+            let before =
+              try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM track WHERE album_key = ? AND path > ? AND path < ?",
+                arguments: [key, paths.low, paths.high]) ?? 0
+            partlyGone[key] = (0, before)
+          }
+          partlyGone[key]!.gone += 1
+          try db.execute(sql: "DELETE FROM track WHERE path = ?", arguments: [row[0] as String])
+        }
+        moves = try Self.listedMoves(root: root, notBuilt: notBuilt, range: range, db)
+      }
+      let movedFrom = Set(moves.values)
+      let followEdits = try Self.hasTrackEdits(db)
+
+      let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
+      let columns =
+        "ordinal, title, artist, genre, year, tracks, duration, folder, cover_url, discs, mb_albumid, "
+        + "mb_releasegroupid, rating, fav"
+      let assignments = columns.split(separator: ",").map { $0.trimmed }.map { "\($0) = excluded.\($0)" }
+        .joined(separator: ", ")
+      let upsertAlbum = try db.makeStatement(
+        sql: """
+          INSERT INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT (key) DO UPDATE SET \(assignments), missing = 0
+          """)
+      var step: Int64?
+      func beginStep() throws -> Int64 {
+        if let step { return step }
+        let begun = try Self.beginStep(.import, summary: "", origin: origin, db)
+        step = begun
+        return begun
+      }
+      var matched: Set<Int64> = []
+      var added: [Album] = []
+      var firstID: Int64?
+      var addedCount = 0
+      var position = 0
+      func flushAdded() throws {
+        guard !added.isEmpty else { return }
+        let step = try beginStep()
+        if firstID == nil {
+          firstID = try Self.maxID(db) + 1
+          position = try Self.count(db)
+        }
+        try Self.insertAll(
+          added, from: position, firstID: firstID! + Int64(addedCount), step: step, db)
+        position += added.count
+        addedCount += added.count
+        added.removeAll(keepingCapacity: true)
+      }
+      var ordinal = 0
+      try Self.forEachListedAlbum(db) { key, music in
+        defer { ordinal += 1 }
+        var album = Album(music: music, key: key)
+        if let url = cover(music) { album.coverURL = url }
+        let old = moves[key]
+        // What the listing said of it last time, before this one's row is written.
+        let filesSaid =
+          try !anyStored
+          ? nil
+          : Row.fetchOne(
+            db.cachedStatement(
+              sql: """
+                SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav FROM folder_album
+                WHERE key = ? AND title IS NOT NULL AND \(inRange)
+                """), arguments: StatementArguments([old ?? key] + range)
+          ).map(Self.scannedAlbum)
+        if let old {
+          try Self.moveTrackEdits(from: old, to: music.tracks.map(\.path), db)
+          try db.execute(sql: "DELETE FROM folder_album WHERE key = ?", arguments: [key])
+          try db.execute(sql: "UPDATE folder_album SET key = ?, missing = 0 WHERE key = ?", arguments: [key, old])
+          try db.execute(sql: "DELETE FROM track WHERE album_key = ?", arguments: [old])
+        }
+        for (position, track) in music.tracks.enumerated() {
+          var known: (track: MusicTrack, place: StoredTracks.Place)?
+          if anyStored {
+            try Self.readTracks(where: "path = ?", [track.path], db) { known = ($0, $1) }
+          }
+          let opened = known.map { $0.track.modified != track.modified || $0.track.tags != track.tags } ?? true
+          if !opened, let place = known?.place, !movedFrom.contains(place.key),
+            place.isAt(key, position, disc: track.disc)
+          {
+            continue
+          }
+          if followEdits, known != nil, opened { try Self.followFile(track.path, db) }
+          try Self.upsertTrack(track, key: key, position: position, db)
+        }
+        let values = Self.folderAlbumValues(ordinal: ordinal, album: album, music: music)
+        let stored =
+          try !anyStored
+          ? nil
+          : Row.fetchOne(
+            db.cachedStatement(sql: "SELECT missing, \(columns) FROM folder_album WHERE key = ?"), arguments: [key])
+        if stored.map({ $0[0] == false && Array($0.databaseValues.dropFirst()) == values }) != true {
+          try upsertAlbum.execute(arguments: StatementArguments([key.databaseValue] + values))
+        }
+
+        switch try Self.takeScanned(
+          album, key: key, old: old, filesSaid: filesSaid,
+          following: marksFollowSource && !pending.contains(old ?? key) ? [.rating, .fav] : [],
+          partlyGone: partlyGone[key], withDeleted: false, matched: &matched, outcome: &outcome, db)
+        {
+        case .left, .unchanged: break
+        case .added:
+          added.append(album)
+          if added.count >= 512 { try flushAdded() }
+        case .updated(let id, let album):
+          let step = try beginStep()
+          try Self.appendImage(id, as: .before, of: step, db)
+          try Self.writeFields(of: album, to: id, step: step, db)
+          try Self.appendImage(id, as: .after, of: step, db)
+        }
+      }
+      try flushAdded()
+
+      // Albums of this server the listing did not build: missing, unless their songs went to others.
+      var gone: [String] = []
+      for row in try Row.fetchAll(
+        db, sql: "SELECT key, ordinal IS NULL, missing FROM folder_album WHERE \(notBuilt)",
+        arguments: StatementArguments(range))
+      {
+        let key: String = row[0]
+        if regrouped.contains(key) {
+          if row[1] == false {
+            try db.execute(sql: "UPDATE folder_album SET ordinal = NULL WHERE key = ?", arguments: [key])
+          }
+        } else if row[2] == false {
+          try db.execute(
+            sql: "UPDATE folder_album SET ordinal = NULL, missing = 1 WHERE key = ?", arguments: [key])
+          gone.append(key)
+        }
+      }
+      try Self.forgetAlbumsWithoutFiles(under: root, db)
+      try Self.recordScan(of: root, record, db)
+      for key in gone {
+        guard let stored = try Album.fetchOne(db, sql: find, arguments: [key]) else { continue }
+        outcome.gone += 1
+        outcome.name(.gone, stored, stored.tracks.map { "all \(Library.counted($0, "file"))" })
+      }
+      guard let step else { return outcome }
+      outcome.added = addedCount
+      if let firstID { try Self.recordInserted(firstID: firstID, count: addedCount, removed: 0, of: step, db) }
+      try db.execute(sql: "UPDATE change SET summary = ? WHERE id = ?", arguments: [summary(outcome), step])
+      try Self.finishStep(step, selecting: origin.selection, db)
+      outcome.step = try Self.changeStep(step, db)
+      return outcome
+    }
+  }
+
+  /// The moves among the albums of a listing of `root` new to the library
+  /// (``moves(of:isBuilt:vanished:stored:frozen:_:)``): looked for only when an album a scan
+  /// built before is not among the listing's, and then with the new albums and the stored
+  /// tracks of those not listed read for it.
+  private static func listedMoves(
+    root: String, notBuilt: String, range: [String], _ db: Database
+  ) throws -> [String: String] {
+    let candidates =
+      try Bool.fetchOne(
+        db,
+        sql: """
+          SELECT EXISTS (SELECT 1 FROM folder_album WHERE title IS NOT NULL AND key NOT IN (SELECT key FROM temp.built))
+          """) ?? false
+    guard candidates else { return [:] }
+    let vanished = Set(
+      try String.fetchAll(
+        db, sql: "SELECT key FROM folder_album WHERE \(notBuilt)", arguments: StatementArguments(range))
+    )
+    var newcomers: [(key: String, album: MusicAlbum)] = []
+    try forEachListedAlbum(where: "b.key NOT IN (SELECT key FROM folder_album)", db) { newcomers.append(($0, $1)) }
+    guard !newcomers.isEmpty else { return [:] }
+    var stored = StoredTracks()
+    let keysOf = "SELECT key FROM folder_album WHERE \(notBuilt)"
+    try readTracks(where: "album_key IN (\(keysOf))", StatementArguments(range), db) { track, place in
+      stored.tracks[track.path] = track
+      stored.places[track.path] = place
+    }
+    for track in newcomers.lazy.flatMap(\.album.tracks) where stored.places[track.path] == nil {
+      try readTracks(where: "path = ?", [track.path], db) { track, place in stored.places[track.path] = place }
+    }
+    let isBuilt = try db.makeStatement(sql: "SELECT EXISTS (SELECT 1 FROM temp.built WHERE key = ?)")
+    return try moves(
+      of: newcomers, isBuilt: { try Bool.fetchOne(isBuilt, arguments: [$0]) ?? false }, vanished: vanished,
+      stored: stored, frozen: [], db)
+  }
+}
+
+extension Substring {
+  /// Without the blanks it starts with.
+  fileprivate var trimmed: Substring { drop { $0 == " " } }
+}
