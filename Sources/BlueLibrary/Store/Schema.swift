@@ -17,7 +17,7 @@ enum Schema {
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
     addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
-    foldArtistIndex,
+    foldArtistIndex, addLookupNone,
   ]
 
   /// The newest schema this build knows.
@@ -84,6 +84,7 @@ enum Schema {
     ("track_edit", ["path", "title", "artist", "number"], 13),
     ("change_track", ["change_id", "image", "path", "title", "artist", "number"], 13),
     ("change_tag", ["title", "track_number"], 13),
+    ("lookup_none", ["title", "artist", "checked"], 15),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -546,5 +547,23 @@ enum Schema {
   /// `lower(artist)` (``QuerySQL``'s sort, completion's skip from artist to artist).
   private static func foldArtistIndex(_ db: Database) throws {
     try db.execute(sql: "DROP INDEX album_artist; \(artistIndex)")
+  }
+
+  /// Albums MusicBrainz had nothing like (version 15): each title and artist `lookup` asked
+  /// about and found nothing for, with when (`checked`, seconds since 1970). `lookup all`
+  /// leaves such albums out for 30 days, or until `lookup --retry`; `find lookup:none`
+  /// lists them. Kept by what was asked, not by album: an album whose title or artist you
+  /// correct is asked about again, and two copies of one album share the answer. A fact
+  /// about MusicBrainz, not a change: no step (as `cover_none`, version 10).
+  private static func addLookupNone(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE lookup_none (
+          title TEXT NOT NULL,
+          artist TEXT NOT NULL,
+          checked INTEGER NOT NULL,
+          PRIMARY KEY (title, artist)
+        ) WITHOUT ROWID;
+        """)
   }
 }
