@@ -1,3 +1,5 @@
+import BlueSystem
+
 /// Why a cover could not be loaded; `description` is the reason a status line shows.
 public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// The server answered with a status outside 200...299: `HTTP 404`.
@@ -17,6 +19,13 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// The server hung up before the whole answer arrived:
   /// `connection closed by 127.0.0.1:8080 before the answer was complete`.
   case connectionClosed(host: String, port: Int)
+  /// libcurl stopped reading an answer whose head was larger than it takes, with its limit
+  /// in bytes when it said it: `the answer's headers from 127.0.0.1:8080 are larger than 300 KiB`.
+  case headersTooLarge(host: String, port: Int, limit: Int?)
+  /// libcurl refused a chunked body's framing (a chunk size that is no number, or too
+  /// long a one), with its words: `bad chunked encoding from 127.0.0.1:8080 (illegal or
+  /// missing hexadecimal sequence in chunked-encoding)`.
+  case badChunkedEncoding(host: String, port: Int, detail: String)
   /// The TLS handshake failed, with why if known:
   /// `TLS handshake with covers.example failed: certificate not trusted`.
   case tlsFailure(host: String, reason: String?)
@@ -52,8 +61,14 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// `none on MPD at 127.0.0.1:6600 (no picture in 01.flac, no cover file in its folder)`.
   case noneOnServer(server: String, song: String)
 
-  /// The user-facing reason, as a status line shows it.
+  /// The user-facing reason, as a status line shows it: whatever a server, a file or a
+  /// library sent (a `Location`, libcurl's words about an answer, a song's path) is quoted
+  /// with its control characters escaped, so no printer can forget to.
   public var description: String {
+    TextSanitizer.escaped(text)
+  }
+
+  private var text: String {
     switch self {
     case .httpStatus(let code): "HTTP \(code)"
     case .unresolvableHost(let host): "could not resolve host \(host)"
@@ -63,6 +78,10 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case .tooLarge(let maxBytes): "larger than \(Self.format(bytes: maxBytes))"
     case .connectionRefused(let host, let port): "cannot connect to \(host):\(port)"
     case .connectionClosed(let host, let port): "connection closed by \(host):\(port) before the answer was complete"
+    case .headersTooLarge(let host, let port, let limit):
+      "the answer's headers from \(host):\(port) are larger than "
+        + (limit.map { Self.format(bytes: $0) } ?? "libcurl takes")
+    case .badChunkedEncoding(let host, let port, let detail): "bad chunked encoding from \(host):\(port) (\(detail))"
     case .tlsFailure(let host, let reason): "TLS handshake with \(host) failed" + (reason.map { ": " + $0 } ?? "")
     case .redirectRefused(let url, let reason): "redirect to \(url) refused (\(reason))"
     case .tooManyRedirects(let max): "too many redirects (more than \(max))"

@@ -581,11 +581,12 @@ public final class Library {
   public static let noCoverStands: Int64 = 30 * 86_400
 
   /// The cover URLs the Cover Art Archive had none of when asked in the last 30 days
-  /// (``noCoverStands``), as of `now` (seconds since 1970).
+  /// (``noCoverStands``), as of `now` (seconds since 1970); an answer dated after `now`
+  /// counts as not asked.
   public func coversNotInArchive(asOf now: Int64 = Int64(Date().timeIntervalSince1970)) throws(LibraryError)
     -> Set<String>
   {
-    try store.noCovers(since: now - Self.noCoverStands)
+    try store.noCovers(since: now - Self.noCoverStands, now: now)
   }
 
   /// Why `album`'s cover cannot be asked for as covers are set up (a bad

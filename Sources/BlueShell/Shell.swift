@@ -66,10 +66,6 @@ public struct ShellOptions: Sendable {
 /// The version `--version` and the banner print.
 public let bluelibVersion = "0.1.0"
 
-/// Where bluelib lives: requests to the Cover Art Archive name it (MusicBrainz asks clients to
-/// say who they are).
-public let bluelibProjectURL = "https://github.com/bluelib/bluelib"
-
 /// The REPL: reads lines, runs them, reports errors, and decides the exit status.
 public enum Shell {
   /// Exit statuses (SPEC §1).

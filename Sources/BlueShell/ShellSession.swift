@@ -277,9 +277,10 @@ final class ShellSession {
     var settings = CoverSettings(directory: paths.coverCache)
     settings.downloadsAtOnce = options.maxDownloads
     settings.timeout = .milliseconds(Int((options.downloadTimeout * 1000).rounded()))
-    // MusicBrainz asks for a User-Agent that names a contact: the project's, or the user's own.
-    let contact = options.environment["BLUELIB_CONTACT"].flatMap { $0.isEmpty ? nil : $0 } ?? bluelibProjectURL
-    settings.userAgent = "bluelib/\(bluelibVersion) ( \(contact) )"
+    // MusicBrainz asks for a User-Agent that names a contact: the user's own, or none (bluelib
+    // has no address of its own to give; `lookup` says once how to set one).
+    settings.userAgent =
+      "bluelib/\(bluelibVersion)" + (LookupCommand.contact(in: options.environment).map { " ( \($0) )" } ?? "")
     settings.additionalSources = options.coverSources
     if let mirror = options.environment["BLUELIB_COVERART_URL"], !mirror.isEmpty { settings.coverArtBase = mirror }
     if let mirror = options.environment["BLUELIB_MUSICBRAINZ_URL"], !mirror.isEmpty {

@@ -11,7 +11,7 @@ struct AlbumQueryParserTests {
     ("year:abc..", "'abc' is not a number"),
     (
       "yaer:1999",
-      "unknown field 'yaer' (fields: title, artist, albumartist, genre, year, tracks, length, folder, cover, added, discs, mb_albumid, mb_releasegroupid, track, format, missing, played, last_played, art, rating, fav)"
+      "unknown field 'yaer' (fields: title, artist, albumartist, genre, year, tracks, length, folder, cover, added, discs, mb_albumid, mb_releasegroupid, track, format, missing, played, last_played, art, rating, fav, lookup)"
     ),
     ("title::(", "'(' is not a valid regular expression"),
     (":[a-", "is not a valid regular expression"),
@@ -25,6 +25,7 @@ struct AlbumQueryParserTests {
     ("added:T", "is not a date"),
     ("added:2026..t", "is not a date"),
     ("added:T12", "is not a date"),
+    ("lookup:found", "'found' is not an answer lookup remembers (lookup is none)"),
   ])
   func aMalformedWordIsAnErrorNamingIt(query: String, message: String) throws {
     do {
@@ -34,6 +35,13 @@ struct AlbumQueryParserTests {
       #expect(error.description.hasPrefix("bad query word '\(query)': "), "\(error)")
       #expect(error.description.contains(message), "\(error)")
     }
+  }
+
+  /// `lookup:none`, however written, is the one answer `lookup` remembers.
+  @Test(arguments: ["lookup:none", "lookup:NONE", "lookup:=none", "LOOKUP:=~None"])
+  func lookupNoneIsOneWord(word: String) throws {
+    let query = try AlbumQuery(words: [word])
+    #expect(query.groups == [[QueryTerm(field: .lookup, match: .exact("none"), negated: false)]])
   }
 
   @Test func aDateRangeCoversWholeUnitsAtBothEnds() throws {

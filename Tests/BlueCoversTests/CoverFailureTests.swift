@@ -38,6 +38,27 @@ struct CoverFailureTests {
       "cannot load libcurl (libcurl.so.4: file too short); to download covers, install libcurl (Debian: apt install "
         + "libcurl4)"
     ),
+    (
+      .headersTooLarge(host: "127.0.0.1", port: 8080, limit: 300 << 10),
+      "the answer's headers from 127.0.0.1:8080 are larger than 300 KiB"
+    ),
+    (
+      .headersTooLarge(host: "127.0.0.1", port: 8080, limit: nil),
+      "the answer's headers from 127.0.0.1:8080 are larger than libcurl takes"
+    ),
+    (
+      .badChunkedEncoding(host: "127.0.0.1", port: 8080, detail: "too long hexadecimal number in chunked-encoding"),
+      "bad chunked encoding from 127.0.0.1:8080 (too long hexadecimal number in chunked-encoding)"
+    ),
+    // What a server or a file said is quoted escaped, whoever prints it (issue 46, item 2).
+    (
+      .redirectRefused("http://[\u{1B}]0;PWNED\u{07}\u{9B}2J", reason: "not a URL"),
+      #"redirect to http://[\e]0;PWNED\x07\u{9b}2J refused (not a URL)"#
+    ),
+    (
+      .noneOnServer(server: "MPD at h:6600", song: "a/\u{1B}[2J.flac"),
+      #"none on MPD at h:6600 (no picture in \e[2J.flac, no cover file in its folder)"#
+    ),
     // A local cover was never downloaded: its failure does not say so (round 3, F27).
     (.unreadableFile("permission denied /music/A/cover.jpg"), "permission denied /music/A/cover.jpg"),
   ])

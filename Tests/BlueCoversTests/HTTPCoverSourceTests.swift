@@ -442,6 +442,99 @@ extension RunsAlone {
       #expect(failure?.description == "download failed: 127.0.0.1:\(server.port) did not answer in HTTP")
     }
 
+    // MARK: - libcurl's own refusals (H16)
+
+    /// Headers without end: libcurl stops at its limit and says so; the server did not
+    /// close anything.
+    @Test func endlessHeadersAreToldAsHeadersTooLarge() async throws {
+      let server = try RawServer { connection in
+        var request = [UInt8](repeating: 0, count: 4096)
+        _ = read(connection, &request, request.count)
+        var head = "HTTP/1.1 200 OK\r\n"
+        for line in 0..<20_000 { head += "X-Filler-\(line): " + String(repeating: "a", count: 100) + "\r\n" }
+        _ = head.withCString { write(connection, $0, strlen($0)) }
+      }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+
+      let failure = await failure(source, "http://127.0.0.1:\(server.port)/x.png")
+
+      #expect(failure?.description == "the answer's headers from 127.0.0.1:\(server.port) are larger than 300 KiB")
+    }
+
+    /// A chunk size that is not hexadecimal, and one too long for any size: the answer's
+    /// encoding is named, not a connection closed.
+    @Test(arguments: ["ZZZZ", "123456789abcdef012"])
+    func aBadChunkSizeIsToldAsBadChunkedEncoding(size: String) async throws {
+      let server = try RawServer { connection in
+        var request = [UInt8](repeating: 0, count: 4096)
+        _ = read(connection, &request, request.count)
+        let answer = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nhello\r\n0\r\n\r\n"
+        _ = answer.withCString { write(connection, $0, strlen($0)) }
+        usleep(500_000)
+      }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+
+      let failure = await failure(source, "http://127.0.0.1:\(server.port)/x.png")
+
+      let text = failure?.description ?? ""
+      #expect(text.hasPrefix("bad chunked encoding from 127.0.0.1:\(server.port)"), "\(text)")
+    }
+
+    /// A `Location` a server sends is quoted in the failure with its control characters
+    /// escaped, whoever prints it.
+    @Test func aRedirectsLocationIsQuotedEscaped() async throws {
+      let server = try RawServer { connection in
+        var request = [UInt8](repeating: 0, count: 4096)
+        _ = read(connection, &request, request.count)
+        let answer =
+          "HTTP/1.1 302 Found\r\nLocation: http://[\u{1B}]0;PWNED\u{07}\u{1B}[2J\r\nContent-Length: 0\r\n\r\n"
+        _ = answer.withCString { write(connection, $0, strlen($0)) }
+        usleep(500_000)
+      }
+      let source = HTTPCoverSource()
+      defer { source.shutDown() }
+
+      let failure = await failure(source, "http://127.0.0.1:\(server.port)/x.png")
+
+      let text = failure?.description ?? ""
+      #expect(text.contains(#"\e]0;PWNED\x07\e[2J"#), "\(text)")
+      #expect(!text.unicodeScalars.contains { $0.value < 0x20 }, "\(text)")
+    }
+
+    @Test(arguments: [
+      (
+        CURLE_RECV_ERROR, "Too large response headers: 307264 > 307200",
+        "the answer's headers from h:80 are larger than 300 KiB"
+      ),
+      (
+        CURLcode(rawValue: 100), "Too large response headers: 307264 > 307200",
+        "the answer's headers from h:80 are larger than 300 KiB"
+      ),
+      (
+        CURLE_RECV_ERROR, "Illegal or missing hexadecimal sequence in chunked-encoding",
+        "bad chunked encoding from h:80 (illegal or missing hexadecimal sequence in chunked-encoding)"
+      ),
+      (
+        CURLE_RECV_ERROR, "Too long hexadecimal number in chunked-encoding",
+        "bad chunked encoding from h:80 (too long hexadecimal number in chunked-encoding)"
+      ),
+      (
+        CURLE_RECV_ERROR, "invalid chunk size: '\u{1B}[2J'",
+        #"bad chunked encoding from h:80 (invalid chunk size: '\e[2J')"#
+      ),
+      (
+        CURLE_WEIRD_SERVER_REPLY, "Unsupported HTTP version in response", "download failed: h:80 did not answer in HTTP"
+      ),
+    ])
+    func libcurlsRefusalsSayWhatLibcurlSaid(code: CURLcode, message: String, text: String) {
+      let target = HTTPTarget("http://h/a.png")!
+      let failure = HTTPCoverSource.failure(
+        for: .failed(code, osError: 0, message: message), at: target, limits: limits)
+      #expect(failure.description == text)
+    }
+
     @Test func aTLSServerThatHangsUpInTheHandshakeIsNamed() async throws {
       // It reads the client's hello, then hangs up.
       let server = try RawServer { connection in

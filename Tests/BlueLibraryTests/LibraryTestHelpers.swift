@@ -29,6 +29,9 @@ extension Schema {
   /// the later migrations added, newest first, so the file is what that release made (SQLite
   /// gives the tables their old text back). For tests that open an older library.
   static func downgrade(to version: Int, _ db: Database) throws {
+    if version < 16 {
+      try db.execute(sql: "DROP TABLE lookup_none")
+    }
     if version < 15 {
       try db.execute(
         sql: "ALTER TABLE change_tag DROP COLUMN rating_tags; ALTER TABLE write_journal DROP COLUMN cancelled")

@@ -48,6 +48,35 @@ extension RunsAlone {
       return server
     }
 
+    /// A "none" dated in the future (a wrong clock, a library copied from one) is taken as
+    /// not asked: `download all` left it out until that date, here the year 2100 (H18).
+    @Test(.timeLimit(.minutes(1)), .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
+    func aNoneDatedInTheFutureIsAskedAgain() throws {
+      let server = try Self.archive()
+      defer { server.stop() }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try Self.music(in: runner)
+      let environment = ["BLUELIB_COVERART_URL": server.url("/")]
+      #expect(try runner.run(["-c", "import '\(music.root)'"], environment: environment).status == 0)
+      let first = try runner.run(["-c", "download Nowhere", "-c", "wait"], environment: environment)
+      #expect(first.stdout.contains("none in the Cover Art Archive"), "\(first.stdout)")
+      let sqlite = Process()
+      sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+      sqlite.arguments = [
+        runner.home.appendingPathComponent("library.sqlite").path, "UPDATE cover_none SET checked = 4102444800",
+      ]
+      try sqlite.run()
+      sqlite.waitUntilExit()
+      #expect(sqlite.terminationStatus == 0)
+
+      let again = try runner.run(["-c", "find Nowhere", "-c", "download all", "-c", "wait"], environment: environment)
+
+      #expect(!again.stdout.contains("asked in the last 30 days"), "\(again.stdout)")
+      #expect(again.stdout.contains("cover of \"Nowhere\": none in the Cover Art Archive"), "\(again.stdout)")
+      #expect(server.requestCount("/release/\(Self.id("r", 3))/front-500") == 2)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func downloadAllFetchesFromTheArchiveByReleaseThenReleaseGroup() throws {
       let server = try Self.archive()
@@ -95,7 +124,7 @@ extension RunsAlone {
       let releases = asked.filter { $0.path.hasPrefix("/release/") }
       #expect(releases[0].time.duration(to: releases[4].time) < .seconds(1), "\(releases.map(\.time))")
       for request in server.requests {
-        #expect(request.userAgent == "bluelib/\(bluelibVersion) ( \(bluelibProjectURL) )", "\(request.path)")
+        #expect(request.userAgent == "bluelib/\(bluelibVersion)", "\(request.path)")
       }
       // One line sums the batch up, after every album's.
       #expect(lines.last == "3 covers downloaded, 1 album has none in the archive, 1 failed", "\(result.stdout)")

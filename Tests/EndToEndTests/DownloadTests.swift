@@ -64,6 +64,42 @@ extension RunsAlone {
       }
     }
 
+    /// Downloads wait on the network in the background, never inside a command's read
+    /// snapshot: while `download all; wait` waits for slow covers, another shell rates an
+    /// album at once (issue 46, item 7).
+    @Test(.timeLimit(.minutes(1)))
+    func anotherShellSavesWhileDownloadsWait() throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      var albums: [(title: String, cover: String)] = []
+      for number in 1...4 {
+        server.route("/slow/\(number).png", .ok(CoverFixture.png(), delay: 8))
+        albums.append(("Slow \(number)", server.url("/slow/\(number).png")))
+      }
+      try Self.prepare(runner, albums)
+      let download = Process()
+      download.executableURL = BinaryRunner.executable
+      download.arguments = ["--home", runner.home.path, "-c", "download all; wait"]
+      download.environment = runner.environment()
+      download.standardOutput = FileHandle.nullDevice
+      download.standardError = FileHandle.nullDevice
+      try download.run()
+      let deadline = ContinuousClock.now + .seconds(20)
+      while server.totalRequests < 4, ContinuousClock.now < deadline { usleep(20_000) }
+
+      let rated = try runner.run(["-c", "rate 1 3"])
+      let downloadStillRunning = download.isRunning
+      download.waitUntilExit()
+
+      #expect(rated.status == 0, "\(rated.stderr)")
+      #expect(downloadStillRunning, "the downloads ended before the other shell saved: nothing was tested")
+      #expect(download.terminationStatus == 0)
+      let after = try runner.run(["-c", "list -f '$title $rating $art'"])
+      #expect(after.stdout.hasPrefix("Slow 1 3 downloaded\n"), "\(after.stdout)")
+    }
+
     @Test func downloadsFlagCapsHowManyRunAtOnce() throws {
       let server = try LoopbackHTTPServer()
       defer { server.stop() }

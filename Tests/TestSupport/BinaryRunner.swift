@@ -126,9 +126,11 @@ public struct BinaryRunner: Sendable {
   /// `ru_maxrss` would not do: the kernel folds into it the memory of the process that
   /// spawned the child, here the whole test runner.
   public func runMeasuringPeakMemory(
-    script: String, until marker: String, _ arguments: [String] = [], timeout: Double = 300
+    script: String, until marker: String, _ arguments: [String] = [], environment extra: [String: String] = [:],
+    timeout: Double = 300
   ) throws -> (result: Result, peakKiB: Int?) {
-    let (process, stdin, stdout, stderr) = try launch(["--home", home.path] + arguments, environment: environment())
+    let (process, stdin, stdout, stderr) = try launch(
+      ["--home", home.path] + arguments, environment: environment(extra))
     let output = LockedBox(Data())
     let errors = LockedBox(Data())
     let group = DispatchGroup()
@@ -158,6 +160,8 @@ public struct BinaryRunner: Sendable {
       peak = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first ?? "")
     }
     try? stdin.fileHandleForWriting.close()
+    // A run still busy past the time (a command that never ends) is ended, not waited for.
+    if !printed && process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
     group.wait()
     return (

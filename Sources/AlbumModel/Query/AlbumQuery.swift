@@ -265,6 +265,9 @@ public enum QueryField: String, Sendable, CaseIterable {
   /// Its rating in stars, 1 to 5 (`rate`; unrated albums have none), and whether it is a
   /// favourite (`fav`).
   case rating, fav
+  /// What `lookup` last heard of it: `none` when MusicBrainz had nothing like its title
+  /// and artist and it still has no cover.
+  case lookup
 
   /// What a value of the field is compared as.
   package enum Kind { case text, number, date, flag }
@@ -272,7 +275,7 @@ public enum QueryField: String, Sendable, CaseIterable {
   package var kind: Kind {
     switch self {
     case .title, .artist, .albumartist, .genre, .folder, .cover, .musicBrainzAlbumID, .musicBrainzReleaseGroupID,
-      .track, .format, .art:
+      .track, .format, .art, .lookup:
       .text
     case .year, .tracks, .length, .discs, .played, .rating: .number
     case .added, .lastPlayed: .date
@@ -406,6 +409,17 @@ public struct QueryTerm: Sendable, Equatable {
           throw .badQuery(word: word, reason: "'\(text)' is not a kind of art (art is \(AlbumArt.names))")
         }
         match = .exact(art.rawValue)
+      default: break
+      }
+    }
+    if field == .lookup {
+      // One word, as for art: the only answer remembered is "none".
+      switch match {
+      case .substring(let text), .exact(let text), .exactIgnoringCase(let text):
+        guard text.lowercased() == "none" else {
+          throw .badQuery(word: word, reason: "'\(text)' is not an answer lookup remembers (lookup is none)")
+        }
+        match = .exact("none")
       default: break
       }
     }

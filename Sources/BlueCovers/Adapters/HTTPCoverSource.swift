@@ -237,7 +237,13 @@ final class HTTPCoverSource: CoverSource {
         case ETIMEDOUT: return limits.timedOut
         default: return .downloadFailed("\(host):\(port): \(SystemError.reason(osError))")
         }
-      case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
+      case CURLE_RECV_ERROR:
+        // libcurl's own refusals of an answer come as a receive error (a header limit
+        // passed, a chunk size that is no number): its words say which, not the server.
+        return refusal(message, host: host, port: port) ?? .connectionClosed(host: host, port: port)
+      case curleTooLarge:
+        return refusal(message, host: host, port: port) ?? .downloadFailed("\(host):\(port): \(message)")
+      case CURLE_PARTIAL_FILE, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
         return .connectionClosed(host: host, port: port)
       case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL:
         return .downloadFailed("\(host):\(port) did not answer in HTTP")
@@ -248,6 +254,27 @@ final class HTTPCoverSource: CoverSource {
       default: return .downloadFailed("\(host):\(port): \(message)")
       }
     }
+  }
+
+  /// `CURLE_TOO_LARGE` (libcurl 8.6 and later: a head past its limit, which older ones call
+  /// a receive error), not in the header this builds with.
+  static let curleTooLarge = CURLcode(rawValue: 100)
+
+  /// What libcurl refused of an answer, from its words (`Too large response headers:
+  /// 307264 > 307200`, `Illegal or missing hexadecimal sequence in chunked-encoding`,
+  /// `invalid chunk size`), or nil when they say nothing of it.
+  static func refusal(_ message: String, host: String, port: Int) -> CoverFailure? {
+    let text = message.lowercased()
+    if text.contains("too large response headers") || text.contains("header") && text.contains("too large") {
+      // `… 307264 > 307200`: the limit is the number after `>`.
+      let limit = message.split(separator: ">").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+      return .headersTooLarge(host: host, port: port, limit: limit)
+    }
+    if text.contains("chunk") {
+      let detail = message.first.map { $0.lowercased() + message.dropFirst() } ?? message
+      return .badChunkedEncoding(host: host, port: port, detail: detail)
+    }
+    return nil
   }
 
   /// A short reason for a TLS failure, when libcurl's text (OpenSSL's words in it) shows a

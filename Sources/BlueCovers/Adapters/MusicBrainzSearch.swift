@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 
 /// MusicBrainz's web service (https://musicbrainz.org/doc/MusicBrainz_API), searched for the
@@ -8,11 +9,20 @@ import Foundation
 /// one request a second, each with a `User-Agent` that names the application, its version
 /// and a contact; a 503 is waited out as for any host (``HostBackoff``). A match is taken
 /// only when it is clear (``match(title:artist:year:in:)``): never a guess.
+///
+/// What the service (or a mirror, or whatever answers in its place) sends is not trusted:
+/// every text of an answer is escaped for a terminal and cut to ``maximumTextLength`` as
+/// it is read, and at most ``maximumCandidates`` release groups are read, so no printer
+/// can forget to.
 public final class MusicBrainzSearch: Sendable {
   /// The service, unless `BLUELIB_MUSICBRAINZ_URL` names a mirror.
   public static let defaultBase = "https://musicbrainz.org"
   /// The lowest search score a clear match may have (MusicBrainz scores 0–100).
   static let clearScore = 90
+  /// The most release groups read from one answer (10 are asked for).
+  static let maximumCandidates = 100
+  /// The most characters kept of a text of an answer (a title, an artist credit, a type).
+  static let maximumTextLength = 500
 
   private let base: String
   private let http: HTTPCoverSource
@@ -68,24 +78,25 @@ public final class MusicBrainzSearch: Sendable {
   }
 
   /// What `candidates` says of the album `title` by `artist` (of `year`, when known), all
-  /// compared after case, accents and width are folded: the one candidate scored at least
-  /// ``clearScore`` whose title and artist credit are the album's (and, when the album has
-  /// a year and several are, the one first released that year); else `unclear` with the
-  /// closest (up to five), or `none` when nothing scored that high.
+  /// compared after case, accents and width are folded. Clear: of the candidates whose
+  /// title and artist credit are the album's (when the album has a year and several are,
+  /// those first released that year), the one scored at least ``clearScore``, else the only
+  /// one whatever its score (MusicBrainz scores exact matches 72 too); and of the album's
+  /// year when both have one. Else `unclear` with the closest (up to five: the exact ones,
+  /// else those scored ``clearScore`` or more), or `none`.
   public static func match(title: String, artist: String, year: Int?, in candidates: [Candidate]) -> Match {
-    let likely = candidates.filter { $0.score >= clearScore }
-    let same = likely.filter {
-      fold($0.title) == fold(title) && fold($0.artist) == fold(artist)
-    }
+    let same = candidates.filter { fold($0.title) == fold(title) && fold($0.artist) == fold(artist) }
     var chosen = same
     if chosen.count > 1, let year {
       let ofYear = chosen.filter { $0.year == year }
       if !ofYear.isEmpty { chosen = ofYear }
     }
+    let scoredHigh = chosen.filter { $0.score >= clearScore }
+    if scoredHigh.count == 1 { chosen = scoredHigh }
     if chosen.count == 1, let only = chosen.first, year == nil || only.year == nil || only.year == year {
       return .clear(only)
     }
-    let shown = (same.isEmpty ? likely : same).prefix(5)
+    let shown = (same.isEmpty ? candidates.filter { $0.score >= clearScore } : same).prefix(5)
     return shown.isEmpty ? .none : .unclear(Array(shown))
   }
 
@@ -117,21 +128,32 @@ public final class MusicBrainzSearch: Sendable {
     return out
   }
 
-  /// The candidates of a `release-group` search answer (its JSON form), nil when it is not one.
+  /// The candidates of a `release-group` search answer (its JSON form), nil when it is not
+  /// one: at most ``maximumCandidates``, each text escaped (``TextSanitizer``) and cut.
   static func candidates(fromJSON data: Data) -> [Candidate]? {
     guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let groups = object["release-groups"] as? [[String: Any]]
+      let groups = object["release-groups"] as? [Any]
     else { return nil }
-    return groups.compactMap { group in
-      guard let id = group["id"] as? String, CoverArtArchiveSource.isMBID(id), let title = group["title"] as? String
+    return groups.prefix(maximumCandidates).compactMap { element in
+      guard let group = element as? [String: Any], let id = group["id"] as? String,
+        CoverArtArchiveSource.isMBID(id), let title = group["title"] as? String
       else { return nil }
-      let credits = group["artist-credit"] as? [[String: Any]] ?? []
+      let credits = (group["artist-credit"] as? [Any] ?? []).prefix(maximumCandidates).compactMap {
+        $0 as? [String: Any]
+      }
       let artist = credits.map { ($0["name"] as? String ?? "") + ($0["joinphrase"] as? String ?? "") }.joined()
       let year = (group["first-release-date"] as? String).flatMap { Int($0.prefix(4)) }
       let score = (group["score"] as? Int) ?? Int(group["score"] as? String ?? "") ?? 0
       return Candidate(
-        id: id.lowercased(), title: title, artist: artist, year: year, score: score,
-        type: group["primary-type"] as? String)
+        id: id.lowercased(), title: harmless(title), artist: harmless(artist), year: year, score: score,
+        type: (group["primary-type"] as? String).map(harmless))
     }
+  }
+
+  /// `text` as a server sent it, made fit for a terminal: control characters escaped, and
+  /// cut to ``maximumTextLength`` characters (with `…`).
+  static func harmless(_ text: String) -> String {
+    let cut = text.count > maximumTextLength ? String(text.prefix(maximumTextLength)) + "…" : text
+    return TextSanitizer.escaped(cut)
   }
 }

@@ -70,6 +70,12 @@ struct QuerySQL {
     case .played: "IFNULL((SELECT played FROM album_play WHERE album_id = album.id), 0)"
     case .lastPlayed: "(SELECT last_played FROM album_play WHERE album_id = album.id)"
     case .art: AlbumArt.sql
+    // MusicBrainz had nothing like its title and artist (`lookup`), and it has no cover.
+    case .lookup:
+      """
+      (CASE WHEN coverUrl = '' AND EXISTS (SELECT 1 FROM lookup_none n \
+      WHERE n.title = album.title AND n.artist = album.artist) THEN 'none' ELSE '' END)
+      """
     case .rating: "rating"
     case .fav: "fav"
     // One of the album's tracks: `t` in the EXISTS a track term is wrapped in.

@@ -60,10 +60,15 @@ extension AlbumStore {
     }
   }
 
-  /// The covers the archive had none of when asked at `since` (seconds since 1970) or later.
-  func noCovers(since: Int64) throws(LibraryError) -> Set<String> {
+  /// The covers the archive had none of when asked between `since` and `now` (seconds
+  /// since 1970, both included). An answer dated after `now` (recorded while the clock was
+  /// wrong, or in a library copied from such a machine) counts as not asked: left out, it
+  /// would not be asked again until that date, years ahead perhaps (H18).
+  func noCovers(since: Int64, now: Int64) throws(LibraryError) -> Set<String> {
     try reading { db in
-      Set(try String.fetchAll(db, sql: "SELECT url FROM cover_none WHERE checked >= ?", arguments: [since]))
+      Set(
+        try String.fetchAll(
+          db, sql: "SELECT url FROM cover_none WHERE checked BETWEEN ? AND ?", arguments: [since, now]))
     }
   }
 }

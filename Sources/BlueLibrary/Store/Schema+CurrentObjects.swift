@@ -106,6 +106,14 @@ extension Schema {
       left_out INTEGER NOT NULL DEFAULT 0
     , missing INTEGER NOT NULL DEFAULT 0, rating INTEGER, fav INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID
     """,
+    """
+    table 'lookup_none' on 'lookup_none': CREATE TABLE lookup_none (
+      title TEXT NOT NULL,
+      artist TEXT NOT NULL,
+      checked INTEGER NOT NULL,
+      PRIMARY KEY (title, artist)
+    ) WITHOUT ROWID
+    """,
     "table 'state' on 'state': CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID",
     """
     table 'track' on 'track': CREATE TABLE track (

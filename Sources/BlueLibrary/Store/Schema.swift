@@ -17,7 +17,7 @@ enum Schema {
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
     addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
-    foldArtistIndex, addKeptRatingTags,
+    foldArtistIndex, addKeptRatingTags, addLookupNone,
   ]
 
   /// The newest schema this build knows.
@@ -86,6 +86,7 @@ enum Schema {
     ("change_tag", ["title", "track_number"], 13),
     ("change_tag", ["rating_tags"], 15),
     ("write_journal", ["cancelled"], 15),
+    ("lookup_none", ["title", "artist", "checked"], 16),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -564,6 +565,24 @@ enum Schema {
       sql: """
         ALTER TABLE change_tag ADD COLUMN rating_tags BLOB;
         ALTER TABLE write_journal ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0;
+        """)
+  }
+
+  /// Albums MusicBrainz had nothing like (version 16): each title and artist `lookup` asked
+  /// about and found nothing for, with when (`checked`, seconds since 1970). `lookup all`
+  /// leaves such albums out for 30 days, or until `lookup --retry`; `find lookup:none`
+  /// lists them. Kept by what was asked, not by album: an album whose title or artist you
+  /// correct is asked about again, and two copies of one album share the answer. A fact
+  /// about MusicBrainz, not a change: no step (as `cover_none`, version 10).
+  private static func addLookupNone(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE lookup_none (
+          title TEXT NOT NULL,
+          artist TEXT NOT NULL,
+          checked INTEGER NOT NULL,
+          PRIMARY KEY (title, artist)
+        ) WITHOUT ROWID;
         """)
   }
 }

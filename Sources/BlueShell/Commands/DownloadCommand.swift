@@ -17,7 +17,9 @@ struct DownloadCommand: Command {
       it cannot be read. An album of a music folder with no art of its own whose tags carry
       MusicBrainz ids gets the Cover Art Archive's cover (BLUELIB_COVERART_URL: a mirror).
       A batch ends with a line summing it up. An album the archive had no cover for is
-      remembered: 'download all' leaves it out for 30 days, and 'download --retry' asks again.
+      remembered: 'download all' leaves it out for 30 days (an answer dated after now, from a
+      wrong clock, counts as not asked), and 'download --retry' asks again. No lock is held
+      while covers download: other shells save meanwhile.
       """,
     examples: ["download", "download all", "download 3; wait", "download 1-3 5", "download --retry all"],
     arguments: [.album])

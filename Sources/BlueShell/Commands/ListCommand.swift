@@ -144,6 +144,9 @@ struct ListFormat: Equatable {
       if name == "played" { return String(plays.count) }
       return plays.last.map { ListFormat.day(Date(timeIntervalSince1970: TimeInterval($0))) } ?? ""
     }
+    if name == "lookup" {
+      return (try? library.lookupFoundNothing(for: album)) == true ? "none" : ""
+    }
     if name == "added" {
       return (try? library.addedTime(of: album)).flatMap { $0 }.map {
         ListFormat.day(Date(timeIntervalSince1970: TimeInterval($0)))
