@@ -101,6 +101,18 @@ public final class MPDFixture {
   /// Sends `commands` (one a line) on a connection of its own, with the password first when
   /// there is one, and returns everything MPD answered after its greeting.
   public func request(_ commands: String...) throws -> String {
+    var result = try Self.conversation(port: port, (password.map { ["password \"\($0)\""] } ?? []) + commands)
+    // Drop the greeting and the password's OK.
+    if let newline = result.firstIndex(of: "\n") { result = String(result[result.index(after: newline)...]) }
+    if password != nil, result.hasPrefix("OK\n") { result = String(result.dropFirst(3)) }
+    return result
+  }
+
+  /// Connects to 127.0.0.1:`port`, sends `lines` (one a line) and then `close`, or ends its
+  /// side of the connection (`shutdown`) when `close` is false, and returns all the server
+  /// sent until it closed the connection, its greeting first: a conversation with any server
+  /// that speaks MPD's protocol (MPD, Mopidy), waiting at most 10 s for each answer.
+  package static func conversation(port: Int, _ lines: [String], close sayClose: Bool = true) throws -> String {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw FixtureError("socket: errno \(errno)") }
     defer { close(descriptor) }
@@ -116,10 +128,9 @@ public final class MPDFixture {
     guard connected == 0 else { throw FixtureError("connect to \(port): errno \(errno)") }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var lines = (password.map { ["password \"\($0)\""] } ?? []) + commands
-    lines.append("close")
-    let text = lines.joined(separator: "\n") + "\n"
+    let text = (lines + (sayClose ? ["close"] : [])).map { $0 + "\n" }.joined()
     _ = text.withCString { send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    if !sayClose { shutdown(descriptor, Int32(SHUT_WR)) }
     var answer: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -127,11 +138,7 @@ public final class MPDFixture {
       if count <= 0 { break }
       answer += buffer[..<count]
     }
-    var result = String(decoding: answer, as: UTF8.self)
-    // Drop the greeting and the password's OK.
-    if let newline = result.firstIndex(of: "\n") { result = String(result[result.index(after: newline)...]) }
-    if password != nil, result.hasPrefix("OK\n") { result = String(result.dropFirst(3)) }
-    return result
+    return String(decoding: answer, as: UTF8.self)
   }
 
   /// The value of `name` in the answer to `command` (`state` of `status`).
