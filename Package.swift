@@ -69,9 +69,13 @@ let package = Package(
     // the standard place. Its types only: MPVAudio loads libmpv with dlopen at the first play.
     .systemLibrary(name: "CMPV", providers: [.apt(["libmpv-dev"]), .brew(["mpv"])]),
     .target(name: "MPVAudio", dependencies: ["CMPV", "CRuntimeLibrary", "BluePlayback"]),
+    // The seam every source of albums plugs into below the library (MPD and Mopidy now, a
+    // Subsonic server next): what a source lists, its fingerprint, its marks, its events.
+    .target(name: "MusicSource"),
     // A client of MPD of its own (see README, "Music on a server"): its albums, covers,
-    // player and stickers behind the library's seams.
-    .target(name: "MPDClient", dependencies: ["BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem"]),
+    // player and stickers behind the seams (MusicSource, CoverSource, AudioEngine); it knows
+    // no library.
+    .target(name: "MPDClient", dependencies: ["BlueCovers", "BluePlayback", "BlueSystem", "MusicSource"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
     // libcurl, loaded with dlopen at the first download (see ccurl.h): its header (Debian
@@ -86,7 +90,7 @@ let package = Package(
     ),
     // The album as values: Album and its fields' rules, the errors, the query language (its
     // syntax tree and parser; the store compiles it to SQL), the steps of the undo log.
-    .target(name: "AlbumModel", dependencies: ["BlueCovers", "MusicFolder"]),
+    .target(name: "AlbumModel", dependencies: ["BlueCovers", "BlueSystem", "MusicFolder"]),
     // Import and export files: the CSV and JSON decoders streaming a file's albums, the
     // encoders, atomic writes; knows no store.
     .target(name: "AlbumArchive", dependencies: ["AlbumModel", "BlueSystem", "MusicFolder"]),
@@ -99,6 +103,7 @@ let package = Package(
         "BluePlayback",
         "BlueSystem",
         "MusicFolder",
+        "MusicSource",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
@@ -107,7 +112,7 @@ let package = Package(
       name: "BlueShell",
       dependencies: [
         "AlbumArchive", "AlbumModel", "BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem", "HorizontalScroller",
-        "CoverArt", "CEditLine", "CWindowSize", "MusicFolder",
+        "CoverArt", "CEditLine", "CWindowSize", "MusicFolder", "MusicSource",
       ]
     ),
     .executableTarget(
@@ -178,7 +183,9 @@ let package = Package(
     .testTarget(name: "BenchTests", dependencies: ["bluelib-bench"]),
     .testTarget(
       name: "MPDClientTests",
-      dependencies: ["MPDClient", "BlueCovers", "BlueLibrary", "BluePlayback", "MusicFolder", "TestSupport"]
+      dependencies: [
+        "MPDClient", "BlueCovers", "BlueLibrary", "BluePlayback", "MusicFolder", "MusicSource", "TestSupport",
+      ]
     ),
     .testTarget(
       name: "EndToEndTests",

@@ -1,3 +1,4 @@
+import BlueSystem
 /// Everything that can go wrong in the library: opening it, changing it, importing into it.
 ///
 /// Each description is one lowercase line that names what was wrong and, where
@@ -99,7 +100,7 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// or the next start, finishes it. (A write the user started is cancelled instead.)
   case writeStopped(summary: String, done: Int, files: Int)
 
-  /// A music server could not answer: its own line, naming it (``ServerError``).
+  /// A music server could not answer: its own line, naming it (``SourceError``).
   case server(String)
   /// `write` of an album whose files are on the music server `server` (its name), which
   /// bluelib reaches only through its protocol; nothing was written.

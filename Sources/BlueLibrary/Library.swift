@@ -1,6 +1,8 @@
 import AlbumModel
 import BlueCovers
+import BlueSystem
 import Foundation
+import MusicSource
 import Synchronization
 
 /// The facade the shell talks to: the only door to the album store, the cover loader and
@@ -56,9 +58,14 @@ public final class Library {
   public let session: String
   /// The subscription that records landed covers in the library.
   private var coverRecording: SubscriptionToken?
-  /// The music server whose albums this library holds (`--mpd`), or nil: `rate`, `fav`
-  /// and `unfav` of its albums are kept on the server too (``share(_:)``).
-  public var server: (any MusicServer)?
+  /// The source whose albums this library holds (`--mpd`: an MPD server), given when it is
+  /// opened, or nil (a library of this machine's files): ``sync()`` brings the library in
+  /// step with it, ``follow(changes:report:)`` follows it, and `rate`, `fav` and `unfav` of
+  /// its albums are kept there too (``share(_:of:)``).
+  public let source: (any MusicSource)?
+  /// What the source said of the latest change it was told of, when it did not take it all
+  /// (``takeSourceNote()``).
+  var sourceNote: String?
   /// Set when a cover lands: a view by `art` may have to drop or take albums.
   private let coversLanded = LandedFlag()
 
@@ -75,10 +82,12 @@ public final class Library {
   /// With a loader, every cover that lands in the cache (downloaded, or found there) is
   /// recorded in the library, and the covers already in the cache are recorded once when
   /// the library asks for it (a library from before version 3 of the schema).
-  package init(store: AlbumStore, covers: CoverLoader? = nil, session: String = UUID().uuidString) throws(LibraryError)
-  {
+  package init(
+    store: AlbumStore, covers: CoverLoader? = nil, source: (any MusicSource)? = nil, session: String = UUID().uuidString
+  ) throws(LibraryError) {
     self.store = store
     self.covers = covers
+    self.source = source
     self.session = session
     if let covers {
       if try store.coverScanPending() {
@@ -120,21 +129,24 @@ public final class Library {
 
   /// Opens (or creates, seeded with `seed`: the default catalogue unless told) the library
   /// file at `path`, fetching covers as `settings` say: the library builds its cover cache
-  /// and loader.
+  /// and loader. With a `source`, the library holds that source's albums (``sync()``).
   public static func open(
-    path: String, covers settings: CoverSettings, seed: [Album] = DefaultCatalogue.albums
+    path: String, covers settings: CoverSettings, seed: [Album] = DefaultCatalogue.albums,
+    source: (any MusicSource)? = nil
   ) throws(LibraryError) -> Library {
-    let library = try Library(store: AlbumStore.open(path: path, seed: seed), covers: CoverLoader(settings: settings))
+    let library = try Library(
+      store: AlbumStore.open(path: path, seed: seed), covers: CoverLoader(settings: settings), source: source)
     library.musicBrainz = MusicBrainzSearch(base: settings.musicBrainzBase, userAgent: settings.userAgent)
     return library
   }
 
-  /// A library in memory holding `albums` (the default catalogue unless told), for tests.
+  /// A library in memory holding `albums` (the default catalogue unless told), for tests;
+  /// with a `source`, of that source's albums (``sync()``).
   public static func inMemory(
-    seed albums: [Album] = DefaultCatalogue.albums, covers: CoverLoader? = nil
+    seed albums: [Album] = DefaultCatalogue.albums, covers: CoverLoader? = nil, source: (any MusicSource)? = nil
   ) -> Library {
     do {
-      return try Library(store: .inMemory(seed: albums), covers: covers)
+      return try Library(store: .inMemory(seed: albums), covers: covers, source: source)
     } catch {
       preconditionFailure("cannot read an in-memory library: \(error)")
     }
@@ -328,7 +340,7 @@ public final class Library {
     let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
     let summary = stars.map { "rate \(named) \(Self.counted($0, "star"))" } ?? "clear the rating of \(named)"
     let edited = try edit(changed, summary: summary, sharing: .rating(stars))
-    try share(.rating(stars), of: edited)
+    share(.rating(stars), of: edited)
     return edited
   }
 
@@ -347,7 +359,7 @@ public final class Library {
     guard let first = changed.first else { return [] }
     let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
     let edited = try edit(changed, summary: (favourite ? "fav " : "unfav ") + named, sharing: .favourite(favourite))
-    try share(.favourite(favourite), of: edited)
+    share(.favourite(favourite), of: edited)
     return edited
   }
 

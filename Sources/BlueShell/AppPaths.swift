@@ -1,3 +1,4 @@
+import MusicSource
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -34,7 +35,7 @@ struct AppPaths: Sendable, Equatable {
     coverCache = try directory("XDG_CACHE_HOME", ".cache") + "/covers"
   }
 
-  /// The library file of the music server `name` (``MusicServer/libraryName``), beside the
+  /// The library file of the music server `name` (``MusicSource/libraryName``), beside the
   /// library file of this machine: `DIR/servers/NAME.sqlite`.
   func serverLibrary(named name: String) -> String {
     let directory = library.lastIndex(of: "/").map { String(library[..<$0]) } ?? "."

@@ -1,6 +1,7 @@
 import BlueCovers
 import BlueLibrary
 import BluePlayback
+import MusicSource
 
 #if canImport(Glibc)
   import Glibc
@@ -43,7 +44,7 @@ public struct ShellOptions: Sendable {
   /// The music server whose albums the shell browses (`--mpd`), or nil for the library file
   /// of this machine. Its albums live in a library file of its own under the home, synced
   /// at start and, at a terminal, whenever the server's database changes.
-  public var server: (any MusicServer)?
+  public var server: (any MusicSource)?
   /// Cover sources of further schemes (the server's covers).
   public var coverSources: [any CoverSource] = []
   /// The player plays on a server: a script does not wait for the end of its queue, and

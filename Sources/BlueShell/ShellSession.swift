@@ -5,6 +5,7 @@ import BluePlayback
 import BlueSystem
 import CoverArt
 import Dispatch
+import MusicSource
 import Synchronization
 
 #if canImport(Glibc)
@@ -59,7 +60,7 @@ final class ShellSession {
     do {
       library = try Library.open(
         path: paths.library, covers: Self.coverSettings(options, paths: paths),
-        seed: options.server == nil ? DefaultCatalogue.albums : [])
+        seed: options.server == nil ? DefaultCatalogue.albums : [], source: options.server)
     } catch {
       if let signalled = SignalMonitor.takeTermination() { throw StartFailure(message: "", status: signalled) }
       throw StartFailure(message: "bluelib: \(error)", status: Shell.ExitCode.cannotOpen)
@@ -93,14 +94,12 @@ final class ShellSession {
   }
 
   /// Brings the server's library file in step with its database (a line on standard error
-  /// when the server cannot answer: the albums are then those of the last sync), shows what
-  /// the server says above the prompt, and, at a terminal, follows its database as it
-  /// changes: each change is synced on a thread of its own, with its own connection to the
-  /// file, which this shell then sees as another shell's change.
-  private func follow(_ server: any MusicServer) {
-    library.server = server
+  /// when the server cannot answer: the albums are then those of the last sync), and shows
+  /// what following the server reports above the prompt: what it says, and, at a terminal,
+  /// each change of its database the library syncs.
+  private func follow(_ server: any MusicSource) {
     do {
-      let synced = try library.sync(with: server)
+      let synced = try library.sync()
       for notice in synced.notices { errors.line("bluelib: " + TextSanitizer.escaped(notice)) }
       if synced.changedAlbums { startNotices.append(Self.syncLine(synced, server: server)) }
     } catch {
@@ -108,48 +107,25 @@ final class ShellSession {
       anyFailed = true
     }
     let messages = messages
-    let path = paths.library
-    let pending = SyncRequest()
-    server.setEventHandler { event in
-      switch event {
+    library.follow(changes: isInteractive) { report in
+      switch report {
       case .notice(let line):
         messages.post(TextSanitizer.escaped(line))
-      case .databaseChanged:
-        // One sync at a time; changes during one make one more after it.
-        guard pending.request() else { return }
-        Self.syncQueue.async {
-          pending.start()
-          do {
-            let synced = try Library.sync(libraryAt: path, with: server)
-            for notice in synced.notices { messages.post(TextSanitizer.escaped(notice)) }
-            if synced.changedAlbums { messages.post(Self.syncLine(synced, server: server)) }
-          } catch {
-            messages.post(TextSanitizer.escaped(String(describing: error)))
-          }
-        }
+      case .synced(let synced):
+        for notice in synced.notices { messages.post(TextSanitizer.escaped(notice)) }
+        if synced.changedAlbums { messages.post(Self.syncLine(synced, server: server)) }
+      case .failed(let why):
+        messages.post(TextSanitizer.escaped(why))
       }
     }
     guard isInteractive else { return }
-    server.startFollowing()
     // What another client makes the server play is told from the start, not only once this
     // shell played something.
     if !anyFailed { interpreter.environment.player?.attach() }
   }
 
-  /// Where the syncs that follow a server run, one at a time.
-  private static let syncQueue = DispatchQueue(label: "bluelib.server.sync")
-
-  /// Whether a sync waits to start: a change while one waits needs no other.
-  private final class SyncRequest: Sendable {
-    private let waiting = Atomic<Bool>(false)
-    /// True when no sync was waiting (one is to be started).
-    func request() -> Bool { !waiting.exchange(true, ordering: .acquiringAndReleasing) }
-    /// The waiting sync starts: a change from now on needs another.
-    func start() { waiting.store(false, ordering: .releasing) }
-  }
-
   /// `synced with MPD at 127.0.0.1:6600: 2 added, 1 updated`.
-  private static func syncLine(_ synced: Library.ServerSync, server: any MusicServer) -> String {
+  private static func syncLine(_ synced: Library.SourceSync, server: any MusicSource) -> String {
     "synced with \(TextSanitizer.escaped(server.name)): "
       + Library.counts(
         added: synced.added, updated: synced.updated, moved: synced.moved, unchanged: 0, gone: synced.gone)

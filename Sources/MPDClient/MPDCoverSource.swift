@@ -1,7 +1,7 @@
 import BlueCovers
-import BlueLibrary
 import Dispatch
 import Foundation
+import MusicSource
 import Synchronization
 
 /// The covers of a server's albums (`mpd://HOST:PORT/Artist/Album/01.flac`): the song's own

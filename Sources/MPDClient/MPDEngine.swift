@@ -1,5 +1,5 @@
-import BlueLibrary
 import BluePlayback
+import MusicSource
 import Synchronization
 
 /// An ``AudioEngine`` that is an MPD server's player: its queue and outputs play, on the

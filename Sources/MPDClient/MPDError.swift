@@ -1,5 +1,5 @@
-import BlueLibrary
 import BlueSystem
+import MusicSource
 
 /// Why a request to an MPD server failed: one line naming the server and what went wrong.
 public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -94,7 +94,7 @@ public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   /// The error as the library and its player report it.
-  var serverError: ServerError { ServerError(description, refused: leavesConnectionUsable) }
+  var sourceError: SourceError { SourceError(description, refused: leavesConnectionUsable) }
 
   /// `15 s`, `0.5 s`.
   static func format(_ seconds: Double) -> String {

@@ -1,5 +1,6 @@
 import BlueCovers
-import BlueLibrary
+import BlueSystem
+import MusicSource
 
 #if canImport(Glibc)
   import Glibc
@@ -31,13 +32,13 @@ extension MPDServer {
 
   /// The database's version, and the stickers bluelib shares (a rating set by another
   /// bluelib changes it too, so the next sync reads it).
-  public func databaseVersion() throws(ServerError) -> String {
+  public func fingerprint() throws(SourceError) -> String {
     do throws(MPDError) {
       return try withConnection { connection throws(MPDError) in
         try Self.version(connection) + " " + Self.fingerprint(of: Self.marks(connection) ?? [:])
       }
     } catch {
-      throw error.serverError
+      throw error.sourceError
     }
   }
 
@@ -95,7 +96,7 @@ extension MPDServer {
   /// Sets the sticker on every song in command lists of a hundred (MPD commits each sticker
   /// on its own, about 1.5 ms: a list stays well within the timeout); takes it off song by
   /// song (MPD refuses the delete of a sticker a song does not have, which would end a list).
-  public func share(_ mark: SharedMark, onSongs uris: [String]) throws(ServerError) {
+  public func share(_ mark: SharedMark, onTracks uris: [String]) throws(SourceError) {
     let (name, value): (String, String?) =
       switch mark {
       case .rating(let stars): (Self.ratingSticker, stars.map { String(min(max($0, 1), 5) * 2) })
@@ -115,7 +116,7 @@ extension MPDServer {
         start += batch.count
       }
     } catch {
-      throw error.serverError
+      throw error.sourceError
     }
   }
 
@@ -135,7 +136,7 @@ extension MPDServer {
   /// Lists the songs a window at a time (``songsPerRequest``), each with its marks; when
   /// the database's version changed meanwhile (an update ended between two windows, which
   /// would mix two databases), lists them again, at most three times.
-  public func listSongs(_ receive: (ServerListing) -> Bool) throws(ServerError) {
+  public func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError) {
     do throws(MPDError) {
       try withConnection { connection throws(MPDError) in
         try Self.readTags(only: Self.tagsRead, connection)
@@ -154,7 +155,7 @@ extension MPDServer {
                 songs[index].favourite = mark.favourite
               }
             }
-            return receive(.songs(songs))
+            return receive(.tracks(songs))
           }
           if let ignoredWindow { notify(name + ": " + ignoredWindow) }
           if !finished { return }
@@ -162,7 +163,7 @@ extension MPDServer {
         }
       }
     } catch {
-      throw error.serverError
+      throw error.sourceError
     }
   }
 
@@ -187,7 +188,7 @@ extension MPDServer {
   /// the windows pass a `count` the server gave: a server that ignores `window` is not
   /// asked for ever.
   private static func allSongs(
-    _ connection: MPDConnection, count: Int, _ receive: ([ServerSong]) -> Bool
+    _ connection: MPDConnection, count: Int, _ receive: ([SourceTrack]) -> Bool
   ) throws(MPDError) -> (finished: Bool, ignoredWindow: String?) {
     var listed = 0
     var previous: UInt64?
@@ -202,7 +203,7 @@ extension MPDServer {
           throw connection.error(
             .badAnswer(
               limit > songsPerRequest
-                ? "more than the \(Library.grouped(limit)) songs of its stats in one answer to 'find … window'"
+                ? "more than the \(Counting.grouped(limit)) songs of its stats in one answer to 'find … window'"
                 : "more than the \(songsPerRequest) songs asked for in one answer to 'find … window'"))
         }
       }
@@ -211,15 +212,15 @@ extension MPDServer {
       if start > 0, !chunk.isEmpty, places == previous {
         return (
           true,
-          "the server ignores 'window' (it sent the same songs again); \(Library.grouped(listed)) of "
-            + "the \(Library.grouped(count)) songs of its stats were read"
+          "the server ignores 'window' (it sent the same songs again); \(Counting.grouped(listed)) of "
+            + "the \(Counting.grouped(count)) songs of its stats were read"
         )
       }
       previous = places
       guard receive(chunk) else { return (false, nil) }
       listed += chunk.count
       if chunk.count > songsPerRequest {
-        return (true, "the server ignores 'window' (it sent \(Library.grouped(chunk.count)) songs at once)")
+        return (true, "the server ignores 'window' (it sent \(Counting.grouped(chunk.count)) songs at once)")
       }
       if chunk.count < songsPerRequest { return (true, nil) }
       start += songsPerRequest
@@ -228,7 +229,7 @@ extension MPDServer {
   }
 
   /// 64 bits (FNV-1a) of the places of `songs`, in order.
-  private static func placesHash(_ songs: [ServerSong]) -> UInt64 {
+  private static func placesHash(_ songs: [SourceTrack]) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for song in songs {
       for byte in song.uri.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -237,7 +238,7 @@ extension MPDServer {
     return hash
   }
 
-  public func coverURL(ofSong uri: String) -> String {
+  public func coverURL(ofTrack uri: String) -> String {
     root + "/" + LocalCover.percentEncoded(uri)
   }
 
@@ -271,8 +272,8 @@ extension MPDServer {
 /// Songs from the `NAME: VALUE` lines of a listing: each `file:` line starts one; a
 /// `directory:` or `playlist:` line ends it.
 struct SongReader {
-  private(set) var songs: [ServerSong] = []
-  private var current: ServerSong?
+  private(set) var songs: [SourceTrack] = []
+  private var current: SourceTrack?
   /// The most songs taken.
   let limit: Int
 
@@ -292,7 +293,7 @@ struct SongReader {
         current = nil
         return false
       }
-      current = ServerSong(uri: text())
+      current = SourceTrack(uri: text())
       return true
     }
     if named("directory") || named("playlist") {
@@ -333,7 +334,7 @@ struct SongReader {
   }
 
   /// The songs read, the last one included.
-  mutating func finish() -> [ServerSong] {
+  mutating func finish() -> [SourceTrack] {
     if let current { songs.append(current) }
     current = nil
     return songs

@@ -1,9 +1,9 @@
-import BlueLibrary
 import BlueSystem
 import Foundation
+import MusicSource
 import Synchronization
 
-/// An MPD server as bluelib uses it: a source of albums (``MusicServer``), covers
+/// An MPD server as bluelib uses it: a source of albums (``MusicSource``), covers
 /// (``MPDCoverSource``), a player (``MPDEngine``) and stickers, over connections of its own.
 ///
 /// Requests go over a few pooled connections, each opened when first needed (nothing is
@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// - Important: Safe from any thread. On the thread that owns the terminal, a wait for an
 ///   answer ends at once on Ctrl-C, SIGTERM or SIGHUP (``Interruption``).
-public final class MPDServer: MusicServer, Sendable {
+public final class MPDServer: MusicSource, Sendable {
   /// Where the server is, and the password.
   public let address: MPDAddress
   /// Seconds without a byte from the server before a request fails (`MPD_TIMEOUT`).
@@ -29,7 +29,7 @@ public final class MPDServer: MusicServer, Sendable {
   private let stopListening = WakeUpPipe()
 
   private struct State {
-    var handler: (@Sendable (ServerEvent) -> Void)?
+    var handler: (@Sendable (SourceEvent) -> Void)?
     /// Whether database changes are reported (``startFollowing()``).
     var following = false
     /// Told of `player`, `mixer` and `playlist` changes, on the listener's thread.
@@ -71,7 +71,7 @@ public final class MPDServer: MusicServer, Sendable {
     stopListening.close()
   }
 
-  // MARK: - MusicServer
+  // MARK: - MusicSource
 
   public var name: String { "MPD at \(address)" }
   public var root: String { "mpd://" + address.authority }
@@ -89,7 +89,7 @@ public final class MPDServer: MusicServer, Sendable {
       + hex
   }
 
-  public func setEventHandler(_ handler: @escaping @Sendable (ServerEvent) -> Void) {
+  public func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
     let pending = state.withLock { state in
       state.handler = handler
       defer { state.pending = [] }
@@ -153,14 +153,14 @@ public final class MPDServer: MusicServer, Sendable {
 
   /// Checks the server answers as MPD, with the password given: the one line to say at
   /// start when it does not (connection refused, wrong password).
-  public func check() throws(ServerError) {
+  public func check() throws(SourceError) {
     do throws(MPDError) {
       try withConnection { connection throws(MPDError) in
         // The password is tried when connecting; a command that needs none proves the rest.
         _ = try connection.run(MPDCommand("ping"))
       }
     } catch {
-      throw error.serverError
+      throw error.sourceError
     }
   }
 
@@ -311,7 +311,7 @@ public final class MPDServer: MusicServer, Sendable {
   /// Shows `line` above the shell's prompt (a request made in the background failed); kept
   /// until a handler is set when none is yet (a sync before the shell's).
   func notify(_ line: String) {
-    let handler = state.withLock { state -> (@Sendable (ServerEvent) -> Void)? in
+    let handler = state.withLock { state -> (@Sendable (SourceEvent) -> Void)? in
       if state.handler == nil && state.pending.count < 8 { state.pending.append(line) }
       return state.handler
     }

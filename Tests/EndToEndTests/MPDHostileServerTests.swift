@@ -419,6 +419,27 @@ extension RunsAlone {
         result.stderr
           == "bluelib: -c:1: lyrics: lyrics are not read from MPD yet (\"S\" is on MPD at \(server.address))\n")
     }
+
+    // MARK: - Issue 47, item 1: a refused share is a note of the change
+
+    /// A server that refuses a rating (MPD without a sticker database, Mopidy) leaves the
+    /// change made, and says so as a note after it: the command succeeds (it failed after
+    /// the change was made).
+    @Test func aRatingTheServerRefusesIsANoteAndTheChangeStands() throws {
+      let server = try fake { FakeMPD.album($0) }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let result = try runner.run(["--mpd", server.address, "-c", "rate 1 4", "-c", "list -f '$rating $title'"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stderr == "")
+      let lines = result.stdout.split(separator: "\n").map(String.init)
+      #expect(lines.first?.hasPrefix("rated \"") == true, "\(result.stdout)")
+      #expect(
+        lines.dropFirst().first
+          == "MPD at \(server.address) refused 'sticker': no such sticker (error 50) (kept in this library only)",
+        "\(result.stdout)")
+      #expect(lines.last?.hasPrefix("4 ") == true, "\(result.stdout)")
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import BluePlayback
 import Foundation
 import MPDClient
 import MusicFolder
+import MusicSource
 import TestSupport
 import Testing
 
@@ -22,8 +23,8 @@ extension RunsAlone {
       try mpd.start()
       let server = server(mpd)
       defer { server.stop() }
-      let library = Library.inMemory(seed: [])
-      let synced = try library.sync(with: server)
+      let library = Library.inMemory(seed: [], source: server)
+      let synced = try library.sync()
       #expect(synced.listed && synced.added == 3 && synced.tracks == 6)
       let albums = try library.allAlbums()
       let root = "mpd://127.0.0.1:\(mpd.port)"
@@ -40,7 +41,7 @@ extension RunsAlone {
       #expect(wall.tracks.map(\.disc) == [1, 2])
 
       // The same database again: nothing listed.
-      let again = try library.sync(with: server)
+      let again = try library.sync()
       #expect(!again.listed && !again.changedAlbums)
     }
 
@@ -51,7 +52,7 @@ extension RunsAlone {
       defer { server.stop() }
       let home = try TemporaryDirectory()
       let path = home.file("server.sqlite")
-      #expect(try Library.sync(libraryAt: path, with: server).added == 3)
+      #expect(try Library.sync(libraryAt: path, source: server).added == 3)
       let library = try Library.open(path: path)
       let innuendo = try #require(try library.allAlbums().first { $0.title == "Innuendo" })
       var edited = innuendo
@@ -64,7 +65,7 @@ extension RunsAlone {
         2, at: "Queen/Made in Heaven/01 It's a Beautiful Day.flac", in: mpd.music,
         TagEdit(album: "Made in Heaven", artist: "Queen", title: "It's a Beautiful Day", trackNumber: "1"))
       try mpd.update()
-      let synced = try Library.sync(libraryAt: path, with: server)
+      let synced = try Library.sync(libraryAt: path, source: server)
       #expect(synced.added == 1 && synced.updated == 0 && synced.unchanged == 3)
       // The six rows of the songs that did not change are not written again; the new one is.
       #expect(try sqlite(path, "SELECT size, count(*) FROM track GROUP BY size ORDER BY size") == "0|1\n777|6\n")
@@ -80,17 +81,17 @@ extension RunsAlone {
       defer { server.stop() }
       let source = MPDCoverSource(server: server)
       let limits = CoverLimits(timeout: .seconds(5), maxBytes: 1 << 20)
-      let embedded = try await source.fetch(server.coverURL(ofSong: "Queen/Innuendo/01 Innuendo.flac"), limits: limits)
+      let embedded = try await source.fetch(server.coverURL(ofTrack: "Queen/Innuendo/01 Innuendo.flac"), limits: limits)
       #expect(TestPicture.close(try TestPicture.color(of: Array(embedded)), TestPicture.red))
       let folder = try await source.fetch(
-        server.coverURL(ofSong: "Pink Floyd/The Wall/CD1/01 In the Flesh.flac"), limits: limits)
+        server.coverURL(ofTrack: "Pink Floyd/The Wall/CD1/01 In the Flesh.flac"), limits: limits)
       #expect(TestPicture.close(try TestPicture.color(of: Array(folder)), TestPicture.green))
       await #expect(throws: CoverFailure.noneOnServer(server: server.name, song: "Various/Hits/01.ogg")) {
-        _ = try await source.fetch(server.coverURL(ofSong: "Various/Hits/01.ogg"), limits: limits)
+        _ = try await source.fetch(server.coverURL(ofTrack: "Various/Hits/01.ogg"), limits: limits)
       }
       await #expect(throws: CoverFailure.tooLarge(maxBytes: 100)) {
         _ = try await source.fetch(
-          server.coverURL(ofSong: "Queen/Innuendo/01 Innuendo.flac"),
+          server.coverURL(ofTrack: "Queen/Innuendo/01 Innuendo.flac"),
           limits: CoverLimits(timeout: .seconds(5), maxBytes: 100))
       }
     }
@@ -145,23 +146,23 @@ extension RunsAlone {
     @Test func aClosedPortAndAWrongPasswordAreOneLineEach() throws {
       let port = try MPDFixture.freePort()
       let closed = MPDServer(address: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: port)), timeout: 5)
-      #expect(throws: ServerError("MPD at 127.0.0.1:\(port): cannot connect: connection refused")) {
+      #expect(throws: SourceError("MPD at 127.0.0.1:\(port): cannot connect: connection refused")) {
         try closed.check()
       }
       let mpd = try MPDFixture(password: "secret", prepare: MPDFixture.sampleMusic)
       try mpd.start()
       #expect(
-        throws: ServerError("MPD at 127.0.0.1:\(mpd.port): wrong password (the one before '@' in MPD_HOST or --mpd)")
+        throws: SourceError("MPD at 127.0.0.1:\(mpd.port): wrong password (the one before '@' in MPD_HOST or --mpd)")
       ) {
         try server(mpd, password: "guess").check()
       }
       #expect(
-        throws: ServerError(
+        throws: SourceError(
           "MPD at 127.0.0.1:\(mpd.port): 'stats' needs a password (MPD_HOST=PASSWORD@HOST or --mpd PASSWORD@HOST)")
       ) {
-        _ = try server(mpd).databaseVersion()
+        _ = try server(mpd).fingerprint()
       }
-      #expect(try !server(mpd, password: "secret").databaseVersion().isEmpty)
+      #expect(try !server(mpd, password: "secret").fingerprint().isEmpty)
     }
 
     @Test func aServerThatDoesNotAnswerTimesOut() throws {
@@ -169,7 +170,7 @@ extension RunsAlone {
       defer { fake.stop() }
       let server = MPDServer(address: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: fake.port)), timeout: 0.5)
       let started = ContinuousClock.now
-      #expect(throws: ServerError("MPD at 127.0.0.1:\(fake.port): no answer within 0.5 s (MPD_TIMEOUT)")) {
+      #expect(throws: SourceError("MPD at 127.0.0.1:\(fake.port): no answer within 0.5 s (MPD_TIMEOUT)")) {
         try server.check()
       }
       #expect(ContinuousClock.now - started < .seconds(5))
@@ -179,7 +180,7 @@ extension RunsAlone {
       let fake = try FakeMPD([.hangUpOnFirstCommand, .answersOK])
       defer { fake.stop() }
       let server = MPDServer(address: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: fake.port)), timeout: 5)
-      #expect(throws: ServerError("MPD at 127.0.0.1:\(fake.port): the server closed the connection")) {
+      #expect(throws: SourceError("MPD at 127.0.0.1:\(fake.port): the server closed the connection")) {
         try server.check()
       }
       try server.check()
@@ -190,7 +191,7 @@ extension RunsAlone {
       try mpd.start()
       let server = server(mpd)
       defer { server.stop() }
-      let events = LockedBox<[ServerEvent]>([])
+      let events = LockedBox<[SourceEvent]>([])
       server.setEventHandler { event in events.update { $0.append(event) } }
       server.startFollowing()
       try server.check()
@@ -203,7 +204,7 @@ extension RunsAlone {
       #expect(events.value.filter { $0 != .databaseChanged } == [.notice("\(server.name) is back; reconnected")])
       // The pooled connection the restart closed is replaced without a word.
       try server.check()
-      #expect(try !server.databaseVersion().isEmpty)
+      #expect(try !server.fingerprint().isEmpty)
     }
 
     @Test func theEngineTellsWhatStartsWhoeverStartedIt() throws {

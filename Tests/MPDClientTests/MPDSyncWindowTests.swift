@@ -64,8 +64,8 @@ extension RunsAlone {
         server.stop()
         mpd.stop()
       }
-      let library = Library.inMemory(seed: [])
-      let synced = try library.sync(with: server)
+      let library = Library.inMemory(seed: [], source: server)
+      let synced = try library.sync()
       #expect(synced.tracks == songs.count)
 
       // What grouping every song at once gives, keyed as an import keys (a suffix for the
@@ -106,7 +106,7 @@ extension RunsAlone {
       #expect(albums.filter { $0.title == "Mixed" }.count == 2)
 
       // Listed again unchanged (another version): nothing written.
-      let again = try library.sync(with: server)
+      let again = try library.sync()
       #expect(!again.listed)
     }
   }

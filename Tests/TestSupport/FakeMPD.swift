@@ -171,8 +171,21 @@ public final class FakeMPD: Sendable {
             continue
           }
           list = nil
-          for command in commands { _ = answer(command) }
-          guard say(Array("OK\n".utf8)) else { return }
+          // As MPD answers a list: each command's lines, then one `OK`; the first refusal
+          // (`ACK`) ends it instead.
+          var answered: [UInt8] = []
+          var refused = false
+          for command in commands {
+            guard case .bytes(let bytes) = answer(command) else { continue }
+            if bytes.starts(with: Array("ACK".utf8)) {
+              answered = bytes
+              refused = true
+              break
+            }
+            let ends = bytes.count >= 3 && Array(bytes.suffix(3)) == Array("OK\n".utf8)
+            answered += ends ? bytes.dropLast(3) : bytes[...]
+          }
+          guard say(refused ? answered : answered + Array("OK\n".utf8)) else { return }
           continue
         }
         switch answer(command) {

@@ -95,6 +95,7 @@ final class Interpreter {
     do throws(CommandError) {
       try render(execute(type, Array(words.dropFirst())))
       if let dropped = environment.library.takeDroppedView() { output.line(dropped) }
+      printSourceNote()
       return nil
     } catch {
       return verb.text.lowercased() + ": " + error.message
@@ -146,6 +147,12 @@ final class Interpreter {
 
   // MARK: - Rendering outcomes
 
+  /// What the library's source said of the change just made, when it did not take it all (a
+  /// rating MPD could not keep), after the change's own line: the change stands.
+  private func printSourceNote() {
+    if let note = environment.library.takeSourceNote() { output.line(TextSanitizer.escaped(note)) }
+  }
+
   private func render(_ outcome: CommandOutcome) throws(CommandError) {
     switch outcome {
     case .nothing:
@@ -169,6 +176,7 @@ final class Interpreter {
       drawViewport()
     case .changed(let message, let redraw):
       output.line(message)
+      printSourceNote()
       // At a terminal, a change that reached the visible cards (an import into a short
       // library or a view) draws them again; scripts keep their output as it was.
       if redraw || (environment.isInteractive && browser.showsOtherAlbums(window: environment.window)) {
@@ -176,6 +184,7 @@ final class Interpreter {
       }
     case .changedAlbum(let message, let album):
       output.line(message)
+      printSourceNote()
       for line in browser.detailLines(for: album) { output.line(line) }
     case .shell(let request):
       try perform(request)

@@ -1,14 +1,17 @@
 import AlbumModel
 import Foundation
 internal import MusicFolder
+import MusicSource
+import Synchronization
 
-// A music server's database as a source of albums: its songs, listed a window at a time,
+// A source of albums (MusicSource: an MPD server): its tracks, listed a window at a time,
 // staged in the library connection's temporary tables and grouped as a music folder's import
 // groups files (`AlbumStore.importListing`, which shares how an album is taken with
-// `importFolder`), so the server's albums are albums like any other, whatever their number.
+// `importFolder`), so the source's albums are albums like any other, whatever their number;
+// the source followed as it changes; the marks it shares kept there.
 extension Library {
-  /// What bringing the library in step with a server did.
-  public struct ServerSync: Sendable, Equatable {
+  /// What bringing the library in step with its source did.
+  public struct SourceSync: Sendable, Equatable {
     /// Whether the songs were listed: false when the server's database had not changed
     /// since the last sync (its version was the same), so nothing was asked or read.
     public var listed = false
@@ -37,14 +40,14 @@ extension Library {
   /// fingerprint of the songs it listed.
   static func syncKey(_ root: String) -> String { "scan " + root }
 
-  /// Brings the library in step with `server`'s database, as one change (one step `undo`
+  /// Brings the library in step with its ``source``, as one change (one step `undo`
   /// takes back) when albums changed: albums not seen before are appended, albums seen before
   /// (the same folder on the server, album artist and title) are updated in place, and the
   /// fields you edited, and the albums you deleted, stay as you left them, as after an
   /// import of a music folder — but the rating and favourite mark, which are the server's
   /// (its stickers), unless this library changed one the server has not taken yet. Those
   /// go first: a mark this library changed that a stopped bluelib had not sent is sent now
-  /// (``ServerSync/notices`` says so). The selection stays.
+  /// (``SourceSync/notices`` says so). The selection stays.
   ///
   /// What it holds in memory does not grow with the songs: they are staged as they come.
   ///
@@ -55,22 +58,23 @@ extension Library {
   /// - Throws: ``LibraryError/server(_:)`` when the server cannot answer (nothing changed
   ///   then), or a store error.
   @discardableResult
-  public func sync(with server: any MusicServer) throws(LibraryError) -> ServerSync {
+  public func sync() throws(LibraryError) -> SourceSync {
+    guard let server = source else { return SourceSync() }
     endCommand()
     let root = server.root
     // Marks this library changed that the server has not confirmed go first: the listing
     // would take the server's instead.
-    let notices = try finishPendingShares(on: server)
+    let notices = try finishPendingShares()
     let version: String
-    do throws(ServerError) {
-      version = try server.databaseVersion()
+    do throws(SourceError) {
+      version = try server.fingerprint()
     } catch {
       throw .server(error.description)
     }
     let last = try store.stateText(Self.syncKey(root))
     let lastVersion = last.map { String($0.prefix { $0 != "\n" }) }
     if lastVersion == version {
-      var result = ServerSync()
+      var result = SourceSync()
       result.notices = notices
       return result
     }
@@ -84,8 +88,8 @@ extension Library {
     var staged = 0
     var marksKept = true
     var failure: LibraryError?
-    do throws(ServerError) {
-      try server.listSongs { listing in
+    do throws(SourceError) {
+      try server.listTracks { listing in
         do throws(LibraryError) {
           switch listing {
           case .withoutMarks:
@@ -94,7 +98,7 @@ extension Library {
             fingerprint = SongFingerprint()
             staged = 0
             try store.beginListing()
-          case .songs(let songs):
+          case .tracks(let songs):
             for song in songs { fingerprint.mix(song) }
             staged += try store.stage(
               songs.map { song in
@@ -111,7 +115,7 @@ extension Library {
       throw .server(error.description)
     }
     if let failure { throw failure }
-    var result = ServerSync()
+    var result = SourceSync()
     result.notices = notices
     result.listed = true
     result.tracks = staged
@@ -137,7 +141,7 @@ extension Library {
         cover: { album in
           // The server's cover for each album: its first song's picture, else its folder's.
           guard let first = album.tracks.first?.path, first.hasPrefix(root + "/") else { return nil }
-          return server.coverURL(ofSong: String(first.dropFirst(root.count + 1)))
+          return server.coverURL(ofTrack: String(first.dropFirst(root.count + 1)))
         })
     }
     if selection == nil, (try? count()) ?? 0 > 0 { select(0) }
@@ -151,12 +155,73 @@ extension Library {
     return result
   }
 
-  /// ``sync(with:)`` on the library file at `path`, opened for it: for a thread of its own
-  /// (the server's listener) beside the shell's library, which sees the change as another
-  /// shell's (``noticeChangesElsewhere()``).
-  public static func sync(libraryAt path: String, with server: any MusicServer) throws(LibraryError) -> ServerSync {
-    let library = try Library(store: AlbumStore.open(path: path, seed: []))
-    return try library.sync(with: server)
+  /// ``sync()`` with `source` on the library file at `path`, opened for it: for a thread of
+  /// its own (the one that follows the source) beside the shell's library, which sees the
+  /// change as another shell's (``noticeChangesElsewhere()``).
+  package static func sync(libraryAt path: String, source: any MusicSource) throws(LibraryError) -> SourceSync {
+    let library = try Library(store: AlbumStore.open(path: path, seed: []), source: source)
+    return try library.sync()
+  }
+
+  /// What following the source tells: what it says (a connection that came back), and what
+  /// each sync after one of its changes did, or why it failed. Words are the source's own:
+  /// whoever prints them escapes them.
+  public enum SourceReport: Sendable, Equatable {
+    /// A line of the source's: `MPD at 127.0.0.1:6600 is back; reconnected`.
+    case notice(String)
+    /// A sync after a change of the source, and what it did (its ``SourceSync/notices``).
+    case synced(SourceSync)
+    /// A sync after a change of the source failed.
+    case failed(String)
+  }
+
+  /// Follows the ``source``: what it says is reported, and — with `changes`, at a
+  /// terminal — each change of what it lists is synced into the library file, one sync at a
+  /// time, on a thread of the library's own (with a connection of its own to the file,
+  /// which this library then sees as another shell's change), and reported. `report` is
+  /// called on those threads: it must only pass the report on (to the terminal's owner).
+  public func follow(changes: Bool, report: @escaping @Sendable (SourceReport) -> Void) {
+    guard let source else { return }
+    let path = store.path
+    let pending = SyncRequest()
+    source.setEventHandler { event in
+      switch event {
+      case .notice(let line):
+        report(.notice(line))
+      case .databaseChanged:
+        // One sync at a time; changes during one make one more after it.
+        guard pending.request() else { return }
+        Self.syncQueue.async {
+          pending.start()
+          do {
+            guard let path else { throw LibraryError.database("a library in memory cannot follow its source") }
+            report(.synced(try Library.sync(libraryAt: path, source: source)))
+          } catch {
+            report(.failed(String(describing: error)))
+          }
+        }
+      }
+    }
+    if changes { source.startFollowing() }
+  }
+
+  /// Where the syncs that follow a source run, one at a time.
+  private static let syncQueue = DispatchQueue(label: "bluelib.source.sync")
+
+  /// Whether a sync waits to start: a change while one waits needs no other.
+  private final class SyncRequest: Sendable {
+    private let waiting = Atomic<Bool>(false)
+    /// True when no sync was waiting (one is to be started).
+    func request() -> Bool { !waiting.exchange(true, ordering: .acquiringAndReleasing) }
+    /// The waiting sync starts: a change from now on needs another.
+    func start() { waiting.store(false, ordering: .releasing) }
+  }
+
+  /// What the source said of the latest change it was told of (`rate`, `fav`, their undo),
+  /// when it did not take it all — the change stands in this library — once.
+  public func takeSourceNote() -> String? {
+    defer { sourceNote = nil }
+    return sourceNote
   }
 
   /// Whether `album` came from a music server rather than a folder of this machine: its
@@ -187,7 +252,7 @@ struct SongFingerprint {
     hash = (hash ^ 0xFF) &* 0x100_0000_01b3
   }
 
-  mutating func mix(_ song: ServerSong) {
+  mutating func mix(_ song: SourceTrack) {
     mix(song.uri)
     mix(
       "\(song.modified) \(song.duration) \(song.track ?? -1) \(song.disc ?? -1) \(song.rating ?? 0) \(song.favourite)")
@@ -208,7 +273,7 @@ struct SongFingerprint {
   }
 }
 
-extension ServerSong {
+extension SourceTrack {
   /// The tags as a music-folder track has them; the format is the file's extension.
   var tags: TrackTags {
     let name = uri.split(separator: "/").last ?? ""
@@ -239,10 +304,10 @@ extension ServerSong {
 
 extension Library {
   /// `albums` (those changed by `rate` or `fav`) stored as one step summed up by `summary`,
-  /// with `mark` of those that came from ``server`` noted as waiting for it, in the same
+  /// with `mark` of those that came from ``source`` noted as waiting for it, in the same
   /// transaction (``share(_:of:)`` sends it).
   func edit(_ albums: [Album], summary: String, sharing mark: SharedMark) throws(LibraryError) -> [Album] {
-    let keys = server.map { server in Self.sharedKeys(of: albums, on: server) } ?? []
+    let keys = source.map { server in Self.sharedKeys(of: albums, on: server) } ?? []
     return try change { (origin) throws(LibraryError) in
       try store.edit(albums, summary: summary, pending: keys.isEmpty ? nil : (mark.pending, keys), origin: origin)
         .after
@@ -250,36 +315,46 @@ extension Library {
   }
 
   /// The source keys of those of `albums` that came from `server`.
-  private static func sharedKeys(of albums: [Album], on server: any MusicServer) -> [String] {
+  private static func sharedKeys(of albums: [Album], on server: any MusicSource) -> [String] {
     albums.compactMap { album in album.folder?.hasPrefix(server.root + "/") == true ? album.sourceKey : nil }
   }
 
   /// After `undo` or `redo` of the edit `step`: the ratings and favourite marks it changed,
   /// as they stand now, kept on the server too (as `rate` and `fav` keep them).
   func shareMarks(changedBy step: ChangeStep) throws(LibraryError) {
-    guard let server else { return }
+    guard let server = source else { return }
     let (rated, favoured) = try store.marksChanged(by: step.id)
     let ratedAlbums = try store.albums(ids: rated)
     let favouredAlbums = try store.albums(ids: favoured)
     try store.notePending(.rating, of: Self.sharedKeys(of: ratedAlbums, on: server))
     try store.notePending(.fav, of: Self.sharedKeys(of: favouredAlbums, on: server))
     for stars in Set(ratedAlbums.map(\.rating)) {
-      try share(.rating(stars), of: ratedAlbums.filter { $0.rating == stars })
+      share(.rating(stars), of: ratedAlbums.filter { $0.rating == stars })
     }
     for favourite in [true, false] {
-      try share(.favourite(favourite), of: favouredAlbums.filter { $0.favourite == favourite })
+      share(.favourite(favourite), of: favouredAlbums.filter { $0.favourite == favourite })
     }
   }
 
-  /// Keeps `mark` of `albums` that came from ``server`` on the server too (on each of their
-  /// songs), so another library of that server sees it; albums of this machine are left
+  /// Keeps `mark` of `albums` that came from ``source`` there too (on each of their
+  /// tracks), so another library of that source sees it; albums of this machine are left
   /// alone. The library's own change is made before, with the mark noted as waiting for the
-  /// server: once the server took it, it no longer waits, and the server's word for those
-  /// albums is that mark. When the server cannot be reached, the mark stands here, still
-  /// waiting (the next sync sends it), and the error says so; when it refuses the mark (no
-  /// sticker database), the mark is kept in this library only.
-  func share(_ mark: SharedMark, of albums: [Album]) throws(LibraryError) {
-    guard let server else { return }
+  /// source: once the source took it, it no longer waits, and the source's word for those
+  /// albums is that mark. When the source cannot be reached, the mark stands here, still
+  /// waiting (the next sync sends it); when it refuses the mark (MPD without a sticker
+  /// database, Mopidy), the mark is kept in this library only: either is a note of the
+  /// change (``takeSourceNote()``), not an error — the change stands.
+  func share(_ mark: SharedMark, of albums: [Album]) {
+    do throws(LibraryError) {
+      try send(mark, of: albums)
+    } catch {
+      sourceNote = sourceNote ?? error.description
+    }
+  }
+
+  /// ``share(_:of:)``, throwing what the source said.
+  private func send(_ mark: SharedMark, of albums: [Album]) throws(LibraryError) {
+    guard let server = source else { return }
     let prefix = server.root + "/"
     var uris: [String] = []
     var keys: [String] = []
@@ -292,8 +367,8 @@ extension Library {
       try store.forgetPending(mark.pending, of: keys)
       return
     }
-    do throws(ServerError) {
-      try server.share(mark, onSongs: uris)
+    do throws(SourceError) {
+      try server.share(mark, onTracks: uris)
     } catch  where error.refused {
       try store.forgetPending(mark.pending, of: keys)
       throw .server(error.description + " (kept in this library only)")
@@ -303,10 +378,11 @@ extension Library {
     try store.confirmShared(mark.pending, value: mark.value, of: keys, forgetting: Self.syncKey(server.root))
   }
 
-  /// Sends to `server` the marks this library changed that it has not confirmed (a bluelib
-  /// stopped before it could: `kill -9` during `rate all`), as they stand now. Returns a
+  /// Sends to the ``source`` the marks this library changed that it has not confirmed (a
+  /// bluelib stopped before it could: `kill -9` during `rate all`), as they stand now. Returns a
   /// line for the user when there were any: sent, or why not (they wait for the next start).
-  func finishPendingShares(on server: any MusicServer) throws(LibraryError) -> [String] {
+  func finishPendingShares() throws(LibraryError) -> [String] {
+    guard let server = source else { return [] }
     let pending = try store.pendingMarks()
     guard !pending.isEmpty else { return [] }
     var sent = 0
@@ -325,7 +401,7 @@ extension Library {
         let some = albums.filter { mark == .rating($0.rating) || mark == .favourite($0.favourite) }
         guard !some.isEmpty else { continue }
         do throws(LibraryError) {
-          try withServer(server) { () throws(LibraryError) in try share(mark, of: some) }
+          try send(mark, of: some)
           sent += some.count
         } catch {
           waiting += some.count
@@ -347,14 +423,6 @@ extension Library {
     return notices
   }
 
-  /// `body` with ``server`` set to `server` for it.
-  private func withServer<T>(_ server: any MusicServer, _ body: () throws(LibraryError) -> T) throws(LibraryError) -> T
-  {
-    let before = self.server
-    self.server = server
-    defer { self.server = before }
-    return try body()
-  }
 }
 
 extension SharedMark {

@@ -1,0 +1,130 @@
+/// A source of albums, below the library: something that lists music tracks, each with a
+/// stamp that says when it changed, and a fingerprint that changes whenever what it lists
+/// does; and, where it can, that shares marks (ratings, favourites) with every other library
+/// of it, gives covers and plays. An MPD server (`MPDClient`, and Mopidy through it) is one;
+/// a Subsonic server will be another. The library imports what a source lists through one
+/// path (staged, grouped into albums as a music folder's files are, keyed, stored: views,
+/// queries, sort, stats, completion and undo of local edits work as on local albums), and
+/// follows the source as it changes; the executable hands it the implementation, as it
+/// hands the player its audio engine.
+///
+/// This module knows no library, no store and no terminal: a source depends on it (and on
+/// BlueCovers and BluePlayback for its covers and its player), never on BlueLibrary.
+///
+/// - Important: Every method may be called from any thread, and may block on the network
+///   (each request within the source's timeout).
+public protocol MusicSource: AnyObject, Sendable {
+  /// How lines name it: `MPD at 127.0.0.1:6600`.
+  var name: String { get }
+  /// What the folders and track paths of its albums start with, a slash after it:
+  /// `mpd://127.0.0.1:6600` (a track is `mpd://127.0.0.1:6600/Artist/Album/01.flac`).
+  var root: String { get }
+  /// The name of its library file under the home, without a slash: `mpd-127.0.0.1:6600`.
+  var libraryName: String { get }
+  /// A token that changes whenever what it lists changes (MPD: the time of its database's
+  /// last update and its song count); the library lists nothing while it is the one of the
+  /// last sync.
+  func fingerprint() throws(SourceError) -> String
+  /// Lists every track, a window of a few thousand at a time, in the source's order:
+  /// `receive` is given each window as it arrives, so whoever syncs holds one window, not
+  /// the source. When the source changed during the listing, it is listed again from the
+  /// start, `receive` told so first (``SourceListing/again``). Each track carries the marks
+  /// the source keeps for it (``SourceTrack/rating``). A `receive` that returns false stops
+  /// the listing (the call then returns without an error).
+  func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError)
+  /// The cover URL of the album whose first track is `uri` (its place in the source): what
+  /// the source's `CoverSource` reads.
+  func coverURL(ofTrack uri: String) -> String
+  /// Sets what is told of the source, on a thread of its own: lines to show (the connection
+  /// came back), and (once ``startFollowing()`` was called) that what it lists changed.
+  func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void)
+  /// Starts listening for changes (and keeps doing so until the process ends), so a library
+  /// open during an update follows it.
+  func startFollowing()
+  /// Keeps `mark` on the tracks `uris`, where every client of the source sees it (MPD:
+  /// stickers), so another library of the same source reads it at its next sync
+  /// (``SourceTrack/rating``, ``SourceTrack/favourite``): what the source keeps is the
+  /// album's mark in every library of it. A source that keeps no marks throws an error that
+  /// says so, ``SourceError/refused``.
+  func share(_ mark: SharedMark, onTracks uris: [String]) throws(SourceError)
+}
+
+/// What ``MusicSource/listTracks(_:)`` hands on.
+public enum SourceListing: Sendable, Equatable {
+  /// The next tracks, in the source's order.
+  case tracks([SourceTrack])
+  /// The database changed while it was listed: the songs handed on so far are to be
+  /// forgotten, and the listing starts again.
+  case again
+  /// Told before the songs: the server keeps no marks (MPD without a `sticker_file`), so the
+  /// songs' ratings and favourite marks say nothing, and the library's stand.
+  case withoutMarks
+}
+
+/// What a library keeps on a music server's songs rather than only in its own file.
+public enum SharedMark: Sendable, Equatable {
+  /// The stars, 1 to 5; nil for none.
+  case rating(Int?)
+  /// Whether the song is a favourite.
+  case favourite(Bool)
+}
+
+/// What a ``MusicSource`` tells its event handler.
+public enum SourceEvent: Sendable, Equatable {
+  /// The database changed (an update on the server ended): sync again.
+  case databaseChanged
+  /// A line for the shell to show above its prompt: the connection, lost (the server
+  /// restarted), is back; a request made in the background failed.
+  case notice(String)
+}
+
+/// Why a server could not answer, as one line naming it: `MPD at 127.0.0.1:6601: connection
+/// refused`.
+public struct SourceError: Error, Equatable, Sendable, CustomStringConvertible {
+  public var description: String
+  /// Whether the server answered and refused (MPD's `ACK`), rather than could not be
+  /// reached: asking again will not change its answer.
+  public var refused: Bool
+
+  public init(_ description: String, refused: Bool = false) {
+    self.description = description
+    self.refused = refused
+  }
+
+  /// Two errors are the same when they say the same.
+  public static func == (one: SourceError, other: SourceError) -> Bool { one.description == other.description }
+}
+
+/// One song of a server's database: its place there, its file's time and length, and its tags.
+public struct SourceTrack: Sendable, Equatable {
+  /// Its place on the server (MPD's URI): `Artist/Album/01 Intro.flac`.
+  public var uri: String
+  /// Its file's modification time, in seconds since 1970.
+  public var modified: Int64
+  /// Its length in seconds.
+  public var duration: Double
+  public var album: String?
+  public var artist: String?
+  public var albumArtist: String?
+  public var title: String?
+  /// The leading number of its track tag (`3/12` → 3).
+  public var track: Int?
+  /// The leading number of its disc tag.
+  public var disc: Int?
+  public var date: String?
+  public var genre: String?
+  public var musicBrainzTrackID: String?
+  public var musicBrainzAlbumID: String?
+  public var musicBrainzReleaseGroupID: String?
+  /// The stars, 1 to 5, the server keeps for the song (``MusicSource/share(rating:favourite:onTracks:)``).
+  public var rating: Int?
+  /// Whether the server keeps the song marked as a favourite.
+  public var favourite = false
+
+  /// A song with its place, time and length; the tags are set one by one.
+  public init(uri: String, modified: Int64 = 0, duration: Double = 0) {
+    self.uri = uri
+    self.modified = modified
+    self.duration = duration
+  }
+}
