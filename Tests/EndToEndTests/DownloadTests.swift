@@ -387,13 +387,18 @@ extension RunsAlone {
         }
       }
 
+      func allThreads(_ shell: LiveShell) -> [String] {
+        let tasks = "/proc/\(shell.processIdentifier)/task"
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return ids.map { id in (try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8)) ?? "?" }
+      }
       let shell = try LiveShell(runner)
       shell.type("list\n")
       #expect(shell.waitFor("1 album\n"))
       #expect(eventLoopThreads(shell) == [], "threads before any download")
       shell.type("download 1\nwait\n")
       #expect(shell.waitFor("cover of \"A\": 70 bytes\n"))
-      #expect(eventLoopThreads(shell).count == 1)
+      #expect(eventLoopThreads(shell).count == 1, "\(allThreads(shell))")
       let result = shell.finish()
 
       #expect(result.status == 0)

@@ -1,4 +1,5 @@
 internal import CCurl
+import BlueSystem
 import Foundation
 import Synchronization
 
@@ -86,8 +87,11 @@ final class CurlMulti: Sendable {
     guard let multi = ccurl_multi_init() else { throw .downloadFailed("libcurl could not make a multi handle") }
     handle = Handle(multi: multi)
     Thread { [self] in
-      // Named from the thread itself: Foundation names the system's thread only then.
+      // Named from the thread itself, by the system's call: Foundation's `Thread.name` names
+      // the system's thread only once the thread that started it has recorded it, which a
+      // busy machine can leave for after the first transfer.
       Thread.current.name = Self.threadName
+      ThreadName.set(Self.threadName)
       run()
     }.start()
   }
