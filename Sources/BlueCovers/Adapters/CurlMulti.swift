@@ -1,5 +1,5 @@
-internal import CCurl
 import BlueSystem
+internal import CCurl
 import Foundation
 import Synchronization
 
