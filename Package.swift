@@ -162,7 +162,9 @@ let package = Package(
     .testTarget(name: "BlueSystemTests", dependencies: ["BlueSystem", "TestSupport"]),
     .testTarget(name: "AlbumModelTests", dependencies: ["AlbumModel", "MusicFolder", "TestSupport"]),
     .testTarget(name: "AlbumArchiveTests", dependencies: ["AlbumArchive", "AlbumModel", "TestSupport"]),
-    .testTarget(name: "BluePlaybackTests", dependencies: ["BluePlayback", "BlueSystem"]),
+    // The scripted engine the playback verbs are tested in process against: never shipped.
+    .target(name: "PlaybackTestSupport", dependencies: ["BluePlayback"], path: "Tests/PlaybackTestSupport"),
+    .testTarget(name: "BluePlaybackTests", dependencies: ["BluePlayback", "BlueSystem", "PlaybackTestSupport"]),
     .testTarget(
       name: "BlueCoversTests",
       dependencies: ["BlueCovers", "CCurl", "CoverTestSupport", "LoopbackHTTPServer", "TestSupport"]
@@ -177,7 +179,8 @@ let package = Package(
     .testTarget(
       name: "BlueShellTests",
       dependencies: [
-        "AlbumArchive", "AlbumModel", "BlueCovers", "BlueShell", "BluePlayback", "BlueSystem", "TestSupport",
+        "AlbumArchive", "AlbumModel", "BlueCovers", "BlueShell", "BluePlayback", "BlueSystem", "PlaybackTestSupport",
+        "TestSupport",
       ]
     ),
     .testTarget(name: "BenchTests", dependencies: ["bluelib-bench"]),

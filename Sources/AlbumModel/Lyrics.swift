@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 internal import MusicFolder
 
@@ -259,16 +260,11 @@ public struct Lyrics: Sendable, Equatable {
     default: return .unread("not a regular file")
     }
     guard info.st_size <= sidecarLimit else { return .unread("larger than 1 MiB") }
-    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-    var filled = 0
-    while filled < bytes.count {
-      let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-      if count < 0 && errno == EINTR { continue }
-      if count < 0 { return .unread("cannot be read: \(String(cString: strerror(errno)))") }
-      guard count > 0 else { break }
-      filled += count
+    do throws(SystemError) {
+      return .read(try readToEnd(fd, sizeHint: Int(info.st_size), atMost: sidecarLimit))
+    } catch {
+      return .unread("cannot be read: \(SystemError.reason(error.errno))")
     }
-    return .read(Array(bytes[..<filled]))
   }
 
   /// Whether `bytes` may be text: no NUL, and hardly any other control bytes (random bytes

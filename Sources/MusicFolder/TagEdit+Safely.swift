@@ -239,14 +239,15 @@ extension TagEdit {
         if count == 0 { break }
         var written = 0
         while written < count {
-          let result = buffer.withUnsafeBytes { bytes in
-            pwrite(target, bytes.baseAddress! + written, count - written, off_t(position) + off_t(written))
+          do throws(SystemError) {
+            written += try syscall("copy") {
+              buffer.withUnsafeBytes { bytes in
+                pwrite(target, bytes.baseAddress! + written, count - written, off_t(position) + off_t(written))
+              }
+            }
+          } catch {
+            throw .system(path: path, call: "copy", errno: error.errno)
           }
-          if result < 0 {
-            if errno == EINTR { continue }
-            throw .system(path: path, call: "copy", errno: errno)
-          }
-          written += result
         }
         position += Int64(count)
       }

@@ -1,4 +1,5 @@
 import BluePlayback
+import PlaybackTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import BluePlayback
 import BlueSystem
 import Foundation
+import PlaybackTestSupport
 import Synchronization
 import Testing
 

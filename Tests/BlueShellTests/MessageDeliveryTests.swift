@@ -1,6 +1,7 @@
 import BlueLibrary
 import BluePlayback
 import Foundation
+import PlaybackTestSupport
 import Testing
 
 @testable import BlueShell

@@ -4,6 +4,7 @@ import BluePlayback
 import BlueSystem
 import Foundation
 import MusicFolder
+import PlaybackTestSupport
 
 @testable import BlueShell
 

@@ -1,3 +1,4 @@
+import BluePlayback
 import Synchronization
 
 /// An ``AudioEngine`` that plays nothing and tells what it was asked, for tests of the
