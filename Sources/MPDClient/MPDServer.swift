@@ -152,11 +152,19 @@ public final class MPDServer: MusicSource, Sendable {
   }
 
   /// A new connection to the server. Connections are opened one at a time, each greeted
-  /// before the next is opened (a wait for the one being opened ends after a second):
-  /// Mopidy takes connections from a backlog of one (`listen(1)`), and of a burst of them
-  /// some wait a second, others are never greeted and would wait for `MPD_TIMEOUT`.
+  /// before the next is opened: Mopidy takes connections from a backlog of one
+  /// (`listen(1)`), and of a burst of them some wait a second, others are never greeted and
+  /// would wait for `MPD_TIMEOUT`. The wait for the one being opened ends after the
+  /// timeout (a server that does not greet: this one is opened anyway), or, on the
+  /// terminal's thread, at a signal.
   func connect() throws(MPDError) -> MPDConnection {
-    let turn = connecting.wait(timeout: .now() + .seconds(1)) == .success
+    let deadline = DispatchTime.now() + timeout
+    let interruption = Interruption.forThisThread
+    var turn = false
+    while !turn && DispatchTime.now() < deadline {
+      turn = connecting.wait(timeout: min(deadline, .now() + .milliseconds(50))) == .success
+      if !turn, interruption?.shouldStop() == true { throw MPDError(server: address.description, .interrupted) }
+    }
     defer { if turn { connecting.signal() } }
     return try MPDConnection(address: address, timeout: timeout)
   }
