@@ -39,14 +39,15 @@ extension MPDServer {
   public func fingerprint() throws(SourceError) -> String {
     do throws(MPDError) {
       return try withConnection { connection throws(MPDError) in
-        let features = try features(connection)
         let version = try Self.version(connection)
         if Self.saysNothing(version) {
           let lists = try listsHash(connection)
           return "lists \(lists) \(startNumber)"
         }
         listingState.withLock { $0.statsSayNothing = false }
-        let marks = features.has("sticker") ? try Self.marks(connection) : nil
+        // What an MPD speaks is not asked here: a start with nothing changed costs what it
+        // did (the stickers are asked for, and a refusal says there are none).
+        let marks = knownFeatures?.has("sticker") == false ? nil : try Self.marks(connection)
         return version + " " + Self.fingerprint(of: marks ?? [:])
       }
     } catch {
