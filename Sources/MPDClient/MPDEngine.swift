@@ -59,7 +59,8 @@ public final class MPDEngine: AudioEngine, Sendable {
     static let longestQueue = 1 << 24
 
     init(_ pairs: [(name: String, value: String)]) {
-      // `time: ELAPSED:LENGTH`, whole seconds: the length where no `duration` is given (Mopidy).
+      // `time: ELAPSED:LENGTH`, whole seconds: the length where no `duration` is given
+      // (Mopidy); 0 is none (a stream).
       var songLength: Double?
       for (name, value) in pairs {
         switch name {
@@ -70,7 +71,9 @@ public final class MPDEngine: AudioEngine, Sendable {
         case "playlistlength": length = min(max(Int(value) ?? 0, 0), Self.longestQueue)
         case "elapsed": elapsed = Self.seconds(value) ?? 0
         case "duration": duration = Self.seconds(value)
-        case "time": songLength = value.split(separator: ":").dropFirst().first.flatMap { Self.seconds(String($0)) }
+        case "time":
+          songLength = value.split(separator: ":").dropFirst().first.flatMap { Self.seconds(String($0)) }
+            .flatMap { $0 > 0 ? $0 : nil }
         case "volume": volume = Int(value).map { min(max($0, 0), 100) }
         default: break
         }

@@ -43,12 +43,14 @@ extension RunsAlone {
         pollInterval: pollInterval)
     }
 
-    /// The sample music, and a song without an album tag in a folder whose name Mopidy
-    /// writes percent-encoded.
+    /// The sample music, a song without an album tag in a folder whose name Mopidy writes
+    /// percent-encoded, and an album whose name has quotes and a backslash.
     private static func music(_ music: MusicFolderFixture) throws {
       try MPDFixture.sampleMusic(music)
       try music.track(
         "Loose Songs & Co/01 A Song.ogg", TagEdit(artist: "Nobody", title: "A Song", trackNumber: "1", date: "2001"))
+      try music.track(
+        "Odd/Ünïcode/01 Q.ogg", TagEdit(album: #"Say "Hi" \ Back"#, artist: "Odd", title: "Q", trackNumber: "1"))
     }
 
     /// What must be the same whatever the source of the albums: each album's title, artist,
@@ -89,11 +91,11 @@ extension RunsAlone {
       let fromMopidy = Library.inMemory(seed: [], source: mopidyServer)
       let mpdSync = try fromMPD.sync()
       let mopidySync = try fromMopidy.sync()
-      #expect(mpdSync.added == 4 && mpdSync.tracks == 7)
-      #expect(mopidySync.added == 4 && mopidySync.tracks == 7)
+      #expect(mpdSync.added == 5 && mpdSync.tracks == 8)
+      #expect(mopidySync.added == 5 && mopidySync.tracks == 8)
 
       let folderAlbums = try contract(fromFolder, root: mopidy.music.root)
-      #expect(folderAlbums.count == 4)
+      #expect(folderAlbums.count == 5)
       #expect(try contract(fromMPD, root: mpdServer.root) == folderAlbums)
       #expect(try contract(fromMopidy, root: mopidyServer.root) == folderAlbums)
 
@@ -313,6 +315,59 @@ extension RunsAlone {
       kill(pid, SIGCONT)
       for _ in 0..<8 { done.wait() }
       #expect(failures.withLock { $0 } == [])
+    }
+  }
+}
+
+extension RunsAlone {
+  /// The listing album by album against a fake server: one whose version promises filter
+  /// expressions and that refuses them, and one of MPD 0.20's protocol.
+  @Suite(.serialized)
+  struct ListingByAlbumTests {
+    /// A server of two albums and a song without an album tag, greeting as `version`, whose
+    /// `find` refuses filter expressions.
+    private static func fake(version: String) throws -> FakeMPD {
+      try FakeMPD([
+        .scripted(greeting: "OK MPD \(version)\n") { command in
+          let song = { (uri: String, album: String?) in
+            "file: \(uri)\nTime: 3\nArtist: R\n" + (album.map { "Album: \($0)\n" } ?? "") + "Title: \(uri)\n"
+          }
+          switch command {
+          case "stats": return .send("songs: 3\ndb_update: 1\nOK\n")
+          case _ where command.hasPrefix("find \"(modified-since"):
+            return .send("ACK [2@0] {find} incorrect arguments\n")
+          case "list \"album\"": return .send("Album: One\nAlbum: Two\nOK\n")
+          case "find \"album\" \"One\"": return .send(song("R/One/01.flac", "One") + "OK\n")
+          case "find \"album\" \"Two\"": return .send(song("R/Two/01.flac", "Two") + "OK\n")
+          case "list \"file\"": return .send("file: R/One/01.flac\nfile: R/Two/01.flac\nfile: R/Loose/01.flac\nOK\n")
+          case "find \"file\" \"R/Loose/01.flac\"": return .send(song("R/Loose/01.flac", nil) + "OK\n")
+          case _ where command.hasPrefix("idle"): return .bytes([])
+          default: return FakeMPD.album(command)
+          }
+        }
+      ])
+    }
+
+    @Test(arguments: ["0.23.5", "0.20.0"])
+    func aServerWithoutFilterExpressionsIsListedAlbumByAlbumAndWhole(version: String) throws {
+      let fake = try Self.fake(version: version)
+      defer { fake.stop() }
+      let server = MPDServer(address: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: fake.port)), timeout: 5)
+      defer { server.stop() }
+      let library = Library.inMemory(seed: [], source: server)
+      let synced = try library.sync()
+      #expect(synced.tracks == 3 && synced.added == 3)
+      #expect(try library.allAlbums().map(\.title).sorted() == ["Loose", "One", "Two"])
+      // A filter expression is sent once at most: when the version promised it, and was refused.
+      let filters = { fake.commands.filter { $0.hasPrefix("find \"(modified-since") }.count }
+      #expect(filters() == (version == "0.23.5" ? 1 : 0))
+      var listed = 0
+      try server.listTracks { listing in
+        if case .tracks(let songs) = listing { listed += songs.count }
+        return true
+      }
+      #expect(listed == 3)
+      #expect(filters() == (version == "0.23.5" ? 1 : 0), "not sent again")
     }
   }
 }
