@@ -32,7 +32,7 @@ extension MPDServer {
 
   /// The database's version, and the stickers bluelib shares (a rating set by another
   /// bluelib changes it too, so the next sync reads it). From a server whose `stats` say
-  /// nothing (Mopidy: all zeros), a hash of its lists of values (``listsFingerprint(_:)``)
+  /// nothing (Mopidy: all zeros), a hash of its lists of values (``listsHash(_:)``)
   /// and a number of this server object's own, so each start lists the songs once: the
   /// lists miss a change that leaves every one of them as it was (a track's number
   /// corrected), which only a listing sees.

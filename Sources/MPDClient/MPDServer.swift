@@ -358,9 +358,6 @@ public final class MPDServer: MusicSource, Sendable {
     if following { handler?(.databaseChanged) }
   }
 
-  /// Whether the listener thread was stopped (``stop()``).
-  var isStopped: Bool { state.withLock { $0.stopped } }
-
   private func tellPlayerListeners(_ subsystems: Set<String>) {
     for listener in state.withLock({ $0.playerListeners }) { listener(subsystems) }
   }
