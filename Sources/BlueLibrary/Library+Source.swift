@@ -102,7 +102,7 @@ extension Library {
             for song in songs { fingerprint.mix(song) }
             staged += try store.stage(
               songs.map { song in
-                ListedTrack(path: root + "/" + song.uri, modified: song.modified &* 1_000_000_000, tags: song.tags)
+                ListedTrack(path: root + "/" + song.path, modified: song.modified &* 1_000_000_000, tags: song.tags)
               })
           }
           return true

@@ -152,22 +152,31 @@ final class MPDConnection: @unchecked Sendable {
   /// whose `ACK` is thrown) and returns the answers' lines, in order.
   @discardableResult
   func runList(_ commands: [MPDCommand]) throws(MPDError) -> [(name: String, value: String)] {
+    var pairs: [(name: String, value: String)] = []
+    var total = 0
+    try streamList(commands) { name, value throws(MPDError) in
+      try count(name.count + value.count, into: &total)
+      pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+    }
+    return pairs
+  }
+
+  /// Sends `commands` as one command list and hands each `NAME: VALUE` line of their
+  /// answers, in order, to `pair` (the bytes are valid only during the call), as
+  /// ``stream(_:pair:binaryLimit:binary:)`` does for one command.
+  func streamList(
+    _ commands: [MPDCommand],
+    pair: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws(MPDError) -> Void
+  ) throws(MPDError) {
     if let problem = commands.lazy.compactMap(\.problem).first { throw error(.badArgument(problem)) }
+    if let overall, ContinuousClock.now >= overall.instant { throw error(.timedOut(seconds: overall.seconds)) }
     var line = Array("command_list_begin\n".utf8)
     for command in commands { line += command.line }
     line += Array("command_list_end\n".utf8)
-    var pairs: [(name: String, value: String)] = []
-    var total = 0
     try inStep { () throws(MPDError) in
       try transmit(line)
-      try readAnswer(
-        to: MPDCommand("command_list_begin"),
-        pair: { name, value throws(MPDError) in
-          try count(name.count + value.count, into: &total)
-          pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
-        }, binaryLimit: 0, binary: nil)
+      try readAnswer(to: MPDCommand("command_list_begin"), pair: pair, binaryLimit: 0, binary: nil)
     }
-    return pairs
   }
 
   /// Sends `command` and returns its answer's lines as names and values, in order.

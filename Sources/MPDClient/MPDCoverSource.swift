@@ -28,8 +28,21 @@ public struct MPDCoverSource: CoverSource {
     let requested = Atomic<Bool>(false)
   }
 
+  /// Why the server gives no covers, when it has neither `readpicture` nor `albumart`
+  /// (Mopidy): said once by `download`, instead of as each album's failure, and nothing is
+  /// asked of it. Known once the server's features are (the start's sync asks them; a
+  /// fetch does too): this asks nothing.
+  public var setupProblem: String? {
+    guard let features = server.knownFeatures, !features.covers else { return nil }
+    return noCovers
+  }
+
+  /// What ``setupProblem`` says.
+  private var noCovers: String { "\(server.name) gives no covers (it has neither 'readpicture' nor 'albumart')" }
+
   public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let uri = try song(of: url)
+    if let setupProblem { throw .downloadFailed(setupProblem) }
     let deadline = ContinuousClock.now + limits.timeout
     let (seconds, attoseconds) = limits.timeout.components
     let timeout = Double(seconds) + Double(attoseconds) / 1e18
@@ -57,11 +70,11 @@ public struct MPDCoverSource: CoverSource {
   private func song(of url: String) throws(CoverFailure) -> String {
     let prefix = server.root + "/"
     guard url.hasPrefix(prefix), url.count > prefix.count,
-      let uri = MPDServer.percentDecoded(url.dropFirst(prefix.count))
+      let place = MPDServer.percentDecoded(url.dropFirst(prefix.count))
     else {
       throw .badURL(url, reason: "not a song of \(server.name), the server of this shell")
     }
-    return uri
+    return MPDServer.uri(ofPlace: place)
   }
 
   /// The most bytes of one chunk (`binarylimit`): a cover of 500 KB in one answer, not
@@ -80,8 +93,12 @@ public struct MPDCoverSource: CoverSource {
       outcome = try server.withConnection { connection throws(MPDError) -> Result<Data, CoverFailure> in
         guard started(connection) else { return .failure(.cancelled) }
         return try connection.withDeadline(deadline, seconds: timeout) { () throws(MPDError) in
-          _ = try? connection.run(MPDCommand("binarylimit", String(Self.chunkLimit)))
-          for verb in ["readpicture", "albumart"] {
+          let features = try server.features(connection)
+          guard features.covers else { return .failure(.downloadFailed(noCovers)) }
+          if features.has("binarylimit") {
+            _ = try? connection.run(MPDCommand("binarylimit", String(Self.chunkLimit)))
+          }
+          for verb in ["readpicture", "albumart"] where features.has(verb) {
             do throws(MPDError) {
               if let found = try Self.chunks(verb, uri, maxBytes: maxBytes, connection) { return found }
             } catch let error where error.reason.isNoSuchFile {

@@ -1,6 +1,13 @@
 import BluePlayback
+import BlueSystem
 import MusicSource
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// An ``AudioEngine`` that is an MPD server's player: its queue and outputs play, on the
 /// server, the songs of the albums the library holds from it (track paths under the
@@ -52,6 +59,9 @@ public final class MPDEngine: AudioEngine, Sendable {
     static let longestQueue = 1 << 24
 
     init(_ pairs: [(name: String, value: String)]) {
+      // `time: ELAPSED:LENGTH`, whole seconds: the length where no `duration` is given
+      // (Mopidy); 0 is none (a stream).
+      var songLength: Double?
       for (name, value) in pairs {
         switch name {
         case "state": state = value
@@ -61,10 +71,14 @@ public final class MPDEngine: AudioEngine, Sendable {
         case "playlistlength": length = min(max(Int(value) ?? 0, 0), Self.longestQueue)
         case "elapsed": elapsed = Self.seconds(value) ?? 0
         case "duration": duration = Self.seconds(value)
+        case "time":
+          songLength = value.split(separator: ":").dropFirst().first.flatMap { Self.seconds(String($0)) }
+            .flatMap { $0 > 0 ? $0 : nil }
         case "volume": volume = Int(value).map { min(max($0, 0), 100) }
         default: break
         }
       }
+      duration = duration ?? songLength
       if let song, !(0..<length).contains(song) { self.song = nil }
       elapsed = min(elapsed, duration ?? MPDServer.longestSong)
     }
@@ -122,12 +136,15 @@ public final class MPDEngine: AudioEngine, Sendable {
     else { return false }
     state.withLock { $0.movedByUs = true }
     return background("next") { server throws(MPDError) in
-      if offset == 1 {
-        try server.run("next")
-      } else if offset == -1 {
-        try server.run("previous")
-      } else {
-        try server.run("play", String(target))
+      try server.withConnection { connection throws(MPDError) in
+        if offset == 1 {
+          try connection.run(MPDCommand("next"))
+        } else if offset == -1 {
+          try connection.run(MPDCommand("previous"))
+        } else {
+          try connection.run(MPDCommand("play", String(target)))
+        }
+        _ = try Self.settled(after: now, connection)
       }
     }
   }
@@ -148,9 +165,18 @@ public final class MPDEngine: AudioEngine, Sendable {
   }
 
   /// MPD's `replay_gain_mode`. The gain for files without tags is the server's own
-  /// (`replaygain_missing_preamp` in its configuration): `fallback` does not reach it.
+  /// (`replaygain_missing_preamp` in its configuration): `fallback` does not reach it. A
+  /// server without it (Mopidy answers `Not implemented`) is said to have none, once: it is
+  /// not asked again.
   public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
-    background("replaygain") { server throws(MPDError) in try server.run("replay_gain_mode", mode.rawValue) }
+    guard server.knownFeatures?.has("replay_gain_mode") != false else { return }
+    do throws(MPDError) {
+      try server.run("replay_gain_mode", mode.rawValue)
+    } catch  where error.absentCommand != nil {
+      server.notify("\(server.name) has no ReplayGain ('replay_gain_mode' refused): it plays the files as they are")
+    } catch {
+      server.notify("replaygain: \(error.description)")
+    }
   }
 
   public func setVolume(_ percent: Int) {
@@ -182,7 +208,7 @@ public final class MPDEngine: AudioEngine, Sendable {
     (try? PlayerState(server.run("status")).volume).flatMap { $0 } ?? 100
   }
 
-  /// The places on the server of `paths` (the library's track paths under the server's root).
+  /// The URIs on the server of `paths` (the library's track paths under the server's root).
   private func songs(_ paths: [String]) throws(PlaybackError) -> [String] {
     let prefix = server.root + "/"
     var uris: [String] = []
@@ -191,19 +217,23 @@ public final class MPDEngine: AudioEngine, Sendable {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         throw PlaybackError("'\(name)' is not a song of \(server.name), which plays only its own")
       }
-      uris.append(String(path.dropFirst(prefix.count)))
+      uris.append(MPDServer.uri(ofPlace: String(path.dropFirst(prefix.count))))
     }
     return uris
   }
 
   /// Runs `commands` as one command list, then reads the status: its queue version is this
-  /// engine's from now on.
+  /// engine's from now on. When the list starts playing, the status is read until it
+  /// plays (``settled(after:_:)``).
   private func change(_ commands: [MPDCommand]) throws(PlaybackError) {
+    let before = state.withLock { $0.last }
+    let starts = commands.contains { $0.verb == "play" }
     do throws(MPDError) {
       try changing.withLock { _ throws(MPDError) in
         let after = try server.withConnection { connection throws(MPDError) in
           try connection.runList(commands)
-          return PlayerState(try connection.run(MPDCommand("status")))
+          return starts
+            ? try Self.settled(after: before, connection) : PlayerState(try connection.run(MPDCommand("status")))
         }
         state.withLock { state in
           state.ownVersion = after.version
@@ -212,6 +242,25 @@ public final class MPDEngine: AudioEngine, Sendable {
       }
     } catch {
       throw PlaybackError(error.description)
+    }
+  }
+
+  /// The longest a change of the song waits to be seen in `status`.
+  static let settling = Duration.seconds(2)
+
+  /// The status once a `play`, `next` or `previous` sent on `connection` shows in it: MPD's
+  /// at once; Mopidy's a little later (it starts playing on a thread of its own: for 0.1 to
+  /// 0.3 s its status still says `stop`, or the song before), so `now` right after `play`
+  /// would say nothing plays, and the end of the song before would look like the end of
+  /// the queue. Read again every 20 ms while it plays nothing or the song of `before`, up
+  /// to ``settling`` (a song the server cannot play stays stopped) or a signal.
+  private static func settled(after before: PlayerState, _ connection: MPDConnection) throws(MPDError) -> PlayerState {
+    let deadline = ContinuousClock.now + settling
+    while true {
+      let now = PlayerState(try connection.run(MPDCommand("status")))
+      let moved = now.isPlaying && (!before.isPlaying || now.songID != before.songID || now.version != before.version)
+      if moved || ContinuousClock.now >= deadline || Interruption.forThisThread?.shouldStop() == true { return now }
+      usleep(20_000)
     }
   }
 
@@ -273,9 +322,9 @@ public final class MPDEngine: AudioEngine, Sendable {
     let number = value("Track").flatMap { Int($0.prefix { $0.isASCII && $0.isNumber }.prefix(9)) }
     let disc = value("Disc").flatMap { Int($0.prefix { $0.isASCII && $0.isNumber }.prefix(9)) }
     return EngineTrack(
-      path: server.root + "/" + file,
+      path: server.root + "/" + MPDServer.place(ofURI: file),
       title: value("Title") ?? String(file.split(separator: "/").last ?? Substring(file)),
       artist: value("AlbumArtist") ?? value("Artist") ?? "", album: value("Album") ?? "", number: number,
-      disc: disc, duration: value("duration").flatMap(PlayerState.seconds) ?? 0)
+      disc: disc, duration: (value("duration") ?? value("Time")).flatMap(PlayerState.seconds) ?? 0)
   }
 }

@@ -31,11 +31,24 @@ extension MPDServer {
   ]
 
   /// The database's version, and the stickers bluelib shares (a rating set by another
-  /// bluelib changes it too, so the next sync reads it).
+  /// bluelib changes it too, so the next sync reads it). From a server whose `stats` say
+  /// nothing (Mopidy: all zeros), a hash of its lists of values (``listsHash(_:)``)
+  /// and a number of this server object's own, so each start lists the songs once: the
+  /// lists miss a change that leaves every one of them as it was (a track's number
+  /// corrected), which only a listing sees.
   public func fingerprint() throws(SourceError) -> String {
     do throws(MPDError) {
       return try withConnection { connection throws(MPDError) in
-        try Self.version(connection) + " " + Self.fingerprint(of: Self.marks(connection) ?? [:])
+        let version = try Self.version(connection)
+        if Self.saysNothing(version) {
+          let lists = try listsHash(connection)
+          return "lists \(lists) \(startNumber)"
+        }
+        listingState.withLock { $0.statsSayNothing = false }
+        // What an MPD speaks is not asked here: a start with nothing changed costs what it
+        // did (the stickers are asked for, and a refusal says there are none).
+        let marks = knownFeatures?.has("sticker") == false ? nil : try Self.marks(connection)
+        return version + " " + Self.fingerprint(of: marks ?? [:])
       }
     } catch {
       throw error.sourceError
@@ -96,7 +109,13 @@ extension MPDServer {
   /// Sets the sticker on every song in command lists of a hundred (MPD commits each sticker
   /// on its own, about 1.5 ms: a list stays well within the timeout); takes it off song by
   /// song (MPD refuses the delete of a sticker a song does not have, which would end a list).
-  public func share(_ mark: SharedMark, onTracks uris: [String]) throws(SourceError) {
+  /// A server without stickers (Mopidy; MPD without a `sticker_file`) is not asked: it
+  /// refuses, in one line.
+  public func share(_ mark: SharedMark, onTracks paths: [String]) throws(SourceError) {
+    let uris = paths.map(Self.uri(ofPlace:))
+    if let features = knownFeatures, !features.has("sticker") {
+      throw SourceError("\(name) keeps no stickers, where ratings and favourites are shared", refused: true)
+    }
     let (name, value): (String, String?) =
       switch mark {
       case .rating(let stars): (Self.ratingSticker, stars.map { String(min(max($0, 1), 5) * 2) })
@@ -120,8 +139,13 @@ extension MPDServer {
     }
   }
 
+  /// Whether a ``version(_:)`` says nothing: no update time (Mopidy's `stats` are zeros).
+  static func saysNothing(_ version: String) -> Bool {
+    version.hasPrefix("0 ")
+  }
+
   /// `stats`' `db_update` and song count: what changes when the database does.
-  private static func version(_ connection: MPDConnection) throws(MPDError) -> String {
+  static func version(_ connection: MPDConnection) throws(MPDError) -> String {
     let stats = try connection.run(MPDCommand("stats"))
     let update = stats.first { $0.name == "db_update" }?.value ?? "0"
     let songs = stats.first { $0.name == "songs" }?.value ?? "0"
@@ -139,24 +163,39 @@ extension MPDServer {
   public func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError) {
     do throws(MPDError) {
       try withConnection { connection throws(MPDError) in
-        try Self.readTags(only: Self.tagsRead, connection)
-        defer { _ = try? connection.run(MPDCommand("tagtypes", "all")) }
+        let features = try features(connection)
+        try Self.readTags(only: Self.tagsRead, known: features.tags, connection)
+        defer { if features.tags != nil { _ = try? connection.run(MPDCommand("tagtypes", "all")) } }
         // Only the songs that have a mark are held, by their place.
-        guard let marks = try Self.marks(connection) ?? (receive(.withoutMarks) ? [:] : nil) else { return }
+        let found = features.has("sticker") ? try Self.marks(connection) : nil
+        guard let marks = found ?? (receive(.withoutMarks) ? [:] : nil) else { return }
+        if !features.filters {
+          try listByAlbum(connection, marks: marks, receive)
+          return
+        }
         for attempt in 0..<3 {
           if attempt > 0, !receive(.again) { return }
           let before = try Self.version(connection)
-          let (finished, ignoredWindow) = try Self.allSongs(connection, count: Self.songCount(of: before)) { window in
-            var songs = window
-            if !marks.isEmpty {
-              for index in songs.indices {
-                guard let mark = marks[songs[index].uri] else { continue }
-                songs[index].rating = mark.rating
-                songs[index].favourite = mark.favourite
+          let listed: (finished: Bool, ignoredWindow: String?)
+          do throws(MPDError) {
+            listed = try Self.allSongs(connection, count: Self.songCount(of: before)) { window in
+              var songs = window
+              if !marks.isEmpty {
+                for index in songs.indices {
+                  guard let mark = marks[songs[index].uri] else { continue }
+                  songs[index].rating = mark.rating
+                  songs[index].favourite = mark.favourite
+                }
               }
+              return receive(.tracks(songs))
             }
-            return receive(.tracks(songs))
+          } catch  where attempt == 0 && error.refusesFilters {
+            // A server whose version promised filter expressions, and that refuses them.
+            learnFiltersRefused()
+            try listByAlbum(connection, marks: marks, receive)
+            return
           }
+          let (finished, ignoredWindow) = listed
           if let ignoredWindow { notify(name + ": " + ignoredWindow) }
           if !finished { return }
           if try Self.version(connection) == before { return }
@@ -167,9 +206,10 @@ extension MPDServer {
     }
   }
 
-  /// Asks the server for `tags` only, of those it knows (an older MPD knows fewer).
-  private static func readTags(only tags: [String], _ connection: MPDConnection) throws(MPDError) {
-    let known = Set(try connection.run(MPDCommand("tagtypes")).map(\.value))
+  /// Asks the server for `tags` only, of those it knows (`known`: an older MPD knows fewer,
+  /// Mopidy no MusicBrainz release group); nothing is asked when it did not say which.
+  private static func readTags(only tags: [String], known: [String]?, _ connection: MPDConnection) throws(MPDError) {
+    guard let known = known.map(Set.init) else { return }
     let wanted = tags.filter { known.contains($0) }
     try connection.run(MPDCommand("tagtypes", "clear"))
     if !wanted.isEmpty { try connection.run(MPDCommand("tagtypes", ["enable"] + wanted)) }
@@ -238,8 +278,8 @@ extension MPDServer {
     return hash
   }
 
-  public func coverURL(ofTrack uri: String) -> String {
-    root + "/" + LocalCover.percentEncoded(uri)
+  public func coverURL(ofTrack path: String) -> String {
+    root + "/" + LocalCover.percentEncoded(path)
   }
 
   /// `text` with its `%XX` sequences decoded; nil when one is malformed or the bytes are not UTF-8.
@@ -293,7 +333,9 @@ struct SongReader {
         current = nil
         return false
       }
-      current = SourceTrack(uri: text())
+      let uri = text()
+      current = SourceTrack(uri: uri)
+      current!.path = MPDServer.place(ofURI: uri)
       return true
     }
     if named("directory") || named("playlist") {

@@ -1,4 +1,5 @@
 import BlueSystem
+import Dispatch
 import Foundation
 import MusicSource
 import Synchronization
@@ -27,6 +28,15 @@ public final class MPDServer: MusicSource, Sendable {
   private let state = Mutex(State())
   /// Written to when the listener is to stop (tests; the shell leaves with the process).
   private let stopListening = WakeUpPipe()
+  /// What the server speaks (``MPDFeatures``), once asked.
+  let featureCache = Mutex(FeatureCache())
+  /// What the listing and the polling of a server whose `stats` say nothing keep.
+  let listingState = Mutex(ListingState())
+  /// Taken while a connection is opened: one at a time (``connect()``).
+  private let connecting = DispatchSemaphore(value: 1)
+  /// Seconds between two looks at a server whose changes no `idle database` tells
+  /// (Mopidy), while a shell follows it.
+  let pollInterval: Double
 
   private struct State {
     var handler: (@Sendable (SourceEvent) -> Void)?
@@ -53,10 +63,13 @@ public final class MPDServer: MusicSource, Sendable {
   /// The most connections kept in the pool between requests.
   static let pooled = 4
 
-  /// A server at `address`; nothing is connected until a request needs it.
-  public init(address: MPDAddress, timeout: Double = 15) {
+  /// A server at `address`; nothing is connected until a request needs it. A server whose
+  /// `stats` say nothing (Mopidy) is looked at every `pollInterval` seconds while a shell
+  /// follows it (``startFollowing()``).
+  public init(address: MPDAddress, timeout: Double = 15, pollInterval: Double = 10) {
     self.address = address
     self.timeout = timeout
+    self.pollInterval = pollInterval
   }
 
   /// The seconds of `MPD_TIMEOUT` in `environment` (as libmpdclient reads it), else 15.
@@ -102,6 +115,7 @@ public final class MPDServer: MusicSource, Sendable {
     state.withLock { $0.following = true }
     startListening()
     waitUntilListening()
+    startPolling()
   }
 
   // MARK: - Requests
@@ -119,7 +133,7 @@ public final class MPDServer: MusicSource, Sendable {
     if let connection {
       usable = connection
     } else {
-      usable = try MPDConnection(address: address, timeout: timeout)
+      usable = try connect()
     }
     do throws(MPDError) {
       let result = try body(usable)
@@ -132,8 +146,27 @@ public final class MPDServer: MusicSource, Sendable {
         usable.close()
       }
       if error.isAboutThePassword { state.withLock { $0.passwordRefused = true } }
+      learn(from: error)
       throw error
     }
+  }
+
+  /// A new connection to the server. Connections are opened one at a time, each greeted
+  /// before the next is opened: Mopidy takes connections from a backlog of one
+  /// (`listen(1)`), and of a burst of them some wait a second, others are never greeted and
+  /// would wait for `MPD_TIMEOUT`. The wait for the one being opened ends after the
+  /// timeout (a server that does not greet: this one is opened anyway), or, on the
+  /// terminal's thread, at a signal.
+  func connect() throws(MPDError) -> MPDConnection {
+    let deadline = DispatchTime.now() + timeout
+    let interruption = Interruption.forThisThread
+    var turn = false
+    while !turn && DispatchTime.now() < deadline {
+      turn = connecting.wait(timeout: min(deadline, .now() + .milliseconds(50))) == .success
+      if !turn, interruption?.shouldStop() == true { throw MPDError(server: address.description, .interrupted) }
+    }
+    defer { if turn { connecting.signal() } }
+    return try MPDConnection(address: address, timeout: timeout)
   }
 
   /// Runs one command and returns its answer's lines.
@@ -251,7 +284,7 @@ public final class MPDServer: MusicSource, Sendable {
     while !state.withLock({ $0.stopped }) {
       let connection: MPDConnection
       do throws(MPDError) {
-        connection = try MPDConnection(address: address, timeout: timeout)
+        connection = try connect()
       } catch {
         if error.leavesConnectionUsable {
           if refused(error) { return }
@@ -268,6 +301,7 @@ public final class MPDServer: MusicSource, Sendable {
         return (state.lost, state.handler, state.following)
       }
       if back {
+        forgetFeatures()
         handler?(.notice("\(name) is back; reconnected"))
         // What changed while it was away: the database may have, and what plays.
         if following { handler?(.databaseChanged) }
@@ -318,12 +352,18 @@ public final class MPDServer: MusicSource, Sendable {
     handler?(.notice(line))
   }
 
+  /// Tells the handler what the server lists changed, when it is followed.
+  func tellDatabaseChanged() {
+    let (handler, following) = state.withLock { ($0.handler, $0.following) }
+    if following { handler?(.databaseChanged) }
+  }
+
   private func tellPlayerListeners(_ subsystems: Set<String>) {
     for listener in state.withLock({ $0.playerListeners }) { listener(subsystems) }
   }
 
   /// Sleeps `seconds`, or less when ``stop()`` is called; true when it was.
-  private func sleepUnlessStopped(_ seconds: Double) -> Bool {
+  func sleepUnlessStopped(_ seconds: Double) -> Bool {
     var descriptor = pollfd(fd: stopListening.readEnd, events: Int16(POLLIN), revents: 0)
     _ = poll(&descriptor, 1, Int32(seconds * 1000))
     return state.withLock { $0.stopped }

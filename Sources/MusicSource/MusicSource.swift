@@ -32,21 +32,22 @@ public protocol MusicSource: AnyObject, Sendable {
   /// the source keeps for it (``SourceTrack/rating``). A `receive` that returns false stops
   /// the listing (the call then returns without an error).
   func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError)
-  /// The cover URL of the album whose first track is `uri` (its place in the source): what
-  /// the source's `CoverSource` reads.
-  func coverURL(ofTrack uri: String) -> String
+  /// The cover URL of the album whose first track is filed at `path` (its
+  /// ``SourceTrack/path``): what the source's `CoverSource` reads.
+  func coverURL(ofTrack path: String) -> String
   /// Sets what is told of the source, on a thread of its own: lines to show (the connection
   /// came back), and (once ``startFollowing()`` was called) that what it lists changed.
   func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void)
   /// Starts listening for changes (and keeps doing so until the process ends), so a library
   /// open during an update follows it.
   func startFollowing()
-  /// Keeps `mark` on the tracks `uris`, where every client of the source sees it (MPD:
-  /// stickers), so another library of the same source reads it at its next sync
+  /// Keeps `mark` on the tracks filed at `paths` (their ``SourceTrack/path``), where every
+  /// client of the source sees it (MPD: stickers), so another library of the same source
+  /// reads it at its next sync
   /// (``SourceTrack/rating``, ``SourceTrack/favourite``): what the source keeps is the
   /// album's mark in every library of it. A source that keeps no marks throws an error that
   /// says so, ``SourceError/refused``.
-  func share(_ mark: SharedMark, onTracks uris: [String]) throws(SourceError)
+  func share(_ mark: SharedMark, onTracks paths: [String]) throws(SourceError)
 }
 
 /// What ``MusicSource/listTracks(_:)`` hands on.
@@ -97,8 +98,13 @@ public struct SourceError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// One song of a server's database: its place there, its file's time and length, and its tags.
 public struct SourceTrack: Sendable, Equatable {
-  /// Its place on the server (MPD's URI): `Artist/Album/01 Intro.flac`.
+  /// Its place on the server (MPD's URI): `Artist/Album/01 Intro.flac`, Mopidy's
+  /// `local:track:Artist/Album/01%20Intro.flac`.
   public var uri: String
+  /// Where the library files it, below the source's root: its folder is its album's. The
+  /// ``uri`` as a user reads it: MPD's as it is, Mopidy's percent-decoded
+  /// (`local:track:Artist/Album/01 Intro.flac`). The source finds the song again from it.
+  public var path: String
   /// Its file's modification time, in seconds since 1970.
   public var modified: Int64
   /// Its length in seconds.
@@ -124,6 +130,7 @@ public struct SourceTrack: Sendable, Equatable {
   /// A song with its place, time and length; the tags are set one by one.
   public init(uri: String, modified: Int64 = 0, duration: Double = 0) {
     self.uri = uri
+    self.path = uri
     self.modified = modified
     self.duration = duration
   }

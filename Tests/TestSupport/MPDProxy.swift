@@ -4,8 +4,9 @@ import Foundation
   import Glibc
 #endif
 
-/// A TCP proxy on 127.0.0.1 in front of an MPD: it passes every connection through, line by
-/// line, until told to ``holdStickerSets``: then the first command list or `sticker set` a
+/// A TCP proxy on 127.0.0.1 in front of an MPD (or a Mopidy): it passes every connection
+/// through, line by line, keeping each line a client sent (``lines``), until told to
+/// ``holdStickerSets``: then the first command list or `sticker set` a
 /// client sends is kept back, and that client waits for an answer that never comes (as
 /// under a server that went silent), so a test can stop the client at that very point.
 public final class MPDProxy: @unchecked Sendable {
@@ -18,6 +19,7 @@ public final class MPDProxy: @unchecked Sendable {
   private var sockets: [Int32] = []
   private var holding = false
   private var heldCount = 0
+  private var sent: [String] = []
   private var stopped = false
 
   /// A proxy to the MPD listening on 127.0.0.1:`upstream`.
@@ -49,6 +51,26 @@ public final class MPDProxy: @unchecked Sendable {
 
   /// How many clients wait on a command kept back.
   public var held: Int { lock.withLock { heldCount } }
+
+  /// Every line the clients sent so far (without its newline), in the order they came.
+  public var lines: [String] { lock.withLock { sent } }
+
+  /// The requests among ``lines``: each command, and each command list as one.
+  public var requests: Int {
+    var inList = false
+    var count = 0
+    for line in lines {
+      if line.hasPrefix("command_list_begin") || line.hasPrefix("command_list_ok_begin") {
+        inList = true
+        count += 1
+      } else if line == "command_list_end" {
+        inList = false
+      } else if !inList {
+        count += 1
+      }
+    }
+    return count
+  }
 
   /// Closes the listener and every connection.
   public func stop() {
@@ -107,6 +129,7 @@ public final class MPDProxy: @unchecked Sendable {
         let line = Array(pending[...newline])
         pending.removeSubrange(...newline)
         let text = String(decoding: line, as: UTF8.self)
+        lock.withLock { sent.append(String(text.dropLast())) }
         let isSet = text.hasPrefix("command_list") || (text.hasPrefix("sticker") && text.contains("set"))
         if isSet, holdStickerSets {
           lock.withLock { heldCount += 1 }
