@@ -1,4 +1,5 @@
 import BluePlayback
+import BlueSystem
 import MusicSource
 import Synchronization
 
@@ -151,6 +152,15 @@ public final class MPDEngine: AudioEngine, Sendable {
   /// (`replaygain_missing_preamp` in its configuration): `fallback` does not reach it.
   public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
     background("replaygain") { server throws(MPDError) in try server.run("replay_gain_mode", mode.rawValue) }
+  }
+
+  /// The server's `replay_gain_mode` (`replay_gain_status`), nil when off: MPD applies the
+  /// gain itself and does not say how much.
+  public func appliedGain() -> AppliedGain? {
+    guard let mode = try? server.run("replay_gain_status").first(where: { $0.name == "replay_gain_mode" })?.value,
+      !mode.isEmpty, mode != "off"
+    else { return nil }
+    return AppliedGain(serverMode: TextSanitizer.escaped(String(mode.prefix(20))))
   }
 
   public func setVolume(_ percent: Int) {
