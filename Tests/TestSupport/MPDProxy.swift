@@ -19,6 +19,7 @@ public final class MPDProxy: @unchecked Sendable {
   private var holding = false
   private var heldCount = 0
   private var stopped = false
+  private var sent: [String] = []
 
   /// A proxy to the MPD listening on 127.0.0.1:`upstream`.
   public init(to upstream: Int) throws {
@@ -49,6 +50,9 @@ public final class MPDProxy: @unchecked Sendable {
 
   /// How many clients wait on a command kept back.
   public var held: Int { lock.withLock { heldCount } }
+
+  /// Every command line the clients sent so far (without its newline), in order.
+  public var commands: [String] { lock.withLock { sent } }
 
   /// Closes the listener and every connection.
   public func stop() {
@@ -107,6 +111,7 @@ public final class MPDProxy: @unchecked Sendable {
         let line = Array(pending[...newline])
         pending.removeSubrange(...newline)
         let text = String(decoding: line, as: UTF8.self)
+        lock.withLock { sent.append(String(text.dropLast())) }
         let isSet = text.hasPrefix("command_list") || (text.hasPrefix("sticker") && text.contains("set"))
         if isSet, holdStickerSets {
           lock.withLock { heldCount += 1 }
