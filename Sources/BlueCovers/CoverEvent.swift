@@ -5,11 +5,15 @@ public struct CoverRequester: Hashable, Sendable {
   public let title: String
   /// Where the album stands.
   public let order: Int
+  /// Whether it asks for a card that shows the album, not for `download`: its outcome is
+  /// shown by the card, with no status line.
+  public let forCard: Bool
 
-  /// The album `title` standing at `order`.
-  public init(title: String, order: Int = .max) {
+  /// The album `title` standing at `order`; `forCard` when a card asks.
+  public init(title: String, order: Int = .max, forCard: Bool = false) {
     self.title = title
     self.order = order
+    self.forCard = forCard
   }
 }
 

@@ -1,4 +1,5 @@
 import AlbumModel
+import BlueCovers
 import Foundation
 internal import MusicFolder
 import MusicSource
@@ -59,12 +60,20 @@ extension Library {
   ///   then), or a store error.
   @discardableResult
   public func sync() throws(LibraryError) -> SourceSync {
+    try sync(sendingWaitingMarks: true)
+  }
+
+  /// ``sync()``; without `sendingWaitingMarks`, the marks waiting for the server are left
+  /// waiting (a sync that follows the source while this process runs: they are the
+  /// shell's own, on their way — the source told of the first of them, a `rate all` sends
+  /// the rest — and the listing keeps them as the library has them).
+  func sync(sendingWaitingMarks: Bool) throws(LibraryError) -> SourceSync {
     guard let server = source else { return SourceSync() }
     endCommand()
     let root = server.root
     // Marks this library changed that the server has not confirmed go first: the listing
     // would take the server's instead.
-    let notices = try finishPendingShares()
+    let notices = sendingWaitingMarks ? try finishPendingShares() : []
     let version: String
     do throws(SourceError) {
       version = try server.fingerprint()
@@ -160,7 +169,45 @@ extension Library {
   /// change as another shell's (``noticeChangesElsewhere()``).
   package static func sync(libraryAt path: String, source: any MusicSource) throws(LibraryError) -> SourceSync {
     let library = try Library(store: AlbumStore.open(path: path, seed: []), source: source)
-    return try library.sync()
+    return try library.sync(sendingWaitingMarks: false)
+  }
+
+  /// Takes the marks the ``source`` keeps (``MusicSource/marks()``: a rating another client
+  /// of it set) without listing its tracks: the albums whose marks differ change, as one
+  /// step (``SourceSync/updated``, ``SourceSync/summary``), but those whose mark this library
+  /// changed and the source has not confirmed. The record of the last sync stays as it is:
+  /// the next start lists the tracks again, as after any change of the marks.
+  ///
+  /// - Throws: ``LibraryError/server(_:)`` when the source cannot answer, or a store error.
+  package func syncMarks() throws(LibraryError) -> SourceSync {
+    guard let server = source else { return SourceSync() }
+    endCommand()
+    let marks: [String: TrackMarks]?
+    do throws(SourceError) {
+      marks = try server.marks()
+    } catch {
+      throw .server(error.description)
+    }
+    guard let marks else { return SourceSync() }
+    let name = server.name
+    var result = SourceSync()
+    let step = try change { (origin) throws(LibraryError) in
+      try store.takeSourceMarks(
+        marks, root: server.root,
+        summary: { count in
+          result.updated = count
+          return "sync with \(name): " + Self.counts(added: 0, updated: count, moved: 0, unchanged: 0)
+        }, origin: origin)
+    }
+    result.summary = step?.summary
+    return result
+  }
+
+  /// ``syncMarks()`` with `source` on the library file at `path`, opened for it (as
+  /// ``sync(libraryAt:source:)``).
+  package static func syncMarks(libraryAt path: String, source: any MusicSource) throws(LibraryError) -> SourceSync {
+    let library = try Library(store: AlbumStore.open(path: path, seed: []), source: source)
+    return try library.syncMarks()
   }
 
   /// What following the source tells: what it says (a connection that came back), and what
@@ -183,23 +230,33 @@ extension Library {
   public func follow(changes: Bool, report: @escaping @Sendable (SourceReport) -> Void) {
     guard let source else { return }
     let path = store.path
-    let pending = SyncRequest()
+    let (pending, pendingMarks) = (SyncRequest(), SyncRequest())
+    /// Runs `sync` on the queue of syncs, unless one waits there already.
+    @Sendable func queue(
+      _ request: SyncRequest, _ sync: @escaping @Sendable (String) throws(LibraryError) -> SourceSync
+    ) {
+      // One sync at a time; changes during one make one more after it.
+      guard request.request() else { return }
+      Self.syncQueue.async {
+        request.start()
+        do {
+          guard let path else { throw LibraryError.database("a library in memory cannot follow its source") }
+          report(.synced(try sync(path)))
+        } catch {
+          report(.failed(String(describing: error)))
+        }
+      }
+    }
     source.setEventHandler { event in
       switch event {
       case .notice(let line):
         report(.notice(line))
       case .databaseChanged:
-        // One sync at a time; changes during one make one more after it.
-        guard pending.request() else { return }
-        Self.syncQueue.async {
-          pending.start()
-          do {
-            guard let path else { throw LibraryError.database("a library in memory cannot follow its source") }
-            report(.synced(try Library.sync(libraryAt: path, source: source)))
-          } catch {
-            report(.failed(String(describing: error)))
-          }
-        }
+        queue(pending) { path throws(LibraryError) in try Library.sync(libraryAt: path, source: source) }
+      case .marksChanged:
+        // A rating another client set: taken without listing the tracks (this shell's own
+        // rating comes back too, and changes nothing).
+        queue(pendingMarks) { path throws(LibraryError) in try Library.syncMarks(libraryAt: path, source: source) }
       }
     }
     if changes { source.startFollowing() }
@@ -215,6 +272,40 @@ extension Library {
     func request() -> Bool { !waiting.exchange(true, ordering: .acquiringAndReleasing) }
     /// The waiting sync starts: a change from now on needs another.
     func start() { waiting.store(false, ordering: .releasing) }
+  }
+
+  /// Asks the ``source``, for the cards that show `albums`, for the covers of those of its
+  /// albums that are neither cached, nor failed in this session, nor known to be none (it
+  /// had none in the last 30 days, ``noCoverStands``): in the background, a few at a time as
+  /// the loader's slots allow, with no status line (``CoverRequester/forCard``); a cover
+  /// `download` fetches already is joined. Returns the URLs on their way, for the cards to be
+  /// drawn again once they are in. Nothing without a source: a library of this machine's
+  /// folders reads its covers on the spot (``loadLocalCover(of:)``).
+  public func requestCardCovers(of albums: [Album]) -> [String] {
+    guard let covers, let source else { return [] }
+    let prefix = source.root + "/"
+    var wanted = albums.filter { album in
+      guard album.coverURL.hasPrefix(prefix) else { return false }
+      let state = coverState(of: album)
+      return state == .none || state.isPending
+    }
+    guard !wanted.isEmpty else { return [] }
+    let now = Int64(Date().timeIntervalSince1970)
+    if let none = try? store.noCovers(among: wanted.map(\.coverURL), since: now - Self.noCoverStands, now: now),
+      !none.isEmpty
+    {
+      wanted.removeAll { none.contains($0.coverURL) }
+    }
+    for album in wanted {
+      covers.request(album.coverURL, for: CoverRequester(title: album.title, order: album.position, forCard: true))
+    }
+    return wanted.map(\.coverURL).filter(coverIsPending)
+  }
+
+  /// Whether the cover at `url` is queued or downloading now.
+  public func coverIsPending(_ url: String) -> Bool {
+    guard let covers else { return false }
+    return covers.sessionState(of: url)?.isPending ?? covers.isWaitingInBatch(url)
   }
 
   /// What the source said of the latest change it was told of (`rate`, `fav`, their undo),

@@ -95,14 +95,19 @@ public final class Library {
         let cached = covers.cache.entryNames()
         try store.recordCoversInCache(cached.isEmpty ? nil : { url in cached.contains(CoverCache.fileName(for: url)) })
       }
+      // The covers of the source's albums (`mpd://HOST:PORT/…`), which it may have none of.
+      let sourcePrefix = source.map { $0.root + "/" }
       coverRecording = covers.subscribe(outcomesOnly: true) { [store, coversLanded] event in
         switch event {
         case .finished(let url, _, _, _, let fromCache):
           try? store.recordCachedCover(url)
-          if !fromCache && url.hasPrefix("caa:") { try? store.forgetNoCover(url) }
+          if !fromCache && (url.hasPrefix("caa:") || sourcePrefix.map(url.hasPrefix) == true) {
+            try? store.forgetNoCover(url)
+          }
           coversLanded.set()
-        case .failed(let url, _, .notInArchive):
-          // "None" is an answer: `download all` does not ask again for 30 days.
+        case .failed(let url, _, .notInArchive), .failed(let url, _, .noneOnServer):
+          // "None" is an answer, the archive's or the server's: `download all` does not ask
+          // again for 30 days.
           try? store.recordNoCover(url, at: Int64(Date().timeIntervalSince1970))
         default:
           break
@@ -588,11 +593,12 @@ public final class Library {
     return covers.request(album.coverURL, for: CoverRequester(title: album.title, order: album.position))
   }
 
-  /// How long an answer of "none" from the Cover Art Archive stands before `download all`
-  /// asks again: 30 days.
+  /// How long an answer of "none" from the Cover Art Archive (or a music server) stands
+  /// before `download all` asks again: 30 days.
   public static let noCoverStands: Int64 = 30 * 86_400
 
-  /// The cover URLs the Cover Art Archive had none of when asked in the last 30 days
+  /// The cover URLs the Cover Art Archive, or the music server (`mpd://…`: no picture in
+  /// the song, no cover file in its folder), had none of when asked in the last 30 days
   /// (``noCoverStands``), as of `now` (seconds since 1970); an answer dated after `now`
   /// counts as not asked.
   public func coversNotInArchive(asOf now: Int64 = Int64(Date().timeIntervalSince1970)) throws(LibraryError)

@@ -97,6 +97,10 @@ public struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
   public var asked: Double?
   /// What held the gain below the tag's: the ceiling, or the tag's peak.
   public var heldBy: Hold?
+  /// The mode of a music server that applies the gain itself (MPD's `replay_gain_mode`:
+  /// `album`, `track`, `auto`), whose decibels it does not say; nil for a gain of this
+  /// process.
+  public var serverMode: String?
 
   /// What keeps a gain below what a tag asks.
   public enum Hold: Sendable, Equatable {
@@ -113,6 +117,13 @@ public struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
 
   public init(decibels: Double, fromTags: Bool, mode: ReplayGainMode, asked: Double? = nil, heldBy: Hold? = nil) {
     (self.decibels, self.fromTags, self.mode, self.asked, self.heldBy) = (decibels, fromTags, mode, asked, heldBy)
+  }
+
+  /// A music server's gain, applied there in its `mode` (`album`, `track`, `auto`: escaped
+  /// by whoever reads it from the server), its decibels unknown here.
+  public init(serverMode mode: String) {
+    self.init(decibels: 0, fromTags: true, mode: ReplayGainMode(rawValue: mode) ?? .album)
+    serverMode = mode
   }
 
   /// The gain `mode` applies to a file with these tags: the tags count only with a finite
@@ -143,8 +154,10 @@ public struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `ReplayGain album −7.30 dB`, `ReplayGain −6.00 dB (no tags)`, `ReplayGain album +15.00
-  /// dB (the tags ask +60.00 dB: held at the ceiling)`.
+  /// dB (the tags ask +60.00 dB: held at the ceiling)`; a server's, `ReplayGain album (the
+  /// server's)`.
   public var description: String {
+    if let serverMode { return "ReplayGain \(serverMode) (the server's)" }
     guard fromTags else { return "ReplayGain \(Self.figure(decibels)) (the file has no ReplayGain tags)" }
     var text = "ReplayGain \(mode.rawValue) \(Self.figure(decibels))"
     if let asked, let heldBy {

@@ -340,6 +340,12 @@ final class ShellSession {
         interpreter.drawViewport()
         interpreter.output.flush()
       }
+      // The covers the cards asked a server for landed: the row is drawn again to show them.
+      editor.cardsAreReady = { interpreter.browser.cardCoversAreIn() }
+      editor.drawCards = {
+        interpreter.drawViewport()
+        interpreter.output.flush()
+      }
       let home = interpreter.environment.processEnvironment["HOME"]
       editor.completer = Completer(
         registry: interpreter.registry,

@@ -179,6 +179,15 @@ public final class MPDEngine: AudioEngine, Sendable {
     }
   }
 
+  /// The server's `replay_gain_mode` (`replay_gain_status`), nil when off: MPD applies the
+  /// gain itself and does not say how much.
+  public func appliedGain() -> AppliedGain? {
+    guard let mode = try? server.run("replay_gain_status").first(where: { $0.name == "replay_gain_mode" })?.value,
+      !mode.isEmpty, mode != "off"
+    else { return nil }
+    return AppliedGain(serverMode: TextSanitizer.escaped(String(mode.prefix(20))))
+  }
+
   public func setVolume(_ percent: Int) {
     background("volume") { server throws(MPDError) in try server.run("setvol", String(min(max(percent, 0), 100))) }
   }

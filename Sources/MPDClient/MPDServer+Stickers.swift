@@ -1,6 +1,20 @@
+import MusicSource
+
 // Stickers: name–value pairs MPD keeps for a song (in its `sticker_file`), which every client
 // of the server sees — where shared data such as ratings belongs.
 extension MPDServer {
+  /// The ratings and favourite marks of every song that has one (its stickers `rating` and
+  /// `like`, as a listing reads them); nil when the server keeps no stickers.
+  public func marks() throws(SourceError) -> [String: TrackMarks]? {
+    do throws(MPDError) {
+      return try withConnection { connection throws(MPDError) in try Self.marks(connection) }?.mapValues {
+        TrackMarks(rating: $0.rating, favourite: $0.favourite)
+      }
+    } catch {
+      throw error.sourceError
+    }
+  }
+
   /// The value of the sticker `name` on the song `uri`; nil when the song has none.
   ///
   /// - Throws: ``MPDError``: the server refuses (no such song, no sticker database), or

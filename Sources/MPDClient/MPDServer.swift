@@ -48,6 +48,8 @@ public final class MPDServer: MusicSource, Sendable {
     var listening = false
     /// Whether the listener lost its connection and has not got it back yet.
     var lost = false
+    /// Whether the shell was told the server is gone, since it was last back.
+    var goneSaid = false
     /// The listener's connection, closed to stop it.
     var idleConnection: MPDConnection?
     var stopped = false
@@ -297,7 +299,7 @@ public final class MPDServer: MusicSource, Sendable {
       let connected = ContinuousClock.now
       let (back, handler, following) = state.withLock { state in
         state.idleConnection = connection
-        defer { state.lost = false }
+        defer { (state.lost, state.goneSaid) = (false, false) }
         return (state.lost, state.handler, state.following)
       }
       if back {
@@ -308,12 +310,18 @@ public final class MPDServer: MusicSource, Sendable {
         tellPlayerListeners(["player", "playlist", "mixer"])
       }
       do throws(MPDError) {
-        while let changed = try connection.idle(["database", "player", "mixer", "playlist"]) {
+        // The database, the player and its queue, and the stickers (a rating another client
+        // set) when the server keeps them, as its `commands` say (MPD lists `sticker` only
+        // with a sticker database; Mopidy, which would wait for ever in `idle` on a name it
+        // does not know, does not list it).
+        let subsystems = try features(connection).idleSubsystems(["database", "player", "mixer", "playlist", "sticker"])
+        while let changed = try connection.idle(subsystems) {
           (pause, backOff, said) = (0.1, nil, nil)
           let subsystems = Set(changed)
-          if subsystems.contains("database") {
+          if subsystems.contains("database") || subsystems.contains("sticker") {
             let (handler, following) = state.withLock { ($0.handler, $0.following) }
-            if following { handler?(.databaseChanged) }
+            // A sync after an update takes the marks too.
+            if following { handler?(subsystems.contains("database") ? .databaseChanged : .marksChanged) }
           }
           if !subsystems.isDisjoint(with: ["player", "mixer", "playlist"]) { tellPlayerListeners(subsystems) }
         }
@@ -329,17 +337,33 @@ public final class MPDServer: MusicSource, Sendable {
         if error.leavesConnectionUsable {
           if refused(error) { return }
         } else if ContinuousClock.now - connected < .seconds(1) {
-          // Lost as soon as it was made (a server that drops `idle`, or restarts): the
-          // next try waits, longer each time.
+          // Lost as soon as it was made (a server that drops `idle`, or restarts): said
+          // once; the next try waits, longer each time.
+          sayGone(error)
           if lost(waiting: true) { return }
           pause = min(pause * 2, 60)
         } else {
-          // Lost after it worked: the server stopped or restarted. Connect again at once.
+          // Lost after it worked: the server stopped or restarted. Said once; connect again
+          // at once.
           (pause, backOff, said) = (0.1, nil, nil)
+          sayGone(error)
           if lost(waiting: false) { return }
         }
       }
     }
+  }
+
+  /// Tells the shell the listener's connection was lost after it worked (`error`): the
+  /// server stopped or restarted; once, until it is back.
+  private func sayGone(_ error: MPDError) {
+    let handler = state.withLock { state -> (@Sendable (SourceEvent) -> Void)? in
+      guard !state.goneSaid else { return nil }
+      state.goneSaid = true
+      return state.handler
+    }
+    let said = error.description
+    let why = said.hasPrefix(name + ": ") ? String(said.dropFirst(name.count + 2)) : said
+    handler?(.notice("\(name) is gone (\(why)); reconnecting when it is back"))
   }
 
   /// Shows `line` above the shell's prompt (a request made in the background failed); kept

@@ -48,6 +48,28 @@ public protocol MusicSource: AnyObject, Sendable {
   /// album's mark in every library of it. A source that keeps no marks throws an error that
   /// says so, ``SourceError/refused``.
   func share(_ mark: SharedMark, onTracks paths: [String]) throws(SourceError)
+  /// The marks it keeps (``share(_:onTracks:)``) of every track that has one, by the track's
+  /// place; nil when it keeps none (MPD without a sticker database). Read when they changed
+  /// (``SourceEvent/marksChanged``): a library takes them without listing the tracks.
+  func marks() throws(SourceError) -> [String: TrackMarks]?
+}
+
+extension MusicSource {
+  /// A source that keeps no marks of its own.
+  public func marks() throws(SourceError) -> [String: TrackMarks]? { nil }
+}
+
+/// The marks a source keeps for one track (``MusicSource/marks()``).
+public struct TrackMarks: Sendable, Equatable {
+  /// The stars, 1 to 5; nil for none.
+  public var rating: Int?
+  /// Whether it is a favourite.
+  public var favourite: Bool
+
+  public init(rating: Int?, favourite: Bool) {
+    self.rating = rating
+    self.favourite = favourite
+  }
 }
 
 /// What ``MusicSource/listTracks(_:)`` hands on.
@@ -74,6 +96,9 @@ public enum SharedMark: Sendable, Equatable {
 public enum SourceEvent: Sendable, Equatable {
   /// The database changed (an update on the server ended): sync again.
   case databaseChanged
+  /// The marks it keeps changed (a rating another client, or this one, set): take them
+  /// (``MusicSource/marks()``).
+  case marksChanged
   /// A line for the shell to show above its prompt: the connection, lost (the server
   /// restarted), is back; a request made in the background failed.
   case notice(String)

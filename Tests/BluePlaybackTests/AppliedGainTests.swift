@@ -57,4 +57,10 @@ import Testing
   @Test func offAppliesNothing() {
     #expect(AppliedGain(mode: .off, albumGain: 60, trackGain: 60, fallback: -6) == nil)
   }
+
+  /// A music server applies its gain itself, and says only its mode (issue 47, item 3).
+  @Test func aServersGainIsNamedByItsMode() {
+    #expect(AppliedGain(serverMode: "album").description == "ReplayGain album (the server's)")
+    #expect(AppliedGain(serverMode: "auto").description == "ReplayGain auto (the server's)")
+  }
 }

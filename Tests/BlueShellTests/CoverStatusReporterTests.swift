@@ -66,4 +66,49 @@ struct CoverStatusReporterTests {
     messages.post("after")
     #expect(messages.drain() == ["after"])
   }
+
+  /// A server without a picture for an album is an answer, as the archive's none: not a
+  /// failure, summed up as such (issue 47, item 3).
+  @Test func noneOnTheServerIsAnAnswerNotAFailure() {
+    let messages = MessageQueue()
+    let reporter = CoverStatusReporter(messages: messages, showsTimes: false)
+    reporter.expect(2)
+    reporter.handle(
+      .finished(
+        url: "mpd://h:1/A/01.flac", albums: [CoverRequester(title: "A", order: 0)], bytes: 10, seconds: 0.1,
+        fromCache: false))
+    reporter.handle(
+      .failed(
+        url: "mpd://h:1/B/01.ogg", albums: [CoverRequester(title: "B", order: 1)],
+        .noneOnServer(server: "MPD at h:1", song: "B/01.ogg")))
+    #expect(
+      messages.drain() == [
+        "cover of \"A\": 10 bytes",
+        "cover of \"B\": none on MPD at h:1 (no picture in 01.ogg, no cover file in its folder)",
+        "1 cover downloaded, 1 album has none on the server, 0 failed",
+      ])
+  }
+
+  /// A cover a card asked for has no line of its own (the card shows it) and is not counted
+  /// in `download`'s tally; its landing wakes the prompt, to draw the cards again.
+  @Test func aCoverACardAskedForHasNoLineAndIsToldToTheCards() {
+    let messages = MessageQueue()
+    let reporter = CoverStatusReporter(messages: messages, showsTimes: false)
+    reporter.handle(
+      .finished(
+        url: "mpd://h:1/A/01.flac", albums: [CoverRequester(title: "A", order: 0, forCard: true)], bytes: 10,
+        seconds: 0.1, fromCache: false))
+    #expect(messages.drain().isEmpty)
+    #expect(reporter.finished.isEmpty)
+    #expect(messages.takeCardCoverLanded())
+    #expect(!messages.takeCardCoverLanded())
+    // Asked for by `download` too: its line, once.
+    reporter.handle(
+      .failed(
+        url: "mpd://h:1/B/01.ogg",
+        albums: [CoverRequester(title: "B", order: 1, forCard: true), CoverRequester(title: "B", order: 1)],
+        .httpStatus(500)))
+    #expect(messages.drain() == ["cover of \"B\" failed: HTTP 500"])
+    #expect(messages.takeCardCoverLanded())
+  }
 }

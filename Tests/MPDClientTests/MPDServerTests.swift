@@ -186,6 +186,8 @@ extension RunsAlone {
       try server.check()
     }
 
+    /// The listener says the server is gone once as it loses it (issue 47, item 3), then that
+    /// it is back once it reconnected.
     @Test func theListenerReconnectsAfterARestartAndSaysSoOnce() throws {
       let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
       try mpd.start()
@@ -201,10 +203,88 @@ extension RunsAlone {
       while Date() < deadline, !events.value.contains(.notice("\(server.name) is back; reconnected")) {
         usleep(20_000)
       }
-      #expect(events.value.filter { $0 != .databaseChanged } == [.notice("\(server.name) is back; reconnected")])
+      #expect(
+        events.value.filter { $0 != .databaseChanged } == [
+          .notice("\(server.name) is gone (the server closed the connection); reconnecting when it is back"),
+          .notice("\(server.name) is back; reconnected"),
+        ])
       // The pooled connection the restart closed is replaced without a word.
       try server.check()
       #expect(try !server.fingerprint().isEmpty)
+    }
+
+    /// A rating another client sets (a sticker) is told (`idle sticker`), so a library that
+    /// follows the server takes it; the marks read as a listing reads them.
+    @Test func theListenerTellsOfAStickerAnotherClientSets() throws {
+      let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let events = LockedBox<[SourceEvent]>([])
+      server.setEventHandler { event in events.update { $0.append(event) } }
+      server.startFollowing()
+      // Listening once `startFollowing` returns; `idle` is sent right after `commands`.
+      usleep(200_000)
+      #expect(try mpd.request("sticker set song \"Various/Hits/01.ogg\" rating 8") == "OK\n")
+      let deadline = Date().addingTimeInterval(10)
+      while Date() < deadline, !events.value.contains(.marksChanged) { usleep(20_000) }
+      #expect(events.value == [.marksChanged])
+      #expect(try server.marks() == ["Various/Hits/01.ogg": TrackMarks(rating: 4, favourite: false)])
+    }
+
+    /// The marks another client set are taken without listing the songs: an album's rating
+    /// is the one all its songs have (none while they disagree), its favourite mark every
+    /// song's; one step `undo` takes back; nothing when they are the library's already.
+    @Test func marksAnotherClientSetAreTakenWithoutAListing() throws {
+      let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let library = Library.inMemory(seed: [], source: server)
+      try library.sync()
+      func hits() throws -> (rating: Int?, favourite: Bool) {
+        let album = try library.allAlbums()[2]
+        return (album.rating, album.favourite)
+      }
+      #expect(try mpd.request("sticker set song \"Various/Hits/01.ogg\" rating 8") == "OK\n")
+      // One song of two: not the album's rating.
+      #expect(try !library.syncMarks().changedAlbums)
+      #expect(try hits().rating == nil)
+      #expect(
+        try mpd.request(
+          "sticker set song \"Various/Hits/02.ogg\" rating 8", "sticker set song \"Various/Hits/01.ogg\" like 2",
+          "sticker set song \"Various/Hits/02.ogg\" like 2") == "OK\nOK\nOK\n")
+      let taken = try library.syncMarks()
+      #expect(!taken.listed && taken.updated == 1 && taken.changedAlbums)
+      #expect(taken.summary == "sync with \(server.name): 1 updated")
+      #expect(try hits() == (4, true))
+      #expect(try library.syncMarks().summary == nil)
+      #expect(try library.undo() == "sync with \(server.name): 1 updated")
+      #expect(try hits() == (nil, false))
+    }
+
+    /// The listener waits only for the subsystems the server has: `sticker` when `commands`
+    /// lists it (MPD with a sticker database), never otherwise (Mopidy, which would wait for
+    /// ever in `idle` on a name it does not know).
+    @Test(arguments: [true, false])
+    func theListenerWaitsForStickersOnlyWhereTheServerKeepsThem(listed: Bool) throws {
+      let fake = try FakeMPD([
+        .scripted { command in
+          command == "commands"
+            ? .send("command: add\ncommand: idle\n" + (listed ? "command: sticker\n" : "") + "command: status\nOK\n")
+            : FakeMPD.album(command)
+        }
+      ])
+      defer { fake.stop() }
+      let server = MPDServer(address: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: fake.port)), timeout: 5)
+      defer { server.stop() }
+      server.startFollowing()
+      let deadline = Date().addingTimeInterval(10)
+      while Date() < deadline, !fake.commands.contains(where: { $0.hasPrefix("idle") }) { usleep(20_000) }
+      let idle = try #require(fake.commands.first { $0.hasPrefix("idle") })
+      #expect(
+        idle
+          == "idle \"database\" \"player\" \"mixer\" \"playlist\"" + (listed ? " \"sticker\"" : ""))
     }
 
     @Test func theEngineTellsWhatStartsWhoeverStartedIt() throws {

@@ -72,6 +72,9 @@ public final class MPDProxy: @unchecked Sendable {
     return count
   }
 
+  /// Every command line the clients sent so far (without its newline), in order (``lines``).
+  public var commands: [String] { lines }
+
   /// Closes the listener and every connection.
   public func stop() {
     lock.lock()

@@ -43,9 +43,10 @@ extension AlbumStore {
     }
   }
 
-  // MARK: - None in the archive
+  // MARK: - None in the archive, or on the server
 
-  /// Records that the Cover Art Archive has no cover at `url`, as of `time` (seconds since 1970).
+  /// Records that the Cover Art Archive (or the music server the URL names) has no cover at
+  /// `url`, as of `time` (seconds since 1970).
   func recordNoCover(_ url: String, at time: Int64) throws(LibraryError) {
     try writing { db in
       try db.cachedStatement(sql: "INSERT OR REPLACE INTO cover_none (url, checked) VALUES (?, ?)")
@@ -53,14 +54,29 @@ extension AlbumStore {
     }
   }
 
-  /// Forgets that the archive had no cover at `url` (one landed).
+  /// Forgets that the archive (or the server) had no cover at `url` (one landed).
   func forgetNoCover(_ url: String) throws(LibraryError) {
     try writing { db in
       try db.cachedStatement(sql: "DELETE FROM cover_none WHERE url = ?").execute(arguments: [url])
     }
   }
 
-  /// The covers the archive had none of when asked between `since` and `now` (seconds
+  /// Those of `urls` the archive (or a server) had none of when asked between `since` and
+  /// `now` (as ``noCovers(since:now:)``): one look for the few covers of a row of cards.
+  func noCovers(among urls: [String], since: Int64, now: Int64) throws(LibraryError) -> Set<String> {
+    guard !urls.isEmpty else { return [] }
+    return try reading { db in
+      var arguments = StatementArguments(urls)
+      arguments += [since, now]
+      let places = Array(repeating: "?", count: urls.count).joined(separator: ", ")
+      return Set(
+        try String.fetchAll(
+          db, sql: "SELECT url FROM cover_none WHERE url IN (\(places)) AND checked BETWEEN ? AND ?",
+          arguments: arguments))
+    }
+  }
+
+  /// The covers the archive (or a server) had none of when asked between `since` and `now` (seconds
   /// since 1970, both included). An answer dated after `now` (recorded while the clock was
   /// wrong, or in a library copied from such a machine) counts as not asked: left out, it
   /// would not be asked again until that date, years ahead perhaps (H18).

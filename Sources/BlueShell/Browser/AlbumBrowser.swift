@@ -47,6 +47,9 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
   private var drawsArt = false
   /// The albums the last drawing showed, by id, in order (see ``showsOtherAlbums(window:)``).
   private var drawnIDs: [Int64?] = []
+  /// The covers the cards of the last drawing asked the source for, on their way then
+  /// (``cardCoversAreIn()``).
+  private var awaitedCovers: [String] = []
 
   /// Card geometry on a terminal: a 20-column card inside a border, one column apart.
   static let terminalCard = (width: 22, padding: 1)
@@ -84,10 +87,23 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     prefetched = (try? library.albums(in: range)).map { (range.lowerBound, $0) }
     // Local covers (a music folder's) are read now, before the cards are made, so that a
     // card's badge says what its art shows: no 'download' for them.
-    guard drawsArt, let albums = prefetched?.albums else { return }
+    guard drawsArt, let albums = prefetched?.albums else {
+      awaitedCovers = []
+      return
+    }
     for album in albums where library.coverState(of: album) == .local {
       _ = library.loadLocalCover(of: album)
     }
+    // A server's covers (`--mpd`) are asked for in the background, the cards drawn again
+    // once they are in (``cardCoversAreIn()``). Nothing more for a library of this machine's.
+    awaitedCovers =
+      library.source == nil || graphics.graphics == .none ? [] : library.requestCardCovers(of: albums)
+  }
+
+  /// Whether the covers the cards of the last drawing asked the source for are all in (or
+  /// failed), so the cards are to be drawn again to show them; false when they asked for none.
+  func cardCoversAreIn() -> Bool {
+    !awaitedCovers.isEmpty && !awaitedCovers.contains(where: library.coverIsPending)
   }
 
   func horizontalScroller(_ scroller: HorizontalScroller, cardAt index: Int) -> ScrollerCard {

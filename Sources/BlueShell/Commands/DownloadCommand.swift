@@ -16,7 +16,8 @@ struct DownloadCommand: Command {
       cover in an album's files or folder is read, not downloaded: a line says so only when
       it cannot be read. An album of a music folder with no art of its own whose tags carry
       MusicBrainz ids gets the Cover Art Archive's cover (BLUELIB_COVERART_URL: a mirror).
-      A batch ends with a line summing it up. An album the archive had no cover for is
+      A batch ends with a line summing it up. An album the archive had no cover for, or
+      (--mpd) whose songs have no picture on the server and no cover file in their folder, is
       remembered: 'download all' leaves it out for 30 days (an answer dated after now, from a
       wrong clock, counts as not asked), and 'download --retry' asks again. No lock is held
       while covers download: other shells save meanwhile.
@@ -29,7 +30,8 @@ struct DownloadCommand: Command {
   }
 
   let choice: AlbumChoice
-  /// `--retry`: ask the archive again for covers it had none of in the last 30 days.
+  /// `--retry`: ask the archive (or the server) again for covers it had none of in the last
+  /// 30 days.
   let retry: Bool
 
   init(arguments: [Word]) throws(CommandError) {
@@ -67,9 +69,11 @@ struct DownloadCommand: Command {
     // Albums whose cover's source cannot ask (a bad BLUELIB_COVERART_URL), and why.
     var notAsked = 0
     var setupProblem: String?
-    // Covers the archive said it had none of in the last 30 days, not asked again.
+    // Covers the archive (or the server) said it had none of in the last 30 days, not
+    // asked again.
     let noneInArchive = retry || !choice.all ? [] : try library.coversNotInArchive()
     var none = 0
+    var noneOnServer = 0
     // Page through the store: `download all` on a huge library never loads it whole.
     // A signal (Ctrl-C, SIGTERM, SIGHUP) stops the requests between pages: on a million
     // albums they take seconds, and the shell must leave within one.
@@ -99,7 +103,7 @@ struct DownloadCommand: Command {
             continue
           }
           if noneInArchive.contains(album.coverURL) {
-            none += 1
+            if album.coverURL.hasPrefix("caa:") { none += 1 } else { noneOnServer += 1 }
             continue
           }
           let isCached = library.coverIsCached(album)
@@ -144,6 +148,11 @@ struct DownloadCommand: Command {
       parts.append(
         "\(albumCount(none)) \(none == 1 ? "has" : "have") none in the Cover Art Archive (asked in the last 30 days; "
           + "'download --retry' asks again)")
+    }
+    if noneOnServer > 0 {
+      parts.append(
+        "\(albumCount(noneOnServer)) \(noneOnServer == 1 ? "has" : "have") none on the server (asked in the last 30 "
+          + "days; 'download --retry' asks again)")
     }
     if stopped { parts.append("stopped by a signal before the rest were asked for") }
     if let setupProblem {

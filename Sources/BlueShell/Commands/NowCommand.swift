@@ -10,7 +10,8 @@ struct NowCommand: Command {
     summary: "what plays now: the track, how far in, its place in the queue",
     details: """
       `▶ Pink Floyd — The Wall — 03 Another Brick in the Wall (3:11), 1:02 of 3:11, track 3 of 26`,
-      then the ReplayGain applied (`ReplayGain album −7.30 dB`; see 'replaygain') and
+      then the ReplayGain applied (`ReplayGain album −7.30 dB`; a music server's mode,
+      `ReplayGain album (the server's)`; see 'replaygain') and
       whether the queue repeats; for a track with synced lyrics, the line sung now.
       """,
     examples: ["now"])

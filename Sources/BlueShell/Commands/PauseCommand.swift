@@ -12,7 +12,12 @@ struct PauseCommand: Command {
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    guard let paused = try environment.requiredPlayer().togglePause() else { throw CommandError("nothing is playing") }
+    let player = try environment.requiredPlayer()
+    guard let paused = player.togglePause() else {
+      // A music server gone says so, not that nothing plays.
+      try player.checkReachable()
+      throw CommandError("nothing is playing")
+    }
     return .lines([paused ? "paused" : "playing"])
   }
 }

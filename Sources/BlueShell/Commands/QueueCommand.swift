@@ -50,7 +50,7 @@ struct QueueCommand: Command {
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let player = try environment.requiredPlayer()
     let library = environment.library
-    guard !choice.isEmpty || random != nil else { return .lines(Self.listing(player)) }
+    guard !choice.isEmpty || random != nil else { return .lines(try Self.listing(player)) }
     var added: [Player.Track] = []
     var albums = 0
     var picked: String?
@@ -84,10 +84,12 @@ struct QueueCommand: Command {
   }
 
   /// `  1. Pink Floyd — The Wall — 01 In the Flesh? (3:16)`, the playing one marked `▶`.
-  static func listing(_ player: Player) -> [String] {
+  static func listing(_ player: Player) throws(PlaybackError) -> [String] {
     let queue = player.queue
     guard !queue.isEmpty else { return ["the queue is empty ('queue ALBUM' adds an album)"] }
     let playing = player.status()?.place
+    // A music server gone says so, not a queue it may no longer play.
+    if playing == nil { try player.checkReachable() }
     let width = String(queue.count).count
     return queue.enumerated().map { index, track in
       let number = String(index + 1)

@@ -24,6 +24,9 @@ struct VolumeCommand: Command {
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let player = try environment.requiredPlayer()
+    // A music server gone says so, rather than a volume it has not (a player in this
+    // process is always there: nothing is asked).
+    try player.checkReachable()
     if let level {
       do throws(PlaybackError) { try player.setVolume(level) } catch { throw CommandError(playback: error) }
     }

@@ -42,6 +42,13 @@ final class EditLineReader: LineReader {
   private var isClosed = false
   /// Called on this thread when the window was resized (the shell re-lays out its view).
   var onResize: (() -> Void)?
+  /// Asked on this thread, at the prompt, when covers the cards asked for landed: whether
+  /// all those the cards on the screen waited for are in (or failed), so they are to be
+  /// drawn again.
+  var cardsAreReady: (() -> Bool)?
+  /// Draws the cards again above the prompt (the reader has cleared the prompt's rows, and
+  /// draws it, with the half-typed line, after this).
+  var drawCards: (() -> Void)?
   /// Tab completion; nil leaves Tab without effect.
   var completer: Completer?
 
@@ -446,7 +453,9 @@ final class EditLineReader: LineReader {
   /// libedit draw them again (cursor included).
   private func flushQueuedMessages(redraw: Bool) {
     let lines = delivery.take()
-    guard !lines.isEmpty else { return }
+    // The cards are drawn again, after the lines, once the covers they wait for are in.
+    let cards = delivery.messages.takeCardCoverLanded() && cardsAreReady?() == true
+    guard !lines.isEmpty || cards else { return }
     var text = ""
     if redraw {
       // A terminal that reports no width (0) gets no cursor-up: clearing from the start of
@@ -460,6 +469,7 @@ final class EditLineReader: LineReader {
     for line in lines { text += line + "\n" }
     fflush(nil)
     _ = Array(text.utf8).withUnsafeBytes { POSIX.writeAll(STDOUT_FILENO, $0) }
+    if cards { drawCards?() }
     if redraw { CEditLine_refresh(editLine) }
   }
 

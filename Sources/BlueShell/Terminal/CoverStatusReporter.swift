@@ -49,6 +49,7 @@ final class CoverStatusReporter: Sendable {
     var seen = 0
     var downloaded = 0
     var none = 0
+    var noneOnServer = 0
     var failed = 0
     var cancelled = 0
 
@@ -56,6 +57,9 @@ final class CoverStatusReporter: Sendable {
     var summary: String {
       var parts = ["\(Library.counted(downloaded, "cover")) downloaded"]
       if none > 0 { parts.append("\(Library.albumCount(none)) \(none == 1 ? "has" : "have") none in the archive") }
+      if noneOnServer > 0 {
+        parts.append("\(Library.albumCount(noneOnServer)) \(noneOnServer == 1 ? "has" : "have") none on the server")
+      }
       parts.append("\(Library.grouped(failed)) failed")
       if cancelled > 0 { parts.append("\(Library.grouped(cancelled)) cancelled") }
       return parts.joined(separator: ", ")
@@ -92,6 +96,15 @@ final class CoverStatusReporter: Sendable {
   /// Handles one loader event.
   func handle(_ event: CoverEvent) {
     guard event.isTerminal else { return }
+    var event = event
+    if event.albums.contains(where: \.forCard) {
+      // A cover a card asked for: the card shows it, drawn again once it lands; a line
+      // only for the albums `download` asked for too.
+      messages.coverLandedForCard()
+      let asked = event.albums.filter { !$0.forCard }
+      guard !asked.isEmpty else { return }
+      event = event.for(asked)
+    }
     let lines = event.albums.map { Self.line(for: event, album: $0.title, showsTimes: showsTimes) }
     // Each line stands where its album stands (the event says); one asked for from nowhere
     // keeps the place of its earlier line.
@@ -126,6 +139,7 @@ final class CoverStatusReporter: Sendable {
     case .finished(_, _, _, _, true): return nil
     case .finished: tally.downloaded += albums
     case .failed(_, _, .notInArchive): tally.none += albums
+    case .failed(_, _, .noneOnServer): tally.noneOnServer += albums
     case .failed(_, _, .cancelled): tally.cancelled += albums
     case .failed: tally.failed += albums
     default: return nil
@@ -145,6 +159,9 @@ final class CoverStatusReporter: Sendable {
     case .failed(_, _, .notInArchive(let release, let group)):
       // An answer, not a failure: the archive has no cover for it.
       return name + ": " + CoverFailure.notInArchive(release: release, group: group).description
+    case .failed(_, _, .noneOnServer(let server, let song)):
+      // An answer too: the server has no picture for it.
+      return name + ": " + CoverFailure.noneOnServer(server: server, song: song).description
     case .failed(_, _, let failure):
       return name + " failed: " + TextSanitizer.escaped(failure.description)
     default:
@@ -171,5 +188,18 @@ final class CoverStatusReporter: Sendable {
     let hundredths = Int((value * 100).rounded())
     let fraction = hundredths % 100
     return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+  }
+}
+
+extension CoverEvent {
+  /// The same outcome, for `albums`.
+  fileprivate func `for`(_ albums: [CoverRequester]) -> CoverEvent {
+    switch self {
+    case .queued(let url, _): .queued(url: url, albums: albums)
+    case .started(let url, _): .started(url: url, albums: albums)
+    case .finished(let url, _, let bytes, let seconds, let fromCache):
+      .finished(url: url, albums: albums, bytes: bytes, seconds: seconds, fromCache: fromCache)
+    case .failed(let url, _, let failure): .failed(url: url, albums: albums, failure)
+    }
   }
 }

@@ -20,6 +20,8 @@ final class MessageQueue: Sendable {
     /// Albums counted as played, in order, waiting to be recorded (not subject to the limit:
     /// one a track at most).
     var plays: [Play] = []
+    /// Whether a cover a card asked for landed (or failed) since the owner last looked.
+    var cardCoverLanded = false
   }
 
   /// An album counted as played, and when (seconds since 1970).
@@ -81,6 +83,24 @@ final class MessageQueue: Sendable {
         )
       }
       return lines
+    }
+  }
+
+  /// Notes that a cover a card asked for landed (or failed), and wakes the owner: at the
+  /// prompt, the cards are drawn again once those they wait for are all in.
+  func coverLandedForCard() {
+    let first = queue.withLock { queue in
+      defer { queue.cardCoverLanded = true }
+      return !queue.cardCoverLanded
+    }
+    if first { pipe.wake() }
+  }
+
+  /// Whether a cover a card asked for landed since the last call.
+  func takeCardCoverLanded() -> Bool {
+    queue.withLock { queue in
+      defer { queue.cardCoverLanded = false }
+      return queue.cardCoverLanded
     }
   }
 
