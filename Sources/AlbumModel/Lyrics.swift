@@ -267,15 +267,16 @@ public struct Lyrics: Sendable, Equatable {
     }
   }
 
-  /// Whether `bytes` may be text: no NUL, and hardly any other control bytes (random bytes
-  /// have one in eight; text has tabs and line breaks).
+  /// Whether `bytes` may be text: no NUL, and few other control bytes — random bytes have
+  /// one in eight; text has tabs and line breaks, and now and then a stray one (an escape a
+  /// tagger left, printed escaped like any other text).
   static func looksLikeText(_ bytes: [UInt8]) -> Bool {
     var controls = 0
     for byte in bytes {
       if byte == 0 { return false }
       if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C || byte == 0x7F { controls += 1 }
     }
-    return controls * 100 <= bytes.count
+    return controls * 20 <= bytes.count
   }
 
   /// UTF-8 (a byte-order mark dropped), else Latin-1, which old LRC files are often in.
