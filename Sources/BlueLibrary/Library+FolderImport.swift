@@ -107,7 +107,7 @@ extension Library {
           albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted,
           tracks: AlbumStore.ScannedTracks(
             albums: keyed, built: built, root: scan.folder, stored: earlier.stored, opened: scan.openedFiles,
-            unreadable: scan.unreadableFolders, record: AlbumStore.scanRecord(scan.fingerprint, skipped)),
+            unreadable: scan.unreadableFolders, seen: .folder(fingerprint: scan.fingerprint, skipped: skipped)),
           skipped: remembered)
       }
     }

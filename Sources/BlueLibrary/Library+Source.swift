@@ -36,11 +36,6 @@ extension Library {
     public var changedAlbums: Bool { added + updated + moved + gone > 0 }
   }
 
-  /// The key of the state row that remembers the last sync with the server at `root`, as a
-  /// folder's last scan is remembered: the database's version, a newline, and the
-  /// fingerprint of the songs it listed.
-  static func syncKey(_ root: String) -> String { "scan " + root }
-
   /// Brings the library in step with its ``source``, as one change (one step `undo`
   /// takes back) when albums changed: albums not seen before are appended, albums seen before
   /// (the same folder on the server, album artist and title) are updated in place, and the
@@ -80,9 +75,10 @@ extension Library {
     } catch {
       throw .server(error.description)
     }
-    let last = try store.stateText(Self.syncKey(root))
-    let lastVersion = last.map { String($0.prefix { $0 != "\n" }) }
-    if lastVersion == version {
+    // What the last sync saw (the source's row): nothing is listed while the source's
+    // fingerprint is the one it saw.
+    let last = try store.source(root)
+    if let last, last.kind == .server, last.fingerprint == version {
       var result = SourceSync()
       result.notices = notices
       return result
@@ -128,10 +124,10 @@ extension Library {
     result.notices = notices
     result.listed = true
     result.tracks = staged
-    let record = version + "\n" + fingerprint.hex(songs: staged)
-    if let last, last.hasSuffix("\n" + fingerprint.hex(songs: staged)) {
+    let listed = fingerprint.hex(songs: staged)
+    if let last, last.kind == .server, last.listed == listed {
       // The very songs of the last sync: its albums stand.
-      try store.setStateText(Self.syncKey(root), record)
+      try store.recordSync(of: root, fingerprint: version, listed: listed)
       result.albums = try store.scannedAlbumCount(under: root)
       result.unchanged = result.albums
       return result
@@ -146,7 +142,7 @@ extension Library {
           "sync with \(name): "
             + Self.counts(added: outcome.added, updated: outcome.updated, moved: outcome.moved, unchanged: 0)
         },
-        origin: origin, record: record, marksFollowSource: marksKept,
+        origin: origin, seen: .server(fingerprint: version, listed: listed), marksFollowSource: marksKept,
         cover: { album in
           // The server's cover for each album: its first song's picture, else its folder's.
           guard let first = album.tracks.first?.path, first.hasPrefix(root + "/") else { return nil }
@@ -466,7 +462,7 @@ extension Library {
     } catch {
       throw .server(error.description + " (kept in this library; sent to the server at the next start)")
     }
-    try store.confirmShared(mark.pending, value: mark.value, of: keys, forgetting: Self.syncKey(server.root))
+    try store.confirmShared(mark.pending, value: mark.value, of: keys, forgettingSyncOf: server.root)
   }
 
   /// Sends to the ``source`` the marks this library changed that it has not confirmed (a
