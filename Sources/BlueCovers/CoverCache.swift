@@ -1,5 +1,6 @@
 import BlueSystem
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -16,6 +17,16 @@ import Foundation
 public struct CoverCache: Sendable {
   /// The directory holding the cache files; created on the first store.
   public let directory: String
+  /// Set by the first store: what a killed bluelib left half-written is removed then (a run
+  /// that stores nothing does not read the directory; cost follows use).
+  private let swept = SweptFlag()
+
+  /// Whether the partial files were swept; set once.
+  private final class SweptFlag: Sendable {
+    private let done = Atomic<Bool>(false)
+    /// True the first time only.
+    func take() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
+  }
 
   /// A cache over `directory` (the shell passes `HOME/covers`).
   public init(directory: String) {
@@ -147,6 +158,7 @@ public struct CoverCache: Sendable {
     } catch {
       throw .cannotWrite(path: directory, reason: "cannot create the directory")
     }
+    if swept.take() { removeAbandonedPartials() }
     do {
       // Dot-prefixed and never 64 hex digits, so it cannot be mistaken for an entry.
       return try data.withUnsafeBytes { bytes in

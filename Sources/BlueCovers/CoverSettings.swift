@@ -31,11 +31,10 @@ public struct CoverSettings: Sendable {
 }
 
 extension CoverLoader {
-  /// A loader with the standard sources over the cache in `settings.directory`, after
-  /// removing what a kill -9 in the middle of a download left there.
+  /// A loader with the standard sources over the cache in `settings.directory` (what a
+  /// kill -9 in the middle of a download left there is removed at the first store).
   public convenience init(settings: CoverSettings) {
     let cache = CoverCache(directory: settings.directory)
-    cache.removeAbandonedPartials()
     self.init(
       cache: cache,
       sources: CoverLoader.standardSources(userAgent: settings.userAgent, coverArtBase: settings.coverArtBase)
