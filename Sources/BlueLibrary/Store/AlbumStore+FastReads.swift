@@ -59,6 +59,17 @@ extension AlbumStore {
     return value
   }
 
+  /// The rows `sql` returns, each as its columns' texts (`""` for NULL).
+  static func fastTexts(_ db: Database, sql: String) throws -> [[String]] {
+    var rows: [[String]] = []
+    try step(db, sql: sql, []) { row in
+      let columns = sqlite3_column_count(row)
+      rows.append((0..<columns).map { text(row, $0) })
+      return true
+    }
+    return rows
+  }
+
   /// Runs `sql` (a statement that returns no rows, such as `BEGIN`) to its end.
   static func fastExecute(_ db: Database, sql: String) throws {
     try fastExecute(db, statement: db.cachedStatement(sql: sql))
