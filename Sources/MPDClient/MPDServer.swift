@@ -19,11 +19,11 @@ import Synchronization
 ///
 /// - Important: Safe from any thread. On the thread that owns the terminal, a wait for an
 ///   answer ends at once on Ctrl-C, SIGTERM or SIGHUP (``Interruption``).
-public final class MPDServer: MusicSource, Sendable {
+package final class MPDServer: MusicSource, Sendable {
   /// Where the server is, and the password.
-  public let address: MPDAddress
+  package let address: MPDAddress
   /// Seconds without a byte from the server before a request fails (`MPD_TIMEOUT`).
-  public let timeout: Double
+  package let timeout: Double
   private let pool = Mutex<[MPDConnection]>([])
   private let state = Mutex(State())
   /// Written to when the listener is to stop (tests; the shell leaves with the process).
@@ -68,14 +68,14 @@ public final class MPDServer: MusicSource, Sendable {
   /// A server at `address`; nothing is connected until a request needs it. A server whose
   /// `stats` say nothing (Mopidy) is looked at every `pollInterval` seconds while a shell
   /// follows it (``startFollowing()``).
-  public init(address: MPDAddress, timeout: Double = 15, pollInterval: Double = 10) {
+  package init(address: MPDAddress, timeout: Double = 15, pollInterval: Double = 10) {
     self.address = address
     self.timeout = timeout
     self.pollInterval = pollInterval
   }
 
   /// The seconds of `MPD_TIMEOUT` in `environment` (as libmpdclient reads it), else 15.
-  public static func timeout(from environment: [String: String]) -> Double {
+  package static func timeout(from environment: [String: String]) -> Double {
     guard let text = environment["MPD_TIMEOUT"], let seconds = Double(text), seconds > 0, seconds <= 3600 else {
       return 15
     }
@@ -88,12 +88,12 @@ public final class MPDServer: MusicSource, Sendable {
 
   // MARK: - MusicSource
 
-  public var name: String { "MPD at \(address)" }
-  public var root: String { "mpd://" + address.authority }
+  package var name: String { "MPD at \(address)" }
+  package var root: String { "mpd://" + address.authority }
   /// `mpd-127.0.0.1:6600`; a name longer than 200 bytes (a long socket path, each `/`
   /// written `%2F`) keeps its first 183 and ends in a hash of the whole, so the file's name
   /// (with `.sqlite-journal`) stays within the file system's 255.
-  public var libraryName: String {
+  package var libraryName: String {
     let name = "mpd-" + address.authority
     guard name.utf8.count > 200 else { return name }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -104,7 +104,7 @@ public final class MPDServer: MusicSource, Sendable {
       + hex
   }
 
-  public func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
+  package func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
     let pending = state.withLock { state in
       state.handler = handler
       defer { state.pending = [] }
@@ -113,7 +113,7 @@ public final class MPDServer: MusicSource, Sendable {
     for line in pending { handler(.notice(line)) }
   }
 
-  public func startFollowing() {
+  package func startFollowing() {
     state.withLock { $0.following = true }
     startListening()
     waitUntilListening()
@@ -188,7 +188,7 @@ public final class MPDServer: MusicSource, Sendable {
 
   /// Checks the server answers as MPD, with the password given: the one line to say at
   /// start when it does not (connection refused, wrong password).
-  public func check() throws(SourceError) {
+  package func check() throws(SourceError) {
     do throws(MPDError) {
       try withConnection { connection throws(MPDError) in
         // The password is tried when connecting; a command that needs none proves the rest.
@@ -238,7 +238,7 @@ public final class MPDServer: MusicSource, Sendable {
   }
 
   /// Stops the listener thread (for tests; a shell leaves it to the end of the process).
-  public func stop() {
+  package func stop() {
     let connection = state.withLock { state in
       state.stopped = true
       return state.idleConnection
