@@ -371,8 +371,7 @@ package final class Player: Sendable {
       if let deadline {
         let left = deadline - ContinuousClock.now
         if left <= .zero { return }
-        let (seconds, attoseconds) = left.components
-        milliseconds = Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 86_400_000))
+        milliseconds = left.pollMilliseconds
       }
       for index in fds.indices { fds[index].revents = 0 }
       // A signal cuts the poll short and it is made again: its handler wrote to `wakingOn`.

@@ -60,3 +60,14 @@ package struct WakeUpPipe: Sendable {
     }
   }
 }
+
+extension Duration {
+  /// This duration as `poll`'s timeout: whole milliseconds, one more than it holds (a wait
+  /// never ends before its deadline), at most `Int32.max`; 0 for none left.
+  package var pollMilliseconds: Int32 {
+    guard self > .zero else { return 0 }
+    let (seconds, attoseconds) = components
+    guard seconds < Int64(Int32.max / 1000) else { return .max }
+    return Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+  }
+}

@@ -60,6 +60,15 @@ package final class MPDServer: MusicSource, Sendable {
     var passwordRefused = false
     /// How many times the listener failed to connect or to wait in `idle`.
     var failures = 0
+    /// The pipes of the calls waiting for the listener (``waitUntilListening()``): each is
+    /// woken when the listener connects, fails or stops (``wakeWaiters()``).
+    var waiters: [WakeUpPipe] = []
+
+    /// Wakes every call waiting for the listener; done under the lock, so that a waiter
+    /// closes its pipe only once nothing can write to it.
+    func wakeWaiters() {
+      for waiter in waiters { waiter.wake() }
+    }
   }
 
   /// The most connections kept in the pool between requests.
@@ -214,13 +223,26 @@ package final class MPDServer: MusicSource, Sendable {
   }
 
   /// Waits until the listener's connection is open, or it failed (the server is gone, or
-  /// refuses), or the timeout passed, or it stopped.
+  /// refuses), or the timeout passed, or it stopped: asleep in `poll` on a pipe of its own,
+  /// which the listener wakes at each of those (``State/wakeWaiters()``).
   private func waitUntilListening() {
     let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    let failures = state.withLock { $0.failures }
-    while ContinuousClock.now < deadline {
-      if state.withLock({ $0.idleConnection != nil || $0.stopped || $0.failures > failures }) { return }
-      usleep(2_000)
+    let woken = WakeUpPipe()
+    let failures = state.withLock { state in
+      state.waiters.append(woken)
+      return state.failures
+    }
+    defer {
+      state.withLock { $0.waiters.removeAll { $0.readEnd == woken.readEnd } }
+      woken.close()
+    }
+    while !state.withLock({ $0.idleConnection != nil || $0.stopped || $0.failures > failures }) {
+      let left = deadline - .now
+      guard left > .zero else { return }
+      var descriptor = pollfd(fd: woken.readEnd, events: Int16(POLLIN), revents: 0)
+      // Without a pipe (the process out of descriptors), a look every 2 ms.
+      _ = poll(&descriptor, 1, woken.isOpen ? left.pollMilliseconds : 2)
+      woken.drain()
     }
   }
 
@@ -241,6 +263,7 @@ package final class MPDServer: MusicSource, Sendable {
   package func stop() {
     let connection = state.withLock { state in
       state.stopped = true
+      state.wakeWaiters()
       return state.idleConnection
     }
     stopListening.wake()
@@ -264,6 +287,7 @@ package final class MPDServer: MusicSource, Sendable {
     func refused(_ error: MPDError) -> Bool {
       let (passwordSaid, handler) = state.withLock { state in
         state.failures += 1
+        state.wakeWaiters()
         return (state.passwordRefused, state.handler)
       }
       if said != error.description && !(error.isAboutThePassword && passwordSaid) {
@@ -280,6 +304,7 @@ package final class MPDServer: MusicSource, Sendable {
       state.withLock { state in
         state.lost = true
         state.failures += 1
+        state.wakeWaiters()
       }
       return wait && sleepUnlessStopped(pause)
     }
@@ -299,6 +324,7 @@ package final class MPDServer: MusicSource, Sendable {
       let connected = ContinuousClock.now
       let (back, handler, following) = state.withLock { state in
         state.idleConnection = connection
+        state.wakeWaiters()
         defer { (state.lost, state.goneSaid) = (false, false) }
         return (state.lost, state.handler, state.following)
       }
