@@ -12,28 +12,28 @@ import Synchronization
 // the source followed as it changes; the marks it shares kept there.
 extension Library {
   /// What bringing the library in step with its source did.
-  public struct SourceSync: Sendable, Equatable {
+  package struct SourceSync: Sendable, Equatable {
     /// Whether the songs were listed: false when the server's database had not changed
     /// since the last sync (its version was the same), so nothing was asked or read.
-    public var listed = false
+    package var listed = false
     /// The server's albums and songs, when listed.
-    public var albums = 0
-    public var tracks = 0
-    public var added = 0
-    public var updated = 0
-    public var moved = 0
-    public var unchanged = 0
+    package var albums = 0
+    package var tracks = 0
+    package var added = 0
+    package var updated = 0
+    package var moved = 0
+    package var unchanged = 0
     /// Albums none of whose songs the server has any more (they stay, `missing:true`).
-    public var gone = 0
+    package var gone = 0
     /// Albums you deleted from the library, which a sync leaves out.
-    public var leftOut = 0
+    package var leftOut = 0
     /// The step `undo` takes back, nil when no album changed.
-    public var summary: String?
+    package var summary: String?
     /// Lines to tell the user: marks a stopped bluelib had not shared, sent now (or not).
-    public var notices: [String] = []
+    package var notices: [String] = []
 
     /// Whether any album was added, updated, moved or gone.
-    public var changedAlbums: Bool { added + updated + moved + gone > 0 }
+    package var changedAlbums: Bool { added + updated + moved + gone > 0 }
   }
 
   /// Brings the library in step with its ``source``, as one change (one step `undo`
@@ -54,7 +54,7 @@ extension Library {
   /// - Throws: ``LibraryError/server(_:)`` when the server cannot answer (nothing changed
   ///   then), or a store error.
   @discardableResult
-  public func sync() throws(LibraryError) -> SourceSync {
+  package func sync() throws(LibraryError) -> SourceSync {
     try sync(sendingWaitingMarks: true)
   }
 
@@ -209,7 +209,7 @@ extension Library {
   /// What following the source tells: what it says (a connection that came back), and what
   /// each sync after one of its changes did, or why it failed. Words are the source's own:
   /// whoever prints them escapes them.
-  public enum SourceReport: Sendable, Equatable {
+  package enum SourceReport: Sendable, Equatable {
     /// A line of the source's: `MPD at 127.0.0.1:6600 is back; reconnected`.
     case notice(String)
     /// A sync after a change of the source, and what it did (its ``SourceSync/notices``).
@@ -223,7 +223,7 @@ extension Library {
   /// time, on a thread of the library's own (with a connection of its own to the file,
   /// which this library then sees as another shell's change), and reported. `report` is
   /// called on those threads: it must only pass the report on (to the terminal's owner).
-  public func follow(changes: Bool, report: @escaping @Sendable (SourceReport) -> Void) {
+  package func follow(changes: Bool, report: @escaping @Sendable (SourceReport) -> Void) {
     guard let source else { return }
     let path = store.path
     let (pending, pendingMarks) = (SyncRequest(), SyncRequest())
@@ -277,7 +277,7 @@ extension Library {
   /// `download` fetches already is joined. Returns the URLs on their way, for the cards to be
   /// drawn again once they are in. Nothing without a source: a library of this machine's
   /// folders reads its covers on the spot (``loadLocalCover(of:)``).
-  public func requestCardCovers(of albums: [Album]) -> [String] {
+  package func requestCardCovers(of albums: [Album]) -> [String] {
     guard let covers, let source else { return [] }
     let prefix = source.root + "/"
     var wanted = albums.filter { album in
@@ -299,14 +299,14 @@ extension Library {
   }
 
   /// Whether the cover at `url` is queued or downloading now.
-  public func coverIsPending(_ url: String) -> Bool {
+  package func coverIsPending(_ url: String) -> Bool {
     guard let covers else { return false }
     return covers.sessionState(of: url)?.isPending ?? covers.isWaitingInBatch(url)
   }
 
   /// What the source said of the latest change it was told of (`rate`, `fav`, their undo),
   /// when it did not take it all — the change stands in this library — once.
-  public func takeSourceNote() -> String? {
+  package func takeSourceNote() -> String? {
     defer { sourceNote = nil }
     return sourceNote
   }

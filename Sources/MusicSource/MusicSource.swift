@@ -13,7 +13,7 @@
 ///
 /// - Important: Every method may be called from any thread, and may block on the network
 ///   (each request within the source's timeout).
-public protocol MusicSource: AnyObject, Sendable {
+package protocol MusicSource: AnyObject, Sendable {
   /// How lines name it: `MPD at 127.0.0.1:6600`.
   var name: String { get }
   /// What the folders and track paths of its albums start with, a slash after it:
@@ -56,24 +56,24 @@ public protocol MusicSource: AnyObject, Sendable {
 
 extension MusicSource {
   /// A source that keeps no marks of its own.
-  public func marks() throws(SourceError) -> [String: TrackMarks]? { nil }
+  package func marks() throws(SourceError) -> [String: TrackMarks]? { nil }
 }
 
 /// The marks a source keeps for one track (``MusicSource/marks()``).
-public struct TrackMarks: Sendable, Equatable {
+package struct TrackMarks: Sendable, Equatable {
   /// The stars, 1 to 5; nil for none.
-  public var rating: Int?
+  package var rating: Int?
   /// Whether it is a favourite.
-  public var favourite: Bool
+  package var favourite: Bool
 
-  public init(rating: Int?, favourite: Bool) {
+  package init(rating: Int?, favourite: Bool) {
     self.rating = rating
     self.favourite = favourite
   }
 }
 
 /// What ``MusicSource/listTracks(_:)`` hands on.
-public enum SourceListing: Sendable, Equatable {
+package enum SourceListing: Sendable, Equatable {
   /// The next tracks, in the source's order.
   case tracks([SourceTrack])
   /// The database changed while it was listed: the songs handed on so far are to be
@@ -85,7 +85,7 @@ public enum SourceListing: Sendable, Equatable {
 }
 
 /// What a library keeps on a music server's songs rather than only in its own file.
-public enum SharedMark: Sendable, Equatable {
+package enum SharedMark: Sendable, Equatable {
   /// The stars, 1 to 5; nil for none.
   case rating(Int?)
   /// Whether the song is a favourite.
@@ -93,7 +93,7 @@ public enum SharedMark: Sendable, Equatable {
 }
 
 /// What a ``MusicSource`` tells its event handler.
-public enum SourceEvent: Sendable, Equatable {
+package enum SourceEvent: Sendable, Equatable {
   /// The database changed (an update on the server ended): sync again.
   case databaseChanged
   /// The marks it keeps changed (a rating another client, or this one, set): take them
@@ -106,54 +106,54 @@ public enum SourceEvent: Sendable, Equatable {
 
 /// Why a server could not answer, as one line naming it: `MPD at 127.0.0.1:6601: connection
 /// refused`.
-public struct SourceError: Error, Equatable, Sendable, CustomStringConvertible {
-  public var description: String
+package struct SourceError: Error, Equatable, Sendable, CustomStringConvertible {
+  package var description: String
   /// Whether the server answered and refused (MPD's `ACK`), rather than could not be
   /// reached: asking again will not change its answer.
-  public var refused: Bool
+  package var refused: Bool
 
-  public init(_ description: String, refused: Bool = false) {
+  package init(_ description: String, refused: Bool = false) {
     self.description = description
     self.refused = refused
   }
 
   /// Two errors are the same when they say the same.
-  public static func == (one: SourceError, other: SourceError) -> Bool { one.description == other.description }
+  package static func == (one: SourceError, other: SourceError) -> Bool { one.description == other.description }
 }
 
 /// One song of a server's database: its place there, its file's time and length, and its tags.
-public struct SourceTrack: Sendable, Equatable {
+package struct SourceTrack: Sendable, Equatable {
   /// Its place on the server (MPD's URI): `Artist/Album/01 Intro.flac`, Mopidy's
   /// `local:track:Artist/Album/01%20Intro.flac`.
-  public var uri: String
+  package var uri: String
   /// Where the library files it, below the source's root: its folder is its album's. The
   /// ``uri`` as a user reads it: MPD's as it is, Mopidy's percent-decoded
   /// (`local:track:Artist/Album/01 Intro.flac`). The source finds the song again from it.
-  public var path: String
+  package var path: String
   /// Its file's modification time, in seconds since 1970.
-  public var modified: Int64
+  package var modified: Int64
   /// Its length in seconds.
-  public var duration: Double
-  public var album: String?
-  public var artist: String?
-  public var albumArtist: String?
-  public var title: String?
+  package var duration: Double
+  package var album: String?
+  package var artist: String?
+  package var albumArtist: String?
+  package var title: String?
   /// The leading number of its track tag (`3/12` → 3).
-  public var track: Int?
+  package var track: Int?
   /// The leading number of its disc tag.
-  public var disc: Int?
-  public var date: String?
-  public var genre: String?
-  public var musicBrainzTrackID: String?
-  public var musicBrainzAlbumID: String?
-  public var musicBrainzReleaseGroupID: String?
+  package var disc: Int?
+  package var date: String?
+  package var genre: String?
+  package var musicBrainzTrackID: String?
+  package var musicBrainzAlbumID: String?
+  package var musicBrainzReleaseGroupID: String?
   /// The stars, 1 to 5, the server keeps for the song (``MusicSource/share(rating:favourite:onTracks:)``).
-  public var rating: Int?
+  package var rating: Int?
   /// Whether the server keeps the song marked as a favourite.
-  public var favourite = false
+  package var favourite = false
 
   /// A song with its place, time and length; the tags are set one by one.
-  public init(uri: String, modified: Int64 = 0, duration: Double = 0) {
+  package init(uri: String, modified: Int64 = 0, duration: Double = 0) {
     self.uri = uri
     self.path = uri
     self.modified = modified

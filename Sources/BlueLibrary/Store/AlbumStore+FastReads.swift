@@ -160,16 +160,16 @@ extension AlbumStore {
 
 /// One album as `list` shows it, its text borrowed from SQLite for the duration of the call
 /// that hands it over (valid UTF-8 in a library bluelib wrote; repaired when shown).
-public struct AlbumListRow {
+package struct AlbumListRow {
   /// The album's 0-based index.
-  public var position: Int
-  public var title: UnsafeBufferPointer<UInt8>
-  public var artist: UnsafeBufferPointer<UInt8>
-  public var genre: UnsafeBufferPointer<UInt8>
-  public var year: Int?
-  public var coverURL: UnsafeBufferPointer<UInt8>
+  package var position: Int
+  package var title: UnsafeBufferPointer<UInt8>
+  package var artist: UnsafeBufferPointer<UInt8>
+  package var genre: UnsafeBufferPointer<UInt8>
+  package var year: Int?
+  package var coverURL: UnsafeBufferPointer<UInt8>
   /// Whether the library records the cover as in the cover cache.
-  public var coverCached: Bool
+  package var coverCached: Bool
 }
 
 extension Album {
