@@ -30,18 +30,25 @@ extension RunsAlone {
       defer { runner.cleanUp() }
       let display = try X11.Display(size: Self.screen)
       defer { display.stop() }
-      func xterm(_ graphics: [String]) throws -> Process {
+      // xterm logs what bluelib wrote to it (-l -lf), so that a screen without the stripes
+      // says whether a sixel image, half blocks or an error was written.
+      let log = runner.home.appendingPathComponent("xterm-sixel.log")
+      func xterm(_ graphics: [String], log: URL? = nil) throws -> Process {
         try display.launch(
           "xterm",
-          ["-ti", "vt340", "-hold", "-geometry", "100x42+0+0", "-e", BinaryRunner.executable.path]
-            + Self.arguments(runner, graphics), environment: runner.environment())
+          ["-ti", "vt340", "-hold", "-geometry", "100x42+0+0"] + (log.map { ["-l", "-lf", $0.path] } ?? [])
+            + ["-e", BinaryRunner.executable.path] + Self.arguments(runner, graphics), environment: runner.environment()
+        )
       }
-      let sixel = try xterm([])
-      let shot = display.waitForScreenshot { $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000 }
+      let sixel = try xterm([], log: log)
+      let shot = display.waitForScreenshot(timeout: 60, while: sixel) {
+        $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
+      }
+      let state = "\(X11.state(of: sixel, "xterm")); \(X11.written(in: log))"
       X11.end(sixel)
-      let pixels = try #require(shot, "no screenshot")
-      #expect(pixels.count(of: .pureRed) > 5000, "red: \(pixels.count(of: .pureRed)) pixels")
-      #expect(pixels.count(of: .pureBlue) > 5000, "blue: \(pixels.count(of: .pureBlue)) pixels")
+      let pixels = try #require(shot, "no screenshot; \(state)")
+      #expect(
+        pixels.count(of: .pureRed) > 5000 && pixels.count(of: .pureBlue) > 5000, "\(pixels.summary); \(state)")
       try display.save(as: "graphics-xterm-sixel.png", crop: (610, 556))
 
       // The same cover in half blocks: purple, never a pure red or blue pixel.
@@ -79,14 +86,19 @@ extension RunsAlone {
       defer { runner.cleanUp() }
       let display = try X11.Display(size: Self.screen)
       defer { display.stop() }
+      let log = runner.home.appendingPathComponent("xterm-small.log")
       let xterm = try display.launch(
         "xterm",
-        ["-ti", "vt340", "-hold", "-geometry", "71x20+0+0", "-e", BinaryRunner.executable.path]
+        ["-ti", "vt340", "-hold", "-geometry", "71x20+0+0", "-l", "-lf", log.path, "-e", BinaryRunner.executable.path]
           + Self.arguments(runner, []), environment: runner.environment())
-      let sixel = display.waitForScreenshot { $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000 }
+      let sixel = display.waitForScreenshot(timeout: 60, while: xterm) {
+        $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
+      }
+      let xtermState = "\(X11.state(of: xterm, "xterm")); \(X11.written(in: log))"
       X11.end(xterm)
-      let inXterm = try #require(sixel, "no screenshot")
-      #expect(inXterm.count(of: .pureRed) > 5000 && inXterm.count(of: .pureBlue) > 5000, "xterm")
+      let inXterm = try #require(sixel, "no screenshot; \(xtermState)")
+      #expect(
+        inXterm.count(of: .pureRed) > 5000 && inXterm.count(of: .pureBlue) > 5000, "\(inXterm.summary); \(xtermState)")
 
       let kitty = try Self.kitty(on: display, runner, width: "71c", height: "20c")
       let shot = display.waitForScreenshot(timeout: 90, while: kitty) {
@@ -170,6 +182,17 @@ enum X11 {
   static func state(of process: Process, _ name: String) -> String {
     guard !process.isRunning else { return "\(name) still ran" }
     return "\(name) had ended (status \(process.terminationStatus)) before the picture came"
+  }
+
+  /// What a terminal's log (xterm's `-l -lf FILE`) shows bluelib wrote: a sixel image, half
+  /// blocks, or the start of what it was, escaped.
+  static func written(in log: URL) -> String {
+    guard let data = try? Data(contentsOf: log) else { return "the terminal kept no log" }
+    let text = String(decoding: data, as: UTF8.self)
+    if text.contains("\u{1B}P") && text.contains("#") { return "bluelib wrote a sixel image (\(data.count) bytes)" }
+    if text.contains("▀") || text.contains("▄") { return "bluelib wrote half blocks (\(data.count) bytes)" }
+    let start = text.prefix(300).unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "^" : String($0) }
+    return "bluelib wrote \(data.count) bytes: \(start.joined())"
   }
 
   /// Ends a process this test started. SIGKILL: Foundation starts children with almost
