@@ -40,6 +40,7 @@ extension RunsAlone {
             + ["-e", BinaryRunner.executable.path] + Self.arguments(runner, graphics), environment: runner.environment()
         )
       }
+      try display.warmUp("xterm")
       let sixel = try xterm([], log: log)
       let shot = display.waitForScreenshot(timeout: 60, while: sixel) {
         $0.count(of: .pureRed) > 5000 && $0.count(of: .pureBlue) > 5000
@@ -87,6 +88,7 @@ extension RunsAlone {
       let display = try X11.Display(size: Self.screen)
       defer { display.stop() }
       let log = runner.home.appendingPathComponent("xterm-small.log")
+      try display.warmUp("xterm")
       let xterm = try display.launch(
         "xterm",
         ["-ti", "vt340", "-hold", "-geometry", "71x20+0+0", "-l", "-lf", log.path, "-e", BinaryRunner.executable.path]
@@ -289,6 +291,16 @@ enum X11 {
       process.standardError = FileHandle(forWritingAtPath: "/dev/null")
       try process.run()
       return process
+    }
+
+    /// Runs `terminal -e true` on this display to its end (at most 30 s): the first terminal
+    /// a fresh machine starts reads its program, libraries and fonts from a cold disk, which
+    /// the measured one, whose answers to bluelib's questions are timed, then does not.
+    func warmUp(_ terminal: String) throws {
+      let process = try launch(terminal, ["-e", "true"], environment: ProcessInfo.processInfo.environment)
+      let deadline = Date().addingTimeInterval(30)
+      while process.isRunning && Date() < deadline { usleep(50_000) }
+      X11.end(process)
     }
 
     /// The screen now, through `xwd -root` and ImageMagick; also kept as the last shot.
