@@ -51,6 +51,8 @@ package final class MPDEngine: AudioEngine, Sendable {
     var elapsed = 0.0
     var duration: Double?
     var volume: Int?
+    /// MPD's `repeat`: the queue plays again from its first song after its last.
+    var repeats = false
 
     init() {}
 
@@ -66,6 +68,7 @@ package final class MPDEngine: AudioEngine, Sendable {
         switch name {
         case "state": state = value
         case "song": song = Int(value)
+        case "repeat": repeats = value == "1"
         case "songid": songID = Int(value)
         case "playlist": version = Int(value) ?? 0
         case "playlistlength": length = min(max(Int(value) ?? 0, 0), Self.longestQueue)
@@ -131,13 +134,18 @@ package final class MPDEngine: AudioEngine, Sendable {
   package func skip(by offset: Int) -> Bool {
     // The song is within the queue (``PlayerState``): no sum here can overflow.
     guard let now = try? PlayerState(server.run("status")), now.isPlaying, let song = now.song,
-      case (let target, let overflow) = song.addingReportingOverflow(offset), !overflow,
-      (0..<now.length).contains(target)
+      case (var target, let overflow) = song.addingReportingOverflow(offset), !overflow
     else { return false }
+    // A repeating queue has no end: past either end it wraps (played by position).
+    let wraps = !(0..<now.length).contains(target) && now.repeats && now.length > 0
+    if wraps { target = (target % now.length + now.length) % now.length }
+    guard (0..<now.length).contains(target) else { return false }
     state.withLock { $0.movedByUs = true }
     return background("next") { server throws(MPDError) in
       try server.withConnection { connection throws(MPDError) in
-        if offset == 1 {
+        if wraps {
+          try connection.run(MPDCommand("play", String(target)))
+        } else if offset == 1 {
           try connection.run(MPDCommand("next"))
         } else if offset == -1 {
           try connection.run(MPDCommand("previous"))

@@ -137,7 +137,11 @@ package final class MPVEngine: AudioEngine, Sendable {
     guard let position = integer("playlist-pos"), position >= 0, let count = integer("playlist-count") else {
       return false
     }
-    let target = position + Int64(offset)
+    var target = position + Int64(offset)
+    // A repeating playlist (`loop-playlist`, not `no`) has no end: past either end it wraps.
+    if !(0..<count).contains(target) && count > 0 && (Self.string(handle, "loop-playlist") ?? "no") != "no" {
+      target = (target % count + count) % count
+    }
     guard target >= 0 && target < count else { return false }
     return command(["playlist-play-index", String(target)]) >= 0
   }

@@ -231,5 +231,25 @@ extension RunsAlone {
       let off = try runner.run(["--mpd", mpd.address, "-c", "now"])
       #expect(off.stdout.contains("  ReplayGain off\n"), "\(off.stdout)")
     }
+
+    // MARK: - 6. A repeating queue
+
+    /// A repeating queue has no end (issue 49, item 4), on the server: `next` at its last
+    /// song plays the first, `prev` at its first plays the last (before, "no next track").
+    @Test(.timeLimit(.minutes(1)))
+    func aRepeatingQueueWrapsAroundBothWaysOnTheServer() throws {
+      let mpd = try server()
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let terminal = try terminal(runner, mpd.address)
+      #expect(terminal.waitFor("bluelib> "))
+      run("repeat on; play 2", in: terminal, until: "▶ Queen — Innuendo — 01 Innuendo")
+      run("next", in: terminal, until: "▶ Queen — Innuendo — 02 Headlong")
+      run("next", in: terminal, until: "▶ Queen — Innuendo — 01 Innuendo")
+      run("prev", in: terminal, until: "▶ Queen — Innuendo — 02 Headlong")
+      #expect(try mpd.mpc("current").contains("Headlong"))
+      terminal.type("quit\r")
+      #expect(terminal.waitForExit() == 0)
+    }
   }
 }

@@ -759,5 +759,38 @@ extension RunsAlone {
       #expect(took < .seconds(1), "ended \(took) after SIGTERM")
       #expect(signalled.terminationStatus == 143)
     }
+
+    /// A repeating queue has no end (issue 49, item 4), through libmpv: `next` at the last
+    /// track plays the first, `prev` at the first plays the last (before, "no next track").
+    @Test(.timeLimit(.minutes(1)))
+    func aRepeatingQueueWrapsAroundBothWaysInMPV() throws {
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let music = try MusicFolderFixture(in: runner.home)
+      for (number, title) in [(1, "Innuendo"), (2, "Headlong")] {
+        try MPDFixture.silence(
+          30, at: "Queen/Innuendo/\(number).ogg", in: music,
+          TagEdit(album: "Innuendo", artist: "Queen", title: title, trackNumber: "\(number)"))
+      }
+      _ = try runner.run(["-c", "import '\(music.root)'"])
+      let terminal = try PseudoTerminal(
+        arguments: ["--home", runner.home.path],
+        environment: runner.environment(["NO_COLOR": "1"].merging(Self.silent) { $1 }),
+        columns: 100, rows: 30)
+      #expect(terminal.waitFor("bluelib> "))
+      for (line, track) in [
+        ("repeat on; play Innuendo", "01 Innuendo"), ("next", "02 Headlong"), ("next", "01 Innuendo"),
+        ("prev", "02 Headlong"),
+      ] {
+        terminal.settle()
+        let mark = terminal.mark
+        terminal.type(line + "\r")
+        #expect(
+          terminal.waitFor("▶ Queen — Innuendo — \(track)", after: mark, timeout: 10),
+          "\(line): \(terminal.transcript[mark...].debugDescription)")
+      }
+      terminal.type("quit\r")
+      #expect(terminal.waitForExit() == 0)
+    }
   }
 }

@@ -104,10 +104,16 @@ package final class ScriptedAudioEngine: AudioEngine {
   package func skip(by offset: Int) -> Bool {
     let started = state.withLock { state -> (Int, (@Sendable (EngineEvent) -> Void)?)? in
       state.calls.append("skip \(offset)")
-      guard let index = state.index, state.playlist.indices.contains(index + offset) else { return nil }
-      state.index = index + offset
-      state.time = 0
-      return (index + offset, state.handler)
+      guard let index = state.index else { return nil }
+        var target = index + offset
+        // A repeating playlist has no end, as in mpv and MPD: past either end it wraps.
+        if state.repeats && !state.playlist.isEmpty {
+          target = (target % state.playlist.count + state.playlist.count) % state.playlist.count
+        }
+        guard state.playlist.indices.contains(target) else { return nil }
+        state.index = target
+        state.time = 0
+        return (target, state.handler)
     }
     guard let (index, handler) = started else { return false }
     handler?(.started(index: index))
