@@ -156,10 +156,7 @@ struct JSONAlbumDecoder {
     var trackList: [MusicTrack]?
     var unknown: [String] = []
     var unknownCount = 0
-    skipWhitespace()
-    if peek == UInt8(ascii: "}") {
-      index += 1
-    } else {
+    if !isEmpty(closedBy: UInt8(ascii: "}")) {
       while true {
         skipWhitespace()
         guard peek == UInt8(ascii: "\"") else {
@@ -191,15 +188,10 @@ struct JSONAlbumDecoder {
           // The message names a few: an element of a million keys must not keep them all.
           if unknown.count < Self.namedUnknownKeys { unknown.append(LibraryError.quoted(name)) }
         }
-        skipWhitespace()
-        if peek == UInt8(ascii: ",") {
-          index += 1
-        } else if peek == UInt8(ascii: "}") {
-          index += 1
-          break
-        } else {
+        guard let end = isClosed(by: UInt8(ascii: "}")) else {
           throw failure(line, "expected ',' or '}' in element \(element), found \(describePeek())")
         }
+        if end { break }
       }
     }
     func fail(_ reason: String) -> LibraryError {
@@ -264,11 +256,7 @@ struct JSONAlbumDecoder {
   private mutating func parseTracks(element: Int) throws(LibraryError) -> [MusicTrack] {
     index += 1
     var tracks: [MusicTrack] = []
-    skipWhitespace()
-    if peek == UInt8(ascii: "]") {
-      index += 1
-      return tracks
-    }
+    if isEmpty(closedBy: UInt8(ascii: "]")) { return tracks }
     while true {
       skipWhitespace()
       let number = tracks.count + 1
@@ -276,10 +264,7 @@ struct JSONAlbumDecoder {
       guard peek == UInt8(ascii: "{") else { throw fail("expected an object, found \(describePeek())") }
       index += 1
       var fields: [String: Value] = [:]
-      skipWhitespace()
-      if peek == UInt8(ascii: "}") {
-        index += 1
-      } else {
+      if !isEmpty(closedBy: UInt8(ascii: "}")) {
         while true {
           skipWhitespace()
           guard peek == UInt8(ascii: "\"") else {
@@ -297,15 +282,10 @@ struct JSONAlbumDecoder {
           guard fields.updateValue(try parseValue(depth: 4), forKey: name) == nil else {
             throw fail("duplicate key '\(name)'")
           }
-          skipWhitespace()
-          if peek == UInt8(ascii: ",") {
-            index += 1
-          } else if peek == UInt8(ascii: "}") {
-            index += 1
-            break
-          } else {
+          guard let end = isClosed(by: UInt8(ascii: "}")) else {
             throw fail("expected ',' or '}', found \(describePeek())")
           }
+          if end { break }
         }
       }
       func text(_ key: String) throws(LibraryError) -> String? {
@@ -353,21 +333,35 @@ struct JSONAlbumDecoder {
           path: path, size: try integer("size") ?? -1, modified: try integer("modified") ?? -1,
           changed: try integer("changed") ?? -1, inode: try integer("inode") ?? -1,
           disc: try integer("disc").map { Int($0) }, tags: tags))
-      skipWhitespace()
-      if peek == UInt8(ascii: ",") {
-        index += 1
-      } else if peek == UInt8(ascii: "]") {
-        index += 1
-        return tracks
-      } else {
+      guard let end = isClosed(by: UInt8(ascii: "]")) else {
         throw failure(line, "element \(element): expected ',' or ']' after track \(number), found \(describePeek())")
       }
+      if end { return tracks }
     }
   }
 
   // MARK: - Values
 
   private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  /// Whether the array or object just opened is empty (blanks aside): then its `close` is
+  /// passed too.
+  private mutating func isEmpty(closedBy close: UInt8) -> Bool {
+    skipWhitespace()
+    guard peek == close else { return false }
+    index += 1
+    return true
+  }
+
+  /// After an element of an array or object (blanks aside): false past a ',' (another
+  /// element follows), true past `close` (the end); nil at anything else, left for the
+  /// caller's error.
+  private mutating func isClosed(by close: UInt8) -> Bool? {
+    skipWhitespace()
+    guard let byte = peek, byte == UInt8(ascii: ",") || byte == close else { return nil }
+    index += 1
+    return byte == close
+  }
 
   private mutating func skipWhitespace() {
     while index < bytes.count {
@@ -387,11 +381,7 @@ struct JSONAlbumDecoder {
     case UInt8(ascii: "\""): return .string(try parseString())
     case UInt8(ascii: "{"):
       index += 1
-      skipWhitespace()
-      if peek == UInt8(ascii: "}") {
-        index += 1
-        return .object
-      }
+      if isEmpty(closedBy: UInt8(ascii: "}")) { return .object }
       while true {
         skipWhitespace()
         guard peek == UInt8(ascii: "\"") else {
@@ -403,35 +393,21 @@ struct JSONAlbumDecoder {
         index += 1
         skipWhitespace()
         _ = try parseValue(depth: depth + 1)
-        skipWhitespace()
-        if peek == UInt8(ascii: ",") {
-          index += 1
-        } else if peek == UInt8(ascii: "}") {
-          index += 1
-          return .object
-        } else {
+        guard let end = isClosed(by: UInt8(ascii: "}")) else {
           throw failure(line, "expected ',' or '}', found \(describePeek())")
         }
+        if end { return .object }
       }
     case UInt8(ascii: "["):
       index += 1
-      skipWhitespace()
-      if peek == UInt8(ascii: "]") {
-        index += 1
-        return .array
-      }
+      if isEmpty(closedBy: UInt8(ascii: "]")) { return .array }
       while true {
         skipWhitespace()
         _ = try parseValue(depth: depth + 1)
-        skipWhitespace()
-        if peek == UInt8(ascii: ",") {
-          index += 1
-        } else if peek == UInt8(ascii: "]") {
-          index += 1
-          return .array
-        } else {
+        guard let end = isClosed(by: UInt8(ascii: "]")) else {
           throw failure(line, "expected ',' or ']', found \(describePeek())")
         }
+        if end { return .array }
       }
     case UInt8(ascii: "t"): return try parseLiteral("true", .bool)
     case UInt8(ascii: "f"): return try parseLiteral("false", .bool)

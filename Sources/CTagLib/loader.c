@@ -90,13 +90,18 @@ static int ready(void) {
 
 const char *ctl_unavailable(void) { return ready() ? NULL : failure; }
 
+/// A read without the plug-in: it still takes its descriptor, and leaves `result` empty.
+static int unavailable(int descriptor, void *result, size_t size) {
+  if (descriptor >= 0) close(descriptor);
+  memset(result, 0, size);
+  return CTL_UNAVAILABLE;
+}
+
 int ctl_read(const char *path, int flags, CTLTrack *track) { return ctl_read_descriptor(-1, path, flags, track); }
 
 int ctl_read_descriptor(int descriptor, const char *path, int flags, CTLTrack *track) {
   if (ready()) return plugin.read_descriptor(descriptor, path, flags, track);
-  if (descriptor >= 0) close(descriptor);
-  memset(track, 0, sizeof *track);
-  return CTL_UNAVAILABLE;
+  return unavailable(descriptor, track, sizeof *track);
 }
 
 const char *ctl_extensions(void) { return ready() ? plugin.extensions() : ""; }
@@ -109,9 +114,7 @@ int ctl_write(const char *path, const CTLTags *tags) { return ready() ? plugin.w
 
 int ctl_read_lyrics(int descriptor, const char *path, CTLLyrics *lyrics) {
   if (ready()) return plugin.read_lyrics(descriptor, path, lyrics);
-  if (descriptor >= 0) close(descriptor);
-  memset(lyrics, 0, sizeof *lyrics);
-  return CTL_UNAVAILABLE;
+  return unavailable(descriptor, lyrics, sizeof *lyrics);
 }
 
 void ctl_lyrics_free(CTLLyrics *lyrics) {
@@ -122,9 +125,7 @@ int ctl_copy_attributes(int source, int target) { return ready() ? plugin.copy_a
 
 int ctl_read_rating_tags(int descriptor, const char *path, CTLBytes *tags) {
   if (ready()) return plugin.read_rating_tags(descriptor, path, tags);
-  if (descriptor >= 0) close(descriptor);
-  memset(tags, 0, sizeof *tags);
-  return CTL_UNAVAILABLE;
+  return unavailable(descriptor, tags, sizeof *tags);
 }
 
 void ctl_bytes_free(CTLBytes *tags) {

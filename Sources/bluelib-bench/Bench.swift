@@ -271,13 +271,7 @@ final class Bench {
   /// `size`-album library; returns the home.
   func homeWithCopy(size: Int, in directory: String) throws(RunFailure) -> String {
     let home = directory + "/home"
-    do {
-      DataSet.remove(directory)
-      try DataSet.makeDirectory(home)
-      try DataSet.copyFile(libraryPath(size), to: home + "/library.sqlite")
-    } catch {
-      throw RunFailure(message: "setup: \(error)")
-    }
+    try DataSet.freshRun(directory, making: home, library: libraryPath(size))
     return home
   }
 
@@ -298,12 +292,7 @@ final class Bench {
           let directory = "\(work)/runs/import-bluelib-\(run)"
           let home = directory + "/home"
           defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
-          do {
-            DataSet.remove(directory)
-            try DataSet.makeDirectory(home)
-          } catch {
-            throw RunFailure(message: "setup: \(error)")
-          }
+          try DataSet.freshRun(directory, making: home)
           let child = try invoke(
             bluelib, ["--home", home, "-c", "import \(shellQuoted(csv))"], input: .null, in: directory,
             keepOutput: true)
@@ -345,12 +334,7 @@ final class Bench {
           () throws(RunFailure) in
           let directory = "\(work)/runs/import-sqlite3-\(run)"
           defer { if options.keep == nil || run < runs { DataSet.remove(directory) } }
-          do {
-            DataSet.remove(directory)
-            try DataSet.makeDirectory(directory)
-          } catch {
-            throw RunFailure(message: "setup: \(error)")
-          }
+          try DataSet.freshRun(directory, making: directory)
           let database = directory + "/t.db"
           let child = try invoke(
             sqlite3, [database, ".import --csv \(dotCommandQuoted(csv)) t"], input: .null, in: directory,

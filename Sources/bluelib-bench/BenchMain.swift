@@ -59,12 +59,7 @@ enum BenchMain {
 
     let work: String
     do {
-      if let keep = options.keep {
-        try DataSet.makeDirectory(keep)
-        work = DataSet.absolute(keep)
-      } else {
-        work = try DataSet.makeTemporaryDirectory(environment: environment)
-      }
+      work = try DataSet.workDirectory(keep: options.keep, environment: environment)
     } catch {
       standardError("bluelib-bench: \(error)")
       return 2

@@ -122,6 +122,27 @@ enum DataSet {
     return made
   }
 
+  /// The folder a bench works in: `keep`, made if need be (and kept after), else a new
+  /// temporary one.
+  static func workDirectory(keep: String?, environment: [String: String]) throws(SetupError) -> String {
+    guard let keep else { return try makeTemporaryDirectory(environment: environment) }
+    try makeDirectory(keep)
+    return absolute(keep)
+  }
+
+  /// A run's folder made afresh: `directory` removed, then `folder` (itself or one inside
+  /// it) made, holding a copy of `library` as `library.sqlite` when one is given. A failure
+  /// is the run's, in setting up.
+  static func freshRun(_ directory: String, making folder: String, library: String? = nil) throws(RunFailure) {
+    do {
+      remove(directory)
+      try makeDirectory(folder)
+      if let library { try copyFile(library, to: folder + "/library.sqlite") }
+    } catch {
+      throw RunFailure(message: "setup: \(error)")
+    }
+  }
+
   /// An absolute, `..`-free path for `path`.
   static func absolute(_ path: String) -> String {
     if let resolved = realpath(path, nil) {

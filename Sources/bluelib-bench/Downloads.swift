@@ -122,13 +122,7 @@ extension Bench {
     let directory = "\(work)/runs/downloads-\(covers)-\(run)"
     let home = directory + "/home"
     defer { if options.keep == nil || run < options.runsPerScenario { DataSet.remove(directory) } }
-    do {
-      DataSet.remove(directory)
-      try DataSet.makeDirectory(home)
-      try DataSet.copyFile(library, to: home + "/library.sqlite")
-    } catch {
-      throw RunFailure(message: "setup: \(error)")
-    }
+    try DataSet.freshRun(directory, making: home, library: library)
     markSocketsCloseOnExec()  // a connection of the last run may linger in a server thread
     let before = paths.map(server.requestCount)
     let total = server.totalRequests

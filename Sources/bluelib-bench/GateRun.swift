@@ -94,12 +94,7 @@ struct GateRun {
 
     let work: String
     do {
-      if let keep {
-        try DataSet.makeDirectory(keep)
-        work = DataSet.absolute(keep)
-      } else {
-        work = try DataSet.makeTemporaryDirectory(environment: processEnvironment)
-      }
+      work = try DataSet.workDirectory(keep: keep, environment: processEnvironment)
     } catch {
       standardError("bluelib-bench: gate: \(error)")
       return 2

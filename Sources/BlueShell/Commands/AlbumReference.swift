@@ -50,6 +50,15 @@ struct AlbumReference: Equatable {
 }
 
 extension AlbumReference {
+  /// `[ALBUM] [TRACK]` as `play` and `lyrics` take them: after an album, a last unquoted
+  /// number is the track; no words, the current album.
+  static func withTrack(_ words: ArraySlice<Word>) throws(CommandError) -> (album: AlbumReference?, track: Int?) {
+    guard words.count >= 2, let last = words.last, !last.isQuoted, let number = Int(last.text) else {
+      return (words.isEmpty ? nil : try AlbumReference(restOfLine: words), nil)
+    }
+    return (try AlbumReference(restOfLine: words.dropLast()), number)
+  }
+
   /// The album the rest of a command line names: one word, or — when there are several and
   /// the first is not a number — a title of several words typed without quotes
   /// (`scroll to Album 01500`). Extra words after an index are an error.
@@ -153,9 +162,26 @@ struct AlbumChoice {
     return [try Optional<AlbumReference>.none.resolve(in: library)]
   }
 
+  /// The albums chosen among `arguments`, and whether `option` (such as `--retry`, unquoted)
+  /// is one of them.
+  static func parse(_ arguments: [Word], option: String) throws(CommandError) -> (choice: AlbumChoice, option: Bool) {
+    let given = arguments.contains { !$0.isQuoted && $0.text == option }
+    return (try AlbumChoice(arguments: arguments.filter { $0.isQuoted || $0.text != option }), given)
+  }
+
   /// Completion for a verb taking it: `all` or an album first, then albums.
   static func completionKinds(at position: Int) -> [CommandConfiguration.Argument] {
     position == 0 ? [.keyword(["all"]), .album] : [.album]
+  }
+}
+
+/// A verb whose arguments choose albums (`fav`, `rate`, `write`, `download`…): it completes
+/// as ``AlbumChoice`` does.
+protocol AlbumChoosingCommand: Command {}
+
+extension AlbumChoosingCommand {
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    AlbumChoice.completionKinds(at: position)
   }
 }
 

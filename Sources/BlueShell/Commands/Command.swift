@@ -41,14 +41,24 @@ extension Command {
     if let first = arguments.first { throw .unexpectedArgument(first) }
   }
 
+  /// Parses the one optional argument of a verb (`repeat [on|off]`, `volume [0-100]`): nil
+  /// when there is none, else what `parse` makes of it; a second word is refused.
+  static func parseOptional<Value>(
+    _ arguments: [Word], by parse: (Word) throws(CommandError) -> Value
+  ) throws(CommandError) -> Value? {
+    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
+    guard let first = arguments.first else { return nil }
+    return try parse(first)
+  }
+
   /// Parses an optional positive count such as the `N` of `undo [N]`.
   static func parseCount(_ arguments: [Word], name: String = "N") throws(CommandError) -> Int? {
-    guard let first = arguments.first else { return nil }
-    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    guard let value = Int(first.text), value > 0 else {
-      throw CommandError(
-        "\(name) must be a positive whole number, got \(TextSanitizer.quotedWord(first.text))")
+    try parseOptional(arguments) { first throws(CommandError) in
+      guard let value = Int(first.text), value > 0 else {
+        throw CommandError(
+          "\(name) must be a positive whole number, got \(TextSanitizer.quotedWord(first.text))")
+      }
+      return value
     }
-    return value
   }
 }

@@ -4,7 +4,7 @@ import BlueLibrary
 import BlueSystem
 
 /// `download [ALBUM…|all]`: start cover downloads in the background and return at once.
-struct DownloadCommand: Command {
+struct DownloadCommand: AlbumChoosingCommand {
   static let configuration = CommandConfiguration(
     verb: "download", group: .covers, synopsis: "[--retry] [ALBUM…|all]",
     summary: "download covers in the background (the current album's by default)",
@@ -25,18 +25,13 @@ struct DownloadCommand: Command {
     examples: ["download", "download all", "download 3; wait", "download 1-3 5", "download --retry all"],
     arguments: [.album])
 
-  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    AlbumChoice.completionKinds(at: position)
-  }
-
   let choice: AlbumChoice
   /// `--retry`: ask the archive (or the server) again for covers it had none of in the last
   /// 30 days.
   let retry: Bool
 
   init(arguments: [Word]) throws(CommandError) {
-    retry = arguments.contains { !$0.isQuoted && $0.text == "--retry" }
-    choice = try AlbumChoice(arguments: arguments.filter { $0.isQuoted || $0.text != "--retry" })
+    (choice, retry) = try AlbumChoice.parse(arguments, option: "--retry")
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {

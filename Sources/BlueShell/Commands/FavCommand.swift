@@ -1,7 +1,7 @@
 import BlueLibrary
 
 /// `fav [ALBUM…|all]`: mark albums as favourites, as one step.
-struct FavCommand: Command {
+struct FavCommand: FavouriteCommand {
   static let configuration = CommandConfiguration(
     verb: "fav", group: .change, synopsis: "[ALBUM…|all]",
     summary: "mark albums as favourites (♥)",
@@ -16,22 +16,30 @@ struct FavCommand: Command {
     examples: ["fav", "fav 3", "fav 1-3 7", "fav \"OK Computer\"", "find artist:bowie; fav all"],
     arguments: [.album])
 
-  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    AlbumChoice.completionKinds(at: position)
-  }
-
+  static let favourite = true
   let albums: AlbumChoice?
+}
 
+/// `fav` and `unfav`: one verb that sets the favourite mark or takes it away.
+protocol FavouriteCommand: AlbumChoosingCommand {
+  /// True for `fav`, false for `unfav`.
+  static var favourite: Bool { get }
+  /// The albums typed; nil for the current album.
+  var albums: AlbumChoice? { get }
+  init(albums: AlbumChoice?)
+}
+
+extension FavouriteCommand {
   init(arguments: [Word]) throws(CommandError) {
-    albums = try AlbumChoice(oneTitleFrom: arguments)
+    self.init(albums: try AlbumChoice(oneTitleFrom: arguments))
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    try Self.mark(albums, favourite: true, verb: "fav", in: environment.library)
+    try Self.mark(albums, favourite: Self.favourite, verb: Self.configuration.verb, in: environment.library)
   }
 
   /// Marks (or unmarks) the albums chosen and says what changed.
-  static func mark(
+  private static func mark(
     _ albums: AlbumChoice?, favourite: Bool, verb: String, in library: Library
   ) throws -> CommandOutcome {
     let indices = try AlbumChoice.indices(albums, in: library, verb: verb)

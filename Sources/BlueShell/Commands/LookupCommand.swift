@@ -8,7 +8,7 @@ import Synchronization
 /// `lookup [--retry] [ALBUM…|all]`: find the MusicBrainz release group of albums that have
 /// no cover and no MusicBrainz id, so that `download` finds their covers in the Cover Art
 /// Archive.
-struct LookupCommand: Command {
+struct LookupCommand: AlbumChoosingCommand {
   static let configuration = CommandConfiguration(
     verb: "lookup", group: .covers, synopsis: "[--retry] [ALBUM…|all]",
     summary: "find the MusicBrainz release group of albums without a cover (then 'download')",
@@ -31,17 +31,12 @@ struct LookupCommand: Command {
     examples: ["lookup", "lookup all", "find art:none; lookup all; download all", "lookup --retry all"],
     arguments: [.album])
 
-  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    AlbumChoice.completionKinds(at: position)
-  }
-
   let choice: AlbumChoice
   /// `--retry`: ask again about albums MusicBrainz had nothing like in the last 30 days.
   let retry: Bool
 
   init(arguments: [Word]) throws(CommandError) {
-    retry = arguments.contains { !$0.isQuoted && $0.text == "--retry" }
-    choice = try AlbumChoice(arguments: arguments.filter { $0.isQuoted || $0.text != "--retry" })
+    (choice, retry) = try AlbumChoice.parse(arguments, option: "--retry")
   }
 
   /// The contact MusicBrainz is told of (`BLUELIB_CONTACT`, without control characters: it

@@ -24,14 +24,7 @@ struct LyricsCommand: Command {
   let track: Int?
 
   init(arguments: [Word]) throws(CommandError) {
-    var words = arguments[...]
-    if words.count >= 2, let last = words.last, !last.isQuoted, let number = Int(last.text) {
-      track = number
-      words = words.dropLast()
-    } else {
-      track = nil
-    }
-    album = words.isEmpty ? nil : try AlbumReference(restOfLine: words)
+    (album, track) = try AlbumReference.withTrack(arguments[...])
   }
 
   /// The track whose lyrics are asked for, as a now-playing line names it.

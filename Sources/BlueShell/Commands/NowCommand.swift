@@ -4,7 +4,7 @@ import BluePlayback
 import BlueSystem
 
 /// `now`: what plays, where in it, and its place in the queue.
-struct NowCommand: Command {
+struct NowCommand: PlayerCommand {
   static let configuration = CommandConfiguration(
     verb: "now", group: .playback, synopsis: "",
     summary: "what plays now: the track, how far in, its place in the queue",
@@ -16,12 +16,7 @@ struct NowCommand: Command {
       """,
     examples: ["now"])
 
-  init(arguments: [Word]) throws(CommandError) {
-    if let extra = arguments.first { throw .unexpectedArgument(extra) }
-  }
-
-  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    let player = try environment.requiredPlayer()
+  func execute(on player: Player) throws -> CommandOutcome {
     guard let status = player.status() else {
       try player.checkReachable()
       return .lines(["nothing is playing"])

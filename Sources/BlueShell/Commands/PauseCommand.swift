@@ -2,17 +2,12 @@ import BlueLibrary
 import BluePlayback
 
 /// `pause`: pause what plays, or resume it.
-struct PauseCommand: Command {
+struct PauseCommand: PlayerCommand {
   static let configuration = CommandConfiguration(
     verb: "pause", group: .playback, synopsis: "", summary: "pause what plays, or resume it",
     details: "Toggles: a second 'pause' resumes.", examples: ["pause"])
 
-  init(arguments: [Word]) throws(CommandError) {
-    if let extra = arguments.first { throw .unexpectedArgument(extra) }
-  }
-
-  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    let player = try environment.requiredPlayer()
+  func execute(on player: Player) throws -> CommandOutcome {
     guard let paused = player.togglePause() else {
       // A music server gone says so, not that nothing plays.
       try player.checkReachable()

@@ -35,20 +35,14 @@ struct PlayCommand: Command {
   let random: [Word]?
 
   init(arguments: [Word]) throws(CommandError) {
-    var words = arguments[...]
+    let words = arguments[...]
     if let first = words.first, !first.isQuoted, first.text.lowercased() == "random" {
       random = Array(words.dropFirst())
       (album, track) = (nil, nil)
       return
     }
     random = nil
-    if words.count >= 2, let last = words.last, !last.isQuoted, let number = Int(last.text) {
-      track = number
-      words = words.dropLast()
-    } else {
-      track = nil
-    }
-    album = words.isEmpty ? nil : try AlbumReference(restOfLine: words)
+    (album, track) = try AlbumReference.withTrack(words)
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {

@@ -3,7 +3,7 @@ import BluePlayback
 import BlueSystem
 
 /// `queue [ALBUM…|all]`: add albums' tracks to the end of the queue; alone, list the queue.
-struct QueueCommand: Command {
+struct QueueCommand: AlbumChoosingCommand {
   static let configuration = CommandConfiguration(
     verb: "queue", group: .playback, synopsis: "[ALBUM…|all] | random N [QUERY]",
     summary: "add albums to the end of the play queue; alone, list the queue",
@@ -18,10 +18,6 @@ struct QueueCommand: Command {
       "queue", "queue 3", "queue 2-4", "find artist:bowie; queue all; play", "queue random 5 genre:jazz",
     ],
     arguments: [.album])
-
-  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    AlbumChoice.completionKinds(at: position)
-  }
 
   let choice: AlbumChoice
   /// `queue random N [QUERY]`: how many albums, and the query's words.

@@ -3,7 +3,7 @@ import BlueLibrary
 import BlueSystem
 
 /// `rate [ALBUM…|all] N`: give albums N stars, 1 to 5 (0 clears the rating), as one step.
-struct RateCommand: Command {
+struct RateCommand: AlbumChoosingCommand {
   static let configuration = CommandConfiguration(
     verb: "rate", group: .change, synopsis: "[ALBUM…|all] N",
     summary: "give albums N stars, 1 to 5 (0 clears the rating)",
@@ -21,10 +21,6 @@ struct RateCommand: Command {
       "rate 4", "rate 3 5", "rate 1-3 7 4", "rate \"OK Computer\" 5", "rate 0", "find genre:jazz; rate all 3",
     ],
     arguments: [.album])
-
-  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    AlbumChoice.completionKinds(at: position)
-  }
 
   /// The albums typed; nil for the current album.
   let albums: AlbumChoice?

@@ -16,15 +16,12 @@ struct RepeatCommand: Command {
   let on: Bool?
 
   init(arguments: [Word]) throws(CommandError) {
-    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    guard let word = arguments.first else {
-      on = nil
-      return
-    }
-    switch word.text.lowercased() {
-    case "on": on = true
-    case "off": on = false
-    default: throw CommandError("repeat is 'on' or 'off', not '\(TextSanitizer.escaped(word.text))'")
+    on = try Self.parseOptional(arguments) { word throws(CommandError) in
+      switch word.text.lowercased() {
+      case "on": return true
+      case "off": return false
+      default: throw CommandError("repeat is 'on' or 'off', not '\(TextSanitizer.escaped(word.text))'")
+      }
     }
   }
 

@@ -26,15 +26,12 @@ struct ReplayGainCommand: Command {
   let mode: ReplayGainMode?
 
   init(arguments: [Word]) throws(CommandError) {
-    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    guard let word = arguments.first else {
-      mode = nil
-      return
+    mode = try Self.parseOptional(arguments) { word throws(CommandError) in
+      guard let mode = ReplayGainMode(rawValue: word.text.lowercased()) else {
+        throw CommandError("replaygain is 'album', 'track' or 'off', not '\(TextSanitizer.escaped(word.text))'")
+      }
+      return mode
     }
-    guard let mode = ReplayGainMode(rawValue: word.text.lowercased()) else {
-      throw CommandError("replaygain is 'album', 'track' or 'off', not '\(TextSanitizer.escaped(word.text))'")
-    }
-    self.mode = mode
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {

@@ -1,7 +1,7 @@
 import BlueLibrary
 
 /// `unfav [ALBUM…|all]`: take the favourite mark away, as one step.
-struct UnfavCommand: Command {
+struct UnfavCommand: FavouriteCommand {
   static let configuration = CommandConfiguration(
     verb: "unfav", group: .change, synopsis: "[ALBUM…|all]",
     summary: "take the favourite mark away from albums",
@@ -12,17 +12,6 @@ struct UnfavCommand: Command {
     examples: ["unfav", "unfav 3", "find fav:true genre:xmas; unfav all"],
     arguments: [.album])
 
-  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    AlbumChoice.completionKinds(at: position)
-  }
-
+  static let favourite = false
   let albums: AlbumChoice?
-
-  init(arguments: [Word]) throws(CommandError) {
-    albums = try AlbumChoice(oneTitleFrom: arguments)
-  }
-
-  func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
-    try FavCommand.mark(albums, favourite: false, verb: "unfav", in: environment.library)
-  }
 }

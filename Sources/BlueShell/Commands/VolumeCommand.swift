@@ -11,15 +11,12 @@ struct VolumeCommand: Command {
   let level: Int?
 
   init(arguments: [Word]) throws(CommandError) {
-    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    guard let word = arguments.first else {
-      level = nil
-      return
+    level = try Self.parseOptional(arguments) { word throws(CommandError) in
+      guard let number = Int(word.text), (0...100).contains(number) else {
+        throw CommandError("volume is 0 to 100, got '\(TextSanitizer.escaped(word.text))'")
+      }
+      return number
     }
-    guard let number = Int(word.text), (0...100).contains(number) else {
-      throw CommandError("volume is 0 to 100, got '\(TextSanitizer.escaped(word.text))'")
-    }
-    level = number
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {

@@ -12,15 +12,12 @@ struct WaitCommand: Command {
   let seconds: Double?
 
   init(arguments: [Word]) throws(CommandError) {
-    if arguments.count > 1 { throw .unexpectedArgument(arguments[1]) }
-    if let word = arguments.first {
+    seconds = try Self.parseOptional(arguments) { word throws(CommandError) in
       guard let value = Double(word.text), value >= 0, value.isFinite, value <= 86_400 else {
         throw CommandError(
           "SECONDS must be a number from 0 to 86400, got \(TextSanitizer.quotedWord(word.text))")
       }
-      seconds = value
-    } else {
-      seconds = nil
+      return value
     }
   }
 

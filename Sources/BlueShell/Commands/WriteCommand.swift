@@ -3,7 +3,7 @@ import BlueLibrary
 
 /// `write [ALBUM…|all]`: write albums' fields into the tags of their music files, as one
 /// step that `undo` takes back by writing the old tags.
-struct WriteCommand: Command {
+struct WriteCommand: AlbumChoosingCommand {
   static let configuration = CommandConfiguration(
     verb: "write", group: .change, synopsis: "[ALBUM…|all]",
     summary: "write albums' fields into the tags of their files (undo writes the old tags back)",
@@ -25,10 +25,6 @@ struct WriteCommand: Command {
       """,
     examples: ["write", "write 3", "write 2-4 7", "write all"],
     arguments: [.album])
-
-  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    AlbumChoice.completionKinds(at: position)
-  }
 
   let choice: AlbumChoice
 
