@@ -105,15 +105,15 @@ package final class ScriptedAudioEngine: AudioEngine {
     let started = state.withLock { state -> (Int, (@Sendable (EngineEvent) -> Void)?)? in
       state.calls.append("skip \(offset)")
       guard let index = state.index else { return nil }
-        var target = index + offset
-        // A repeating playlist has no end, as in mpv and MPD: past either end it wraps.
-        if state.repeats && !state.playlist.isEmpty {
-          target = (target % state.playlist.count + state.playlist.count) % state.playlist.count
-        }
-        guard state.playlist.indices.contains(target) else { return nil }
-        state.index = target
-        state.time = 0
-        return (target, state.handler)
+      var target = index + offset
+      // A repeating playlist has no end, as in mpv and MPD: past either end it wraps.
+      if state.repeats && !state.playlist.isEmpty {
+        target = (target % state.playlist.count + state.playlist.count) % state.playlist.count
+      }
+      guard state.playlist.indices.contains(target) else { return nil }
+      state.index = target
+      state.time = 0
+      return (target, state.handler)
     }
     guard let (index, handler) = started else { return false }
     handler?(.started(index: index))

@@ -4,6 +4,8 @@ import BlueLibrary
 struct PrevCommand: SkipCommand {
   static let configuration = CommandConfiguration(
     verb: "prev", group: .playback, synopsis: "", summary: "play the previous track of the queue",
-    details: "At the first track of the queue, says there is no previous one.", examples: ["prev"])
+    details:
+      "At the first track of the queue, says there is no previous one; when the queue repeats (`repeat on`), plays its last.",
+    examples: ["prev"])
   static let offset = -1
 }
