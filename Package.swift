@@ -121,6 +121,7 @@ let package = Package(
         "BlueLibrary",
         "BluePlayback",
         "BlueShell",
+        "BlueSystem",
         "MPDClient",
         "MPVAudio",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueCovers
+import BlueSystem
 import Foundation
 internal import MusicFolder
 import MusicSource
@@ -163,8 +164,10 @@ extension Library {
   /// ``sync()`` with `source` on the library file at `path`, opened for it: for a thread of
   /// its own (the one that follows the source) beside the shell's library, which sees the
   /// change as another shell's (``noticeChangesElsewhere()``).
-  package static func sync(libraryAt path: String, source: any MusicSource) throws(LibraryError) -> SourceSync {
-    let library = try Library(store: AlbumStore.open(path: path, seed: []), source: source)
+  package static func sync(
+    libraryAt path: String, source: any MusicSource, cancellation: Cancellation = .never
+  ) throws(LibraryError) -> SourceSync {
+    let library = try Library(store: AlbumStore.open(path: path, seed: [], cancellation: cancellation), source: source)
     return try library.sync(sendingWaitingMarks: false)
   }
 
@@ -201,8 +204,10 @@ extension Library {
 
   /// ``syncMarks()`` with `source` on the library file at `path`, opened for it (as
   /// ``sync(libraryAt:source:)``).
-  package static func syncMarks(libraryAt path: String, source: any MusicSource) throws(LibraryError) -> SourceSync {
-    let library = try Library(store: AlbumStore.open(path: path, seed: []), source: source)
+  package static func syncMarks(
+    libraryAt path: String, source: any MusicSource, cancellation: Cancellation = .never
+  ) throws(LibraryError) -> SourceSync {
+    let library = try Library(store: AlbumStore.open(path: path, seed: [], cancellation: cancellation), source: source)
     return try library.syncMarks()
   }
 
@@ -225,7 +230,7 @@ extension Library {
   /// called on those threads: it must only pass the report on (to the terminal's owner).
   package func follow(changes: Bool, report: @escaping @Sendable (SourceReport) -> Void) {
     guard let source else { return }
-    let path = store.path
+    let (path, cancellation) = (store.path, store.statementStop.cancellation)
     let (pending, pendingMarks) = (SyncRequest(), SyncRequest())
     /// Runs `sync` on the queue of syncs, unless one waits there already.
     @Sendable func queue(
@@ -248,11 +253,15 @@ extension Library {
       case .notice(let line):
         report(.notice(line))
       case .databaseChanged:
-        queue(pending) { path throws(LibraryError) in try Library.sync(libraryAt: path, source: source) }
+        queue(pending) { path throws(LibraryError) in
+          try Library.sync(libraryAt: path, source: source, cancellation: cancellation)
+        }
       case .marksChanged:
         // A rating another client set: taken without listing the tracks (this shell's own
         // rating comes back too, and changes nothing).
-        queue(pendingMarks) { path throws(LibraryError) in try Library.syncMarks(libraryAt: path, source: source) }
+        queue(pendingMarks) { path throws(LibraryError) in
+          try Library.syncMarks(libraryAt: path, source: source, cancellation: cancellation)
+        }
       }
     }
     if changes { source.startFollowing() }

@@ -230,7 +230,7 @@ extension Library {
   /// thrown.
   func finishJournal(of step: ChangeStep, undoing: Bool?, isCancelled: () -> Bool = { false }) throws(LibraryError) {
     let end = try store.runJournal(
-      step.id, shouldStop: { AlbumStore.interruptRequested || isCancelled() }, whenStopped: .cancel)
+      step.id, shouldStop: { store.interruptRequested || isCancelled() }, whenStopped: .cancel)
     if case .cancelled(_, let stuck) = end {
       guard let first = stuck.first else { throw .cancelled }
       throw .cannotWrite(
@@ -269,7 +269,7 @@ extension Library {
       case .redo: name = "the redo of " + LibraryError.quoted(journal.summary)
       }
       let end = try store.runJournal(
-        journal.step, shouldStop: { AlbumStore.interruptRequested }, whenStopped: .leave)
+        journal.step, shouldStop: { store.interruptRequested }, whenStopped: .leave)
       func listed(_ paths: [String]) -> String {
         paths.prefix(3).map { LibraryError.quoted($0) }.joined(separator: ", ") + (paths.count > 3 ? ", …" : "")
       }

@@ -134,13 +134,16 @@ package final class Library {
 
   /// Opens (or creates, seeded with `seed`: the default catalogue unless told) the library
   /// file at `path`, fetching covers as `settings` say: the library builds its cover cache
-  /// and loader. With a `source`, the library holds that source's albums (``sync()``).
+  /// and loader. With a `source`, the library holds that source's albums (``sync()``). Its
+  /// statements stop when `cancellation` says so (the run's token).
   package static func open(
     path: String, covers settings: CoverSettings, seed: [Album] = DefaultCatalogue.albums,
-    source: (any MusicSource)? = nil
+    source: (any MusicSource)? = nil, cancellation: Cancellation = .never
   ) throws(LibraryError) -> Library {
     let library = try Library(
-      store: AlbumStore.open(path: path, seed: seed), covers: CoverLoader(settings: settings), source: source)
+      store: AlbumStore.open(path: path, seed: seed, cancellation: cancellation),
+      covers: CoverLoader(settings: settings),
+      source: source)
     library.musicBrainz = MusicBrainzSearch(base: settings.musicBrainzBase, userAgent: settings.userAgent)
     return library
   }

@@ -1,6 +1,7 @@
 import BlueCovers
 import BlueLibrary
 import BluePlayback
+import BlueSystem
 import MusicSource
 
 #if canImport(Glibc)
@@ -50,12 +51,17 @@ package struct ShellOptions: Sendable {
   /// The player plays on a server: a script does not wait for the end of its queue, and
   /// leaving the shell leaves it playing.
   package var playerOutlivesShell = false
+  /// The run's token (``Cancellation/signals()``), made by the composition root and handed to
+  /// what waits there too (the server, the audio engine): the library's statements, the
+  /// commands and the waits on the terminal's thread stop through it.
+  package var cancellation: Cancellation
 
   /// Creates options.
   package init(
     input: Input = .standardInput, home: String? = nil, noColor: Bool = false, bail: Bool = false,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], cancellation: Cancellation
   ) {
+    self.cancellation = cancellation
     self.input = input
     self.home = home
     self.noColor = noColor
@@ -98,10 +104,6 @@ package enum Shell {
       return error.status
     }
   }
-
-  /// Whether SIGTERM, SIGHUP or SIGINT arrived and was not taken yet: a wait outside the
-  /// shell (libmpv opening its audio output) stops for it.
-  package static var isStopRequested: Bool { SignalMonitor.terminationPending || SignalMonitor.peek(.interrupt) }
 
   /// In script mode a signal ends the run after the current command.
   static func scriptStopRequested() -> LineEvent? {

@@ -55,12 +55,12 @@ final class ShellSession {
     if let server = options.server { paths.library = paths.serverLibrary(named: server.libraryName) }
     self.paths = paths
     // Opening shows the last session's view again, which may take a while on a large
-    // library: SIGTERM and SIGHUP stop it (``connect()`` sets the check for the run).
-    AlbumStore.setInterruptCheck { SignalMonitor.terminationPending }
+    // library: SIGTERM and SIGHUP stop it (the token, not armed yet; ``connect()`` arms it).
     do {
       library = try Library.open(
         path: paths.library, covers: Self.coverSettings(options, paths: paths),
-        seed: options.server == nil ? DefaultCatalogue.albums : [], source: options.server)
+        seed: options.server == nil ? DefaultCatalogue.albums : [], source: options.server,
+        cancellation: options.cancellation)
     } catch {
       if let signalled = SignalMonitor.takeTermination() { throw StartFailure(message: "", status: signalled) }
       throw StartFailure(message: "bluelib: \(error)", status: Shell.ExitCode.cannotOpen)
@@ -177,7 +177,7 @@ final class ShellSession {
     }
     return CommandEnvironment(
       library: library, output: output, processEnvironment: options.environment,
-      cancellation: .signals(interactive: isInteractive), isInteractive: isInteractive,
+      cancellation: options.cancellation, isInteractive: isInteractive,
       outputIsTerminal: isatty(STDOUT_FILENO) == 1, window: .ofTerminal(), colorMode: terminal.colorMode,
       coverStatus: CoverStatusReporter(messages: messages, showsTimes: isInteractive),
       deliverMessages: { [isTerminal = terminal.isTerminal] in
@@ -224,17 +224,10 @@ final class ShellSession {
   /// status lines, the pager and the reader's hooks.
   private func connect() {
     // A long SQLite statement (undoing a million-album import) stops for SIGTERM and SIGHUP,
-    // and in a script for SIGINT too, all of which end the run; it rolls back.
-    let scriptMode = !isInteractive
-    AlbumStore.setInterruptCheck {
-      SignalMonitor.terminationPending || (scriptMode && SignalMonitor.peek(.interrupt))
-    }
-    // A wait for a server's answer on this thread ends on Ctrl-C too (taken at a terminal,
-    // as a long command takes it; a script ends on it).
-    Interruption.install(pipe: WakeUpPipe.shared) {
-      SignalMonitor.terminationPending
-        || (scriptMode ? SignalMonitor.peek(.interrupt) : SignalMonitor.take(.interrupt))
-    }
+    // and in a script for SIGINT too, all of which end the run; it rolls back. A wait for a
+    // server's answer on this thread ends on Ctrl-C too (taken at a terminal, as a long
+    // command takes it; a script ends on it).
+    options.cancellation.arm(interactive: isInteractive)
     TerminalModes.enableUTF8Locale()
     // Status lines are made of outcomes only: queued and started downloads are not reported.
     if let coverStatus = interpreter.environment.coverStatus {
@@ -517,7 +510,7 @@ final class ShellSession {
     guard let player = interpreter.environment.player, !player.isIdle else { return }
     player.waitUntilIdle(
       wakingOn: .shared,
-      isCancelled: { SignalMonitor.peek(.interrupt) || SignalMonitor.terminationPending },
+      isCancelled: { [cancellation = options.cancellation] in cancellation.isStopRequested },
       every: { [output] in
         self.recordPlays()
         let lines = self.delivery.take()

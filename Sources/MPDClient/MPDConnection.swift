@@ -9,8 +9,8 @@ import BlueSystem
 /// One connection to an MPD server, speaking its line protocol over a non-blocking socket.
 ///
 /// Every wait is a `poll` with the request's timeout (the time without a byte from the
-/// server), and, on the thread that owns the terminal, the shell's wake-up pipe
-/// (``Interruption``): a signal ends the wait at once, whatever the server does. A wait for
+/// server), and, on the thread that owns the terminal, the run's ``Cancellation`` token's
+/// pipe: a signal ends the wait at once, whatever the server does. A wait for
 /// `idle` has no timeout and ends when ``cancel`` is written to.
 ///
 /// - Important: One thread at a time: the server's pool hands a connection to one request.
@@ -18,6 +18,8 @@ final class MPDConnection: @unchecked Sendable {
   let address: MPDAddress
   /// Seconds without a byte from the server before a request fails.
   let timeout: Double
+  /// What ends a wait on the terminal's thread at a signal.
+  let cancellation: Cancellation
   /// The protocol version the server greeted with (`[0, 23, 5]`).
   private(set) var version: [Int] = []
   private var descriptor: Int32 = -1
@@ -46,9 +48,10 @@ final class MPDConnection: @unchecked Sendable {
   /// Connects to `address`, reads the greeting and sends the password, if any.
   ///
   /// - Throws: ``MPDError`` (connection refused, unknown host, timed out, not MPD, wrong password).
-  init(address: MPDAddress, timeout: Double) throws(MPDError) {
+  init(address: MPDAddress, timeout: Double, cancellation: Cancellation = .never) throws(MPDError) {
     self.address = address
     self.timeout = timeout
+    self.cancellation = cancellation
     do throws(MPDError) {
       try open()
       let text = text(of: try readLine())
@@ -425,43 +428,22 @@ final class MPDConnection: @unchecked Sendable {
   }
 
   /// Waits until the socket is ready for `events`, the deadline passes (timed out; nil:
-  /// never), a signal asks to stop (on the terminal's thread), or ``cancel`` is written to.
+  /// never), a signal asks to stop (on the terminal's thread: ``cancellation``), or
+  /// ``cancel`` is written to.
   private func wait(for events: Int16, deadline: ContinuousClock.Instant?) throws(MPDError) {
-    let interruption = Interruption.forThisThread
-    var emptiedWakeUps = false
-    // What the wait took from the shell's pipe goes back, for the shell to see.
-    defer { if emptiedWakeUps { interruption?.pipe.wake() } }
-    while true {
-      var descriptors = [
-        pollfd(fd: descriptor, events: events, revents: 0),
-        pollfd(fd: cancel.readEnd, events: Int16(POLLIN), revents: 0),
-      ]
-      if let interruption {
-        descriptors.append(pollfd(fd: interruption.pipe.readEnd, events: Int16(POLLIN), revents: 0))
-      }
-      var milliseconds: Int32 = -1
-      if let deadline {
-        let left = deadline - .now
-        guard left > .zero else {
-          if let overall, overall.instant <= deadline { throw error(.timedOut(seconds: overall.seconds)) }
-          throw error(.timedOut(seconds: timeout))
-        }
-        milliseconds = left.pollMilliseconds
-      }
-      let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
-      if ready < 0 {
-        guard errno == EINTR else { throw error(.broken(SystemError.reason(errno))) }
-        if interruption?.shouldStop() == true { throw error(.interrupted) }
-        continue
-      }
-      if ready == 0 { continue }  // the deadline is checked above
+    var descriptors = [
+      pollfd(fd: descriptor, events: events, revents: 0), pollfd(fd: cancel.readEnd, events: Int16(POLLIN), revents: 0),
+    ]
+    switch cancellation.wait(for: &descriptors, until: deadline) {
+    case .ready:
       if descriptors[1].revents != 0 { throw error(.interrupted) }
-      if let interruption, descriptors[descriptors.count - 1].revents != 0 {
-        interruption.pipe.drain()
-        emptiedWakeUps = true
-        if interruption.shouldStop() { throw error(.interrupted) }
-      }
-      if descriptors[0].revents != 0 { return }
+    case .timedOut:
+      if let overall, let deadline, overall.instant <= deadline { throw error(.timedOut(seconds: overall.seconds)) }
+      throw error(.timedOut(seconds: timeout))
+    case .stopped:
+      throw error(.interrupted)
+    case .failed(let code):
+      throw error(.broken(SystemError.reason(code)))
     }
   }
 

@@ -276,8 +276,10 @@ package final class MPDEngine: AudioEngine, Sendable {
     while true {
       let now = PlayerState(try connection.run(MPDCommand("status")))
       let moved = now.isPlaying && (!before.isPlaying || now.songID != before.songID || now.version != before.version)
-      if moved || ContinuousClock.now >= deadline || Interruption.forThisThread?.shouldStop() == true { return now }
-      usleep(20_000)
+      let stop = connection.cancellation
+      if moved || ContinuousClock.now >= deadline || stop.stopsWaitOnThisThread() { return now }
+      // 20 ms before the next look, less when a signal asks to stop (on the terminal's thread).
+      if stop.sleep(for: .milliseconds(20)) { return now }
     }
   }
 

@@ -18,12 +18,14 @@ import Synchronization
 /// so once and tries again after 1 s, then twice as long each time, up to a minute.
 ///
 /// - Important: Safe from any thread. On the thread that owns the terminal, a wait for an
-///   answer ends at once on Ctrl-C, SIGTERM or SIGHUP (``Interruption``).
+///   answer ends at once on Ctrl-C, SIGTERM or SIGHUP (the run's ``Cancellation``).
 package final class MPDServer: MusicSource, Sendable {
   /// Where the server is, and the password.
   package let address: MPDAddress
   /// Seconds without a byte from the server before a request fails (`MPD_TIMEOUT`).
   package let timeout: Double
+  /// What ends a wait on the terminal's thread at a signal: the run's token.
+  let cancellation: Cancellation
   private let pool = Mutex<[MPDConnection]>([])
   private let state = Mutex(State())
   /// Written to when the listener is to stop (tests; the shell leaves with the process).
@@ -77,10 +79,14 @@ package final class MPDServer: MusicSource, Sendable {
   /// A server at `address`; nothing is connected until a request needs it. A server whose
   /// `stats` say nothing (Mopidy) is looked at every `pollInterval` seconds while a shell
   /// follows it (``startFollowing()``).
-  package init(address: MPDAddress, timeout: Double = 15, pollInterval: Double = 10) {
+  /// A wait for it on the thread that armed `cancellation` ends at a signal.
+  package init(
+    address: MPDAddress, timeout: Double = 15, pollInterval: Double = 10, cancellation: Cancellation = .never
+  ) {
     self.address = address
     self.timeout = timeout
     self.pollInterval = pollInterval
+    self.cancellation = cancellation
   }
 
   /// The seconds of `MPD_TIMEOUT` in `environment` (as libmpdclient reads it), else 15.
@@ -170,14 +176,13 @@ package final class MPDServer: MusicSource, Sendable {
   /// terminal's thread, at a signal.
   func connect() throws(MPDError) -> MPDConnection {
     let deadline = DispatchTime.now() + timeout
-    let interruption = Interruption.forThisThread
     var turn = false
     while !turn && DispatchTime.now() < deadline {
       turn = connecting.wait(timeout: min(deadline, .now() + .milliseconds(50))) == .success
-      if !turn, interruption?.shouldStop() == true { throw MPDError(server: address.description, .interrupted) }
+      if !turn, cancellation.stopsWaitOnThisThread() { throw MPDError(server: address.description, .interrupted) }
     }
     defer { if turn { connecting.signal() } }
-    return try MPDConnection(address: address, timeout: timeout)
+    return try MPDConnection(address: address, timeout: timeout, cancellation: cancellation)
   }
 
   /// Runs one command and returns its answer's lines.
@@ -223,8 +228,9 @@ package final class MPDServer: MusicSource, Sendable {
   }
 
   /// Waits until the listener's connection is open, or it failed (the server is gone, or
-  /// refuses), or the timeout passed, or it stopped: asleep in `poll` on a pipe of its own,
-  /// which the listener wakes at each of those (``State/wakeWaiters()``).
+  /// refuses), or the timeout passed, or it stopped, or — on the terminal's thread — a
+  /// signal asks to stop: asleep in `poll` on a pipe of its own, which the listener wakes at
+  /// each of those (``State/wakeWaiters()``), and on the token's.
   private func waitUntilListening() {
     let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
     let woken = WakeUpPipe()
@@ -237,12 +243,14 @@ package final class MPDServer: MusicSource, Sendable {
       woken.close()
     }
     while !state.withLock({ $0.idleConnection != nil || $0.stopped || $0.failures > failures }) {
-      let left = deadline - .now
-      guard left > .zero else { return }
-      var descriptor = pollfd(fd: woken.readEnd, events: Int16(POLLIN), revents: 0)
+      var descriptors = [pollfd(fd: woken.readEnd, events: Int16(POLLIN), revents: 0)]
       // Without a pipe (the process out of descriptors), a look every 2 ms.
-      _ = poll(&descriptor, 1, woken.isOpen ? left.pollMilliseconds : 2)
-      woken.drain()
+      let until = woken.isOpen ? deadline : min(deadline, .now + .milliseconds(2))
+      switch cancellation.wait(for: &descriptors, until: until) {
+      case .ready: woken.drain()
+      case .timedOut: if ContinuousClock.now >= deadline { return }
+      case .stopped, .failed: return
+      }
     }
   }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import BlueLibrary
 import BluePlayback
 import BlueShell
+import BlueSystem
 import Foundation
 import MPDClient
 import MPVAudio
@@ -133,7 +134,11 @@ struct Invocation {
     if let first = commands.first { input = .commands(commands.dropFirst().reduce(first) { $0 + "\n" + $1 }) }
     if let script { input = .script(path: script) }
     let environment = processEnvironment()
-    var options = ShellOptions(input: input, home: home, noColor: noColor, bail: bail, environment: environment)
+    // The run's one token: what waits — the library's statements, the server's answers, the
+    // audio engine, the commands — stops through it, at the signals the shell handles.
+    let cancellation = Cancellation.signals()
+    var options = ShellOptions(
+      input: input, home: home, noColor: noColor, bail: bail, environment: environment, cancellation: cancellation)
     options.noPager = noPager
     options.maxDownloads = downloads
     options.downloadTimeout = downloadTimeout
@@ -142,11 +147,12 @@ struct Invocation {
     // output (`null` plays silently: tests, machines without sound).
     let audioOutput = environment["BLUELIB_AUDIO_OUTPUT"].flatMap { $0.isEmpty ? nil : $0 }
     options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in
-      try MPVEngine(audioOutput: audioOutput, isCancelled: { Shell.isStopRequested })
+      try MPVEngine(audioOutput: audioOutput, isCancelled: { cancellation.isStopRequested })
     }
     if let mpd, let address = try? MPDAddress.resolve(mpd, environment: environment) {
       // The server is one more adapter on each seam: its albums, its covers, its player.
-      let server = MPDServer(address: address, timeout: MPDServer.timeout(from: environment))
+      let server = MPDServer(
+        address: address, timeout: MPDServer.timeout(from: environment), cancellation: cancellation)
       options.server = server
       options.coverSources = [MPDCoverSource(server: server)]
       options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in try MPDEngine(server: server) }

@@ -1,5 +1,6 @@
 import AlbumModel
 import BlueLibrary
+import BlueSystem
 import Foundation
 import MusicFolder
 import Testing
@@ -62,7 +63,7 @@ import Testing
   @Test func aLongCommandStopsWhenTheEnvironmentsCancellationSays() throws {
     let folder = try MusicFolderFixture()
     try folder.track("X/Alpha/01.mp3", TagEdit(album: "Alpha", artist: "X", title: "A1", trackNumber: "1"))
-    let stopped = Cancellation(wakeUpPipe: .shared, check: { { true } }, coverWait: { .cancel }, endsRun: { false })
+    let stopped = Cancellation(interrupt: { _ in true })
     let shell = try InProcessShell(albums: [], cancellation: stopped)
     #expect(shell.run("import '\(folder.root)'") == ["import: cancelled; nothing was imported"])
     #expect(try shell.library.count() == 0)

@@ -1,6 +1,7 @@
 import AlbumModel
 import BlueLibrary
 import BluePlayback
+import BlueSystem
 import Testing
 
 @testable import BlueShell

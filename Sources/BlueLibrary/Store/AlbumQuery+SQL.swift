@@ -159,7 +159,7 @@ extension AlbumStore {
   /// and width folded), `bluelib_lower(text)` (case folded, every script) and
   /// `regexp(pattern, text)`, which SQLite calls for `text REGEXP pattern`, and
   /// `bluelib_shuffle(id, seed)`, the `random` sort key's order.
-  static func installQueryFunctions(_ db: Database) {
+  static func installQueryFunctions(_ db: Database, stop: StatementStop) {
     db.add(
       function: DatabaseFunction("bluelib_shuffle", argumentCount: 2, pure: true) { values in
         guard let id = Int64.fromDatabaseValue(values[0]), let seed = Int64.fromDatabaseValue(values[1]) else {
@@ -180,7 +180,7 @@ extension AlbumStore {
         guard let pattern = String.fromDatabaseValue(values[0]), let text = String.fromDatabaseValue(values[1]),
           let regex = RegexCache.shared.regex(pattern)
         else { return false }
-        return try BoundedMatch.matches(regex, pattern: pattern, in: text)
+        return try BoundedMatch.matches(regex, pattern: pattern, in: text, statementStop: stop)
       })
   }
 }
@@ -211,7 +211,9 @@ enum BoundedMatch {
   /// Whether `regex` matches somewhere in `text`.
   /// - Throws: A `DatabaseError` SQLite reports for the statement: `SQLITE_INTERRUPT` when
   ///   asked to stop, and one whose message starts with ``tooSlowMarker`` over the budget.
-  static func matches(_ regex: NSRegularExpression, pattern: String, in text: String) throws -> Bool {
+  static func matches(
+    _ regex: NSRegularExpression, pattern: String, in text: String, statementStop: AlbumStore.StatementStop
+  ) throws -> Bool {
     var found = false
     var stopped = false
     var tooSlow = false
@@ -225,7 +227,7 @@ enum BoundedMatch {
         return
       }
       calls += 1
-      if AlbumStore.interruptRequested {
+      if statementStop.isRequested {
         stopped = true
         stop.pointee = true
       } else if calls & 15 == 0, ContinuousClock.now > deadline {

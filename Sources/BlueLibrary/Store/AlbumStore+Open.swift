@@ -18,6 +18,8 @@ extension AlbumStore {
   /// made by a newer bluelib throws ``LibraryError/cannotOpen(path:reason:)`` and
   /// is left byte for byte as it was.
   ///
+  /// Its statements stop when `cancellation` says so (``StatementStop``).
+  ///
   /// The file uses SQLite's rollback journal (`journal_mode = DELETE`,
   /// `synchronous = FULL`), not WAL: both make every transaction atomic and
   /// durable, but an import appends new pages, which the rollback journal writes
@@ -25,7 +27,9 @@ extension AlbumStore {
   /// a million-row import measured about 25% faster. The shell is one writer
   /// with no concurrent readers, so WAL's concurrency buys nothing, and the
   /// library stays a single file.
-  package static func open(path: String, seed: [Album] = DefaultCatalogue.albums) throws(LibraryError) -> AlbumStore {
+  package static func open(
+    path: String, seed: [Album] = DefaultCatalogue.albums, cancellation: Cancellation = .never
+  ) throws(LibraryError) -> AlbumStore {
     let state = try LibraryFile.inspect(path)
     if state == .missing {
       let directory = (path as NSString).deletingLastPathComponent
@@ -40,9 +44,10 @@ extension AlbumStore {
     }
     var configuration = Configuration()
     configuration.busyMode = .timeout(5)
+    let stop = StatementStop(cancellation)
     configuration.prepareDatabase { db in
-      AlbumStore.installInterruptCheck(db)
-      AlbumStore.installQueryFunctions(db)
+      stop.install(db)
+      AlbumStore.installQueryFunctions(db, stop: stop)
     }
     // A command's reads share one read transaction (``beginSnapshot()``), left open
     // between the store's calls until the command ends.
@@ -78,7 +83,7 @@ extension AlbumStore {
         }
         if !created {
           try queue.close()
-          return try open(path: path, seed: seed)
+          return try open(path: path, seed: seed, cancellation: cancellation)
         }
       case .library(let version) where version < Schema.version:
         try queue.writeWithoutTransaction { db in
@@ -90,7 +95,7 @@ extension AlbumStore {
       case .library, .existing:
         break
       }
-      return AlbumStore(path: path, queue: queue)
+      return AlbumStore(path: path, queue: queue, stop: stop)
     } catch {
       switch Self.libraryError(error) {
       case let refused where refused.isCannotOpen: throw refused

@@ -153,7 +153,7 @@ extension AlbumStore {
       return (putBack, stuck)
     }
     func cancel() throws(LibraryError) -> JournalEnd {
-      try Self.withoutInterrupts { () throws(LibraryError) -> JournalEnd in
+      try withoutInterrupts { () throws(LibraryError) -> JournalEnd in
         if !journal.cancelled {
           try changing { db in
             try db.execute(sql: "UPDATE write_journal SET cancelled = 1 WHERE change_id = ?", arguments: [step])

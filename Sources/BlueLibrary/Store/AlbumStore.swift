@@ -1,4 +1,5 @@
 import AlbumModel
+import BlueSystem
 import Foundation
 internal import GRDB
 import Synchronization
@@ -39,10 +40,13 @@ package final class AlbumStore: Sendable {
   /// The statements of ``HotStatement``, by number, once made (``hotStatement(_:_:)``).
   /// Touched only on the queue, which serialises every use of the connection they belong to.
   nonisolated(unsafe) var hotStatements = [Statement?](repeating: nil, count: HotStatement.allCases.count)
+  /// What its statements stop for (``StatementStop``).
+  let statementStop: StatementStop
 
-  init(path: String?, queue: DatabaseQueue) {
+  init(path: String?, queue: DatabaseQueue, stop: StatementStop) {
     self.path = path
     self.queue = queue
+    self.statementStop = stop
   }
 
   /// A fresh in-memory library holding `albums` (the default catalogue unless told), for tests.
@@ -50,10 +54,11 @@ package final class AlbumStore: Sendable {
     do {
       var configuration = Configuration()
       configuration.allowsUnsafeTransactions = true
-      configuration.prepareDatabase { db in AlbumStore.installQueryFunctions(db) }
+      let stop = StatementStop(.never)
+      configuration.prepareDatabase { db in AlbumStore.installQueryFunctions(db, stop: stop) }
       let queue = try DatabaseQueue(configuration: configuration)
       try queue.write { db in try Schema.create(db, seed: albums) }
-      return AlbumStore(path: nil, queue: queue)
+      return AlbumStore(path: nil, queue: queue, stop: stop)
     } catch {
       preconditionFailure("cannot create an in-memory library: \(error)")
     }
@@ -377,7 +382,7 @@ package final class AlbumStore: Sendable {
   static func libraryError(_ error: any Error) -> LibraryError {
     switch error {
     case let error as LibraryError: error
-    // Stopped on request (``setInterruptCheck(_:)``): rolled back, nothing changed.
+    // Stopped on request (``StatementStop``): rolled back, nothing changed.
     case let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT: .cancelled
     case let error as DatabaseError where error.message?.hasPrefix(BoundedMatch.tooSlowMarker) == true:
       .patternTooSlow(pattern: String(error.message!.dropFirst(BoundedMatch.tooSlowMarker.count)))

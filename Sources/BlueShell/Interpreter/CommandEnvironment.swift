@@ -1,5 +1,6 @@
 import BlueLibrary
 import BluePlayback
+import BlueSystem
 import CoverArt
 
 /// What a command may use, passed in explicitly and whole: the library, the output, the

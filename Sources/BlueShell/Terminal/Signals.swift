@@ -104,6 +104,12 @@ enum SignalMonitor {
   /// SIGTERM or SIGHUP arrived and was not taken yet.
   static var terminationPending: Bool { peek(.terminate) || peek(.hangUp) }
 
+  /// The exit status SIGTERM (143) or SIGHUP (129) calls for when one arrived and was not
+  /// taken yet, without taking it; nil otherwise.
+  static var pendingTermination: Int32? {
+    peek(.terminate) ? 128 + SIGTERM : peek(.hangUp) ? 128 + SIGHUP : nil
+  }
+
   /// A count that changes whenever SIGINT, SIGTERM or SIGHUP arrives, whether or not a
   /// command took the signal: the interpreter compares it to drop the rest of a line.
   static var stopRequestCount: UInt32 { stopRequests.load(ordering: .relaxed) }
