@@ -304,9 +304,14 @@ package final class MPVEngine: AudioEngine, Sendable {
       }
       quiet.restore()
     }
+    // `keep-open`: at its end the silence stays loaded, paused, and the output open, so the
+    // output's name is told whenever mpv gets to it. Without it an output that writes as
+    // fast as it can (`pcm`, into a file) could finish the silence and close before the
+    // name was told: the end came first and a working output was called none (a test of
+    // ReplayGain failed so on a loaded machine).
     let settings = [
       ("config", "no"), ("video", "no"), ("terminal", "no"), ("audio-display", "no"), ("load-scripts", "no"),
-      ("ytdl", "no"), ("idle", "yes"), ("input-default-bindings", "no"),
+      ("ytdl", "no"), ("idle", "yes"), ("input-default-bindings", "no"), ("keep-open", "yes"),
     ]
     for (option, value) in settings + (name.map { [("ao", $0)] } ?? []) {
       let status = mpv_set_option_string(core, option, value)
