@@ -95,6 +95,8 @@ extension Library {
     defer { store.endListing() }
     var fingerprint = SongFingerprint()
     var staged = 0
+    /// The tracks of the albums listed without them, as their lists count them.
+    var listedSongs = 0
     var marksKept = true
     var failure: LibraryError?
     do throws(SourceError) {
@@ -106,6 +108,7 @@ extension Library {
           case .again:
             fingerprint = SongFingerprint()
             staged = 0
+            listedSongs = 0
             try store.beginListing()
           case .tracks(let songs):
             for song in songs { fingerprint.mix(song) }
@@ -113,6 +116,12 @@ extension Library {
               songs.map { song in
                 ListedTrack(path: root + "/" + song.path, modified: song.modified &* 1_000_000_000, tags: song.tags)
               })
+          case .albums(let albums):
+            // Albums without their tracks: staged as they are, their tracks asked for when
+            // needed (``tracklist(of:)``).
+            for album in albums { fingerprint.mix(album) }
+            staged += try store.stageAlbums(albums, root: root)
+            listedSongs += albums.reduce(0) { $0 + max(0, min($1.trackCount, 1 << 20)) }
           }
           return true
         } catch {
@@ -127,7 +136,7 @@ extension Library {
     var result = SourceSync()
     result.notices = notices
     result.listed = true
-    result.tracks = staged
+    result.tracks = staged + listedSongs
     let record = version + "\n" + fingerprint.hex(songs: staged)
     if let last, last.hasSuffix("\n" + fingerprint.hex(songs: staged)) {
       // The very songs of the last sync: its albums stand.
@@ -355,6 +364,14 @@ struct SongFingerprint {
     }
   }
 
+  mutating func mix(_ album: SourceAlbum) {
+    mix(album.path)
+    mix(
+      "album \(album.modified) \(album.duration) \(album.trackCount) \(album.year ?? -1) \(album.rating ?? 0) "
+        + "\(album.ratingKnown) \(album.favourite) \(album.plays ?? -1) \(album.lastPlayed ?? -1)")
+    for text in [album.title, album.artist, album.genre, album.coverURL, album.musicBrainzAlbumID] { mix(text) }
+  }
+
   /// The fingerprint of the songs mixed, `songs` of them.
   func hex(songs: Int) -> String {
     var copy = self
@@ -450,8 +467,13 @@ extension Library {
     var uris: [String] = []
     var keys: [String] = []
     for album in albums where album.folder?.hasPrefix(prefix) == true {
-      guard let tracklist = try tracklist(of: album) else { continue }
-      uris += tracklist.tracks.map(\.path).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+      guard let tracklist = try storedTracklist(of: album), let folder = album.folder else { continue }
+      let tracks = tracklist.tracks.map(\.path).filter { $0.hasPrefix(prefix) }.map {
+        String($0.dropFirst(prefix.count))
+      }
+      // An album listed without its tracks, whose tracks were never asked for: its folder
+      // stands for them (the source finds them from it), rather than a request for them.
+      uris += tracks.isEmpty && (album.tracks ?? 0) > 0 ? [String(folder.dropFirst(prefix.count))] : tracks
       if let key = album.sourceKey { keys.append(key) }
     }
     guard !uris.isEmpty else {

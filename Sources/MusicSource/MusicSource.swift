@@ -1,12 +1,14 @@
 /// A source of albums, below the library: something that lists music tracks, each with a
-/// stamp that says when it changed, and a fingerprint that changes whenever what it lists
-/// does; and, where it can, that shares marks (ratings, favourites) with every other library
-/// of it, gives covers and plays. An MPD server (`MPDClient`, and Mopidy through it) is one;
-/// a Subsonic server will be another. The library imports what a source lists through one
-/// path (staged, grouped into albums as a music folder's files are, keyed, stored: views,
-/// queries, sort, stats, completion and undo of local edits work as on local albums), and
-/// follows the source as it changes; the executable hands it the implementation, as it
-/// hands the player its audio engine.
+/// stamp that says when it changed, or albums without their tracks (whose tracks it gives
+/// when asked), and a fingerprint that changes whenever what it lists does; and, where it
+/// can, that shares marks (ratings, favourites) with every other library of it, gives covers
+/// and plays. An MPD server (`MPDClient`, and Mopidy through it) lists tracks; a Subsonic
+/// server (`SubsonicClient`) lists albums (``SourceListing/albums(_:)``): asking it for
+/// every album's tracks would cost a request an album. The library imports what a source
+/// lists through one path (staged; tracks grouped into albums as a music folder's files are;
+/// keyed, stored: views, queries, sort, stats, completion and undo of local edits work as on
+/// local albums), and follows the source as it changes; the executable hands it the
+/// implementation, as it hands the player its audio engine.
 ///
 /// This module knows no library, no store and no terminal: a source depends on it (and on
 /// BlueCovers and BluePlayback for its covers and its player), never on BlueLibrary.
@@ -32,6 +34,10 @@ public protocol MusicSource: AnyObject, Sendable {
   /// the source keeps for it (``SourceTrack/rating``). A `receive` that returns false stops
   /// the listing (the call then returns without an error).
   func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError)
+  /// The tracks of the album it listed as `album` (its ``SourceAlbum/path``), in album
+  /// order, each filed below that path: asked when the library first needs them (`show`,
+  /// `play`), and kept. A source that lists tracks is never asked (the default: none).
+  func tracks(ofAlbum album: String) throws(SourceError) -> [SourceTrack]
   /// The cover URL of the album whose first track is filed at `path` (its
   /// ``SourceTrack/path``): what the source's `CoverSource` reads.
   func coverURL(ofTrack path: String) -> String
@@ -41,7 +47,9 @@ public protocol MusicSource: AnyObject, Sendable {
   /// Starts listening for changes (and keeps doing so until the process ends), so a library
   /// open during an update follows it.
   func startFollowing()
-  /// Keeps `mark` on the tracks filed at `paths` (their ``SourceTrack/path``), where every
+  /// Keeps `mark` on the tracks filed at `paths` (their ``SourceTrack/path``; for an album
+  /// listed without its tracks whose tracks the library has not asked for, the album's
+  /// ``SourceAlbum/path``), where every
   /// client of the source sees it (MPD: stickers), so another library of the same source
   /// reads it at its next sync
   /// (``SourceTrack/rating``, ``SourceTrack/favourite``): what the source keeps is the
@@ -57,6 +65,9 @@ public protocol MusicSource: AnyObject, Sendable {
 extension MusicSource {
   /// A source that keeps no marks of its own.
   public func marks() throws(SourceError) -> [String: TrackMarks]? { nil }
+
+  /// A source that lists tracks: its albums are never without them.
+  public func tracks(ofAlbum album: String) throws(SourceError) -> [SourceTrack] { [] }
 }
 
 /// The marks a source keeps for one track (``MusicSource/marks()``).
@@ -76,6 +87,9 @@ public struct TrackMarks: Sendable, Equatable {
 public enum SourceListing: Sendable, Equatable {
   /// The next tracks, in the source's order.
   case tracks([SourceTrack])
+  /// The next albums, in the source's order, without their tracks
+  /// (``MusicSource/tracks(ofAlbum:)`` gives them).
+  case albums([SourceAlbum])
   /// The database changed while it was listed: the songs handed on so far are to be
   /// forgotten, and the listing starts again.
   case again
@@ -157,6 +171,46 @@ public struct SourceTrack: Sendable, Equatable {
     self.uri = uri
     self.path = uri
     self.modified = modified
+    self.duration = duration
+  }
+}
+
+/// One album of a source that lists albums rather than tracks (``SourceListing/albums(_:)``):
+/// what its list of albums says of it, its tracks left for when they are needed.
+public struct SourceAlbum: Sendable, Equatable {
+  /// Where the library files it, below the source's root: its folder. The source finds the
+  /// album again from it (a Subsonic server: its album id); its tracks are filed below it.
+  public var path: String
+  public var title: String
+  public var artist: String
+  public var year: Int?
+  public var genre: String?
+  /// Its number of tracks and its length in seconds, as its list says.
+  public var trackCount: Int
+  public var duration: Double
+  /// A stamp that changes when its tracks do (when it was added or changed), 0 when unknown.
+  public var modified: Int64 = 0
+  /// Its cover's URL, read by the source's `CoverSource`; nil for none.
+  public var coverURL: String?
+  public var musicBrainzAlbumID: String?
+  /// The stars, 1 to 5, the source keeps for it; nil for none. Said only when
+  /// ``ratingKnown``: a source that rates songs only does not say it in its list of albums,
+  /// and the library's rating of the album then stands.
+  public var rating: Int?
+  public var ratingKnown = false
+  /// Whether the source keeps it marked as a favourite.
+  public var favourite = false
+  /// How often it was played, as the source counts; nil when it does not say.
+  public var plays: Int?
+  /// When it was last played (seconds since 1970), as the source says; nil when it does not.
+  public var lastPlayed: Int64?
+
+  /// An album filed at `path` with its title and artist; the rest is set one by one.
+  public init(path: String, title: String, artist: String, trackCount: Int = 0, duration: Double = 0) {
+    self.path = path
+    self.title = title
+    self.artist = artist
+    self.trackCount = trackCount
     self.duration = duration
   }
 }
