@@ -74,9 +74,8 @@ public struct SubsonicError: Error, Equatable, Sendable, CustomStringConvertible
       guard let known else { return (said.isEmpty ? "the request failed" : said) + " (error \(code))" }
       let lowered = said.lowercased()
       // The server's words when they say more than the code's own.
-      let extra =
-        said.isEmpty || lowered.hasPrefix(known.lowercased()) || lowered.contains("wrong username")
-        ? "" : ": " + said
+      // (The credentials' codes say it all; a server's own words would only say it again.)
+      let extra = said.isEmpty || (40...44).contains(code) || lowered.hasPrefix(known.lowercased()) ? "" : ": " + said
       return known + extra + " (error \(code))"
     case .transport(let failure):
       switch failure {

@@ -188,11 +188,35 @@ public final class SupysonicFixture {
     return response
   }
 
-  /// The body of an HTTP/1.0 GET of `path` on 127.0.0.1:`port` (the head left out).
+  /// The body of an HTTP/1.0 GET of `path` on 127.0.0.1:`port` (the head left out): the
+  /// request sent whole, the answer read until the server closes (within 10 s).
   public static func httpGet(port: Int, path: String) throws -> String {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw FixtureError("socket: errno \(errno)") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw FixtureError("connect to \(port): errno \(errno)") }
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let request = "GET \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
-    let answer = try MPDFixture.conversation(port: port, [String(request.dropLast())], close: false)
-    guard let end = answer.range(of: "\r\n\r\n") else { throw FixtureError("no HTTP head: \(answer.prefix(200))") }
-    return String(answer[end.upperBound...])
+    _ = request.withCString { send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    var answer: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = recv(descriptor, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      answer += buffer[..<count]
+    }
+    let text = String(decoding: answer, as: UTF8.self)
+    guard let end = text.range(of: "\r\n\r\n") else { throw FixtureError("no HTTP head: \(text.prefix(200))") }
+    return String(text[end.upperBound...])
   }
 }
