@@ -7,7 +7,7 @@ extension LibraryArchive {
   ///
   /// A field is quoted when it holds a comma, a quote, a line break or blanks at
   /// either end; control characters are written as they are.
-  public static func encodeCSV(_ albums: [Album]) -> [UInt8] {
+  package static func encodeCSV(_ albums: [Album]) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(albums.count * 100 + 40)
     let music = albums.contains { $0.tracks != nil || $0.duration != nil || $0.folder != nil }

@@ -12,10 +12,10 @@ package import MusicFolder
 extension LibraryArchive {
   /// What an export wrote: albums, and for a playlist its tracks and those it could not
   /// write (a line break in a path cannot be written in M3U).
-  public struct Exported: Sendable, Equatable {
-    public var albums = 0
-    public var tracks = 0
-    public var tracksLeftOut = 0
+  package struct Exported: Sendable, Equatable {
+    package var albums = 0
+    package var tracks = 0
+    package var tracksLeftOut = 0
 
     package init(albums: Int = 0, tracks: Int = 0, tracksLeftOut: Int = 0) {
       (self.albums, self.tracks, self.tracksLeftOut) = (albums, tracks, tracksLeftOut)
@@ -33,7 +33,7 @@ extension LibraryArchive {
   /// `sparing` names files that must never be replaced (the open library and its journal,
   /// WAL and shared-memory files): a target that is one of them, by name or through a link
   /// (the same device and inode), is refused.
-  public static func writeAtomically(_ bytes: [UInt8], to path: String, sparing: [String] = []) throws(LibraryError) {
+  package static func writeAtomically(_ bytes: [UInt8], to path: String, sparing: [String] = []) throws(LibraryError) {
     let target = try exportTarget(path)
     try refuseIfSpared(target, named: path, sparing: sparing)
     do {
@@ -166,5 +166,5 @@ extension LibraryArchive {
   /// Import streams the file, so its memory does not depend on this; the limit bounds how
   /// long one import holds the library (a few seconds) and stops a file that grows while
   /// it is read.
-  public static let importSizeLimit = 256 << 20
+  package static let importSizeLimit = 256 << 20
 }

@@ -10,7 +10,7 @@ extension LibraryArchive {
   /// each only when known: `tracks` is the array of its tracks (``appendTracks(_:to:)``)
   /// when `tracks` gives them, else their count. Control characters are escaped, so the
   /// file is safe to `cat`.
-  public static func encodeJSON(_ albums: [Album]) -> [UInt8] {
+  package static func encodeJSON(_ albums: [Album]) -> [UInt8] {
     encodeJSON(albums) { _ in nil }
   }
 

@@ -8,9 +8,9 @@ import Foundation
 /// reads that JSON (also with `year` as a number) or CSV (RFC 4180) with a header
 /// row naming the same keys. Decoding is all or nothing: it returns every album
 /// or throws the first problem, naming the file, the line and what was wrong.
-public enum LibraryArchive {
+package enum LibraryArchive {
   /// The formats `import` understands.
-  public enum Format: String, Sendable {
+  package enum Format: String, Sendable {
     /// An array of objects, as `export` writes.
     case json
     /// RFC 4180 with a header row naming the columns.
@@ -19,7 +19,7 @@ public enum LibraryArchive {
 
   /// The format of a file: by its extension (`.json`, `.csv`), else JSON when its
   /// first non-blank character is `[` or `{`, else CSV.
-  public static func format(of bytes: some Collection<UInt8>, fileName: String) -> Format {
+  package static func format(of bytes: some Collection<UInt8>, fileName: String) -> Format {
     let name = fileName.lowercased()
     if name.hasSuffix(".json") { return .json }
     if name.hasSuffix(".csv") { return .csv }
@@ -44,13 +44,13 @@ public enum LibraryArchive {
   /// Errors are ``LibraryError/invalidArchive(file:line:reason:)``, e.g.
   /// `albums.csv:7: year must be a whole number, got 'nineteen'`. Positions of the
   /// returned albums count from 0 in file order; ids are nil.
-  public static func decode(_ bytes: [UInt8], fileName: String) throws(LibraryError) -> [Album] {
+  package static func decode(_ bytes: [UInt8], fileName: String) throws(LibraryError) -> [Album] {
     var stream = try AlbumStream(input: ArchiveInput(copying: bytes, name: fileName))
     return try stream.albums()
   }
 
   /// Decodes the albums in `data`, as the `[UInt8]` variant does.
-  public static func decode(_ data: Data, fileName: String) throws(LibraryError) -> [Album] {
+  package static func decode(_ data: Data, fileName: String) throws(LibraryError) -> [Album] {
     try decode([UInt8](data), fileName: fileName)
   }
 
@@ -58,23 +58,23 @@ public enum LibraryArchive {
   ///
   /// This holds every album at once; `import` streams the file into the library instead
   /// (``AlbumStore/importAlbums(fromFile:origin:)``).
-  public static func decode(fileAtPath path: String) throws(LibraryError) -> [Album] {
+  package static func decode(fileAtPath path: String) throws(LibraryError) -> [Album] {
     try contents(ofFile: path).albums
   }
 
   /// The keys an archive's albums have, as messages list them: `title, artist, …`.
-  public static let keyList = ArchiveKey.list
+  package static let keyList = ArchiveKey.list
 
   /// What an import file holds: its albums, and the CSV header's columns that were skipped.
-  public struct Contents: Sendable {
+  package struct Contents: Sendable {
     /// The albums, in the file's order.
-    public var albums: [Album]
+    package var albums: [Album]
     /// Column names of a CSV header that are not album keys (their fields were skipped).
-    public var ignoredColumns: [String]
+    package var ignoredColumns: [String]
   }
 
   /// Reads and decodes the file at `path`, saying which CSV columns were skipped.
-  public static func contents(ofFile path: String) throws(LibraryError) -> Contents {
+  package static func contents(ofFile path: String) throws(LibraryError) -> Contents {
     var stream = try AlbumStream(path: path)
     return Contents(albums: try stream.albums(), ignoredColumns: stream.ignoredColumns)
   }

@@ -6,30 +6,30 @@ import BlueCovers
 
 extension Album {
   /// The years an album may have.
-  public static let validYears = 0...9999
+  package static let validYears = 0...9999
 
   /// The most characters a title, artist or genre may have.
-  public static let maximumTextLength = 1000
+  package static let maximumTextLength = 1000
   /// The most UTF-8 bytes a title, artist or genre may have (4 KiB): a character is a
   /// grapheme cluster, and one cluster can be megabytes of combining marks.
-  public static let maximumTextBytes = 4 << 10
+  package static let maximumTextBytes = 4 << 10
   /// The most bytes a cover URL may have (8 KiB).
-  public static let maximumCoverBytes = 8 << 10
+  package static let maximumCoverBytes = 8 << 10
   /// The most bytes a local cover URL (`file:`, `embedded:`) may have (16 KiB): its path is
   /// at most 4 KiB, but percent-encoded letters take three bytes each, so a deep folder of
   /// CJK names passes 8 KiB and its cover would be lost.
-  public static let maximumLocalCoverBytes = 16 << 10
+  package static let maximumLocalCoverBytes = 16 << 10
 
   /// The most bytes `url` may have: more for a local cover than for a download's URL.
   static func coverLimit(_ url: UnsafeBufferPointer<UInt8>) -> Int {
     LocalCover.isLocal(url) ? maximumLocalCoverBytes : maximumCoverBytes
   }
   /// The track counts an album may have.
-  public static let validTrackCounts = 0...100_000
+  package static let validTrackCounts = 0...100_000
   /// The longest an album may be, in seconds: a year of audio.
-  public static let maximumDuration: Double = 366 * 86_400
+  package static let maximumDuration: Double = 366 * 86_400
   /// The most bytes a folder may have (4 KiB, Linux's `PATH_MAX`).
-  public static let maximumFolderBytes = 4 << 10
+  package static let maximumFolderBytes = 4 << 10
 
   /// Throws when `text` has more than ``maximumTextLength`` characters or
   /// ``maximumTextBytes`` bytes. Counting stops there, so a field of gigabytes costs no
@@ -55,7 +55,7 @@ extension Album {
   }
 
   /// Returns the album unchanged if it obeys the library's rules, else throws the first violation.
-  public func validated() throws(LibraryError) -> Album {
+  package func validated() throws(LibraryError) -> Album {
     try validate()
     return self
   }
@@ -122,7 +122,7 @@ extension Album {
   }
 
   /// Parses a year as typed: empty (or blanks) is no year; otherwise a whole number in 0...9999.
-  public static func parseYear(_ text: String) throws(LibraryError) -> Int? {
+  package static func parseYear(_ text: String) throws(LibraryError) -> Int? {
     var utf8 = Substring(text).utf8[...]
     while let first = utf8.first, first == 0x20 || first == 0x09 { utf8 = utf8.dropFirst() }
     while let last = utf8.last, last == 0x20 || last == 0x09 { utf8 = utf8.dropLast() }

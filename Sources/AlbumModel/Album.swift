@@ -3,27 +3,27 @@
 /// Albums are plain values. `id` is the store's row id (nil until the album is
 /// stored) and `position` its 0-based place in the scroller's order; both are
 /// assigned by ``AlbumStore`` and ignored by import and export.
-public struct Album: Sendable, Equatable, Hashable {
+package struct Album: Sendable, Equatable, Hashable {
   /// The store's row id, or nil for an album that has not been stored yet.
-  public var id: Int64?
+  package var id: Int64?
   /// The album title; never empty in a stored album.
-  public var title: String
+  package var title: String
   /// The performing artist, empty when unknown.
-  public var artist: String
+  package var artist: String
   /// The genre, empty when unknown.
-  public var genre: String
+  package var genre: String
   /// The release year in 0...9999, or nil when unknown.
-  public var year: Int?
+  package var year: Int?
   /// The cover's URL (http, https, file or the bundled `bluelib:` scheme); empty for no cover.
-  public var coverURL: String
+  package var coverURL: String
   /// The 0-based place of the album in the scroller's order.
-  public var position: Int
+  package var position: Int
   /// Whether the library has recorded the cover at ``coverURL`` as in the cover cache (set
   /// by the store when it reads the album; not imported or exported). Lets a card or a
   /// `list` line show the cover's state without looking in the cache.
-  public var coverCached: Bool
+  package var coverCached: Bool
   /// Whether the album is one of your favourites (`fav`, `unfav`).
-  public var favourite: Bool
+  package var favourite: Bool
   /// The rating's stars, 0 for none: one byte beside the flags, not another optional word.
   private var stars: UInt8
   /// The music-folder fields, boxed: most albums have none, and a million albums in memory
@@ -31,28 +31,28 @@ public struct Album: Sendable, Equatable, Hashable {
   private var music: MusicFields?
 
   /// How many tracks the album has; known for albums imported from a music folder.
-  public var tracks: Int? {
+  package var tracks: Int? {
     get { music?.tracks }
     set { changeMusic { $0.tracks = newValue } }
   }
   /// The album's length in seconds (its tracks' lengths added up); known for albums
   /// imported from a music folder.
-  public var duration: Double? {
+  package var duration: Double? {
     get { music?.duration }
     set { changeMusic { $0.duration = newValue } }
   }
   /// The folder the album's audio files are in, for albums imported from a music folder.
-  public var folder: String? {
+  package var folder: String? {
     get { music?.folder }
     set { changeMusic { $0.folder = newValue } }
   }
   /// The rating in stars, 1 to 5 (`rate`); nil when unrated. A value out of range is clamped.
-  public var rating: Int? {
+  package var rating: Int? {
     get { stars == 0 ? nil : Int(stars) }
     set { stars = UInt8(min(max(newValue ?? 0, 0), 5)) }
   }
   /// Whether the album came from a music folder (it has a source key).
-  public var isFromMusicFolder: Bool { sourceKey != nil }
+  package var isFromMusicFolder: Bool { sourceKey != nil }
 
   /// What identifies an album imported from a music folder across imports of it (its
   /// folder, album artist and title): importing the folder again updates the album with
@@ -63,7 +63,7 @@ public struct Album: Sendable, Equatable, Hashable {
   }
 
   /// Creates an album; nothing is validated here (see ``validated()``).
-  public init(
+  package init(
     id: Int64? = nil,
     title: String,
     artist: String = "",

@@ -2,7 +2,7 @@ import BlueCovers
 
 /// Where an album's art stands: the field `art` of queries (`find art:none`) and `list -f
 /// '$art'`.
-public enum AlbumArt: String, Sendable, CaseIterable {
+package enum AlbumArt: String, Sendable, CaseIterable {
   /// No cover URL at all: nothing to show, nothing to fetch.
   case none
   /// A picture in the album's files or folder (`embedded:`, `file:`): read when shown, never
@@ -21,7 +21,7 @@ public enum AlbumArt: String, Sendable, CaseIterable {
 
 extension Album {
   /// Where the album's art stands (see ``AlbumArt``).
-  public var art: AlbumArt {
+  package var art: AlbumArt {
     if coverURL.isEmpty { return .none }
     if LocalCover.isLocal(coverURL) { return .local }
     return coverCached ? .downloaded : .url

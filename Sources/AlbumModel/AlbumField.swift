@@ -2,7 +2,7 @@
 /// and the rating and favourite mark that `rate`, `fav` and `unfav` set. An import keeps each
 /// of them that you changed since its files said otherwise, and `write` puts them into the
 /// files.
-public enum AlbumField: String, CaseIterable, Sendable {
+package enum AlbumField: String, CaseIterable, Sendable {
   /// The album's title (required).
   case title
   /// The performing artist.
@@ -19,13 +19,13 @@ public enum AlbumField: String, CaseIterable, Sendable {
   case fav
 
   /// The fields `edit` and `add` take as `FIELD=VALUE`, in the order messages list them.
-  public static let typed: [AlbumField] = [.title, .artist, .genre, .year, .cover]
+  package static let typed: [AlbumField] = [.title, .artist, .genre, .year, .cover]
 
   /// Parses a field name as typed, ignoring case: `Year` is ``year``; one of `among` (by
   /// default the ``typed`` fields).
   ///
   /// Throws ``LibraryError/unknownField(_:)`` naming the word and listing the typed fields.
-  public init(parsing name: String, among fields: [AlbumField] = typed) throws(LibraryError) {
+  package init(parsing name: String, among fields: [AlbumField] = typed) throws(LibraryError) {
     guard let field = AlbumField(rawValue: name.lowercased()), fields.contains(field) else {
       throw .unknownField(name)
     }
@@ -34,7 +34,7 @@ public enum AlbumField: String, CaseIterable, Sendable {
 
   /// The field's value in `album` as the user would type it (`""` for no year, cover or
   /// rating; `true` or `false` for a favourite).
-  public func value(in album: Album) -> String {
+  package func value(in album: Album) -> String {
     switch self {
     case .title: album.title
     case .artist: album.artist
@@ -50,7 +50,7 @@ public enum AlbumField: String, CaseIterable, Sendable {
   ///
   /// Year must be empty or a whole number in 0...9999, cover must be empty or an
   /// http, https, file (or bundled `bluelib:`) URL, and title must not be empty.
-  public static func album(
+  package static func album(
     _ album: Album, setting field: AlbumField, to value: String
   ) throws(LibraryError) -> Album {
     try album.setting(field, to: value)
@@ -60,7 +60,7 @@ public enum AlbumField: String, CaseIterable, Sendable {
 extension Album {
   /// Returns a copy with `field` set to the text `value`, validated as
   /// ``AlbumField/album(_:setting:to:)`` describes.
-  public func setting(_ field: AlbumField, to value: String) throws(LibraryError) -> Album {
+  package func setting(_ field: AlbumField, to value: String) throws(LibraryError) -> Album {
     var copy = self
     switch field {
     case .title:
@@ -90,7 +90,7 @@ extension Album {
   }
 
   /// The stars of `text`: a whole number 0 to 5 (0 or empty: none).
-  public static func parseRating(_ text: String) throws(LibraryError) -> Int? {
+  package static func parseRating(_ text: String) throws(LibraryError) -> Int? {
     if text.isEmpty { return nil }
     guard text.count <= 3, let stars = Int(text), (0...5).contains(stars) else {
       throw .invalidRating("a rating is 0 to 5 stars (0 clears it), got \(LibraryError.quoted(text))")

@@ -1,5 +1,5 @@
 /// What a step of the undo log did to the library.
-public enum ChangeKind: String, Sendable {
+package enum ChangeKind: String, Sendable {
   /// One album inserted.
   case add
   /// One album's fields changed.

@@ -1,12 +1,12 @@
 /// Who makes a change: the shell's session id and the selection it had.
-public struct ChangeOrigin: Sendable {
+package struct ChangeOrigin: Sendable {
   /// The session id, a UUID string per shell process: `undo` prefers its own steps.
-  public var session: String
+  package var session: String
   /// The 0-based index of the selected album, nil when nothing is selected.
-  public var selection: Int?
+  package var selection: Int?
 
   /// Creates an origin for `session` with `selection` selected.
-  public init(session: String, selection: Int?) {
+  package init(session: String, selection: Int?) {
     self.session = session
     self.selection = selection
   }

@@ -1,15 +1,15 @@
 /// One step of the undo log.
-public struct ChangeStep: Sendable, Equatable {
+package struct ChangeStep: Sendable, Equatable {
   /// The step's row id in the log: later steps have larger ids.
-  public let id: Int64
+  package let id: Int64
   /// What the step did.
-  public let kind: ChangeKind
+  package let kind: ChangeKind
   /// What `undo` and `redo` print: `delete "American Pie"`, `import of 300 albums`, `reset`.
-  public let summary: String
+  package let summary: String
   /// The session (one per shell process) that made the step.
-  public let session: String
+  package let session: String
   /// Whether the step is undone (and so can be redone).
-  public let isUndone: Bool
+  package let isUndone: Bool
 
   package init(id: Int64, kind: ChangeKind, summary: String, session: String, isUndone: Bool) {
     (self.id, self.kind, self.summary, self.session, self.isUndone) = (id, kind, summary, session, isUndone)

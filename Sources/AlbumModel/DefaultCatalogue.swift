@@ -1,9 +1,9 @@
 /// The five albums of the original app, which a fresh library starts with and `reset` restores.
-public enum DefaultCatalogue {
+package enum DefaultCatalogue {
   /// The default albums in scroller order, positions 0...4, not yet stored (ids are nil).
   ///
   /// Their covers use the bundled `bluelib:covers/…` scheme, so the catalogue works offline.
-  public static let albums: [Album] = [
+  package static let albums: [Album] = [
     Album(
       title: "Best of Bowie", artist: "David Bowie", genre: "Pop", year: 1992,
       coverURL: "bluelib:covers/best-of-bowie.png", position: 0),

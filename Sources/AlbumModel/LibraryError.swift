@@ -8,7 +8,7 @@ import BlueSystem
 /// printed as is. Indices are stored 0-based and printed 1-based, as `list`
 /// numbers albums: `.noAlbum(index: 8, count: 5)` reads `no album 9 (the library has 5)`,
 /// and in the view `sun`, `no album 9 (the view 'sun' has 5)`.
-public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The library file exists but cannot be used; it has been left untouched.
   case cannotOpen(path: String, reason: String)
   /// A 0-based index past the end of the library or of the view (its query's text), or negative.
@@ -108,7 +108,7 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   case filesOnServer(title: String, server: String)
 
   /// The one-line, lowercase message to show the user.
-  public var description: String {
+  package var description: String {
     switch self {
     case .cannotOpen(let path, let reason):
       "cannot open library '\(path)': \(reason)"

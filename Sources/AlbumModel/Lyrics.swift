@@ -12,20 +12,20 @@ internal import MusicFolder
 /// embedded in it (ID3v2 USLT or SYLT, Vorbis LYRICS or UNSYNCEDLYRICS, MP4 ©lyr). Synced
 /// lyrics have a time for each line (LRC `[mm:ss.xx]` stamps, SYLT); ``line(at:)`` says which
 /// line is sung at a time of the track.
-public struct Lyrics: Sendable, Equatable {
+package struct Lyrics: Sendable, Equatable {
   /// One line: its text, and for synced lyrics when it starts, in seconds into the track.
-  public struct Line: Sendable, Equatable {
-    public var time: Double?
-    public var text: String
+  package struct Line: Sendable, Equatable {
+    package var time: Double?
+    package var text: String
 
-    public init(time: Double?, text: String) {
+    package init(time: Double?, text: String) {
       self.time = time
       self.text = text
     }
   }
 
   /// Where the lyrics were found.
-  public enum Source: Sendable, Equatable {
+  package enum Source: Sendable, Equatable {
     /// An LRC (or plain text) file beside the track, at this path.
     case sidecar(String)
     /// Embedded in the track, at this path.
@@ -34,23 +34,23 @@ public struct Lyrics: Sendable, Equatable {
 
   /// The lines, in time order when synced (a line sung twice, `[00:12.00][01:15.30]`, is
   /// there twice), else as written.
-  public var lines: [Line]
-  public var source: Source
+  package var lines: [Line]
+  package var source: Source
 
   /// Whether every line has a time.
-  public var isSynced: Bool { !lines.isEmpty && lines.allSatisfy { $0.time != nil } }
+  package var isSynced: Bool { !lines.isEmpty && lines.allSatisfy { $0.time != nil } }
 
   /// The lines' text, without timestamps: what `lyrics` prints.
-  public var text: [String] { lines.map(\.text) }
+  package var text: [String] { lines.map(\.text) }
 
-  public init(lines: [Line], source: Source) {
+  package init(lines: [Line], source: Source) {
     self.lines = lines
     self.source = source
   }
 
   /// The index of the line sung `seconds` into the track: the last one that starts at or
   /// before it. Nil before the first line, and for lyrics that are not synced.
-  public func index(at seconds: Double) -> Int? {
+  package func index(at seconds: Double) -> Int? {
     guard isSynced, seconds.isFinite else { return nil }
     // The lines are in time order: the first one that starts after `seconds`, less one.
     var low = 0
@@ -65,7 +65,7 @@ public struct Lyrics: Sendable, Equatable {
   /// The text of the line sung `seconds` into the track (see ``index(at:)``): what a
   /// now-playing line shows of synced lyrics. Nil before the first line and for lyrics that
   /// are not synced.
-  public func line(at seconds: Double) -> String? {
+  package func line(at seconds: Double) -> String? {
     index(at: seconds).map { lines[$0].text }
   }
 
@@ -78,7 +78,7 @@ public struct Lyrics: Sendable, Equatable {
   /// the text's lines as they are, blank lines at the ends dropped. A line sung more than
   /// ``stampsPerLine`` times keeps its first stamps, and at most ``timedLines`` lines are
   /// kept: a chorus needs a handful, and one line of 100,000 stamps printed 100,000 lines.
-  public init(lrc: String, source: Source) {
+  package init(lrc: String, source: Source) {
     var timed: [(time: Double, order: Int, text: String)] = []
     var plain: [String] = []
     var offset = 0.0
@@ -168,20 +168,20 @@ public struct Lyrics: Sendable, Equatable {
   /// `.lrc` or `.LRC` in place of its extension) when there is one, else those it embeds
   /// (synced SYLT lines before unsynced text, which may itself be LRC). Nil when it has none.
   /// A server's song (`mpd://HOST:PORT/…`) has none here: no local file is opened for it.
-  public static func read(forTrack path: String) -> Lyrics? {
+  package static func read(forTrack path: String) -> Lyrics? {
     find(forTrack: path).lyrics
   }
 
   /// An LRC file beside a track that was there but not read, and why: `larger than 1 MiB`,
   /// `not a regular file but a FIFO`, `not text`, `empty`.
-  public struct Unread: Sendable, Equatable {
-    public var path: String
-    public var reason: String
+  package struct Unread: Sendable, Equatable {
+    package var path: String
+    package var reason: String
   }
 
   /// ``read(forTrack:)``, and the LRC files beside the track that were not read (so a user
   /// is told why rather than that there is none).
-  public static func find(forTrack path: String) -> (lyrics: Lyrics?, unread: [Unread]) {
+  package static func find(forTrack path: String) -> (lyrics: Lyrics?, unread: [Unread]) {
     if !path.hasPrefix("/") && path.contains("://") { return (nil, []) }
     var unread: [Unread] = []
     for sidecar in sidecarPaths(of: path) {
@@ -221,7 +221,7 @@ public struct Lyrics: Sendable, Equatable {
   }
 
   /// `dir/name.lrc` for `dir/name.ext`: where ``read(forTrack:)`` looks first.
-  public static func sidecarPath(of path: String) -> String {
+  package static func sidecarPath(of path: String) -> String {
     let slash = path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex
     let stem = path[slash...].lastIndex(of: ".").map { path[..<$0] } ?? Substring(path)
     return stem + ".lrc"
@@ -267,15 +267,16 @@ public struct Lyrics: Sendable, Equatable {
     }
   }
 
-  /// Whether `bytes` may be text: no NUL, and hardly any other control bytes (random bytes
-  /// have one in eight; text has tabs and line breaks).
+  /// Whether `bytes` may be text: no NUL, and few other control bytes — random bytes have
+  /// one in eight; text has tabs and line breaks, and now and then a stray one (an escape a
+  /// tagger left, printed escaped like any other text).
   static func looksLikeText(_ bytes: [UInt8]) -> Bool {
     var controls = 0
     for byte in bytes {
       if byte == 0 { return false }
       if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C || byte == 0x7F { controls += 1 }
     }
-    return controls * 100 <= bytes.count
+    return controls * 20 <= bytes.count
   }
 
   /// UTF-8 (a byte-order mark dropped), else Latin-1, which old LRC files are often in.

@@ -1,5 +1,5 @@
 /// The fields of one track that `edit ALBUM track N FIELD=VALUE` changes.
-public enum TrackField: String, CaseIterable, Sendable {
+package enum TrackField: String, CaseIterable, Sendable {
   /// The track's title (not empty).
   case title
   /// The track's artist; empty removes it (the album artist then stands for it).
@@ -8,29 +8,29 @@ public enum TrackField: String, CaseIterable, Sendable {
   case number
 
   /// Parses a field name as typed, ignoring case. Throws ``LibraryError/unknownTrackField(_:)``.
-  public init(parsing name: String) throws(LibraryError) {
+  package init(parsing name: String) throws(LibraryError) {
     guard let field = TrackField(rawValue: name.lowercased()) else { throw .unknownTrackField(name) }
     self = field
   }
 }
 
 /// What you changed of one track: nil for a field you did not edit.
-public struct TrackEdit: Sendable, Equatable {
-  public var title: String?
+package struct TrackEdit: Sendable, Equatable {
+  package var title: String?
   /// "" for an artist you removed.
-  public var artist: String?
-  public var number: Int?
+  package var artist: String?
+  package var number: Int?
 
-  public init(title: String? = nil, artist: String? = nil, number: Int? = nil) {
+  package init(title: String? = nil, artist: String? = nil, number: Int? = nil) {
     (self.title, self.artist, self.number) = (title, artist, number)
   }
 
   /// Whether no field is edited.
-  public var isEmpty: Bool { title == nil && artist == nil && number == nil }
+  package var isEmpty: Bool { title == nil && artist == nil && number == nil }
 
   /// This edit with `field` set to the text `value`, checked: a title that is not empty, a
   /// number from 1 to 9999.
-  public func setting(_ field: TrackField, to value: String) throws(LibraryError) -> TrackEdit {
+  package func setting(_ field: TrackField, to value: String) throws(LibraryError) -> TrackEdit {
     var edit = self
     switch field {
     case .title:

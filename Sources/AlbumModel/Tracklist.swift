@@ -1,40 +1,40 @@
 /// The tracks of an album imported from a music folder, as its files said at the last scan.
-public struct Tracklist: Sendable, Equatable {
+package struct Tracklist: Sendable, Equatable {
   /// One track: one audio file.
-  public struct Track: Sendable, Equatable {
+  package struct Track: Sendable, Equatable {
     /// Its disc (the disc-number tag, else its disc folder's place); nil on a single disc.
-    public var disc: Int?
+    package var disc: Int?
     /// Its track number, when the tags give one.
-    public var number: Int?
+    package var number: Int?
     /// Its title tag; nil when it has none (``displayTitle`` is then the file's name).
-    public var title: String?
+    package var title: String?
     /// Its artist tag.
-    public var artist: String?
+    package var artist: String?
     /// Its length in seconds.
-    public var duration: Double
+    package var duration: Double
     /// The file's absolute path.
-    public var path: String
+    package var path: String
     /// The format TagLib opened it as: "MP3", "FLAC", "OGG", "Opus", "AAC"…
-    public var format: String
+    package var format: String
     /// Its bitrate in kb/s; 0 when unknown.
-    public var bitrate: Int
+    package var bitrate: Int
     /// The file's size in bytes.
-    public var size: Int64
+    package var size: Int64
     /// The file's modification time, in nanoseconds since 1970.
-    public var modified: Int64
+    package var modified: Int64
     /// Its MusicBrainz recording id.
-    public var musicBrainzTrackID: String?
+    package var musicBrainzTrackID: String?
     /// For each field you edited (``title``, ``artist`` and ``number`` then hold your values)
     /// what the file says ("" for nothing); empty when the track is as its file says.
-    public var fileSays: [TrackField: String] = [:]
+    package var fileSays: [TrackField: String] = [:]
 
     /// The title, else the file's name.
-    public var displayTitle: String {
+    package var displayTitle: String {
       title ?? String(path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...])
     }
 
     /// A track with every field given.
-    public init(
+    package init(
       disc: Int?, number: Int?, title: String?, artist: String?, duration: Double, path: String, format: String,
       bitrate: Int, size: Int64, modified: Int64, musicBrainzTrackID: String?
     ) {
@@ -53,19 +53,19 @@ public struct Tracklist: Sendable, Equatable {
   }
 
   /// The tracks in disc, track-number and file-name order.
-  public var tracks: [Track]
+  package var tracks: [Track]
   /// How many discs the album spans (1 when no track says).
-  public var discs: Int
+  package var discs: Int
   /// The MusicBrainz release id most of its tracks carry.
-  public var musicBrainzAlbumID: String?
+  package var musicBrainzAlbumID: String?
   /// The MusicBrainz release-group id most of its tracks carry.
-  public var musicBrainzReleaseGroupID: String?
+  package var musicBrainzReleaseGroupID: String?
   /// Whether the last scan of the album's folder found none of its files (the tracks are
   /// what it had when they were last seen).
-  public var missing: Bool
+  package var missing: Bool
 
   /// A track list with every field given.
-  public init(
+  package init(
     tracks: [Track], discs: Int, musicBrainzAlbumID: String?, musicBrainzReleaseGroupID: String?,
     missing: Bool = false
   ) {

@@ -3,24 +3,24 @@
 /// waiting in it shows as queued), some 90 bytes where a request made one at a time kept a
 /// job, a queue entry and a state of about a kilobyte. The loader turns them into requests a
 /// few at a time, as slots free up (``CoverLoader/request(_:)``).
-public struct CoverBatch: Sendable {
+package struct CoverBatch: Sendable {
   /// URL bytes, 0, title bytes, 0, then the order as 8 little-endian bytes, per request.
   private var bytes: [UInt8] = []
   /// Where the next request to take starts in `bytes`.
   private var head = 0
   /// How many requests are left to take.
-  public private(set) var count = 0
+  package private(set) var count = 0
   /// The hash of every URL appended (taken ones too, which then have a state of their own),
   /// for ``holds(_:)``: 8 bytes a request while any is left.
   private var urlHashes: Set<Int> = []
 
   /// An empty batch.
-  public init() {}
+  package init() {}
 
   /// Adds a request for the cover at `url` on behalf of the album `title`, which stands at
   /// `order` (status lines come out in this order). A URL or title with a NUL byte in it
   /// is cut there (neither can hold one: the library refuses control characters in URLs).
-  public mutating func append(_ url: String, albumTitle title: String, order: Int) {
+  package mutating func append(_ url: String, albumTitle title: String, order: Int) {
     let start = bytes.count
     bytes.append(contentsOf: url.utf8.prefix { $0 != 0 })
     urlHashes.insert(bytes[start...].withUnsafeBytes(Self.hash))
@@ -32,7 +32,7 @@ public struct CoverBatch: Sendable {
   }
 
   /// Appends every request of `other`, in order.
-  public mutating func append(contentsOf other: CoverBatch) {
+  package mutating func append(contentsOf other: CoverBatch) {
     bytes.append(contentsOf: other.bytes[other.head...])
     count += other.count
     // Into an empty batch (the loader's backlog, mostly) the set is shared, not copied.

@@ -1,5 +1,6 @@
 import BlueSystem
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -13,41 +14,51 @@ import Foundation
 /// collide, and a URL must not choose a path). Files are written atomically, so a
 /// crash leaves the old file or the new one, never half of one; a file that is not an
 /// image (damaged, or put there by hand) counts as a miss and is removed.
-public struct CoverCache: Sendable {
+package struct CoverCache: Sendable {
   /// The directory holding the cache files; created on the first store.
-  public let directory: String
+  package let directory: String
+  /// Set by the first store: what a killed bluelib left half-written is removed then (a run
+  /// that stores nothing does not read the directory; cost follows use).
+  private let swept = SweptFlag()
+
+  /// Whether the partial files were swept; set once.
+  private final class SweptFlag: Sendable {
+    private let done = Atomic<Bool>(false)
+    /// True the first time only.
+    func take() -> Bool { !done.exchange(true, ordering: .acquiringAndReleasing) }
+  }
 
   /// A cache over `directory` (the shell passes `HOME/covers`).
-  public init(directory: String) {
+  package init(directory: String) {
     self.directory = directory
   }
 
   /// The cache file name for `url`: the SHA-256 of its UTF-8, as 64 lowercase hex digits.
-  public static func fileName(for url: String) -> String {
+  package static func fileName(for url: String) -> String {
     SHA256.hex(url)
   }
 
   /// The cache file path for `url`, whether or not it exists.
-  public func path(for url: String) -> String {
+  package func path(for url: String) -> String {
     directory + "/" + Self.fileName(for: url)
   }
 
   /// Whether a cover for `url` is cached (the file exists and starts like an image).
   ///
   /// Only looks: a damaged file is removed when the cover is requested or read.
-  public func contains(_ url: String) -> Bool {
+  package func contains(_ url: String) -> Bool {
     entrySize(for: url, removingDamaged: false) != nil
   }
 
   /// The names of the cache's entries (``fileName(for:)`` of each cached URL); empty when
   /// the directory is missing or unreadable. Partial downloads are not entries.
-  public func entryNames() -> Set<String> {
+  package func entryNames() -> Set<String> {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
     return Set(names.filter { $0.utf8.count == 64 && $0.utf8.allSatisfy(\.isHexDigit) })
   }
 
   /// The cached cover for `url`, or nil; a cached file that is not an image is removed.
-  public func cachedData(for url: String) -> Data? {
+  package func cachedData(for url: String) -> Data? {
     let path = path(for: url)
     guard let fd = Self.openRegularFile(path) else { return nil }
     defer { close(fd) }
@@ -60,7 +71,7 @@ public struct CoverCache: Sendable {
   }
 
   /// Removes the cached cover for `url`, if there is one.
-  public func remove(_ url: String) {
+  package func remove(_ url: String) {
     unlink(path(for: url))
   }
 
@@ -71,7 +82,7 @@ public struct CoverCache: Sendable {
   }
 
   /// Writes `data` as the cover of `url`, atomically (temporary file, fsync, rename).
-  public func store(_ data: Data, for url: String) throws(CoverCacheError) {
+  package func store(_ data: Data, for url: String) throws(CoverCacheError) {
     let staged = try stage(data)
     try commit(staged, for: url)
     syncDirectory()
@@ -147,6 +158,7 @@ public struct CoverCache: Sendable {
     } catch {
       throw .cannotWrite(path: directory, reason: "cannot create the directory")
     }
+    if swept.take() { removeAbandonedPartials() }
     do {
       // Dot-prefixed and never 64 hex digits, so it cannot be mistaken for an entry.
       return try data.withUnsafeBytes { bytes in
@@ -178,12 +190,12 @@ public struct CoverCache: Sendable {
 }
 
 /// Why the cover cache could not store a file.
-public enum CoverCacheError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CoverCacheError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Writing `path` failed.
   case cannotWrite(path: String, reason: String)
 
   /// `cannot write cover cache file PATH: REASON`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .cannotWrite(let path, let reason): "cannot write cover cache file \(path): \(reason)"
     }

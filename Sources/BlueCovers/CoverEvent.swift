@@ -1,16 +1,16 @@
 /// An album asking for a cover: its title, and where it stands (its 0-based position in the
 /// library), which orders the status lines; `Int.max` when it has no place.
-public struct CoverRequester: Hashable, Sendable {
+package struct CoverRequester: Hashable, Sendable {
   /// The album's title.
-  public let title: String
+  package let title: String
   /// Where the album stands.
-  public let order: Int
+  package let order: Int
   /// Whether it asks for a card that shows the album, not for `download`: its outcome is
   /// shown by the card, with no status line.
-  public let forCard: Bool
+  package let forCard: Bool
 
   /// The album `title` standing at `order`; `forCard` when a card asks.
-  public init(title: String, order: Int = .max, forCard: Bool = false) {
+  package init(title: String, order: Int = .max, forCard: Bool = false) {
     self.title = title
     self.order = order
     self.forCard = forCard
@@ -22,7 +22,7 @@ public struct CoverRequester: Hashable, Sendable {
 /// `albums` holds every album whose request joined this download (its title and place),
 /// in request order, so each requester can be told the outcome where it stands: the event
 /// carries all a requester needs.
-public enum CoverEvent: Equatable, Sendable {
+package enum CoverEvent: Equatable, Sendable {
   /// The download waits for a free slot.
   case queued(url: String, albums: [CoverRequester])
   /// The download started.
@@ -33,7 +33,7 @@ public enum CoverEvent: Equatable, Sendable {
   case failed(url: String, albums: [CoverRequester], CoverFailure)
 
   /// The cover URL the event is about.
-  public var url: String {
+  package var url: String {
     switch self {
     case .queued(let url, _), .started(let url, _), .failed(let url, _, _): url
     case .finished(let url, _, _, _, _): url
@@ -41,7 +41,7 @@ public enum CoverEvent: Equatable, Sendable {
   }
 
   /// The titles of the albums that asked for this cover.
-  public var albums: [CoverRequester] {
+  package var albums: [CoverRequester] {
     switch self {
     case .queued(_, let albums), .started(_, let albums), .failed(_, let albums, _): albums
     case .finished(_, let albums, _, _, _): albums
@@ -49,7 +49,7 @@ public enum CoverEvent: Equatable, Sendable {
   }
 
   /// Whether this is the last event of a download (finished or failed).
-  public var isTerminal: Bool {
+  package var isTerminal: Bool {
     switch self {
     case .queued, .started: false
     case .finished, .failed: true

@@ -1,7 +1,7 @@
 import BlueSystem
 
 /// Why a cover could not be loaded; `description` is the reason a status line shows.
-public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// The server answered with a status outside 200...299: `HTTP 404`.
   case httpStatus(Int)
   /// The host name did not resolve: `could not resolve host example.invalid`.
@@ -65,7 +65,7 @@ public enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// The user-facing reason, as a status line shows it: whatever a server, a file or a
   /// library sent (a `Location`, libcurl's words about an answer, a song's path) is quoted
   /// with its control characters escaped, so no printer can forget to.
-  public var description: String {
+  package var description: String {
     TextSanitizer.escaped(text)
   }
 

@@ -1,12 +1,12 @@
 /// The image formats a cover may have, recognised by their leading bytes.
-public enum CoverImageFormat: String, Sendable, CaseIterable {
+package enum CoverImageFormat: String, Sendable, CaseIterable {
   case png, jpeg, gif, webp
 
   /// The most leading bytes any signature needs.
   static let signatureLength = 12
 
   /// The format whose signature starts `bytes`, or nil (an HTML page, a truncated file).
-  public init?(sniffing bytes: some Collection<UInt8>) {
+  package init?(sniffing bytes: some Collection<UInt8>) {
     let head = Array(bytes.prefix(Self.signatureLength))
     func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
       head.count >= offset + signature.count && Array(head[offset..<offset + signature.count]) == signature

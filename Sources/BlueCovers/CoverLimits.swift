@@ -1,15 +1,15 @@
 /// The bounds every cover fetch honours: a time limit and a size cap.
-public struct CoverLimits: Sendable, Equatable {
+package struct CoverLimits: Sendable, Equatable {
   /// The longest a whole fetch may take, connection and body included.
-  public var timeout: Duration
+  package var timeout: Duration
   /// The most bytes a cover may have; a fetch stops reading past it.
-  public var maxBytes: Int
+  package var maxBytes: Int
 
   /// The defaults of the shell: 15 seconds and 10 MiB.
-  public static let standard = CoverLimits(timeout: .seconds(15), maxBytes: 10 << 20)
+  package static let standard = CoverLimits(timeout: .seconds(15), maxBytes: 10 << 20)
 
   /// Creates limits; a negative cap counts as zero.
-  public init(timeout: Duration, maxBytes: Int) {
+  package init(timeout: Duration, maxBytes: Int) {
     self.timeout = timeout
     self.maxBytes = max(0, maxBytes)
   }
@@ -21,8 +21,8 @@ public struct CoverLimits: Sendable, Equatable {
   }
 
   /// The failure for running out of time.
-  public var timedOut: CoverFailure { .timedOut(seconds: timeoutSeconds) }
+  package var timedOut: CoverFailure { .timedOut(seconds: timeoutSeconds) }
 
   /// The failure for exceeding the cap.
-  public var tooLarge: CoverFailure { .tooLarge(maxBytes: maxBytes) }
+  package var tooLarge: CoverFailure { .tooLarge(maxBytes: maxBytes) }
 }

@@ -24,13 +24,13 @@ import Synchronization
 /// on a serial queue, in the order they happened; a thread waiting for the
 /// loader to go idle (``waitUntilIdle(timeout:wakingOn:shouldStop:)``) is woken through a
 /// pipe of its own, never by polling.
-public final class CoverLoader: Sendable {
+package final class CoverLoader: Sendable {
   /// The disk cache covers go to.
-  public let cache: CoverCache
+  package let cache: CoverCache
   /// The timeout and size cap of each fetch.
-  public let limits: CoverLimits
+  package let limits: CoverLimits
   /// The most fetches running at once.
-  public let maxConcurrent: Int
+  package let maxConcurrent: Int
 
   private let sources: [String: any CoverSource]
   /// Every source, once each, for ``shutDown()``.
@@ -46,7 +46,7 @@ public final class CoverLoader: Sendable {
   /// The sources of a standard loader: http/https, file, the bundled covers, pictures
   /// embedded in audio files, and the Cover Art Archive (at `coverArtBase`), each request
   /// saying it comes from `userAgent`.
-  public static func standardSources(
+  package static func standardSources(
     userAgent: String = "bluelib", coverArtBase: String = CoverArtArchiveSource.defaultBase
   ) -> [any CoverSource] {
     [
@@ -57,7 +57,7 @@ public final class CoverLoader: Sendable {
 
   /// Creates a loader over `cache`; for each scheme the first source that lists it is used.
   /// `validate` says why fetched bytes are not a usable image (the shell decodes them).
-  public init(
+  package init(
     cache: CoverCache,
     sources: [any CoverSource] = CoverLoader.standardSources(),
     maxConcurrent: Int = 6,
@@ -92,7 +92,7 @@ public final class CoverLoader: Sendable {
   /// - Returns: The cover's state right after the request (`.cached`, `.queued`,
   ///   `.downloading` or `.failed`).
   @discardableResult
-  public func request(_ url: String, for requester: CoverRequester) -> CoverState {
+  package func request(_ url: String, for requester: CoverRequester) -> CoverState {
     let (state, deliver) = book.withLock { book -> (CoverState, Bool) in
       guard admit(url, for: requester, &book) else { return (book.states[url] ?? .queued, false) }
       startJobs(&book)
@@ -107,7 +107,7 @@ public final class CoverLoader: Sendable {
   /// batch's bytes rather than a job and a state each. Until then a cover of the batch is
   /// `.queued` (the batch keeps a hash of each URL), with no state of its own, and
   /// ``cancelAll(reporting:)`` drops the rest of the batch without an event for each.
-  public func request(_ batch: CoverBatch) {
+  package func request(_ batch: CoverBatch) {
     guard batch.count > 0 else { return }
     let deliver = book.withLock { book in
       book.backlog.append(contentsOf: batch)
@@ -147,7 +147,7 @@ public final class CoverLoader: Sendable {
   ///   waits on a semaphore for a detached task.
   /// - Returns: The cover's state afterwards: `.cached` with the bytes now in the cache, or
   ///   `.failed` with the reason.
-  public func fetchNow(_ url: String) -> CoverState {
+  package func fetchNow(_ url: String) -> CoverState {
     let claimed = book.withLock { book -> CoverState? in
       if book.jobs[url] != nil { return book.states[url] ?? .queued }
       if case .failed = book.states[url] { return book.states[url] }
@@ -174,7 +174,7 @@ public final class CoverLoader: Sendable {
   /// Removes the cached cover for `url` and forgets its state in this session, so the next
   /// request or ``fetchNow(_:)`` fetches it again; nothing happens while it is queued or
   /// downloading. For local covers whose file changed (`import DIR` again).
-  public func forget(_ url: String) {
+  package func forget(_ url: String) {
     book.withLock { book in
       guard book.jobs[url] == nil else { return }
       book.states[url] = nil
@@ -186,7 +186,7 @@ public final class CoverLoader: Sendable {
   /// and nothing more of them is cached. With `reporting` false, or with no subscriber,
   /// nothing says so, neither an event nor their states (for a shell leaving: a million of
   /// them took seconds to report). Safe from any thread; returns at once.
-  public func cancelAll(reporting: Bool = true) {
+  package func cancelAll(reporting: Bool = true) {
     let (tasks, deliver) = book.withLock { book in
       let tasks = book.cancelAll(reporting: reporting)
       // Kept for ``cancelAndWait(reporting:)`` to wait for; a finished task is cheap to keep.
@@ -203,7 +203,7 @@ public final class CoverLoader: Sendable {
   ///
   /// - Important: Blocks the calling thread, which must not be one of Swift's cooperative
   ///   pool (the tasks need it); the shell calls it from its main thread as it leaves.
-  public func cancelAndWait(reporting: Bool = true) {
+  package func cancelAndWait(reporting: Bool = true) {
     cancelAll(reporting: reporting)
     let tasks = book.withLock { book in
       defer { book.cancelledTasks = [] }
@@ -224,7 +224,7 @@ public final class CoverLoader: Sendable {
   ///
   /// - Important: Blocks as ``cancelAndWait(reporting:)`` does, then until the sources are
   ///   down (milliseconds).
-  public func shutDown() {
+  package func shutDown() {
     cancelAndWait()
     for source in allSources { source.shutDown() }
   }
@@ -240,20 +240,20 @@ public final class CoverLoader: Sendable {
   /// The state of the cover at `url` in this session (queued, downloading, cached or
   /// failed since a request), or nil when it was not requested: no look in the cache, so a
   /// render can ask for every card. From any thread without waiting.
-  public func sessionState(of url: String) -> CoverState? {
+  package func sessionState(of url: String) -> CoverState? {
     book.withLock { $0.states[url] }
   }
 
   /// Whether a request for the cover at `url` may still wait in a batch, not made yet (see
   /// ``CoverBatch/holds(_:)``): such a cover has no state of its own, and is queued unless
   /// the cache already has it.
-  public func isWaitingInBatch(_ url: String) -> Bool {
+  package func isWaitingInBatch(_ url: String) -> Bool {
     book.withLock { $0.backlog.holds(url) }
   }
 
   /// Whether any cover was asked for in this session (else ``sessionState(of:)`` is nil
   /// and ``isWaitingInBatch(_:)`` false for every URL).
-  public var hasSessionStates: Bool {
+  package var hasSessionStates: Bool {
     book.withLock { $0.hasStates }
   }
 
@@ -279,12 +279,12 @@ public final class CoverLoader: Sendable {
 
   /// The first `limit` downloads not yet finished, running ones first, from any thread
   /// without waiting.
-  public func pendingSnapshot(limit: Int = .max) -> [PendingCover] {
+  package func pendingSnapshot(limit: Int = .max) -> [PendingCover] {
     book.withLock { $0.pending(limit: limit) }
   }
 
   /// How many downloads are queued or running, from any thread without waiting.
-  public var unsettledCount: Int {
+  package var unsettledCount: Int {
     book.withLock { $0.jobs.count + $0.backlog.count }
   }
 
@@ -302,7 +302,7 @@ public final class CoverLoader: Sendable {
   /// - Important: For a thread outside Swift concurrency (the shell's main thread), or a
   ///   thread of its own. Never call it from a subscriber's handler: events wait for the
   ///   handler to return.
-  public func waitUntilIdle(timeout: Double? = nil, wakingOn: Int32? = nil, shouldStop: () -> Bool = { false })
+  package func waitUntilIdle(timeout: Double? = nil, wakingOn: Int32? = nil, shouldStop: () -> Bool = { false })
     -> Bool
   {
     if isIdle { return true }
@@ -351,7 +351,7 @@ public final class CoverLoader: Sendable {
   ///   (so in order for each URL), on the loader's delivery queue, never on the caller's
   ///   thread. A handler must return quickly and must not block (the shell's appends a
   ///   line to a locked queue and wakes the terminal owner).
-  public func subscribe(
+  package func subscribe(
     outcomesOnly: Bool = false, _ handler: @escaping @Sendable (CoverEvent) -> Void
   ) -> SubscriptionToken {
     book.withLock { book in
@@ -362,13 +362,13 @@ public final class CoverLoader: Sendable {
   }
 
   /// Stops calling the handler of `token` (an event being delivered may still reach it).
-  public func unsubscribe(_ token: SubscriptionToken) {
+  package func unsubscribe(_ token: SubscriptionToken) {
     _ = book.withLock { $0.subscribers.removeValue(forKey: token.id) }
   }
 
   /// Why the source of `url` cannot fetch anything as it is set up, or nil
   /// (``CoverSource/setupProblem``).
-  public func setupProblem(for url: String) -> String? {
+  package func setupProblem(for url: String) -> String? {
     source(for: url)?.setupProblem
   }
 
@@ -528,7 +528,7 @@ public final class CoverLoader: Sendable {
 
   /// True when nothing is queued, running, or waiting to be handed to the subscribers:
   /// every status line there will be has been delivered. From any thread.
-  public var isIdle: Bool {
+  package var isIdle: Bool {
     book.withLock { $0.pendingCount == 0 }
   }
 

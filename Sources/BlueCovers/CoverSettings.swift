@@ -3,39 +3,38 @@ import Foundation
 /// How a library fetches covers: where they are cached, how many downloads run at once,
 /// how long and how big each may be, who is asking, and what makes fetched bytes a cover.
 /// The library (`Library.open(path:covers:)`) builds the cache and the loader from them.
-public struct CoverSettings: Sendable {
+package struct CoverSettings: Sendable {
   /// The cover cache's directory (made when the first cover lands).
-  public var directory: String
+  package var directory: String
   /// The most downloads running at once.
-  public var downloadsAtOnce = 6
+  package var downloadsAtOnce = 6
   /// How long one download may take.
-  public var timeout: Duration = .seconds(15)
+  package var timeout: Duration = .seconds(15)
   /// The largest cover accepted, in bytes.
-  public var maxBytes = 10 << 20
+  package var maxBytes = 10 << 20
   /// The User-Agent every request names.
-  public var userAgent = "bluelib"
+  package var userAgent = "bluelib"
   /// Where the Cover Art Archive (or a mirror of it) answers.
-  public var coverArtBase = CoverArtArchiveSource.defaultBase
+  package var coverArtBase = CoverArtArchiveSource.defaultBase
   /// Where MusicBrainz's web service (or a mirror of it) answers `lookup`.
-  public var musicBrainzBase = MusicBrainzSearch.defaultBase
+  package var musicBrainzBase = MusicBrainzSearch.defaultBase
   /// Sources of further schemes, beside the standard ones (a music server's `mpd:` covers).
-  public var additionalSources: [any CoverSource] = []
+  package var additionalSources: [any CoverSource] = []
   /// Why fetched bytes are not a usable image (they do not decode), or nil: what enters
   /// the cache must draw.
-  public var validate: @Sendable (Data) -> String? = { _ in nil }
+  package var validate: @Sendable (Data) -> String? = { _ in nil }
 
   /// Settings caching covers in `directory`, the others at their defaults.
-  public init(directory: String) {
+  package init(directory: String) {
     self.directory = directory
   }
 }
 
 extension CoverLoader {
-  /// A loader with the standard sources over the cache in `settings.directory`, after
-  /// removing what a kill -9 in the middle of a download left there.
-  public convenience init(settings: CoverSettings) {
+  /// A loader with the standard sources over the cache in `settings.directory` (what a
+  /// kill -9 in the middle of a download left there is removed at the first store).
+  package convenience init(settings: CoverSettings) {
     let cache = CoverCache(directory: settings.directory)
-    cache.removeAbandonedPartials()
     self.init(
       cache: cache,
       sources: CoverLoader.standardSources(userAgent: settings.userAgent, coverArtBase: settings.coverArtBase)

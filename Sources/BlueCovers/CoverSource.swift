@@ -11,7 +11,7 @@ import Foundation
 ///   cancellation (throw ``CoverFailure/cancelled``), `limits.timeout` (throw
 ///   ``CoverFailure/timedOut(seconds:)``) and `limits.maxBytes` (stop reading past it
 ///   and throw ``CoverFailure/tooLarge(maxBytes:)``).
-public protocol CoverSource: Sendable {
+package protocol CoverSource: Sendable {
   /// The lowercase URL schemes this source fetches, such as `["http", "https"]`.
   var schemes: Set<String> { get }
 
@@ -34,13 +34,13 @@ public protocol CoverSource: Sendable {
 
 extension CoverSource {
   /// Nothing to release.
-  public func shutDown() {}
+  package func shutDown() {}
 
   /// No blocking way.
-  public func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data? { nil }
+  package func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data? { nil }
 
   /// Nothing to set up wrong.
-  public var setupProblem: String? { nil }
+  package var setupProblem: String? { nil }
 }
 
 /// The lowercase scheme of `url` (the letters before the first `:`), or nil if it has none.

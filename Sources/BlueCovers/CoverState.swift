@@ -1,5 +1,5 @@
 /// Where one cover URL stands, as `list`, `show` and the viewport's cards show it.
-public enum CoverState: Equatable, Sendable {
+package enum CoverState: Equatable, Sendable {
   /// Never requested in this session and not in the cache.
   case none
   /// On the album's own files or folder (a music folder's picture, ``LocalCover``) and not
@@ -15,7 +15,7 @@ public enum CoverState: Equatable, Sendable {
   case failed(CoverFailure)
 
   /// Whether the cover is queued or downloading (the card shows a spinner).
-  public var isPending: Bool {
+  package var isPending: Bool {
     switch self {
     case .queued, .downloading: true
     case .none, .local, .cached, .failed: false

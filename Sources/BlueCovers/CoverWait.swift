@@ -1,5 +1,5 @@
 /// How a wait for covers (the library's `waitForCovers`) is to end early.
-public enum CoverWaitStop: Sendable {
+package enum CoverWaitStop: Sendable {
   /// Cancel the pending downloads, each reported as cancelled, and wait for the reports.
   case cancel
   /// Cancel them without a report, event or state (the shell leaving on a signal:
@@ -8,7 +8,7 @@ public enum CoverWaitStop: Sendable {
 }
 
 /// How a wait for covers ended.
-public enum CoverWaitEnd: Equatable, Sendable {
+package enum CoverWaitEnd: Equatable, Sendable {
   /// Every download asked for has reported.
   case done
   /// The time given passed first; the downloads go on.

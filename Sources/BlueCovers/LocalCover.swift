@@ -11,20 +11,20 @@ import Foundation
 ///
 /// Paths are percent-encoded: every byte but ASCII letters, digits, `-._~` and `/`, so a
 /// URL never holds a blank or a control character.
-public enum LocalCover {
+package enum LocalCover {
   /// The scheme of a picture embedded in an audio file.
-  public static let embeddedScheme = "embedded"
+  package static let embeddedScheme = "embedded"
 
   /// Whether `url` names a local cover (`file:` or `embedded:`), which the shell reads
   /// into the cache when it needs it instead of waiting for `download`.
-  public static func isLocal(_ url: String) -> Bool {
+  package static func isLocal(_ url: String) -> Bool {
     var url = url
     return url.withUTF8 { isLocal($0) }
   }
 
   /// ``isLocal(_:)`` of a URL's UTF-8 bytes (a row of `list`): its scheme, before the first
   /// colon, is `file` or `embedded` in any case.
-  public static func isLocal(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
+  package static func isLocal(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
     // The schemes as static bytes: a `String`'s UTF-8 view is walked through generic code,
     // and every imported album asks (a local cover may be longer).
     func hasScheme(_ scheme: StaticString) -> Bool {
@@ -40,7 +40,7 @@ public enum LocalCover {
   /// A local cover as a person reads it: `embedded in 01 Track 1.mp3`, `folder image
   /// cover.jpg` (an image in the album's `folder`, by its path there); nil for any other URL,
   /// which is shown as it is. The percent-encoded URL stays what `export` writes.
-  public static func shortDescription(of url: String, folder: String?) -> String? {
+  package static func shortDescription(of url: String, folder: String?) -> String? {
     guard isLocal(url), let path = try? path(of: url) else { return nil }
     let name = path.split(separator: "/").last.map(String.init) ?? path
     if coverURLScheme(url) == embeddedScheme { return "embedded in \(name)" }

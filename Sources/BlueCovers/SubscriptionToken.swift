@@ -1,4 +1,4 @@
 /// Identifies one subscription to a ``CoverLoader``'s events, for unsubscribing.
-public struct SubscriptionToken: Hashable, Sendable {
+package struct SubscriptionToken: Hashable, Sendable {
   let id: UInt64
 }

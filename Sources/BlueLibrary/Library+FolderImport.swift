@@ -3,7 +3,7 @@ import BlueCovers
 import BluePlayback
 import BlueSystem
 import Foundation
-public import MusicFolder
+package import MusicFolder
 import MusicSource
 
 #if canImport(Glibc)
@@ -33,7 +33,7 @@ extension Library {
   @discardableResult
   ///   - withDeleted: bring back the albums you deleted from the library, which an import
   ///     otherwise leaves out (``FolderImport/leftOut``).
-  public func importFolder(
+  package func importFolder(
     _ path: String, named name: String, withDeleted: Bool = false, progress: ((MusicScanProgress) -> Void)? = nil,
     isCancelled: () -> Bool = { false }
   ) throws(LibraryError) -> FolderImport {
@@ -108,7 +108,7 @@ extension Library {
           albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted,
           tracks: AlbumStore.ScannedTracks(
             albums: keyed, built: built, root: scan.folder, stored: earlier.stored, opened: scan.openedFiles,
-            unreadable: scan.unreadableFolders, record: AlbumStore.scanRecord(scan.fingerprint, skipped)),
+            unreadable: scan.unreadableFolders, seen: .folder(fingerprint: scan.fingerprint, skipped: skipped)),
           skipped: remembered)
       }
     }
@@ -128,7 +128,7 @@ extension Library {
 
   /// `2 added, 1 updated, 1 moved, 9 unchanged, 1 left out, 1 gone`, leaving out the counts
   /// that are 0.
-  public static func counts(
+  package static func counts(
     added: Int, updated: Int, moved: Int = 0, unchanged: Int, leftOut: Int = 0, gone: Int = 0
   ) -> String {
     let parts = [
@@ -164,7 +164,7 @@ extension Library {
   /// that cannot be read (its state then says why: ``coverState(of:)``).
   ///
   /// - Important: Blocks while it reads the file (milliseconds for a local file).
-  public func loadLocalCover(of album: Album) -> Data? {
+  package func loadLocalCover(of album: Album) -> Data? {
     guard let covers, !album.coverURL.isEmpty, LocalCover.isLocal(album.coverURL) else { return nil }
     if let data = cachedCover(of: album) { return data }
     guard covers.fetchNow(album.coverURL) == .cached else { return nil }
@@ -183,7 +183,7 @@ extension Library {
   /// for before the library file is written, and no change is logged.
   ///
   /// - Throws: ``LibraryError/server(_:)`` when the source cannot give them.
-  public func tracklist(of album: Album) throws(LibraryError) -> Tracklist? {
+  package func tracklist(of album: Album) throws(LibraryError) -> Tracklist? {
     guard let key = album.sourceKey else { return nil }
     let stored = try store.tracklist(forKey: key)
     guard let source, stored?.tracks.isEmpty ?? true, (album.tracks ?? 0) > 0, let folder = album.folder,
@@ -207,14 +207,14 @@ extension Library {
   }
 
   /// The tracks of `album` the library holds (``tracklist(of:)``), none asked of a source.
-  public func storedTracklist(of album: Album) throws(LibraryError) -> Tracklist? {
+  package func storedTracklist(of album: Album) throws(LibraryError) -> Tracklist? {
     guard let key = album.sourceKey else { return nil }
     return try store.tracklist(forKey: key)
   }
 
   /// The tracks of `album` to play, in album order, with what a now-playing line shows; empty
   /// for an album that did not come from a music folder.
-  public func playableTracks(of album: Album) throws(LibraryError) -> [Player.Track] {
+  package func playableTracks(of album: Album) throws(LibraryError) -> [Player.Track] {
     guard let tracklist = try tracklist(of: album) else { return [] }
     return tracklist.tracks.map { track in
       Player.Track(
@@ -226,7 +226,7 @@ extension Library {
   /// `tracks` with each track whose file is gone found again in the library: a queue made
   /// before its albums' folders moved (and were imported again) plays from the new places.
   /// A track is matched by its album, disc, number and title; one not found stays as it was.
-  public func refound(_ tracks: [Player.Track]) -> [Player.Track] {
+  package func refound(_ tracks: [Player.Track]) -> [Player.Track] {
     var albums: [Int64: [Player.Track]] = [:]
     return tracks.map { track in
       guard access(track.path, F_OK) != 0, let id = track.albumID else { return track }
@@ -242,7 +242,7 @@ extension Library {
   /// `album` as its files said at the last import of its folder (title, artist, genre, year,
   /// cover, as the scan built it): a field of `album` that differs was edited, and an
   /// import keeps it. Nil for an album that did not come from a scan.
-  public func filesSay(of album: Album) throws(LibraryError) -> Album? {
+  package func filesSay(of album: Album) throws(LibraryError) -> Album? {
     guard let key = album.sourceKey else { return nil }
     return try store.scannedAlbum(forKey: key)
   }

@@ -6,18 +6,18 @@ import Synchronization
 /// The albums a `lookup` run asks about, chosen before the first request: their ids in the
 /// order they are asked (read a page at a time and kept as ids, 8 bytes an album: never
 /// the albums themselves), and how many others were left out, and why.
-public struct LookupPlan: Sendable {
+package struct LookupPlan: Sendable {
   /// The albums to ask about, by id.
-  public var ids: [Int64] = []
+  package var ids: [Int64] = []
   /// Albums MusicBrainz had nothing like when asked in the last 30 days (``Library/lookupNoneStands``;
   /// `lookup all` only, and not with `--retry`).
-  public var remembered = 0
+  package var remembered = 0
   /// Albums with a cover or a MusicBrainz id, or no title or artist to look them up by.
-  public var leftAlone = 0
+  package var leftAlone = 0
 }
 
 /// One album's answer, as ``Library/lookUp(_:timeout:progress:shouldStop:report:)`` reports it.
-public enum LookupAnswer: Sendable {
+package enum LookupAnswer: Sendable {
   /// The album was given the candidate's release group (the album as stored now).
   case found(Album, MusicBrainzSearch.Candidate)
   /// Several candidates might be the album, or none clearly: the closest, to choose from.
@@ -29,40 +29,40 @@ public enum LookupAnswer: Sendable {
 }
 
 /// What a `lookup` run did, in numbers (each album's answer was reported as it came).
-public struct LookupOutcome: Sendable {
-  public var found = 0
-  public var unclear = 0
-  public var notFound = 0
-  public var failed = 0
+package struct LookupOutcome: Sendable {
+  package var found = 0
+  package var unclear = 0
+  package var notFound = 0
+  package var failed = 0
   /// The reason of the first failure, for a run in which nothing else happened.
-  public var firstFailure: String?
+  package var firstFailure: String?
   /// Albums of the plan changed since (a cover given, a title edited, deleted in another
   /// shell): not asked about, or not given what was found for them.
-  public var changedSince = 0
+  package var changedSince = 0
   /// Albums of the plan not asked about: the run stopped first.
-  public var notAsked = 0
+  package var notAsked = 0
   /// Whether a signal stopped the run.
-  public var stopped = false
+  package var stopped = false
   /// Why the run gave up: the last of ``Library/lookupFailuresInARow`` failures in a row
   /// (MusicBrainz unreachable, a dead mirror).
-  public var gaveUp: String?
+  package var gaveUp: String?
   /// The undo step's summary, when albums were given release groups.
-  public var step: String?
+  package var step: String?
 
   /// The albums MusicBrainz was asked about.
-  public var asked: Int { found + unclear + notFound + failed }
+  package var asked: Int { found + unclear + notFound + failed }
 }
 
 extension Library {
   /// How long MusicBrainz's "nothing like it" stands before `lookup all` asks again: 30 days.
-  public static let lookupNoneStands: Int64 = 30 * 86_400
+  package static let lookupNoneStands: Int64 = 30 * 86_400
 
   /// After this many failures in a row a run gives up: MusicBrainz cannot be reached.
-  public static let lookupFailuresInARow = 3
+  package static let lookupFailuresInARow = 3
 
   /// Whether `album` is one `lookup` asks about: it has a title and artist, no MusicBrainz
   /// id (from its files, or a `caa:` cover) and no cover of any kind.
-  public func needsLookup(_ album: Album) -> Bool {
+  package func needsLookup(_ album: Album) -> Bool {
     !album.title.isEmpty && !album.artist.isEmpty && album.coverURL.isEmpty
   }
 
@@ -71,7 +71,7 @@ extension Library {
   /// artist MusicBrainz had nothing like in the last 30 days as of `now` (seconds since
   /// 1970; a date after `now` counts as not asked); else the albums at `indices`, asked
   /// about whatever was answered before.
-  public func lookupPlan(
+  package func lookupPlan(
     all: Bool, indices: [Int] = [], retry: Bool = false, now: Int64 = Int64(Date().timeIntervalSince1970)
   ) throws(LibraryError) -> LookupPlan {
     let since = all && !retry ? now - Self.lookupNoneStands : nil
@@ -104,7 +104,7 @@ extension Library {
   /// reported one by one.
   ///
   /// - Important: Blocks the calling thread (not one of Swift's cooperative pool).
-  public func lookUp(
+  package func lookUp(
     _ plan: LookupPlan, timeout: Duration, progress: (Int, Int, Album) -> Void = { _, _, _ in },
     shouldStop: () -> Bool = { false }, report: (LookupAnswer) throws(LibraryError) -> Void = { _ in }
   ) throws(LibraryError) -> LookupOutcome {
@@ -189,7 +189,7 @@ extension Library {
 
   /// The index `album` (as read) has in the view, or in the library without one; nil when
   /// the view does not hold it.
-  public func index(of album: Album) -> Int? {
+  package func index(of album: Album) -> Int? {
     guard let view else { return album.position }
     guard let id = album.id else { return nil }
     return view.ids.firstIndex(of: id)
@@ -197,7 +197,7 @@ extension Library {
 
   /// Whether MusicBrainz had nothing like `album` (its title and artist) when last asked,
   /// and it has no cover: `find lookup:none`, `list -f '$lookup'`.
-  public func lookupFoundNothing(for album: Album) throws(LibraryError) -> Bool {
+  package func lookupFoundNothing(for album: Album) throws(LibraryError) -> Bool {
     guard album.coverURL.isEmpty else { return false }
     return try store.lookupFoundNothing(title: album.title, artist: album.artist)
   }

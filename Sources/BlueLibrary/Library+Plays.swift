@@ -7,12 +7,12 @@ extension Library {
   /// Counts each of the albums `ids` (as the player's ``Player/Event/played(albumID:at:)``
   /// events name them) as played once more, at `time` (seconds since 1970). Albums deleted
   /// since are skipped.
-  public func notePlayed(_ ids: [Int64], at time: Int64) throws(LibraryError) {
+  package func notePlayed(_ ids: [Int64], at time: Int64) throws(LibraryError) {
     try store.notePlayed(ids, at: time)
   }
 
   /// How often `album` was played and when last (nil: never).
-  public func plays(of album: Album) throws(LibraryError) -> (count: Int, last: Int64?) {
+  package func plays(of album: Album) throws(LibraryError) -> (count: Int, last: Int64?) {
     guard let id = album.id else { return (0, nil) }
     return try store.plays(ofAlbumID: id)
   }
@@ -22,12 +22,12 @@ extension Library {
 extension Library {
   /// The ReplayGain mode chosen with `replaygain` (``ReplayGainMode/album`` until one is);
   /// a value this build does not know reads as the default.
-  public func replayGainMode() throws(LibraryError) -> ReplayGainMode {
+  package func replayGainMode() throws(LibraryError) -> ReplayGainMode {
     try store.stateText("replayGain").flatMap(ReplayGainMode.init(rawValue:)) ?? .album
   }
 
   /// Remembers `mode` for this shell and the next.
-  public func setReplayGainMode(_ mode: ReplayGainMode) throws(LibraryError) {
+  package func setReplayGainMode(_ mode: ReplayGainMode) throws(LibraryError) {
     try store.setStateText("replayGain", mode.rawValue)
   }
 }

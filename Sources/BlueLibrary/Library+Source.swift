@@ -12,34 +12,29 @@ import Synchronization
 // the source followed as it changes; the marks it shares kept there.
 extension Library {
   /// What bringing the library in step with its source did.
-  public struct SourceSync: Sendable, Equatable {
+  package struct SourceSync: Sendable, Equatable {
     /// Whether the songs were listed: false when the server's database had not changed
     /// since the last sync (its version was the same), so nothing was asked or read.
-    public var listed = false
+    package var listed = false
     /// The server's albums and songs, when listed.
-    public var albums = 0
-    public var tracks = 0
-    public var added = 0
-    public var updated = 0
-    public var moved = 0
-    public var unchanged = 0
+    package var albums = 0
+    package var tracks = 0
+    package var added = 0
+    package var updated = 0
+    package var moved = 0
+    package var unchanged = 0
     /// Albums none of whose songs the server has any more (they stay, `missing:true`).
-    public var gone = 0
+    package var gone = 0
     /// Albums you deleted from the library, which a sync leaves out.
-    public var leftOut = 0
+    package var leftOut = 0
     /// The step `undo` takes back, nil when no album changed.
-    public var summary: String?
+    package var summary: String?
     /// Lines to tell the user: marks a stopped bluelib had not shared, sent now (or not).
-    public var notices: [String] = []
+    package var notices: [String] = []
 
     /// Whether any album was added, updated, moved or gone.
-    public var changedAlbums: Bool { added + updated + moved + gone > 0 }
+    package var changedAlbums: Bool { added + updated + moved + gone > 0 }
   }
-
-  /// The key of the state row that remembers the last sync with the server at `root`, as a
-  /// folder's last scan is remembered: the database's version, a newline, and the
-  /// fingerprint of the songs it listed.
-  static func syncKey(_ root: String) -> String { "scan " + root }
 
   /// Brings the library in step with its ``source``, as one change (one step `undo`
   /// takes back) when albums changed: albums not seen before are appended, albums seen before
@@ -59,7 +54,7 @@ extension Library {
   /// - Throws: ``LibraryError/server(_:)`` when the server cannot answer (nothing changed
   ///   then), or a store error.
   @discardableResult
-  public func sync() throws(LibraryError) -> SourceSync {
+  package func sync() throws(LibraryError) -> SourceSync {
     try sync(sendingWaitingMarks: true)
   }
 
@@ -80,9 +75,10 @@ extension Library {
     } catch {
       throw .server(error.description)
     }
-    let last = try store.stateText(Self.syncKey(root))
-    let lastVersion = last.map { String($0.prefix { $0 != "\n" }) }
-    if lastVersion == version {
+    // What the last sync saw (the source's row): nothing is listed while the source's
+    // fingerprint is the one it saw.
+    let last = try store.source(root)
+    if let last, last.kind == .server, last.fingerprint == version {
       var result = SourceSync()
       result.notices = notices
       return result
@@ -137,10 +133,10 @@ extension Library {
     result.notices = notices
     result.listed = true
     result.tracks = staged + listedSongs
-    let record = version + "\n" + fingerprint.hex(songs: staged)
-    if let last, last.hasSuffix("\n" + fingerprint.hex(songs: staged)) {
+    let listed = fingerprint.hex(songs: staged)
+    if let last, last.kind == .server, last.listed == listed {
       // The very songs of the last sync: its albums stand.
-      try store.setStateText(Self.syncKey(root), record)
+      try store.recordSync(of: root, fingerprint: version, listed: listed)
       result.albums = try store.scannedAlbumCount(under: root)
       result.unchanged = result.albums
       return result
@@ -155,7 +151,7 @@ extension Library {
           "sync with \(name): "
             + Self.counts(added: outcome.added, updated: outcome.updated, moved: outcome.moved, unchanged: 0)
         },
-        origin: origin, record: record, marksFollowSource: marksKept,
+        origin: origin, seen: .server(fingerprint: version, listed: listed), marksFollowSource: marksKept,
         cover: { album in
           // The server's cover for each album: its first song's picture, else its folder's.
           guard let first = album.tracks.first?.path, first.hasPrefix(root + "/") else { return nil }
@@ -222,7 +218,7 @@ extension Library {
   /// What following the source tells: what it says (a connection that came back), and what
   /// each sync after one of its changes did, or why it failed. Words are the source's own:
   /// whoever prints them escapes them.
-  public enum SourceReport: Sendable, Equatable {
+  package enum SourceReport: Sendable, Equatable {
     /// A line of the source's: `MPD at 127.0.0.1:6600 is back; reconnected`.
     case notice(String)
     /// A sync after a change of the source, and what it did (its ``SourceSync/notices``).
@@ -236,7 +232,7 @@ extension Library {
   /// time, on a thread of the library's own (with a connection of its own to the file,
   /// which this library then sees as another shell's change), and reported. `report` is
   /// called on those threads: it must only pass the report on (to the terminal's owner).
-  public func follow(changes: Bool, report: @escaping @Sendable (SourceReport) -> Void) {
+  package func follow(changes: Bool, report: @escaping @Sendable (SourceReport) -> Void) {
     guard let source else { return }
     let path = store.path
     let (pending, pendingMarks) = (SyncRequest(), SyncRequest())
@@ -290,7 +286,7 @@ extension Library {
   /// `download` fetches already is joined. Returns the URLs on their way, for the cards to be
   /// drawn again once they are in. Nothing without a source: a library of this machine's
   /// folders reads its covers on the spot (``loadLocalCover(of:)``).
-  public func requestCardCovers(of albums: [Album]) -> [String] {
+  package func requestCardCovers(of albums: [Album]) -> [String] {
     guard let covers, let source else { return [] }
     let prefix = source.root + "/"
     var wanted = albums.filter { album in
@@ -312,14 +308,14 @@ extension Library {
   }
 
   /// Whether the cover at `url` is queued or downloading now.
-  public func coverIsPending(_ url: String) -> Bool {
+  package func coverIsPending(_ url: String) -> Bool {
     guard let covers else { return false }
     return covers.sessionState(of: url)?.isPending ?? covers.isWaitingInBatch(url)
   }
 
   /// What the source said of the latest change it was told of (`rate`, `fav`, their undo),
   /// when it did not take it all — the change stands in this library — once.
-  public func takeSourceNote() -> String? {
+  package func takeSourceNote() -> String? {
     defer { sourceNote = nil }
     return sourceNote
   }
@@ -488,7 +484,7 @@ extension Library {
     } catch {
       throw .server(error.description + " (kept in this library; sent to the server at the next start)")
     }
-    try store.confirmShared(mark.pending, value: mark.value, of: keys, forgetting: Self.syncKey(server.root))
+    try store.confirmShared(mark.pending, value: mark.value, of: keys, forgettingSyncOf: server.root)
   }
 
   /// Sends to the ``source`` the marks this library changed that it has not confirmed (a

@@ -4,13 +4,13 @@ import AlbumModel
 // its file says, as an undoable step of its album; `write` puts them into the file.
 extension Library {
   /// What ``editTrack(ofAlbumAt:track:_:)`` did.
-  public struct TrackChange: Sendable {
+  package struct TrackChange: Sendable {
     /// The album, as stored now.
-    public var album: Album
+    package var album: Album
     /// The track, as `show` lists it now (with what its file says of each edited field).
-    public var track: Tracklist.Track
+    package var track: Tracklist.Track
     /// False when the track already said all of it: nothing was changed or logged.
-    public var changed: Bool
+    package var changed: Bool
   }
 
   /// Gives the `place`th track (1-based, as `show` lists the album's tracks) of the album at
@@ -21,7 +21,7 @@ extension Library {
   ///
   /// - Throws: ``LibraryError/noTrack(title:number:count:)`` for an album without that track
   ///   (or without tracks), or a store error.
-  public func editTrack(ofAlbumAt index: Int, track place: Int, _ typed: TrackEdit) throws(LibraryError) -> TrackChange
+  package func editTrack(ofAlbumAt index: Int, track place: Int, _ typed: TrackEdit) throws(LibraryError) -> TrackChange
   {
     let album = try self.album(at: index)
     guard let id = album.id, let tracks = try tracklist(of: album)?.tracks, !tracks.isEmpty else {

@@ -8,22 +8,22 @@ import Foundation
 /// The view holds the matching albums' ids (8 bytes each), read once by `find` and again
 /// only when the library changed (this shell's change, or another's seen by
 /// ``Library/noticeChangesElsewhere()``), so scrolling and tapping read only the visible albums.
-public struct AlbumView: Sendable {
+package struct AlbumView: Sendable {
   /// The query that made the view.
-  public let query: AlbumQuery
+  package let query: AlbumQuery
   /// The ids of its albums, in its order.
   let ids: [Int64]
 
   /// How many albums the view has.
-  public var count: Int { ids.count }
+  package var count: Int { ids.count }
 }
 
 /// One album of a listing: its id and its index in the current view (or library).
-public struct ListedAlbum: Sendable, Equatable {
-  public let id: Int64
+package struct ListedAlbum: Sendable, Equatable {
+  package let id: Int64
   /// The 0-based index `tap` and `delete` take for it; nil when the caller reads the
   /// album's library position instead (no view).
-  public let index: Int?
+  package let index: Int?
 }
 
 extension Library {
@@ -32,7 +32,7 @@ extension Library {
   /// the current album. The view is remembered in the library file for the next start.
   /// Returns how many albums the view has.
   @discardableResult
-  public func show(_ query: AlbumQuery?) throws(LibraryError) -> Int {
+  package func show(_ query: AlbumQuery?) throws(LibraryError) -> Int {
     let selectedID = try selectedAlbum()?.id
     if let query, !query.isEverything {
       let ids = try store.albumIDs(matching: query)
@@ -51,20 +51,20 @@ extension Library {
   }
 
   /// The ids of the albums `query` matches in the whole library, in its order.
-  public func albumIDs(matching query: AlbumQuery) throws(LibraryError) -> [Int64] {
+  package func albumIDs(matching query: AlbumQuery) throws(LibraryError) -> [Int64] {
     try store.albumIDs(matching: query)
   }
 
   /// `query` within the current view: the albums `list QUERY`, `stats`, `export FILE QUERY`
   /// and `all` act on (the view's sort unless `query` has its own).
-  public func scope(_ query: AlbumQuery?) -> AlbumQuery {
+  package func scope(_ query: AlbumQuery?) -> AlbumQuery {
     guard let view else { return query ?? .all }
     return query.map { view.query.narrowed(by: $0) } ?? view.query
   }
 
   /// The albums of the current view (or library) that `query` matches, in its order (else
   /// the view's), with the indices verbs take for them.
-  public func listing(_ query: AlbumQuery?) throws(LibraryError) -> [ListedAlbum] {
+  package func listing(_ query: AlbumQuery?) throws(LibraryError) -> [ListedAlbum] {
     let ids = try store.albumIDs(matching: scope(query))
     guard let view else { return ids.map { ListedAlbum(id: $0, index: nil) } }
     if query == nil { return ids.enumerated().map { ListedAlbum(id: $0.element, index: $0.offset) } }
@@ -76,29 +76,29 @@ extension Library {
   }
 
   /// The albums with `ids`, in that order (a page of a ``listing(_:)``).
-  public func albums(ids: some Collection<Int64>) throws(LibraryError) -> [Album] {
+  package func albums(ids: some Collection<Int64>) throws(LibraryError) -> [Album] {
     try store.albums(ids: ids)
   }
 
   /// Figures over the albums of `query` within the current view.
-  public func statistics(_ query: AlbumQuery?) throws(LibraryError) -> LibraryStatistics {
+  package func statistics(_ query: AlbumQuery?) throws(LibraryError) -> LibraryStatistics {
     try store.statistics(scope(query))
   }
 
   /// When the album entered the library (seconds since 1970).
-  public func addedTime(of album: Album) throws(LibraryError) -> Int64? {
+  package func addedTime(of album: Album) throws(LibraryError) -> Int64? {
     guard let id = album.id else { return nil }
     return try store.addedTime(ofAlbumID: id)
   }
 
   /// Distinct values of `field` starting with `prefix`, for completion.
-  public func values(of field: QueryField, withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
+  package func values(of field: QueryField, withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
     try store.values(of: field, withPrefix: prefix, limit: limit)
   }
 
   /// Deletes every album of the view (or the library) as one undoable step; returns how many.
   @discardableResult
-  public func deleteAll() throws(LibraryError) -> Int {
+  package func deleteAll() throws(LibraryError) -> Int {
     let ids: [Int64]
     if let view { ids = view.ids } else { ids = try store.albumIDs(matching: .all) }
     guard !ids.isEmpty else { return 0 }
@@ -110,17 +110,17 @@ extension Library {
   // MARK: - Saved views
 
   /// The saved views, by name, with their queries (nil for one that no longer parses).
-  public func savedViews() throws(LibraryError) -> [(name: String, query: AlbumQuery?)] {
+  package func savedViews() throws(LibraryError) -> [(name: String, query: AlbumQuery?)] {
     try store.savedViews().map { ($0.name, try? AlbumQuery(storedText: $0.query, savedViews: savedViewWords)) }
   }
 
   /// The query saved as `name`.
-  public func savedView(_ name: String) throws(LibraryError) -> AlbumQuery {
+  package func savedView(_ name: String) throws(LibraryError) -> AlbumQuery {
     try AlbumQuery(words: savedViewWords(name), savedViews: savedViewWords)
   }
 
   /// The words of the view saved as `name`.
-  public func savedViewWords(_ name: String) throws(LibraryError) -> [String] {
+  package func savedViewWords(_ name: String) throws(LibraryError) -> [String] {
     guard let stored = try store.savedView(name) else {
       throw .noView(name: name, known: try store.savedViews().map(\.name))
     }
@@ -128,7 +128,7 @@ extension Library {
   }
 
   /// Parses `words` as a query, `@NAME` standing for the view saved as NAME.
-  public func query(_ words: [String]) throws(LibraryError) -> AlbumQuery {
+  package func query(_ words: [String]) throws(LibraryError) -> AlbumQuery {
     try AlbumQuery(words: words, savedViews: savedViewWords)
   }
 
@@ -139,7 +139,7 @@ extension Library {
   /// that would expand past ``AlbumQuery/maximumTerms``, or a change that would break
   /// another saved view that works now. Nothing is saved then, and the old query stays.
   @discardableResult
-  public func saveView(_ name: String, query: AlbumQuery) throws(LibraryError) -> Bool {
+  package func saveView(_ name: String, query: AlbumQuery) throws(LibraryError) -> Bool {
     let words = query.words
     let withNew: AlbumQuery.SavedViews = { [self] (other: String) throws(LibraryError) -> [String] in
       other == name ? words : try savedViewWords(other)
@@ -181,7 +181,7 @@ extension Library {
   }
 
   /// Deletes the saved view `name`.
-  public func deleteView(_ name: String) throws(LibraryError) {
+  package func deleteView(_ name: String) throws(LibraryError) {
     guard try store.deleteView(name) != nil else {
       throw .noView(name: name, known: try store.savedViews().map(\.name))
     }
@@ -190,7 +190,7 @@ extension Library {
   // MARK: - Keeping the view in step
 
   /// Why the view was dropped since the last call (see ``droppedView``), once.
-  public func takeDroppedView() -> String? {
+  package func takeDroppedView() -> String? {
     defer { droppedView = nil }
     return droppedView
   }

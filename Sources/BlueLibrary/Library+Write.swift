@@ -5,20 +5,20 @@ internal import MusicFolder
 // in a journal until the last file is written (see AlbumStore+WriteJournal.swift).
 extension Library {
   /// What ``writeTags(of:)`` did.
-  public struct TagWrite: Sendable, Equatable {
+  package struct TagWrite: Sendable, Equatable {
     /// Albums whose files were written.
-    public var albums: Int
+    package var albums: Int
     /// Files written.
-    public var files: Int
+    package var files: Int
     /// Albums whose files already say what the album says: nothing to write.
-    public var unchanged: Int
+    package var unchanged: Int
     /// Albums with no files to write: not from a music folder, or their files gone.
-    public var withoutFiles: Int
+    package var withoutFiles: Int
     /// The step `undo` takes back, nil when nothing was written.
-    public var summary: String?
+    package var summary: String?
     /// What was done first about writes a stopped bluelib left halfway (see
     /// ``finishInterruptedWrites()``), one line each.
-    public var notices: [String] = []
+    package var notices: [String] = []
   }
 
   /// Writes each of `albums`' title (as the album tag), artist (as the album-artist tag),
@@ -44,7 +44,7 @@ extension Library {
   /// - Throws: ``LibraryError/cannotWrite(path:reason:)`` naming the file or folder,
   ///   ``LibraryError/changedBeforeWriting(title:)``, ``LibraryError/writeInProgress(summary:pid:)``,
   ///   ``LibraryError/cancelled`` on a signal (the files as they were), or a store error.
-  public func writeTags(of albums: [Album], isCancelled: () -> Bool = { false }) throws(LibraryError) -> TagWrite {
+  package func writeTags(of albums: [Album], isCancelled: () -> Bool = { false }) throws(LibraryError) -> TagWrite {
     endCommand()
     var result = TagWrite(albums: 0, files: 0, unchanged: 0, withoutFiles: 0)
     result.notices = try finishInterruptedWrites()
@@ -259,7 +259,7 @@ extension Library {
   /// putting its files back) is put back. The hidden copies the stopped writer left are
   /// removed. Returns one line for each, to tell the user; none usually. The shell calls it
   /// at start; `write`, `undo` and `redo` call it first.
-  public func finishInterruptedWrites() throws(LibraryError) -> [String] {
+  package func finishInterruptedWrites() throws(LibraryError) -> [String] {
     var notices: [String] = []
     for journal in try store.abandonedJournals() {
       let name: String

@@ -19,18 +19,18 @@ import Synchronization
 ///
 /// - Important: Not thread-safe: the shell's thread owns it (the store and the cover
 ///   loader it wraps are safe from any thread).
-public final class Library {
+package final class Library {
   let store: AlbumStore
   let covers: CoverLoader?
   /// MusicBrainz's search for `lookup`, when this library may ask it (set by ``open(path:covers:)``).
-  public internal(set) var musicBrainz: MusicBrainzSearch?
+  package internal(set) var musicBrainz: MusicBrainzSearch?
   /// The current album's 0-based index (in the view, when there is one).
-  public internal(set) var selection: Int?
+  package internal(set) var selection: Int?
   /// The library position of the selection as last stored.
   var savedSelection: Int?
   /// The current view (`find QUERY`): the albums the scroller, the indices and `all` mean;
   /// nil for the whole library in library order. See Library+Views.swift.
-  public internal(set) var view: AlbumView? {
+  package internal(set) var view: AlbumView? {
     didSet { viewChanges &+= 1 }
   }
   private var viewChanges = 0
@@ -55,14 +55,14 @@ public final class Library {
   /// SQLite's `data_version` when this library last looked (see ``noticeChangesElsewhere()``).
   private var dataVersion: Int?
   /// This shell's name in the undo log: `undo` takes back its own changes first.
-  public let session: String
+  package let session: String
   /// The subscription that records landed covers in the library.
   private var coverRecording: SubscriptionToken?
   /// The source whose albums this library holds (`--mpd`: an MPD server), given when it is
   /// opened, or nil (a library of this machine's files): ``sync()`` brings the library in
   /// step with it, ``follow(changes:report:)`` follows it, and `rate`, `fav` and `unfav` of
   /// its albums are kept there too (``share(_:of:)``).
-  public let source: (any MusicSource)?
+  package let source: (any MusicSource)?
   /// What the source said of the latest change it was told of, when it did not take it all
   /// (``takeSourceNote()``).
   var sourceNote: String?
@@ -128,14 +128,14 @@ public final class Library {
   }
 
   /// Opens (or creates, seeded with the default catalogue) the library file at `path`.
-  public static func open(path: String, covers: CoverLoader? = nil) throws(LibraryError) -> Library {
+  package static func open(path: String, covers: CoverLoader? = nil) throws(LibraryError) -> Library {
     try Library(store: AlbumStore.open(path: path), covers: covers)
   }
 
   /// Opens (or creates, seeded with `seed`: the default catalogue unless told) the library
   /// file at `path`, fetching covers as `settings` say: the library builds its cover cache
   /// and loader. With a `source`, the library holds that source's albums (``sync()``).
-  public static func open(
+  package static func open(
     path: String, covers settings: CoverSettings, seed: [Album] = DefaultCatalogue.albums,
     source: (any MusicSource)? = nil
   ) throws(LibraryError) -> Library {
@@ -147,7 +147,7 @@ public final class Library {
 
   /// A library in memory holding `albums` (the default catalogue unless told), for tests;
   /// with a `source`, of that source's albums (``sync()``).
-  public static func inMemory(
+  package static func inMemory(
     seed albums: [Album] = DefaultCatalogue.albums, covers: CoverLoader? = nil, source: (any MusicSource)? = nil
   ) -> Library {
     do {
@@ -160,13 +160,13 @@ public final class Library {
   // MARK: - Reading
 
   /// The number of albums (cached; every change through the facade refreshes it).
-  public func count() throws(LibraryError) -> Int {
+  package func count() throws(LibraryError) -> Int {
     if let view { return view.ids.count }
     return try libraryCount()
   }
 
   /// The number of albums in the library, whatever the view.
-  public func libraryCount() throws(LibraryError) -> Int {
+  package func libraryCount() throws(LibraryError) -> Int {
     if let cachedCount { return cachedCount }
     let count = try store.count()
     cachedCount = count
@@ -175,12 +175,12 @@ public final class Library {
 
   /// What the indices verbs take reach, for messages about a missing album: `the library has
   /// 5`, `the view 'sun' has 2`, `the view 'zzz' is empty` (`count` is ``count()``'s).
-  public func extent(_ count: Int) -> String {
+  package func extent(_ count: Int) -> String {
     LibraryError.size(count, view: view?.query.text)
   }
 
   /// The album at a 0-based index.
-  public func album(at index: Int) throws(LibraryError) -> Album {
+  package func album(at index: Int) throws(LibraryError) -> Album {
     guard let view else { return try store.album(at: index) }
     guard view.ids.indices.contains(index), let album = try store.album(id: view.ids[index]) else {
       throw .noAlbum(index: index, count: view.ids.count, view: view.query.text)
@@ -189,7 +189,7 @@ public final class Library {
   }
 
   /// The albums at the 0-based `range`, in order: one query for a page of the viewport.
-  public func albums(in range: Range<Int>) throws(LibraryError) -> [Album] {
+  package func albums(in range: Range<Int>) throws(LibraryError) -> [Album] {
     let writes = store.writeCount.load(ordering: .relaxed)
     let version = dataVersion ?? -1
     // Taken out, so that its array, which nothing else holds between two drawings, changes
@@ -229,35 +229,35 @@ public final class Library {
 
   /// The library file and SQLite's files beside it (journal, WAL, shared memory): what
   /// an `export` must never replace. Empty for a library in memory.
-  public var files: [String] {
+  package var files: [String] {
     guard let path = store.path else { return [] }
     return [path, path + "-journal", path + "-wal", path + "-shm"]
   }
 
   /// Whether any album has a music-folder field (tracks, length, folder): the CSV of
   /// `export` then has those columns.
-  public func hasMusicFields() throws(LibraryError) -> Bool {
+  package func hasMusicFields() throws(LibraryError) -> Bool {
     try store.hasMusicFields()
   }
 
   /// Every album in order (for `export`).
-  public func allAlbums() throws(LibraryError) -> [Album] {
+  package func allAlbums() throws(LibraryError) -> [Album] {
     try store.all()
   }
 
   /// The selected album, or nil when the library is empty.
-  public func selectedAlbum() throws(LibraryError) -> Album? {
+  package func selectedAlbum() throws(LibraryError) -> Album? {
     guard let selection else { return nil }
     return try album(at: selection)
   }
 
   /// The albums matching `query` from index `start`, at most `limit` (see ``AlbumStore/search(_:from:limit:)``).
-  public func search(_ query: String, from start: Int = 0, limit: Int? = nil) throws(LibraryError) -> [Album] {
+  package func search(_ query: String, from start: Int = 0, limit: Int? = nil) throws(LibraryError) -> [Album] {
     try store.search(query, from: start, limit: limit)
   }
 
   /// The indices of the albums titled `title` (exactly, else ignoring case), at most `limit`.
-  public func indices(ofTitle title: String, limit: Int) throws(LibraryError) -> [Int] {
+  package func indices(ofTitle title: String, limit: Int) throws(LibraryError) -> [Int] {
     guard let view else { return try store.indices(ofTitle: title, limit: limit) }
     // Exactly within the view, else ignoring case within the view: one pass over its ids.
     let titled = try store.albumIDs(titled: title)
@@ -273,21 +273,21 @@ public final class Library {
   }
 
   /// Distinct titles starting with `prefix` (ignoring case), for tab completion.
-  public func titles(withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
+  package func titles(withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
     try store.titles(withPrefix: prefix, limit: limit)
   }
 
   // MARK: - Selection (memento)
 
   /// Selects the album at `index` (clamped); not a library change, not undoable.
-  public func select(_ index: Int) {
+  package func select(_ index: Int) {
     let count = view?.ids.count ?? cachedCount ?? 0
     selection = count == 0 ? nil : min(max(index, 0), count - 1)
   }
 
   /// Writes the selection (the selected album's library position) to the store if it
   /// changed since the last save.
-  public func saveSelection() throws(LibraryError) {
+  package func saveSelection() throws(LibraryError) {
     let position = try selectedPosition()
     guard position != savedSelection else { return }
     try store.setSelectedIndex(position)
@@ -305,7 +305,7 @@ public final class Library {
   /// Adds `album` after the current one (first in an empty library) and selects it;
   /// returns it as stored and its index.
   @discardableResult
-  public func add(_ album: Album) throws(LibraryError) -> (album: Album, index: Int) {
+  package func add(_ album: Album) throws(LibraryError) -> (album: Album, index: Int) {
     let index = try selectedPosition().map { $0 + 1 } ?? 0
     let stored = try change { (origin) throws(LibraryError) in try store.add(album, at: index, origin: origin).album }
     return (stored, index)
@@ -314,7 +314,7 @@ public final class Library {
   /// Stores `album`'s fields over the album with the same id; the selection stays.
   /// Returns the album before and after.
   @discardableResult
-  public func edit(_ album: Album) throws(LibraryError) -> (before: Album, after: Album) {
+  package func edit(_ album: Album) throws(LibraryError) -> (before: Album, after: Album) {
     try change { (origin) throws(LibraryError) in
       let (before, after, _) = try store.edit(album, origin: origin)
       return (before, after)
@@ -325,7 +325,7 @@ public final class Library {
   /// stored now. The current album stays current. `summary` names the step for `undo`
   /// (`edit "X"` or `edit of 3 albums` by default).
   @discardableResult
-  public func edit(_ albums: [Album], summary: String? = nil) throws(LibraryError) -> [Album] {
+  package func edit(_ albums: [Album], summary: String? = nil) throws(LibraryError) -> [Album] {
     try change { (origin) throws(LibraryError) in try store.edit(albums, summary: summary, origin: origin).after }
   }
 
@@ -333,7 +333,7 @@ public final class Library {
   /// rating), as one undoable step; returns the albums it changed, as stored now (none when
   /// each already had that rating: no step then).
   @discardableResult
-  public func rate(at indices: [Int], stars: Int?) throws(LibraryError) -> [Album] {
+  package func rate(at indices: [Int], stars: Int?) throws(LibraryError) -> [Album] {
     var changed: [Album] = []
     for index in indices {
       var album = try self.album(at: index)
@@ -353,7 +353,7 @@ public final class Library {
   /// false, no longer), as one undoable step; returns the albums it changed, as stored now
   /// (none when each already was: no step then).
   @discardableResult
-  public func setFavourite(at indices: [Int], _ favourite: Bool) throws(LibraryError) -> [Album] {
+  package func setFavourite(at indices: [Int], _ favourite: Bool) throws(LibraryError) -> [Album] {
     var changed: [Album] = []
     for index in indices {
       var album = try self.album(at: index)
@@ -372,7 +372,7 @@ public final class Library {
   /// place (clamped), as the original app's `reloadScroller` does; deleting another one
   /// keeps the current album selected. Returns the deleted album.
   @discardableResult
-  public func delete(at index: Int) throws(LibraryError) -> Album {
+  package func delete(at index: Int) throws(LibraryError) -> Album {
     let album = try self.album(at: index)
     guard let id = album.id else { throw .noAlbumWithID(-1) }
     return try change { (origin) throws(LibraryError) in
@@ -383,7 +383,7 @@ public final class Library {
   /// Deletes the albums at `indices` (0-based, each once) as one undoable step; returns
   /// how many went and the first three in library order.
   @discardableResult
-  public func delete(at indices: [Int]) throws(LibraryError) -> DeletedAlbums {
+  package func delete(at indices: [Int]) throws(LibraryError) -> DeletedAlbums {
     var ids: [Int64] = []
     for index in Set(indices) {
       guard let id = try album(at: index).id else { throw .noAlbumWithID(-1) }
@@ -397,7 +397,7 @@ public final class Library {
   /// Moves the albums at `indices` (0-based, each once) as one block, in library order, so
   /// the first lands at `to`, as one undoable step; selects it. Returns them in order.
   @discardableResult
-  public func move(from indices: [Int], to: Int) throws(LibraryError) -> [Album] {
+  package func move(from indices: [Int], to: Int) throws(LibraryError) -> [Album] {
     let unique = Set(indices).sorted()
     if unique.count == 1 { return [try move(from: unique[0], to: to)] }
     let to = try libraryPosition(forMoveTo: to, moving: unique)
@@ -411,7 +411,7 @@ public final class Library {
 
   /// Moves the album at `from` to `to` and selects it there; returns the album.
   @discardableResult
-  public func move(from: Int, to: Int) throws(LibraryError) -> Album {
+  package func move(from: Int, to: Int) throws(LibraryError) -> Album {
     let to = try libraryPosition(forMoveTo: to, moving: [from])
     let album = try self.album(at: from)
     guard let id = album.id else { throw .noAlbumWithID(-1) }
@@ -425,7 +425,7 @@ public final class Library {
   /// Into a library of the untouched sample albums, they leave in the same step (and the
   /// first album imported is selected): `samplesLeft` says how many.
   @discardableResult
-  public func importAlbums(
+  package func importAlbums(
     fromFile path: String, isCancelled: (() -> Bool)? = nil
   ) throws(LibraryError) -> (range: Range<Int>, ignoredColumns: [String], samplesLeft: Int) {
     let imported = try change { (origin) throws(LibraryError) in
@@ -441,7 +441,7 @@ public final class Library {
   /// An album with a folder (exported after `import DIR`) gets the source key a scan of
   /// that folder gives it, so importing the folder again updates it rather than adding it twice.
   @discardableResult
-  public func importAlbums(_ albums: [Album]) throws(LibraryError) -> Range<Int> {
+  package func importAlbums(_ albums: [Album]) throws(LibraryError) -> Range<Int> {
     var albums = albums
     if albums.contains(where: { $0.folder != nil }) {
       for index in albums.indices {
@@ -459,7 +459,7 @@ public final class Library {
   /// Replaces every album with the default catalogue and selects the first; returns how
   /// many albums were replaced.
   @discardableResult
-  public func reset() throws(LibraryError) -> Int {
+  package func reset() throws(LibraryError) -> Int {
     try change { (origin) throws(LibraryError) in
       try store.reset(to: DefaultCatalogue.albums, origin: origin).removed
     }
@@ -474,7 +474,7 @@ public final class Library {
   /// - Throws: ``LibraryError/changedSince(title:undoing:)`` or
   ///   ``LibraryError/deletedSince(title:undoing:)`` when an album the step touched was
   ///   changed since (by any shell); nothing is changed then.
-  public func undo() throws(LibraryError) -> String? {
+  package func undo() throws(LibraryError) -> String? {
     _ = try finishInterruptedWrites()
     do {
       let step = try change { (_) throws(LibraryError) in try store.undo(session: session).step }
@@ -489,7 +489,7 @@ public final class Library {
 
   /// Makes again the latest undone change (this shell's first), returning what it was;
   /// nil when there is nothing to redo.
-  public func redo() throws(LibraryError) -> String? {
+  package func redo() throws(LibraryError) -> String? {
     _ = try finishInterruptedWrites()
     do {
       let step = try change { (_) throws(LibraryError) in try store.redo(session: session).step }
@@ -502,7 +502,7 @@ public final class Library {
   }
 
   /// The latest `limit` steps of the undo log, newest first.
-  public func changeLog(limit: Int) throws(LibraryError) -> [ChangeStep] {
+  package func changeLog(limit: Int) throws(LibraryError) -> [ChangeStep] {
     try store.changeLog(limit: limit)
   }
 
@@ -510,13 +510,13 @@ public final class Library {
 
   /// Lets a command's reads share one read transaction until ``endCommand()`` (see
   /// ``AlbumStore/beginSnapshot()``); a change ends it early.
-  public func beginCommand() {
+  package func beginCommand() {
     store.beginSnapshot()
   }
 
   /// Ends what ``beginCommand()`` started: call before waiting for anything (the pager,
   /// input); ``waitForCovers(timeout:shouldCancel:)`` ends it itself.
-  public func endCommand() {
+  package func endCommand() {
     store.endSnapshot()
   }
 
@@ -524,7 +524,7 @@ public final class Library {
   /// the file since it last looked, so counts, indices and the scroller are never stale.
   /// A view by `art` (`find art:url`) is also made again when covers landed since: a cover
   /// in the cache changes an album's art without changing the album.
-  public func noticeChangesElsewhere() throws(LibraryError) {
+  package func noticeChangesElsewhere() throws(LibraryError) {
     let version = try store.dataVersion()
     let artChanged = coversLanded.take() && view.map(\.query.readsArt) == true
     guard version != dataVersion || artChanged else { return }
@@ -542,24 +542,24 @@ public final class Library {
   // MARK: - Covers
 
   /// How long one download (or one MusicBrainz look-up) may take: `--download-timeout`.
-  public var downloadTimeout: Duration { covers?.limits.timeout ?? .seconds(15) }
+  package var downloadTimeout: Duration { covers?.limits.timeout ?? .seconds(15) }
 
   /// Whether this library fetches covers (false in tests built without a loader).
-  public var fetchesCovers: Bool { covers != nil }
+  package var fetchesCovers: Bool { covers != nil }
 
   /// The state of `album`'s cover now: what this session asked for, else what the library
   /// recorded (``Album/coverCached``), else `.local` for a cover on the album's own files or
   /// folder, `.queued` for one to download that waits in a batch (`download all`), and
   /// `.none` for one to download (the same without a loader). Never a look in the cache,
   /// so drawing a row of cards or listing a million albums costs no file probe per album.
-  public func coverState(of album: Album) -> CoverState {
+  package func coverState(of album: Album) -> CoverState {
     var url = album.coverURL
     return url.withUTF8 { coverState(ofURL: $0, cached: album.coverCached) }
   }
 
   /// ``coverState(of:)`` for a row of `list`: its cover URL as bytes and whether the
   /// library records it as cached. No `String` unless downloads ran in this session.
-  public func coverState(ofURL url: UnsafeBufferPointer<UInt8>, cached: Bool) -> CoverState {
+  package func coverState(ofURL url: UnsafeBufferPointer<UInt8>, cached: Bool) -> CoverState {
     guard !url.isEmpty else { return .none }
     let untouched: CoverState = LocalCover.isLocal(url) ? .local : .none
     guard let covers else { return untouched }
@@ -572,14 +572,14 @@ public final class Library {
 
   /// Hands `body` the albums from index `start` on, in order, straight from the library
   /// file, until it returns false (see ``AlbumStore/forEachListRow(from:_:)``).
-  public func forEachListRow(from start: Int, _ body: (AlbumListRow) throws -> Bool) throws(LibraryError) {
+  package func forEachListRow(from start: Int, _ body: (AlbumListRow) throws -> Bool) throws(LibraryError) {
     try store.forEachListRow(from: start, body)
   }
 
   /// The cached bytes of `album`'s cover, if it was downloaded. A cover the library
   /// recorded as cached whose file is gone (a cleared cache) is forgotten, so it shows
   /// as not downloaded from then on.
-  public func cachedCover(of album: Album) -> Data? {
+  package func cachedCover(of album: Album) -> Data? {
     guard let covers, !album.coverURL.isEmpty else { return nil }
     if let data = covers.cache.cachedData(for: album.coverURL) { return data }
     if album.coverCached { try? store.forgetCachedCover(album.coverURL) }
@@ -588,20 +588,20 @@ public final class Library {
 
   /// Asks for the cover of `album` in the background; returns its state right after.
   @discardableResult
-  public func requestCover(of album: Album) -> CoverState {
+  package func requestCover(of album: Album) -> CoverState {
     guard let covers, !album.coverURL.isEmpty else { return .none }
     return covers.request(album.coverURL, for: CoverRequester(title: album.title, order: album.position))
   }
 
   /// How long an answer of "none" from the Cover Art Archive (or a music server) stands
   /// before `download all` asks again: 30 days.
-  public static let noCoverStands: Int64 = 30 * 86_400
+  package static let noCoverStands: Int64 = 30 * 86_400
 
   /// The cover URLs the Cover Art Archive, or the music server (`mpd://…`: no picture in
   /// the song, no cover file in its folder), had none of when asked in the last 30 days
   /// (``noCoverStands``), as of `now` (seconds since 1970); an answer dated after `now`
   /// counts as not asked.
-  public func coversNotInArchive(asOf now: Int64 = Int64(Date().timeIntervalSince1970)) throws(LibraryError)
+  package func coversNotInArchive(asOf now: Int64 = Int64(Date().timeIntervalSince1970)) throws(LibraryError)
     -> Set<String>
   {
     try store.noCovers(since: now - Self.noCoverStands, now: now)
@@ -609,33 +609,33 @@ public final class Library {
 
   /// Why `album`'s cover cannot be asked for as covers are set up (a bad
   /// `BLUELIB_COVERART_URL`), or nil.
-  public func coverSetupProblem(of album: Album) -> String? {
+  package func coverSetupProblem(of album: Album) -> String? {
     guard let covers, !album.coverURL.isEmpty else { return nil }
     return covers.setupProblem(for: album.coverURL)
   }
 
   /// Asks for the covers of `batch` in the background, a few at a time as slots free up
   /// (``CoverLoader/request(_:)``).
-  public func requestCovers(_ batch: CoverBatch) {
+  package func requestCovers(_ batch: CoverBatch) {
     covers?.request(batch)
   }
 
   /// Whether the cover of `album` is in the cover cache now (one `stat`).
-  public func coverIsCached(_ album: Album) -> Bool {
+  package func coverIsCached(_ album: Album) -> Bool {
     guard let covers, !album.coverURL.isEmpty else { return false }
     return covers.cache.contains(album.coverURL)
   }
 
   /// The first `limit` covers queued or downloading now, running ones first.
-  public func pendingCovers(limit: Int = .max) -> [PendingCover] {
+  package func pendingCovers(limit: Int = .max) -> [PendingCover] {
     covers?.pendingSnapshot(limit: limit) ?? []
   }
 
   /// How many covers are queued or downloading now (no list made: a million is a count).
-  public var pendingCoverCount: Int { covers?.unsettledCount ?? 0 }
+  package var pendingCoverCount: Int { covers?.unsettledCount ?? 0 }
 
   /// True when no download is running or waiting to report.
-  public var coversAreIdle: Bool { covers?.isIdle ?? true }
+  package var coversAreIdle: Bool { covers?.isIdle ?? true }
 
   /// Blocks until the pending downloads have all reported (`.done`) or `timeout` seconds
   /// pass (`.timedOut`, the downloads go on), or cancels them when `stop` says so
@@ -646,7 +646,7 @@ public final class Library {
   /// every pending download is cancelled, and the cancellations are waited for (at most
   /// `drain` seconds) so their status lines are out before this returns; on
   /// ``CoverWaitStop/cancelQuietly`` they are dropped without a word (leaving on a signal).
-  public func waitForCovers(
+  package func waitForCovers(
     timeout: Double? = nil, drain: Double = 1, wakingOn descriptor: Int32? = nil,
     stop: () -> CoverWaitStop? = { nil }
   ) -> CoverWaitEnd {
@@ -673,25 +673,25 @@ public final class Library {
   /// Cancels pending downloads, without a word, and waits until each has ended: the last
   /// thing a session leaving normally does with its covers (the process then exits with
   /// the HTTP client's thread: nothing of it needs winding down).
-  public func cancelCoversAndWait() {
+  package func cancelCoversAndWait() {
     covers?.cancelAndWait(reporting: false)
   }
 
   /// Cancels pending downloads, waits for them to end, and releases the cover sources'
   /// connections and threads: for a library closed in a process that goes on.
-  public func shutDownCovers() {
+  package func shutDownCovers() {
     covers?.shutDown()
   }
 
   /// Calls `handler` (on the loader's delivery queue) for every cover event until unsubscribed.
-  public func observeCovers(
+  package func observeCovers(
     outcomesOnly: Bool = false, _ handler: @escaping @Sendable (CoverEvent) -> Void
   ) -> SubscriptionToken? {
     covers?.subscribe(outcomesOnly: outcomesOnly, handler)
   }
 
   /// Stops the calls of a ``observeCovers(_:)`` subscription.
-  public func stopObservingCovers(_ token: SubscriptionToken) {
+  package func stopObservingCovers(_ token: SubscriptionToken) {
     covers?.unsubscribe(token)
   }
 
@@ -729,18 +729,18 @@ public final class Library {
   }
 
   /// `N album(s)`, with thousands separators: `1 album`, `20,164 albums`.
-  public static func albumCount(_ count: Int) -> String {
+  package static func albumCount(_ count: Int) -> String {
     counted(count, "album")
   }
 
   /// `count` and the noun, plural unless it is 1, with thousands separators: `1 track`,
   /// `20,164 tracks`. Every count the shell prints is written this way.
-  public static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+  package static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
     Counting.counted(count, noun, plural: plural)
   }
 
   /// `20,000`: digits in groups of three.
-  public static func grouped(_ number: Int) -> String {
+  package static func grouped(_ number: Int) -> String {
     Counting.grouped(number)
   }
 }

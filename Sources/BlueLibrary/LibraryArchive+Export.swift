@@ -6,7 +6,7 @@ internal import MusicFolder
 extension LibraryArchive {
   /// The albums as JSON (``encodeJSON(_:)``), each album from a music folder with the tracks
   /// `library` has of it.
-  public static func encodeJSON(_ albums: [Album], library: Library?) -> [UInt8] {
+  package static func encodeJSON(_ albums: [Album], library: Library?) -> [UInt8] {
     encodeJSON(albums) { album in library.flatMap { try? $0.musicTracks(of: album) } }
   }
 
@@ -20,7 +20,7 @@ extension LibraryArchive {
   /// track of each album from a music folder `#EXTINF:SECONDS,ARTIST - TITLE` and its
   /// absolute path); albums without tracks are left out, and the count is of albums written.
   @discardableResult
-  public static func export(
+  package static func export(
     _ library: Library, to path: String, csv: Bool, playlist: Bool = false, query: AlbumQuery? = nil
   ) throws(LibraryError) -> Exported {
     let target = try exportTarget(path)

@@ -5,7 +5,7 @@
 #endif
 
 /// The process environment as a dictionary (read without Foundation).
-public func processEnvironment() -> [String: String] {
+package func processEnvironment() -> [String: String] {
   var result: [String: String] = [:]
   var pointer = environ
   while let entry = pointer.pointee {

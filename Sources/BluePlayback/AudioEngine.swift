@@ -12,7 +12,7 @@
 /// ``observe(_:)`` on the engine's own thread, in order, and the handler must only pass them
 /// on (a shell queues a line and wakes its terminal's owner): it must not call the engine
 /// back.
-public protocol AudioEngine: AnyObject, Sendable {
+package protocol AudioEngine: AnyObject, Sendable {
   /// Replaces the playlist with `paths` and plays from the `index`th, unpaused.
   func load(_ paths: [String], from index: Int) throws(PlaybackError)
   /// Adds `paths` after the last entry; plays them when nothing is playing and `start`.
@@ -54,29 +54,29 @@ public protocol AudioEngine: AnyObject, Sendable {
 
 extension AudioEngine {
   /// Nothing refused: the engine finds out itself (a server plays what it has).
-  public func problem(playing path: String) -> TrackProblem? { nil }
+  package func problem(playing path: String) -> TrackProblem? { nil }
 }
 
 extension AudioEngine {
   // An engine that cannot repeat or apply ReplayGain (a test's still engine) does neither;
   // `now` then says no gain is applied.
-  public func setRepeat(_ on: Bool) {}
-  public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {}
-  public func appliedGain() -> AppliedGain? { nil }
+  package func setRepeat(_ on: Bool) {}
+  package func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {}
+  package func appliedGain() -> AppliedGain? { nil }
   // A player in this process is always there.
-  public func checkReachable() throws(PlaybackError) {}
+  package func checkReachable() throws(PlaybackError) {}
 }
 
 /// Which ReplayGain tags even out loudness: the album's (the album's tracks keep their
 /// loudness against one another; a track without the album's tag uses its own), each
 /// track's own, or none.
-public enum ReplayGainMode: String, Sendable, CaseIterable {
+package enum ReplayGainMode: String, Sendable, CaseIterable {
   case album, track, off
 
   /// The gain, in decibels, given to a file without ReplayGain tags: -6 dB, about what a
   /// present-day master measures above ReplayGain's 89 dB reference, so an untagged track
   /// is not much louder than its tagged neighbours.
-  public static let fallback = -6.0
+  package static let fallback = -6.0
 }
 
 /// The ReplayGain applied to what plays.
@@ -85,25 +85,25 @@ public enum ReplayGainMode: String, Sendable, CaseIterable {
 /// full scale) nor past ``ceiling``: a file's tags may claim `+60 dB` with a peak of `0.001`
 /// (a mistake, or a hostile file), and mpv trusts the peak alone, which would amplify a
 /// tone at −6 dBFS into a full-scale square wave.
-public struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
+package struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
   /// The gain applied, in decibels.
-  public var decibels: Double
+  package var decibels: Double
   /// Whether it is the file's tag (else it is the fallback for untagged files).
-  public var fromTags: Bool
+  package var fromTags: Bool
   /// The tag it comes from (album or track), when it comes from one.
-  public var mode: ReplayGainMode
+  package var mode: ReplayGainMode
   /// The gain the tag asked for, when more than ``decibels`` was asked: what held it is
   /// ``heldBy``.
-  public var asked: Double?
+  package var asked: Double?
   /// What held the gain below the tag's: the ceiling, or the tag's peak.
-  public var heldBy: Hold?
+  package var heldBy: Hold?
   /// The mode of a music server that applies the gain itself (MPD's `replay_gain_mode`:
   /// `album`, `track`, `auto`), whose decibels it does not say; nil for a gain of this
   /// process.
-  public var serverMode: String?
+  package var serverMode: String?
 
   /// What keeps a gain below what a tag asks.
-  public enum Hold: Sendable, Equatable {
+  package enum Hold: Sendable, Equatable {
     /// ``AppliedGain/ceiling``.
     case ceiling
     /// The tag's peak (a fraction of full scale): no more gain than brings it to full scale.
@@ -113,15 +113,15 @@ public struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
   /// The most any tag may raise a file by: louder than the quietest mastering ReplayGain
   /// meets in practice (old and classical recordings ask up to about +12 dB), and a
   /// bound on what a wrong peak tag can do.
-  public static let ceiling = 15.0
+  package static let ceiling = 15.0
 
-  public init(decibels: Double, fromTags: Bool, mode: ReplayGainMode, asked: Double? = nil, heldBy: Hold? = nil) {
+  package init(decibels: Double, fromTags: Bool, mode: ReplayGainMode, asked: Double? = nil, heldBy: Hold? = nil) {
     (self.decibels, self.fromTags, self.mode, self.asked, self.heldBy) = (decibels, fromTags, mode, asked, heldBy)
   }
 
   /// A music server's gain, applied there in its `mode` (`album`, `track`, `auto`: escaped
   /// by whoever reads it from the server), its decibels unknown here.
-  public init(serverMode mode: String) {
+  package init(serverMode mode: String) {
     self.init(decibels: 0, fromTags: true, mode: ReplayGainMode(rawValue: mode) ?? .album)
     serverMode = mode
   }
@@ -130,7 +130,7 @@ public struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
   /// track gain (as mpv reads them), an album gain missing is the track's (with its peak);
   /// without them, the fallback. The gain is held at the peak's limit and at ``ceiling``.
   /// Nil for `off`.
-  public init?(
+  package init?(
     mode: ReplayGainMode, albumGain: Double?, albumPeak: Double? = nil, trackGain: Double?, trackPeak: Double? = nil,
     fallback: Double
   ) {
@@ -156,7 +156,7 @@ public struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
   /// `ReplayGain album −7.30 dB`, `ReplayGain −6.00 dB (no tags)`, `ReplayGain album +15.00
   /// dB (the tags ask +60.00 dB: held at the ceiling)`; a server's, `ReplayGain album (the
   /// server's)`.
-  public var description: String {
+  package var description: String {
     if let serverMode { return "ReplayGain \(serverMode) (the server's)" }
     guard fromTags else { return "ReplayGain \(Self.figure(decibels)) (the file has no ReplayGain tags)" }
     var text = "ReplayGain \(mode.rawValue) \(Self.figure(decibels))"
@@ -188,7 +188,7 @@ public struct AppliedGain: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Something that happened in an ``AudioEngine``.
-public enum EngineEvent: Sendable, Equatable {
+package enum EngineEvent: Sendable, Equatable {
   /// The playlist entry `index` started.
   case started(index: Int)
   /// The playlist entry `index` played to its end.
@@ -203,16 +203,16 @@ public enum EngineEvent: Sendable, Equatable {
 }
 
 /// What an engine knows of an entry of its playlist it did not load (``EngineEvent/startedOther(_:index:count:)``).
-public struct EngineTrack: Sendable, Equatable {
-  public var path: String
-  public var title: String
-  public var artist: String
-  public var album: String
-  public var number: Int?
-  public var disc: Int?
-  public var duration: Double
+package struct EngineTrack: Sendable, Equatable {
+  package var path: String
+  package var title: String
+  package var artist: String
+  package var album: String
+  package var number: Int?
+  package var disc: Int?
+  package var duration: Double
 
-  public init(
+  package init(
     path: String, title: String, artist: String = "", album: String = "", number: Int? = nil, disc: Int? = nil,
     duration: Double = 0
   ) {
@@ -222,34 +222,35 @@ public struct EngineTrack: Sendable, Equatable {
 }
 
 /// What an ``AudioEngine`` plays now.
-public struct EngineStatus: Sendable, Equatable {
-  public var index: Int
-  public var time: Double
-  public var duration: Double?
-  public var paused: Bool
+package struct EngineStatus: Sendable, Equatable {
+  package var index: Int
+  package var time: Double
+  package var duration: Double?
+  package var paused: Bool
   /// The entry that plays and the playlist's length, when the engine's playlist is not the
   /// one this process loaded (another client of a shared player changed it); else nil.
-  public var other: (track: EngineTrack, count: Int)?
+  package var other: (track: EngineTrack, count: Int)?
 
-  public init(index: Int, time: Double, duration: Double?, paused: Bool, other: (track: EngineTrack, count: Int)? = nil)
-  {
+  package init(
+    index: Int, time: Double, duration: Double?, paused: Bool, other: (track: EngineTrack, count: Int)? = nil
+  ) {
     (self.index, self.time, self.duration, self.paused, self.other) = (index, time, duration, paused, other)
   }
 
-  public static func == (left: EngineStatus, right: EngineStatus) -> Bool {
+  package static func == (left: EngineStatus, right: EngineStatus) -> Bool {
     (left.index, left.time, left.duration, left.paused) == (right.index, right.time, right.duration, right.paused)
       && left.other?.track == right.other?.track && left.other?.count == right.other?.count
   }
 }
 
 /// Why playback could not start.
-public struct PlaybackError: Error, Equatable, CustomStringConvertible {
-  public var description: String
+package struct PlaybackError: Error, Equatable, CustomStringConvertible {
+  package var description: String
   /// When nothing could be played because the engine refused the tracks: the first one
   /// asked for, and why.
-  public var refusal: Player.Refusal?
+  package var refusal: Player.Refusal?
 
-  public init(_ description: String, refusal: Player.Refusal? = nil) {
+  package init(_ description: String, refusal: Player.Refusal? = nil) {
     self.description = description
     self.refusal = refusal
   }

@@ -11,21 +11,21 @@ import Synchronization
 /// ``AudioEngine`` made when first needed. Events reach the observer as ``Player/Event``s,
 /// naming the track, or the album counted as played, on the engine's thread (on the
 /// caller's for a play counted at a skip or a stop); an observer only queues them.
-public final class Player: Sendable {
+package final class Player: Sendable {
   /// One track of the queue, with what a now-playing line shows.
-  public struct Track: Sendable, Equatable {
-    public var albumID: Int64?
-    public var album: String
-    public var artist: String
+  package struct Track: Sendable, Equatable {
+    package var albumID: Int64?
+    package var album: String
+    package var artist: String
     /// How many discs its album has (a track is `1-03` on several, `03` on one).
-    public var discs: Int
-    public var disc: Int?
-    public var number: Int?
-    public var title: String
-    public var duration: Double
-    public var path: String
+    package var discs: Int
+    package var disc: Int?
+    package var number: Int?
+    package var title: String
+    package var duration: Double
+    package var path: String
 
-    public init(
+    package init(
       albumID: Int64?, album: String, artist: String, discs: Int = 1, disc: Int? = nil, number: Int?, title: String,
       duration: Double, path: String
     ) {
@@ -35,7 +35,7 @@ public final class Player: Sendable {
   }
 
   /// Something the observer is told.
-  public enum Event: Sendable, Equatable {
+  package enum Event: Sendable, Equatable {
     /// `track`, the `place`th of the queue's `count` (1-based), started.
     case started(Track, place: Int, count: Int)
     /// `track` could not be played; the next one plays.
@@ -48,23 +48,23 @@ public final class Player: Sendable {
   }
 
   /// A track the engine refused before it was queued, and why.
-  public struct Refusal: Sendable, Equatable {
-    public var track: Track
-    public var problem: TrackProblem
+  package struct Refusal: Sendable, Equatable {
+    package var track: Track
+    package var problem: TrackProblem
 
-    public init(track: Track, problem: TrackProblem) {
+    package init(track: Track, problem: TrackProblem) {
       self.track = track
       self.problem = problem
     }
   }
 
   /// What plays now, for `now`.
-  public struct Status: Sendable, Equatable {
-    public var track: Track
-    public var place: Int
-    public var count: Int
-    public var time: Double
-    public var paused: Bool
+  package struct Status: Sendable, Equatable {
+    package var track: Track
+    package var place: Int
+    package var count: Int
+    package var time: Double
+    package var paused: Bool
   }
 
   private let makeEngine: @Sendable () throws(PlaybackError) -> any AudioEngine
@@ -103,7 +103,7 @@ public final class Player: Sendable {
 
   /// A player that makes its engine with `makeEngine` when it first plays, or, when the
   /// engine's player is `shared` with other programs, when first asked what plays.
-  public init(
+  package init(
     engine makeEngine: @escaping @Sendable () throws(PlaybackError) -> any AudioEngine, shared: Bool = false
   ) {
     self.makeEngine = makeEngine
@@ -113,41 +113,41 @@ public final class Player: Sendable {
   /// Makes the engine of a shared player now, so what other programs make it play is told
   /// from now on; false when it cannot be made (the reason is the next command's to tell).
   @discardableResult
-  public func attach() -> Bool {
+  package func attach() -> Bool {
     (try? engine()) != nil
   }
 
   /// Sets where events go.
-  public func observe(_ observer: @escaping @Sendable (Event) -> Void) {
+  package func observe(_ observer: @escaping @Sendable (Event) -> Void) {
     state.withLock { $0.observer = observer }
   }
 
   /// The queue.
-  public var queue: [Track] { state.withLock { $0.queue } }
+  package var queue: [Track] { state.withLock { $0.queue } }
 
   /// Notes that the queue was made (or added to) while the album `id` was current: `play`
   /// alone resumes the queue only while that album is still current.
-  public func madeQueue(whileSelected id: Int64?) {
+  package func madeQueue(whileSelected id: Int64?) {
     state.withLock { $0.madeWhileSelected = id }
   }
 
   /// The album that was current when the queue was last made or added to.
-  public var queueMadeWhileSelected: Int64? { state.withLock { $0.madeWhileSelected } }
+  package var queueMadeWhileSelected: Int64? { state.withLock { $0.madeWhileSelected } }
 
   /// Replaces the queue's tracks with `tracks` (the same songs, their files found again),
   /// without playing: for a queue to be played again after its files moved.
-  public func replaceQueue(_ tracks: [Track]) {
+  package func replaceQueue(_ tracks: [Track]) {
     state.withLock { $0.queue = tracks }
   }
 
   /// The album whose track plays (paused or not): its card is marked. Nil when nothing
   /// plays or the track is of no album of the library.
-  public var playingAlbumID: Int64? { state.withLock { $0.playingAlbumID } }
+  package var playingAlbumID: Int64? { state.withLock { $0.playingAlbumID } }
 
   /// Replaces the queue with `tracks` and plays from the `index`th. A track the engine
   /// refuses (``AudioEngine/problem(playing:)``) is left out and told as failed; when none
   /// from the `index`th on is left, nothing changes and the error names the first refused.
-  public func play(_ tracks: [Track], from index: Int = 0) throws(PlaybackError) {
+  package func play(_ tracks: [Track], from index: Int = 0) throws(PlaybackError) {
     let engine = try self.engine()
     let (playable, start) = try vet(tracks, from: index, engine)
     countIfPastHalf(engine)
@@ -168,7 +168,7 @@ public final class Player: Sendable {
   /// Tracks the engine refuses are left out, as ``play(_:from:)`` leaves them out; returns
   /// how many were added.
   @discardableResult
-  public func enqueue(_ tracks: [Track], start: Bool = false) throws(PlaybackError) -> Int {
+  package func enqueue(_ tracks: [Track], start: Bool = false) throws(PlaybackError) -> Int {
     let engine = try self.engine()
     let (playable, _) = try vet(tracks, from: 0, engine)
     state.withLock { $0.queue += playable }
@@ -209,14 +209,14 @@ public final class Player: Sendable {
   }
 
   /// Plays the queue from its first track (after `stop`, or a queue built with `queue`).
-  public func playQueue() throws(PlaybackError) {
+  package func playQueue() throws(PlaybackError) {
     let tracks = queue
     guard !tracks.isEmpty else { throw PlaybackError("the queue is empty") }
     try play(tracks, from: 0)
   }
 
   /// What plays now; nil when nothing does.
-  public func status() -> Status? {
+  package func status() -> Status? {
     guard let engine = state.withLock({ $0.engine }) ?? (shared ? try? self.engine() : nil),
       let status = engine.status()
     else { return nil }
@@ -233,7 +233,7 @@ public final class Player: Sendable {
 
   /// Throws why the engine cannot be reached (a music server gone, at this moment or since
   /// the start): for `now` and `next` to say, rather than that nothing plays.
-  public func checkReachable() throws(PlaybackError) {
+  package func checkReachable() throws(PlaybackError) {
     guard let engine = state.withLock({ $0.engine }) else {
       // A shared player's engine is made when first asked: its failure says why.
       if shared { try engine().checkReachable() }
@@ -243,21 +243,21 @@ public final class Player: Sendable {
   }
 
   /// Pauses what plays, or resumes it; returns whether it is paused now (nil: nothing plays).
-  public func togglePause() -> Bool? {
+  package func togglePause() -> Bool? {
     guard let engine = state.withLock({ $0.engine }), let status = engine.status() else { return nil }
     engine.setPaused(!status.paused)
     return !status.paused
   }
 
   /// Plays the next (`offset` 1) or previous (-1) track; false when there is none.
-  public func skip(by offset: Int) -> Bool {
+  package func skip(by offset: Int) -> Bool {
     guard let engine = state.withLock({ $0.engine }) else { return false }
     countIfPastHalf(engine)
     return engine.skip(by: offset)
   }
 
   /// Stops; the queue stays, for `play` to start again.
-  public func stop() {
+  package func stop() {
     guard let engine = state.withLock({ $0.engine }) else { return }
     countIfPastHalf(engine)
     engine.stop()
@@ -286,23 +286,23 @@ public final class Player: Sendable {
   }
 
   /// Seeks in the current track.
-  public func seek(_ seconds: Double, relative: Bool) {
+  package func seek(_ seconds: Double, relative: Bool) {
     state.withLock { $0.engine }?.seek(seconds, relative: relative)
   }
 
   /// The volume, 0–100 (100 before anything played).
-  public var volume: Int { state.withLock { $0.engine }?.volume() ?? 100 }
+  package var volume: Int { state.withLock { $0.engine }?.volume() ?? 100 }
 
   /// Sets the volume, 0–100.
-  public func setVolume(_ percent: Int) throws(PlaybackError) {
+  package func setVolume(_ percent: Int) throws(PlaybackError) {
     try engine().setVolume(percent)
   }
 
   /// Whether the queue plays again from its first track after its last (`repeat on`).
-  public var repeats: Bool { state.withLock { $0.repeats } }
+  package var repeats: Bool { state.withLock { $0.repeats } }
 
   /// Plays the queue again after its last track, or not; applies to what plays now.
-  public func setRepeat(_ on: Bool) {
+  package func setRepeat(_ on: Bool) {
     let engine = state.withLock { state in
       state.repeats = on
       return state.engine
@@ -311,11 +311,11 @@ public final class Player: Sendable {
   }
 
   /// Which ReplayGain tags even out loudness (``ReplayGainMode/album`` until set).
-  public var replayGain: ReplayGainMode { state.withLock { $0.replayGain } }
+  package var replayGain: ReplayGainMode { state.withLock { $0.replayGain } }
 
   /// Evens out loudness by `mode`'s tags (untagged files by ``ReplayGainMode/fallback``),
   /// from the track that plays on.
-  public func setReplayGain(_ mode: ReplayGainMode) {
+  package func setReplayGain(_ mode: ReplayGainMode) {
     let engine = state.withLock { state in
       state.replayGain = mode
       return state.engine
@@ -324,12 +324,12 @@ public final class Player: Sendable {
   }
 
   /// The ReplayGain applied to what plays now; nil when none is or nothing plays.
-  public func appliedGain() -> AppliedGain? {
+  package func appliedGain() -> AppliedGain? {
     state.withLock { $0.engine }?.appliedGain()
   }
 
   /// Whether nothing plays (never started, stopped, or the queue ended).
-  public var isIdle: Bool { state.withLock { $0.idle } }
+  package var isIdle: Bool { state.withLock { $0.idle } }
 
   /// Blocks until the queue ends or is stopped, `isCancelled` says true, or `timeout`
   /// seconds pass; `every` is called once before the wait sleeps, each time it wakes, and
@@ -342,7 +342,7 @@ public final class Player: Sendable {
   ///
   /// - Important: For a thread outside Swift concurrency (the shell's main thread), or a
   ///   thread of its own; never from the observer (events wait for it to return).
-  public func waitUntilIdle(
+  package func waitUntilIdle(
     wakingOn waker: WakeUpPipe? = nil, timeout: Double? = nil, isCancelled: () -> Bool, every: () -> Void
   ) {
     defer { every() }
@@ -371,8 +371,7 @@ public final class Player: Sendable {
       if let deadline {
         let left = deadline - ContinuousClock.now
         if left <= .zero { return }
-        let (seconds, attoseconds) = left.components
-        milliseconds = Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 86_400_000))
+        milliseconds = left.pollMilliseconds
       }
       for index in fds.indices { fds[index].revents = 0 }
       // A signal cuts the poll short and it is made again: its handler wrote to `wakingOn`.

@@ -8,7 +8,7 @@ internal import MusicFolder
 #endif
 
 /// Why an ``AudioEngine`` will not be handed a track's file, found just before it is queued.
-public enum TrackProblem: Sendable, Equatable, CustomStringConvertible {
+package enum TrackProblem: Sendable, Equatable, CustomStringConvertible {
   /// Nothing at its path: moved, deleted, or on a disk not mounted.
   case gone
   /// Its path is not an absolute path (a URL, an mpv protocol, a relative name).
@@ -21,7 +21,7 @@ public enum TrackProblem: Sendable, Equatable, CustomStringConvertible {
   /// It cannot be opened (`errno`).
   case cannotOpen(errno: Int32)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .gone: "no such file"
     case .notLocal: "not a local file"
@@ -35,7 +35,7 @@ public enum TrackProblem: Sendable, Equatable, CustomStringConvertible {
   /// may be one: `path` is absolute, the file opens without waiting (a FIFO is not waited
   /// for), is a regular file, and starts as files of its extension's format start (the
   /// scanner's check, so a playlist named `.mp3` is refused before mpv would follow it).
-  public static func ofLocalFile(at path: String) -> TrackProblem? {
+  package static func ofLocalFile(at path: String) -> TrackProblem? {
     guard path.hasPrefix("/"), !path.utf8.contains(0) else { return .notLocal }
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
     guard fd >= 0 else {

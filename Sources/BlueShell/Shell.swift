@@ -10,9 +10,9 @@ import MusicSource
 #endif
 
 /// How the shell was started: the parsed command line (SPEC §1).
-public struct ShellOptions: Sendable {
+package struct ShellOptions: Sendable {
   /// Where commands come from.
-  public enum Input: Sendable, Equatable {
+  package enum Input: Sendable, Equatable {
     /// Standard input: interactive on a terminal, script mode otherwise.
     case standardInput
     /// The text of `-c`.
@@ -22,37 +22,37 @@ public struct ShellOptions: Sendable {
   }
 
   /// Where commands come from.
-  public var input: Input
+  package var input: Input
   /// `--home`: every file lives under it.
-  public var home: String?
+  package var home: String?
   /// `--no-color`.
-  public var noColor: Bool
+  package var noColor: Bool
   /// `--bail`: stop at the first failing command.
-  public var bail: Bool
+  package var bail: Bool
   /// `--no-pager`: print long output on a terminal as it is, not through `$PAGER`.
-  public var noPager = false
+  package var noPager = false
   /// The process environment (BLUELIB_HOME, NO_COLOR, TERM, XDG_*, HOME).
-  public var environment: [String: String]
+  package var environment: [String: String]
   /// `--downloads`: cover downloads at once.
-  public var maxDownloads: Int = 6
+  package var maxDownloads: Int = 6
   /// `--download-timeout`: seconds before one download fails.
-  public var downloadTimeout: Double = 15
+  package var downloadTimeout: Double = 15
   /// `--graphics`: how covers are drawn; nil leaves it to `BLUELIB_GRAPHICS`, else `auto`.
-  public var graphics: GraphicsSetting?
+  package var graphics: GraphicsSetting?
   /// Makes the audio engine `play` uses (when first needed); nil turns playback off.
-  public var audioEngine: (@Sendable () throws(PlaybackError) -> any AudioEngine)?
+  package var audioEngine: (@Sendable () throws(PlaybackError) -> any AudioEngine)?
   /// The music server whose albums the shell browses (`--mpd`), or nil for the library file
   /// of this machine. Its albums live in a library file of its own under the home, synced
   /// at start and, at a terminal, whenever the server's database changes.
-  public var server: (any MusicSource)?
+  package var server: (any MusicSource)?
   /// Cover sources of further schemes (the server's covers).
-  public var coverSources: [any CoverSource] = []
+  package var coverSources: [any CoverSource] = []
   /// The player plays on a server: a script does not wait for the end of its queue, and
   /// leaving the shell leaves it playing.
-  public var playerOutlivesShell = false
+  package var playerOutlivesShell = false
 
   /// Creates options.
-  public init(
+  package init(
     input: Input = .standardInput, home: String? = nil, noColor: Bool = false, bail: Bool = false,
     environment: [String: String] = [:]
   ) {
@@ -65,10 +65,10 @@ public struct ShellOptions: Sendable {
 }
 
 /// The version `--version` and the banner print.
-public let bluelibVersion = "0.1.0"
+package let bluelibVersion = "0.1.0"
 
 /// The REPL: reads lines, runs them, reports errors, and decides the exit status.
-public enum Shell {
+package enum Shell {
   /// Exit statuses (SPEC §1).
   enum ExitCode {
     static let success: Int32 = 0
@@ -87,7 +87,7 @@ public enum Shell {
   /// - Important: The process is to exit right after: the session is not freed (its
   ///   memory goes with the process). After `download all` on a million albums, freeing
   ///   what the session remembers of each took seconds between SIGTERM and the exit.
-  public static func run(_ options: ShellOptions) -> Int32 {
+  package static func run(_ options: ShellOptions) -> Int32 {
     SignalMonitor.install()
     do {
       let session = try ShellSession(options: options)
@@ -101,7 +101,7 @@ public enum Shell {
 
   /// Whether SIGTERM, SIGHUP or SIGINT arrived and was not taken yet: a wait outside the
   /// shell (libmpv opening its audio output) stops for it.
-  public static var isStopRequested: Bool { SignalMonitor.terminationPending || SignalMonitor.peek(.interrupt) }
+  package static var isStopRequested: Bool { SignalMonitor.terminationPending || SignalMonitor.peek(.interrupt) }
 
   /// In script mode a signal ends the run after the current command.
   static func scriptStopRequested() -> LineEvent? {

@@ -13,14 +13,14 @@
 ///
 /// - Important: Both ends are non-blocking and close-on-exec; a full pipe already means
 ///   "wake up", so writes ignore EAGAIN.
-public struct WakeUpPipe: Sendable {
+package struct WakeUpPipe: Sendable {
   /// The end to poll.
-  public let readEnd: Int32
+  package let readEnd: Int32
   /// The end to write one byte to.
-  public let writeEnd: Int32
+  package let writeEnd: Int32
 
   /// The process's pipe (signal handlers cannot carry context).
-  public static let shared = WakeUpPipe()
+  package static let shared = WakeUpPipe()
 
   /// A new pipe; both ends are -1 when the process is out of descriptors.
   package init() {
@@ -38,13 +38,13 @@ public struct WakeUpPipe: Sendable {
   package var isOpen: Bool { readEnd >= 0 }
 
   /// Writes one byte; async-signal-safe.
-  public func wake() {
+  package func wake() {
     var byte: UInt8 = 1
     _ = write(writeEnd, &byte, 1)
   }
 
   /// Empties the pipe.
-  public func drain() {
+  package func drain() {
     var scratch = [UInt8](repeating: 0, count: 256)
     while scratch.withUnsafeMutableBytes({ read(readEnd, $0.baseAddress!, 256) }) > 0 {}
   }
@@ -58,5 +58,16 @@ public struct WakeUpPipe: Sendable {
         _ = Darwin.close(fd)
       #endif
     }
+  }
+}
+
+extension Duration {
+  /// This duration as `poll`'s timeout: whole milliseconds, one more than it holds (a wait
+  /// never ends before its deadline), at most `Int32.max`; 0 for none left.
+  package var pollMilliseconds: Int32 {
+    guard self > .zero else { return 0 }
+    let (seconds, attoseconds) = components
+    guard seconds < Int64(Int32.max / 1000) else { return .max }
+    return Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
   }
 }

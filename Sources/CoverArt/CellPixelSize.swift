@@ -1,13 +1,13 @@
 /// The size of one character cell in screen pixels, which decides how many pixels a cover
 /// of so many cells gets.
-public struct CellPixelSize: Sendable, Hashable, CustomStringConvertible {
+package struct CellPixelSize: Sendable, Hashable, CustomStringConvertible {
   /// Pixels across one cell.
-  public var width: Int
+  package var width: Int
   /// Pixels down one cell.
-  public var height: Int
+  package var height: Int
 
   /// A cell of `width` × `height` pixels (each at least 1).
-  public init(width: Int, height: Int) {
+  package init(width: Int, height: Int) {
     self.width = max(1, width)
     self.height = max(1, height)
   }
@@ -15,23 +15,23 @@ public struct CellPixelSize: Sendable, Hashable, CustomStringConvertible {
   /// What is assumed when the terminal does not say: a common 10×20 cell. Kitty and
   /// iTerm2 scale the picture to the cells they are given, so only sixel's size depends
   /// on it.
-  public static let assumed = CellPixelSize(width: 10, height: 20)
+  package static let assumed = CellPixelSize(width: 10, height: 20)
 
   /// The widths a real cell can have: a terminal that says more (`ESC [ 6 ; 65535 ; 65535 t`,
   /// a bogus `TIOCGWINSZ`) is not believed, since its covers would need gigabytes.
-  public static let plausibleWidths = 1...256
+  package static let plausibleWidths = 1...256
   /// The heights a real cell can have (see ``plausibleWidths``).
-  public static let plausibleHeights = 1...512
+  package static let plausibleHeights = 1...512
 
   /// True when `width` × `height` pixels can be a real cell.
-  public static func isPlausible(width: Int, height: Int) -> Bool {
+  package static func isPlausible(width: Int, height: Int) -> Bool {
     plausibleWidths.contains(width) && plausibleHeights.contains(height)
   }
 
   /// The cell of a window of `columns` × `rows` cells that is `pixelWidth` × `pixelHeight`
   /// pixels (`TIOCGWINSZ`), or nil when the terminal leaves the pixels at 0 or gives a cell
   /// that cannot be real (see ``isPlausible(width:height:)``).
-  public static func of(columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int) -> CellPixelSize? {
+  package static func of(columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int) -> CellPixelSize? {
     guard columns > 0, rows > 0, pixelWidth >= columns, pixelHeight >= rows else { return nil }
     let width = pixelWidth / columns
     let height = pixelHeight / rows
@@ -40,27 +40,27 @@ public struct CellPixelSize: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `W×H px`.
-  public var description: String { "\(width)×\(height) px" }
+  package var description: String { "\(width)×\(height) px" }
 }
 
 /// Where a cover lands in a box of cells when it is drawn in real pixels.
-public struct PixelPlacement: Sendable, Hashable {
+package struct PixelPlacement: Sendable, Hashable {
   /// Cells from the box's left edge to the image's first column.
-  public var column: Int
+  package var column: Int
   /// Cells from the box's top edge to the image's first row.
-  public var row: Int
+  package var row: Int
   /// Cells the image spans across.
-  public var columns: Int
+  package var columns: Int
   /// Cells the image spans down.
-  public var rows: Int
+  package var rows: Int
   /// The image's size in pixels.
-  public var pixels: PixelSize
+  package var pixels: PixelSize
 
   /// The picture of `size` fitted, keeping its aspect ratio, into `columns` × `rows` cells of
   /// `cell`: scaled to the largest size that fits, rounded to whole cells (at most half a
   /// cell of stretch on one axis), and centred in whole cells. The pixel size fills the
   /// cells it spans exactly, so a terminal that scales to cells shows it pixel for pixel.
-  public init(fitting size: PixelSize, columns: Int, rows: Int, cell: CellPixelSize) {
+  package init(fitting size: PixelSize, columns: Int, rows: Int, cell: CellPixelSize) {
     precondition(columns > 0 && rows > 0, "the box has at least one cell")
     let boxWidth = columns * cell.width
     let boxHeight = rows * cell.height

@@ -1,5 +1,5 @@
 /// How many colours the terminal is trusted with.
-public enum ColorMode: Sendable, Hashable, CaseIterable {
+package enum ColorMode: Sendable, Hashable, CaseIterable {
   /// 24-bit SGR (`38;2;r;g;b`).
   case trueColor
   /// The xterm 256-colour palette (`38;5;n`).
@@ -10,7 +10,7 @@ public enum ColorMode: Sendable, Hashable, CaseIterable {
   /// The mode the environment asks for, following viu and chafa: no colour under
   /// `--no-color`, a non-empty `NO_COLOR` (no-color.org) or `TERM=dumb`; 24-bit when
   /// `COLORTERM` says `truecolor` or `24bit`; else 256 colours (every current terminal).
-  public static func detect(environment: [String: String], noColor: Bool) -> ColorMode {
+  package static func detect(environment: [String: String], noColor: Bool) -> ColorMode {
     if noColor || !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb" {
       return .none
     }

@@ -1,5 +1,5 @@
 /// Why an image could not be decoded.
-public enum CoverArtError: Error, Equatable, CustomStringConvertible {
+package enum CoverArtError: Error, Equatable, CustomStringConvertible {
   /// The bytes start with neither the PNG nor the JPEG signature (an HTML error page, a
   /// GIF, an empty file).
   case notAnImage
@@ -16,7 +16,7 @@ public enum CoverArtError: Error, Equatable, CustomStringConvertible {
   /// before the picture is scaled.
   case pictureTooLarge(width: Int, height: Int)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .notAnImage: "not a PNG or JPEG image"
     case .corruptPNG(let message): "truncated or corrupt PNG (\(Self.lowercasingFirst(message)))"

@@ -18,17 +18,17 @@
 /// written with a single `write(2)`.
 ///
 /// - Important: Stateless; safe from any thread.
-public enum HalfBlockRenderer {
+package enum HalfBlockRenderer {
   /// The brightness ramp of `.none`, darkest first.
-  public static let ramp: [UInt8] = Array(" .:-=+*#%@".utf8)
+  package static let ramp: [UInt8] = Array(" .:-=+*#%@".utf8)
 
   /// `image` drawn in `columns` × `rows` cells, as a string.
-  public static func render(_ image: RGBImage, columns: Int, rows: Int, mode: ColorMode) -> String {
+  package static func render(_ image: RGBImage, columns: Int, rows: Int, mode: ColorMode) -> String {
     String(decoding: renderBytes(image, columns: columns, rows: rows, mode: mode), as: UTF8.self)
   }
 
   /// Decodes a PNG or JPEG and draws it in `columns` × `rows` cells, as a string.
-  public static func render(
+  package static func render(
     encoded bytes: [UInt8], columns: Int, rows: Int, mode: ColorMode, background: RGB = .black
   ) throws(CoverArtError) -> String {
     String(
@@ -38,7 +38,7 @@ public enum HalfBlockRenderer {
 
   /// Decodes a PNG or JPEG and draws it in `columns` × `rows` cells, as UTF-8 bytes.
   /// A JPEG is decoded only as finely as the cells need (see `ImageDecoder.decode`).
-  public static func renderBytes(
+  package static func renderBytes(
     encoded bytes: [UInt8], columns: Int, rows: Int, mode: ColorMode, background: RGB = .black
   ) throws(CoverArtError) -> [UInt8] {
     let minimum = PixelSize(width: max(columns, 1), height: max(2 * rows, 1))
@@ -48,7 +48,7 @@ public enum HalfBlockRenderer {
 
   /// Where the image lands in the box of `columns` × `2·rows` pixels: its fitted size and
   /// the offset of its top-left pixel.
-  public static func placement(of size: PixelSize, columns: Int, rows: Int) -> (origin: PixelSize, size: PixelSize) {
+  package static func placement(of size: PixelSize, columns: Int, rows: Int) -> (origin: PixelSize, size: PixelSize) {
     let boxWidth = columns
     let boxHeight = 2 * rows
     var fitted: PixelSize
@@ -65,7 +65,7 @@ public enum HalfBlockRenderer {
   }
 
   /// `image` drawn in `columns` × `rows` cells, as UTF-8 bytes.
-  public static func renderBytes(_ image: RGBImage, columns: Int, rows: Int, mode: ColorMode) -> [UInt8] {
+  package static func renderBytes(_ image: RGBImage, columns: Int, rows: Int, mode: ColorMode) -> [UInt8] {
     guard columns > 0, rows > 0 else { return [] }
     let canvas = Canvas(image, columns: columns, rows: rows, mode: mode)
     switch mode {

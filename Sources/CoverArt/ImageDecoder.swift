@@ -11,10 +11,10 @@
 /// crashes, prints to stderr or allocates more than the size cap allows.
 ///
 /// - Important: Safe to call from any thread; each call has its own decoder state.
-public enum ImageDecoder {
+package enum ImageDecoder {
   /// The widest or tallest image decoded (a cover is at most a few thousand pixels;
   /// the cap bounds the pixel memory of a hostile header at 8192² × 3 bytes).
-  public static let maximumDimension = 8192
+  package static let maximumDimension = 8192
 
   /// Decodes a PNG or JPEG.
   /// - Parameters:
@@ -24,7 +24,7 @@ public enum ImageDecoder {
   ///     as the result stays at least this large. At 1/8 each output pixel is its 8×8
   ///     block's mean (the DC coefficient), so area-averaging it further gives nearly the
   ///     same cells as averaging the full image. PNGs are always decoded at full size.
-  public static func decode(
+  package static func decode(
     _ bytes: [UInt8], background: RGB = .black, minimumSize: PixelSize? = nil
   ) throws(CoverArtError) -> RGBImage {
     try bytes.withUnsafeBufferPointer { buffer throws(CoverArtError) in
@@ -33,7 +33,7 @@ public enum ImageDecoder {
   }
 
   /// Decodes a PNG or JPEG held in `Data` (see `decode(_:background:minimumSize:)`).
-  public static func decode(
+  package static func decode(
     _ data: Data, background: RGB = .black, minimumSize: PixelSize? = nil
   ) throws(CoverArtError) -> RGBImage {
     let result = data.withUnsafeBytes { raw in

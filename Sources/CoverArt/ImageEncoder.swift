@@ -3,9 +3,9 @@ internal import CImageDecoding
 
 /// Encodes PNG and JPEG with the same system libraries: PNG for the kitty and iTerm2 image
 /// protocols, both for tests and the benchmark.
-public enum ImageEncoder {
+package enum ImageEncoder {
   /// The sample layouts libpng's simplified writer accepts.
-  public enum PNGLayout: Sendable {
+  package enum PNGLayout: Sendable {
     /// 8-bit grey, one byte a pixel.
     case grey
     /// 8-bit grey and alpha.
@@ -44,7 +44,7 @@ public enum ImageEncoder {
 
   /// An 8-bit RGB PNG of `image`; `fast` trades a larger file for quicker compression
   /// (libpng's `PNG_IMAGE_FLAG_FAST`), for a picture sent to a terminal at once.
-  public static func png(_ image: RGBImage, fast: Bool = false) -> [UInt8] {
+  package static func png(_ image: RGBImage, fast: Bool = false) -> [UInt8] {
     image.pixels.withUnsafeBytes { raw in
       writePNG(
         width: image.width, height: image.height, format: PNGLayout.rgb.format, colormapEntries: 0,
@@ -53,7 +53,7 @@ public enum ImageEncoder {
   }
 
   /// A PNG of 8-bit `samples` in `layout` (not `.rgba16Linear`).
-  public static func png(width: Int, height: Int, layout: PNGLayout, samples: [UInt8]) -> [UInt8] {
+  package static func png(width: Int, height: Int, layout: PNGLayout, samples: [UInt8]) -> [UInt8] {
     precondition(samples.count == width * height * layout.channels, "sample count does not match the layout")
     var colormap: [UInt8] = []
     if case .palette(let entries) = layout {
@@ -71,7 +71,7 @@ public enum ImageEncoder {
   }
 
   /// A 16-bit PNG of linear-light, premultiplied RGBA `samples` (libpng's 16-bit form).
-  public static func png16(width: Int, height: Int, samples: [UInt16]) -> [UInt8] {
+  package static func png16(width: Int, height: Int, samples: [UInt16]) -> [UInt8] {
     precondition(samples.count == width * height * 4, "sample count does not match RGBA")
     return samples.withUnsafeBytes { raw in
       writePNG(
@@ -130,7 +130,7 @@ public enum ImageEncoder {
   }
 
   /// The JPEG colour layouts libjpeg writes here.
-  public enum JPEGLayout: Int, Sendable {
+  package enum JPEGLayout: Int, Sendable {
     /// One byte a pixel.
     case grey = 1
     /// Three bytes a pixel, stored as YCbCr with 2×2 chroma subsampling (libjpeg's default).
@@ -141,14 +141,14 @@ public enum ImageEncoder {
   }
 
   /// A JPEG of `image` at `quality` (1...100).
-  public static func jpeg(_ image: RGBImage, quality: Int = 95, progressive: Bool = false) -> [UInt8] {
+  package static func jpeg(_ image: RGBImage, quality: Int = 95, progressive: Bool = false) -> [UInt8] {
     jpeg(
       width: image.width, height: image.height, layout: .rgb, samples: image.pixels, quality: quality,
       progressive: progressive)
   }
 
   /// A JPEG of `samples` in `layout` at `quality` (1...100).
-  public static func jpeg(
+  package static func jpeg(
     width: Int, height: Int, layout: JPEGLayout, samples: [UInt8], quality: Int = 95, progressive: Bool = false
   ) -> [UInt8] {
     precondition(samples.count == width * height * layout.rawValue, "sample count does not match the layout")

@@ -6,21 +6,21 @@
 /// transmit and display (`a=T`), PNG (`f=100`), the image id, the cells (`c=`, `r=`, so the
 /// terminal scales it to exactly that box), the cursor left where it was (`C=1`) and no
 /// replies (`q=2`), which would otherwise arrive as input at the prompt.
-public enum KittyGraphics {
+package enum KittyGraphics {
   /// The most base64 characters in one chunk (the protocol's limit).
-  public static let chunkLimit = 4096
+  package static let chunkLimit = 4096
 
   /// The query of detection: "would you show this 1×1 RGB image with id 31?" A kitty
   /// terminal answers `ESC _Gi=31;OK ESC \`; anything else ignores it.
-  public static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+  package static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
 
   /// Sends `png` as image `imageID` and shows it over `columns` × `rows` cells from the cursor.
-  public static func transmitAndPlace(png: [UInt8], imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
+  package static func transmitAndPlace(png: [UInt8], imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
     transmitAndPlace(base64: Base64.encode(png), imageID: imageID, columns: columns, rows: rows)
   }
 
   /// As `transmitAndPlace(png:imageID:columns:rows:)` with the PNG already in base64.
-  public static func transmitAndPlace(base64: [UInt8], imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
+  package static func transmitAndPlace(base64: [UInt8], imageID: UInt32, columns: Int, rows: Int) -> [UInt8] {
     precondition(imageID > 0, "kitty image ids start at 1")
     let first = Array("a=T,f=100,t=d,i=\(imageID),c=\(columns),r=\(rows),C=1,q=2".utf8)
     let chunks = max(1, (base64.count + chunkLimit - 1) / chunkLimit)
@@ -43,7 +43,7 @@ public enum KittyGraphics {
   }
 
   /// Deletes image `imageID`: every placement of it and its data (`a=d,d=I`).
-  public static func delete(imageID: UInt32) -> [UInt8] {
+  package static func delete(imageID: UInt32) -> [UInt8] {
     Array("\u{1B}_Ga=d,d=I,i=\(imageID),q=2\u{1B}\\".utf8)
   }
 }

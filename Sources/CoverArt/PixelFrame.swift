@@ -4,20 +4,20 @@
 /// The picture is encoded once (the expensive part: scaling, PNG or sixel); the escape
 /// sequence around it is made per draw, because a kitty image carries the id the drawing
 /// side picked for it.
-public struct PixelFrame: Sendable, Hashable {
+package struct PixelFrame: Sendable, Hashable {
   /// The protocol the picture is encoded for (`.kitty`, `.sixel` or `.iterm`).
-  public let graphics: TerminalGraphics
+  package let graphics: TerminalGraphics
   /// Where the picture lands in its box.
-  public let placement: PixelPlacement
+  package let placement: PixelPlacement
   /// Kitty and iTerm2: the PNG in base64. Sixel: the whole DCS sequence.
-  public let payload: [UInt8]
+  package let payload: [UInt8]
   /// The PNG's size in bytes (iTerm2 announces it).
-  public let byteCount: Int
+  package let byteCount: Int
 
   /// The escape sequence that shows the picture with its top-left corner at the cursor.
   /// Kitty leaves the cursor where it was; sixel and iTerm2 move it, so a caller that
   /// draws more saves and restores it (`ESC 7` … `ESC 8`).
-  public func sequence(imageID: UInt32 = 1) -> [UInt8] {
+  package func sequence(imageID: UInt32 = 1) -> [UInt8] {
     switch graphics {
     case .kitty:
       KittyGraphics.transmitAndPlace(
@@ -34,14 +34,14 @@ public struct PixelFrame: Sendable, Hashable {
 /// Draws covers in real pixels for the kitty, sixel and iTerm2 protocols.
 ///
 /// - Important: Stateless; safe from any thread.
-public enum PixelRenderer {
+package enum PixelRenderer {
   /// The most pixels a picture has a side (a 400-column cover of 10-pixel cells is 4,000):
   /// a larger box is refused before anything is decoded or scaled.
-  public static let maximumSide = 4096
+  package static let maximumSide = 4096
 
   /// Decodes a PNG or JPEG and encodes it for `graphics` over `columns` × `rows` cells of
   /// `cell`. A JPEG is decoded only as finely as the pixels need.
-  public static func render(
+  package static func render(
     encoded bytes: [UInt8], graphics: TerminalGraphics, columns: Int, rows: Int, cell: CellPixelSize,
     colors: Int = 256, background: RGB = .black
   ) throws(CoverArtError) -> PixelFrame {
@@ -55,7 +55,7 @@ public enum PixelRenderer {
 
   /// `image` encoded for `graphics` (`.kitty`, `.sixel` or `.iterm`) over `columns` × `rows`
   /// cells of `cell`, area-averaged to the pixels the cells hold.
-  public static func render(
+  package static func render(
     _ image: RGBImage, graphics: TerminalGraphics, columns: Int, rows: Int, cell: CellPixelSize, colors: Int = 256
   ) -> PixelFrame {
     precondition(graphics.drawsPixels, "\(graphics) is not an image protocol")

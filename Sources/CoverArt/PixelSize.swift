@@ -1,14 +1,14 @@
 /// A width and height in pixels.
-public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
-  public var width: Int
-  public var height: Int
+package struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+  package var width: Int
+  package var height: Int
 
   /// A size of `width` x `height` pixels.
-  public init(width: Int, height: Int) {
+  package init(width: Int, height: Int) {
     self.width = width
     self.height = height
   }
 
   /// `W×H`.
-  public var description: String { "\(width)×\(height)" }
+  package var description: String { "\(width)×\(height)" }
 }

@@ -8,7 +8,7 @@ extension RGBImage {
   /// measured in units of 1/m source pixel, output `j` spans `[j·n, (j+1)·n)` and source
   /// `i` spans `[i·m, (i+1)·m)`, so every overlap is a whole number and the weights of an
   /// output pixel add up to `n`.
-  public func areaAveraged(width targetWidth: Int, height targetHeight: Int) -> RGBImage {
+  package func areaAveraged(width targetWidth: Int, height targetHeight: Int) -> RGBImage {
     precondition(targetWidth > 0 && targetHeight > 0, "the target has at least one pixel")
     if targetWidth == width && targetHeight == height { return self }
     let columns = AxisWeights(source: width, target: targetWidth)

@@ -1,14 +1,14 @@
 /// A decoded image: 8-bit RGB pixels, row-major, three bytes a pixel, no padding.
-public struct RGBImage: Sendable, Equatable {
+package struct RGBImage: Sendable, Equatable {
   /// Columns of pixels.
-  public let width: Int
+  package let width: Int
   /// Rows of pixels.
-  public let height: Int
+  package let height: Int
   /// `width * height * 3` bytes: R, G, B of the top-left pixel first.
-  public let pixels: [UInt8]
+  package let pixels: [UInt8]
 
   /// An image of `width` x `height` pixels; `pixels` must hold exactly `width * height * 3` bytes.
-  public init(width: Int, height: Int, pixels: [UInt8]) {
+  package init(width: Int, height: Int, pixels: [UInt8]) {
     precondition(width > 0 && height > 0, "an image has at least one pixel")
     precondition(pixels.count == width * height * 3, "\(pixels.count) bytes for \(width)×\(height) RGB")
     self.width = width
@@ -17,7 +17,7 @@ public struct RGBImage: Sendable, Equatable {
   }
 
   /// An image of one colour.
-  public init(width: Int, height: Int, filledWith color: RGB) {
+  package init(width: Int, height: Int, filledWith color: RGB) {
     var pixels = [UInt8](repeating: 0, count: width * height * 3)
     for index in stride(from: 0, to: pixels.count, by: 3) {
       pixels[index] = color.red
@@ -28,7 +28,7 @@ public struct RGBImage: Sendable, Equatable {
   }
 
   /// An image whose pixel at (x, y) is `color(x, y)`.
-  public init(width: Int, height: Int, color: (_ x: Int, _ y: Int) -> RGB) {
+  package init(width: Int, height: Int, color: (_ x: Int, _ y: Int) -> RGB) {
     var pixels = [UInt8]()
     pixels.reserveCapacity(width * height * 3)
     for y in 0..<height {
@@ -43,7 +43,7 @@ public struct RGBImage: Sendable, Equatable {
   }
 
   /// The pixel at column `x`, row `y`.
-  public subscript(x: Int, y: Int) -> RGB {
+  package subscript(x: Int, y: Int) -> RGB {
     precondition((0..<width).contains(x) && (0..<height).contains(y), "pixel (\(x), \(y)) outside \(width)×\(height)")
     let index = (y * width + x) * 3
     return RGB(pixels[index], pixels[index + 1], pixels[index + 2])
@@ -51,25 +51,25 @@ public struct RGBImage: Sendable, Equatable {
 }
 
 /// One 8-bit sRGB colour.
-public struct RGB: Sendable, Hashable, CustomStringConvertible {
-  public var red: UInt8
-  public var green: UInt8
-  public var blue: UInt8
+package struct RGB: Sendable, Hashable, CustomStringConvertible {
+  package var red: UInt8
+  package var green: UInt8
+  package var blue: UInt8
 
   /// A colour from its three channels.
-  public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
+  package init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
     self.red = red
     self.green = green
     self.blue = blue
   }
 
   /// Black, the default background alpha is composited over.
-  public static let black = RGB(0, 0, 0)
+  package static let black = RGB(0, 0, 0)
   /// White.
-  public static let white = RGB(255, 255, 255)
+  package static let white = RGB(255, 255, 255)
 
   /// `#rrggbb`.
-  public var description: String {
+  package var description: String {
     func hex(_ value: UInt8) -> String {
       let digits = String(value, radix: 16)
       return value < 16 ? "0" + digits : digits

@@ -1,18 +1,18 @@
 import Synchronization
 
 /// What a cover was drawn from and for: the cache key of ``RenderCache``.
-public struct RenderKey: Hashable, Sendable {
-  public var source: String
-  public var columns: Int
-  public var rows: Int
-  public var mode: ColorMode
+package struct RenderKey: Hashable, Sendable {
+  package var source: String
+  package var columns: Int
+  package var rows: Int
+  package var mode: ColorMode
   /// How it was drawn: half blocks, or the image protocol it was encoded for.
-  public var graphics: TerminalGraphics
+  package var graphics: TerminalGraphics
   /// The cell size the pixels were sized for (image protocols only).
-  public var cell: CellPixelSize?
+  package var cell: CellPixelSize?
 
   /// The key of `source` drawn in `columns` × `rows` cells in `mode`, as `graphics`.
-  public init(
+  package init(
     source: String, columns: Int, rows: Int, mode: ColorMode, graphics: TerminalGraphics = .blocks,
     cell: CellPixelSize? = nil
   ) {
@@ -33,9 +33,9 @@ public struct RenderKey: Hashable, Sendable {
 /// which is cheap at the few hundred entries a shell needs.
 ///
 /// - Important: Thread-safe: every method takes an internal lock, never while rendering.
-public final class RenderCache<Frame: Sendable>: Sendable {
+package final class RenderCache<Frame: Sendable>: Sendable {
   /// What a frame was rendered from and for.
-  public typealias Key = RenderKey
+  package typealias Key = RenderKey
 
   private struct Entry {
     var frame: Frame
@@ -48,17 +48,17 @@ public final class RenderCache<Frame: Sendable>: Sendable {
   }
 
   /// The most frames kept.
-  public let capacity: Int
+  package let capacity: Int
   private let state = Mutex(State())
 
   /// A cache of at most `capacity` (≥ 1) frames.
-  public init(capacity: Int = 256) {
+  package init(capacity: Int = 256) {
     precondition(capacity >= 1, "a cache holds at least one frame")
     self.capacity = capacity
   }
 
   /// The frame stored for `key`, marking it recently used.
-  public func frame(for key: Key) -> Frame? {
+  package func frame(for key: Key) -> Frame? {
     state.withLock { state in
       guard var entry = state.entries[key] else { return nil }
       state.clock += 1
@@ -69,7 +69,7 @@ public final class RenderCache<Frame: Sendable>: Sendable {
   }
 
   /// Stores `frame` for `key`, evicting the least recently used frame when full.
-  public func store(_ frame: Frame, for key: Key) {
+  package func store(_ frame: Frame, for key: Key) {
     state.withLock { state in
       state.clock += 1
       state.entries[key] = Entry(frame: frame, lastUse: state.clock)
@@ -83,7 +83,7 @@ public final class RenderCache<Frame: Sendable>: Sendable {
 
   /// The frame for `key`, rendered with `render` and stored when missing. Two threads
   /// missing the same key at once may both render; the last store wins.
-  public func frame<E: Error>(for key: Key, render: () throws(E) -> Frame) throws(E) -> Frame {
+  package func frame<E: Error>(for key: Key, render: () throws(E) -> Frame) throws(E) -> Frame {
     if let frame = frame(for: key) { return frame }
     let frame = try render()
     store(frame, for: key)
@@ -91,10 +91,10 @@ public final class RenderCache<Frame: Sendable>: Sendable {
   }
 
   /// How many frames are stored.
-  public var count: Int { state.withLock { $0.entries.count } }
+  package var count: Int { state.withLock { $0.entries.count } }
 
   /// Forgets every frame (after a terminal resize, say).
-  public func removeAll() {
+  package func removeAll() {
     state.withLock { $0.entries.removeAll() }
   }
 }

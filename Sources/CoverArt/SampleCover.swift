@@ -1,10 +1,10 @@
 /// A photo-like test cover, the same every run: what the cover-art benchmark draws and the
 /// decoder and renderer tests read.
-public enum SampleCover {
+package enum SampleCover {
   /// A photo-like test cover: a diagonal colour gradient with a soft disc and
   /// deterministic grain, so the JPEG carries real detail (a flat gradient would make
   /// decoding unrealistically cheap).
-  public static func sampleImage(width: Int = 600, height: Int = 600) -> RGBImage {
+  package static func sampleImage(width: Int = 600, height: Int = 600) -> RGBImage {
     RGBImage(width: width, height: height) { x, y in
       let u = Double(x) / Double(max(width - 1, 1))
       let v = Double(y) / Double(max(height - 1, 1))
@@ -24,7 +24,7 @@ public enum SampleCover {
   }
 
   /// `sampleImage` as a quality-95 JPEG (libjpeg's default 2×2 chroma subsampling).
-  public static func sampleJPEG(width: Int = 600, height: Int = 600) -> [UInt8] {
+  package static func sampleJPEG(width: Int = 600, height: Int = 600) -> [UInt8] {
     ImageEncoder.jpeg(sampleImage(width: width, height: height), quality: 95)
   }
 }

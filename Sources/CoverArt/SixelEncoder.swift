@@ -8,10 +8,10 @@ internal import CSixel
 /// libsixel's median cut, which builds its histogram from a sample of the pixels (every
 /// third on a cover-sized picture): fine for a photo, but a fine regular pattern can fall
 /// between the samples and lose a colour, which the exact palette avoids.
-public enum SixelEncoder {
+package enum SixelEncoder {
   /// `image` as a sixel sequence of at most `colors` (2...256) palette entries: the number
   /// of colour registers the terminal has (a VT340 has 16; xterm answers how many).
-  public static func encode(_ image: RGBImage, colors: Int = 256) -> [UInt8] {
+  package static func encode(_ image: RGBImage, colors: Int = 256) -> [UInt8] {
     let colors = min(256, max(2, colors))
     let exact = distinctColors(of: image, atMost: colors)
     var dither: OpaquePointer?

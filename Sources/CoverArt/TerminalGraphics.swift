@@ -1,6 +1,6 @@
 /// How covers are drawn in a terminal: in real pixels through one of the three image
 /// protocols terminals speak, with Unicode half blocks, or not at all.
-public enum TerminalGraphics: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum TerminalGraphics: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   /// The kitty graphics protocol (kitty, WezTerm, Ghostty, Konsole): a PNG, placed by cells.
   case kitty
   /// DEC sixel graphics (xterm `-ti vt340`, foot, mlterm, WezTerm, Windows Terminal).
@@ -13,7 +13,7 @@ public enum TerminalGraphics: String, Sendable, Hashable, CaseIterable, CustomSt
   case none
 
   /// True for the three protocols that send an image rather than characters.
-  public var drawsPixels: Bool {
+  package var drawsPixels: Bool {
     switch self {
     case .kitty, .sixel, .iterm: true
     case .blocks, .none: false
@@ -21,5 +21,5 @@ public enum TerminalGraphics: String, Sendable, Hashable, CaseIterable, CustomSt
   }
 
   /// The name `--graphics` takes.
-  public var description: String { rawValue }
+  package var description: String { rawValue }
 }

@@ -1,6 +1,6 @@
 /// The xterm 256-colour palette's colour cube (16...231) and grey ramp (232...255), the
 /// part every 256-colour terminal agrees on (0...15 are themable and never chosen).
-public enum XtermPalette {
+package enum XtermPalette {
   /// The cube's six channel levels.
   static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
 
@@ -9,7 +9,7 @@ public enum XtermPalette {
   /// The nearest cube colour is found channel by channel and the nearest grey from the
   /// channel mean (both exact for squared distance); the grey wins only when strictly
   /// nearer.
-  public static func nearestIndex(to color: RGB) -> UInt8 {
+  package static func nearestIndex(to color: RGB) -> UInt8 {
     let red = Int(color.red)
     let green = Int(color.green)
     let blue = Int(color.blue)
@@ -24,7 +24,7 @@ public enum XtermPalette {
   }
 
   /// The colour of palette entry `index` (16...255).
-  public static func color(at index: UInt8) -> RGB {
+  package static func color(at index: UInt8) -> RGB {
     precondition(index >= 16, "entries 0...15 depend on the terminal's theme")
     if index >= 232 {
       let level = UInt8(8 + 10 * (Int(index) - 232))

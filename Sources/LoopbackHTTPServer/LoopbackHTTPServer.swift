@@ -23,11 +23,11 @@ import Synchronization
 /// Unrouted paths answer 404. A TLS handshake gets a plain-text 400, as from a real HTTP
 /// port. ``stop()`` (also run on deinit) closes the listener and every open connection, so
 /// held and endless answers end too.
-public final class LoopbackHTTPServer: Sendable {
+package final class LoopbackHTTPServer: Sendable {
   /// What the server does for one path.
-  public struct Response: Sendable {
+  package struct Response: Sendable {
     /// What follows the headers.
-    public enum Body: Sendable {
+    package enum Body: Sendable {
       /// These bytes, with a `Content-Length`.
       case bytes(Data)
       /// `count` zero bytes, with a `Content-Length` only if `declared`
@@ -44,18 +44,18 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// Extra header lines (`Content-Length` and `Connection: close` are added).
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// The body.
-    public var body: Body
+    package var body: Body
     /// Seconds to wait after reading the request before answering.
-    public var delay: Double
+    package var delay: Double
     /// Whether to read the request and then never answer (hold the connection open).
-    public var holds: Bool
+    package var holds: Bool
 
     /// A response with every part spelled out.
-    public init(
+    package init(
       status: Int = 200, headers: [String: String] = [:], body: Body = .bytes(Data()), delay: Double = 0,
       holds: Bool = false
     ) {
@@ -67,45 +67,45 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// 200 with `body` (an image, say), after `delay` seconds.
-    public static func ok(_ body: Data, contentType: String = "image/png", delay: Double = 0) -> Response {
+    package static func ok(_ body: Data, contentType: String = "image/png", delay: Double = 0) -> Response {
       Response(headers: ["Content-Type": contentType], body: .bytes(body), delay: delay)
     }
 
     /// A status with a short plain-text body (`404 Not Found`).
-    public static func status(_ code: Int) -> Response {
+    package static func status(_ code: Int) -> Response {
       Response(status: code, headers: ["Content-Type": "text/plain"], body: .bytes(Data("status \(code)\n".utf8)))
     }
 
     /// 200 with an HTML page: what a captive portal or a wrong link serves.
-    public static func html(_ text: String = "<!DOCTYPE html><html><body>not a cover</body></html>") -> Response {
+    package static func html(_ text: String = "<!DOCTYPE html><html><body>not a cover</body></html>") -> Response {
       Response(headers: ["Content-Type": "text/html"], body: .bytes(Data(text.utf8)))
     }
 
     /// 200 with `mebibytes` MiB of zeros, declaring its length or not.
-    public static func mebibytes(_ mebibytes: Int, declared: Bool = true) -> Response {
+    package static func mebibytes(_ mebibytes: Int, declared: Bool = true) -> Response {
       Response(headers: ["Content-Type": "image/png"], body: .zeros(count: mebibytes << 20, declared: declared))
     }
 
     /// 200 and a body that never ends.
-    public static let endless = Response(headers: ["Content-Type": "image/png"], body: .endless)
+    package static let endless = Response(headers: ["Content-Type": "image/png"], body: .endless)
 
     /// Reads the request and never answers.
-    public static let neverAnswer = Response(holds: true)
+    package static let neverAnswer = Response(holds: true)
 
     /// A redirect (`302 Found` unless told) to `location`, as the `Location` header gives it.
-    public static func redirect(to location: String, status: Int = 302) -> Response {
+    package static func redirect(to location: String, status: Int = 302) -> Response {
       Response(status: status, headers: ["Location": location, "Content-Type": "text/plain"], body: .bytes(Data()))
     }
   }
 
   /// The port the server listens on (chosen by the system).
-  public var port: Int { core.port }
+  package var port: Int { core.port }
 
   // The threads retain the core, not this object, so dropping the server stops it.
   private let core: LoopbackHTTPServerCore
 
   /// Starts a server on 127.0.0.1 on a free port.
-  public init() throws(LoopbackHTTPServerError) {
+  package init() throws(LoopbackHTTPServerError) {
     core = try LoopbackHTTPServerCore()
   }
 
@@ -114,18 +114,18 @@ public final class LoopbackHTTPServer: Sendable {
   }
 
   /// `http://127.0.0.1:PORT` + `path`.
-  public func url(_ path: String) -> String {
+  package func url(_ path: String) -> String {
     "http://127.0.0.1:\(port)" + (path.hasPrefix("/") ? path : "/" + path)
   }
 
   /// Makes `path` (without query) answer with `response`.
-  public func route(_ path: String, _ response: Response) {
+  package func route(_ path: String, _ response: Response) {
     core.route(path, [response])
   }
 
   /// Makes `path` answer its requests with `responses` in turn, the last one from then on
   /// (a busy server, then the image).
-  public func route(_ path: String, inTurn responses: [Response]) {
+  package func route(_ path: String, inTurn responses: [Response]) {
     precondition(!responses.isEmpty, "a route needs a response")
     core.route(path, responses)
   }
@@ -133,7 +133,7 @@ public final class LoopbackHTTPServer: Sendable {
   /// Makes every path that starts with `prefix` and has no route of its own answer with
   /// what `answer` says for its path and query (the text after `?`, nil without one),
   /// called on the connection's thread: a server that answers by what is asked.
-  public func route(
+  package func route(
     startingWith prefix: String, _ answer: @escaping @Sendable (_ path: String, _ query: String?) -> Response
   ) {
     core.route(startingWith: prefix, answer)
@@ -141,46 +141,46 @@ public final class LoopbackHTTPServer: Sendable {
 
   /// One request as it arrived: its path (without query), its query (percent-encoded, as
   /// sent; nil without one), when, and its `User-Agent`.
-  public struct Request: Sendable {
-    public var path: String
-    public var query: String? = nil
-    public var time: ContinuousClock.Instant
-    public var userAgent: String?
+  package struct Request: Sendable {
+    package var path: String
+    package var query: String? = nil
+    package var time: ContinuousClock.Instant
+    package var userAgent: String?
   }
 
   /// Every request so far, in the order they arrived.
-  public var requests: [Request] {
+  package var requests: [Request] {
     core.requests
   }
 
   /// How many requests arrived for `path`.
-  public func requestCount(_ path: String) -> Int {
+  package func requestCount(_ path: String) -> Int {
     core.requestCount(path)
   }
 
   /// How many requests arrived in all.
-  public var totalRequests: Int {
+  package var totalRequests: Int {
     core.totalRequests
   }
 
   /// How many body bytes were written for `path` before each client hung up or the body ended.
-  public func bytesSent(_ path: String) -> Int {
+  package func bytesSent(_ path: String) -> Int {
     core.bytesSent(path)
   }
 
   /// The connections being served now: one the client closed counts until the server
   /// notices, at its next read or write (within a few hundredths of a second while it sends).
-  public var openConnections: Int {
+  package var openConnections: Int {
     core.openConnections
   }
 
   /// The most connections that were open at once.
-  public var peakConnections: Int {
+  package var peakConnections: Int {
     core.peakConnections
   }
 
   /// Stops listening, closes every open connection, and waits (up to 2 s) for the threads to end.
-  public func stop() {
+  package func stop() {
     core.stop()
   }
 }

@@ -7,12 +7,12 @@ import BlueSystem
 #endif
 
 /// Why a ``LoopbackHTTPServer`` could not start.
-public enum LoopbackHTTPServerError: Error, CustomStringConvertible {
+package enum LoopbackHTTPServerError: Error, CustomStringConvertible {
   /// A socket call failed with `errno`.
   case socket(String, Int32)
 
   /// `loopback server: bind/listen failed: address already in use`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .socket(let call, let code): "loopback server: \(call) failed: \(SystemError.reason(code))"
     }

@@ -4,9 +4,9 @@ import BlueSystem
 /// `HOST[:PORT]`, a socket's path (`/run/mpd/socket`, or `@name` in the abstract
 /// namespace), `PASSWORD@` in front of either; `MPD_HOST` and `MPD_PORT` when nothing is
 /// given; `localhost:6600` when neither says.
-public struct MPDAddress: Sendable, Equatable, CustomStringConvertible {
+package struct MPDAddress: Sendable, Equatable, CustomStringConvertible {
   /// How to reach the server.
-  public enum Endpoint: Sendable, Equatable {
+  package enum Endpoint: Sendable, Equatable {
     /// A host name or address and a TCP port.
     case tcp(host: String, port: Int)
     /// A Unix-domain socket: a path, or `@name` in Linux's abstract namespace.
@@ -14,17 +14,17 @@ public struct MPDAddress: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The port MPD listens on unless told.
-  public static let defaultPort = 6600
+  package static let defaultPort = 6600
   /// The longest host name: DNS's limit (RFC 1035).
-  public static let longestHost = 253
+  package static let longestHost = 253
 
   /// How to reach the server.
-  public var endpoint: Endpoint
+  package var endpoint: Endpoint
   /// The password sent once connected (`password PASSWORD`), if one was given.
-  public var password: String?
+  package var password: String?
 
   /// An address with every field given.
-  public init(endpoint: Endpoint, password: String? = nil) {
+  package init(endpoint: Endpoint, password: String? = nil) {
     self.endpoint = endpoint
     self.password = password
   }
@@ -33,7 +33,7 @@ public struct MPDAddress: Sendable, Equatable, CustomStringConvertible {
   /// completed from `MPD_HOST` and `MPD_PORT` in `environment`.
   ///
   /// - Throws: ``MPDAddressError`` naming the word that is not an address.
-  public static func resolve(_ given: String?, environment: [String: String]) throws(MPDAddressError) -> MPDAddress {
+  package static func resolve(_ given: String?, environment: [String: String]) throws(MPDAddressError) -> MPDAddress {
     let text = given.flatMap { $0.isEmpty ? nil : $0 } ?? environment["MPD_HOST"].flatMap { $0.isEmpty ? nil : $0 }
     let source = given.flatMap { $0.isEmpty ? nil : $0 } != nil ? "--mpd" : "MPD_HOST"
     var port = defaultPort
@@ -92,7 +92,7 @@ public struct MPDAddress: Sendable, Equatable, CustomStringConvertible {
 
   /// `127.0.0.1:6600`, `[::1]:6600`, `/run/mpd/socket`: how lines name the server (never
   /// the password).
-  public var description: String {
+  package var description: String {
     switch endpoint {
     case .tcp(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     case .socket(let path): path
@@ -102,7 +102,7 @@ public struct MPDAddress: Sendable, Equatable, CustomStringConvertible {
   /// The address as the authority of a URL (`127.0.0.1:6600`; a socket's path with its
   /// slashes and other reserved bytes percent-encoded), which track paths and cover URLs
   /// start with after `mpd://`.
-  public var authority: String {
+  package var authority: String {
     var out = ""
     for byte in description.utf8 {
       switch byte {
@@ -119,12 +119,12 @@ public struct MPDAddress: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// An `--mpd`, `MPD_HOST` or `MPD_PORT` that is not an address.
-public struct MPDAddressError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct MPDAddressError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Where the value came from: `--mpd`, `MPD_HOST`, `MPD_PORT`.
-  public var source: String
-  public var value: String
-  public var reason: String
+  package var source: String
+  package var value: String
+  package var reason: String
 
   /// `MPD_PORT 'abc': not a port (1-65535)`; the value escaped, and cut after 60 characters.
-  public var description: String { "\(source) \(TextSanitizer.quotedWord(value, limit: 60)): \(reason)" }
+  package var description: String { "\(source) \(TextSanitizer.quotedWord(value, limit: 60)): \(reason)" }
 }

@@ -446,8 +446,7 @@ final class MPDConnection: @unchecked Sendable {
           if let overall, overall.instant <= deadline { throw error(.timedOut(seconds: overall.seconds)) }
           throw error(.timedOut(seconds: timeout))
         }
-        let (seconds, attoseconds) = left.components
-        milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+        milliseconds = left.pollMilliseconds
       }
       let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
       if ready < 0 {

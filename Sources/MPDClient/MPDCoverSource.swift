@@ -7,16 +7,16 @@ import Synchronization
 /// The covers of a server's albums (`mpd://HOST:PORT/Artist/Album/01.flac`): the song's own
 /// picture (`readpicture`), else the cover file of its folder (`albumart`), read in chunks
 /// of up to 1 MiB (`binarylimit`), on threads of their own so the loader's tasks never block.
-public struct MPDCoverSource: CoverSource {
+package struct MPDCoverSource: CoverSource {
   /// The server the covers come from.
-  public let server: MPDServer
+  package let server: MPDServer
 
   /// The covers of `server`.
-  public init(server: MPDServer) {
+  package init(server: MPDServer) {
     self.server = server
   }
 
-  public var schemes: Set<String> { ["mpd"] }
+  package var schemes: Set<String> { ["mpd"] }
 
   /// Where the blocking reads run: a queue of its own, not Swift's cooperative pool.
   private static let queue = DispatchQueue(label: "bluelib.mpd.covers", attributes: .concurrent)
@@ -32,7 +32,7 @@ public struct MPDCoverSource: CoverSource {
   /// (Mopidy): said once by `download`, instead of as each album's failure, and nothing is
   /// asked of it. Known once the server's features are (the start's sync asks them; a
   /// fetch does too): this asks nothing.
-  public var setupProblem: String? {
+  package var setupProblem: String? {
     guard let features = server.knownFeatures, !features.covers else { return nil }
     return noCovers
   }
@@ -40,7 +40,7 @@ public struct MPDCoverSource: CoverSource {
   /// What ``setupProblem`` says.
   private var noCovers: String { "\(server.name) gives no covers (it has neither 'readpicture' nor 'albumart')" }
 
-  public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+  package func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let uri = try song(of: url)
     if let setupProblem { throw .downloadFailed(setupProblem) }
     let deadline = ContinuousClock.now + limits.timeout

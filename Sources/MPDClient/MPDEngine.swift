@@ -20,7 +20,7 @@ import Synchronization
 /// changed it, by what MPD says of the song (``EngineEvent/startedOther(_:index:count:)``).
 ///
 /// Leaving the shell leaves the server playing, as leaving mpc does.
-public final class MPDEngine: AudioEngine, Sendable {
+package final class MPDEngine: AudioEngine, Sendable {
   private let server: MPDServer
   private let state = Mutex(State())
   /// Serializes this engine's changes of the queue with the listener's reading of them, so
@@ -93,7 +93,7 @@ public final class MPDEngine: AudioEngine, Sendable {
   }
 
   /// The player of `server`; starts listening to it.
-  public init(server: MPDServer) throws(PlaybackError) {
+  package init(server: MPDServer) throws(PlaybackError) {
     self.server = server
     do throws(MPDError) {
       let now = PlayerState(try server.run("status"))
@@ -104,19 +104,19 @@ public final class MPDEngine: AudioEngine, Sendable {
     server.observePlayer { [weak self] changed in self?.playerChanged(changed) }
   }
 
-  public func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void) {
+  package func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void) {
     state.withLock { $0.handler = handler }
   }
 
   // MARK: - Commands
 
-  public func load(_ paths: [String], from index: Int) throws(PlaybackError) {
+  package func load(_ paths: [String], from index: Int) throws(PlaybackError) {
     let uris = try songs(paths)
     try change(
       [MPDCommand("clear")] + uris.map { MPDCommand("add", $0) } + [MPDCommand("play", String(index))])
   }
 
-  public func append(_ paths: [String], start: Bool) throws(PlaybackError) {
+  package func append(_ paths: [String], start: Bool) throws(PlaybackError) {
     let uris = try songs(paths)
     let before = state.withLock { $0.last }
     var commands = uris.map { MPDCommand("add", $0) }
@@ -124,11 +124,11 @@ public final class MPDEngine: AudioEngine, Sendable {
     try change(commands)
   }
 
-  public func setPaused(_ paused: Bool) {
+  package func setPaused(_ paused: Bool) {
     background("pause") { server throws(MPDError) in try server.run("pause", paused ? "1" : "0") }
   }
 
-  public func skip(by offset: Int) -> Bool {
+  package func skip(by offset: Int) -> Bool {
     // The song is within the queue (``PlayerState``): no sum here can overflow.
     guard let now = try? PlayerState(server.run("status")), now.isPlaying, let song = now.song,
       case (let target, let overflow) = song.addingReportingOverflow(offset), !overflow,
@@ -149,18 +149,18 @@ public final class MPDEngine: AudioEngine, Sendable {
     }
   }
 
-  public func stop() {
+  package func stop() {
     state.withLock { $0.movedByUs = true }
     background("stop") { server throws(MPDError) in try server.run("stop") }
   }
 
-  public func seek(_ seconds: Double, relative: Bool) {
+  package func seek(_ seconds: Double, relative: Bool) {
     let target = relative ? (seconds < 0 ? String(seconds) : "+" + String(seconds)) : String(max(seconds, 0))
     background("seek") { server throws(MPDError) in try server.run("seekcur", target) }
   }
 
   /// MPD's `repeat`: the queue plays again from its first song after its last.
-  public func setRepeat(_ on: Bool) {
+  package func setRepeat(_ on: Bool) {
     background("repeat") { server throws(MPDError) in try server.run("repeat", on ? "1" : "0") }
   }
 
@@ -168,7 +168,7 @@ public final class MPDEngine: AudioEngine, Sendable {
   /// (`replaygain_missing_preamp` in its configuration): `fallback` does not reach it. A
   /// server without it (Mopidy answers `Not implemented`) is said to have none, once: it is
   /// not asked again.
-  public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
+  package func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
     guard server.knownFeatures?.has("replay_gain_mode") != false else { return }
     do throws(MPDError) {
       try server.run("replay_gain_mode", mode.rawValue)
@@ -181,18 +181,18 @@ public final class MPDEngine: AudioEngine, Sendable {
 
   /// The server's `replay_gain_mode` (`replay_gain_status`), nil when off: MPD applies the
   /// gain itself and does not say how much.
-  public func appliedGain() -> AppliedGain? {
+  package func appliedGain() -> AppliedGain? {
     guard let mode = try? server.run("replay_gain_status").first(where: { $0.name == "replay_gain_mode" })?.value,
       !mode.isEmpty, mode != "off"
     else { return nil }
     return AppliedGain(serverMode: TextSanitizer.escaped(String(mode.prefix(20))))
   }
 
-  public func setVolume(_ percent: Int) {
+  package func setVolume(_ percent: Int) {
     background("volume") { server throws(MPDError) in try server.run("setvol", String(min(max(percent, 0), 100))) }
   }
 
-  public func status() -> EngineStatus? {
+  package func status() -> EngineStatus? {
     guard let now = try? PlayerState(server.run("status")), now.isPlaying, let song = now.song else { return nil }
     var status = EngineStatus(index: song, time: now.elapsed, duration: now.duration, paused: now.state == "pause")
     // Another client's queue (or one of an earlier run): what MPD says of the song.
@@ -203,7 +203,7 @@ public final class MPDEngine: AudioEngine, Sendable {
     return status
   }
 
-  public func checkReachable() throws(PlaybackError) {
+  package func checkReachable() throws(PlaybackError) {
     do throws(MPDError) {
       try server.run("ping")
     } catch  where error.meansServerGone {
@@ -213,7 +213,7 @@ public final class MPDEngine: AudioEngine, Sendable {
     }
   }
 
-  public func volume() -> Int {
+  package func volume() -> Int {
     (try? PlayerState(server.run("status")).volume).flatMap { $0 } ?? 100
   }
 

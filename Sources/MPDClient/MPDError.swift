@@ -2,9 +2,9 @@ import BlueSystem
 import MusicSource
 
 /// Why a request to an MPD server failed: one line naming the server and what went wrong.
-public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What went wrong.
-  public enum Reason: Sendable, Equatable {
+  package enum Reason: Sendable, Equatable {
     /// No connection could be made: `connection refused`, `no such file or directory`.
     case cannotConnect(String)
     /// The host name does not resolve.
@@ -32,11 +32,11 @@ public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   /// The server, as ``MPDAddress/description`` names it.
-  public var server: String
-  public var reason: Reason
+  package var server: String
+  package var reason: Reason
 
   /// An error of `server` for `reason`.
-  public init(server: String, _ reason: Reason) {
+  package init(server: String, _ reason: Reason) {
     self.server = server
     self.reason = reason
   }
@@ -45,7 +45,7 @@ public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Bad song index`. Every word the server sent (its greeting, an `ACK`'s command and
   /// message, a line quoted from an answer) is escaped (``TextSanitizer``): a server must not
   /// set the terminal's title or clipboard through an error line.
-  public var description: String {
+  package var description: String {
     let name = "MPD at \(TextSanitizer.escaped(server))"
     let safe = TextSanitizer.escaped
     switch reason {
@@ -69,7 +69,7 @@ public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
 
   /// Whether the connection can still be used after this error: only a refusal (an ACK)
   /// leaves it in step; after anything else the answer is not known to be over.
-  public var leavesConnectionUsable: Bool {
+  package var leavesConnectionUsable: Bool {
     switch reason {
     case .refused, .wrongPassword, .needsPassword, .badArgument: true
     default: false
@@ -86,7 +86,7 @@ public struct MPDError: Error, Equatable, Sendable, CustomStringConvertible {
 
   /// Whether this says the server is out of reach (gone, restarting), rather than that it
   /// refused something.
-  public var meansServerGone: Bool {
+  package var meansServerGone: Bool {
     switch reason {
     case .cannotConnect, .closed, .broken, .timedOut: true
     default: false

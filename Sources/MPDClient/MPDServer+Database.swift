@@ -36,7 +36,7 @@ extension MPDServer {
   /// and a number of this server object's own, so each start lists the songs once: the
   /// lists miss a change that leaves every one of them as it was (a track's number
   /// corrected), which only a listing sees.
-  public func fingerprint() throws(SourceError) -> String {
+  package func fingerprint() throws(SourceError) -> String {
     do throws(MPDError) {
       return try withConnection { connection throws(MPDError) in
         let version = try Self.version(connection)
@@ -111,7 +111,7 @@ extension MPDServer {
   /// song (MPD refuses the delete of a sticker a song does not have, which would end a list).
   /// A server without stickers (Mopidy; MPD without a `sticker_file`) is not asked: it
   /// refuses, in one line.
-  public func share(_ mark: SharedMark, onTracks paths: [String]) throws(SourceError) {
+  package func share(_ mark: SharedMark, onTracks paths: [String]) throws(SourceError) {
     let uris = paths.map(Self.uri(ofPlace:))
     if let features = knownFeatures, !features.has("sticker") {
       throw SourceError("\(name) keeps no stickers, where ratings and favourites are shared", refused: true)
@@ -160,7 +160,7 @@ extension MPDServer {
   /// Lists the songs a window at a time (``songsPerRequest``), each with its marks; when
   /// the database's version changed meanwhile (an update ended between two windows, which
   /// would mix two databases), lists them again, at most three times.
-  public func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError) {
+  package func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError) {
     do throws(MPDError) {
       try withConnection { connection throws(MPDError) in
         let features = try features(connection)
@@ -278,7 +278,7 @@ extension MPDServer {
     return hash
   }
 
-  public func coverURL(ofTrack path: String) -> String {
+  package func coverURL(ofTrack path: String) -> String {
     root + "/" + LocalCover.percentEncoded(path)
   }
 

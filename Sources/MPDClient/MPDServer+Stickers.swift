@@ -5,7 +5,7 @@ import MusicSource
 extension MPDServer {
   /// The ratings and favourite marks of every song that has one (its stickers `rating` and
   /// `like`, as a listing reads them); nil when the server keeps no stickers.
-  public func marks() throws(SourceError) -> [String: TrackMarks]? {
+  package func marks() throws(SourceError) -> [String: TrackMarks]? {
     do throws(MPDError) {
       return try withConnection { connection throws(MPDError) in try Self.marks(connection) }?.mapValues {
         TrackMarks(rating: $0.rating, favourite: $0.favourite)
@@ -19,7 +19,7 @@ extension MPDServer {
   ///
   /// - Throws: ``MPDError``: the server refuses (no such song, no sticker database), or
   ///   cannot be reached.
-  public func sticker(_ name: String, ofSong uri: String) throws(MPDError) -> String? {
+  package func sticker(_ name: String, ofSong uri: String) throws(MPDError) -> String? {
     do throws(MPDError) {
       let answer = try withConnection { connection throws(MPDError) in
         try connection.run(MPDCommand("sticker", "get", "song", uri, name))
@@ -31,14 +31,14 @@ extension MPDServer {
   }
 
   /// Sets the sticker `name` of the song `uri` to `value`, replacing the one it had.
-  public func setSticker(_ name: String, to value: String, onSong uri: String) throws(MPDError) {
+  package func setSticker(_ name: String, to value: String, onSong uri: String) throws(MPDError) {
     try withConnection { connection throws(MPDError) in
       try connection.run(MPDCommand("sticker", "set", "song", uri, name, value))
     }
   }
 
   /// Removes the sticker `name` from the song `uri`; nothing happens when it has none.
-  public func deleteSticker(_ name: String, ofSong uri: String) throws(MPDError) {
+  package func deleteSticker(_ name: String, ofSong uri: String) throws(MPDError) {
     do throws(MPDError) {
       try withConnection { connection throws(MPDError) in
         try connection.run(MPDCommand("sticker", "delete", "song", uri, name))
@@ -50,7 +50,7 @@ extension MPDServer {
 
   /// Every song under the folder `directory` (`""`: the whole database) with a sticker
   /// `name`, and its value, in the server's order.
-  public func songs(withSticker name: String, under directory: String = "") throws(MPDError)
+  package func songs(withSticker name: String, under directory: String = "") throws(MPDError)
     -> [(uri: String, value: String)]
   {
     let answer = try withConnection { connection throws(MPDError) in

@@ -19,11 +19,11 @@ import Synchronization
 ///
 /// - Important: Safe from any thread. On the thread that owns the terminal, a wait for an
 ///   answer ends at once on Ctrl-C, SIGTERM or SIGHUP (``Interruption``).
-public final class MPDServer: MusicSource, Sendable {
+package final class MPDServer: MusicSource, Sendable {
   /// Where the server is, and the password.
-  public let address: MPDAddress
+  package let address: MPDAddress
   /// Seconds without a byte from the server before a request fails (`MPD_TIMEOUT`).
-  public let timeout: Double
+  package let timeout: Double
   private let pool = Mutex<[MPDConnection]>([])
   private let state = Mutex(State())
   /// Written to when the listener is to stop (tests; the shell leaves with the process).
@@ -60,6 +60,15 @@ public final class MPDServer: MusicSource, Sendable {
     var passwordRefused = false
     /// How many times the listener failed to connect or to wait in `idle`.
     var failures = 0
+    /// The pipes of the calls waiting for the listener (``waitUntilListening()``): each is
+    /// woken when the listener connects, fails or stops (``wakeWaiters()``).
+    var waiters: [WakeUpPipe] = []
+
+    /// Wakes every call waiting for the listener; done under the lock, so that a waiter
+    /// closes its pipe only once nothing can write to it.
+    func wakeWaiters() {
+      for waiter in waiters { waiter.wake() }
+    }
   }
 
   /// The most connections kept in the pool between requests.
@@ -68,14 +77,14 @@ public final class MPDServer: MusicSource, Sendable {
   /// A server at `address`; nothing is connected until a request needs it. A server whose
   /// `stats` say nothing (Mopidy) is looked at every `pollInterval` seconds while a shell
   /// follows it (``startFollowing()``).
-  public init(address: MPDAddress, timeout: Double = 15, pollInterval: Double = 10) {
+  package init(address: MPDAddress, timeout: Double = 15, pollInterval: Double = 10) {
     self.address = address
     self.timeout = timeout
     self.pollInterval = pollInterval
   }
 
   /// The seconds of `MPD_TIMEOUT` in `environment` (as libmpdclient reads it), else 15.
-  public static func timeout(from environment: [String: String]) -> Double {
+  package static func timeout(from environment: [String: String]) -> Double {
     guard let text = environment["MPD_TIMEOUT"], let seconds = Double(text), seconds > 0, seconds <= 3600 else {
       return 15
     }
@@ -88,12 +97,12 @@ public final class MPDServer: MusicSource, Sendable {
 
   // MARK: - MusicSource
 
-  public var name: String { "MPD at \(address)" }
-  public var root: String { "mpd://" + address.authority }
+  package var name: String { "MPD at \(address)" }
+  package var root: String { "mpd://" + address.authority }
   /// `mpd-127.0.0.1:6600`; a name longer than 200 bytes (a long socket path, each `/`
   /// written `%2F`) keeps its first 183 and ends in a hash of the whole, so the file's name
   /// (with `.sqlite-journal`) stays within the file system's 255.
-  public var libraryName: String {
+  package var libraryName: String {
     let name = "mpd-" + address.authority
     guard name.utf8.count > 200 else { return name }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -104,7 +113,7 @@ public final class MPDServer: MusicSource, Sendable {
       + hex
   }
 
-  public func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
+  package func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
     let pending = state.withLock { state in
       state.handler = handler
       defer { state.pending = [] }
@@ -113,7 +122,7 @@ public final class MPDServer: MusicSource, Sendable {
     for line in pending { handler(.notice(line)) }
   }
 
-  public func startFollowing() {
+  package func startFollowing() {
     state.withLock { $0.following = true }
     startListening()
     waitUntilListening()
@@ -188,7 +197,7 @@ public final class MPDServer: MusicSource, Sendable {
 
   /// Checks the server answers as MPD, with the password given: the one line to say at
   /// start when it does not (connection refused, wrong password).
-  public func check() throws(SourceError) {
+  package func check() throws(SourceError) {
     do throws(MPDError) {
       try withConnection { connection throws(MPDError) in
         // The password is tried when connecting; a command that needs none proves the rest.
@@ -214,13 +223,26 @@ public final class MPDServer: MusicSource, Sendable {
   }
 
   /// Waits until the listener's connection is open, or it failed (the server is gone, or
-  /// refuses), or the timeout passed, or it stopped.
+  /// refuses), or the timeout passed, or it stopped: asleep in `poll` on a pipe of its own,
+  /// which the listener wakes at each of those (``State/wakeWaiters()``).
   private func waitUntilListening() {
     let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    let failures = state.withLock { $0.failures }
-    while ContinuousClock.now < deadline {
-      if state.withLock({ $0.idleConnection != nil || $0.stopped || $0.failures > failures }) { return }
-      usleep(2_000)
+    let woken = WakeUpPipe()
+    let failures = state.withLock { state in
+      state.waiters.append(woken)
+      return state.failures
+    }
+    defer {
+      state.withLock { $0.waiters.removeAll { $0.readEnd == woken.readEnd } }
+      woken.close()
+    }
+    while !state.withLock({ $0.idleConnection != nil || $0.stopped || $0.failures > failures }) {
+      let left = deadline - .now
+      guard left > .zero else { return }
+      var descriptor = pollfd(fd: woken.readEnd, events: Int16(POLLIN), revents: 0)
+      // Without a pipe (the process out of descriptors), a look every 2 ms.
+      _ = poll(&descriptor, 1, woken.isOpen ? left.pollMilliseconds : 2)
+      woken.drain()
     }
   }
 
@@ -238,9 +260,10 @@ public final class MPDServer: MusicSource, Sendable {
   }
 
   /// Stops the listener thread (for tests; a shell leaves it to the end of the process).
-  public func stop() {
+  package func stop() {
     let connection = state.withLock { state in
       state.stopped = true
+      state.wakeWaiters()
       return state.idleConnection
     }
     stopListening.wake()
@@ -264,6 +287,7 @@ public final class MPDServer: MusicSource, Sendable {
     func refused(_ error: MPDError) -> Bool {
       let (passwordSaid, handler) = state.withLock { state in
         state.failures += 1
+        state.wakeWaiters()
         return (state.passwordRefused, state.handler)
       }
       if said != error.description && !(error.isAboutThePassword && passwordSaid) {
@@ -280,6 +304,7 @@ public final class MPDServer: MusicSource, Sendable {
       state.withLock { state in
         state.lost = true
         state.failures += 1
+        state.wakeWaiters()
       }
       return wait && sleepUnlessStopped(pause)
     }
@@ -299,6 +324,7 @@ public final class MPDServer: MusicSource, Sendable {
       let connected = ContinuousClock.now
       let (back, handler, following) = state.withLock { state in
         state.idleConnection = connection
+        state.wakeWaiters()
         defer { (state.lost, state.goneSaid) = (false, false) }
         return (state.lost, state.handler, state.following)
       }

@@ -10,7 +10,7 @@ import Synchronization
 /// ``EngineEvent``s and handed to the observer there; nothing here writes to a terminal.
 /// libmpv is loaded when the first engine is made (``MPVLibrary``, whose functions the
 /// `mpv_…` calls here are).
-public final class MPVEngine: AudioEngine, Sendable {
+package final class MPVEngine: AudioEngine, Sendable {
   private let handle: Handle
   /// The one `http(s)://host:port` whose URLs `loadfile` is given besides absolute paths
   /// (a music server's streams); nil: files only.
@@ -59,7 +59,7 @@ public final class MPVEngine: AudioEngine, Sendable {
   /// `streamOrigin` (`https://music.example.org:443`, a music server's) lets URLs of exactly
   /// that origin be played besides files; no other URL, and no protocol but `http` and
   /// `https` (and what they ride on) inside one.
-  public init(
+  package init(
     audioOutput: String? = nil, options extra: [(String, String)] = [], streamOrigin: String? = nil,
     isCancelled: () -> Bool = { false }
   ) throws(PlaybackError) {
@@ -118,11 +118,11 @@ public final class MPVEngine: AudioEngine, Sendable {
     mpv_terminate_destroy(handle.pointer)
   }
 
-  public func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void) {
+  package func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void) {
     shared.handler.withLock { $0 = handler }
   }
 
-  public func load(_ paths: [String], from index: Int) throws(PlaybackError) {
+  package func load(_ paths: [String], from index: Int) throws(PlaybackError) {
     beginStopping()
     command(["stop"])
     try append(paths, start: false)
@@ -131,7 +131,7 @@ public final class MPVEngine: AudioEngine, Sendable {
     guard status >= 0 else { throw PlaybackError("mpv could not play: \(String(cString: mpv_error_string(status)))") }
   }
 
-  public func append(_ paths: [String], start: Bool) throws(PlaybackError) {
+  package func append(_ paths: [String], start: Bool) throws(PlaybackError) {
     let idle = flag("idle-active")
     for path in paths {
       try Self.check(path, streamOrigin: streamOrigin)
@@ -146,12 +146,12 @@ public final class MPVEngine: AudioEngine, Sendable {
     }
   }
 
-  public func setPaused(_ paused: Bool) {
+  package func setPaused(_ paused: Bool) {
     var value: Int32 = paused ? 1 : 0
     mpv_set_property(handle.pointer, "pause", MPV_FORMAT_FLAG, &value)
   }
 
-  public func skip(by offset: Int) -> Bool {
+  package func skip(by offset: Int) -> Bool {
     guard let position = integer("playlist-pos"), position >= 0, let count = integer("playlist-count") else {
       return false
     }
@@ -160,7 +160,7 @@ public final class MPVEngine: AudioEngine, Sendable {
     return command(["playlist-play-index", String(target)]) >= 0
   }
 
-  public func stop() {
+  package func stop() {
     beginStopping()
     command(["stop"])
   }
@@ -185,38 +185,38 @@ public final class MPVEngine: AudioEngine, Sendable {
     return integer("playlist/\(count - 1)/id") ?? 0
   }
 
-  public func seek(_ seconds: Double, relative: Bool) {
+  package func seek(_ seconds: Double, relative: Bool) {
     command(["seek", String(seconds), relative ? "relative" : "absolute"])
   }
 
-  public func setVolume(_ percent: Int) {
+  package func setVolume(_ percent: Int) {
     var value = Double(min(max(percent, 0), 100))
     mpv_set_property(handle.pointer, "volume", MPV_FORMAT_DOUBLE, &value)
   }
 
-  public func volume() -> Int { Int((double("volume") ?? 100).rounded()) }
+  package func volume() -> Int { Int((double("volume") ?? 100).rounded()) }
 
-  public func status() -> EngineStatus? {
+  package func status() -> EngineStatus? {
     guard !flag("idle-active"), let position = integer("playlist-pos"), position >= 0 else { return nil }
     return EngineStatus(
       index: Int(position), time: double("time-pos") ?? 0, duration: double("duration"), paused: flag("pause"))
   }
 
-  public func problem(playing path: String) -> TrackProblem? {
+  package func problem(playing path: String) -> TrackProblem? {
     // A stream is checked by its server as it plays.
     if let streamOrigin, path.lowercased().hasPrefix(streamOrigin + "/") { return nil }
     return TrackProblem.ofLocalFile(at: path)
   }
 
   /// mpv's `loop-playlist`: `inf` plays the playlist again after its last entry.
-  public func setRepeat(_ on: Bool) {
+  package func setRepeat(_ on: Bool) {
     command(["set", "loop-playlist", on ? "inf" : "no"])
   }
 
   /// mpv's `replaygain` (`album`, `track` or `no`) and `replaygain-fallback` (0 when off:
   /// mpv applies the fallback to untagged files even with `replaygain=no`), held as
   /// ``applyGain`` says: for the next files, and for the file that plays now.
-  public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
+  package func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
     shared.gain.withLock { $0 = (mode, mode == .off ? 0 : fallback) }
     command(["set", "replaygain-fallback", String(mode == .off ? 0 : fallback)])
     command(["set", "replaygain", mode == .off ? "no" : mode.rawValue])
@@ -224,7 +224,7 @@ public final class MPVEngine: AudioEngine, Sendable {
   }
 
   /// The gain given to the file that plays (``applyGain``).
-  public func appliedGain() -> AppliedGain? {
+  package func appliedGain() -> AppliedGain? {
     let mode = shared.gain.withLock { $0.mode }
     guard mode != .off, status() != nil else { return nil }
     // Decided before the file's audio starts; until then (a few milliseconds after `play`),

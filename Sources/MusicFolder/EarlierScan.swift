@@ -6,7 +6,7 @@
 /// each question at most once and in this order, given the folder's real path (symbolic
 /// links resolved): first ``sawFingerprint(_:of:)``, then, unless that said yes,
 /// ``takeTracks(under:)``.
-public protocol EarlierScan {
+package protocol EarlierScan {
   /// Whether the last scan of `root` had `fingerprint` (``MusicFolderScan/fingerprint``,
   /// taken after the walk, before any file is read): then no file is read and no album
   /// built, and the result says ``MusicFolderScan/isUnchanged`` (the caller has what that

@@ -1,16 +1,16 @@
 /// A track another program listed rather than a walk found: a song of a music server's
 /// database, with the tags the server read and its path under a root of the caller's
 /// (`mpd://127.0.0.1:6600/Artist/Album/01 Intro.flac`).
-public struct ListedTrack: Sendable, Hashable {
+package struct ListedTrack: Sendable, Hashable {
   /// Its path: the root, a slash, then its place on the server.
-  public var path: String
+  package var path: String
   /// Its file's modification time (nanoseconds since 1970), as the server says.
-  public var modified: Int64
+  package var modified: Int64
   /// Its tags.
-  public var tags: TrackTags
+  package var tags: TrackTags
 
   /// A listed track with every field given.
-  public init(path: String, modified: Int64, tags: TrackTags) {
+  package init(path: String, modified: Int64, tags: TrackTags) {
     self.path = path
     self.modified = modified
     self.tags = tags
@@ -20,7 +20,7 @@ public struct ListedTrack: Sendable, Hashable {
 extension MusicFolderScanner {
   /// The version of the rules that read and group tracks: a new version groups differently,
   /// so what an earlier grouping built is to be built again.
-  public static var groupingRulesVersion: Int { FolderWalk.rulesVersion }
+  package static var groupingRulesVersion: Int { FolderWalk.rulesVersion }
 
   /// The albums of `tracks`, grouped exactly as a scan groups the files of a folder
   /// (``AlbumGrouping``: album tag within a folder, album artist, discs in sibling folders,
@@ -29,7 +29,7 @@ extension MusicFolderScanner {
   /// A listed track's folder is its path up to the last slash. No folder has a cover image
   /// and no track a picture, as far as the grouping knows: the server has them, and the
   /// caller says where its covers come from.
-  public static func albums(listed tracks: [ListedTrack]) -> [MusicAlbum] {
+  package static func albums(listed tracks: [ListedTrack]) -> [MusicAlbum] {
     // Folders in tree order (each before its subfolders, names sorted), as a walk lists
     // them, and each folder's tracks by name.
     let split = tracks.map { track -> (folder: Substring, name: Substring) in

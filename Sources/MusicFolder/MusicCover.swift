@@ -8,7 +8,7 @@ import BlueSystem
 
 /// Where an album's cover is. A scan only notes where: the bytes are read when asked for,
 /// so that a scan of thousands of albums does not hold thousands of pictures.
-public enum MusicCover: Sendable, Hashable {
+package enum MusicCover: Sendable, Hashable {
   /// A picture embedded in the audio file at `track`, of the given MIME type (empty when
   /// the file does not say).
   case embedded(track: String, mimeType: String)
@@ -16,10 +16,10 @@ public enum MusicCover: Sendable, Hashable {
   case file(String)
 
   /// The largest cover ``bytes(limit:)`` reads by default, as for downloaded covers.
-  public static let defaultLimit = 10 << 20
+  package static let defaultLimit = 10 << 20
 
   /// The file the cover is in.
-  public var path: String {
+  package var path: String {
     switch self {
     case .embedded(let track, _): return track
     case .file(let path): return path
@@ -29,7 +29,7 @@ public enum MusicCover: Sendable, Hashable {
   /// Reads the cover's bytes (from the audio file's tags, or the image file).
   /// - Throws: ``MusicFolderError`` when the file cannot be read, no longer embeds a
   ///   picture, or holds one larger than `limit` bytes.
-  public func bytes(limit: Int = defaultLimit) throws(MusicFolderError) -> [UInt8] {
+  package func bytes(limit: Int = defaultLimit) throws(MusicFolderError) -> [UInt8] {
     switch self {
     case .embedded(let track, _):
       guard let picture = try TrackTags.picture(track, limit: limit) else { throw .noPicture(track) }

@@ -7,7 +7,7 @@ import BlueSystem
 #endif
 
 /// Why a music-folder scan, or reading an album's cover, failed.
-public enum MusicFolderError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum MusicFolderError: Error, CustomStringConvertible, Equatable, Sendable {
   /// The folder to scan is not a directory.
   case notADirectory(String)
   /// A file or folder could not be opened; `errno` says why.
@@ -21,7 +21,7 @@ public enum MusicFolderError: Error, CustomStringConvertible, Equatable, Sendabl
   /// TagLib's plug-in could not be loaded: why, naming the file.
   case tagLibUnavailable(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .notADirectory(let path):
       return "'\(path)' is not a directory"

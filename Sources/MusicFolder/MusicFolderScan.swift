@@ -7,32 +7,32 @@ import BlueSystem
 #endif
 
 /// What a scan of a music folder found.
-public struct MusicFolderScan: Sendable {
+package struct MusicFolderScan: Sendable {
   /// The scanned folder's real path (symbolic links resolved), which album folders start with.
-  public var folder: String
+  package var folder: String
   /// The albums, ordered by folder (in tree order) and then title.
-  public var albums: [MusicAlbum]
+  package var albums: [MusicAlbum]
   /// Audio files (by their extension) that hold no readable audio, and folders that could
   /// not be opened, ordered by path.
-  public var skipped: [SkippedFile]
+  package var skipped: [SkippedFile]
   /// How many audio files (by their extension) were read, skipped ones included.
-  public var filesScanned: Int
+  package var filesScanned: Int
   /// The audio files that were opened: the others were known unchanged from an earlier scan
   /// (their size and modification time matched), and their tracks are what it read.
-  public var openedFiles: Set<String> = []
+  package var openedFiles: Set<String> = []
   /// How many audio files were opened.
-  public var filesOpened: Int { openedFiles.count }
+  package var filesOpened: Int { openedFiles.count }
   /// What the walk found, in a few bytes: every audio file's path, size and modification
   /// time, each folder's cover image, and what could not be listed. Two scans of a folder
   /// with the same fingerprint find the same albums.
-  public var fingerprint = ""
+  package var fingerprint = ""
   /// Whether the caller said an earlier scan had the same ``fingerprint``: no file was read
   /// and ``albums`` and ``skipped`` are empty (they are what that scan found; ``stamps(of:)``
   /// says the sizes and times of the files it skipped).
-  public var isUnchanged = false
+  package var isUnchanged = false
   /// The folders under ``folder`` that could not be listed: what an earlier scan found in
   /// them is not known to be gone.
-  public var unreadableFolders: [String] = []
+  package var unreadableFolders: [String] = []
   /// In a scan that found the folder unchanged: the audio files and the folders that could
   /// not be listed, as the walk found them (``stamps(of:)``).
   var walked: (files: [FolderWalk.File], folders: [(path: String, stamp: FileStamp?)]) = ([], [])
@@ -52,10 +52,10 @@ public struct MusicFolderScan: Sendable {
   }
 
   /// The tracks of all the albums.
-  public var trackCount: Int { albums.reduce(0) { $0 + $1.trackCount } }
+  package var trackCount: Int { albums.reduce(0) { $0 + $1.trackCount } }
 
   /// A scan result with every field given.
-  public init(folder: String, albums: [MusicAlbum], skipped: [SkippedFile], filesScanned: Int) {
+  package init(folder: String, albums: [MusicAlbum], skipped: [SkippedFile], filesScanned: Int) {
     self.folder = folder
     self.albums = albums
     self.skipped = skipped
@@ -64,9 +64,9 @@ public struct MusicFolderScan: Sendable {
 }
 
 /// A file a scan passed over, and why.
-public struct SkippedFile: Sendable, Hashable {
+package struct SkippedFile: Sendable, Hashable {
   /// Why a file was skipped.
-  public enum Reason: Sendable, Hashable, CustomStringConvertible {
+  package enum Reason: Sendable, Hashable, CustomStringConvertible {
     /// The file is empty.
     case empty
     /// TagLib finds no audio in it: it is corrupt, or not the format its name says.
@@ -80,7 +80,7 @@ public struct SkippedFile: Sendable, Hashable {
     /// Its name is not UTF-8 (Latin-1 from an old collection): it cannot be stored as it is.
     case nameNotUTF8
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .empty: return "empty"
       case .noAudio: return "no readable audio"
@@ -94,16 +94,16 @@ public struct SkippedFile: Sendable, Hashable {
   }
 
   /// The file's (or folder's) path.
-  public var path: String
+  package var path: String
   /// Why it was skipped.
-  public var reason: Reason
+  package var reason: Reason
   /// Its size, times and inode as the scan's walk read them; nil when the walk could not
   /// (a name that is not UTF-8, a path too long). Two scans that skip a file with the same
   /// stamp skipped the same file.
   package var stamp: FileStamp?
 
   /// A skipped file with its path and reason, without a stamp.
-  public init(path: String, reason: Reason) {
+  package init(path: String, reason: Reason) {
     self.path = path
     self.reason = reason
   }

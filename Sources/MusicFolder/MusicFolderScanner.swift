@@ -25,19 +25,19 @@ import Synchronization
 /// result. A file an earlier scan read (``MusicTrack``, given by an ``EarlierScan``) whose
 /// size, modification and change times and inode have not changed is not opened again: its
 /// tags are taken as known.
-public struct MusicFolderScanner: Sendable {
+package struct MusicFolderScanner: Sendable {
   /// The extensions of the files read as audio (lowercase; matched in any case): those of
   /// TagLib's `FileRef::defaultFileExtensions()`.
-  public static let audioExtensions: Set<String> = FolderWalk.audioExtensions
+  package static let audioExtensions: Set<String> = FolderWalk.audioExtensions
 
   /// How many files are read at once (at least 1): the calling thread and `workers - 1` more.
-  public var workers: Int
+  package var workers: Int
   /// The least time between two progress reports.
-  public var progressInterval: Duration
+  package var progressInterval: Duration
 
   /// A scanner reading with `workers` threads and reporting progress at most every
   /// `progressInterval`.
-  public init(workers: Int = 2, progressInterval: Duration = .milliseconds(100)) {
+  package init(workers: Int = 2, progressInterval: Duration = .milliseconds(100)) {
     self.workers = workers
     self.progressInterval = progressInterval
   }
@@ -60,7 +60,7 @@ public struct MusicFolderScanner: Sendable {
   ///   only; the other workers never call them.
   /// - Throws: ``MusicFolderError`` when `folder` is not a directory that can be listed, or
   ///   on cancellation. Files and subfolders that cannot be read are skipped, not errors.
-  public func scan(
+  package func scan(
     _ folder: String, progress: ((MusicScanProgress) -> Void)? = nil, isCancelled: () -> Bool = { false },
     earlier: (any EarlierScan)? = nil
   ) throws(MusicFolderError) -> MusicFolderScan {

@@ -8,50 +8,50 @@ internal import CTagLib
 
 /// What TagLib reads from one audio file: the tags an album is built from, the length,
 /// format and bitrate, and whether it embeds a picture.
-public struct TrackTags: Sendable, Hashable {
+package struct TrackTags: Sendable, Hashable {
   /// The album tag, trimmed; nil when absent or blank.
-  public var album: String?
+  package var album: String?
   /// The track artist.
-  public var artist: String?
+  package var artist: String?
   /// The album-artist tag (ID3v2 TPE2, Vorbis ALBUMARTIST, MP4 aART).
-  public var albumArtist: String?
+  package var albumArtist: String?
   /// The track title.
-  public var title: String?
+  package var title: String?
   /// The track number: the leading number of the tag ("3/12" → 3).
-  public var trackNumber: Int?
+  package var trackNumber: Int?
   /// The date tag as written ("1997", "1997-05-21"…).
-  public var date: String?
+  package var date: String?
   /// The genre.
-  public var genre: String?
+  package var genre: String?
   /// The disc number: the leading number of the tag ("1/2" → 1).
-  public var discNumber: Int?
+  package var discNumber: Int?
   /// The MusicBrainz recording (track) id.
-  public var musicBrainzTrackID: String?
+  package var musicBrainzTrackID: String?
   /// The MusicBrainz release (album) id.
-  public var musicBrainzAlbumID: String?
+  package var musicBrainzAlbumID: String?
   /// The MusicBrainz release-group id.
-  public var musicBrainzReleaseGroupID: String?
+  package var musicBrainzReleaseGroupID: String?
   /// The format's name, as TagLib opened the file: "MP3", "FLAC", "OGG", "Opus", "AAC"…
-  public var format: String = ""
+  package var format: String = ""
   /// The bitrate in kb/s; 0 when unknown.
-  public var bitrate: Int = 0
+  package var bitrate: Int = 0
   /// The length in seconds, with millisecond precision where the format gives it.
-  public var duration: Double
+  package var duration: Double
   /// Whether the file embeds a picture.
-  public var hasPicture: Bool
+  package var hasPicture: Bool
   /// The embedded picture's MIME type, when it has one and says.
-  public var pictureMimeType: String?
+  package var pictureMimeType: String?
   /// The rating in stars, 1 to 5, where other players keep it (ID3v2 POPM or
   /// TXXX:FMPS_Rating, Vorbis FMPS_RATING or RATING, MP4 `rate`); nil when it has none.
-  public var rating: Int?
+  package var rating: Int?
   /// Whether the file marks the track a favourite (`LOVE RATING` = `L`, as MusicBee writes it).
-  public var favourite = false
+  package var favourite = false
 
   /// The year of the date tag: its first run of four digits ("1997-05-21" → 1997).
-  public var year: Int? { date.flatMap(Self.year(in:)) }
+  package var year: Int? { date.flatMap(Self.year(in:)) }
 
   /// Tags with every field given; the rest are read from files.
-  public init(
+  package init(
     album: String? = nil, artist: String? = nil, albumArtist: String? = nil, title: String? = nil,
     trackNumber: Int? = nil, date: String? = nil, genre: String? = nil, discNumber: Int? = nil,
     musicBrainzTrackID: String? = nil, musicBrainzAlbumID: String? = nil, musicBrainzReleaseGroupID: String? = nil,

@@ -15,7 +15,7 @@
 ///
 /// - Important: Every method may be called from any thread, and may block on the network
 ///   (each request within the source's timeout).
-public protocol MusicSource: AnyObject, Sendable {
+package protocol MusicSource: AnyObject, Sendable {
   /// How lines name it: `MPD at 127.0.0.1:6600`.
   var name: String { get }
   /// What the folders and track paths of its albums start with, a slash after it:
@@ -64,27 +64,27 @@ public protocol MusicSource: AnyObject, Sendable {
 
 extension MusicSource {
   /// A source that keeps no marks of its own.
-  public func marks() throws(SourceError) -> [String: TrackMarks]? { nil }
+  package func marks() throws(SourceError) -> [String: TrackMarks]? { nil }
 
   /// A source that lists tracks: its albums are never without them.
-  public func tracks(ofAlbum album: String) throws(SourceError) -> [SourceTrack] { [] }
+  package func tracks(ofAlbum album: String) throws(SourceError) -> [SourceTrack] { [] }
 }
 
 /// The marks a source keeps for one track (``MusicSource/marks()``).
-public struct TrackMarks: Sendable, Equatable {
+package struct TrackMarks: Sendable, Equatable {
   /// The stars, 1 to 5; nil for none.
-  public var rating: Int?
+  package var rating: Int?
   /// Whether it is a favourite.
-  public var favourite: Bool
+  package var favourite: Bool
 
-  public init(rating: Int?, favourite: Bool) {
+  package init(rating: Int?, favourite: Bool) {
     self.rating = rating
     self.favourite = favourite
   }
 }
 
 /// What ``MusicSource/listTracks(_:)`` hands on.
-public enum SourceListing: Sendable, Equatable {
+package enum SourceListing: Sendable, Equatable {
   /// The next tracks, in the source's order.
   case tracks([SourceTrack])
   /// The next albums, in the source's order, without their tracks
@@ -99,7 +99,7 @@ public enum SourceListing: Sendable, Equatable {
 }
 
 /// What a library keeps on a music server's songs rather than only in its own file.
-public enum SharedMark: Sendable, Equatable {
+package enum SharedMark: Sendable, Equatable {
   /// The stars, 1 to 5; nil for none.
   case rating(Int?)
   /// Whether the song is a favourite.
@@ -107,7 +107,7 @@ public enum SharedMark: Sendable, Equatable {
 }
 
 /// What a ``MusicSource`` tells its event handler.
-public enum SourceEvent: Sendable, Equatable {
+package enum SourceEvent: Sendable, Equatable {
   /// The database changed (an update on the server ended): sync again.
   case databaseChanged
   /// The marks it keeps changed (a rating another client, or this one, set): take them
@@ -120,54 +120,54 @@ public enum SourceEvent: Sendable, Equatable {
 
 /// Why a server could not answer, as one line naming it: `MPD at 127.0.0.1:6601: connection
 /// refused`.
-public struct SourceError: Error, Equatable, Sendable, CustomStringConvertible {
-  public var description: String
+package struct SourceError: Error, Equatable, Sendable, CustomStringConvertible {
+  package var description: String
   /// Whether the server answered and refused (MPD's `ACK`), rather than could not be
   /// reached: asking again will not change its answer.
-  public var refused: Bool
+  package var refused: Bool
 
-  public init(_ description: String, refused: Bool = false) {
+  package init(_ description: String, refused: Bool = false) {
     self.description = description
     self.refused = refused
   }
 
   /// Two errors are the same when they say the same.
-  public static func == (one: SourceError, other: SourceError) -> Bool { one.description == other.description }
+  package static func == (one: SourceError, other: SourceError) -> Bool { one.description == other.description }
 }
 
 /// One song of a server's database: its place there, its file's time and length, and its tags.
-public struct SourceTrack: Sendable, Equatable {
+package struct SourceTrack: Sendable, Equatable {
   /// Its place on the server (MPD's URI): `Artist/Album/01 Intro.flac`, Mopidy's
   /// `local:track:Artist/Album/01%20Intro.flac`.
-  public var uri: String
+  package var uri: String
   /// Where the library files it, below the source's root: its folder is its album's. The
   /// ``uri`` as a user reads it: MPD's as it is, Mopidy's percent-decoded
   /// (`local:track:Artist/Album/01 Intro.flac`). The source finds the song again from it.
-  public var path: String
+  package var path: String
   /// Its file's modification time, in seconds since 1970.
-  public var modified: Int64
+  package var modified: Int64
   /// Its length in seconds.
-  public var duration: Double
-  public var album: String?
-  public var artist: String?
-  public var albumArtist: String?
-  public var title: String?
+  package var duration: Double
+  package var album: String?
+  package var artist: String?
+  package var albumArtist: String?
+  package var title: String?
   /// The leading number of its track tag (`3/12` → 3).
-  public var track: Int?
+  package var track: Int?
   /// The leading number of its disc tag.
-  public var disc: Int?
-  public var date: String?
-  public var genre: String?
-  public var musicBrainzTrackID: String?
-  public var musicBrainzAlbumID: String?
-  public var musicBrainzReleaseGroupID: String?
+  package var disc: Int?
+  package var date: String?
+  package var genre: String?
+  package var musicBrainzTrackID: String?
+  package var musicBrainzAlbumID: String?
+  package var musicBrainzReleaseGroupID: String?
   /// The stars, 1 to 5, the server keeps for the song (``MusicSource/share(rating:favourite:onTracks:)``).
-  public var rating: Int?
+  package var rating: Int?
   /// Whether the server keeps the song marked as a favourite.
-  public var favourite = false
+  package var favourite = false
 
   /// A song with its place, time and length; the tags are set one by one.
-  public init(uri: String, modified: Int64 = 0, duration: Double = 0) {
+  package init(uri: String, modified: Int64 = 0, duration: Double = 0) {
     self.uri = uri
     self.path = uri
     self.modified = modified
@@ -177,36 +177,36 @@ public struct SourceTrack: Sendable, Equatable {
 
 /// One album of a source that lists albums rather than tracks (``SourceListing/albums(_:)``):
 /// what its list of albums says of it, its tracks left for when they are needed.
-public struct SourceAlbum: Sendable, Equatable {
+package struct SourceAlbum: Sendable, Equatable {
   /// Where the library files it, below the source's root: its folder. The source finds the
   /// album again from it (a Subsonic server: its album id); its tracks are filed below it.
-  public var path: String
-  public var title: String
-  public var artist: String
-  public var year: Int?
-  public var genre: String?
+  package var path: String
+  package var title: String
+  package var artist: String
+  package var year: Int?
+  package var genre: String?
   /// Its number of tracks and its length in seconds, as its list says.
-  public var trackCount: Int
-  public var duration: Double
+  package var trackCount: Int
+  package var duration: Double
   /// A stamp that changes when its tracks do (when it was added or changed), 0 when unknown.
-  public var modified: Int64 = 0
+  package var modified: Int64 = 0
   /// Its cover's URL, read by the source's `CoverSource`; nil for none.
-  public var coverURL: String?
-  public var musicBrainzAlbumID: String?
+  package var coverURL: String?
+  package var musicBrainzAlbumID: String?
   /// The stars, 1 to 5, the source keeps for it; nil for none. Said only when
   /// ``ratingKnown``: a source that rates songs only does not say it in its list of albums,
   /// and the library's rating of the album then stands.
-  public var rating: Int?
-  public var ratingKnown = false
+  package var rating: Int?
+  package var ratingKnown = false
   /// Whether the source keeps it marked as a favourite.
-  public var favourite = false
+  package var favourite = false
   /// How often it was played, as the source counts; nil when it does not say.
-  public var plays: Int?
+  package var plays: Int?
   /// When it was last played (seconds since 1970), as the source says; nil when it does not.
-  public var lastPlayed: Int64?
+  package var lastPlayed: Int64?
 
   /// An album filed at `path` with its title and artist; the rest is set one by one.
-  public init(path: String, title: String, artist: String, trackCount: Int = 0, duration: Double = 0) {
+  package init(path: String, title: String, artist: String, trackCount: Int = 0, duration: Double = 0) {
     self.path = path
     self.title = title
     self.artist = artist

@@ -5,18 +5,18 @@ import BlueSystem
 /// `localhost`, `::1`): anywhere else the password, or the token made from it, would cross
 /// the network in clear. The password never goes in it (`BLUELIB_SUBSONIC_PASSWORD`, or asked
 /// for on the terminal); with an API key (`BLUELIB_SUBSONIC_API_KEY`) the user may go too.
-public struct SubsonicAddress: Sendable, Equatable, CustomStringConvertible {
+package struct SubsonicAddress: Sendable, Equatable, CustomStringConvertible {
   /// `https` or `http`.
-  public var scheme: String
+  package var scheme: String
   /// The user whose library it is; nil with an API key alone.
-  public var user: String?
+  package var user: String?
   /// The host name or address (an IPv6 address without its brackets).
-  public var host: String
+  package var host: String
   /// The port: given, else 443 (`https`) or 80 (`http`).
-  public var port: Int
+  package var port: Int
   /// The path the API lives under, without a trailing slash (`/music`), empty for none: its
   /// requests go to `PATH/rest/METHOD`.
-  public var path: String
+  package var path: String
 
   /// The longest host name: DNS's limit (RFC 1035).
   static let longestHost = 253
@@ -26,7 +26,7 @@ public struct SubsonicAddress: Sendable, Equatable, CustomStringConvertible {
   /// Reads `text` (`--subsonic`'s value).
   ///
   /// - Throws: ``SubsonicAddressError`` naming what is wrong with it.
-  public init(_ text: String) throws(SubsonicAddressError) {
+  package init(_ text: String) throws(SubsonicAddressError) {
     func refuse(_ reason: String) -> SubsonicAddressError { SubsonicAddressError(value: text, reason: reason) }
     guard let separator = text.range(of: "://") else { throw refuse("not a URL (https://USER@HOST[:PORT][/PATH])") }
     let scheme = text[..<separator.lowerBound].lowercased()
@@ -91,24 +91,24 @@ public struct SubsonicAddress: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `scheme://host:port`: the one origin bluelib asks, and libmpv plays from.
-  public var origin: String {
+  package var origin: String {
     let bracketed = host.contains(":") ? "[" + host + "]" : host
     return "\(scheme)://\(bracketed):\(port)"
   }
 
   /// `origin` and the path: what `/rest/METHOD` follows.
-  public var base: String { origin + path }
+  package var base: String { origin + path }
 
   /// `USER@HOST:PORT/PATH` (the user's `@` and `/` percent-encoded): the authority of the
   /// `subsonic:` URLs the library files the server's albums and covers under.
-  public var authority: String {
+  package var authority: String {
     let bracketed = host.contains(":") ? "[" + host + "]" : host
     let name = user.map { Self.encoded($0) + "@" } ?? ""
     return name + bracketed + ":\(port)" + path
   }
 
   /// `https://admin@music.example.org:443/music`.
-  public var description: String {
+  package var description: String {
     let bracketed = host.contains(":") ? "[" + host + "]" : host
     return "\(scheme)://" + (user.map { $0 + "@" } ?? "") + bracketed + ":\(port)" + path
   }
@@ -129,13 +129,13 @@ public struct SubsonicAddress: Sendable, Equatable, CustomStringConvertible {
 
 /// Why `--subsonic`'s value is no server's address: `--subsonic 'ftp://x': only https (or
 /// http on this machine)`.
-public struct SubsonicAddressError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SubsonicAddressError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The value given.
-  public var value: String
+  package var value: String
   /// What is wrong with it.
-  public var reason: String
+  package var reason: String
 
-  public var description: String { "--subsonic '\(TextSanitizer.escaped(value))': \(reason)" }
+  package var description: String { "--subsonic '\(TextSanitizer.escaped(value))': \(reason)" }
 }
 
 extension String {

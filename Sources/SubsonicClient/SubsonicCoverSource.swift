@@ -8,21 +8,21 @@ import Synchronization
 /// it), never one per track: the loader caches each URL, so albums that share a cover
 /// fetch it once. A server that has none for the id (`status: failed`, error 70) answers
 /// "none", which the library remembers.
-public struct SubsonicCoverSource: CoverSource {
+package struct SubsonicCoverSource: CoverSource {
   /// The server the covers come from.
-  public let server: SubsonicServer
+  package let server: SubsonicServer
 
   /// The covers of `server`.
-  public init(server: SubsonicServer) {
+  package init(server: SubsonicServer) {
     self.server = server
   }
 
-  public var schemes: Set<String> { ["subsonic"] }
+  package var schemes: Set<String> { ["subsonic"] }
 
   /// Where the blocking requests run: a queue of its own, not Swift's cooperative pool.
   private static let queue = DispatchQueue(label: "bluelib.subsonic.covers", attributes: .concurrent)
 
-  public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+  package func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let id = try cover(of: url)
     let cancelled = Atomic<Bool>(false)
     let result: Result<Data, CoverFailure> = await withTaskCancellationHandler {

@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// The stream URLs carry the credentials (a token, or `p=enc:`): they go to the engine only,
 /// and no error or line says them (an engine's error naming one is reworded).
-public final class SubsonicEngine: AudioEngine, Sendable {
+package final class SubsonicEngine: AudioEngine, Sendable {
   private let server: SubsonicServer
   private let inner: any AudioEngine
   private let state = Mutex(State())
@@ -30,7 +30,7 @@ public final class SubsonicEngine: AudioEngine, Sendable {
 
   /// The player of `server`'s tracks, through `engine` (which must take the server's
   /// ``SubsonicAddress/origin``).
-  public init(server: SubsonicServer, engine: any AudioEngine) {
+  package init(server: SubsonicServer, engine: any AudioEngine) {
     self.server = server
     self.inner = engine
   }
@@ -65,7 +65,7 @@ public final class SubsonicEngine: AudioEngine, Sendable {
     return PlaybackError("mpv could not play a stream of \(server.name)")
   }
 
-  public func load(_ paths: [String], from index: Int) throws(PlaybackError) {
+  package func load(_ paths: [String], from index: Int) throws(PlaybackError) {
     let (urls, songs) = try streams(paths)
     tellPlayedIfPastHalf()
     state.withLock { state in
@@ -79,7 +79,7 @@ public final class SubsonicEngine: AudioEngine, Sendable {
     }
   }
 
-  public func append(_ paths: [String], start: Bool) throws(PlaybackError) {
+  package func append(_ paths: [String], start: Bool) throws(PlaybackError) {
     let (urls, songs) = try streams(paths)
     state.withLock { $0.songs += songs }
     do throws(PlaybackError) {
@@ -89,32 +89,32 @@ public final class SubsonicEngine: AudioEngine, Sendable {
     }
   }
 
-  public func setPaused(_ paused: Bool) { inner.setPaused(paused) }
+  package func setPaused(_ paused: Bool) { inner.setPaused(paused) }
 
-  public func skip(by offset: Int) -> Bool {
+  package func skip(by offset: Int) -> Bool {
     tellPlayedIfPastHalf()
     return inner.skip(by: offset)
   }
 
-  public func stop() {
+  package func stop() {
     tellPlayedIfPastHalf()
     inner.stop()
   }
 
-  public func seek(_ seconds: Double, relative: Bool) { inner.seek(seconds, relative: relative) }
-  public func setVolume(_ percent: Int) { inner.setVolume(percent) }
-  public func status() -> EngineStatus? { inner.status() }
-  public func volume() -> Int { inner.volume() }
-  public func setRepeat(_ on: Bool) { inner.setRepeat(on) }
-  public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
+  package func seek(_ seconds: Double, relative: Bool) { inner.seek(seconds, relative: relative) }
+  package func setVolume(_ percent: Int) { inner.setVolume(percent) }
+  package func status() -> EngineStatus? { inner.status() }
+  package func volume() -> Int { inner.volume() }
+  package func setRepeat(_ on: Bool) { inner.setRepeat(on) }
+  package func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
     inner.setReplayGain(mode, fallback: fallback)
   }
-  public func appliedGain() -> AppliedGain? { inner.appliedGain() }
+  package func appliedGain() -> AppliedGain? { inner.appliedGain() }
 
   /// A stream is checked by the server as it plays.
-  public func problem(playing path: String) -> TrackProblem? { nil }
+  package func problem(playing path: String) -> TrackProblem? { nil }
 
-  public func checkReachable() throws(PlaybackError) {
+  package func checkReachable() throws(PlaybackError) {
     do throws(SourceError) {
       try server.check()
     } catch  where !error.refused {
@@ -124,7 +124,7 @@ public final class SubsonicEngine: AudioEngine, Sendable {
     }
   }
 
-  public func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void) {
+  package func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void) {
     inner.observe { [weak self] event in
       if let self {
         switch event {

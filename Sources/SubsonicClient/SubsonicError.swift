@@ -6,9 +6,9 @@ import MusicSource
 /// Why a request to a Subsonic server failed, as one line naming the server and the cause:
 /// `Subsonic at admin@127.0.0.1:4040: wrong username or password (error 40)`. What the server
 /// said is escaped and cut to ``longestMessage`` characters: it reaches the terminal.
-public struct SubsonicError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SubsonicError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What went wrong.
-  public enum Reason: Sendable, Equatable {
+  package enum Reason: Sendable, Equatable {
     /// The server answered `status: failed` with this code and message (raw: escaped in
     /// ``description``).
     case failed(code: Int, message: String)
@@ -24,35 +24,35 @@ public struct SubsonicError: Error, Equatable, Sendable, CustomStringConvertible
   }
 
   /// How the server is named: `Subsonic at admin@127.0.0.1:4040`.
-  public var server: String
-  public var reason: Reason
+  package var server: String
+  package var reason: Reason
 
   /// The most characters of a server's message shown.
   static let longestMessage = 200
 
-  public init(server: String, _ reason: Reason) {
+  package init(server: String, _ reason: Reason) {
     self.server = server
     self.reason = reason
   }
 
   /// The Subsonic error code, when the server answered with one.
-  public var code: Int? {
+  package var code: Int? {
     if case .failed(let code, _) = reason { code } else { nil }
   }
 
   /// Whether the server answered and refused (asking again changes nothing), rather than
   /// could not be reached.
-  public var isRefusal: Bool {
+  package var isRefusal: Bool {
     switch reason {
     case .failed, .httpStatus: true
     case .transport, .badAnswer, .interrupted: false
     }
   }
 
-  public var description: String { server + ": " + cause }
+  package var description: String { server + ": " + cause }
 
   /// The cause alone: `wrong username or password (error 40)`.
-  public var cause: String {
+  package var cause: String {
     switch reason {
     case .failed(let code, let message):
       let said = Self.said(message)

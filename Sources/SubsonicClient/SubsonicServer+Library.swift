@@ -52,7 +52,7 @@ extension SubsonicServer {
 
   /// The album listed at `path` has no single first track whose picture stands for it:
   /// its cover comes with its entry in the list (``SourceAlbum/coverURL``).
-  public func coverURL(ofTrack path: String) -> String {
+  package func coverURL(ofTrack path: String) -> String {
     guard let ids = Self.ids(ofPath: path) else { return "" }
     return coverURL(ofCover: ids.song ?? ids.album)
   }
@@ -66,7 +66,7 @@ extension SubsonicServer {
   /// songs, and their ratings where it says them), and, from a server whose `lastModified`
   /// says nothing (gonic's is 0), the head of its newest albums. The first of them finds how
   /// to authenticate (a supysonic: two requests). Three or four requests in all.
-  public func fingerprint() throws(SourceError) -> String {
+  package func fingerprint() throws(SourceError) -> String {
     do throws(SubsonicError) {
       let later = (Int64(Date().timeIntervalSince1970) + 86_400) * 1000
       let indexes = try call("getIndexes", [("ifModifiedSince", String(later))])
@@ -112,7 +112,7 @@ extension SubsonicServer {
   /// page after page until one has fewer than 500 (each page handed on as it arrives). An
   /// album listed twice (the list changed between pages) is handed on once; a server that
   /// answers the same page whatever the offset is stopped at its second.
-  public func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError) {
+  package func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError) {
     do throws(SubsonicError) {
       var seen = Set<String>()
       var offset = 0
@@ -159,7 +159,7 @@ extension SubsonicServer {
   }
 
   /// The tracks of the album filed at `album` (`getAlbum`), in its order.
-  public func tracks(ofAlbum album: String) throws(SourceError) -> [SourceTrack] {
+  package func tracks(ofAlbum album: String) throws(SourceError) -> [SourceTrack] {
     guard let id = Self.ids(ofPath: album)?.album else {
       throw SourceError("\(name): '\(TextSanitizer.escaped(album))' is no album of it", refused: true)
     }

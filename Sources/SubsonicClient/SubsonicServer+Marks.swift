@@ -13,7 +13,7 @@ extension SubsonicServer {
   ///
   /// - Throws: a ``SourceError`` that is a refusal (``SourceError/refused``) when the server
   ///   said no (the mark stays in the library only), another when it could not be reached.
-  public func share(_ mark: SharedMark, onTracks paths: [String]) throws(SourceError) {
+  package func share(_ mark: SharedMark, onTracks paths: [String]) throws(SourceError) {
     var albums: [String] = []
     var songs: [String: [String]] = [:]
     for path in paths {

@@ -26,12 +26,12 @@ import Synchronization
 ///
 /// - Important: Safe from any thread; each request blocks the calling thread (on the one
 ///   that owns the terminal, Ctrl-C ends the wait).
-public final class SubsonicServer: MusicSource, Sendable {
+package final class SubsonicServer: MusicSource, Sendable {
   /// Where the server is and whose library it is.
-  public let address: SubsonicAddress
+  package let address: SubsonicAddress
   /// Seconds a request may take (a page of 500 albums from a slow server included); the
   /// connection itself gets ``connectTimeout`` at most.
-  public let timeout: Double
+  package let timeout: Double
   /// Seconds between two looks at the server while a shell follows it (0: never).
   let pollInterval: Double
   private let password: String?
@@ -41,7 +41,7 @@ public final class SubsonicServer: MusicSource, Sendable {
   private let stopping = WakeUpPipe()
 
   /// How requests prove who asks.
-  public enum Authentication: String, Sendable {
+  package enum Authentication: String, Sendable {
     /// `apiKey=` (OpenSubsonic), no user.
     case apiKey = "API key"
     /// `u`, `t` = md5(password + salt), `s` = a fresh salt each request.
@@ -52,12 +52,12 @@ public final class SubsonicServer: MusicSource, Sendable {
 
   /// What the server said of itself: its protocol version, name and version (OpenSubsonic's
   /// `type` and `serverVersion`), and the OpenSubsonic extensions it lists.
-  public struct Features: Sendable, Equatable {
-    public var version: String?
-    public var type: String?
-    public var serverVersion: String?
-    public var openSubsonic = false
-    public var extensions: [String] = []
+  package struct Features: Sendable, Equatable {
+    package var version: String?
+    package var type: String?
+    package var serverVersion: String?
+    package var openSubsonic = false
+    package var extensions: [String] = []
   }
 
   private struct State {
@@ -98,7 +98,7 @@ public final class SubsonicServer: MusicSource, Sendable {
 
   /// A server at `address`; `password` for a user's token or password, `apiKey` for
   /// OpenSubsonic's API keys (one of them). Nothing is asked until a request needs it.
-  public init(
+  package init(
     address: SubsonicAddress, password: String?, apiKey: String? = nil, timeout: Double = 30,
     pollInterval: Double = 60
   ) {
@@ -114,7 +114,7 @@ public final class SubsonicServer: MusicSource, Sendable {
   }
 
   /// The seconds of `BLUELIB_SUBSONIC_TIMEOUT` in `environment`, else 30.
-  public static func timeout(from environment: [String: String]) -> Double {
+  package static func timeout(from environment: [String: String]) -> Double {
     guard let text = environment["BLUELIB_SUBSONIC_TIMEOUT"], let seconds = Double(text), seconds > 0,
       seconds <= 3600
     else { return 30 }
@@ -123,15 +123,15 @@ public final class SubsonicServer: MusicSource, Sendable {
 
   // MARK: - MusicSource
 
-  public var name: String {
+  package var name: String {
     "Subsonic at " + (address.user.map { $0 + "@" } ?? "")
       + (address.host.contains(":") ? "[\(address.host)]" : address.host)
       + ":\(address.port)" + address.path
   }
-  public var root: String { "subsonic://" + address.authority }
+  package var root: String { "subsonic://" + address.authority }
   /// `subsonic-admin@music.example.org:443` (a path's `/` written `%2F`); a name longer than
   /// 200 bytes keeps its first 183 and ends in a hash of the whole.
-  public var libraryName: String {
+  package var libraryName: String {
     let name = "subsonic-" + address.authority.replacingOccurrences(of: "/", with: "%2F")
     guard name.utf8.count > 200 else { return name }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -143,7 +143,7 @@ public final class SubsonicServer: MusicSource, Sendable {
     return String(decoding: cut, as: UTF8.self) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
   }
 
-  public func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
+  package func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
     let pending = state.withLock { state in
       state.handler = handler
       defer { state.pending = [] }
@@ -153,17 +153,17 @@ public final class SubsonicServer: MusicSource, Sendable {
   }
 
   /// What the server said of itself, once it was asked (the first request asks).
-  public var features: Features? { state.withLock { $0.features } }
+  package var features: Features? { state.withLock { $0.features } }
 
   /// How requests prove who asks, once the first one has.
-  public var authentication: Authentication? { state.withLock { $0.authentication } }
+  package var authentication: Authentication? { state.withLock { $0.authentication } }
 
   /// How many requests were made, and their methods in order (for tests and the benchmark).
-  public var requestLog: (count: Int, methods: [String]) { state.withLock { ($0.requests, $0.methods) } }
+  package var requestLog: (count: Int, methods: [String]) { state.withLock { ($0.requests, $0.methods) } }
 
   /// Checks the server answers, with the credentials given (`ping`): the one line to say
   /// when it does not (connection refused, wrong password, a certificate not trusted).
-  public func check() throws(SourceError) {
+  package func check() throws(SourceError) {
     do throws(SubsonicError) {
       _ = try call("ping")
     } catch {
@@ -345,7 +345,7 @@ public final class SubsonicServer: MusicSource, Sendable {
 
   // MARK: - Following
 
-  public func startFollowing() {
+  package func startFollowing() {
     let start = state.withLock { state in
       state.following = true
       guard !state.polling, !state.stopped, pollInterval > 0 else { return false }
@@ -359,7 +359,7 @@ public final class SubsonicServer: MusicSource, Sendable {
   }
 
   /// Stops the poller (tests; a shell leaves it to the end of the process).
-  public func stop() {
+  package func stop() {
     state.withLock { $0.stopped = true }
     stopping.wake()
   }

@@ -118,6 +118,8 @@ import Testing
   @Test(arguments: [
     ([UInt8]("[00:01.00]la\n".utf8), true), ([UInt8]("tab\there\r\n".utf8), true), ([0x61, 0x00, 0x62], false),
     ((0..<100).map { UInt8($0 % 32) }, false),
+    // A stray escape sequence in a line of lyrics is still text (printed escaped).
+    ([UInt8]("[00:00.50]first line\n[00:01.00]\u{1B}]0;PWNED\u{07}second line\n".utf8), true),
   ])
   func textIsToldFromOtherBytes(bytes: [UInt8], isText: Bool) {
     #expect(Lyrics.looksLikeText(bytes) == isText)

@@ -29,6 +29,19 @@ extension Schema {
   /// the later migrations added, newest first, so the file is what that release made (SQLite
   /// gives the tables their old text back). For tests that open an older library.
   static func downgrade(to version: Int, _ db: Database) throws {
+    if version < 17 {
+      // The sources back in the state rows they were.
+      try db.execute(
+        sql: """
+          INSERT OR REPLACE INTO state (key, value)
+            SELECT 'scan ' || root, fingerprint || char(10)
+              || coalesce(CASE kind WHEN 'server' THEN listed ELSE skipped_files END, '')
+            FROM source WHERE fingerprint IS NOT NULL;
+          INSERT OR REPLACE INTO state (key, value)
+            SELECT 'skipped ' || root, skipped_digest FROM source WHERE skipped_digest IS NOT NULL;
+          DROP TABLE source;
+          """)
+    }
     if version < 16 {
       try db.execute(sql: "DROP TABLE lookup_none")
     }

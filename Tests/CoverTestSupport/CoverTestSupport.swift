@@ -1,43 +1,43 @@
 // What the tests of covers and of the library's cover ledger share: a loader over a fresh
 // cache, the events it delivers, and bytes that pass for a PNG.
 
-public import BlueCovers
-public import Foundation
+package import BlueCovers
+package import Foundation
 import Synchronization
-public import TestSupport
+package import TestSupport
 
 /// Records every event a loader delivers, in delivery order.
-public final class EventRecorder: Sendable {
+package final class EventRecorder: Sendable {
   private final class Storage: Sendable {
     let events = Mutex<[CoverEvent]>([])
   }
 
   private let storage = Storage()
   /// The subscription, for tests that unsubscribe.
-  public let token: SubscriptionToken
+  package let token: SubscriptionToken
 
-  public init(_ loader: CoverLoader) {
+  package init(_ loader: CoverLoader) {
     token = loader.subscribe { [storage] event in storage.events.withLock { $0.append(event) } }
   }
 
   /// Everything delivered so far.
-  public var events: [CoverEvent] { storage.events.withLock { $0 } }
+  package var events: [CoverEvent] { storage.events.withLock { $0 } }
 
   /// The events about `url`, in order.
-  public func events(for url: String) -> [CoverEvent] { events.filter { $0.url == url } }
+  package func events(for url: String) -> [CoverEvent] { events.filter { $0.url == url } }
 
   /// The last outcome (finished or failed) delivered for `url`.
-  public func outcome(for url: String) -> CoverEvent? { events(for: url).last(where: \.isTerminal) }
+  package func outcome(for url: String) -> CoverEvent? { events(for: url).last(where: \.isTerminal) }
 
   /// The failure delivered for `url`, if its outcome was a failure.
-  public func failure(for url: String) -> CoverFailure? {
+  package func failure(for url: String) -> CoverFailure? {
     if case .failed(_, _, let failure) = outcome(for: url) { return failure }
     return nil
   }
 }
 
 /// Bytes that start like a PNG and differ by `tag` (the loader only checks the signature).
-public func fakePNG(_ tag: Int, size: Int = 256) -> Data {
+package func fakePNG(_ tag: Int, size: Int = 256) -> Data {
   var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
   data.append(contentsOf: Array("cover \(tag)".utf8))
   data.append(Data(count: max(0, size - data.count)))
@@ -45,7 +45,7 @@ public func fakePNG(_ tag: Int, size: Int = 256) -> Data {
 }
 
 /// A loader over a fresh cache in `directory`, recording its events.
-public func makeLoader(
+package func makeLoader(
   in directory: TemporaryDirectory,
   sources: [any CoverSource] = CoverLoader.standardSources(),
   maxConcurrent: Int = 6,
@@ -61,7 +61,7 @@ public func makeLoader(
 extension CoverLoader {
   /// ``waitUntilIdle(timeout:wakingOn:shouldStop:)`` on a thread of its own, for async
   /// tests: true once every request so far has been reported, false after `timeout`.
-  public func waitForPending(timeout: Duration) async -> Bool {
+  package func waitForPending(timeout: Duration) async -> Bool {
     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
     return await withCheckedContinuation { continuation in
       Thread.detachNewThread { continuation.resume(returning: self.waitUntilIdle(timeout: seconds)) }

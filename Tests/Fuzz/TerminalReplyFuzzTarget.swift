@@ -12,7 +12,7 @@
 // chunks of whatever size the terminal's writes make); nothing comes out that did not go in.
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func terminalReplyFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+package func terminalReplyFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   guard size > 0 else { return 0 }
   let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
   let (whole, consumed) = TerminalReply.parse(bytes)

@@ -11,7 +11,7 @@
 // which libFuzzer reports with the input that caused it.
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func tokenizerFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+package func tokenizerFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let line = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
   let scanned = Result { () throws(TokenizerError) in try Tokenizer.scannedCommands(in: line) }
   let commands = Result { () throws(TokenizerError) in try Tokenizer.commands(in: line) }

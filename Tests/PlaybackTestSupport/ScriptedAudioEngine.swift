@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Events go to the observer on the calling thread, in order, as an engine's own thread would
 /// hand them: ``Player`` only queues them.
-public final class ScriptedAudioEngine: AudioEngine {
+package final class ScriptedAudioEngine: AudioEngine {
   private struct State {
     var playlist: [String] = []
     var index: Int?
@@ -27,33 +27,33 @@ public final class ScriptedAudioEngine: AudioEngine {
   private let state = Mutex(State())
 
   /// An engine with an empty playlist.
-  public init() {}
+  package init() {}
 
   /// Every call made to it, in order: `load 2 of [a, b, c]`, `append [d] start`, `pause`,
   /// `resume`, `skip 1`, `stop`, `seek 30.0`, `volume 50`.
-  public var calls: [String] { state.withLock { $0.calls } }
+  package var calls: [String] { state.withLock { $0.calls } }
 
   /// The paths it holds, in order.
-  public var playlist: [String] { state.withLock { $0.playlist } }
+  package var playlist: [String] { state.withLock { $0.playlist } }
 
   /// Makes ``problem(playing:)`` refuse `path` with `problem`.
-  public func refuse(_ path: String, _ problem: TrackProblem) {
+  package func refuse(_ path: String, _ problem: TrackProblem) {
     state.withLock { $0.refused[path] = problem }
   }
 
   /// Gives `path` ReplayGain tags, as a file's would be read.
-  public func tag(_ path: String, album: Double?, track: Double?) {
+  package func tag(_ path: String, album: Double?, track: Double?) {
     state.withLock { $0.tags[path] = (album, track) }
   }
 
   /// The playing entry plays `seconds` on.
-  public func advance(by seconds: Double) {
+  package func advance(by seconds: Double) {
     state.withLock { $0.time += seconds }
   }
 
   /// The playing entry ends: the next one starts, or the playlist ends (or, repeating, its
   /// first entry starts again).
-  public func finishCurrent() {
+  package func finishCurrent() {
     let (events, handler) = state.withLock { state -> ([EngineEvent], (@Sendable (EngineEvent) -> Void)?) in
       guard let index = state.index else { return ([], state.handler) }
       state.time = 0
@@ -71,7 +71,7 @@ public final class ScriptedAudioEngine: AudioEngine {
     for event in events { handler?(event) }
   }
 
-  public func load(_ paths: [String], from index: Int) throws(PlaybackError) {
+  package func load(_ paths: [String], from index: Int) throws(PlaybackError) {
     let handler = state.withLock { state in
       state.calls.append("load \(index) of [\(paths.joined(separator: ", "))]")
       state.playlist = paths
@@ -83,7 +83,7 @@ public final class ScriptedAudioEngine: AudioEngine {
     handler?(.started(index: index))
   }
 
-  public func append(_ paths: [String], start: Bool) throws(PlaybackError) {
+  package func append(_ paths: [String], start: Bool) throws(PlaybackError) {
     let started = state.withLock { state -> (Int, (@Sendable (EngineEvent) -> Void)?)? in
       state.calls.append("append [\(paths.joined(separator: ", "))]" + (start ? " start" : ""))
       state.playlist += paths
@@ -94,14 +94,14 @@ public final class ScriptedAudioEngine: AudioEngine {
     if let (index, handler) = started { handler?(.started(index: index)) }
   }
 
-  public func setPaused(_ paused: Bool) {
+  package func setPaused(_ paused: Bool) {
     state.withLock {
       $0.calls.append(paused ? "pause" : "resume")
       $0.paused = paused
     }
   }
 
-  public func skip(by offset: Int) -> Bool {
+  package func skip(by offset: Int) -> Bool {
     let started = state.withLock { state -> (Int, (@Sendable (EngineEvent) -> Void)?)? in
       state.calls.append("skip \(offset)")
       guard let index = state.index, state.playlist.indices.contains(index + offset) else { return nil }
@@ -114,51 +114,51 @@ public final class ScriptedAudioEngine: AudioEngine {
     return true
   }
 
-  public func stop() {
+  package func stop() {
     state.withLock {
       $0.calls.append("stop")
       $0.index = nil
     }
   }
 
-  public func seek(_ seconds: Double, relative: Bool) {
+  package func seek(_ seconds: Double, relative: Bool) {
     state.withLock {
       $0.calls.append("seek \(relative ? "by " : "")\(seconds)")
       $0.time = relative ? max(0, $0.time + seconds) : seconds
     }
   }
 
-  public func setVolume(_ percent: Int) {
+  package func setVolume(_ percent: Int) {
     state.withLock {
       $0.calls.append("volume \(percent)")
       $0.volume = min(max(percent, 0), 100)
     }
   }
 
-  public func status() -> EngineStatus? {
+  package func status() -> EngineStatus? {
     state.withLock { state in
       state.index.map { EngineStatus(index: $0, time: state.time, duration: 180, paused: state.paused) }
     }
   }
 
-  public func volume() -> Int { state.withLock { $0.volume } }
+  package func volume() -> Int { state.withLock { $0.volume } }
 
-  public func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void) {
+  package func observe(_ handler: @escaping @Sendable (EngineEvent) -> Void) {
     state.withLock { $0.handler = handler }
   }
 
-  public func problem(playing path: String) -> TrackProblem? {
+  package func problem(playing path: String) -> TrackProblem? {
     state.withLock { $0.refused[path] }
   }
 
-  public func setRepeat(_ on: Bool) {
+  package func setRepeat(_ on: Bool) {
     state.withLock {
       $0.calls.append("repeat \(on ? "on" : "off")")
       $0.repeats = on
     }
   }
 
-  public func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
+  package func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {
     state.withLock {
       $0.calls.append("replaygain \(mode.rawValue) \(fallback)")
       $0.gain = (mode, fallback)
@@ -166,7 +166,7 @@ public final class ScriptedAudioEngine: AudioEngine {
   }
 
   /// As mpv applies it (``AppliedGain/init(mode:albumGain:trackGain:fallback:)``).
-  public func appliedGain() -> AppliedGain? {
+  package func appliedGain() -> AppliedGain? {
     state.withLock { state in
       guard let index = state.index else { return nil }
       let tags = state.tags[state.playlist[index]]

@@ -5,20 +5,20 @@ import Foundation
 #endif
 
 /// Runs the built `bluelib` binary as a user would, with a private home directory.
-public struct BinaryRunner: Sendable {
+package struct BinaryRunner: Sendable {
   /// What one run produced.
-  public struct Result: Sendable {
+  package struct Result: Sendable {
     /// The exit status.
-    public var status: Int32
+    package var status: Int32
     /// Standard output, decoded as UTF-8.
-    public var stdout: String
+    package var stdout: String
     /// Standard error, decoded as UTF-8.
-    public var stderr: String
+    package var stderr: String
     /// Standard output as written.
-    public var stdoutBytes: Data
+    package var stdoutBytes: Data
 
     /// A result with every part given.
-    public init(status: Int32, stdout: String, stderr: String, stdoutBytes: Data) {
+    package init(status: Int32, stdout: String, stderr: String, stdoutBytes: Data) {
       self.status = status
       self.stdout = stdout
       self.stderr = stderr
@@ -27,7 +27,7 @@ public struct BinaryRunner: Sendable {
   }
 
   /// The `bluelib` executable SwiftPM built next to the test bundle.
-  public static let executable: URL = {
+  package static let executable: URL = {
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     // The test runner lives in `<products>/bluelibPackageTests.xctest` on Linux.
     for _ in 0..<3 {
@@ -40,30 +40,30 @@ public struct BinaryRunner: Sendable {
 
   /// A fresh home directory, removed when the last copy of this runner goes (or at
   /// ``cleanUp()``), so a test that stops early leaves none behind.
-  public var home: URL { directory.url }
+  package var home: URL { directory.url }
 
   /// The home, held by every copy of the runner (a `LiveShell` keeps one too).
   private let directory: Home
 
   /// When set, and the tests run as root, each run is as this user and group (through
   /// `setpriv`), which root's file permissions do not stop: for a folder that cannot be read.
-  public var user: uid_t?
+  package var user: uid_t?
 
   /// When set, and the tests run as root, each run is in a mount namespace of its own where
   /// this file is `/etc/resolv.conf` (through `unshare -m` and a bind mount): for name
   /// servers that behave badly, without touching the machine's.
-  public var resolvConf: String?
+  package var resolvConf: String?
 
   /// When set, each run starts in this directory (else the test runner's).
-  public var workingDirectory: String?
+  package var workingDirectory: String?
 
   /// A runner with a fresh, empty home directory.
-  public init() {
+  package init() {
     directory = Home()
   }
 
   /// Removes the home directory now, before the runner goes.
-  public func cleanUp() {
+  package func cleanUp() {
     try? FileManager.default.removeItem(at: home)
   }
 
@@ -82,7 +82,7 @@ public struct BinaryRunner: Sendable {
   }
 
   /// The environment every run gets: no colour settings, no XDG leakage from the host.
-  public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+  package func environment(_ extra: [String: String] = [:]) -> [String: String] {
     var environment = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "HOME": home.path, "LANG": "C.UTF-8", "TERM": "xterm-256color",
@@ -92,7 +92,7 @@ public struct BinaryRunner: Sendable {
   }
 
   /// Runs `bluelib --home HOME arguments…` with `input` on stdin.
-  public func run(
+  package func run(
     _ arguments: [String] = [], input: Data = Data(), useHome: Bool = true,
     environment extra: [String: String] = [:]
   ) throws -> Result {
@@ -112,7 +112,7 @@ public struct BinaryRunner: Sendable {
   }
 
   /// Runs with `script` (lines joined by newlines) on stdin.
-  public func run(script: String, _ arguments: [String] = []) throws -> Result {
+  package func run(script: String, _ arguments: [String] = []) throws -> Result {
     try run(arguments, input: Data(script.utf8))
   }
 
@@ -125,7 +125,7 @@ public struct BinaryRunner: Sendable {
   /// more input (end `script` with a command whose output is `marker`). `wait4`'s
   /// `ru_maxrss` would not do: the kernel folds into it the memory of the process that
   /// spawned the child, here the whole test runner.
-  public func runMeasuringPeakMemory(
+  package func runMeasuringPeakMemory(
     script: String, until marker: String, _ arguments: [String] = [], environment extra: [String: String] = [:],
     timeout: Double = 300
   ) throws -> (result: Result, peakKiB: Int?) {

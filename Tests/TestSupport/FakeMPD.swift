@@ -14,9 +14,9 @@ import Synchronization
 ///   command.hasPrefix("readpicture") ? .send("size: 10\nbinary: 9223372036854775807\n") : FakeMPD.album(command)
 /// }])
 /// ```
-public final class FakeMPD: Sendable {
+package final class FakeMPD: Sendable {
   /// How one connection is served.
-  public enum Behaviour: Sendable {
+  package enum Behaviour: Sendable {
     /// Accepts and never says a word.
     case silent
     /// Greets, reads one command, and hangs up without an answer: a server gone mid-command.
@@ -29,7 +29,7 @@ public final class FakeMPD: Sendable {
   }
 
   /// What a scripted server does with one command.
-  public enum Answer: Sendable {
+  package enum Answer: Sendable {
     /// Sends these bytes (nothing, for `idle`: it waits for `noidle`), then reads the next command.
     case bytes([UInt8])
     /// Sends `first`, then `repeating` again and again until the client goes or `limit`
@@ -42,11 +42,11 @@ public final class FakeMPD: Sendable {
     case hangUp
 
     /// Sends `text`, then reads the next command.
-    public static func send(_ text: String) -> Answer { .bytes(Array(text.utf8)) }
+    package static func send(_ text: String) -> Answer { .bytes(Array(text.utf8)) }
   }
 
   /// The TCP port it listens on.
-  public let port: Int
+  package let port: Int
   private let listener: Int32
   private let behaviours: [Behaviour]
   private let state = Mutex(State())
@@ -58,16 +58,16 @@ public final class FakeMPD: Sendable {
   }
 
   /// `127.0.0.1:PORT`, as `--mpd` takes it.
-  public var address: String { "127.0.0.1:\(port)" }
+  package var address: String { "127.0.0.1:\(port)" }
 
   /// How many connections it accepted so far.
-  public var connections: Int { state.withLock { $0.accepted.count } }
+  package var connections: Int { state.withLock { $0.accepted.count } }
 
   /// Every command line it was sent so far, in order.
-  public var commands: [String] { state.withLock { $0.commands } }
+  package var commands: [String] { state.withLock { $0.commands } }
 
   /// Listens on a free port and serves each connection on a thread of its own.
-  public init(_ behaviours: [Behaviour]) throws {
+  package init(_ behaviours: [Behaviour]) throws {
     self.behaviours = behaviours
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     self.listener = listener
@@ -90,7 +90,7 @@ public final class FakeMPD: Sendable {
   deinit { stop() }
 
   /// Stops listening and hangs up on every client.
-  public func stop() {
+  package func stop() {
     state.withLock { state in
       guard !state.stopped else { return }
       state.stopped = true
@@ -215,7 +215,7 @@ public final class FakeMPD: Sendable {
 extension FakeMPD {
   /// The `file:` lines of `count` songs of one album (`A/Album/01.flac` …), each with
   /// `duration` as its length.
-  public static func songs(_ count: Int, duration: String = "180") -> String {
+  package static func songs(_ count: Int, duration: String = "180") -> String {
     (1...max(count, 1)).prefix(count).map { number in
       let name = number < 10 ? "0\(number)" : String(number)
       return "file: A/Album/\(name).flac\nLast-Modified: 2020-01-01T00:00:00Z\nTime: 180\nduration: \(duration)\n"
@@ -226,7 +226,7 @@ extension FakeMPD {
   /// What an honest MPD with one album of `count` songs (``songs(_:duration:)``) answers to
   /// `command`: its stats, the songs for `find … window`, a status that plays nothing, no
   /// pictures, `idle` waiting; `OK` to anything else.
-  public static func album(_ command: String, count: Int = 2, duration: String = "180") -> Answer {
+  package static func album(_ command: String, count: Int = 2, duration: String = "180") -> Answer {
     let verb = command.prefix { $0 != " " }
     switch verb {
     case "stats": return .send("songs: \(count)\ndb_update: 1\nOK\n")

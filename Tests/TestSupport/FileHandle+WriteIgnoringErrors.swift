@@ -2,7 +2,7 @@ import Foundation
 
 extension FileHandle {
   /// Writes `data` in chunks, stopping quietly when the reader has gone.
-  public func writeIgnoringErrors(_ data: Data) {
+  package func writeIgnoringErrors(_ data: Data) {
     signal(SIGPIPE, SIG_IGN)
     var offset = 0
     while offset < data.count {

@@ -9,23 +9,23 @@ import Foundation
 // MARK: - Files
 
 /// The text of the file at `path` (decoded as UTF-8), or nil when it does not exist.
-public func fileContents(_ path: String) -> String? {
+package func fileContents(_ path: String) -> String? {
   FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
 }
 
 /// Writes `text` to `path`, replacing what was there.
-public func writeFile(_ path: String, _ text: String) throws {
+package func writeFile(_ path: String, _ text: String) throws {
   try Data(text.utf8).write(to: URL(fileURLWithPath: path))
 }
 
 /// Whether anything exists at `path`.
-public func fileExists(_ path: String) -> Bool {
+package func fileExists(_ path: String) -> Bool {
   var info = stat()
   return stat(path, &info) == 0
 }
 
 /// The permission bits of the file at `path`.
-public func permissions(of path: String) throws(SystemCallError) -> mode_t {
+package func permissions(of path: String) throws(SystemCallError) -> mode_t {
   var info = stat()
   guard stat(path, &info) == 0 else { throw SystemCallError(errno: errno, call: "stat") }
   return info.st_mode & 0o777
@@ -34,7 +34,7 @@ public func permissions(of path: String) throws(SystemCallError) -> mode_t {
 // MARK: - Pipes
 
 /// A new pipe's two ends; the caller closes them.
-public func makePipe() throws(SystemCallError) -> (read: Int32, write: Int32) {
+package func makePipe() throws(SystemCallError) -> (read: Int32, write: Int32) {
   var fds: [Int32] = [0, 0]
   guard pipe(&fds) == 0 else { throw SystemCallError(errno: errno, call: "pipe") }
   return (fds[0], fds[1])

@@ -9,10 +9,10 @@ import Foundation
 /// sync asks, as MPD would: `stats`, `tagtypes` (and `clear`, `enable`, `all`), `find …
 /// window A:B` (the songs A to B-1 of the database's order), `sticker find` (none); `OK` to
 /// anything else. Nothing is held but one answer at a time, so it serves a million songs.
-public final class GeneratedMPD: @unchecked Sendable {
-  public let port: Int
+package final class GeneratedMPD: @unchecked Sendable {
+  package let port: Int
   /// `127.0.0.1:PORT`, as `--mpd` takes it.
-  public var address: String { "127.0.0.1:\(port)" }
+  package var address: String { "127.0.0.1:\(port)" }
   private let listener: Int32
   private let count: Int
   private let song: @Sendable (Int) -> String
@@ -22,7 +22,7 @@ public final class GeneratedMPD: @unchecked Sendable {
 
   /// The `i`th song of a library of albums of four songs (`Artist 00001/Album 000012/03
   /// Song.flac`), ten albums an artist: the database the reliability notes sync.
-  public static func fourSongAlbums(_ index: Int) -> String {
+  package static func fourSongAlbums(_ index: Int) -> String {
     let album = index / 4
     let artist = String(format: "Artist %05d", album / 10)
     return """
@@ -41,7 +41,7 @@ public final class GeneratedMPD: @unchecked Sendable {
       """
   }
 
-  public init(songs count: Int, song: @escaping @Sendable (Int) -> String = GeneratedMPD.fourSongAlbums) throws {
+  package init(songs count: Int, song: @escaping @Sendable (Int) -> String = GeneratedMPD.fourSongAlbums) throws {
     self.count = count
     self.song = song
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -65,7 +65,7 @@ public final class GeneratedMPD: @unchecked Sendable {
   deinit { stop() }
 
   /// Closes the listener and every connection.
-  public func stop() {
+  package func stop() {
     lock.lock()
     defer { lock.unlock() }
     guard !stopped else { return }

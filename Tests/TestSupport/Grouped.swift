@@ -1,5 +1,5 @@
 /// `20,000`: how the shell writes every count (thousands separators), for expected output.
-public func grouped(_ number: Int) -> String {
+package func grouped(_ number: Int) -> String {
   var digits = Array(String(number))
   var index = digits.count - 3
   while index > 0 {

@@ -9,7 +9,7 @@ import Foundation
 /// A `bluelib --home HOME` process kept running with a pipe on its standard input, so a
 /// test can act between its commands: type into it, watch what it prints, signal it, or
 /// talk to it as a second terminal tab would (``send(_:)``).
-public final class LiveShell {
+package final class LiveShell {
   private let process = Process()
   /// The runner whose home the shell runs in: held, so the home stays while the shell does.
   private let runner: BinaryRunner
@@ -22,7 +22,7 @@ public final class LiveShell {
 
   /// Starts `bluelib --home HOME ARGUMENTS` with `runner`'s home and environment, and
   /// `environment` added to it (script mode: its standard input is a pipe).
-  public init(_ runner: BinaryRunner, arguments: [String] = [], environment: [String: String] = [:]) throws {
+  package init(_ runner: BinaryRunner, arguments: [String] = [], environment: [String: String] = [:]) throws {
     self.runner = runner
     process.executableURL = BinaryRunner.executable
     process.arguments = ["--home", runner.home.path] + arguments
@@ -54,29 +54,29 @@ public final class LiveShell {
   }
 
   /// The shell's process id, to signal it or read its `/proc` entries.
-  public var processIdentifier: Int32 { process.processIdentifier }
+  package var processIdentifier: Int32 { process.processIdentifier }
 
   /// Whether the shell is still running.
-  public var isRunning: Bool { process.isRunning }
+  package var isRunning: Bool { process.isRunning }
 
   /// What the shell printed on standard output so far.
-  public var output: String { String(decoding: stdout.value, as: UTF8.self) }
+  package var output: String { String(decoding: stdout.value, as: UTF8.self) }
 
   /// What the shell printed on standard error so far.
-  public var errors: String { String(decoding: stderr.value, as: UTF8.self) }
+  package var errors: String { String(decoding: stderr.value, as: UTF8.self) }
 
   /// Writes `text` to the shell's standard input as it is (lines end in `\n`).
-  public func type(_ text: String) {
+  package func type(_ text: String) {
     input.fileHandleForWriting.writeIgnoringErrors(Data(text.utf8))
   }
 
   /// Closes the shell's standard input: the end of its script.
-  public func closeInput() {
+  package func closeInput() {
     try? input.fileHandleForWriting.close()
   }
 
   /// Waits until standard output contains `text`; false after `timeout` seconds.
-  public func waitFor(_ text: String, timeout: Double = 10) -> Bool {
+  package func waitFor(_ text: String, timeout: Double = 10) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       if output.contains(text) { return true }
@@ -88,7 +88,7 @@ public final class LiveShell {
   /// Sends `line`, then a marker command, and returns what the line printed on standard
   /// output and standard error once the marker shows the shell has run it.
   @discardableResult
-  public func send(_ line: String) throws -> (stdout: String, stderr: String) {
+  package func send(_ line: String) throws -> (stdout: String, stderr: String) {
     let marker = "@@\(UUID().uuidString.prefix(8))@@"
     try input.fileHandleForWriting.write(contentsOf: Data((line + "\nlist \(marker)\n").utf8))
     let deadline = Date().addingTimeInterval(20)
@@ -109,14 +109,14 @@ public final class LiveShell {
   }
 
   /// The shell did not answer a line of ``send(_:)`` within 20 seconds.
-  public struct NoAnswer: Error {
+  package struct NoAnswer: Error {
     /// The line sent.
-    public let line: String
+    package let line: String
   }
 
   /// Waits for the shell to exit: its status (128 + N for a signal N, as a shell reports
   /// it), or nil when it is still running after `timeout` seconds (it is then killed).
-  public func waitForExit(timeout: Double = 10) -> Int32? {
+  package func waitForExit(timeout: Double = 10) -> Int32? {
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { usleep(10_000) }
     guard !process.isRunning else {
@@ -131,11 +131,11 @@ public final class LiveShell {
 
   /// Whether the shell, once exited, was killed by a signal rather than exiting by itself
   /// (``waitForExit(timeout:)`` reports both as 128 + N).
-  public var diedOfSignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
+  package var diedOfSignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
 
   /// Closes the input, waits (up to `timeout` seconds, then terminates it) for the shell to
   /// exit, and returns its status and everything it printed.
-  public func finish(timeout: Double = 30) -> BinaryRunner.Result {
+  package func finish(timeout: Double = 30) -> BinaryRunner.Result {
     closeInput()
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { usleep(10_000) }

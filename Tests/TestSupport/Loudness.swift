@@ -2,18 +2,18 @@ import Foundation
 
 /// Tones written and loudness measured with ffmpeg (Debian's): what playback tests play, and
 /// how they check what came out (mpv's `pcm` output) rather than what was asked for.
-public enum Loudness {
+package enum Loudness {
   /// The mean and the highest level of a file's samples, in dBFS (ffmpeg's `volumedetect`).
-  public struct Levels: Sendable, CustomStringConvertible {
-    public var mean: Double
-    public var max: Double
+  package struct Levels: Sendable, CustomStringConvertible {
+    package var mean: Double
+    package var max: Double
 
-    public var description: String { "mean \(mean) dB, max \(max) dB" }
+    package var description: String { "mean \(mean) dB, max \(max) dB" }
   }
 
   /// Writes `seconds` of a 440 Hz sine whose peaks are at `peak` dBFS, mono, at `path` (the
   /// format from its extension).
-  public static func tone(at path: String, seconds: Int, peak: Double) throws {
+  package static func tone(at path: String, seconds: Int, peak: Double) throws {
     // ffmpeg's `sine` source peaks at 1/8 (−18.06 dBFS).
     let gain = pow(10, (peak + 18.0618) / 20)
     _ = try ffmpeg([
@@ -22,7 +22,7 @@ public enum Loudness {
   }
 
   /// The levels of the audio file at `path`.
-  public static func levels(of path: String) throws -> Levels {
+  package static func levels(of path: String) throws -> Levels {
     let report = try ffmpeg(["-i", path, "-af", "volumedetect", "-f", "null", "-"], loglevel: "info")
     func value(_ name: String) throws -> Double {
       guard let line = report.split(separator: "\n").first(where: { $0.contains(name + ":") }),

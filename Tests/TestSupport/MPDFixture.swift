@@ -15,23 +15,23 @@ import MusicFolder
 /// }
 /// try mpd.start()
 /// ```
-public final class MPDFixture {
+package final class MPDFixture {
   private let directory: TemporaryDirectory
   /// The music folder MPD serves (made by the `prepare` closure).
-  public let music: MusicFolderFixture
+  package let music: MusicFolderFixture
   /// The TCP port it listens on.
-  public let port: Int
+  package let port: Int
   /// The password it asks for, if any (`password "SECRET@read,add,control,admin"`, and no
   /// permission without it).
-  public let password: String?
+  package let password: String?
   private var process: Process?
 
   /// `127.0.0.1:PORT`, as `--mpd` takes it.
-  public var address: String { "127.0.0.1:\(port)" }
+  package var address: String { "127.0.0.1:\(port)" }
 
   /// Makes the directory, a music folder filled by `prepare`, and the configuration; MPD is
   /// not started yet.
-  public init(password: String? = nil, prepare: (MusicFolderFixture) throws -> Void) throws {
+  package init(password: String? = nil, prepare: (MusicFolderFixture) throws -> Void) throws {
     directory = try TemporaryDirectory()
     music = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
     port = try Self.freePort()
@@ -64,7 +64,7 @@ public final class MPDFixture {
   }
 
   /// Starts MPD and waits (up to 20 s) until it answers and its database holds the music.
-  public func start() throws {
+  package func start() throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/mpd")
     process.arguments = ["--no-daemon", "--stderr", directory.file("mpd.conf")]
@@ -82,7 +82,7 @@ public final class MPDFixture {
   }
 
   /// Stops MPD (SIGTERM) and waits for it to exit.
-  public func stop() {
+  package func stop() {
     guard let process, process.isRunning else { return }
     process.terminate()
     process.waitUntilExit()
@@ -90,17 +90,17 @@ public final class MPDFixture {
   }
 
   /// Stops MPD and starts it again on the same port, with the same files.
-  public func restart() throws {
+  package func restart() throws {
     stop()
     try start()
   }
 
   /// What MPD logged.
-  public var log: String { (try? String(contentsOfFile: directory.file("log"), encoding: .utf8)) ?? "" }
+  package var log: String { (try? String(contentsOfFile: directory.file("log"), encoding: .utf8)) ?? "" }
 
   /// Sends `commands` (one a line) on a connection of its own, with the password first when
   /// there is one, and returns everything MPD answered after its greeting.
-  public func request(_ commands: String...) throws -> String {
+  package func request(_ commands: String...) throws -> String {
     var result = try Self.conversation(port: port, (password.map { ["password \"\($0)\""] } ?? []) + commands)
     // Drop the greeting and the password's OK.
     if let newline = result.firstIndex(of: "\n") { result = String(result[result.index(after: newline)...]) }
@@ -142,7 +142,7 @@ public final class MPDFixture {
   }
 
   /// The value of `name` in the answer to `command` (`state` of `status`).
-  public func value(_ name: String, of command: String) throws -> String? {
+  package func value(_ name: String, of command: String) throws -> String? {
     try request(command).split(separator: "\n").first { $0.hasPrefix(name + ": ") }.map {
       String($0.dropFirst(name.count + 2))
     }
@@ -151,7 +151,7 @@ public final class MPDFixture {
   /// Runs `mpc -h 127.0.0.1 -p PORT arguments…` (the password in the host when there is
   /// one) and returns its standard output.
   @discardableResult
-  public func mpc(_ arguments: String...) throws -> String {
+  package func mpc(_ arguments: String...) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/mpc")
     process.arguments = ["-h", (password.map { $0 + "@" } ?? "") + "127.0.0.1", "-p", String(port)] + arguments
@@ -165,7 +165,7 @@ public final class MPDFixture {
   }
 
   /// Rescans the music folder (`update`) and waits until the database holds what it has now.
-  public func update() throws {
+  package func update() throws {
     _ = try request("update")
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
@@ -176,7 +176,7 @@ public final class MPDFixture {
   }
 
   /// A port no one listens on now (the kernel's choice for a socket bound to port 0).
-  public static func freePort() throws -> Int {
+  package static func freePort() throws -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(descriptor) }
     var address = sockaddr_in()
@@ -218,16 +218,16 @@ public final class MPDFixture {
 }
 
 /// A fixture that could not be set up.
-public struct FixtureError: Error, CustomStringConvertible {
-  public var description: String
-  public init(_ description: String) { self.description = description }
+package struct FixtureError: Error, CustomStringConvertible {
+  package var description: String
+  package init(_ description: String) { self.description = description }
 }
 
 /// The music of a test server: an album embedding a red picture in its songs, a two-disc
 /// album in `CD1/` and `CD2/` with a green `cover.jpg` beside its first disc, and a
 /// compilation with neither.
 extension MPDFixture {
-  public static func sampleMusic(_ music: MusicFolderFixture) throws {
+  package static func sampleMusic(_ music: MusicFolderFixture) throws {
     let red = (bytes: TestPicture.jpeg(TestPicture.red), mimeType: "image/jpeg")
     try music.track(
       "Queen/Innuendo/01 Innuendo.flac",

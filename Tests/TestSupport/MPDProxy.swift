@@ -9,10 +9,10 @@ import Foundation
 /// ``holdStickerSets``: then the first command list or `sticker set` a
 /// client sends is kept back, and that client waits for an answer that never comes (as
 /// under a server that went silent), so a test can stop the client at that very point.
-public final class MPDProxy: @unchecked Sendable {
-  public let port: Int
+package final class MPDProxy: @unchecked Sendable {
+  package let port: Int
   /// `127.0.0.1:PORT`, as `--mpd` takes it.
-  public var address: String { "127.0.0.1:\(port)" }
+  package var address: String { "127.0.0.1:\(port)" }
   private let upstream: Int
   private let listener: Int32
   private let lock = NSLock()
@@ -23,7 +23,7 @@ public final class MPDProxy: @unchecked Sendable {
   private var stopped = false
 
   /// A proxy to the MPD listening on 127.0.0.1:`upstream`.
-  public init(to upstream: Int) throws {
+  package init(to upstream: Int) throws {
     self.upstream = upstream
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     self.listener = listener
@@ -44,19 +44,19 @@ public final class MPDProxy: @unchecked Sendable {
   deinit { stop() }
 
   /// Whether a command list or `sticker set` is kept back from now on.
-  public var holdStickerSets: Bool {
+  package var holdStickerSets: Bool {
     get { lock.withLock { holding } }
     set { lock.withLock { holding = newValue } }
   }
 
   /// How many clients wait on a command kept back.
-  public var held: Int { lock.withLock { heldCount } }
+  package var held: Int { lock.withLock { heldCount } }
 
   /// Every line the clients sent so far (without its newline), in the order they came.
-  public var lines: [String] { lock.withLock { sent } }
+  package var lines: [String] { lock.withLock { sent } }
 
   /// The requests among ``lines``: each command, and each command list as one.
-  public var requests: Int {
+  package var requests: Int {
     var inList = false
     var count = 0
     for line in lines {
@@ -73,10 +73,10 @@ public final class MPDProxy: @unchecked Sendable {
   }
 
   /// Every command line the clients sent so far (without its newline), in order (``lines``).
-  public var commands: [String] { lines }
+  package var commands: [String] { lines }
 
   /// Closes the listener and every connection.
-  public func stop() {
+  package func stop() {
     lock.lock()
     defer { lock.unlock() }
     guard !stopped else { return }

@@ -30,20 +30,20 @@ import MusicFolder
 /// GStreamer registry made in the fresh home included) 0.5–0.6 s, the start to the greeting
 /// 0.3–0.35 s, the stop 0.1 s, at a load of 4; the scan up to 4 s and the start up to 1.3 s
 /// at a load of 8. A scan of 300 songs took 1.7 s.
-public final class MopidyFixture {
+package final class MopidyFixture {
   private let directory: TemporaryDirectory
   /// The music folder Mopidy serves (made by the `prepare` closure), its `[local] media_dir`.
-  public let music: MusicFolderFixture
+  package let music: MusicFolderFixture
   /// The TCP port its MPD frontend listens on.
-  public let port: Int
+  package let port: Int
   private var process: Child?
 
   /// `127.0.0.1:PORT`, as `--mpd` takes it.
-  public var address: String { "127.0.0.1:\(port)" }
+  package var address: String { "127.0.0.1:\(port)" }
 
   /// The process id of the running Mopidy, which is also its process group's; nil when it
   /// is not started or stopped.
-  public var processIdentifier: pid_t? { process?.pid }
+  package var processIdentifier: pid_t? { process?.pid }
 
   /// The program, and the Debian package of each part it needs.
   static let executable = "/usr/bin/mopidy"
@@ -54,15 +54,15 @@ public final class MopidyFixture {
   ]
 
   /// The Debian packages of Mopidy that are not installed.
-  public static var missingPackages: [String] {
+  package static var missingPackages: [String] {
     parts.filter { !FileManager.default.fileExists(atPath: $0.path) }.map(\.package)
   }
 
   /// Whether Mopidy and the two extensions the fixture needs are installed.
-  public static var isInstalled: Bool { missingPackages.isEmpty }
+  package static var isInstalled: Bool { missingPackages.isEmpty }
 
   /// Why tests of Mopidy are skipped, for `.enabled(if:_:)`: the packages to install.
-  public static var unavailable: String {
+  package static var unavailable: String {
     let missing = missingPackages
     return missing.isEmpty
       ? "Mopidy is installed"
@@ -74,7 +74,7 @@ public final class MopidyFixture {
   /// is neither scanned nor started yet. `searchLimit` is `[local] max_search_results`: the
   /// most songs one `find` or `search` answers (Mopidy's default, 100, cuts an answer short
   /// without a word).
-  public init(searchLimit: Int = 100, prepare: (MusicFolderFixture) throws -> Void) throws {
+  package init(searchLimit: Int = 100, prepare: (MusicFolderFixture) throws -> Void) throws {
     directory = try TemporaryDirectory()
     music = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
     port = try MPDFixture.freePort()
@@ -127,7 +127,7 @@ public final class MopidyFixture {
 
   /// Scans the music folder, then starts Mopidy and waits (up to 60 s) until its MPD port
   /// greets.
-  public func start() throws {
+  package func start() throws {
     try scan()
     let process = try launch([], logTo: "mopidy.log")
     self.process = process
@@ -146,14 +146,14 @@ public final class MopidyFixture {
 
   /// Stops Mopidy and every process it started (SIGTERM to its process group, SIGKILL to
   /// what is left of it after 20 s) and waits until they are gone.
-  public func stop() {
+  package func stop() {
     guard let process else { return }
     self.process = nil
     process.end()
   }
 
   /// Stops Mopidy and starts it again (scanning first) on the same port, with the same files.
-  public func restart() throws {
+  package func restart() throws {
     stop()
     try start()
   }
@@ -162,7 +162,7 @@ public final class MopidyFixture {
   /// A running Mopidy answers from the new database at once; it tells no client (no `idle
   /// database`, no `update` event): Mopidy has no `update` of its own (it answers
   /// `updating_db: 0` and does nothing).
-  public func scan() throws {
+  package func scan() throws {
     let scanner = try launch(["local", "scan"], logTo: "scan.log")
     let deadline = Date().addingTimeInterval(120)
     while scanner.exitStatus == nil && Date() < deadline { usleep(20_000) }
@@ -185,13 +185,13 @@ public final class MopidyFixture {
   }
 
   /// What the scans and Mopidy logged.
-  public var log: String {
+  package var log: String {
     ["scan.log", "mopidy.log"].compactMap { try? String(contentsOfFile: directory.file($0), encoding: .utf8) }
       .joined(separator: "\n")
   }
 
   /// The first line Mopidy sends on a new connection (`OK MPD 0.19.0`).
-  public func greeting() throws -> String {
+  package func greeting() throws -> String {
     let answer = try MPDFixture.conversation(port: port, [], close: false)
     return String(answer.prefix { $0 != "\n" })
   }
@@ -199,7 +199,7 @@ public final class MopidyFixture {
   /// Sends `commands` (one a line) on a connection of its own and returns everything Mopidy
   /// answered after its greeting. The connection ends with the end of the commands (a
   /// `shutdown`), not with `close`, which Mopidy answers with an `OK` that MPD does not send.
-  public func request(_ commands: String...) throws -> String {
+  package func request(_ commands: String...) throws -> String {
     let answer = try MPDFixture.conversation(port: port, commands, close: false)
     guard let newline = answer.firstIndex(of: "\n") else { return "" }
     return String(answer[answer.index(after: newline)...])

@@ -4,36 +4,36 @@ import MusicFolder
 
 /// The audio formats with a committed fixture: about a second of silence, untagged
 /// (Tests/Fixtures/music, made by make-fixtures.sh).
-public enum AudioFormat: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum AudioFormat: String, CaseIterable, Sendable, CustomStringConvertible {
   case mp3, flac, m4a, ogg, opus
 
   /// Where the fixtures are.
-  public static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  package static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fixtures/music").path
 
   /// The untagged fixture of this format.
-  public var fixture: String { Self.fixtures + "/silence." + rawValue }
+  package var fixture: String { Self.fixtures + "/silence." + rawValue }
 
-  public var description: String { rawValue }
+  package var description: String { rawValue }
 }
 
 /// A music folder made for one test: copies of the silent fixtures tagged through TagLib,
 /// cover images, and whatever other files a case needs.
-public struct MusicFolderFixture {
+package struct MusicFolderFixture {
   /// The temporary directory the folder lives in, when the fixture made its own.
   private let temporary: TemporaryDirectory?
   /// The folder (its real path, as scans and the library report folders).
-  public let root: String
+  package let root: String
 
   /// A folder `Music` in a temporary directory of its own, removed with the fixture.
-  public init() throws {
+  package init() throws {
     let temporary = try TemporaryDirectory()
     self.temporary = temporary
     root = try Self.makeFolder(in: URL(fileURLWithPath: temporary.path))
   }
 
   /// A folder `Music` inside `parent`.
-  public init(in parent: URL) throws {
+  package init(in parent: URL) throws {
     temporary = nil
     root = try Self.makeFolder(in: parent)
   }
@@ -45,7 +45,7 @@ public struct MusicFolderFixture {
   }
 
   /// `root/relative`.
-  public func path(_ relative: String) -> String { root + "/" + relative }
+  package func path(_ relative: String) -> String { root + "/" + relative }
 
   /// Copies the fixture of the extension of `relative` there (`.mp4` and `.aac` are the
   /// M4A one) and writes `edit` into the copy; returns its path.
@@ -62,7 +62,7 @@ public struct MusicFolderFixture {
 
   /// Writes `bytes` to `root/relative`; returns its path.
   @discardableResult
-  public func file(_ relative: String, _ bytes: [UInt8]) throws -> String {
+  package func file(_ relative: String, _ bytes: [UInt8]) throws -> String {
     let destination = path(relative)
     try makeParent(of: destination)
     try Data(bytes).write(to: URL(fileURLWithPath: destination))
@@ -70,7 +70,7 @@ public struct MusicFolderFixture {
   }
 
   /// A symbolic link at `root/relative` pointing to `target` (as given: relative or absolute).
-  public func symlink(_ relative: String, to target: String) throws {
+  package func symlink(_ relative: String, to target: String) throws {
     try makeParent(of: path(relative))
     try FileManager.default.createSymbolicLink(atPath: path(relative), withDestinationPath: target)
   }
@@ -83,29 +83,29 @@ public struct MusicFolderFixture {
 
 /// Small real images to embed and to put beside tracks, one colour each, so a test can tell
 /// which one a cover is.
-public enum TestPicture {
-  public static func jpeg(_ color: RGB) -> [UInt8] {
+package enum TestPicture {
+  package static func jpeg(_ color: RGB) -> [UInt8] {
     ImageEncoder.jpeg(RGBImage(width: 16, height: 16, filledWith: color))
   }
 
-  public static func png(_ color: RGB) -> [UInt8] {
+  package static func png(_ color: RGB) -> [UInt8] {
     ImageEncoder.png(RGBImage(width: 16, height: 16, filledWith: color))
   }
 
   /// The colour of the middle pixel of a decoded cover.
-  public static func color(of bytes: [UInt8]) throws -> RGB {
+  package static func color(of bytes: [UInt8]) throws -> RGB {
     let image = try ImageDecoder.decode(bytes)
     let index = ((image.height / 2) * image.width + image.width / 2) * 3
     return RGB(image.pixels[index], image.pixels[index + 1], image.pixels[index + 2])
   }
 
   /// Whether two colours are the same but for JPEG's rounding.
-  public static func close(_ a: RGB, _ b: RGB) -> Bool {
+  package static func close(_ a: RGB, _ b: RGB) -> Bool {
     abs(Int(a.red) - Int(b.red)) <= 8 && abs(Int(a.green) - Int(b.green)) <= 8 && abs(Int(a.blue) - Int(b.blue)) <= 8
   }
 
-  public static let red = RGB(220, 30, 30)
-  public static let green = RGB(30, 200, 60)
-  public static let blue = RGB(40, 60, 210)
-  public static let yellow = RGB(230, 210, 40)
+  package static let red = RGB(220, 30, 30)
+  package static let green = RGB(30, 200, 60)
+  package static let blue = RGB(40, 60, 210)
+  package static let yellow = RGB(230, 210, 40)
 }

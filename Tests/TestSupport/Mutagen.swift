@@ -3,10 +3,10 @@ import Foundation
 /// mutagen (Debian's python3-mutagen), a second reader and writer of tags beside TagLib: what
 /// a test writes through TagLib is read back by it, and what other players write is made
 /// with it.
-public enum Mutagen {
+package enum Mutagen {
   /// Runs `script` with Debian's python3 on `arguments`; its standard output. A failure of
   /// the script throws, with what it printed on standard error.
-  public static func run(_ script: String, _ arguments: [String]) throws -> String {
+  package static func run(_ script: String, _ arguments: [String]) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments = ["-c", script] + arguments
@@ -25,8 +25,8 @@ public enum Mutagen {
   }
 
   /// A script that failed.
-  public struct Failure: Error, CustomStringConvertible {
-    public var description: String
+  package struct Failure: Error, CustomStringConvertible {
+    package var description: String
   }
 
   /// The rating and favourite tags of each file as mutagen reads them, one line per file, the
@@ -34,7 +34,7 @@ public enum Mutagen {
   /// `TXXX:FMPS_Rating=0.8`, `TXXX:LOVE RATING=L`; Vorbis comments `RATING=4`,
   /// `FMPS_RATING=0.8`, `LOVE RATING=L`; MP4 `rate=80`, `----:com.apple.iTunes:FMPS_Rating=0.8`,
   /// `----:com.apple.iTunes:LOVE RATING=L`.
-  public static func ratingTags(_ paths: [String]) throws -> [String] {
+  package static func ratingTags(_ paths: [String]) throws -> [String] {
     let script = """
       import sys, mutagen
       for path in sys.argv[1:]:

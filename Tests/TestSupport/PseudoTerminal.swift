@@ -7,19 +7,19 @@ import Foundation
 /// A real pseudo-terminal with `bluelib` running in it as a person would use it: the child
 /// gets the terminal as its controlling tty (via `setsid --ctty`), so line editing, ^C and
 /// ^D behave exactly as in a terminal window.
-public final class PseudoTerminal {
+package final class PseudoTerminal {
   /// The `setsid` process that runs `bluelib`.
-  public let process = Process()
+  package let process = Process()
   private let master: Int32
   private let slave: Int32
   /// The terminal's device, `/dev/pts/N`.
   private let slaveName: String
   /// Everything the program wrote so far.
-  public private(set) var transcript = ""
+  package private(set) var transcript = ""
 
   /// Starts `bluelib arguments…` in a new pseudo-terminal of `columns` × `rows`; with a
   /// `wrapper` (a command and its arguments), `wrapper… bluelib arguments…`.
-  public init(
+  package init(
     arguments: [String], environment: [String: String], columns: UInt16 = 100, rows: UInt16 = 30,
     wrapper: [String] = []
   ) throws {
@@ -58,17 +58,17 @@ public final class PseudoTerminal {
 
   /// Lets the shell settle into line editing after a prompt appeared (its echo is off
   /// before the prompt shows, so keys typed at once are not lost; this waits for quiet).
-  public func settle() { readAvailable(timeout: 0.25) }
+  package func settle() { readAvailable(timeout: 0.25) }
 
   /// Types `text` (use "\u{3}" for Ctrl-C, "\u{4}" for Ctrl-D, "\r" for Enter).
-  public func type(_ text: String) {
+  package func type(_ text: String) {
     let bytes = Array(text.utf8)
     _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
   }
 
   /// Reads until `text` has appeared in the transcript after `offset`; false on timeout.
   @discardableResult
-  public func waitFor(_ text: String, after offset: String.Index? = nil, timeout: Double = 10) -> Bool {
+  package func waitFor(_ text: String, after offset: String.Index? = nil, timeout: Double = 10) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
       let searchStart = offset ?? transcript.startIndex
@@ -80,7 +80,7 @@ public final class PseudoTerminal {
   }
 
   /// Reads whatever arrives within `timeout` seconds.
-  public func readAvailable(timeout: Double) {
+  package func readAvailable(timeout: Double) {
     var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
     guard poll(&descriptor, 1, Int32(timeout * 1000)) > 0 else { return }
     var buffer = [UInt8](repeating: 0, count: 65536)
@@ -89,10 +89,10 @@ public final class PseudoTerminal {
   }
 
   /// The end of the transcript, for marking where the next wait should start.
-  public var mark: String.Index { transcript.endIndex }
+  package var mark: String.Index { transcript.endIndex }
 
   /// Waits for the program to exit; its status, or nil on timeout.
-  public func waitForExit(timeout: Double = 10) -> Int32? {
+  package func waitForExit(timeout: Double = 10) -> Int32? {
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { readAvailable(timeout: 0.05) }
     readAvailable(timeout: 0.05)
@@ -100,17 +100,17 @@ public final class PseudoTerminal {
   }
 
   /// Changes the window size; the kernel sends SIGWINCH to the shell, as a terminal does.
-  public func resize(columns: UInt16, rows: UInt16) {
+  package func resize(columns: UInt16, rows: UInt16) {
     var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
     _ = withUnsafeMutablePointer(to: &size) { ioctl(master, UInt(TIOCSWINSZ), $0) }
   }
 
   /// The process group in the terminal's foreground (the shell).
-  public func foregroundProcessGroup() -> pid_t { tcgetpgrp(master) }
+  package func foregroundProcessGroup() -> pid_t { tcgetpgrp(master) }
 
   /// The window size the terminal reports now, as `stty size` prints it (`rows columns`).
   /// Asked by another process: in this one, ioctl is bluelib's own, which caps the size.
-  public func sttySize() throws -> String {
+  package func sttySize() throws -> String {
     let stty = Process()
     stty.executableURL = URL(fileURLWithPath: "/bin/stty")
     stty.arguments = ["-F", slaveName, "size"]
@@ -123,14 +123,14 @@ public final class PseudoTerminal {
   }
 
   /// The peak memory (VmHWM, KiB) of the process leading the foreground group (the shell).
-  public func foregroundPeakMemoryKiB() -> Int? {
+  package func foregroundPeakMemoryKiB() -> Int? {
     let status = (try? String(contentsOfFile: "/proc/\(foregroundProcessGroup())/status", encoding: .utf8)) ?? ""
     guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
     return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
   }
 
   /// The terminal's current modes, as the program left them.
-  public func modes() -> termios {
+  package func modes() -> termios {
     var modes = termios()
     tcgetattr(slave, &modes)
     return modes
@@ -138,7 +138,7 @@ public final class PseudoTerminal {
 }
 
 /// The parts of termios a broken exit would leave changed (raw mode, no echo, no ^C).
-public func modeSummary(_ modes: termios) -> [UInt] {
+package func modeSummary(_ modes: termios) -> [UInt] {
   var copy = modes
   let characters = withUnsafeBytes(of: &copy.c_cc) { Array($0.prefix(Int(VEOF) + 1)) }
   return [UInt(modes.c_lflag), UInt(modes.c_iflag), UInt(modes.c_oflag)] + characters.map(UInt.init)

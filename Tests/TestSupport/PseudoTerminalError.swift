@@ -1,8 +1,8 @@
 /// Why a ``PseudoTerminal`` could not start.
-public struct PseudoTerminalError: Error, CustomStringConvertible {
+package struct PseudoTerminalError: Error, CustomStringConvertible {
   /// What went wrong.
-  public var description: String
+  package var description: String
 
   /// An error saying `description`.
-  public init(_ description: String) { self.description = description }
+  package init(_ description: String) { self.description = description }
 }

@@ -24,23 +24,23 @@ import Foundation
 ///   try supysonic.start()
 /// }
 /// ```
-public final class SupysonicFixture {
+package final class SupysonicFixture {
   private let directory: TemporaryDirectory
   /// The music folder supysonic serves (made by the `prepare` closure).
-  public let music: MusicFolderFixture
+  package let music: MusicFolderFixture
   /// The TCP port it listens on.
-  public let port: Int
+  package let port: Int
   /// The user whose library it is, and the password.
-  public let user = "admin"
-  public let password = "secret"
+  package let user = "admin"
+  package let password = "secret"
   private var process: Child?
 
   /// `http://admin@127.0.0.1:PORT`, as `--subsonic` takes it.
-  public var url: String { "http://\(user)@127.0.0.1:\(port)" }
+  package var url: String { "http://\(user)@127.0.0.1:\(port)" }
 
   /// The process id of the running server, which is also its process group's; nil when it
   /// is not started or stopped.
-  public var processIdentifier: pid_t? { process?.pid }
+  package var processIdentifier: pid_t? { process?.pid }
 
   static let server = "/usr/bin/supysonic-server"
   static let cli = "/usr/bin/supysonic-cli"
@@ -50,15 +50,15 @@ public final class SupysonicFixture {
   ]
 
   /// The Debian packages the fixture needs that are not installed.
-  public static var missingPackages: [String] {
+  package static var missingPackages: [String] {
     parts.filter { !FileManager.default.fileExists(atPath: $0.path) }.map(\.package)
   }
 
   /// Whether supysonic and waitress are installed.
-  public static var isInstalled: Bool { missingPackages.isEmpty }
+  package static var isInstalled: Bool { missingPackages.isEmpty }
 
   /// Why tests of supysonic are skipped, for `.enabled(if:_:)`: the packages to install.
-  public static var unavailable: String {
+  package static var unavailable: String {
     let missing = missingPackages
     return missing.isEmpty
       ? "supysonic is installed"
@@ -67,7 +67,7 @@ public final class SupysonicFixture {
 
   /// Makes the directory, a music folder filled by `prepare`, and the configuration;
   /// nothing is scanned or started yet.
-  public init(prepare: (MusicFolderFixture) throws -> Void) throws {
+  package init(prepare: (MusicFolderFixture) throws -> Void) throws {
     directory = try TemporaryDirectory()
     music = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
     port = try MPDFixture.freePort()
@@ -97,7 +97,7 @@ public final class SupysonicFixture {
 
   /// Adds the user and the music folder, scans it, then starts the server and waits (up
   /// to 60 s) until `ping` answers.
-  public func start() throws {
+  package func start() throws {
     try runCLI(["user", "add", user, "-p", password])
     try runCLI(["folder", "add", "music", music.root])
     try scan()
@@ -106,7 +106,7 @@ public final class SupysonicFixture {
 
   /// Scans the music folder again (`folder scan -f`): what changed is in the server's
   /// database at once.
-  public func scan() throws {
+  package func scan() throws {
     try runCLI(["folder", "scan", "-f", "music"])
   }
 
@@ -130,14 +130,14 @@ public final class SupysonicFixture {
   }
 
   /// Stops the server (SIGTERM to its process group) and waits until it is gone.
-  public func stop() {
+  package func stop() {
     guard let process else { return }
     self.process = nil
     process.end()
   }
 
   /// Stops the server and starts it again on the same port, with the same database.
-  public func restart() throws {
+  package func restart() throws {
     stop()
     try launch()
   }
@@ -164,14 +164,14 @@ public final class SupysonicFixture {
   }
 
   /// What the CLI and the server logged.
-  public var log: String {
+  package var log: String {
     ["cli.log", "server.log"].compactMap { try? String(contentsOfFile: directory.file($0), encoding: .utf8) }
       .joined(separator: "\n")
   }
 
   /// The body of `GET /rest/METHOD?…` with the user's password and `f=json`, and the
   /// `parameters` (percent-encoded here): the server's own API, asked without bluelib.
-  public func get(_ method: String, _ parameters: [(String, String)] = []) throws -> String {
+  package func get(_ method: String, _ parameters: [(String, String)] = []) throws -> String {
     let all = parameters + [("u", user), ("p", password), ("v", "1.10.2"), ("c", "fixture"), ("f", "json")]
     let query = all.map { name, value in
       name + "=" + (value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)
@@ -180,7 +180,7 @@ public final class SupysonicFixture {
   }
 
   /// The JSON object under `subsonic-response` of ``get(_:_:)``.
-  public func response(_ method: String, _ parameters: [(String, String)] = []) throws -> [String: Any] {
+  package func response(_ method: String, _ parameters: [(String, String)] = []) throws -> [String: Any] {
     let text = try get(method, parameters)
     guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
       let response = object["subsonic-response"] as? [String: Any]
@@ -190,7 +190,7 @@ public final class SupysonicFixture {
 
   /// The body of an HTTP/1.0 GET of `path` on 127.0.0.1:`port` (the head left out): the
   /// request sent whole, the answer read until the server closes (within 10 s).
-  public static func httpGet(port: Int, path: String) throws -> String {
+  package static func httpGet(port: Int, path: String) throws -> String {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw FixtureError("socket: errno \(errno)") }
     defer { close(descriptor) }

@@ -7,17 +7,17 @@ import BlueSystem
 #endif
 
 /// A failed system call in test set-up, naming the call.
-public struct SystemCallError: Error, CustomStringConvertible {
+package struct SystemCallError: Error, CustomStringConvertible {
   /// The `errno` the call left.
-  public var errno: Int32
+  package var errno: Int32
   /// The call's name (`mkdtemp`).
-  public var call: String
+  package var call: String
 
   /// `mkdtemp failed: no such file or directory`.
-  public var description: String { "\(call) failed: \(SystemError.reason(errno))" }
+  package var description: String { "\(call) failed: \(SystemError.reason(errno))" }
 
   /// The error `call` failed with.
-  public init(errno: Int32, call: String) {
+  package init(errno: Int32, call: String) {
     self.errno = errno
     self.call = call
   }

@@ -12,12 +12,12 @@ import Foundation
 /// let directory = try TemporaryDirectory()
 /// let store = try AlbumStore(path: directory.file("library.sqlite"))
 /// ```
-public final class TemporaryDirectory: Sendable {
+package final class TemporaryDirectory: Sendable {
   /// The directory's absolute path.
-  public let path: String
+  package let path: String
 
   /// Creates the directory (`mkdtemp`, so no two tests share one).
-  public init() throws(SystemCallError) {
+  package init() throws(SystemCallError) {
     let pattern = (NSTemporaryDirectory() as NSString).appendingPathComponent("bluelib-tests.XXXXXX")
     var template = Array(pattern.utf8CString)
     let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
@@ -30,11 +30,11 @@ public final class TemporaryDirectory: Sendable {
   }
 
   /// `path/name`.
-  public func file(_ name: String) -> String { path + "/" + name }
+  package func file(_ name: String) -> String { path + "/" + name }
 }
 
 /// Runs `body` with the path of a fresh, empty directory that is removed afterwards, whatever happens.
-public func withTemporaryDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
+package func withTemporaryDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
   let directory = try TemporaryDirectory()
   return try withExtendedLifetime(directory) { try body(directory.path) }
 }

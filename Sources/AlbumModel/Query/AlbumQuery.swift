@@ -13,16 +13,16 @@ import Foundation
 ///
 /// Parsing never touches the library: a malformed query throws ``LibraryError/badQuery(word:reason:)``
 /// (or ``LibraryError/unknownField(_:)``-like text naming the known fields) before anything runs.
-public struct AlbumQuery: Sendable, Equatable {
+package struct AlbumQuery: Sendable, Equatable {
   /// Terms ANDed within a group; groups ORed. No groups: every album.
-  public let groups: [[QueryTerm]]
+  package let groups: [[QueryTerm]]
   /// Sort keys in the order typed; ties keep library order.
-  public let sort: [SortKey]
+  package let sort: [SortKey]
   /// The words as parsed (quoting resolved).
-  public let words: [String]
+  package let words: [String]
 
   /// The query that matches every album in library order.
-  public static let all = AlbumQuery(groups: [], sort: [], words: [])
+  package static let all = AlbumQuery(groups: [], sort: [], words: [])
 
   init(groups: [[QueryTerm]], sort: [SortKey], words: [String]) {
     self.groups = groups
@@ -33,7 +33,7 @@ public struct AlbumQuery: Sendable, Equatable {
   /// The words as one could type them again: joined by spaces, the value of a word with a
   /// space or a quote in it double-quoted after its operator (`artist:="Dave Matthews"`):
   /// what the prompt, `view list` and messages show.
-  public var text: String {
+  package var text: String {
     words.map { word in
       guard word.isEmpty || word.contains(where: { $0.isWhitespace || "'\";\\#".contains($0) }) else { return word }
       let head = Self.operatorPrefix(of: word)
@@ -67,20 +67,20 @@ public struct AlbumQuery: Sendable, Equatable {
 
   /// The words as stored in the library file (a JSON array), so a word with spaces
   /// comes back as one word.
-  public var storedText: String {
+  package var storedText: String {
     let data = (try? JSONEncoder().encode(words)) ?? Data("[]".utf8)
     return String(decoding: data, as: UTF8.self)
   }
 
   /// Reads a query stored as ``storedText``.
-  public init(
+  package init(
     storedText: String, now: Date = Date(), calendar: Calendar = .current, savedViews: SavedViews? = nil
   ) throws(LibraryError) {
     try self.init(words: Self.words(storedText: storedText), now: now, calendar: calendar, savedViews: savedViews)
   }
 
   /// The words of a query stored as ``storedText``.
-  public static func words(storedText: String) throws(LibraryError) -> [String] {
+  package static func words(storedText: String) throws(LibraryError) -> [String] {
     guard let words = try? JSONDecoder().decode([String].self, from: Data(storedText.utf8)) else {
       throw .badQuery(word: storedText, reason: "a stored query must be a JSON array of words")
     }
@@ -88,20 +88,20 @@ public struct AlbumQuery: Sendable, Equatable {
   }
 
   /// True when the query neither filters nor sorts.
-  public var isEverything: Bool { groups.isEmpty && sort.isEmpty }
+  package var isEverything: Bool { groups.isEmpty && sort.isEmpty }
 
   /// Parses `words` (shell quoting already resolved: `artist:="Dave Matthews"` is one word).
   /// `now` anchors relative dates (`-1w`); `calendar` reads calendar dates (local time).
   /// The words of the view saved as a name; throws ``LibraryError/noView(name:known:)``.
-  public typealias SavedViews = (String) throws(LibraryError) -> [String]
+  package typealias SavedViews = (String) throws(LibraryError) -> [String]
 
   /// The most OR groups a query may have once saved views are ANDed in (each pair of groups
   /// multiplies): SQLite's expressions stop at 1,000 deep.
-  public static let maximumGroups = 100
+  package static let maximumGroups = 100
 
   /// The name in `@NAME` when `word` is one (a name is letters, digits, `-`, `_` and `.`,
   /// at most 64 bytes); nil for any other word, which is a word to search for.
-  public static func viewName(_ word: String) -> String? {
+  package static func viewName(_ word: String) -> String? {
     guard word.hasPrefix("@") else { return nil }
     let name = String(word.dropFirst())
     return isViewName(name) ? name : nil
@@ -109,7 +109,7 @@ public struct AlbumQuery: Sendable, Equatable {
 
   /// Whether `name` can name a saved view: at most 64 bytes (a single accented letter can be
   /// any number of combining marks, so characters are no limit).
-  public static func isViewName(_ name: String) -> Bool {
+  package static func isViewName(_ name: String) -> Bool {
     !name.isEmpty && name.utf8.count <= 64
       && name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
       )
@@ -118,10 +118,10 @@ public struct AlbumQuery: Sendable, Equatable {
   /// The most terms a query may have once saved views are ANDed in, and the most a parse
   /// reads on the way (a view naming another a hundred times, three deep, would be a
   /// million): SQLite's expressions stop at 1,000 deep, and each term ANDed is one more.
-  public static let maximumTerms = 500
+  package static let maximumTerms = 500
 
   /// The most saved views a query may reach through one another, one inside the next.
-  public static let maximumViewDepth = 8
+  package static let maximumViewDepth = 8
 
   /// What a parse has expanded so far: the views being read, outermost first (a name seen
   /// twice is a circle), and the terms read, views included, which stop at ``maximumTerms``.
@@ -135,7 +135,7 @@ public struct AlbumQuery: Sendable, Equatable {
   /// with `@NAME` follows a later `view save NAME`). A view that reaches itself, nests more
   /// than ``maximumViewDepth`` deep or makes more than ``maximumTerms`` terms is refused
   /// before the work grows: the expansion counts as it goes.
-  public init(
+  package init(
     words: [String], now: Date = Date(), calendar: Calendar = .current, savedViews: SavedViews? = nil
   ) throws(LibraryError) {
     try self.init(words: words, now: now, calendar: calendar, savedViews: savedViews, expansion: Expansion())
@@ -212,7 +212,7 @@ public struct AlbumQuery: Sendable, Equatable {
   }
 
   /// This query's filter and `other`'s, ANDed; `other`'s sort keys when it has any, else this one's.
-  public func narrowed(by other: AlbumQuery) -> AlbumQuery {
+  package func narrowed(by other: AlbumQuery) -> AlbumQuery {
     let groups: [[QueryTerm]]
     switch (self.groups.isEmpty, other.groups.isEmpty) {
     case (true, _): groups = other.groups
@@ -245,7 +245,7 @@ extension AlbumQuery {
 }
 
 /// A field a query can name.
-public enum QueryField: String, Sendable, CaseIterable {
+package enum QueryField: String, Sendable, CaseIterable {
   case title, artist, albumartist, genre, year, tracks, length, folder, cover, added
   /// What the files of an album from a music folder say (its last import): its discs, its
   /// MusicBrainz ids, and, matched by any of its tracks, a track's title or artist and a
@@ -290,19 +290,19 @@ public enum QueryField: String, Sendable, CaseIterable {
   package static let defaultFields: [QueryField] = [.title, .artist, .genre]
 
   /// `title, artist, …`: every field, for messages.
-  public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+  package static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
   /// The field named `name`, ignoring case.
-  public init?(name: some StringProtocol) {
+  package init?(name: some StringProtocol) {
     self.init(rawValue: name.lowercased())
   }
 }
 
 /// One sort key: `year-`, `artist+`, or `random`.
-public struct SortKey: Sendable, Equatable {
+package struct SortKey: Sendable, Equatable {
   /// The field it orders by; nil for `random`.
-  public let field: QueryField?
-  public let ascending: Bool
+  package let field: QueryField?
+  package let ascending: Bool
   /// `random`'s shuffle: one order per query as parsed, kept while the view is shown (a
   /// scroll or a change does not shuffle again), new for each `find`.
   package let seed: Int64
@@ -327,9 +327,9 @@ public struct SortKey: Sendable, Equatable {
 }
 
 /// One term of a query, as parsed.
-public struct QueryTerm: Sendable, Equatable {
+package struct QueryTerm: Sendable, Equatable {
   /// How a term compares.
-  public enum Match: Sendable, Equatable {
+  package enum Match: Sendable, Equatable {
     /// The folded text appears in the folded field (case and accents ignored).
     case substring(String)
     /// The field is exactly this (case counts).
@@ -345,9 +345,9 @@ public struct QueryTerm: Sendable, Equatable {
   }
 
   /// The field, or nil for the bare-word fields (title, artist, genre).
-  public let field: QueryField?
-  public let match: Match
-  public let negated: Bool
+  package let field: QueryField?
+  package let match: Match
+  package let negated: Bool
 
   struct Context {
     let now: Date

@@ -5,24 +5,24 @@ import Foundation
 /// They are drawn by `Bundled/make-covers.py` and compiled into the program
 /// (`BundledCoverImages.swift`), so the default catalogue works offline and a binary copied
 /// anywhere still has them. They go through the same asynchronous pipeline as any cover.
-public struct BundledCoverSource: CoverSource {
+package struct BundledCoverSource: CoverSource {
   /// `["bluelib"]`.
-  public let schemes: Set<String> = ["bluelib"]
+  package let schemes: Set<String> = ["bluelib"]
 
   private let directory: URL?
 
   /// Creates the source over the covers compiled into the program.
-  public init() {
+  package init() {
     directory = nil
   }
 
   /// Creates the source over another directory of covers (`bluelib:covers/NAME` is `directory/NAME`).
-  public init(directory: URL) {
+  package init(directory: URL) {
     self.directory = directory
   }
 
   /// The bundled file's bytes.
-  public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+  package func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let name = try Self.fileName(of: url)
     if let directory {
       let path = directory.appendingPathComponent(name).path

@@ -14,21 +14,21 @@ import Synchronization
 /// delay to 0 for both), so requests are not spaced out: as many run as `--downloads`
 /// allows, and a host that answers 503 or 429 is given room by every request at once
 /// (``HostBackoff``, honouring `Retry-After`).
-public final class CoverArtArchiveSource: CoverSource {
+package final class CoverArtArchiveSource: CoverSource {
   /// `["caa"]`.
-  public let schemes: Set<String> = ["caa"]
+  package let schemes: Set<String> = ["caa"]
 
   /// The archive, unless `BLUELIB_COVERART_URL` names a mirror.
-  public static let defaultBase = "https://coverartarchive.org"
+  package static let defaultBase = "https://coverartarchive.org"
 
   private let base: String
   private let http: HTTPCoverSource
   /// Why `base` cannot be asked (`BLUELIB_COVERART_URL 'http://' is not an http(s) URL with a
   /// host`), or nil: checked once, so a bad mirror is one line, not each album's failure.
-  public let setupProblem: String?
+  package let setupProblem: String?
 
   /// A source asking `base` (no trailing slash needed).
-  public init(base: String = CoverArtArchiveSource.defaultBase, userAgent: String) {
+  package init(base: String = CoverArtArchiveSource.defaultBase, userAgent: String) {
     self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
     http = HTTPCoverSource(userAgent: userAgent)
     setupProblem = Self.problem(withBase: base)
@@ -45,10 +45,10 @@ public final class CoverArtArchiveSource: CoverSource {
     return nil
   }
 
-  public func shutDown() { http.shutDown() }
+  package func shutDown() { http.shutDown() }
 
   /// The timeout covers the whole download, every request and wait, as it does for one URL.
-  public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+  package func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     if let setupProblem { throw .downloadFailed(setupProblem) }
     let ids = try Self.ids(of: url)
     let deadline = ContinuousClock.now + limits.timeout
@@ -87,7 +87,7 @@ public final class CoverArtArchiveSource: CoverSource {
   // MARK: - URLs
 
   /// The cover URL of an album whose tags give these MusicBrainz ids; nil without a valid one.
-  public static func url(release: String?, group: String?) -> String? {
+  package static func url(release: String?, group: String?) -> String? {
     let release = release.flatMap { isMBID($0) ? $0.lowercased() : nil }
     let group = group.flatMap { isMBID($0) ? $0.lowercased() : nil }
     switch (release, group) {
@@ -139,7 +139,7 @@ public final class CoverArtArchiveSource: CoverSource {
   }
 
   /// `Cover Art Archive (release MBID)`, as `show` names such a cover; nil for another URL.
-  public static func shortDescription(of url: String) -> String? {
+  package static func shortDescription(of url: String) -> String? {
     guard let ids = try? ids(of: url) else { return nil }
     if let release = ids.release { return "Cover Art Archive (release \(release))" }
     return ids.group.map { "Cover Art Archive (release group \($0))" }

@@ -4,21 +4,21 @@ import Foundation
 ///
 /// The path must be absolute; a host other than `localhost` is refused, as is
 /// anything but a regular file.
-public struct FileCoverSource: CoverSource {
+package struct FileCoverSource: CoverSource {
   /// `["file"]`.
-  public let schemes: Set<String> = ["file"]
+  package let schemes: Set<String> = ["file"]
 
   /// Creates the source.
-  public init() {}
+  package init() {}
 
   /// The file's bytes.
-  public func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
+  package func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let path = try Self.path(of: url)
     return try await CoverFileReader.read(path: path, name: path, limits: limits)
   }
 
   /// The file's bytes, read on the calling thread.
-  public func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data? {
+  package func fetchBlocking(_ url: String, limits: CoverLimits) throws(CoverFailure) -> Data? {
     let path = try Self.path(of: url)
     return try CoverFileReader.readBlocking(path: path, name: path, limits: limits)
   }

@@ -14,9 +14,9 @@ import Foundation
 /// every text of an answer is escaped for a terminal and cut to ``maximumTextLength`` as
 /// it is read, and at most ``maximumCandidates`` release groups are read, so no printer
 /// can forget to.
-public final class MusicBrainzSearch: Sendable {
+package final class MusicBrainzSearch: Sendable {
   /// The service, unless `BLUELIB_MUSICBRAINZ_URL` names a mirror.
-  public static let defaultBase = "https://musicbrainz.org"
+  package static let defaultBase = "https://musicbrainz.org"
   /// The lowest search score a clear match may have (MusicBrainz scores 0–100).
   static let clearScore = 90
   /// The most release groups read from one answer (10 are asked for).
@@ -29,24 +29,24 @@ public final class MusicBrainzSearch: Sendable {
   private let gate: RequestGate
 
   /// One release group a search found.
-  public struct Candidate: Sendable, Equatable {
-    public var id: String
-    public var title: String
+  package struct Candidate: Sendable, Equatable {
+    package var id: String
+    package var title: String
     /// The artist credit as MusicBrainz writes it (`Simon & Garfunkel`).
-    public var artist: String
+    package var artist: String
     /// The year of its first release, when known.
-    public var year: Int?
-    public var score: Int
+    package var year: Int?
+    package var score: Int
     /// `Album`, `Single`, `EP`…
-    public var type: String?
+    package var type: String?
 
-    public init(id: String, title: String, artist: String, year: Int?, score: Int, type: String?) {
+    package init(id: String, title: String, artist: String, year: Int?, score: Int, type: String?) {
       (self.id, self.title, self.artist, self.year, self.score, self.type) = (id, title, artist, year, score, type)
     }
   }
 
   /// What a search says of one album.
-  public enum Match: Sendable, Equatable {
+  package enum Match: Sendable, Equatable {
     /// One release group is clearly the album.
     case clear(Candidate)
     /// Several might be, or none clearly: the closest ones, for the user to choose.
@@ -56,17 +56,17 @@ public final class MusicBrainzSearch: Sendable {
   }
 
   /// A search of `base` at most one request per `interval`, each saying it comes from `userAgent`.
-  public init(base: String = MusicBrainzSearch.defaultBase, userAgent: String, interval: Duration = .seconds(1)) {
+  package init(base: String = MusicBrainzSearch.defaultBase, userAgent: String, interval: Duration = .seconds(1)) {
     self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
     http = HTTPCoverSource(userAgent: userAgent)
     gate = RequestGate(interval: interval)
   }
 
   /// Releases the connections and thread of its HTTP client.
-  public func shutDown() { http.shutDown() }
+  package func shutDown() { http.shutDown() }
 
   /// The release groups the service finds for `title` by `artist`, best first.
-  public func candidates(title: String, artist: String, timeout: Duration) async throws(CoverFailure) -> [Candidate] {
+  package func candidates(title: String, artist: String, timeout: Duration) async throws(CoverFailure) -> [Candidate] {
     guard let url = Self.url(base: base, title: title, artist: artist) else { throw .unsupportedURL(base) }
     try await gate.wait()
     let data = try await http.fetch(
@@ -84,7 +84,7 @@ public final class MusicBrainzSearch: Sendable {
   /// one whatever its score (MusicBrainz scores exact matches 72 too); and of the album's
   /// year when both have one. Else `unclear` with the closest (up to five: the exact ones,
   /// else those scored ``clearScore`` or more), or `none`.
-  public static func match(title: String, artist: String, year: Int?, in candidates: [Candidate]) -> Match {
+  package static func match(title: String, artist: String, year: Int?, in candidates: [Candidate]) -> Match {
     let same = candidates.filter { fold($0.title) == fold(title) && fold($0.artist) == fold(artist) }
     var chosen = same
     if chosen.count > 1, let year {

@@ -8,10 +8,10 @@ internal import MusicFolder
 // takes from it (``EarlierScan``), and the record each import leaves for the next one.
 extension AlbumStore {
   /// The last scan of a music folder, read from the library file when the scanner asks (with
-  /// the folder's real path): whether it saw the same fingerprint (the `scan ROOT` record,
-  /// ``scanRecord(_:_:)``), and the tracks it read, which the scanner takes. Keeps what the
-  /// import needs once the scan is done: where each stored track's row stood, and the record
-  /// of a scan that found the folder unchanged.
+  /// the folder's real path): whether it saw the same fingerprint (its `source` row), and the
+  /// tracks it read, which the scanner takes. Keeps what the import needs once the scan is
+  /// done: where each stored track's row stood, and the record of a scan that found the
+  /// folder unchanged.
   final class StoredScan: EarlierScan {
     private let store: AlbumStore
     /// Where each track stored under the folder stood, by path, for the import to write only
@@ -19,7 +19,7 @@ extension AlbumStore {
     /// (and when it found the folder unchanged).
     private(set) var stored = StoredTracks()
     /// The record of the last scan, when the scanner found the folder as that scan did.
-    private(set) var unchangedRecord: String?
+    private(set) var unchangedRecord: SourceRecord?
 
     init(_ store: AlbumStore) {
       self.store = store
@@ -27,7 +27,7 @@ extension AlbumStore {
 
     func sawFingerprint(_ fingerprint: String, of root: String) -> Bool {
       // The last scan of this folder saw the very same files: its albums stand.
-      guard let last = try? store.stateText("scan " + root), last.hasPrefix(fingerprint + "\n") else {
+      guard let last = try? store.source(root), last.kind == .folder, last.fingerprint == fingerprint else {
         return false
       }
       unchangedRecord = last
@@ -45,29 +45,14 @@ extension AlbumStore {
 
     /// The files the last scan skipped, when the scanner found the folder as it did.
     var unchangedSkipped: [FolderImport.Skipped] {
-      unchangedRecord.map(AlbumStore.skippedFiles(in:)) ?? []
-    }
-  }
-
-  /// The `scan ROOT` state row: the scan's fingerprint, then each skipped file's path and
-  /// reason (U+001F between them, U+001E after each).
-  static func scanRecord(_ fingerprint: String, _ skipped: [FolderImport.Skipped]) -> String {
-    fingerprint + "\n" + skipped.map { $0.path + "\u{1F}" + $0.reason + "\u{1E}" }.joined()
-  }
-
-  /// The skipped files of a ``scanRecord(_:_:)``.
-  static func skippedFiles(in record: String) -> [FolderImport.Skipped] {
-    guard let newline = record.firstIndex(of: "\n") else { return [] }
-    return record[record.index(after: newline)...].split(separator: "\u{1E}").compactMap { entry in
-      let parts = entry.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
-      return parts.count == 2 ? FolderImport.Skipped(path: String(parts[0]), reason: String(parts[1])) : nil
+      unchangedRecord?.skippedFiles ?? []
     }
   }
 
   /// The files a scan of a music folder skipped, each with its reason and the size and
-  /// modification time the scan read (none for a name it could not read), as the
-  /// `skipped ROOT` state row keeps them: a digest, so that the next import can tell the
-  /// very same files (and say so, instead of listing them again).
+  /// modification time the scan read (none for a name it could not read), as the folder's
+  /// `source` row keeps them: a digest, so that the next import can tell the very same files
+  /// (and say so, instead of listing them again).
   struct SkippedFiles {
     /// The scanned folder's real path.
     var root: String
@@ -89,10 +74,9 @@ extension AlbumStore {
     /// transaction (so an import that fails leaves the last ones); returns whether they are
     /// the very ones kept before. No file is never the same as before.
     func record(_ db: Database) throws -> Bool {
-      let key = "skipped " + root
       let value = digest
-      let before = try AlbumStore.stateText(key, db)
-      if before != value { try AlbumStore.setStateText(key, value, db) }
+      let before = try AlbumStore.source(root, db)?.skippedDigest
+      if before != value { try AlbumStore.recordSkippedDigest(value, of: root, db) }
       return value != nil && before == value
     }
   }

@@ -59,6 +59,17 @@ extension AlbumStore {
     return value
   }
 
+  /// The rows `sql` returns, each as its columns' texts (`""` for NULL).
+  static func fastTexts(_ db: Database, sql: String) throws -> [[String]] {
+    var rows: [[String]] = []
+    try step(db, sql: sql, []) { row in
+      let columns = sqlite3_column_count(row)
+      rows.append((0..<columns).map { text(row, $0) })
+      return true
+    }
+    return rows
+  }
+
   /// Runs `sql` (a statement that returns no rows, such as `BEGIN`) to its end.
   static func fastExecute(_ db: Database, sql: String) throws {
     try fastExecute(db, statement: db.cachedStatement(sql: sql))
@@ -149,16 +160,16 @@ extension AlbumStore {
 
 /// One album as `list` shows it, its text borrowed from SQLite for the duration of the call
 /// that hands it over (valid UTF-8 in a library bluelib wrote; repaired when shown).
-public struct AlbumListRow {
+package struct AlbumListRow {
   /// The album's 0-based index.
-  public var position: Int
-  public var title: UnsafeBufferPointer<UInt8>
-  public var artist: UnsafeBufferPointer<UInt8>
-  public var genre: UnsafeBufferPointer<UInt8>
-  public var year: Int?
-  public var coverURL: UnsafeBufferPointer<UInt8>
+  package var position: Int
+  package var title: UnsafeBufferPointer<UInt8>
+  package var artist: UnsafeBufferPointer<UInt8>
+  package var genre: UnsafeBufferPointer<UInt8>
+  package var year: Int?
+  package var coverURL: UnsafeBufferPointer<UInt8>
   /// Whether the library records the cover as in the cover cache.
-  public var coverCached: Bool
+  package var coverCached: Bool
 }
 
 extension Album {

@@ -272,27 +272,16 @@ extension AlbumStore {
     var stored: StoredTracks
     var opened: Set<String>
     var unreadable: [String]
-    var record: String
+    /// What the scan saw, kept for the next one.
+    var seen: Seen
 
-    /// Writes the tracks and the record inside the import's transaction.
+    /// Writes the tracks and what the scan saw inside the import's transaction.
     func write(_ db: Database) throws -> ScanChanges {
       let changes = try AlbumStore.writeTracks(
         of: albums, built: built, root: root, stored: stored, opened: opened, unreadable: unreadable, db)
-      try AlbumStore.recordScan(of: root, record, db)
+      try AlbumStore.record(seen, of: root, db)
       return changes
     }
-  }
-
-  /// Keeps `record` as the last scan of `root`, and forgets the last scans of the folders
-  /// above and below it: their albums and tracks were just written by this one.
-  static func recordScan(of root: String, _ record: String, _ db: Database) throws {
-    let overlapping = try String.fetchAll(db, sql: "SELECT key FROM state WHERE substr(key, 1, 5) = 'scan '").filter {
-      let other = String($0.dropFirst(5))
-      return other != root
-        && (other.hasPrefix(root + "/") || root.hasPrefix(other + "/") || other == "/" || root == "/")
-    }
-    for key in overlapping { try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [key]) }
-    try setStateText("scan " + root, record, db)
   }
 
   /// The tracks stored under the source key `key`, with every tag they were read with.

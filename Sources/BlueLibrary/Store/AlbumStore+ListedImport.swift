@@ -372,7 +372,7 @@ extension AlbumStore {
   /// of the albums that moved, are gone, or lost tracks; the moves are looked for among the
   /// albums new to the library only when an album of the library is not among those listed.
   func importListing(
-    root: String, summary: (FolderImportOutcome) -> String, origin: ChangeOrigin, record: String,
+    root: String, summary: (FolderImportOutcome) -> String, origin: ChangeOrigin, seen: Seen,
     marksFollowSource: Bool, cover: (MusicAlbum) -> String?
   ) throws(LibraryError) -> FolderImportOutcome {
     try changing { db in
@@ -562,7 +562,7 @@ extension AlbumStore {
         }
       }
       try Self.forgetAlbumsWithoutFiles(under: root, db)
-      try Self.recordScan(of: root, record, db)
+      try Self.record(seen, of: root, db)
       try Self.takeListedPlays(db)
       for key in gone {
         guard let stored = try Album.fetchOne(db, sql: find, arguments: [key]) else { continue }

@@ -256,20 +256,20 @@ extension AlbumStore {
 }
 
 /// What `stats` prints.
-public struct LibraryStatistics: Sendable {
-  public var albums: Int
-  public var tracks: Int
+package struct LibraryStatistics: Sendable {
+  package var albums: Int
+  package var tracks: Int
   /// Seconds.
-  public var length: Double
-  public var artists: Int
+  package var length: Double
+  package var artists: Int
   /// Albums whose track count is known (from a music folder).
-  public var albumsWithTracks: Int
+  package var albumsWithTracks: Int
   /// Albums per genre, most first ("" for none): the ``genresShown`` most common.
-  public var genres: [(name: String, count: Int)]
+  package var genres: [(name: String, count: Int)]
   /// The albums of the other genres, together.
-  public var albumsOfOtherGenres: Int
+  package var albumsOfOtherGenres: Int
   /// How many genres ``genres`` holds at most.
-  public static let genresShown = 12
+  package static let genresShown = 12
   /// Albums per decade (1990 for the 1990s; nil for no year), in order.
-  public var decades: [(decade: Int?, count: Int)]
+  package var decades: [(decade: Int?, count: Int)]
 }

@@ -63,14 +63,14 @@ extension AlbumStore {
 
   /// The server took `mark` of the albums with the source keys `keys`, as `value` (stars, or
   /// 1 for a favourite): nothing waits any more, and what the server says of them is that.
-  /// The record of the last sync (`record`, a state key) is forgotten: the songs it saw no
-  /// longer say what this library's albums do, so the next sync lists them whatever they are.
-  func confirmShared(_ mark: PendingMark, value: Int?, of keys: [String], forgetting record: String)
+  /// What the last sync of the source at `root` saw is forgotten: the songs it saw no longer
+  /// say what this library's albums do, so the next sync lists them whatever they are.
+  func confirmShared(_ mark: PendingMark, value: Int?, of keys: [String], forgettingSyncOf root: String)
     throws(LibraryError)
   {
     guard !keys.isEmpty else { return }
     try writing { db in
-      try Self.setStateText(record, nil, db)
+      try Self.forgetFingerprint(of: root, db)
       let remove = try db.cachedStatement(sql: "DELETE FROM state WHERE key = ?")
       let update = try db.cachedStatement(sql: "UPDATE folder_album SET \(mark.rawValue) = ? WHERE key = ?")
       for key in keys {

@@ -358,7 +358,7 @@ extension AlbumStore {
   static func writeImportedTracks(_ tracks: [MusicTrack], key: String, _ db: Database) throws {
     for (position, track) in tracks.enumerated() { try upsertTrack(track, key: key, position: position, db) }
     // The tracks of a folder changed without a scan: its next import reads it whole.
-    try db.execute(sql: "DELETE FROM state WHERE substr(key, 1, 5) = 'scan '")
+    try Self.forgetEveryFingerprint(db)
     func mostCommon(_ values: [String]) -> String? {
       var counts: [String: Int] = [:]
       for value in values { counts[value, default: 0] += 1 }

@@ -40,7 +40,7 @@ extension AlbumStore {
         ) AS image
         WHERE folder_album.key = image.source_key AND folder_album.title IS NOT NULL
         """, arguments: [step, side.rawValue])
-    try db.execute(sql: "DELETE FROM state WHERE substr(key, 1, 5) = 'scan '")
+    try Self.forgetEveryFingerprint(db)
   }
 
   /// Takes back the step in `row` (a `change` row); returns the album to select if the

@@ -385,6 +385,6 @@ extension AlbumStore {
         ])
     }
     // The files changed under the scans: each folder's next import reads it whole.
-    try db.execute(sql: "DELETE FROM state WHERE substr(key, 1, 5) = 'scan '")
+    try Self.forgetEveryFingerprint(db)
   }
 }

@@ -114,6 +114,16 @@ extension Schema {
       PRIMARY KEY (title, artist)
     ) WITHOUT ROWID
     """,
+    """
+    table 'source' on 'source': CREATE TABLE source (
+      root TEXT NOT NULL PRIMARY KEY,
+      kind TEXT NOT NULL CONSTRAINT "kind must be folder or server" CHECK (kind IN ('folder', 'server')),
+      fingerprint TEXT,
+      listed TEXT,
+      skipped_files TEXT,
+      skipped_digest TEXT
+    ) WITHOUT ROWID
+    """,
     "table 'state' on 'state': CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID",
     """
     table 'track' on 'track': CREATE TABLE track (

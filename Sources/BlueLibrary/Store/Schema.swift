@@ -17,7 +17,7 @@ enum Schema {
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
     addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
-    foldArtistIndex, addKeptRatingTags, addLookupNone,
+    foldArtistIndex, addKeptRatingTags, addLookupNone, addSources,
   ]
 
   /// The newest schema this build knows.
@@ -87,6 +87,7 @@ enum Schema {
     ("change_tag", ["rating_tags"], 15),
     ("write_journal", ["cancelled"], 15),
     ("lookup_none", ["title", "artist", "checked"], 16),
+    ("source", ["root", "kind", "fingerprint", "listed", "skipped_files", "skipped_digest"], 17),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -109,19 +110,15 @@ enum Schema {
 
   /// The schema objects in `db`, as ``objects(atVersion:)`` lists them.
   static func objects(in db: Database) throws -> [String] {
-    try Row.fetchAll(
+    // Through SQLite's C API: every start reads this, and GRDB's rows by column name cost
+    // several times the reading.
+    try AlbumStore.fastTexts(
       db,
       sql: """
         SELECT type, name, tbl_name, sql FROM sqlite_master
         WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name
         """
-    ).map { row in
-      let type: String = row["type"]
-      let name: String = row["name"]
-      let table: String = row["tbl_name"]
-      let sql: String? = row["sql"]
-      return "\(type) '\(name)' on '\(table)': \(sql ?? "")"
-    }
+    ).map { row in row[0] + " '" + row[1] + "' on '" + row[2] + "': " + row[3] }
   }
 
   /// Creates the schema in an empty database and seeds it: call inside a transaction.
@@ -583,6 +580,37 @@ enum Schema {
           checked INTEGER NOT NULL,
           PRIMARY KEY (title, artist)
         ) WITHOUT ROWID;
+        """)
+  }
+
+  /// The sources of albums (version 17): a row a music folder imported or a server synced,
+  /// by its root (`/home/u/Music`, `mpd://127.0.0.1:6600`), in place of the `scan ROOT` and
+  /// `skipped ROOT` state rows. `fingerprint` is what the last scan or sync saw (a folder's
+  /// files; a server's own fingerprint), NULL once forgotten (a change that makes the next
+  /// import read again); `listed` the fingerprint of the tracks a server listed;
+  /// `skipped_files` the files a folder's last scan skipped (path U+001F reason, U+001E after
+  /// each); `skipped_digest` their digest with the sizes and times the scan read.
+  private static func addSources(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE source (
+          root TEXT NOT NULL PRIMARY KEY,
+          kind TEXT NOT NULL CONSTRAINT "kind must be folder or server" CHECK (kind IN ('folder', 'server')),
+          fingerprint TEXT,
+          listed TEXT,
+          skipped_files TEXT,
+          skipped_digest TEXT
+        ) WITHOUT ROWID;
+        INSERT INTO source (root, kind, fingerprint, listed, skipped_files)
+          SELECT substr(key, 6), CASE WHEN substr(key, 6, 1) = '/' THEN 'folder' ELSE 'server' END,
+            substr(value, 1, instr(value, char(10)) - 1),
+            CASE WHEN substr(key, 6, 1) = '/' THEN NULL ELSE substr(value, instr(value, char(10)) + 1) END,
+            CASE WHEN substr(key, 6, 1) = '/' THEN substr(value, instr(value, char(10)) + 1) END
+          FROM state WHERE substr(key, 1, 5) = 'scan ' AND instr(value, char(10)) > 0;
+        INSERT INTO source (root, kind, skipped_digest)
+          SELECT substr(key, 9), 'folder', value FROM state WHERE substr(key, 1, 8) = 'skipped ' AND true
+          ON CONFLICT (root) DO UPDATE SET skipped_digest = excluded.skipped_digest;
+        DELETE FROM state WHERE substr(key, 1, 5) = 'scan ' OR substr(key, 1, 8) = 'skipped ';
         """)
   }
 }

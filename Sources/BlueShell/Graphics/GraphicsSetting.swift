@@ -2,7 +2,7 @@ import BlueSystem
 import CoverArt
 
 /// What `--graphics` (or `BLUELIB_GRAPHICS`) asks for: find out, or one way of drawing covers.
-public enum GraphicsSetting: String, Sendable, CaseIterable {
+package enum GraphicsSetting: String, Sendable, CaseIterable {
   /// Ask the terminal (once per run) and use the best protocol it answers for.
   case auto
   /// The kitty graphics protocol, whatever the terminal says.

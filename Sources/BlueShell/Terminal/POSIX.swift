@@ -34,11 +34,11 @@ enum POSIX {
 }
 
 /// Standard input, output and error, as the process was started with them.
-public enum StandardDescriptors {
+package enum StandardDescriptors {
   /// Opens `/dev/null` on each of descriptors 0, 1 and 2 that is closed, so that the next
   /// descriptor the process creates (the wake-up pipe, the library) cannot become its input
   /// or output: a closed standard input is then an empty one. Call first thing in `main`.
-  public static func openClosedOnes() {
+  package static func openClosedOnes() {
     for descriptor in Int32(0)...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
       // The lowest free descriptor is this one, since those below it are open by now.
       let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
