@@ -4,6 +4,8 @@ import MusicSource
 // favourite album is a starred album (`star`/`unstar` with `albumId`); an album's rating is
 // `setRating` of the album, or, from a server that rates songs only (supysonic answers 70,
 // "Track not found", for an album's id; remembered for the process), of each of its songs.
+// Taking a rating back (0) is answered `ok` by supysonic whatever the id: on a server not
+// known to rate albums (it said 70, or it is not OpenSubsonic's), the songs' go too.
 extension SubsonicServer {
   /// The albums one `star` or `unstar` names.
   static let albumsPerStar = 50
@@ -35,7 +37,10 @@ extension SubsonicServer {
           if !ratesSongsOnly {
             do throws(SubsonicError) {
               _ = try call("setRating", [("id", album), ("rating", value)])
-              continue
+              // A removal tells nothing: supysonic answers `ok` to a rating of 0 for any id
+              // (it removes what it does not have). Unless the server is known to rate
+              // albums, the songs' ratings go too (below).
+              if stars != nil || !mayRateSongsOnly { continue }
             } catch  where error.code == 70 || error.code == 0 && error.description.contains("Invalid ID") {
               // Rates songs only: its songs from now on.
               ratesSongsOnly = true
@@ -43,7 +48,9 @@ extension SubsonicServer {
           }
           var ids = songs[album] ?? []
           if ids.isEmpty {
-            ids = (try call("getAlbum", [("id", album)], maxBytes: Self.largestList).album?.songs ?? []).map(\.id)
+            let listed = try call("getAlbum", [("id", album)], maxBytes: Self.largestList).album?.songs ?? []
+            // A removal asks only of the songs that have a rating.
+            ids = listed.filter { stars != nil || $0.userRating != nil }.map(\.id)
           }
           for song in ids { _ = try call("setRating", [("id", song), ("rating", value)]) }
         }
@@ -52,6 +59,10 @@ extension SubsonicServer {
       throw error.sourceError
     }
   }
+
+  /// Whether the server may rate songs only: it said so (error 70 for an album's id), or it
+  /// does not speak OpenSubsonic (whose servers rate albums, and say so in their lists).
+  var mayRateSongsOnly: Bool { ratesSongsOnly || features?.openSubsonic != true }
 
   /// Stars (or unstars) `albums`, fifty to a request. supysonic refuses to star an album
   /// starred already (error 0, "… already starred"), and then every album of the request:

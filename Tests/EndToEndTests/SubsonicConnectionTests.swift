@@ -73,6 +73,55 @@ extension RunsAlone {
     }
   }
 
+  /// A server that lists two albums and refuses every star and rating (error 50, in words
+  /// with a control character): `rate` and `fav` of both say so once each, and the marks
+  /// stay in the library.
+  @Suite(.serialized)
+  struct SubsonicRefusalTests {
+    @Test func aRefusedMarkIsSaidOnceAndKeptInTheLibrary() throws {
+      let http = try LoopbackHTTPServer()
+      defer { http.stop() }
+      let head = #""status":"ok","version":"1.16.1""#
+      http.route(startingWith: "/rest/") { method, query in
+        let body: String
+        switch method {
+        case "/rest/getIndexes": body = #","indexes":{"lastModified":1700000000000}"#
+        case "/rest/getStarred2": body = #","starred2":{}"#
+        case "/rest/getAlbumList2":
+          body =
+            query?.contains("offset=0") == true
+            ? #","albumList2":{"album":[{"id":"al-1","name":"One","artist":"A","songCount":1},"#
+              + #"{"id":"al-2","name":"Two","artist":"B","songCount":1}]}"#
+            : #","albumList2":{}"#
+        case "/rest/getAlbum":
+          body = #","album":{"id":"al-1","name":"One","song":[{"id":"s-1","title":"S","suffix":"mp3"}]}"#
+        default:
+          let json =
+            #"{"subsonic-response":{"status":"failed","version":"1.16.1","#
+            + #""error":{"code":50,"message":"Not for you\u001b[2J"}}}"#
+          return .ok(Data(json.utf8), contentType: "application/json")
+        }
+        return .ok(Data(#"{"subsonic-response":{\#(head)\#(body)}}"#.utf8), contentType: "application/json")
+      }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let result = try runner.run(
+        ["--subsonic", "http://admin@127.0.0.1:\(http.port)", "-c", "rate all 4", "-c", "fav all", "-c", "list"],
+        environment: ["BLUELIB_SUBSONIC_PASSWORD": "secret", "NO_COLOR": "1"])
+      #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+      let note =
+        "Subsonic at admin@127.0.0.1:\(http.port): the user may not do that: Not for you\\e[2J (error 50) "
+        + "(kept in this library only)"
+      #expect(result.stdout.components(separatedBy: note).count == 3, "once for each: \(result.stdout)")
+      #expect(!result.stdout.contains("\u{1B}"))
+      let shown = try runner.run(
+        ["--subsonic", "http://admin@127.0.0.1:\(http.port)", "-c", "show 1", "-c", "show 2"],
+        environment: ["BLUELIB_SUBSONIC_PASSWORD": "secret", "NO_COLOR": "1"])
+      #expect(shown.stdout.components(separatedBy: "Rating: ★★★★☆").count == 3, "\(shown.stdout)")
+      #expect(shown.stdout.components(separatedBy: "Favourite: ♥ yes").count == 3, "\(shown.stdout)")
+    }
+  }
+
   /// `bluelib --subsonic` against a real supysonic on 127.0.0.1 (Debian's, served by
   /// waitress; the sample music: folder art for The Wall, pictures in Innuendo's songs,
   /// none for Hits), from the built binary.
@@ -93,5 +142,59 @@ extension RunsAlone {
           == "bluelib: Subsonic at admin@127.0.0.1:\(supysonic.port): wrong username or password (error 40)\n")
       #expect(seconds < 5, "\(seconds) s")
     }
+
+    /// `fav` stars the album on the server and `rate` rates each of its songs (supysonic
+    /// rates songs only: error 70 for an album's id), as the server's own API shows; `undo`
+    /// in another bluelib, which has not learnt that yet, takes both back there too.
+    @Test func favAndRateReachTheServerAndUndoTakesThemBackThere() throws {
+      let supysonic = try server()
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let environment = ["BLUELIB_SUBSONIC_PASSWORD": supysonic.password, "NO_COLOR": "1"]
+      let innuendo = try Self.albumID("Innuendo", on: supysonic)
+      let marked = try runner.run(
+        ["--subsonic", supysonic.url, "-c", "find title:innuendo", "-c", "fav 1", "-c", "rate 1 4"],
+        environment: environment)
+      #expect(marked.status == 0 && marked.stderr.isEmpty, "\(marked.stderr)")
+      #expect(marked.stdout.contains("\"Innuendo\" is a favourite"), "\(marked.stdout)")
+      #expect(try Self.starredAlbums(on: supysonic) == [innuendo])
+      #expect(try Self.songRatings(ofAlbum: innuendo, on: supysonic) == [4, 4])
+
+      let undone = try runner.run(
+        ["--subsonic", supysonic.url, "-c", "undo", "-c", "undo", "-c", "find title:innuendo"], environment: environment
+      )
+      #expect(undone.status == 0 && undone.stderr.isEmpty, "\(undone.stderr)")
+      #expect(undone.stdout.contains("undid rate") && undone.stdout.contains("undid fav"), "\(undone.stdout)")
+      #expect(try Self.starredAlbums(on: supysonic).isEmpty)
+      #expect(try Self.songRatings(ofAlbum: innuendo, on: supysonic) == [0, 0])
+
+      // Redone, in a third: on the server again.
+      let redone = try runner.run(
+        ["--subsonic", supysonic.url, "-c", "redo", "-c", "redo"], environment: environment)
+      #expect(redone.status == 0 && redone.stderr.isEmpty, "\(redone.stderr)")
+      #expect(try Self.starredAlbums(on: supysonic) == [innuendo])
+      #expect(try Self.songRatings(ofAlbum: innuendo, on: supysonic) == [4, 4])
+    }
+  }
+}
+
+extension RunsAlone.SupysonicEndToEndTests {
+  /// The id of the album named `title` on `supysonic`, by its own API.
+  static func albumID(_ title: String, on supysonic: SupysonicFixture) throws -> String {
+    let list = try supysonic.response("getAlbumList2", [("type", "alphabeticalByName"), ("size", "50")])
+    let albums = (list["albumList2"] as? [String: Any])?["album"] as? [[String: Any]] ?? []
+    return try #require(albums.first { $0["name"] as? String == title }?["id"] as? String)
+  }
+
+  /// The ids of the albums `supysonic` has starred, by its own API (`getStarred2`).
+  static func starredAlbums(on supysonic: SupysonicFixture) throws -> [String] {
+    let starred = try supysonic.response("getStarred2")["starred2"] as? [String: Any]
+    return (starred?["album"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+  }
+
+  /// The rating of each song of the album `id` on `supysonic` (`getAlbum`), 0 for none.
+  static func songRatings(ofAlbum id: String, on supysonic: SupysonicFixture) throws -> [Int] {
+    let album = try supysonic.response("getAlbum", [("id", id)])["album"] as? [String: Any]
+    return (album?["song"] as? [[String: Any]] ?? []).map { $0["userRating"] as? Int ?? 0 }
   }
 }

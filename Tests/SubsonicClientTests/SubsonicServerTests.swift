@@ -226,5 +226,34 @@ extension RunsAlone {
         ])
       #expect(http.requests.dropFirst(3).allSatisfy { Self.parameters($0.query)["rating"] ?? "3" == "3" })
     }
+
+    /// A rating taken back goes to the album, and — as supysonic answers `ok` to a rating of
+    /// 0 for any id — to its songs that have one, unless the server speaks OpenSubsonic
+    /// (which rates albums): there the album's alone.
+    @Test(arguments: [false, true])
+    func aRatingTakenBackGoesToTheSongsOfAServerNotKnownToRateAlbums(openSubsonic: Bool) throws {
+      let http = try Self.server { method, query in
+        switch method {
+        case "ping", "setRating": return Self.ok(openSubsonic: openSubsonic)
+        case "getAlbum":
+          return Self.ok(
+            #""album":{"id":"\#(query["id"]!)","name":"A","song":[{"id":"s-1","userRating":4},{"id":"s-2"}]}"#,
+            openSubsonic: openSubsonic)
+        default: return Self.failed(0, "unexpected \(method)")
+        }
+      }
+      let client = try Self.client(http)
+      try client.check()
+      try client.share(.rating(nil), onTracks: ["al-1/s-7.flac", "al-1/s-8.flac", "al-2"])
+      let sent = http.requests.dropFirst().map { "\($0.path.dropFirst(6)) \(Self.parameters($0.query)["id"] ?? "")" }
+      #expect(
+        sent
+          == (openSubsonic
+            ? ["setRating al-1", "setRating al-2"]
+            : [
+              "setRating al-1", "setRating s-7", "setRating s-8", "setRating al-2", "getAlbum al-2", "setRating s-1",
+            ]))
+      #expect(http.requests.dropFirst().allSatisfy { Self.parameters($0.query)["rating"] ?? "0" == "0" })
+    }
   }
 }
