@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+import MusicFolder
 import TestSupport
 import Testing
 
@@ -179,6 +180,40 @@ extension RunsAlone {
 }
 
 extension RunsAlone.SupysonicEndToEndTests {
+  /// `download` fetches each album's cover by its cover id (`getCoverArt`): The Wall's from
+  /// its folder's `cover.jpg`, Innuendo's from its songs' pictures; Lost Art's folder had a
+  /// cover when the server scanned it, gone since, so the server has none — said as an
+  /// answer and remembered; Hits has no art the server knows of, so none is asked for. A
+  /// second `download` takes the covers from the cache and does not ask for Lost Art's.
+  @Test func coversComeByCoverIDCachedAndNoneRemembered() throws {
+    let supysonic = try SupysonicFixture { music in
+      try MPDFixture.sampleMusic(music)
+      try music.track("Nobody/Lost Art/01.flac", TagEdit(album: "Lost Art", artist: "Nobody", title: "Gone"))
+      try music.file("Nobody/Lost Art/cover.jpg", TestPicture.jpeg(TestPicture.green))
+    }
+    try supysonic.start()
+    try FileManager.default.removeItem(atPath: supysonic.music.path("Nobody/Lost Art/cover.jpg"))
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let environment = ["BLUELIB_SUBSONIC_PASSWORD": supysonic.password, "NO_COLOR": "1"]
+    let first = try runner.run(
+      ["--subsonic", supysonic.url, "-c", "download all", "-c", "wait"], environment: environment)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.range(of: #"cover of "The Wall": [0-9.]+ (bytes|KB)"#, options: .regularExpression) != nil)
+    #expect(first.stdout.range(of: #"cover of "Innuendo": [0-9.]+ (bytes|KB)"#, options: .regularExpression) != nil)
+    #expect(first.stdout.contains("cover of \"Lost Art\": none on Subsonic at admin@127.0.0.1:\(supysonic.port)"))
+    #expect(first.stdout.contains("2 covers downloaded, 1 album has none on the server, 0 failed"), "\(first.stdout)")
+    let cached = try FileManager.default.contentsOfDirectory(atPath: runner.home.path + "/covers")
+    #expect(cached.filter { !$0.hasPrefix(".") }.count == 2, "\(cached)")
+
+    let second = try runner.run(
+      ["--subsonic", supysonic.url, "-c", "download all", "-c", "wait"], environment: environment)
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stdout.contains("2 already cached"), "\(second.stdout)")
+    #expect(second.stdout.contains("1 album has none on the server (asked in the last 30 days"), "\(second.stdout)")
+    #expect(!second.stdout.contains("downloading"), "\(second.stdout)")
+  }
+
   /// The id of the album named `title` on `supysonic`, by its own API.
   static func albumID(_ title: String, on supysonic: SupysonicFixture) throws -> String {
     let list = try supysonic.response("getAlbumList2", [("type", "alphabeticalByName"), ("size", "50")])
