@@ -83,8 +83,9 @@ package final class MPVEngine: AudioEngine, Sendable {
         // is followed to its URLs, and no file beside it is loaded.
         ("access-references", "no"), ("autoload-files", "no"),
         // Inside a stream, FFmpeg opens no protocol but these (no `file:`, no `concat:`, no
-        // playlist protocol), whatever the server answers.
-        ("stream-lavf-o", "protocol_whitelist=[http,https,tcp,tls]"),
+        // playlist protocol), whatever the server answers, and follows no redirect: a stream
+        // of the music server's origin stays there (a `302` to another host is an error).
+        ("stream-lavf-o", "protocol_whitelist=[http,https,tcp,tls],max_redirects=0"),
       ] + (audioOutput.map { [("ao", $0)] } ?? []) + extra
     for (name, value) in options {
       let status = mpv_set_option_string(pointer, name, value)

@@ -132,6 +132,9 @@ package final class SubsonicEngine: AudioEngine, Sendable {
           self.started(index)
         case .finished(let index):
           self.finished(index)
+        case .endOfPlaylist:
+          // The last track's play is told before the end is (a script ends with it).
+          self.scrobbles.sync {}
         case .failed(let index, let reason) where reason.contains(self.server.address.origin):
           handler(.failed(index: index, reason: "the stream failed"))
           return

@@ -123,6 +123,112 @@ extension RunsAlone {
     }
   }
 
+  /// Playing a server's album from the built binary, headless (`BLUELIB_AUDIO_OUTPUT=null`),
+  /// against a server of the test's own that records every request: each track streams
+  /// from the configured server (`stream`, the song's id, `format=raw`), is told as "now
+  /// playing" when it starts (`scrobble submission=false`) and as played when it ends
+  /// (`submission=true`) — the last one too, before the script's end; a stream that
+  /// redirects to another origin is not followed there.
+  @Suite(.serialized)
+  struct SubsonicPlayTests {
+    /// A server of one album, "One" (`al-1`), of two songs (`s-1`, `s-2`) one second long,
+    /// whose `stream` answers `stream` (the MP3's bytes unless told).
+    static func server(
+      stream: (@Sendable (String) -> LoopbackHTTPServer.Response)? = nil
+    ) throws -> (LoopbackHTTPServer, TemporaryDirectory) {
+      let directory = try TemporaryDirectory()
+      let music = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
+      let file = try MPDFixture.silence(1, at: "one.mp3", in: music)
+      let audio = try Data(contentsOf: URL(fileURLWithPath: file))
+      let http = try LoopbackHTTPServer()
+      let head = #""status":"ok","version":"1.16.1""#
+      http.route(startingWith: "/rest/") { method, query in
+        let body: String
+        switch method {
+        case "/rest/stream":
+          let id = query?.split(separator: "&").first { $0.hasPrefix("id=") }.map { String($0.dropFirst(3)) } ?? ""
+          return stream?(id) ?? .ok(audio, contentType: "audio/mpeg")
+        case "/rest/getIndexes": body = #","indexes":{"lastModified":1700000000000}"#
+        case "/rest/getStarred2": body = #","starred2":{}"#
+        case "/rest/getAlbumList2":
+          body =
+            query?.contains("offset=0") == true
+            ? #","albumList2":{"album":[{"id":"al-1","name":"One","artist":"A","songCount":2,"duration":2}]}"#
+            : #","albumList2":{}"#
+        case "/rest/getAlbum":
+          body =
+            #","album":{"id":"al-1","name":"One","artist":"A","song":["#
+            + #"{"id":"s-1","title":"First","track":1,"suffix":"mp3","duration":1},"#
+            + #"{"id":"s-2","title":"Second","track":2,"suffix":"mp3","duration":1}]}"#
+        default: body = ""
+        }
+        return .ok(Data(#"{"subsonic-response":{\#(head)\#(body)}}"#.utf8), contentType: "application/json")
+      }
+      return (http, directory)
+    }
+
+    /// `METHOD id submission` of each request for a stream or a scrobble, in order.
+    static func playRequests(_ http: LoopbackHTTPServer) -> [String] {
+      http.requests.filter { ["/rest/stream", "/rest/scrobble"].contains($0.path) }.map { request in
+        let fields = Dictionary(
+          (request.query ?? "").split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+          }, uniquingKeysWith: { first, _ in first })
+        return [String(request.path.dropFirst(6)), fields["id"] ?? "", fields["submission"] ?? fields["format"] ?? ""]
+          .joined(separator: " ")
+      }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func eachTrackStreamsFromTheServerAndIsScrobbledAtItsStartAndEnd() throws {
+      let (http, directory) = try Self.server()
+      defer { http.stop() }
+      _ = directory
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let result = try runner.run(
+        ["--subsonic", "http://admin@127.0.0.1:\(http.port)", "-c", "play 1"],
+        environment: ["BLUELIB_SUBSONIC_PASSWORD": "secret", "NO_COLOR": "1", "BLUELIB_AUDIO_OUTPUT": "null"])
+      #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+      #expect(result.stdout.contains("▶ A — One — 01 First") && result.stdout.contains("▶ A — One — 02 Second"))
+      #expect(result.stdout.contains("■ end of the queue"), "\(result.stdout)")
+      // The streams may be opened before their track starts (gapless): each song's
+      // scrobbles are in order, now playing before played.
+      let requests = Self.playRequests(http)
+      #expect(
+        requests.filter { $0.hasPrefix("stream") }.sorted() == ["stream s-1 raw", "stream s-2 raw"], "\(requests)")
+      let scrobbles = requests.filter { $0.hasPrefix("scrobble") }
+      #expect(
+        scrobbles == [
+          "scrobble s-1 false", "scrobble s-1 true", "scrobble s-2 false", "scrobble s-2 true",
+        ], "\(requests)")
+    }
+
+    /// A stream the server redirects to another origin (another port of this machine) is
+    /// not followed: libmpv opens no URL but the configured server's. The track fails in
+    /// one line that names no URL (they carry the credentials).
+    @Test(.timeLimit(.minutes(1)))
+    func aStreamRedirectedElsewhereIsNotFollowed() throws {
+      let elsewhere = try LoopbackHTTPServer()
+      defer { elsewhere.stop() }
+      let (http, directory) = try Self.server { _ in .redirect(to: elsewhere.url("/stolen.mp3")) }
+      defer { http.stop() }
+      let music = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
+      let file = try MPDFixture.silence(1, at: "other.mp3", in: music)
+      elsewhere.route("/stolen.mp3", .ok(try Data(contentsOf: URL(fileURLWithPath: file)), contentType: "audio/mpeg"))
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let result = try runner.run(
+        ["--subsonic", "http://admin@127.0.0.1:\(http.port)", "-c", "play 1"],
+        environment: ["BLUELIB_SUBSONIC_PASSWORD": "secret", "NO_COLOR": "1", "BLUELIB_AUDIO_OUTPUT": "null"])
+      #expect(elsewhere.requestCount("/stolen.mp3") == 0, "\(result.stdout)")
+      #expect(http.requestCount("/rest/stream") >= 1)
+      #expect(!(result.stdout + result.stderr).contains("secret") && !(result.stdout + result.stderr).contains("enc:"))
+      #expect(!(result.stdout + result.stderr).contains("http://"), "\(result.stdout)\(result.stderr)")
+    }
+  }
+
   /// `bluelib --subsonic` against a real supysonic on 127.0.0.1 (Debian's, served by
   /// waitress; the sample music: folder art for The Wall, pictures in Innuendo's songs,
   /// none for Hits), from the built binary.
@@ -212,6 +318,29 @@ extension RunsAlone.SupysonicEndToEndTests {
     #expect(second.stdout.contains("2 already cached"), "\(second.stdout)")
     #expect(second.stdout.contains("1 album has none on the server (asked in the last 30 days"), "\(second.stdout)")
     #expect(!second.stdout.contains("downloading"), "\(second.stdout)")
+  }
+
+  /// `play` of a supysonic album, headless: both songs stream from the server — which
+  /// then names the last one as what its user plays (`getNowPlaying`, which supysonic fills
+  /// as it streams) — and the queue plays to its end.
+  @Test(.timeLimit(.minutes(1)))
+  func anAlbumStreamsFromTheServerAndPlaysToItsEnd() throws {
+    let supysonic = try server()
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let result = try runner.run(
+      ["--subsonic", supysonic.url, "-c", "find title:innuendo", "-c", "play 1"],
+      environment: ["BLUELIB_SUBSONIC_PASSWORD": supysonic.password, "NO_COLOR": "1", "BLUELIB_AUDIO_OUTPUT": "null"])
+    #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    #expect(result.stdout.contains("playing \"Innuendo\" (2 tracks)"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains("Queen — Innuendo — 01 Innuendo")
+        && result.stdout.contains("Queen — Innuendo — 02 Headlong"))
+    #expect(result.stdout.contains("■ end of the queue"), "\(result.stdout)")
+    let playing = try supysonic.response("getNowPlaying")["nowPlaying"] as? [String: Any]
+    let entries = playing?["entry"] as? [[String: Any]] ?? []
+    #expect(entries.map { $0["title"] as? String } == ["Headlong"], "\(entries)")
+    #expect(entries.first?["username"] as? String == supysonic.user)
   }
 
   /// The id of the album named `title` on `supysonic`, by its own API.
