@@ -343,6 +343,27 @@ extension RunsAlone.SupysonicEndToEndTests {
     #expect(entries.first?["username"] as? String == supysonic.user)
   }
 
+  /// The server gone after a sync: the start says so in one line, `play` of an album whose
+  /// tracks were never asked for fails in one line, and the library's albums are still
+  /// listed.
+  @Test func aServerGoneFailsTheCommandsThatNeedItOnly() throws {
+    let supysonic = try server()
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let environment = [
+      "BLUELIB_SUBSONIC_PASSWORD": supysonic.password, "NO_COLOR": "1", "BLUELIB_AUDIO_OUTPUT": "null",
+    ]
+    #expect(try runner.run(["--subsonic", supysonic.url, "-c", "list"], environment: environment).status == 0)
+    supysonic.stop()
+    let result = try runner.run(
+      ["--subsonic", supysonic.url, "-c", "find title:innuendo", "-c", "play 1", "-c", "find", "-c", "list"],
+      environment: environment)
+    let gone = "Subsonic at admin@127.0.0.1:\(supysonic.port): cannot connect: connection refused"
+    #expect(result.status == 1)
+    #expect(result.stderr == "bluelib: \(gone)\nbluelib: -c:2: play: \(gone)\n", "\(result.stderr)")
+    #expect(result.stdout.contains("Innuendo — Queen") && result.stdout.contains("The Wall — Pink Floyd"))
+  }
+
   /// The id of the album named `title` on `supysonic`, by its own API.
   static func albumID(_ title: String, on supysonic: SupysonicFixture) throws -> String {
     let list = try supysonic.response("getAlbumList2", [("type", "alphabeticalByName"), ("size", "50")])
