@@ -30,6 +30,19 @@ extension RunsAlone {
       #expect(seconds < 5, "\(seconds) s")
     }
 
+    /// An HTTPS server whose certificate the system's authorities do not vouch for (a
+    /// self-signed one): refused, with no way around it, in one line that says why.
+    @Test func aCertificateTheSystemDoesNotTrustFailsTheStartInOneLine() throws {
+      let tls = try UntrustedTLSServer()
+      let (result, seconds) = try Self.start("https://admin@127.0.0.1:\(tls.port)")
+      #expect(result.status != 0)
+      #expect(
+        result.stderr
+          == "bluelib: Subsonic at admin@127.0.0.1:\(tls.port): TLS: certificate not trusted (the system's "
+          + "authorities do not vouch for it)\n")
+      #expect(seconds < 5, "\(seconds) s")
+    }
+
     /// An HTTP server that is not a Subsonic server: a web page, no `/rest/` at all, JSON of
     /// another API.
     @Test(arguments: [
