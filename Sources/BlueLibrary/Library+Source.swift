@@ -70,14 +70,15 @@ extension Library {
     // would take the server's instead.
     let notices = sendingWaitingMarks ? try finishPendingShares() : []
     let version: String
+    // What the last sync saw: nothing is listed while the source's fingerprint is the one
+    // it saw (and the source takes back what it learnt then).
+    let last = try store.source(root)
+    server.recall(lastFingerprint: last?.kind == .server ? last?.fingerprint : nil)
     do throws(SourceError) {
       version = try server.fingerprint()
     } catch {
       throw .server(error.description)
     }
-    // What the last sync saw (the source's row): nothing is listed while the source's
-    // fingerprint is the one it saw.
-    let last = try store.source(root)
     if let last, last.kind == .server, last.fingerprint == version {
       var result = SourceSync()
       result.notices = notices

@@ -27,6 +27,10 @@ package protocol MusicSource: AnyObject, Sendable {
   /// last update and its song count); the library lists nothing while it is the one of the
   /// last sync.
   func fingerprint() throws(SourceError) -> String
+  /// Told, before the first ``fingerprint()`` of a sync, the fingerprint the last sync of
+  /// this library saw (nil: none), so what it learnt then (a Subsonic server's way to
+  /// authenticate) is not learnt again. The default: nothing.
+  func recall(lastFingerprint: String?)
   /// Lists every track, a window of a few thousand at a time, in the source's order:
   /// `receive` is given each window as it arrives, so whoever syncs holds one window, not
   /// the source. When the source changed during the listing, it is listed again from the
@@ -65,6 +69,9 @@ package protocol MusicSource: AnyObject, Sendable {
 extension MusicSource {
   /// A source that keeps no marks of its own.
   package func marks() throws(SourceError) -> [String: TrackMarks]? { nil }
+
+  /// A source that learns nothing it could be told.
+  package func recall(lastFingerprint: String?) {}
 
   /// A source that lists tracks: its albums are never without them.
   package func tracks(ofAlbum album: String) throws(SourceError) -> [SourceTrack] { [] }

@@ -203,6 +203,15 @@ package final class SubsonicServer: MusicSource, Sendable {
     }
   }
 
+  /// Takes the password from the first request (the last start found the server takes no
+  /// token), unless an API key is given or a way is known already.
+  func usePasswordFromTheStart() {
+    guard apiKey == nil, password != nil else { return }
+    state.withLock { state in
+      if state.authentication == nil { state.authentication = .password }
+    }
+  }
+
   /// The way the first request tries: the API key when given, else the token.
   private var firstWay: Authentication { apiKey != nil ? .apiKey : .token }
 

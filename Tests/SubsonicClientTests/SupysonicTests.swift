@@ -36,6 +36,33 @@ extension RunsAlone {
       #expect(client.features?.version == "1.10.2" && client.features?.openSubsonic == false)
     }
 
+    /// The way to authenticate is remembered per server, in its library file: a second
+    /// process sends the password from its first request (no token answered 10 first), and a
+    /// wrong password is still said as such.
+    @Test func thePasswordTheServerNeededIsSentFirstAtTheNextStart() throws {
+      let supysonic = try server()
+      let home = try TemporaryDirectory()
+      let path = home.file("subsonic.sqlite")
+      let covers = CoverSettings(directory: home.file("covers"))
+      let first = try client(supysonic)
+      _ = try Library.open(path: path, covers: covers, seed: [], source: first).sync()
+      #expect(first.requestLog.methods.prefix(2) == ["getIndexes", "getIndexes"], "token, then password")
+
+      let again = try client(supysonic)
+      let second = try Library.open(path: path, covers: covers, seed: [], source: again).sync()
+      #expect(!second.listed)
+      #expect(again.requestLog.methods == ["getIndexes", "getStarred2"], "\(again.requestLog.methods)")
+      #expect(again.authentication == .password)
+
+      let wrong = try client(supysonic, password: "guess")
+      let error = #expect(throws: (any Error).self) {
+        try Library.open(path: path, covers: covers, seed: [], source: wrong).sync()
+      }
+      #expect(
+        error.map { String(describing: $0) }
+          == "Subsonic at \(supysonic.url.dropFirst(7)): wrong username or password (error 40)")
+    }
+
     @Test func aWrongPasswordIsOneLine() throws {
       let supysonic = try server()
       let client = try client(supysonic, password: "guess")
