@@ -36,7 +36,7 @@ package final class SubsonicServer: MusicSource, Sendable {
   let pollInterval: Double
   private let password: String?
   private let apiKey: String?
-  let http = HTTPGetter()
+  let http: HTTPGetter
   private let state = Mutex(State())
   private let stopping = WakeUpPipe()
 
@@ -97,12 +97,14 @@ package final class SubsonicServer: MusicSource, Sendable {
   static let connectTimeout: Duration = .seconds(4)
 
   /// A server at `address`; `password` for a user's token or password, `apiKey` for
-  /// OpenSubsonic's API keys (one of them). Nothing is asked until a request needs it.
+  /// OpenSubsonic's API keys (one of them); `cancellation` ends a request on the terminal's
+  /// thread. Nothing is asked until a request needs it.
   package init(
     address: SubsonicAddress, password: String?, apiKey: String? = nil, timeout: Double = 30,
-    pollInterval: Double = 60
+    pollInterval: Double = 60, cancellation: Cancellation = .never
   ) {
     self.address = address
+    self.http = HTTPGetter(cancellation: cancellation)
     self.password = password.flatMap { $0.isEmpty ? nil : $0 }
     self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
     self.timeout = timeout

@@ -194,7 +194,8 @@ struct Invocation {
         }
       }
       let server = SubsonicServer(
-        address: address, password: password, apiKey: apiKey, timeout: SubsonicServer.timeout(from: environment))
+        address: address, password: password, apiKey: apiKey, timeout: SubsonicServer.timeout(from: environment),
+        cancellation: cancellation)
       options.server = server
       options.coverSources = [SubsonicCoverSource(server: server)]
       options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in
@@ -202,7 +203,7 @@ struct Invocation {
         SubsonicEngine(
           server: server,
           engine: try MPVEngine(
-            audioOutput: audioOutput, streamOrigin: address.origin, isCancelled: { Shell.isStopRequested }))
+            audioOutput: audioOutput, streamOrigin: address.origin, isCancelled: { cancellation.isStopRequested }))
       }
     }
     return Shell.run(options)

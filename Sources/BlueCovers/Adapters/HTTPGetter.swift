@@ -56,9 +56,14 @@ package final class HTTPGetter: Sendable {
   /// The most redirects within the origin one request follows.
   static let maxRedirects = 5
 
-  /// A getter that says it is `userAgent`; nothing is loaded until the first request.
-  package init(userAgent: String = "bluelib") {
+  /// The run's token: on the thread that armed it, a signal ends a request.
+  private let cancellation: Cancellation
+
+  /// A getter that says it is `userAgent`, stopped on the terminal's thread by
+  /// `cancellation`; nothing is loaded until the first request.
+  package init(userAgent: String = "bluelib", cancellation: Cancellation = .never) {
     self.userAgent = userAgent
+    self.cancellation = cancellation
   }
 
   deinit {
@@ -96,7 +101,7 @@ package final class HTTPGetter: Sendable {
   /// The answer to a GET of `url` (`http:` or `https:`) with `headers` (`Accept: …`), within
   /// `limits`, on the calling thread. `isCancelled` is asked every 50 ms: true ends the
   /// request (``CoverFailure/cancelled``). On the thread that owns the terminal, Ctrl-C,
-  /// SIGTERM and SIGHUP end it too (``Interruption``).
+  /// SIGTERM and SIGHUP end it too (the run's ``Cancellation``).
   package func get(
     _ url: String, headers: [String] = [], limits: Limits, isCancelled: @escaping () -> Bool = { false }
   ) throws(CoverFailure) -> Answer {
@@ -106,7 +111,6 @@ package final class HTTPGetter: Sendable {
     if let reason = target.portProblem { throw .badURL(url, reason: reason) }
     let multi = try startedClient()
     let deadline = ContinuousClock.now + limits.timeout
-    let interruption = Interruption.forThisThread
     var redirects = 0
     while true {
       let remaining = ContinuousClock.now.duration(to: deadline)
@@ -115,7 +119,7 @@ package final class HTTPGetter: Sendable {
         url: target.url.absoluteString, headers: headers, userAgent: userAgent, timeout: remaining,
         maxBytes: limits.maxBytes, connectTimeout: limits.connectTimeout)
       let outcome = Self.wait(for: request, on: multi) {
-        isCancelled() || interruption?.shouldStop() == true
+        isCancelled() || cancellation.stopsWaitOnThisThread()
       }
       let response: CurlResponse
       switch outcome {
