@@ -165,7 +165,7 @@ _bluelib() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--bail --no-color --no-pager --version -h --help)
     local -a repeating_options=(-c)
-    local -a non_repeating_options=(--home --script --downloads --download-timeout --graphics --mpd)
+    local -a non_repeating_options=(--home --script --downloads --download-timeout --graphics --mpd --subsonic)
     __bluelib_offer_flags_options 0
 
     # Offer option value completions
@@ -192,6 +192,9 @@ _bluelib() {
         return
         ;;
     '--mpd')
+        return
+        ;;
+    '--subsonic')
         return
         ;;
     esac

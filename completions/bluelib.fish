@@ -20,7 +20,7 @@ function __bluelib_parse_tokens -S
     set -l unparsed_tokens (__bluelib_tokens -pc)
     switch $unparsed_tokens[1]
     case 'bluelib'
-        __bluelib_parse_subcommand 0 'home=' 'c=+' 'script=' 'downloads=' 'download-timeout=' 'graphics=' 'mpd=' 'bail' 'no-color' 'no-pager' 'version' 'h/help'
+        __bluelib_parse_subcommand 0 'home=' 'c=+' 'script=' 'downloads=' 'download-timeout=' 'graphics=' 'mpd=' 'subsonic=' 'bail' 'no-color' 'no-pager' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __bluelib_parse_subcommand -r 1 'version'
@@ -84,6 +84,7 @@ complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_option
 complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" download-timeout' -l 'download-timeout' -d 'Seconds before a cover download fails.' -rfka ''
 complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" graphics' -l 'graphics' -d 'How covers are drawn: in pixels (kitty, sixel, iterm), half blocks, none, or auto: ask the terminal (also BLUELIB_GRAPHICS).' -rfka 'auto kitty sixel iterm blocks none'
 complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" mpd' -l 'mpd' -d 'Browse and play the albums of the MPD server at HOST[:PORT] or SOCKET, PASSWORD@ in front (alone: MPD_HOST and MPD_PORT, else localhost:6600).' -rfka ''
+complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" subsonic' -l 'subsonic' -d 'Browse, play, star and rate the albums of the Subsonic or OpenSubsonic server at URL (https://USER@HOST[:PORT][/PATH]; http on this machine only); the password from BLUELIB_SUBSONIC_PASSWORD, else asked for, or an API key from BLUELIB_SUBSONIC_API_KEY.' -rfka ''
 complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" bail' -l 'bail' -d 'Stop at the first failing command (script mode).'
 complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" no-color' -l 'no-color' -d 'Print no colour (also NO_COLOR, TERM=dumb).'
 complete -c 'bluelib' -n '__bluelib_should_offer_completions_for_flags_or_options "bluelib" no-pager' -l 'no-pager' -d 'Print output taller than the window as it is, not through $PAGER (also PAGER=).'

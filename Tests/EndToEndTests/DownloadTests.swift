@@ -34,7 +34,7 @@ extension RunsAlone {
 
     // MARK: - Concurrency
 
-    @Test func twentyFourSlowCoversFinishInUnderThreeSecondsSixAtATime() throws {
+    @Test func twentyFourSlowCoversDownloadSixAtATime() throws {
       let server = try LoopbackHTTPServer()
       defer { server.stop() }
       let runner = BinaryRunner()
@@ -56,8 +56,12 @@ extension RunsAlone {
           "24 covers downloaded, 0 failed", "",
         ]
       #expect(lines(result.stdout) == expected)
-      // One at a time would take 12 s; six at a time is four rounds of 0.5 s.
-      #expect(seconds < 3, "24 covers of 0.5 s each took \(seconds) s for the whole run")
+      // Six at a time: the server saw six at once, and four rounds of 0.5 s take 2 s at
+      // least (more at once would take less). The upper bound only says it was not one at a
+      // time (12 s): the server's count, not the clock, shows the six, so a loaded machine
+      // (3.08 s once, beside three builds) does not fail it.
+      #expect(server.peakConnections >= 6, "at most \(server.peakConnections) downloads at once")
+      #expect(seconds < 8, "24 covers of 0.5 s each took \(seconds) s for the whole run")
       #expect(seconds >= 2, "24 covers of 0.5 s each, 6 at a time, cannot take only \(seconds) s")
       for number in 1...24 {
         #expect(server.requestCount("/slow/\(number).png") == 1)
