@@ -76,6 +76,10 @@ let package = Package(
     // player and stickers behind the seams (MusicSource, CoverSource, AudioEngine); it knows
     // no library.
     .target(name: "MPDClient", dependencies: ["BlueCovers", "BluePlayback", "BlueSystem", "MusicSource"]),
+    // A client of Subsonic's API (Navidrome, gonic, Airsonic, supysonic…; see README, "Music on a
+    // server"): its albums, covers, streams, stars and ratings behind the same seams, over
+    // BlueCovers' libcurl; it knows no library.
+    .target(name: "SubsonicClient", dependencies: ["BlueCovers", "BluePlayback", "BlueSystem", "MusicSource"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
     // libcurl, loaded with dlopen at the first download (see ccurl.h): its header (Debian
@@ -124,6 +128,7 @@ let package = Package(
         "BlueSystem",
         "MPDClient",
         "MPVAudio",
+        "SubsonicClient",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // Start-up (issue 36; docs/benchmarks.md, "Where the time went"): the release binary is not
@@ -190,6 +195,15 @@ let package = Package(
       dependencies: [
         "MPDClient", "BlueCovers", "BlueLibrary", "BluePlayback", "MusicFolder", "MusicSource", "TestSupport",
       ]
+    ),
+    .testTarget(
+      name: "SubsonicClientTests",
+      dependencies: [
+        "SubsonicClient", "BlueCovers", "BlueLibrary", "BluePlayback", "LoopbackHTTPServer", "MusicFolder",
+        "MusicSource", "TestSupport",
+      ],
+      // Answers in other servers' shapes, read by the decoding tests from their path.
+      exclude: ["Recorded"]
     ),
     .testTarget(
       name: "EndToEndTests",

@@ -193,9 +193,9 @@ extension Album {
   }
 
   /// A cover is empty or `scheme:rest` with scheme http, https, file, `bluelib` (a cover
-  /// bundled with the program), `embedded` (a picture in an audio file) or `mpd` (a song's
-  /// picture on a music server), a non-empty rest, a host for http, https and mpd, and no
-  /// blanks or control characters.
+  /// bundled with the program), `embedded` (a picture in an audio file), `mpd` (a song's
+  /// picture on a music server) or `subsonic` (a cover on a Subsonic server), a non-empty
+  /// rest, a host for http, https, mpd and subsonic, and no blanks or control characters.
   static func checkCover(_ url: String) throws(LibraryError) {
     if !withBytes(of: url, isValidCover) {
       throw .invalidCover(url)
@@ -213,7 +213,8 @@ extension Album {
     guard !hasBlankOrControl(bytes) else { return false }
     guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 1 < bytes.count else { return false }
     let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
-    if isScheme(scheme, "http") || isScheme(scheme, "https") || isScheme(scheme, "mpd") {
+    if isScheme(scheme, "http") || isScheme(scheme, "https") || isScheme(scheme, "mpd") || isScheme(scheme, "subsonic")
+    {
       // `//` and a host: `http://` alone, or `http:///path`, has none.
       let slashes = UInt8(ascii: "/")
       return bytes.count > colon + 3 && bytes[colon + 1] == slashes && bytes[colon + 2] == slashes

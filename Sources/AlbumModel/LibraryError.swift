@@ -1,4 +1,5 @@
 import BlueSystem
+
 /// Everything that can go wrong in the library: opening it, changing it, importing into it.
 ///
 /// Each description is one lowercase line that names what was wrong and, where

@@ -58,7 +58,8 @@ package enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// cut to their first eight digits (`show` has them whole).
   case notInArchive(release: String?, group: String?)
   /// A music server has no picture for the song and no cover file beside it:
-  /// `none on MPD at 127.0.0.1:6600 (no picture in 01.flac, no cover file in its folder)`.
+  /// `none on MPD at 127.0.0.1:6600 (no picture in 01.flac, no cover file in its folder)`;
+  /// with no song (a Subsonic server, asked by cover id), `none on Subsonic at …`.
   case noneOnServer(server: String, song: String)
 
   /// The user-facing reason, as a status line shows it: whatever a server, a file or a
@@ -92,6 +93,8 @@ package enum CoverFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case .downloadFailed(let reason): "download failed: \(reason)"
     case .httpUnavailable(let reason): "\(reason); \(Self.installHint)"
     case .unreadableFile(let reason): reason
+    case .noneOnServer(let server, let song) where song.isEmpty:
+      "none on \(server)"
     case .noneOnServer(let server, let song):
       "none on \(server) (no picture in \(song.split(separator: "/").last.map(String.init) ?? song), no cover file in its folder)"
     case .notInArchive(let release, let group):

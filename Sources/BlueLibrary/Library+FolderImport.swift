@@ -4,6 +4,7 @@ import BluePlayback
 import BlueSystem
 import Foundation
 package import MusicFolder
+import MusicSource
 
 #if canImport(Glibc)
   import Glibc
@@ -177,7 +178,36 @@ extension Library {
 extension Library {
   /// The tracks of `album` as its files said at the last import of its music folder, with
   /// its discs and MusicBrainz ids; nil for an album that did not come from a music folder.
+  /// An album a source listed without its tracks (a Subsonic server's) has them asked for
+  /// now, the first time, and kept (``MusicSource/tracks(ofAlbum:)``): the network is waited
+  /// for before the library file is written, and no change is logged.
+  ///
+  /// - Throws: ``LibraryError/server(_:)`` when the source cannot give them.
   package func tracklist(of album: Album) throws(LibraryError) -> Tracklist? {
+    guard let key = album.sourceKey else { return nil }
+    let stored = try store.tracklist(forKey: key)
+    guard let source, stored?.tracks.isEmpty ?? true, (album.tracks ?? 0) > 0, let folder = album.folder,
+      folder.hasPrefix(source.root + "/")
+    else { return stored }
+    let root = source.root
+    let songs: [SourceTrack]
+    do throws(SourceError) {
+      songs = try source.tracks(ofAlbum: String(folder.dropFirst(root.count + 1)))
+    } catch {
+      throw .server(error.description)
+    }
+    guard !songs.isEmpty else { return stored }
+    try store.keepFetchedTracks(
+      songs.map { song in
+        MusicTrack(
+          path: root + "/" + song.path, size: 0, modified: song.modified &* 1_000_000_000, disc: song.disc,
+          tags: song.tags)
+      }, forKey: key)
+    return try store.tracklist(forKey: key)
+  }
+
+  /// The tracks of `album` the library holds (``tracklist(of:)``), none asked of a source.
+  package func storedTracklist(of album: Album) throws(LibraryError) -> Tracklist? {
     guard let key = album.sourceKey else { return nil }
     return try store.tracklist(forKey: key)
   }

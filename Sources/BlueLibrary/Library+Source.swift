@@ -71,14 +71,15 @@ extension Library {
     // would take the server's instead.
     let notices = sendingWaitingMarks ? try finishPendingShares() : []
     let version: String
+    // What the last sync saw: nothing is listed while the source's fingerprint is the one
+    // it saw (and the source takes back what it learnt then).
+    let last = try store.source(root)
+    server.recall(lastFingerprint: last?.kind == .server ? last?.fingerprint : nil)
     do throws(SourceError) {
       version = try server.fingerprint()
     } catch {
       throw .server(error.description)
     }
-    // What the last sync saw (the source's row): nothing is listed while the source's
-    // fingerprint is the one it saw.
-    let last = try store.source(root)
     if let last, last.kind == .server, last.fingerprint == version {
       var result = SourceSync()
       result.notices = notices
@@ -92,6 +93,8 @@ extension Library {
     defer { store.endListing() }
     var fingerprint = SongFingerprint()
     var staged = 0
+    /// The tracks of the albums listed without them, as their lists count them.
+    var listedSongs = 0
     var marksKept = true
     var failure: LibraryError?
     do throws(SourceError) {
@@ -103,6 +106,7 @@ extension Library {
           case .again:
             fingerprint = SongFingerprint()
             staged = 0
+            listedSongs = 0
             try store.beginListing()
           case .tracks(let songs):
             for song in songs { fingerprint.mix(song) }
@@ -110,6 +114,12 @@ extension Library {
               songs.map { song in
                 ListedTrack(path: root + "/" + song.path, modified: song.modified &* 1_000_000_000, tags: song.tags)
               })
+          case .albums(let albums):
+            // Albums without their tracks: staged as they are, their tracks asked for when
+            // needed (``tracklist(of:)``).
+            for album in albums { fingerprint.mix(album) }
+            staged += try store.stageAlbums(albums, root: root)
+            listedSongs += albums.reduce(0) { $0 + max(0, min($1.trackCount, 1 << 20)) }
           }
           return true
         } catch {
@@ -124,7 +134,7 @@ extension Library {
     var result = SourceSync()
     result.notices = notices
     result.listed = true
-    result.tracks = staged
+    result.tracks = staged + listedSongs
     let listed = fingerprint.hex(songs: staged)
     if let last, last.kind == .server, last.listed == listed {
       // The very songs of the last sync: its albums stand.
@@ -360,6 +370,14 @@ struct SongFingerprint {
     }
   }
 
+  mutating func mix(_ album: SourceAlbum) {
+    mix(album.path)
+    mix(
+      "album \(album.modified) \(album.duration) \(album.trackCount) \(album.year ?? -1) \(album.rating ?? 0) "
+        + "\(album.ratingKnown) \(album.favourite) \(album.plays ?? -1) \(album.lastPlayed ?? -1)")
+    for text in [album.title, album.artist, album.genre, album.coverURL, album.musicBrainzAlbumID] { mix(text) }
+  }
+
   /// The fingerprint of the songs mixed, `songs` of them.
   func hex(songs: Int) -> String {
     var copy = self
@@ -455,8 +473,13 @@ extension Library {
     var uris: [String] = []
     var keys: [String] = []
     for album in albums where album.folder?.hasPrefix(prefix) == true {
-      guard let tracklist = try tracklist(of: album) else { continue }
-      uris += tracklist.tracks.map(\.path).filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+      guard let tracklist = try storedTracklist(of: album), let folder = album.folder else { continue }
+      let tracks = tracklist.tracks.map(\.path).filter { $0.hasPrefix(prefix) }.map {
+        String($0.dropFirst(prefix.count))
+      }
+      // An album listed without its tracks, whose tracks were never asked for: its folder
+      // stands for them (the source finds them from it), rather than a request for them.
+      uris += tracks.isEmpty && (album.tracks ?? 0) > 0 ? [String(folder.dropFirst(prefix.count))] : tracks
       if let key = album.sourceKey { keys.append(key) }
     }
     guard !uris.isEmpty else {

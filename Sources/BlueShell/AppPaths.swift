@@ -1,4 +1,5 @@
 import MusicSource
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

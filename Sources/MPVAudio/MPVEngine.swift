@@ -12,6 +12,9 @@ import Synchronization
 /// `mpv_…` calls here are).
 package final class MPVEngine: AudioEngine, Sendable {
   private let handle: Handle
+  /// The one `http(s)://host:port` whose URLs `loadfile` is given besides absolute paths
+  /// (a music server's streams); nil: files only.
+  private let streamOrigin: String?
   private let shared = Shared()
   private let finished = DispatchSemaphore(value: 0)
 
@@ -55,10 +58,22 @@ package final class MPVEngine: AudioEngine, Sendable {
   /// mpv's options, set after these (the benchmark's `ao-null-untimed`). Unless it is
   /// `null`, the audio output must open first (``checkAudioOutput(_:_:)``): an
   /// error says so once, and `isCancelled` (asked as it waits) stops the wait.
+  ///
+  /// `streamOrigin` (`https://music.example.org:443`, a music server's) lets URLs of exactly
+  /// that origin be played besides files; no other URL, and no protocol but `http` and
+  /// `https` (and what they ride on) inside one.
   package init(
-    audioOutput: String? = nil, options extra: [(String, String)] = [], isCancelled: () -> Bool = { false }
+    audioOutput: String? = nil, options extra: [(String, String)] = [], streamOrigin: String? = nil,
+    isCancelled: () -> Bool = { false }
   ) throws(PlaybackError) {
     try MPVLibrary.load()
+    self.streamOrigin = try streamOrigin.map { origin throws(PlaybackError) in
+      let lowered = origin.lowercased()
+      guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://"), !lowered.dropFirst(8).contains("/"),
+        !origin.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
+      else { throw PlaybackError("mpv plays streams of an http or https origin only, not '\(origin)'") }
+      return lowered
+    }
     let audioOutput = audioOutput == "null" ? audioOutput : try Self.checkAudioOutput(audioOutput, isCancelled)
     guard let pointer = mpv_create() else { throw PlaybackError("libmpv could not be started") }
     handle = Handle(pointer: pointer)
@@ -70,6 +85,10 @@ package final class MPVEngine: AudioEngine, Sendable {
         // A file opens that file and nothing else: no playlist (M3U, PLS, HLS…) in its place
         // is followed to its URLs, and no file beside it is loaded.
         ("access-references", "no"), ("autoload-files", "no"),
+        // Inside a stream, FFmpeg opens no protocol but these (no `file:`, no `concat:`, no
+        // playlist protocol), whatever the server answers, and follows no redirect: a stream
+        // of the music server's origin stays there (a `302` to another host is an error).
+        ("stream-lavf-o", "protocol_whitelist=[http,https,tcp,tls],max_redirects=0"),
       ] + (audioOutput.map { [("ao", $0)] } ?? []) + extra
     for (name, value) in options {
       let status = mpv_set_option_string(pointer, name, value)
@@ -119,7 +138,7 @@ package final class MPVEngine: AudioEngine, Sendable {
   package func append(_ paths: [String], start: Bool) throws(PlaybackError) {
     let idle = flag("idle-active")
     for path in paths {
-      try Self.checkLocal(path)
+      try Self.check(path, streamOrigin: streamOrigin)
       let status = command(["loadfile", path, "append"])
       guard status >= 0 else {
         throw PlaybackError("mpv could not queue '\(path)': \(String(cString: mpv_error_string(status)))")
@@ -192,7 +211,9 @@ package final class MPVEngine: AudioEngine, Sendable {
   }
 
   package func problem(playing path: String) -> TrackProblem? {
-    TrackProblem.ofLocalFile(at: path)
+    // A stream is checked by its server as it plays.
+    if let streamOrigin, path.lowercased().hasPrefix(streamOrigin + "/") { return nil }
+    return TrackProblem.ofLocalFile(at: path)
   }
 
   /// mpv's `loop-playlist`: `inf` plays the playlist again after its last entry.
@@ -307,11 +328,20 @@ package final class MPVEngine: AudioEngine, Sendable {
   static let limiterCeiling = 0.944
 
   /// mpv opens any string it is given as a URL, a protocol or a playlist where it can:
-  /// only absolute paths reach `loadfile`, whoever calls.
-  private static func checkLocal(_ path: String) throws(PlaybackError) {
-    guard path.hasPrefix("/"), !path.utf8.contains(0) else {
-      throw PlaybackError("mpv is given only absolute paths of files, not '\(path)'")
+  /// only absolute paths reach `loadfile`, whoever calls, and URLs of `streamOrigin` (a
+  /// music server's streams) when there is one: `ORIGIN/…`, no blank or control character.
+  static func check(_ path: String, streamOrigin: String?) throws(PlaybackError) {
+    if path.hasPrefix("/"), !path.utf8.contains(0) { return }
+    if let streamOrigin, path.lowercased().hasPrefix(streamOrigin + "/"),
+      !path.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
+    {
+      return
     }
+    let shown = path.count > 80 ? String(path.prefix(80)) + "…" : path
+    throw PlaybackError(
+      streamOrigin == nil
+        ? "mpv is given only absolute paths of files, not '\(shown)'"
+        : "mpv is given only absolute paths of files and streams of \(streamOrigin!), not '\(shown)'")
   }
 
   // MARK: - The audio output
@@ -337,9 +367,14 @@ package final class MPVEngine: AudioEngine, Sendable {
       }
       quiet.restore()
     }
+    // `keep-open`: at its end the silence stays loaded, paused, and the output open, so the
+    // output's name is told whenever mpv gets to it. Without it an output that writes as
+    // fast as it can (`pcm`, into a file) could finish the silence and close before the
+    // name was told: the end came first and a working output was called none (a test of
+    // ReplayGain failed so on a loaded machine).
     let settings = [
       ("config", "no"), ("video", "no"), ("terminal", "no"), ("audio-display", "no"), ("load-scripts", "no"),
-      ("ytdl", "no"), ("idle", "yes"), ("input-default-bindings", "no"),
+      ("ytdl", "no"), ("idle", "yes"), ("input-default-bindings", "no"), ("keep-open", "yes"),
     ]
     for (option, value) in settings + (name.map { [("ao", $0)] } ?? []) {
       let status = mpv_set_option_string(core, option, value)

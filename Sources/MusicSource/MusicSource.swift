@@ -1,12 +1,14 @@
 /// A source of albums, below the library: something that lists music tracks, each with a
-/// stamp that says when it changed, and a fingerprint that changes whenever what it lists
-/// does; and, where it can, that shares marks (ratings, favourites) with every other library
-/// of it, gives covers and plays. An MPD server (`MPDClient`, and Mopidy through it) is one;
-/// a Subsonic server will be another. The library imports what a source lists through one
-/// path (staged, grouped into albums as a music folder's files are, keyed, stored: views,
-/// queries, sort, stats, completion and undo of local edits work as on local albums), and
-/// follows the source as it changes; the executable hands it the implementation, as it
-/// hands the player its audio engine.
+/// stamp that says when it changed, or albums without their tracks (whose tracks it gives
+/// when asked), and a fingerprint that changes whenever what it lists does; and, where it
+/// can, that shares marks (ratings, favourites) with every other library of it, gives covers
+/// and plays. An MPD server (`MPDClient`, and Mopidy through it) lists tracks; a Subsonic
+/// server (`SubsonicClient`) lists albums (``SourceListing/albums(_:)``): asking it for
+/// every album's tracks would cost a request an album. The library imports what a source
+/// lists through one path (staged; tracks grouped into albums as a music folder's files are;
+/// keyed, stored: views, queries, sort, stats, completion and undo of local edits work as on
+/// local albums), and follows the source as it changes; the executable hands it the
+/// implementation, as it hands the player its audio engine.
 ///
 /// This module knows no library, no store and no terminal: a source depends on it (and on
 /// BlueCovers and BluePlayback for its covers and its player), never on BlueLibrary.
@@ -25,6 +27,10 @@ package protocol MusicSource: AnyObject, Sendable {
   /// last update and its song count); the library lists nothing while it is the one of the
   /// last sync.
   func fingerprint() throws(SourceError) -> String
+  /// Told, before the first ``fingerprint()`` of a sync, the fingerprint the last sync of
+  /// this library saw (nil: none), so what it learnt then (a Subsonic server's way to
+  /// authenticate) is not learnt again. The default: nothing.
+  func recall(lastFingerprint: String?)
   /// Lists every track, a window of a few thousand at a time, in the source's order:
   /// `receive` is given each window as it arrives, so whoever syncs holds one window, not
   /// the source. When the source changed during the listing, it is listed again from the
@@ -32,6 +38,10 @@ package protocol MusicSource: AnyObject, Sendable {
   /// the source keeps for it (``SourceTrack/rating``). A `receive` that returns false stops
   /// the listing (the call then returns without an error).
   func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError)
+  /// The tracks of the album it listed as `album` (its ``SourceAlbum/path``), in album
+  /// order, each filed below that path: asked when the library first needs them (`show`,
+  /// `play`), and kept. A source that lists tracks is never asked (the default: none).
+  func tracks(ofAlbum album: String) throws(SourceError) -> [SourceTrack]
   /// The cover URL of the album whose first track is filed at `path` (its
   /// ``SourceTrack/path``): what the source's `CoverSource` reads.
   func coverURL(ofTrack path: String) -> String
@@ -41,7 +51,9 @@ package protocol MusicSource: AnyObject, Sendable {
   /// Starts listening for changes (and keeps doing so until the process ends), so a library
   /// open during an update follows it.
   func startFollowing()
-  /// Keeps `mark` on the tracks filed at `paths` (their ``SourceTrack/path``), where every
+  /// Keeps `mark` on the tracks filed at `paths` (their ``SourceTrack/path``; for an album
+  /// listed without its tracks whose tracks the library has not asked for, the album's
+  /// ``SourceAlbum/path``), where every
   /// client of the source sees it (MPD: stickers), so another library of the same source
   /// reads it at its next sync
   /// (``SourceTrack/rating``, ``SourceTrack/favourite``): what the source keeps is the
@@ -57,6 +69,12 @@ package protocol MusicSource: AnyObject, Sendable {
 extension MusicSource {
   /// A source that keeps no marks of its own.
   package func marks() throws(SourceError) -> [String: TrackMarks]? { nil }
+
+  /// A source that learns nothing it could be told.
+  package func recall(lastFingerprint: String?) {}
+
+  /// A source that lists tracks: its albums are never without them.
+  package func tracks(ofAlbum album: String) throws(SourceError) -> [SourceTrack] { [] }
 }
 
 /// The marks a source keeps for one track (``MusicSource/marks()``).
@@ -76,6 +94,9 @@ package struct TrackMarks: Sendable, Equatable {
 package enum SourceListing: Sendable, Equatable {
   /// The next tracks, in the source's order.
   case tracks([SourceTrack])
+  /// The next albums, in the source's order, without their tracks
+  /// (``MusicSource/tracks(ofAlbum:)`` gives them).
+  case albums([SourceAlbum])
   /// The database changed while it was listed: the songs handed on so far are to be
   /// forgotten, and the listing starts again.
   case again
@@ -157,6 +178,46 @@ package struct SourceTrack: Sendable, Equatable {
     self.uri = uri
     self.path = uri
     self.modified = modified
+    self.duration = duration
+  }
+}
+
+/// One album of a source that lists albums rather than tracks (``SourceListing/albums(_:)``):
+/// what its list of albums says of it, its tracks left for when they are needed.
+package struct SourceAlbum: Sendable, Equatable {
+  /// Where the library files it, below the source's root: its folder. The source finds the
+  /// album again from it (a Subsonic server: its album id); its tracks are filed below it.
+  package var path: String
+  package var title: String
+  package var artist: String
+  package var year: Int?
+  package var genre: String?
+  /// Its number of tracks and its length in seconds, as its list says.
+  package var trackCount: Int
+  package var duration: Double
+  /// A stamp that changes when its tracks do (when it was added or changed), 0 when unknown.
+  package var modified: Int64 = 0
+  /// Its cover's URL, read by the source's `CoverSource`; nil for none.
+  package var coverURL: String?
+  package var musicBrainzAlbumID: String?
+  /// The stars, 1 to 5, the source keeps for it; nil for none. Said only when
+  /// ``ratingKnown``: a source that rates songs only does not say it in its list of albums,
+  /// and the library's rating of the album then stands.
+  package var rating: Int?
+  package var ratingKnown = false
+  /// Whether the source keeps it marked as a favourite.
+  package var favourite = false
+  /// How often it was played, as the source counts; nil when it does not say.
+  package var plays: Int?
+  /// When it was last played (seconds since 1970), as the source says; nil when it does not.
+  package var lastPlayed: Int64?
+
+  /// An album filed at `path` with its title and artist; the rest is set one by one.
+  package init(path: String, title: String, artist: String, trackCount: Int = 0, duration: Double = 0) {
+    self.path = path
+    self.title = title
+    self.artist = artist
+    self.trackCount = trackCount
     self.duration = duration
   }
 }

@@ -6,6 +6,7 @@ import BlueSystem
 import Foundation
 import MPDClient
 import MPVAudio
+import SubsonicClient
 
 #if canImport(Glibc)
   import Glibc
@@ -64,6 +65,13 @@ struct Bluelib: ParsableCommand {
       valueName: "HOST[:PORT]|SOCKET"))
   var mpd: String?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Browse, play, star and rate the albums of the Subsonic or OpenSubsonic server at URL (https://USER@HOST[:PORT][/PATH]; http on this machine only); the password from BLUELIB_SUBSONIC_PASSWORD, else asked for, or an API key from BLUELIB_SUBSONIC_API_KEY.",
+      valueName: "URL"))
+  var subsonic: String?
+
   @Flag(name: .long, help: "Stop at the first failing command (script mode).")
   var bail = false
 
@@ -79,7 +87,7 @@ struct Bluelib: ParsableCommand {
   var invocation: Invocation {
     Invocation(
       home: home, commands: commands, script: script, downloads: downloads, downloadTimeout: downloadTimeout,
-      graphics: graphics, mpd: mpd, bail: bail, noColor: noColor, noPager: noPager)
+      graphics: graphics, mpd: mpd, subsonic: subsonic, bail: bail, noColor: noColor, noPager: noPager)
   }
 
   func validate() throws {
@@ -104,6 +112,8 @@ struct Invocation {
   var graphics: GraphicsSetting?
   /// The MPD server to browse and play (`--mpd`; empty: the environment's), or nil.
   var mpd: String?
+  /// The Subsonic server to browse and play (`--subsonic URL`), or nil.
+  var subsonic: String?
   var bail = false
   var noColor = false
   var noPager = false
@@ -119,6 +129,17 @@ struct Invocation {
     if let mpd {
       do {
         _ = try MPDAddress.resolve(mpd, environment: processEnvironment())
+      } catch {
+        return error.description
+      }
+    }
+    if let subsonic {
+      if mpd != nil { return "--mpd and --subsonic cannot be used together" }
+      do {
+        let address = try SubsonicAddress(subsonic)
+        if address.user == nil, (processEnvironment()["BLUELIB_SUBSONIC_API_KEY"] ?? "").isEmpty {
+          return "--subsonic needs a user (https://USER@HOST), or an API key in BLUELIB_SUBSONIC_API_KEY"
+        }
       } catch {
         return error.description
       }
@@ -157,6 +178,33 @@ struct Invocation {
       options.coverSources = [MPDCoverSource(server: server)]
       options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in try MPDEngine(server: server) }
       options.playerOutlivesShell = true
+    }
+    if let subsonic, let address = try? SubsonicAddress(subsonic) {
+      // The password is read from the environment or the terminal, and kept in this
+      // process only (never in a file, the history, or a line on the screen).
+      let apiKey = environment["BLUELIB_SUBSONIC_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+      var password = environment["BLUELIB_SUBSONIC_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+      if apiKey == nil && password == nil {
+        do {
+          password = try PasswordPrompt.ask("Password of \(address.user ?? "") at \(address.origin): ")
+        } catch {
+          let bytes = Array("bluelib: --subsonic: \(error) (or set BLUELIB_SUBSONIC_PASSWORD)\n".utf8)
+          _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+          return 1
+        }
+      }
+      let server = SubsonicServer(
+        address: address, password: password, apiKey: apiKey, timeout: SubsonicServer.timeout(from: environment),
+        cancellation: cancellation)
+      options.server = server
+      options.coverSources = [SubsonicCoverSource(server: server)]
+      options.audioEngine = { () throws(PlaybackError) -> any AudioEngine in
+        // libmpv, taking this server's streams and nothing else.
+        SubsonicEngine(
+          server: server,
+          engine: try MPVEngine(
+            audioOutput: audioOutput, streamOrigin: address.origin, isCancelled: { cancellation.isStopRequested }))
+      }
     }
     return Shell.run(options)
   }
@@ -219,6 +267,7 @@ extension Invocation {
     var noPager = false
     var graphics: GraphicsSetting?
     var mpd: String?
+    var subsonic: String?
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
@@ -256,6 +305,9 @@ extension Invocation {
       case "--mpd":
         guard mpd == nil, let given = value() else { return nil }
         mpd = given
+      case "--subsonic":
+        guard subsonic == nil, let given = value() else { return nil }
+        subsonic = given
       case "--bail":
         guard inline == nil, !bail else { return nil }
         bail = true
@@ -272,8 +324,8 @@ extension Invocation {
     }
     self.init(
       home: home, commands: commands, script: script, downloads: downloads ?? 6,
-      downloadTimeout: downloadTimeout ?? 15, graphics: graphics, mpd: mpd, bail: bail, noColor: noColor,
-      noPager: noPager)
+      downloadTimeout: downloadTimeout ?? 15, graphics: graphics, mpd: mpd, subsonic: subsonic, bail: bail,
+      noColor: noColor, noPager: noPager)
     guard problem == nil else { return nil }
   }
 }

@@ -206,11 +206,11 @@ package final class MopidyFixture {
   }
 }
 
-/// A child process started with no signal blocked and every signal at its default action,
-/// in a process group of its own. Foundation's `Process` passes on the signal mask of the
+/// A child process (of a fixture: Mopidy, supysonic) started with no signal blocked and
+/// every signal at its default action, in a process group of its own. Foundation's `Process` passes on the signal mask of the
 /// thread that starts it, and the test runner's threads (libdispatch's) block SIGTERM: a
 /// Mopidy started so never sees it.
-private final class Child {
+final class Child {
   /// Its process id, and its process group's.
   let pid: pid_t
   /// Its wait status once it ended and was reaped.

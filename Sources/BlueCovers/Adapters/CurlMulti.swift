@@ -15,6 +15,8 @@ struct CurlRequest: Sendable {
   var timeout: Duration
   /// The most bytes a 2xx body may have.
   var maxBytes: Int
+  /// The longest the connection (TLS included) may take; nil: ``timeout``.
+  var connectTimeout: Duration? = nil
 }
 
 /// What a server answered: the status and headers, and the body of a 2xx answer.
@@ -52,7 +54,9 @@ enum CurlFailure: Error, Sendable {
 ///
 /// - Important: libcurl must be loaded (`ccurl_unavailable()` returned nil) before one is made.
 final class CurlMulti: Sendable {
-  private typealias Completion = CheckedContinuation<Result<CurlResponse, CurlFailure>, Never>
+  /// Told the outcome of a transfer, once, on the loop's thread (or on the thread that
+  /// cancelled it before the loop took it).
+  typealias Completion = @Sendable (Result<CurlResponse, CurlFailure>) -> Void
 
   /// What other threads hand the loop, and what they need to know of it.
   private struct Inbox {
@@ -99,32 +103,50 @@ final class CurlMulti: Sendable {
   /// Makes `request` and waits for the answer; cancelling the calling task ends the transfer
   /// at once (closing its connection) with ``CurlFailure/cancelled``, as ``stop()`` does.
   func get(_ request: CurlRequest) async -> Result<CurlResponse, CurlFailure> {
-    let id = inbox.withLock { inbox in
+    let id = nextID()
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Result<CurlResponse, CurlFailure>, Never>) in
+        // A task cancelled before this point ran its handler already (finding nothing to
+        // cancel): it sees its flag here, under the same lock.
+        start(request, id: id, unless: { Task.isCancelled }) { continuation.resume(returning: $0) }
+      }
+    } onCancel: {
+      cancel(id)
+    }
+  }
+
+  /// A number for the next transfer (``start(_:id:unless:done:)``, ``cancel(_:)``).
+  func nextID() -> UInt64 {
+    inbox.withLock { inbox in
       inbox.nextID += 1
       return inbox.nextID
     }
-    return await withTaskCancellationHandler {
-      await withCheckedContinuation { (done: Completion) in
-        // A task cancelled before this point ran its handler already (finding nothing to
-        // cancel): it sees its flag here, under the same lock.
-        let taken = inbox.withLock { inbox in
-          guard !inbox.stopping, !Task.isCancelled else { return false }
-          inbox.waiting.append((id, request, done))
-          _ = ccurl_multi_wakeup(handle.multi)
-          return true
-        }
-        if !taken { done.resume(returning: .failure(.cancelled)) }
-      }
-    } onCancel: {
-      let waiting = inbox.withLock { inbox -> Completion? in
-        if let index = inbox.waiting.firstIndex(where: { $0.id == id }) { return inbox.waiting.remove(at: index).done }
-        guard inbox.running.contains(id), !inbox.stopping else { return nil }
-        inbox.cancelled.append(id)
-        _ = ccurl_multi_wakeup(handle.multi)
-        return nil
-      }
-      waiting?.resume(returning: .failure(.cancelled))
+  }
+
+  /// Hands `request` to the loop as the transfer `id` (``nextID()``), `done` told its
+  /// outcome; told ``CurlFailure/cancelled`` at once when the loop stopped or `cancelled`
+  /// says so (asked under the lock ``cancel(_:)`` takes).
+  func start(_ request: CurlRequest, id: UInt64, unless cancelled: () -> Bool = { false }, done: @escaping Completion) {
+    let taken = inbox.withLock { inbox in
+      guard !inbox.stopping, !cancelled() else { return false }
+      inbox.waiting.append((id, request, done))
+      _ = ccurl_multi_wakeup(handle.multi)
+      return true
     }
+    if !taken { done(.failure(.cancelled)) }
+  }
+
+  /// Ends the transfer `id` at once (its connection closed), its outcome
+  /// ``CurlFailure/cancelled``; nothing when it ended or was never started.
+  func cancel(_ id: UInt64) {
+    let waiting = inbox.withLock { inbox -> Completion? in
+      if let index = inbox.waiting.firstIndex(where: { $0.id == id }) { return inbox.waiting.remove(at: index).done }
+      guard inbox.running.contains(id), !inbox.stopping else { return nil }
+      inbox.cancelled.append(id)
+      _ = ccurl_multi_wakeup(handle.multi)
+      return nil
+    }
+    waiting?(.failure(.cancelled))
   }
 
   /// Ends every transfer (each with ``CurlFailure/cancelled``), closes every connection and
@@ -160,7 +182,7 @@ final class CurlMulti: Sendable {
       byHandle[transfer.easy] = nil
       transfer.close()
       _ = inbox.withLock { $0.running.remove(transfer.id) }
-      transfer.done.resume(returning: outcome)
+      transfer.done(outcome)
     }
     while true {
       let (arrived, cancelled, stopping) = inbox.withLock { inbox in
@@ -172,7 +194,7 @@ final class CurlMulti: Sendable {
         return (inbox.waiting, inbox.cancelled, inbox.stopping)
       }
       if stopping {
-        for request in arrived { request.done.resume(returning: .failure(.cancelled)) }
+        for request in arrived { request.done(.failure(.cancelled)) }
         for transfer in Array(transfers.values) { end(transfer, .failure(.cancelled)) }
         break
       }
@@ -188,7 +210,7 @@ final class CurlMulti: Sendable {
           }
         } catch {
           _ = inbox.withLock { $0.running.remove(id) }
-          done.resume(returning: .failure(error))
+          done(.failure(error))
         }
       }
       for id in cancelled {
@@ -218,7 +240,7 @@ final class CurlMulti: Sendable {
 private final class Transfer {
   let id: UInt64
   let easy: UnsafeMutableRawPointer
-  let done: CheckedContinuation<Result<CurlResponse, CurlFailure>, Never>
+  let done: CurlMulti.Completion
   private let maxBytes: Int
   private var headerLines: UnsafeMutablePointer<curl_slist>?
   private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -234,7 +256,7 @@ private final class Transfer {
   private var tooLarge = false
 
   init(
-    id: UInt64, request: CurlRequest, done: CheckedContinuation<Result<CurlResponse, CurlFailure>, Never>
+    id: UInt64, request: CurlRequest, done: @escaping CurlMulti.Completion
   ) throws(CurlFailure) {
     guard let easy = ccurl_easy_init() else {
       errorText.deallocate()
@@ -251,12 +273,21 @@ private final class Transfer {
     let parts = request.timeout.components
     let milliseconds = max(1, min(parts.seconds.multipliedReportingOverflow(by: 1000).partialValue, 86_400_000))
     let timeout = Int(milliseconds + parts.attoseconds / 1_000_000_000_000_000)
+    let connecting = request.connectTimeout.map { limit in
+      let parts = limit.components
+      let milliseconds = max(1, min(parts.seconds.multipliedReportingOverflow(by: 1000).partialValue, 86_400_000))
+      return min(timeout, Int(milliseconds + parts.attoseconds / 1_000_000_000_000_000))
+    }
     let settings: [(CURLoption, Setting)] = [
       (CURLOPT_URL, .text(request.url)),
       (CURLOPT_PROTOCOLS_STR, .text("http,https")),
       (CURLOPT_REDIR_PROTOCOLS_STR, .text("http,https")),
       // Redirects are followed by the source, which checks each one.
       (CURLOPT_FOLLOWLOCATION, .number(0)),
+      // The server's certificate is checked against the system's authorities and its name
+      // (libcurl's defaults, said here so that nothing turns them off).
+      (CURLOPT_SSL_VERIFYPEER, .number(1)),
+      (CURLOPT_SSL_VERIFYHOST, .number(2)),
       // Covers are fetched directly: not through `http_proxy` and the like.
       (CURLOPT_PROXY, .text("")),
       // Threads are not signalled (a timed-out name look-up would be, through SIGALRM).
@@ -264,7 +295,7 @@ private final class Transfer {
       (CURLOPT_USERAGENT, .text(request.userAgent)),
       (CURLOPT_HTTPHEADER, .pointer(UnsafeRawPointer(headerLines))),
       (CURLOPT_TIMEOUT_MS, .number(timeout)),
-      (CURLOPT_CONNECTTIMEOUT_MS, .number(timeout)),
+      (CURLOPT_CONNECTTIMEOUT_MS, .number(connecting ?? timeout)),
       // An idle connection is reused for 30 s at most.
       (CURLOPT_MAXAGE_CONN, .number(30)),
       (CURLOPT_ERRORBUFFER, .pointer(UnsafeRawPointer(errorText))),

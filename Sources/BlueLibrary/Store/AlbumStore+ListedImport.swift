@@ -1,6 +1,7 @@
 import AlbumModel
 internal import GRDB
 internal import MusicFolder
+import MusicSource
 
 #if canImport(GRDBSQLite)
   internal import GRDBSQLite
@@ -35,7 +36,9 @@ extension AlbumStore {
           CREATE TEMP TABLE built (
             seq INTEGER PRIMARY KEY, key TEXT NOT NULL, sort TEXT NOT NULL, title TEXT NOT NULL, artist TEXT NOT NULL,
             year INTEGER, genre TEXT NOT NULL, tracks INTEGER NOT NULL, duration REAL NOT NULL, folder TEXT NOT NULL,
-            mb_albumid TEXT, mb_releasegroupid TEXT);
+            mb_albumid TEXT, mb_releasegroupid TEXT, listed INTEGER NOT NULL DEFAULT 0, cover_url TEXT,
+            rating INTEGER, rating_known INTEGER NOT NULL DEFAULT 0, fav INTEGER NOT NULL DEFAULT 0, plays INTEGER,
+            last_played INTEGER);
           CREATE TEMP TABLE built_track (
             seq INTEGER NOT NULL, position INTEGER NOT NULL, disc INTEGER, song INTEGER NOT NULL,
             PRIMARY KEY (seq, position)) WITHOUT ROWID;
@@ -103,6 +106,55 @@ extension AlbumStore {
       }
       return staged
     }
+  }
+
+  /// Stages the albums of a source that lists albums without their tracks
+  /// (``SourceListing/albums(_:)``), each as an album of its own, filed at `root/PATH`,
+  /// keyed by its folder alone (a retagged album stays the same album), ordered by its
+  /// artist and title: not grouped (``groupListing()`` leaves them as they are). Returns how
+  /// many.
+  @discardableResult
+  func stageAlbums(_ albums: [SourceAlbum], root: String) throws(LibraryError) -> Int {
+    try reading { db in
+      try db.inTransaction(.deferred) {
+        let insert = try db.cachedStatement(
+          sql: """
+            INSERT INTO temp.built (key, sort, title, artist, year, genre, tracks, duration, folder, mb_albumid,
+              listed, cover_url, rating, rating_known, fav, plays, last_played)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)
+            """)
+        for album in albums {
+          let folder = root + "/" + album.path
+          let title = album.title
+          try Self.run(insert, db) { row in
+            row.bind(Self.listedAlbumKey(folder: folder))
+            row.bind(Self.sortKey(of: album.artist.lowercased() + "/" + title.lowercased() + "/" + album.path))
+            row.bind(title)
+            row.bind(album.artist)
+            row.bind(album.year)
+            row.bind(album.genre ?? "")
+            row.bind(max(0, album.trackCount))
+            row.bind(album.duration.isFinite ? max(0, album.duration) : 0)
+            row.bind(folder)
+            row.bind(album.musicBrainzAlbumID)
+            row.bind(album.coverURL)
+            row.bind(album.rating.map { min(max($0, 1), 5) })
+            row.bind(album.ratingKnown)
+            row.bind(album.favourite)
+            row.bind(album.plays.map { max(0, $0) })
+            row.bind(album.lastPlayed)
+          }
+        }
+        return .commit
+      }
+      return albums.count
+    }
+  }
+
+  /// The key of an album a source listed without its tracks, filed at `folder`: its folder
+  /// alone, so its title or artist changed on the source is the same album, updated.
+  static func listedAlbumKey(folder: String) -> String {
+    MusicAlbum.key(folder: folder, artist: "", title: "")
   }
 
   /// Where the grouping puts `track`: its folder, the folder above (whose subfolders' albums
@@ -188,6 +240,7 @@ extension AlbumStore {
           cluster.append(track)
         }
         try flush()
+        albums = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.built") ?? albums
         // One key for one album: the later ones of a key (in the import's order) get `US n`.
         try db.execute(sql: "CREATE INDEX temp.built_key ON built (key)")
         try db.execute(sql: "CREATE INDEX temp.built_order ON built (sort, title, artist, seq)")
@@ -247,24 +300,35 @@ extension AlbumStore {
       decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(row, column))), as: UTF8.self)
   }
 
+  /// What a source's list of albums said of an album it listed without its tracks
+  /// (``stageAlbums(_:root:)``), beside what an album has.
+  struct ListedAlbumMarks {
+    var coverURL: String?
+    var rating: Int?
+    var ratingKnown: Bool
+    var favourite: Bool
+  }
+
   /// Hands each album ``groupListing()`` staged (those `condition` selects, of the table
   /// `b`) to `body`, in the order a folder import gives them (by folder, title and artist),
-  /// with its key and tracks.
+  /// with its key and tracks, and, for an album listed without its tracks, what its list
+  /// said of it.
   private static func forEachListedAlbum(
-    where condition: String = "1", _ db: Database, _ body: (String, MusicAlbum) throws -> Void
+    where condition: String = "1", _ db: Database, _ body: (String, MusicAlbum, ListedAlbumMarks?) throws -> Void
   ) throws {
     let read = try db.makeStatement(
       sql: """
         SELECT b.seq, b.key, b.title, b.artist, b.year, b.genre, b.tracks, b.duration, b.folder, b.mb_albumid,
-          b.mb_releasegroupid, t.disc, \(listedColumns.split(separator: ",").map { "l." + $0.trimmed }.joined(separator: ", "))
-        FROM temp.built b JOIN temp.built_track t ON t.seq = b.seq JOIN temp.listed l ON l.rowid = t.song
+          b.mb_releasegroupid, b.listed, b.cover_url, b.rating, b.rating_known, b.fav, t.disc,
+          \(listedColumns.split(separator: ",").map { "l." + $0.trimmed }.joined(separator: ", "))
+        FROM temp.built b LEFT JOIN temp.built_track t ON t.seq = b.seq LEFT JOIN temp.listed l ON l.rowid = t.song
         WHERE \(condition) ORDER BY b.sort, b.title, b.artist, b.seq, t.position
         """)
-    var current: (seq: Int64, key: String, album: MusicAlbum)?
-    try readListed(read, offset: 12) { row, track in
+    var current: (seq: Int64, key: String, album: MusicAlbum, listed: ListedAlbumMarks?)?
+    try readListed(read, offset: 17) { row, track in
       let seq = sqlite3_column_int64(row, 0)
       if current?.seq != seq {
-        if let (_, key, album) = current { try body(key, album) }
+        if let (_, key, album, listed) = current { try body(key, album, listed) }
         var album = MusicAlbum(
           key: text(row, 1) ?? "", title: text(row, 2) ?? "", artist: text(row, 3) ?? "",
           year: sqlite3_column_type(row, 4) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 4)),
@@ -272,13 +336,22 @@ extension AlbumStore {
           duration: sqlite3_column_double(row, 7), folder: text(row, 8) ?? "", cover: nil)
         album.musicBrainzAlbumID = text(row, 9)
         album.musicBrainzReleaseGroupID = text(row, 10)
-        current = (seq, album.key, album)
+        let listed =
+          sqlite3_column_int64(row, 11) == 0
+          ? nil
+          : ListedAlbumMarks(
+            coverURL: text(row, 12),
+            rating: sqlite3_column_type(row, 13) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 13)),
+            ratingKnown: sqlite3_column_int64(row, 14) != 0, favourite: sqlite3_column_int64(row, 15) != 0)
+        current = (seq, album.key, album, listed)
       }
-      let disc = sqlite3_column_type(row, 11) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 11))
+      // An album listed without its tracks has none here (its row joined to nothing).
+      guard sqlite3_column_type(row, 17) != SQLITE_NULL else { return }
+      let disc = sqlite3_column_type(row, 16) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 16))
       current!.album.tracks.append(
         MusicTrack(path: track.path, size: 0, modified: track.modified, disc: disc, tags: track.tags))
     }
-    if let (_, key, album) = current { try body(key, album) }
+    if let (_, key, album, listed) = current { try body(key, album, listed) }
   }
 
   // MARK: - Into the library
@@ -335,7 +408,8 @@ extension AlbumStore {
           db,
           sql: """
             SELECT t.path, t.album_key FROM track t WHERE t.path > ? AND t.path < ?
-              AND t.album_key IN (SELECT key FROM temp.built) AND t.path NOT IN (SELECT path FROM temp.listed)
+              AND t.album_key IN (SELECT key FROM temp.built WHERE listed = 0)
+              AND t.path NOT IN (SELECT path FROM temp.listed)
             """, arguments: [paths.low, paths.high])
         for row in goneRows {
           let key: String = row[1]
@@ -391,10 +465,18 @@ extension AlbumStore {
         added.removeAll(keepingCapacity: true)
       }
       var ordinal = 0
-      try Self.forEachListedAlbum(db) { key, music in
+      try Self.forEachListedAlbum(db) { key, music, listed in
         defer { ordinal += 1 }
         var album = Album(music: music, key: key)
-        if let url = cover(music) { album.coverURL = url }
+        if let listed {
+          // What the source's list of albums says: its cover (else the Cover Art Archive's,
+          // by its MusicBrainz id), its marks.
+          if let url = listed.coverURL, url.utf8.count <= Album.maximumLocalCoverBytes { album.coverURL = url }
+          album.rating = listed.rating
+          album.favourite = listed.favourite
+        } else if let url = cover(music) {
+          album.coverURL = url
+        }
         let old = moves[key]
         // What the listing said of it last time, before this one's row is written.
         let filesSaid =
@@ -407,6 +489,9 @@ extension AlbumStore {
                 WHERE key = ? AND title IS NOT NULL AND \(inRange)
                 """), arguments: StatementArguments([old ?? key] + range)
           ).map(Self.scannedAlbum)
+        // A rating its list does not say (a source that rates songs only): what the library
+        // last took stands, so it is not told as changed.
+        if listed?.ratingKnown == false { album.rating = filesSaid?.rating }
         if let old {
           try Self.moveTrackEdits(from: old, to: music.tracks.map(\.path), db)
           try db.execute(sql: "DELETE FROM folder_album WHERE key = ?", arguments: [key])
@@ -427,7 +512,10 @@ extension AlbumStore {
           if followEdits, known != nil, opened { try Self.followFile(track.path, db) }
           try Self.upsertTrack(track, key: key, position: position, db)
         }
-        let values = Self.folderAlbumValues(ordinal: ordinal, album: album, music: music)
+        var values = Self.folderAlbumValues(ordinal: ordinal, album: album, music: music)
+        if listed != nil, anyStored {
+          try Self.keepOrForgetFetchedTracks(of: album, key: key, values: &values, db)
+        }
         let stored =
           try !anyStored
           ? nil
@@ -439,7 +527,8 @@ extension AlbumStore {
 
         switch try Self.takeScanned(
           album, key: key, old: old, filesSaid: filesSaid,
-          following: marksFollowSource && !pending.contains(old ?? key) ? [.rating, .fav] : [],
+          following: !marksFollowSource || pending.contains(old ?? key)
+            ? [] : listed?.ratingKnown == false ? [.fav] : [.rating, .fav],
           partlyGone: partlyGone[key], withDeleted: false, matched: &matched, outcome: &outcome, db)
         {
         case .left, .unchanged: break
@@ -474,6 +563,7 @@ extension AlbumStore {
       }
       try Self.forgetAlbumsWithoutFiles(under: root, db)
       try Self.record(seen, of: root, db)
+      try Self.takeListedPlays(db)
       for key in gone {
         guard let stored = try Album.fetchOne(db, sql: find, arguments: [key]) else { continue }
         outcome.gone += 1
@@ -508,7 +598,12 @@ extension AlbumStore {
         db, sql: "SELECT key FROM folder_album WHERE \(notBuilt)", arguments: StatementArguments(range))
     )
     var newcomers: [(key: String, album: MusicAlbum)] = []
-    try forEachListedAlbum(where: "b.key NOT IN (SELECT key FROM folder_album)", db) { newcomers.append(($0, $1)) }
+    try forEachListedAlbum(where: "b.key NOT IN (SELECT key FROM folder_album)", db) {
+      newcomers.append(($0, $1))
+      _ = $2
+    }
+    // An album listed without its tracks keeps its key (its folder) when retagged: no move.
+    newcomers.removeAll { $0.album.tracks.isEmpty }
     guard !newcomers.isEmpty else { return [:] }
     var stored = StoredTracks()
     let keysOf = "SELECT key FROM folder_album WHERE \(notBuilt)"
@@ -523,6 +618,61 @@ extension AlbumStore {
     return try moves(
       of: newcomers, isBuilt: { try Bool.fetchOne(isBuilt, arguments: [$0]) ?? false }, vanished: vanished,
       stored: stored, frozen: [], db)
+  }
+}
+
+// Albums a source listed without their tracks (``SourceListing/albums(_:)``): the tracks
+// the library asked for since (``AlbumStore/keepFetchedTracks(_:forKey:)``) stay while the
+// album's entry says what it said; its plays are the source's where it counts more.
+extension AlbumStore {
+  /// Keeps the tracks fetched for the album listed under `key` while its entry says what it
+  /// said when they were (title, artist, genre, year, track count, length, cover), and then
+  /// its number of discs too (`values`, ``folderAlbumValues(ordinal:album:music:)``, says
+  /// one: the list says nothing of discs); otherwise forgets them, to be asked again.
+  fileprivate static func keepOrForgetFetchedTracks(
+    of album: Album, key: String, values: inout [DatabaseValue], _ db: Database
+  ) throws {
+    guard
+      let stored = try Row.fetchOne(
+        db.cachedStatement(
+          sql: "SELECT title, artist, genre, year, tracks, duration, cover_url, discs FROM folder_album WHERE key = ?"),
+        arguments: [key])
+    else { return }
+    let same =
+      stored[0] as String? == album.title && stored[1] as String? == album.artist
+      && stored[2] as String? == album.genre && stored[3] as Int? == album.year && stored[4] as Int? == album.tracks
+      && stored[5] as Double? == album.duration && stored[6] as String? == album.coverURL
+    if same {
+      values[9] = stored[7] as DatabaseValue
+    } else {
+      try db.execute(sql: "DELETE FROM track WHERE album_key = ?", arguments: [key])
+    }
+  }
+
+  /// The plays the source counted of each album it listed without its tracks, where it
+  /// counts more than the library (its `played`, and when last, where it says).
+  fileprivate static func takeListedPlays(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        INSERT INTO album_play (album_id, played, last_played)
+        SELECT a.id, b.plays, coalesce(b.last_played, 0) FROM temp.built b JOIN album a ON a.source_key = b.key
+        WHERE b.listed = 1 AND b.plays > 0
+        ON CONFLICT (album_id) DO UPDATE SET played = max(played, excluded.played),
+          last_played = max(last_played, excluded.last_played)
+        """)
+  }
+
+  /// Keeps `tracks`, fetched from the source for the album stored under `key` (listed
+  /// without them), as its tracks, in their order, and its number of discs: no step of the
+  /// undo log (nothing of the album changes), no lock held but this short write's.
+  func keepFetchedTracks(_ tracks: [MusicTrack], forKey key: String) throws(LibraryError) {
+    try changing { db in
+      try db.execute(sql: "DELETE FROM track WHERE album_key = ?", arguments: [key])
+      for (position, track) in tracks.enumerated() { try Self.upsertTrack(track, key: key, position: position, db) }
+      try db.execute(
+        sql: "UPDATE folder_album SET discs = ? WHERE key = ?",
+        arguments: [tracks.reduce(1) { max($0, $1.disc ?? 1) }, key])
+    }
   }
 }
 

@@ -9,7 +9,14 @@ extension AlbumBrowser {
   /// `Disc N` line where each disc of several starts.
   func showLines(for album: Album) -> [String] {
     var lines = detailLines(for: album, filesSay: try? library.filesSay(of: album))
-    guard let tracklist = try? library.tracklist(of: album) else { return lines }
+    let found: Tracklist?
+    do {
+      found = try library.tracklist(of: album)
+    } catch {
+      // A server's album whose tracks could not be asked for: said, the rest shown.
+      return lines + [style.bold("Tracks:") + " " + TextSanitizer.escaped(String(describing: error))]
+    }
+    guard let tracklist = found else { return lines }
     var rows: [(String, String)] = []
     if tracklist.missing {
       rows.append(("Files", "gone: the last import found none of them (import their folder when they are back)"))

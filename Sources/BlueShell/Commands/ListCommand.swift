@@ -155,7 +155,9 @@ struct ListFormat: Equatable {
     // The id `lookup` found, kept as the album's cover, when its files name none.
     let lookedUp =
       album.coverURL.lowercased().hasPrefix("caa:release-group/") ? String(album.coverURL.dropFirst(18)) : ""
-    guard let tracklist = try? library.tracklist(of: album) else { return name == "mb_releasegroupid" ? lookedUp : "" }
+    guard let tracklist = try? library.storedTracklist(of: album) else {
+      return name == "mb_releasegroupid" ? lookedUp : ""
+    }
     switch name {
     case "discs": return String(tracklist.discs)
     case "mb_albumid": return tracklist.musicBrainzAlbumID ?? ""
