@@ -31,3 +31,25 @@ extension Library {
     try store.setStateText("replayGain", mode.rawValue)
   }
 }
+
+// Where the player's audio goes, kept in the library file's state (not a change to undo).
+extension Library {
+  /// The output device, exclusive use and equalizer chosen with `audio` (the engine's own
+  /// device, shared, no equalizer until chosen); a value this build cannot read is the
+  /// default.
+  package func audioSettings() throws(LibraryError) -> AudioSettings {
+    AudioSettings(
+      device: try store.stateText("audioDevice") ?? AudioSettings.automatic,
+      exclusive: try store.stateText("audioExclusive") == "on",
+      equalizer: try store.stateText("equalizer").flatMap(Equalizer.init(text:)))
+  }
+
+  /// Remembers `settings` for this shell and the next.
+  package func setAudioSettings(_ settings: AudioSettings) throws(LibraryError) {
+    // A default is kept as no value.
+    try store.setStateTexts([
+      ("audioDevice", settings.device == AudioSettings.automatic ? nil : settings.device),
+      ("audioExclusive", settings.exclusive ? "on" : nil), ("equalizer", settings.equalizer?.text),
+    ])
+  }
+}

@@ -46,6 +46,13 @@ package protocol AudioEngine: AnyObject, Sendable {
   /// The gain applied to what plays now, and whether it comes from the file's tags; nil
   /// when none is (ReplayGain off, or nothing plays).
   func appliedGain() -> AppliedGain?
+  /// The devices the engine can play on, its own choice (``AudioSettings/automatic``)
+  /// first; empty for an engine whose outputs are not bluelib's to choose (a music
+  /// server's).
+  func audioDevices() -> [AudioDevice]
+  /// Plays on `settings`' device, alone on it or not, through its equalizer; throws when
+  /// it cannot (a device it does not list, outputs that are a server's).
+  func setAudio(_ settings: AudioSettings) throws(PlaybackError)
   /// Throws why the player cannot be reached (a music server gone); asked when
   /// ``status()`` says nothing plays, or a skip found no track, so that is not said of a
   /// player that could not answer.
@@ -65,6 +72,15 @@ extension AudioEngine {
   package func appliedGain() -> AppliedGain? { nil }
   // A player in this process is always there.
   package func checkReachable() throws(PlaybackError) {}
+  // A music server plays on outputs of its own, which its configuration chooses.
+  package func audioDevices() -> [AudioDevice] { [] }
+  package func setAudio(_ settings: AudioSettings) throws(PlaybackError) { throw .serverOutputs }
+}
+
+extension PlaybackError {
+  /// What an engine whose outputs are a music server's says to `audio`.
+  package static let serverOutputs = PlaybackError(
+    "the music server plays on its own outputs (its configuration chooses them)")
 }
 
 /// Which ReplayGain tags even out loudness: the album's (the album's tracks keep their

@@ -94,6 +94,8 @@ package final class Player: Sendable {
     var repeats = false
     /// Which ReplayGain tags even out loudness (the shell sets the library's).
     var replayGain = ReplayGainMode.album
+    /// The output device, exclusive use and equalizer (the shell sets the library's).
+    var audio = AudioSettings()
 
     /// Wakes the waits: written under the lock, so a wait out of ``waiters`` can close its pipe.
     func wakeWaiters() {
@@ -310,6 +312,37 @@ package final class Player: Sendable {
     engine?.setRepeat(on)
   }
 
+  /// The output device, exclusive use and equalizer chosen (the engine's own until set).
+  package var audio: AudioSettings { state.withLock { $0.audio } }
+
+  /// Takes `settings` for when the engine is made (the library's, at the start), without
+  /// making it.
+  package func remember(_ settings: AudioSettings) {
+    state.withLock { $0.audio = settings }
+  }
+
+  /// Plays on `settings`' device and through its equalizer, from now on. A device chosen
+  /// is checked by the engine, made for it if it was not (it must be one the engine lists);
+  /// the rest waits for the engine when there is none yet. A shared player's outputs are
+  /// its server's: it throws. Nothing changes when it throws.
+  package func setAudio(_ settings: AudioSettings) throws(PlaybackError) {
+    if shared { throw .serverOutputs }
+    let (existing, chosen) = state.withLock { ($0.engine, $0.audio.device) }
+    if let existing {
+      try existing.setAudio(settings)
+    } else if settings.device != chosen && settings.device != AudioSettings.automatic {
+      try engine().setAudio(settings)
+    }
+    state.withLock { $0.audio = settings }
+  }
+
+  /// The devices the engine can play on (it is made if it was not); empty for a music
+  /// server's player.
+  package func audioDevices() throws(PlaybackError) -> [AudioDevice] {
+    if shared { throw .serverOutputs }
+    return try engine().audioDevices()
+  }
+
   /// Which ReplayGain tags even out loudness (``ReplayGainMode/album`` until set).
   package var replayGain: ReplayGainMode { state.withLock { $0.replayGain } }
 
@@ -392,16 +425,23 @@ package final class Player: Sendable {
     if let engine = state.withLock({ $0.engine }) { return engine }
     let engine = try makeEngine()
     engine.observe { [weak self] event in self?.handle(event) }
-    let (made, settings) = state.withLock { state -> (any AudioEngine, (Bool, ReplayGainMode)?) in
+    let (made, settings) = state.withLock { state -> (any AudioEngine, (Bool, ReplayGainMode, AudioSettings)?) in
       if let existing = state.engine { return (existing, nil) }
       state.engine = engine
-      return (engine, (state.repeats, state.replayGain))
+      return (engine, (state.repeats, state.replayGain, state.audio))
     }
-    // The settings chosen before anything played (the library's ReplayGain mode); a shared
-    // player keeps its own until a command here changes them.
-    if !shared, let (repeats, replayGain) = settings {
+    // The settings chosen before anything played (the library's ReplayGain mode and audio
+    // settings); a shared player keeps its own until a command here changes them.
+    if !shared, let (repeats, replayGain, audio) = settings {
       made.setReplayGain(replayGain, fallback: ReplayGainMode.fallback)
       if repeats { made.setRepeat(true) }
+      if audio != AudioSettings() {
+        // A device no longer there (unplugged since) gives way to the engine's choice;
+        // the rest still applies.
+        var fallback = audio
+        fallback.device = AudioSettings.automatic
+        if (try? made.setAudio(audio)) == nil { try? made.setAudio(fallback) }
+      }
     }
     return made
   }

@@ -174,6 +174,8 @@ final class ShellSession {
       player?.observe { event in messages.post(event) }
       // The library's ReplayGain mode, applied when the engine is made (at the first play).
       player?.setReplayGain((try? library.replayGainMode()) ?? .album)
+      // And its audio device and equalizer (a library file without them: the defaults).
+      player?.remember((try? library.audioSettings()) ?? AudioSettings())
     }
     return CommandEnvironment(
       library: library, output: output, processEnvironment: options.environment,

@@ -27,6 +27,9 @@ package final class MPVEngine: AudioEngine, Sendable {
     /// Held while a file's gain is set (by the event thread in the hook, or by a change of
     /// mode while it plays).
     let settingGain = Mutex(())
+    /// The equalizer's ffmpeg filters (``Equalizer/filters``), before any limiter; empty
+    /// for none.
+    let equalizer = Mutex<[String]>([])
   }
 
   /// The mpv handle: used from any thread, as libmpv's client API allows.
@@ -228,6 +231,34 @@ package final class MPVEngine: AudioEngine, Sendable {
     if !flag("idle-active") { _ = Self.applyGain(handle, shared) }
   }
 
+  /// libmpv's `audio-device-list`: `auto` (its choice) first, then the devices of each
+  /// audio output it was built with.
+  package func audioDevices() -> [AudioDevice] {
+    let count = integer("audio-device-list/count") ?? 0
+    return (0..<max(count, 0)).compactMap { index in
+      guard let name = Self.string(handle, "audio-device-list/\(index)/name") else { return nil }
+      return AudioDevice(name: name, description: Self.string(handle, "audio-device-list/\(index)/description") ?? name)
+    }
+  }
+
+  /// libmpv's `audio-device` and `audio-exclusive` (the output opens again on them), and
+  /// the equalizer as ffmpeg filters ahead of any limiter (``applyGain``), for the file
+  /// that plays now and the next ones.
+  package func setAudio(_ settings: AudioSettings) throws(PlaybackError) {
+    if settings.device != AudioSettings.automatic, !audioDevices().contains(where: { $0.name == settings.device }) {
+      throw PlaybackError("mpv lists no audio device of that name")
+    }
+    for (name, value) in [("audio-device", settings.device), ("audio-exclusive", settings.exclusive ? "yes" : "no")]
+    where Self.string(handle, name) != value {
+      let status = mpv_set_property_string(handle.pointer, name, value)
+      guard status >= 0 else {
+        throw PlaybackError("mpv refused \(name)=\(value): \(String(cString: mpv_error_string(status)))")
+      }
+    }
+    shared.equalizer.withLock { $0 = settings.equalizer?.filters ?? [] }
+    if !flag("idle-active") { _ = Self.applyGain(handle, shared) }
+  }
+
   /// The gain given to the file that plays (``applyGain``).
   package func appliedGain() -> AppliedGain? {
     let mode = shared.gain.withLock { $0.mode }
@@ -257,16 +288,18 @@ package final class MPVEngine: AudioEngine, Sendable {
       func set(_ name: String, _ value: String) {
         mpv_set_property_string(handle.pointer, "file-local-options/" + name, value)
       }
+      // The equalizer first, then the limiter that a raised gain needs.
+      var filters = shared.equalizer.withLock { $0 }
       if let gain, gain.fromTags, gain.decibels > 0 {
         set("replaygain", "no")
         set("replaygain-fallback", "0")
         let level = pow(10, gain.decibels / 20)
-        set("af", "lavfi=[alimiter=level_in=\(level):limit=\(limiterCeiling):level=disabled:latency=enabled]")
+        filters.append("alimiter=level_in=\(level):limit=\(limiterCeiling):level=disabled:latency=enabled")
       } else {
         set("replaygain", mode == .off ? "no" : mode.rawValue)
         set("replaygain-fallback", String(fallback))
-        set("af", "")
       }
+      set("af", filters.isEmpty ? "" : "lavfi=[" + filters.joined(separator: ",") + "]")
       shared.tracking.withLock { $0.gain = gain }
       return gain
     }

@@ -110,6 +110,10 @@ package final class SubsonicEngine: AudioEngine, Sendable {
     inner.setReplayGain(mode, fallback: fallback)
   }
   package func appliedGain() -> AppliedGain? { inner.appliedGain() }
+  // The server's streams play here, through libmpv: the device and equalizer are this
+  // machine's.
+  package func audioDevices() -> [AudioDevice] { inner.audioDevices() }
+  package func setAudio(_ settings: AudioSettings) throws(PlaybackError) { try inner.setAudio(settings) }
 
   /// A stream is checked by the server as it plays.
   package func problem(playing path: String) -> TrackProblem? { nil }

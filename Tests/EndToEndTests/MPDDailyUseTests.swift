@@ -251,5 +251,23 @@ extension RunsAlone {
       terminal.type("quit\r")
       #expect(terminal.waitForExit() == 0)
     }
+
+    // MARK: - 7. The server's outputs
+
+    /// `audio` on a music server says its outputs are the server's, rather than taking a
+    /// device or an equalizer it cannot apply (issue 49, item 3).
+    @Test(.timeLimit(.minutes(1)))
+    func audioSaysTheServerPlaysOnItsOwnOutputs() throws {
+      let mpd = try server()
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      for line in ["audio device", "audio eq 0 0 0 0 0 0 0 0 0 3"] {
+        let result = try runner.run(["--mpd", mpd.address, "-c", line])
+        #expect(result.status != 0)
+        #expect(
+          result.stderr.contains("audio: the music server plays on its own outputs (its configuration chooses them)"),
+          "\(line): \(result.stderr)")
+      }
+    }
   }
 }

@@ -157,6 +157,25 @@ package final class ScriptedAudioEngine: AudioEngine {
     state.withLock { $0.refused[path] }
   }
 
+  /// Its own choice, and two devices of its own (as libmpv lists them).
+  package func audioDevices() -> [AudioDevice] {
+    [
+      AudioDevice(name: AudioSettings.automatic, description: "Autoselect device"),
+      AudioDevice(name: "alsa/front", description: "Front speakers"), AudioDevice(name: "pulse", description: "Pulse"),
+    ]
+  }
+
+  /// Records `audio DEVICE exclusive|shared EQUALIZER|flat`; refuses a device it does not list.
+  package func setAudio(_ settings: AudioSettings) throws(PlaybackError) {
+    guard audioDevices().contains(where: { $0.name == settings.device }) else {
+      throw PlaybackError("no audio device of that name")
+    }
+    let equalizer = settings.equalizer?.text ?? "flat"
+    state.withLock {
+      $0.calls.append("audio \(settings.device) \(settings.exclusive ? "exclusive" : "shared") \(equalizer)")
+    }
+  }
+
   package func setRepeat(_ on: Bool) {
     state.withLock {
       $0.calls.append("repeat \(on ? "on" : "off")")

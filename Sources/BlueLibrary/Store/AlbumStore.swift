@@ -250,6 +250,13 @@ package final class AlbumStore: Sendable {
     try writing { db in try Self.setStateText(key, value, db) }
   }
 
+  /// Keeps each of `values` as ``setStateText(_:_:)`` does, in one transaction.
+  func setStateTexts(_ values: [(key: String, value: String?)]) throws(LibraryError) {
+    try writing { db in
+      for (key, value) in values { try Self.setStateText(key, value, db) }
+    }
+  }
+
   /// ``setStateText(_:_:)`` inside a transaction already open.
   static func setStateText(_ key: String, _ value: String?, _ db: Database) throws {
     if let value {

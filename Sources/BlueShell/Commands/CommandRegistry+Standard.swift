@@ -35,6 +35,7 @@ extension CommandRegistry {
       SeekCommand.self,
       VolumeCommand.self,
       RepeatCommand.self,
+      AudioCommand.self,
       ReplayGainCommand.self,
       NowCommand.self,
       LyricsCommand.self,

@@ -12,7 +12,8 @@ struct NowCommand: PlayerCommand {
       `▶ Pink Floyd — The Wall — 03 Another Brick in the Wall (3:11), 1:02 of 3:11, track 3 of 26`,
       then the ReplayGain applied (`ReplayGain album −7.30 dB`; a music server's mode,
       `ReplayGain album (the server's)`; see 'replaygain') and
-      whether the queue repeats; for a track with synced lyrics, the line sung now.
+      whether the queue repeats; the audio device, exclusive output and equalizer where
+      they are not the default (see 'audio'); for a track with synced lyrics, the line sung now.
       """,
     examples: ["now"])
 
@@ -27,6 +28,7 @@ struct NowCommand: PlayerCommand {
     ]
     let gain = player.appliedGain().map(\.description) ?? "ReplayGain off"
     lines.append("  " + gain + (player.repeats ? "; the queue repeats" : ""))
+    if let audio = AudioCommand.summary(player.audio) { lines.append("  " + audio) }
     if let lyrics = Lyrics.read(forTrack: status.track.path), lyrics.isSynced,
       let sung = lyrics.line(at: status.time), !sung.isEmpty
     {
