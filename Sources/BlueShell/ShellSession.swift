@@ -396,13 +396,23 @@ final class ShellSession {
   }
 
   private func greet() {
-    let count = (try? library.count()) ?? 0
-    let server = options.server.map { " of " + TextSanitizer.escaped($0.name) } ?? ""
     output.line(
-      style.bold("bluelib \(bluelibVersion)") + " — \(albumCount(count))\(server) in "
-        + TextSanitizer.escaped(paths.library) + ". Type 'help' for commands, Ctrl-D to leave.")
+      style.bold("bluelib \(bluelibVersion)") + " — " + Self.banner(library: library, server: options.server?.name)
+        + " in " + TextSanitizer.escaped(paths.library) + ". Type 'help' for commands, Ctrl-D to leave.")
     for line in startNotices { output.line(line) }
     interpreter.drawViewport()
+  }
+
+  /// What the banner says of the albums: the library's count (`2,021 albums`), and in a
+  /// view the view's first and the view named (`54 of 2,021 albums, view @nineties,`): the
+  /// view's count alone read as the library's. Both counts are the ones opening read.
+  static func banner(library: Library, server: String?) -> String {
+    let total = (try? library.libraryCount()) ?? 0
+    let server = server.map { " of " + TextSanitizer.escaped($0) } ?? ""
+    guard let view = library.view else { return albumCount(total) + server }
+    let text = view.query.text
+    let name = text.hasPrefix("@") && !text.contains(" ") ? text : "'" + text + "'"
+    return "\(Library.grouped(view.count)) of \(albumCount(total))\(server), view \(TextSanitizer.escaped(name)),"
   }
 
   /// Reads and runs lines until the input ends, `quit`, a closed output or a signal;

@@ -83,6 +83,11 @@ struct Bluelib: ParsableCommand {
     help: "Print output taller than the window as it is, not through $PAGER (also PAGER=).")
   var noPager = false
 
+  /// `bash .ci/run install` installs what this prints as bluelib(1).
+  @Flag(
+    name: .customLong("man-page"), help: ArgumentHelp("Print the man page, bluelib(1), in roff.", visibility: .hidden))
+  var manPage = false
+
   /// The settings these flags give.
   var invocation: Invocation {
     Invocation(
@@ -95,8 +100,50 @@ struct Bluelib: ParsableCommand {
   }
 
   func run() throws {
+    if manPage {
+      print(Self.manualPage(), terminator: "")
+      return
+    }
     let status = invocation.run()
     if status != 0 { throw ExitCode(status) }
+  }
+}
+
+extension Bluelib {
+  /// bluelib(1): the verbs from the shell's command table (``ManualPage``), the flags from
+  /// this parser's own definitions, read from the description of them it writes as JSON
+  /// (the one swift-argument-parser's generate-manual reads).
+  static func manualPage() -> String {
+    struct Tool: Decodable {
+      struct Command: Decodable {
+        var abstract: String?
+        var arguments: [Argument]?
+      }
+      struct Argument: Decodable {
+        struct Name: Decodable {
+          var kind: String
+          var name: String
+        }
+        var kind: String
+        var names: [Name]?
+        var valueName: String?
+        var abstract: String?
+        var defaultValue: String?
+        var isRepeating: Bool
+        var shouldDisplay: Bool
+      }
+      var command: Command
+    }
+    guard let tool = try? JSONDecoder().decode(Tool.self, from: Data(_dumpHelp().utf8)) else {
+      preconditionFailure("the argument parser's description of bluelib does not decode")
+    }
+    let options = (tool.command.arguments ?? []).filter(\.shouldDisplay).map { argument in
+      ManualPage.Option(
+        names: (argument.names ?? []).map { ($0.kind == "short" ? "-" : "--") + $0.name },
+        value: argument.kind == "option" ? argument.valueName.map { $0.uppercased() } : nil,
+        help: argument.abstract ?? "", defaultValue: argument.defaultValue, repeats: argument.isRepeating)
+    }
+    return ManualPage.text(abstract: tool.command.abstract ?? "", options: options)
   }
 }
 

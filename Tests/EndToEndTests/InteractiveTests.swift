@@ -292,6 +292,45 @@ struct InteractiveTests {
     #expect(terminal.waitForExit() == 0)
   }
 
+  /// Issue 50, item 2: a start inside a view said the view's count as the library's ("54
+  /// albums in …library.sqlite" of 2,021); the banner counts both and names the view, saved
+  /// (`@nineties`) or not (its query), and the whole library once `find` left the view.
+  @Test func theBannerAfterARestartInAViewCountsTheLibraryAndNamesTheView() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    var csv = "title,artist,year\n"
+    for number in 1...2021 { csv += "Album \(number),\(number <= 54 ? "Nineties" : "Other"),1995\n" }
+    let file = runner.home.appendingPathComponent("many.csv")
+    try csv.write(to: file, atomically: true, encoding: .utf8)
+    let setUp = try runner.run([
+      "-c", "import '\(file.path)'", "-c", "view save nineties artist:=Nineties", "-c", "find @nineties",
+    ])
+    #expect(setUp.status == 0, "\(setUp.stderr)")
+    let library = runner.home.appendingPathComponent("library.sqlite").path
+
+    /// The banner of a start, after which `commands` run before `quit`.
+    func banner(after commands: String) throws -> String? {
+      let terminal = try start(runner)
+      // The prompt names the view: `bluelib [@nineties · 54]> `.
+      #expect(terminal.waitFor("Ctrl-D to leave."))
+      #expect(terminal.waitFor("> ", after: terminal.transcript.range(of: "Ctrl-D to leave.")?.upperBound))
+      terminal.type(commands.isEmpty ? "quit\r" : commands + "\rquit\r")
+      #expect(terminal.waitForExit() == 0)
+      guard let start = terminal.transcript.range(of: "bluelib 0.1.0 — "),
+        let end = terminal.transcript[start.lowerBound...].range(of: "Ctrl-D to leave.")
+      else { return nil }
+      return String(terminal.transcript[start.lowerBound..<end.upperBound])
+    }
+
+    let inSavedView = try banner(after: "find artist:=Nineties year:1995")
+    let inQueryView = try banner(after: "find")
+    let inLibrary = try banner(after: "")
+    let rest = "in \(library). Type 'help' for commands, Ctrl-D to leave."
+    #expect(inSavedView == "bluelib 0.1.0 — 54 of 2,021 albums, view @nineties, \(rest)")
+    #expect(inQueryView == "bluelib 0.1.0 — 54 of 2,021 albums, view 'artist:=Nineties year:1995', \(rest)")
+    #expect(inLibrary == "bluelib 0.1.0 — 2,021 albums \(rest)")
+  }
+
   @Test func tabCompletesVerbsWordsTitlesAndFieldsAsTyped() throws {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }

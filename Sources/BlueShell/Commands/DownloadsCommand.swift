@@ -8,7 +8,8 @@ struct DownloadsCommand: Command {
     details: """
       Lists at most \(shown) pending downloads and \(shown) finished ones (in album order; the
       outcomes of the last 1,000 covers are kept), then the counts.
-      """)
+      """,
+    examples: ["download all; downloads"])
 
   /// The most pending downloads, and the most outcomes, listed.
   static let shown = 50

@@ -11,7 +11,7 @@ import BlueLibrary
 struct ResetCommand: Command {
   static let configuration = CommandConfiguration(
     verb: "reset", group: .change,
-    summary: "replace the library with the five default albums (undoable)")
+    summary: "replace the library with the five default albums (undoable)", examples: ["reset", "reset; undo"])
 
   init(arguments: [Word]) throws(CommandError) {
     try Self.expectNoArguments(arguments)
