@@ -76,6 +76,12 @@ package enum ManualPage {
     ("MPD_PORT", "The MPD server's port for a bare --mpd (default 6600)."),
     ("MPD_TIMEOUT", "Seconds without a byte from the MPD server before a request fails (default 15)."),
     (
+      "BLUELIB_SUBSONIC_PASSWORD",
+      "The password of --subsonic's user (else asked for at the terminal, not echoed); never written anywhere."
+    ),
+    ("BLUELIB_SUBSONIC_API_KEY", "An OpenSubsonic API key for --subsonic, sent alone, without a user."),
+    ("BLUELIB_SUBSONIC_TIMEOUT", "Seconds a request to the Subsonic server may take (default 30)."),
+    (
       "LD_LIBRARY_PATH",
       "Searched first for libmpv and libcurl, loaded at the first play and download (then /etc/ld.so.conf's "
         + "folders, /lib and /usr/lib; never the program's own folder)."
@@ -91,7 +97,8 @@ package enum ManualPage {
     ),
     (
       "~/.local/share/bluelib/servers/NAME.sqlite",
-      "The library of a music server (--mpd), e.g. servers/mpd-HOST:PORT.sqlite, beside the library file."
+      "The library of a music server (--mpd, --subsonic), e.g. servers/mpd-HOST:PORT.sqlite or "
+        + "servers/subsonic-USER@HOST.sqlite, beside the library file."
     ),
     (
       "~/.local/state/bluelib/history",
