@@ -30,13 +30,7 @@ final class HTTPCoverSource: CoverSource {
   /// The deadlines of every fetch, on one clock.
   private static let deadlines = DeadlineWatch()
 
-  private enum Client {
-    case notStarted
-    case running(CurlMulti)
-    case shutDown
-  }
-
-  private let client = Mutex(Client.notStarted)
+  private let client = CurlClient()
   /// What requests say they come from (`User-Agent`).
   let userAgent: String
   /// The back-off every request to a busy host waits out (503, 429).
@@ -51,13 +45,6 @@ final class HTTPCoverSource: CoverSource {
   /// What a cover request accepts.
   static let imageTypes = "image/png, image/jpeg, image/gif, image/webp, image/*;q=0.8"
 
-  deinit {
-    // The last owner may be anywhere, so this must not block: the thread ends every
-    // transfer, closes the connections and ends on its own.
-    guard case .running(let multi) = client.withLock({ $0 }) else { return }
-    multi.stop()
-  }
-
   /// Cancels the fetches in flight, closes every connection and stops the thread; later
   /// fetches fail with ``CoverFailure/cancelled``. Safe to call more than once.
   ///
@@ -66,40 +53,10 @@ final class HTTPCoverSource: CoverSource {
   ///
   /// - Important: Blocks until the thread is down (milliseconds: no transfer is waited for,
   ///   each is ended where it stands). Never call it from Swift's cooperative pool.
-  func shutDown() {
-    let running = client.withLock { state -> CurlMulti? in
-      defer { state = .shutDown }
-      guard case .running(let multi) = state else { return nil }
-      return multi
-    }
-    running?.stopAndWait()
-  }
+  func shutDown() { client.shutDown() }
 
   /// Whether libcurl's thread exists (for tests: a source that never fetched has none).
-  var hasStarted: Bool {
-    client.withLock { state in
-      if case .notStarted = state { return false }
-      return true
-    }
-  }
-
-  /// The loop, made on first use (loading libcurl); ``CoverFailure/cancelled`` once shut
-  /// down, ``CoverFailure/httpUnavailable(_:)`` where libcurl cannot be loaded.
-  private func startedClient() throws(CoverFailure) -> CurlMulti {
-    try client.withLock { state throws(CoverFailure) -> CurlMulti in
-      switch state {
-      case .running(let multi):
-        return multi
-      case .shutDown:
-        throw .cancelled
-      case .notStarted:
-        if let reason = ccurl_unavailable() { throw .httpUnavailable(String(cString: reason)) }
-        let multi = try CurlMulti()
-        state = .running(multi)
-        return multi
-      }
-    }
-  }
+  var hasStarted: Bool { client.hasStarted }
 
   // MARK: - Fetching
 
@@ -115,7 +72,7 @@ final class HTTPCoverSource: CoverSource {
     guard let target = HTTPTarget(url), schemes.contains(target.scheme) else { throw .unsupportedURL(url) }
     // Refused here, with the reason, before libcurl is loaded or a connection tried.
     if let reason = target.portProblem { throw .badURL(url, reason: reason) }
-    let multi = try startedClient()
+    let multi = try client.started()
     let deadline = ContinuousClock.now + limits.timeout
     // The fetch and its clock race as unstructured tasks, and the loser is cancelled but
     // not awaited: each transfer has its own timeout in libcurl too, but the deadline must

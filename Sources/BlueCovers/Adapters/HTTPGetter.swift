@@ -44,13 +44,7 @@ package final class HTTPGetter: Sendable {
     package var body: Data
   }
 
-  private enum Client {
-    case notStarted
-    case running(CurlMulti)
-    case shutDown
-  }
-
-  private let client = Mutex(Client.notStarted)
+  private let client = CurlClient()
   private let userAgent: String
 
   /// The most redirects within the origin one request follows.
@@ -66,37 +60,9 @@ package final class HTTPGetter: Sendable {
     self.cancellation = cancellation
   }
 
-  deinit {
-    guard case .running(let multi) = client.withLock({ $0 }) else { return }
-    multi.stop()
-  }
-
   /// Ends every request in flight and the loop's thread; later requests fail with
   /// ``CoverFailure/cancelled``.
-  package func shutDown() {
-    let running = client.withLock { state -> CurlMulti? in
-      defer { state = .shutDown }
-      guard case .running(let multi) = state else { return nil }
-      return multi
-    }
-    running?.stopAndWait()
-  }
-
-  private func startedClient() throws(CoverFailure) -> CurlMulti {
-    try client.withLock { state throws(CoverFailure) -> CurlMulti in
-      switch state {
-      case .running(let multi):
-        return multi
-      case .shutDown:
-        throw .cancelled
-      case .notStarted:
-        if let reason = ccurl_unavailable() { throw .httpUnavailable(String(cString: reason)) }
-        let multi = try CurlMulti()
-        state = .running(multi)
-        return multi
-      }
-    }
-  }
+  package func shutDown() { client.shutDown() }
 
   /// The answer to a GET of `url` (`http:` or `https:`) with `headers` (`Accept: …`), within
   /// `limits`, on the calling thread. `isCancelled` is asked every 50 ms: true ends the
@@ -109,7 +75,7 @@ package final class HTTPGetter: Sendable {
       throw .unsupportedURL(url)
     }
     if let reason = target.portProblem { throw .badURL(url, reason: reason) }
-    let multi = try startedClient()
+    let multi = try client.started()
     let deadline = ContinuousClock.now + limits.timeout
     var redirects = 0
     while true {
