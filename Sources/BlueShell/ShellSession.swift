@@ -5,6 +5,7 @@ import BluePlayback
 import BlueSystem
 import CoverArt
 import Dispatch
+import MPRIS
 import MusicSource
 import Synchronization
 
@@ -174,6 +175,15 @@ final class ShellSession {
       player?.observe { event in messages.post(event) }
       // The library's ReplayGain mode, applied when the engine is made (at the first play).
       player?.setReplayGain((try? library.replayGainMode()) ?? .album)
+      // The desktop's media keys and player widgets (MPRIS), where there is a session bus:
+      // started at the first play; what they ask is said above the prompt.
+      if let player,
+        let bus = MediaPlayerBus(
+          player: player, environment: options.environment, coverCache: library.coverCache,
+          say: { messages.post($0) })
+      {
+        player.observeChanges { bus.playerChanged() }
+      }
     }
     return CommandEnvironment(
       library: library, output: output, processEnvironment: options.environment,
