@@ -418,8 +418,15 @@ static void *serve(void *unused) {
   (void)unused;
   if (connect_bus() < 0) return NULL;
   for (;;) {
-    int r;
-    while ((r = sd.process(bus, NULL)) > 0) {}
+    // A change posted before a message was read is signalled (and answered) before it: a
+    // client that asks the volume after the shell set it hears the new one.
+    char buffer[64];
+    if (read(wake_read, buffer, sizeof buffer) > 0) {
+      while (read(wake_read, buffer, sizeof buffer) > 0) {}
+      refresh();
+    }
+    int r = sd.process(bus, NULL);
+    if (r > 0) continue;
     if (r < 0) {
       // The bus went away (its daemon ended): the player goes on without it.
       char line[256];
@@ -432,11 +439,6 @@ static void *serve(void *unused) {
       {.fd = wake_read, .events = POLLIN},
     };
     if (poll(fds, 2, timeout_milliseconds()) < 0 && errno != EINTR) return NULL;
-    if (fds[1].revents != 0) {
-      char buffer[64];
-      while (read(wake_read, buffer, sizeof buffer) > 0) {}
-      refresh();
-    }
   }
 }
 

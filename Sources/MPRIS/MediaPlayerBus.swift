@@ -93,6 +93,12 @@ package final class MediaPlayerBus: Sendable {
     Int64(((player.status()?.time ?? 0) * 1_000_000).rounded())
   }
 
+  /// `1:05`: minutes and seconds into a track.
+  private static func clock(_ seconds: Double) -> String {
+    let whole = Int(max(0, seconds.isFinite ? seconds : 0).rounded())
+    return "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
+  }
+
   /// Does what the desktop asked, and says so above the prompt.
   private func act(_ action: Int32, track: Int64, number: Int64, value: Double) {
     let status = player.status()
@@ -120,14 +126,16 @@ package final class MediaPlayerBus: Sendable {
       player.stop()
       say("stopped (asked by the desktop)")
     case CSDBUS_SEEK:
-      guard status != nil else { return }
+      guard let status else { return }
       player.seek(Double(number) / 1_000_000, relative: true)
+      say("at \(Self.clock(status.time + Double(number) / 1_000_000)) (asked by the desktop)")
     case CSDBUS_SET_POSITION:
       // Another track's id, or a place past the end, is ignored (as the specification says).
       guard let status, Int64(status.place) == track, number >= 0,
         Double(number) / 1_000_000 <= status.track.duration
       else { return }
       player.seek(Double(number) / 1_000_000, relative: false)
+      say("at \(Self.clock(Double(number) / 1_000_000)) (asked by the desktop)")
     case CSDBUS_SET_VOLUME:
       guard value.isFinite else { return }
       let percent = Int((min(max(value, 0), 1) * 100).rounded())

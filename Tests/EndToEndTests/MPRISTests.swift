@@ -16,7 +16,7 @@ extension RunsAlone {
       let music = try MusicFolderFixture(in: runner.home)
       for (number, title, artist) in [(1, "Shine On", "Pink Floyd"), (2, "Have a Cigar", "Roy Harper")] {
         try MPDFixture.silence(
-          60, at: "Pink Floyd/Wish You Were Here/\(number).ogg", in: music,
+          60, at: "Pink Floyd/Wish You Were Here/\(number).mp3", in: music,
           TagEdit(
             album: "Wish You Were Here", artist: artist, albumArtist: "Pink Floyd", title: title,
             trackNumber: "\(number)"))
@@ -191,6 +191,82 @@ extension RunsAlone {
       #expect(SessionBus.waitUntil { followed().last == "Playing Have a Cigar" }, "\(followed())")
       terminal.type("stop\r")
       #expect(SessionBus.waitUntil { ["", "Stopped "].contains(followed().last) }, "\(followed())")
+    }
+
+    /// `playerctl position` as a number of seconds.
+    static func position(on bus: SessionBus) throws -> Double {
+      Double(try bus.playerctl("-p", "bluelib", "position").output.trimmingCharacters(in: .whitespacesAndNewlines))
+        ?? -1
+    }
+
+    static func playerctl(_ bus: SessionBus, _ arguments: String...) throws -> String {
+      var all = ["-p", "bluelib"]
+      all += arguments
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/playerctl")
+      process.arguments = all
+      process.environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Seek and SetPosition move in the track, Volume and LoopStatus are the shell's `volume`
+    /// and `repeat` both ways; Shuffle stays off and Rate 1 (bluelib has neither).
+    @Test(.timeLimit(.minutes(1)))
+    func positionVolumeAndRepeatGoBothWays() throws {
+      let bus = try SessionBus()
+      defer { bus.stop() }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let terminal = try Self.playingShell(in: runner, bus: bus)
+      defer { terminal.type("quit\r") }
+      // Paused, the time stands still where the desktop put it.
+      #expect(try bus.playerctl("-p", "bluelib", "pause").status == 0)
+      var mark = terminal.mark
+      #expect(try bus.playerctl("-p", "bluelib", "position", "20").status == 0)
+      #expect(terminal.waitFor("at 0:20 (asked by the desktop)", after: mark))
+      // mpv lands on an MP3 frame near it.
+      #expect(try SessionBus.waitUntil { (19.0...21.0).contains(try Self.position(on: bus)) })
+      mark = terminal.mark
+      #expect(try bus.playerctl("-p", "bluelib", "position", "5+").status == 0)
+      #expect(terminal.waitFor("at 0:2", after: mark))
+      #expect(try SessionBus.waitUntil { (24.0...26.0).contains(try Self.position(on: bus)) })
+      terminal.type("now\r")
+      #expect(terminal.waitFor(" of 1:00, track 1 of 2", after: mark))
+      // The volume: the desktop's 0.3 is the shell's 30, the shell's 70 the desktop's 0.7.
+      mark = terminal.mark
+      #expect(try bus.playerctl("-p", "bluelib", "volume", "0.3").status == 0)
+      #expect(terminal.waitFor("volume 30% (asked by the desktop)", after: mark))
+      mark = terminal.mark
+      terminal.type("volume\r")
+      #expect(terminal.waitFor("volume 30\r\n", after: mark))
+      mark = terminal.mark
+      terminal.type("volume 70\r")
+      #expect(terminal.waitFor("volume 70\r\n", after: mark))
+      #expect(try Self.playerctl(bus, "volume") == "0.700000")
+      // Repeat: Playlist is `repeat on`, None `repeat off`; one track alone is refused.
+      mark = terminal.mark
+      #expect(try Self.playerctl(bus, "loop") == "None")
+      #expect(try bus.playerctl("-p", "bluelib", "loop", "Playlist").status == 0)
+      #expect(terminal.waitFor("repeat on (asked by the desktop)", after: mark))
+      terminal.type("repeat\r")
+      #expect(terminal.waitFor("repeat on: the queue plays again after its end", after: mark))
+      mark = terminal.mark
+      terminal.type("repeat off\r")
+      #expect(terminal.waitFor("repeat off\r\n", after: mark))
+      #expect(try Self.playerctl(bus, "loop") == "None")
+      _ = try bus.playerctl("-p", "bluelib", "loop", "Track")
+      #expect(try Self.playerctl(bus, "loop") == "None")
+      // No shuffle, one rate.
+      _ = try bus.playerctl("-p", "bluelib", "shuffle", "On")
+      #expect(try Self.playerctl(bus, "shuffle") == "Off")
+      #expect(try Self.busctl(bus, "org.mpris.MediaPlayer2.Player", "Rate") == "1.0")
+      #expect(try Self.busctl(bus, "org.mpris.MediaPlayer2.Player", "MaximumRate") == "1.0")
     }
 
     @Test(.timeLimit(.minutes(1)))
