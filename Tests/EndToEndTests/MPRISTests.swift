@@ -14,6 +14,12 @@ extension RunsAlone {
     /// Pink Floyd, its second track's own artist Roy Harper.
     static func music(in runner: BinaryRunner) throws -> MusicFolderFixture {
       let music = try MusicFolderFixture(in: runner.home)
+      try fill(music)
+      return music
+    }
+
+    /// Writes ``music(in:)``'s album into `music`.
+    static func fill(_ music: MusicFolderFixture) throws {
       for (number, title, artist) in [(1, "Shine On", "Pink Floyd"), (2, "Have a Cigar", "Roy Harper")] {
         try MPDFixture.silence(
           60, at: "Pink Floyd/Wish You Were Here/\(number).mp3", in: music,
@@ -22,7 +28,6 @@ extension RunsAlone {
             trackNumber: "\(number)"))
       }
       try music.file("Pink Floyd/Wish You Were Here/cover.jpg", TestPicture.jpeg(TestPicture.red))
-      return music
     }
 
     /// A shell at its prompt on ``music(in:)``, playing nothing, on `bus` (none: no
@@ -267,6 +272,64 @@ extension RunsAlone {
       #expect(try Self.playerctl(bus, "shuffle") == "Off")
       #expect(try Self.busctl(bus, "org.mpris.MediaPlayer2.Player", "Rate") == "1.0")
       #expect(try Self.busctl(bus, "org.mpris.MediaPlayer2.Player", "MaximumRate") == "1.0")
+    }
+
+    /// With `--mpd` the bus follows the server's player: what it plays, from bluelib's library
+    /// of the server, and the desktop's pause and next obeyed by the server.
+    @Test(.timeLimit(.minutes(1)))
+    func onAMusicServerTheDesktopSeesAndDrivesWhatTheServerPlays() throws {
+      let mpd = try MPDFixture { try Self.fill($0) }
+      try mpd.start()
+      defer { mpd.stop() }
+      let bus = try SessionBus()
+      defer { bus.stop() }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let terminal = try PseudoTerminal(
+        arguments: ["--home", runner.home.path, "--mpd", mpd.address],
+        environment: runner.environment(["NO_COLOR": "1", "DBUS_SESSION_BUS_ADDRESS": bus.address]), columns: 120,
+        rows: 30)
+      defer { terminal.type("quit\r") }
+      #expect(terminal.waitFor("bluelib> "))
+      terminal.settle()
+      var mark = terminal.mark
+      terminal.type("play 1\r")
+      #expect(terminal.waitFor("▶ Pink Floyd — Wish You Were Here — 01 Shine On", after: mark))
+      #expect(try SessionBus.waitUntil { try bus.playerctl("-l").output.split(separator: "\n").contains("bluelib") })
+      let first = try Self.metadata(on: bus)
+      #expect(first["xesam:title"] == "Shine On", "\(first)")
+      #expect(first["xesam:album"] == "Wish You Were Here")
+      #expect(first["xesam:albumArtist"] == "Pink Floyd")
+      #expect(try Self.status(on: bus) == "Playing")
+      mark = terminal.mark
+      #expect(try bus.playerctl("-p", "bluelib", "pause").status == 0)
+      #expect(terminal.waitFor("paused (asked by the desktop)", after: mark))
+      #expect(try SessionBus.waitUntil { try mpd.value("state", of: "status") == "pause" })
+      #expect(try Self.status(on: bus) == "Paused")
+      mark = terminal.mark
+      #expect(try bus.playerctl("-p", "bluelib", "next").status == 0)
+      #expect(terminal.waitFor("▶ Pink Floyd — Wish You Were Here — 02 Have a Cigar", after: mark))
+      #expect(try SessionBus.waitUntil { try Self.metadata(on: bus)["xesam:title"] == "Have a Cigar" })
+    }
+
+    /// Until music plays, bluelib is not on the bus and has not loaded libsystemd (a start,
+    /// browsing, a script that plays nothing cost nothing of it).
+    @Test(.timeLimit(.minutes(1)))
+    func nothingIsOnTheBusBeforeMusicFirstPlays() throws {
+      let bus = try SessionBus()
+      defer { bus.stop() }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      let terminal = try Self.shell(in: runner, bus: bus)
+      defer { terminal.type("quit\r") }
+      let mark = terminal.mark
+      terminal.type("list\r")
+      #expect(terminal.waitFor("Wish You Were Here", after: mark))
+      let maps = try String(contentsOfFile: "/proc/\(terminal.foregroundProcessGroup())/maps", encoding: .utf8)
+      #expect(maps.contains("bluelib") && !maps.contains("libsystemd"))
+      #expect(try bus.playerctl("-l").output.split(separator: "\n").contains("bluelib") == false)
+      terminal.type("play 1\r")
+      #expect(try SessionBus.waitUntil { try bus.playerctl("-l").output.split(separator: "\n").contains("bluelib") })
     }
 
     @Test(.timeLimit(.minutes(1)))
