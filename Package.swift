@@ -72,6 +72,11 @@ let package = Package(
     // The seam every source of albums plugs into below the library (MPD and Mopidy now, a
     // Subsonic server next): what a source lists, its fingerprint, its marks, its events.
     .target(name: "MusicSource"),
+    // bluelib on the session bus as an MPRIS player: sd-bus (Debian libsystemd-dev for the
+    // header), loaded with dlopen at the first play; nothing links libsystemd.
+    .target(name: "CSDBus", dependencies: ["CRuntimeLibrary"]),
+    // What the desktop's media keys and player widgets see and ask of the player (MPRIS).
+    .target(name: "MPRIS", dependencies: ["BlueCovers", "BluePlayback", "CSDBus"]),
     // A client of MPD of its own (see README, "Music on a server"): its albums, covers,
     // player and stickers behind the seams (MusicSource, CoverSource, AudioEngine); it knows
     // no library.
@@ -116,7 +121,7 @@ let package = Package(
       name: "BlueShell",
       dependencies: [
         "AlbumArchive", "AlbumModel", "BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem", "HorizontalScroller",
-        "CoverArt", "CEditLine", "CWindowSize", "MusicFolder", "MusicSource",
+        "CoverArt", "CEditLine", "CWindowSize", "MPRIS", "MusicFolder", "MusicSource",
       ]
     ),
     .executableTarget(

@@ -219,7 +219,8 @@ extension Library {
     return tracklist.tracks.map { track in
       Player.Track(
         albumID: album.id, album: album.title, artist: album.artist, discs: tracklist.discs, disc: track.disc,
-        number: track.number, title: track.displayTitle, duration: track.duration, path: track.path)
+        number: track.number, title: track.displayTitle, duration: track.duration, path: track.path,
+        trackArtist: track.artist, coverURL: album.coverURL)
     }
   }
 

@@ -579,6 +579,10 @@ package final class Library {
     try store.forEachListRow(from: start, body)
   }
 
+  /// The disk cache of covers (nil when covers are off): what the desktop's player widget
+  /// is pointed at (MPRIS's `mpris:artUrl`).
+  package var coverCache: CoverCache? { covers?.cache }
+
   /// The cached bytes of `album`'s cover, if it was downloaded. A cover the library
   /// recorded as cached whose file is gone (a cleared cache) is forgotten, so it shows
   /// as not downloaded from then on.

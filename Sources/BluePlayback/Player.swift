@@ -24,13 +24,18 @@ package final class Player: Sendable {
     package var title: String
     package var duration: Double
     package var path: String
+    /// The track's own artist tag, when it has one (``artist`` is the album's).
+    package var trackArtist: String?
+    /// Its album's cover URL (empty: none), for the desktop's player widget (MPRIS).
+    package var coverURL: String
 
     package init(
       albumID: Int64?, album: String, artist: String, discs: Int = 1, disc: Int? = nil, number: Int?, title: String,
-      duration: Double, path: String
+      duration: Double, path: String, trackArtist: String? = nil, coverURL: String = ""
     ) {
       (self.albumID, self.album, self.artist, self.discs, self.disc) = (albumID, album, artist, discs, disc)
       (self.number, self.title, self.duration, self.path) = (number, title, duration, path)
+      (self.trackArtist, self.coverURL) = (trackArtist, coverURL)
     }
   }
 
@@ -78,6 +83,8 @@ package final class Player: Sendable {
     var engine: (any AudioEngine)?
     /// Where events go.
     var observer: (@Sendable (Event) -> Void)?
+    /// Told of every change of what plays, its pause, time, volume or repeat (MPRIS).
+    var changeObserver: (@Sendable () -> Void)?
     /// Whether nothing plays (never started, stopped, or the queue ended).
     var idle = true
     /// The pipes of the waits for the player to go idle (``waitUntilIdle(wakingOn:timeout:isCancelled:every:)``).
@@ -122,6 +129,17 @@ package final class Player: Sendable {
   /// Sets where events go.
   package func observe(_ observer: @escaping @Sendable (Event) -> Void) {
     state.withLock { $0.observer = observer }
+  }
+
+  /// Sets what is told of every change of what plays, its pause, its time, the volume or
+  /// repeat (after the change, on the thread that made it): it only passes it on, calling
+  /// nothing of the player.
+  package func observeChanges(_ observer: @escaping @Sendable () -> Void) {
+    state.withLock { $0.changeObserver = observer }
+  }
+
+  private func changed() {
+    state.withLock { $0.changeObserver }?()
   }
 
   /// The queue.
@@ -248,7 +266,17 @@ package final class Player: Sendable {
   package func togglePause() -> Bool? {
     guard let engine = state.withLock({ $0.engine }), let status = engine.status() else { return nil }
     engine.setPaused(!status.paused)
+    changed()
     return !status.paused
+  }
+
+  /// Pauses what plays, or resumes it; false when nothing plays.
+  @discardableResult
+  package func setPaused(_ paused: Bool) -> Bool {
+    guard let engine = state.withLock({ $0.engine }), engine.status() != nil else { return false }
+    engine.setPaused(paused)
+    changed()
+    return true
   }
 
   /// Plays the next (`offset` 1) or previous (-1) track; false when there is none.
@@ -265,6 +293,7 @@ package final class Player: Sendable {
     engine.stop()
     state.withLock { $0.playingAlbumID = nil }
     setIdle(true)
+    changed()
   }
 
   /// Counts the track that plays when it is past half of it (before a skip or a stop).
@@ -290,6 +319,7 @@ package final class Player: Sendable {
   /// Seeks in the current track.
   package func seek(_ seconds: Double, relative: Bool) {
     state.withLock { $0.engine }?.seek(seconds, relative: relative)
+    changed()
   }
 
   /// The volume, 0–100 (100 before anything played).
@@ -298,6 +328,7 @@ package final class Player: Sendable {
   /// Sets the volume, 0–100.
   package func setVolume(_ percent: Int) throws(PlaybackError) {
     try engine().setVolume(percent)
+    changed()
   }
 
   /// Whether the queue plays again from its first track after its last (`repeat on`).
@@ -310,6 +341,7 @@ package final class Player: Sendable {
       return state.engine
     }
     engine?.setRepeat(on)
+    changed()
   }
 
   /// The output device, exclusive use and equalizer chosen (the engine's own until set).
@@ -466,6 +498,7 @@ package final class Player: Sendable {
       translated = .started(Self.track(track), place: index + 1, count: count)
     }
     if let translated { state.withLock { $0.observer }?(translated) }
+    changed()
     // Idle once the observer has the queue's end: a wait woken by it then finds its line.
     if event == .endOfPlaylist { setIdle(true) }
   }

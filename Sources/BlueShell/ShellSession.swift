@@ -5,6 +5,7 @@ import BluePlayback
 import BlueSystem
 import CoverArt
 import Dispatch
+import MPRIS
 import MusicSource
 import Synchronization
 
@@ -176,6 +177,15 @@ final class ShellSession {
       player?.setReplayGain((try? library.replayGainMode()) ?? .album)
       // And its audio device and equalizer (a library file without them: the defaults).
       player?.remember((try? library.audioSettings()) ?? AudioSettings())
+      // The desktop's media keys and player widgets (MPRIS), where there is a session bus:
+      // started at the first play; what they ask is said above the prompt.
+      if let player,
+        let bus = MediaPlayerBus(
+          player: player, environment: options.environment, coverCache: library.coverCache,
+          say: { messages.post($0) })
+      {
+        player.observeChanges { bus.playerChanged() }
+      }
     }
     return CommandEnvironment(
       library: library, output: output, processEnvironment: options.environment,
