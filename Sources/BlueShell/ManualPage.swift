@@ -82,8 +82,13 @@ package enum ManualPage {
     ("BLUELIB_SUBSONIC_API_KEY", "An OpenSubsonic API key for --subsonic, sent alone, without a user."),
     ("BLUELIB_SUBSONIC_TIMEOUT", "Seconds a request to the Subsonic server may take (default 30)."),
     (
+      "DBUS_SESSION_BUS_ADDRESS",
+      "The session bus: where it is set, bluelib is on it as org.mpris.MediaPlayer2.bluelib from the first "
+        + "play (media keys, the desktop's player widget, playerctl)."
+    ),
+    (
       "LD_LIBRARY_PATH",
-      "Searched first for libmpv and libcurl, loaded at the first play and download (then /etc/ld.so.conf's "
+      "Searched first for libmpv, libcurl and libsystemd, loaded at the first play and download (then /etc/ld.so.conf's "
         + "folders, /lib and /usr/lib; never the program's own folder)."
     ),
   ]
