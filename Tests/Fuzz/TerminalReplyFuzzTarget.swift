@@ -2,7 +2,7 @@
 // `ESC [6;H;Wt`, the device attributes `ESC [?…c`, the sixel registers `ESC [?1;0;NS`),
 // compiled with Sources/BlueShell/Graphics/TerminalReply.swift alone (it depends on nothing):
 //
-//   swiftc -sanitize=fuzzer,address -parse-as-library -O \
+//   swiftc -sanitize=fuzzer,address -parse-as-library -package-name bluelib -O \
 //     Sources/BlueShell/Graphics/TerminalReply.swift Tests/Fuzz/TerminalReplyFuzzTarget.swift -o fuzz-reply
 //   ./fuzz-reply -max_total_time=15 -max_len=8192 Tests/Fuzz/reply-corpus
 //

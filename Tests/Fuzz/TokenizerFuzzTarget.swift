@@ -1,7 +1,7 @@
 // A libFuzzer target for the tokenizer, compiled with Sources/BlueShell/Interpreter/Tokenizer.swift
 // alone (it has no dependencies), so the coverage-instrumented build takes seconds:
 //
-//   swiftc -sanitize=fuzzer,address -parse-as-library -O \
+//   swiftc -sanitize=fuzzer,address -parse-as-library -package-name bluelib -O \
 //     Sources/BlueShell/Interpreter/Tokenizer.swift Tests/Fuzz/TokenizerFuzzTarget.swift -o fuzz-tokenizer
 //   ./fuzz-tokenizer -max_total_time=30 -max_len=512 Tests/Fuzz/corpus
 //
