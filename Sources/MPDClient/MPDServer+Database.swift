@@ -410,13 +410,6 @@ struct SongReader {
     guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
       let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month)
     else { return nil }
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    let days = era * 146_097 + dayOfEra - 719_468
-    return days * 86_400 + hour * 3600 + minute * 60 + second
+    return secondsSince1970(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
   }
 }

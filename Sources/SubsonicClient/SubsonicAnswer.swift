@@ -1,3 +1,4 @@
+import BlueSystem
 import Foundation
 
 /// The parts of a Subsonic answer (`f=json`) bluelib reads: its envelope (`status`, the
@@ -249,15 +250,7 @@ extension SubsonicAnswer {
     {
       offset = (h * 3600 + m * 60) * (bytes[index] == 0x2D ? -1 : 1)
     }
-    // Days from 1970-01-01 of a date in the proleptic Gregorian calendar (Howard Hinnant's
-    // `days_from_civil`).
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    let days = era * 146_097 + dayOfEra - 719_468
-    return days * 86_400 + hour * 3600 + minute * 60 + second - offset
+    return secondsSince1970(year: year, month: month, day: day, hour: hour, minute: minute, second: second) - offset
   }
 }
 

@@ -18,17 +18,8 @@ extension RunsAlone {
     /// songs, Hits with none), Innuendo's two songs thirty seconds long, started.
     private func server() throws -> MPDFixture {
       let mpd = try MPDFixture { music in
-        try MPDFixture.sampleMusic(music)
-        let red = (bytes: TestPicture.jpeg(TestPicture.red), mimeType: "image/jpeg")
-        for (number, title) in [(1, "Innuendo"), (2, "Headlong")] {
-          let name = number == 1 ? "01 Innuendo.flac" : "02 Headlong.mp3"
-          try FileManager.default.removeItem(atPath: music.path("Queen/Innuendo/" + name))
-          try MPDFixture.silence(
-            30, at: "Queen/Innuendo/" + name, in: music,
-            TagEdit(
-              album: "Innuendo", artist: "Queen", title: title, trackNumber: String(number), date: "1991",
-              genre: "Rock", picture: red))
-        }
+        try MPDFixture.sampleMusicWithLongInnuendo(
+          music, picture: (bytes: TestPicture.jpeg(TestPicture.red), mimeType: "image/jpeg"))
       }
       try mpd.start()
       return mpd

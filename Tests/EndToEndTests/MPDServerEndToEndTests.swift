@@ -17,17 +17,8 @@ extension RunsAlone {
     /// a test looks), started.
     private func server(password: String? = nil) throws -> MPDFixture {
       let mpd = try MPDFixture(password: password) { music in
-        try MPDFixture.sampleMusic(music)
-        let red = (bytes: TestPicture.jpeg(TestPicture.red), mimeType: "image/jpeg")
-        for (number, title) in [(1, "Innuendo"), (2, "Headlong")] {
-          let name = number == 1 ? "01 Innuendo.flac" : "02 Headlong.mp3"
-          try FileManager.default.removeItem(atPath: music.path("Queen/Innuendo/" + name))
-          try MPDFixture.silence(
-            30, at: "Queen/Innuendo/" + name, in: music,
-            TagEdit(
-              album: "Innuendo", artist: "Queen", title: title, trackNumber: String(number), date: "1991",
-              genre: "Rock", picture: red))
-        }
+        try MPDFixture.sampleMusicWithLongInnuendo(
+          music, picture: (bytes: TestPicture.jpeg(TestPicture.red), mimeType: "image/jpeg"))
       }
       try mpd.start()
       return mpd

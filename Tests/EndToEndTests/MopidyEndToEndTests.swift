@@ -14,16 +14,7 @@ extension RunsAlone {
     /// while a test looks), started.
     private func server() throws -> MopidyFixture {
       let mopidy = try MopidyFixture { music in
-        try MPDFixture.sampleMusic(music)
-        for (number, title) in [(1, "Innuendo"), (2, "Headlong")] {
-          let name = number == 1 ? "01 Innuendo.flac" : "02 Headlong.mp3"
-          try FileManager.default.removeItem(atPath: music.path("Queen/Innuendo/" + name))
-          try MPDFixture.silence(
-            30, at: "Queen/Innuendo/" + name, in: music,
-            TagEdit(
-              album: "Innuendo", artist: "Queen", title: title, trackNumber: String(number), date: "1991",
-              genre: "Rock"))
-        }
+        try MPDFixture.sampleMusicWithLongInnuendo(music)
       }
       try mopidy.start()
       return mopidy

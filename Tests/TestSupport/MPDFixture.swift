@@ -223,6 +223,25 @@ package struct FixtureError: Error, CustomStringConvertible {
   package init(_ description: String) { self.description = description }
 }
 
+extension MPDFixture {
+  /// ``sampleMusic(_:)`` with Innuendo's two songs thirty seconds long (playing while a test
+  /// looks), embedding `picture` when given.
+  package static func sampleMusicWithLongInnuendo(
+    _ music: MusicFolderFixture, picture: (bytes: [UInt8], mimeType: String)? = nil
+  ) throws {
+    try sampleMusic(music)
+    for (number, title) in [(1, "Innuendo"), (2, "Headlong")] {
+      let name = number == 1 ? "01 Innuendo.flac" : "02 Headlong.mp3"
+      try FileManager.default.removeItem(atPath: music.path("Queen/Innuendo/" + name))
+      try silence(
+        30, at: "Queen/Innuendo/" + name, in: music,
+        TagEdit(
+          album: "Innuendo", artist: "Queen", title: title, trackNumber: String(number), date: "1991",
+          genre: "Rock", picture: picture))
+    }
+  }
+}
+
 /// The music of a test server: an album embedding a red picture in its songs, a two-disc
 /// album in `CD1/` and `CD2/` with a green `cover.jpg` beside its first disc, and a
 /// compilation with neither.
