@@ -234,6 +234,10 @@ package final class MPVEngine: AudioEngine, Sendable {
   /// libmpv's `audio-device-list`: `auto` (its choice) first, then the devices of each
   /// audio output it was built with.
   package func audioDevices() -> [AudioDevice] {
+    // The outputs asked for their devices write what they lack on standard error (PipeWire's
+    // `can't load config client.conf`, line after line): not on the user's screen.
+    let quiet = SilencedStandardError()
+    defer { quiet.restore() }
     let count = integer("audio-device-list/count") ?? 0
     return (0..<max(count, 0)).compactMap { index in
       guard let name = Self.string(handle, "audio-device-list/\(index)/name") else { return nil }
