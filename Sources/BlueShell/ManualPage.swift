@@ -36,6 +36,11 @@ package enum ManualPage {
     ("XDG_DATA_HOME", "The library file's directory is $XDG_DATA_HOME/bluelib (default ~/.local/share/bluelib)."),
     ("XDG_STATE_HOME", "The history's directory is $XDG_STATE_HOME/bluelib (default ~/.local/state/bluelib)."),
     ("XDG_CACHE_HOME", "The cover cache is $XDG_CACHE_HOME/bluelib/covers (default ~/.cache/bluelib/covers)."),
+    (
+      "XDG_CONFIG_HOME",
+      "The ListenBrainz token 'listenbrainz token' keeps is $XDG_CONFIG_HOME/bluelib/listenbrainz-token "
+        + "(default ~/.config/bluelib)."
+    ),
     ("NO_COLOR", "When set and not empty, print no colour, as --no-color does."),
     (
       "TERM",
