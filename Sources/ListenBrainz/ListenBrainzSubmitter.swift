@@ -64,7 +64,8 @@ package final class ListenBrainzSubmitter: Sendable {
 
   private let settings: Settings
   private let store: any ListenStore
-  private let client: ListenBrainzClient
+  /// Made when first needed: a shell that sends nothing makes none.
+  private let madeClient = Mutex<ListenBrainzClient?>(nil)
   private let say: @Sendable (String) -> Void
   private let player: Player?
   private let state = Mutex(State())
@@ -104,7 +105,15 @@ package final class ListenBrainzSubmitter: Sendable {
     self.store = store
     self.player = player
     self.say = say
-    client = ListenBrainzClient(baseURL: settings.baseURL, userAgent: settings.userAgent)
+  }
+
+  private var client: ListenBrainzClient {
+    madeClient.withLock { made in
+      if let made { return made }
+      let client = ListenBrainzClient(baseURL: settings.baseURL, userAgent: settings.userAgent)
+      made = client
+      return client
+    }
   }
 
   // MARK: - From other threads
@@ -192,7 +201,7 @@ package final class ListenBrainzSubmitter: Sendable {
     }
     state.withLock { $0.ended = true }
     wake.signal()
-    client.shutDown()
+    madeClient.withLock { $0 }?.shutDown()
   }
 
   // MARK: - The thread

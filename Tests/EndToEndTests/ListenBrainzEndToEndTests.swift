@@ -106,6 +106,30 @@ extension RunsAlone {
       #expect(server.playingNow.map(\.track) == ["Long", "Short"])
     }
 
+    /// A Subsonic server's streams are sent too, from the server's library file, and the
+    /// server still gets its own `scrobble` of each.
+    @Test(.timeLimit(.minutes(1)))
+    func aSubsonicServersStreamsAreListensAndTheServerStillHearsItsScrobbles() throws {
+      let server = try ListenBrainzLookalike()
+      defer { server.stop() }
+      let (http, directory) = try SubsonicPlayTests.server()
+      defer { http.stop() }
+      _ = directory
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      var environment = Self.environment(server)
+      environment["BLUELIB_SUBSONIC_PASSWORD"] = "secret"
+      let result = try runner.run(
+        ["--subsonic", "http://admin@127.0.0.1:\(http.port)", "-c", "play 1"], environment: environment)
+      #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+      #expect(server.playingNow.map(\.track) == ["First", "Second"])
+      #expect(server.listens.map(\.track) == ["First", "Second"], "\(result.stdout)")
+      #expect(server.listens.allSatisfy { $0.artist == "A" && $0.release == "One" })
+      #expect(server.invalid.isEmpty)
+      let scrobbles = SubsonicPlayTests.playRequests(http).filter { $0.hasPrefix("scrobble") }
+      #expect(scrobbles.filter { $0.hasSuffix("true") } == ["scrobble s-1 true", "scrobble s-2 true"], "\(scrobbles)")
+    }
+
     /// Without a token nothing is sent, and nothing is said.
     @Test(.timeLimit(.minutes(1)))
     func withoutATokenNothingIsSent() throws {
