@@ -61,13 +61,35 @@ struct ListenBrainzCommand: Command {
     }
   }
 
-  /// Whether `line` sets a token (`listenbrainz token TOKEN`): it is not kept in the
-  /// history, which is a plain file.
+  /// Whether `line` sets a token (`listenbrainz token TOKEN`, in any case, among other
+  /// commands): it is not kept in the history, which is a plain file. Asked of every line
+  /// read, so it reads the bytes once and makes nothing (no string, no array).
   static func keepsOutOfHistory(_ line: String) -> Bool {
-    let words = line.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ";" })
-    return words.indices.contains { index in
-      words[index] == "listenbrainz" && index + 2 < words.count && words[index + 1] == "token"
+    let verb: StaticString = "listenbrainz"
+    let token: StaticString = "token"
+    // 1: the last word was `listenbrainz`; 2: then `token`.
+    var state = 0
+    // The current word's length, and whether it is still the verb's or the token's start.
+    var length = 0
+    var (maybeVerb, maybeToken) = (true, true)
+    for byte in line.utf8 {
+      if byte == 0x20 || byte == 0x09 || byte == 0x3B {
+        if length > 0 {
+          let isVerb = maybeVerb && length == verb.utf8CodeUnitCount
+          let isToken = maybeToken && length == token.utf8CodeUnitCount
+          state = isVerb ? 1 : state == 1 && isToken ? 2 : 0
+        }
+        if byte == 0x3B { state = 0 }
+        (length, maybeVerb, maybeToken) = (0, true, true)
+        continue
+      }
+      if state == 2 { return true }
+      let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+      maybeVerb = maybeVerb && length < verb.utf8CodeUnitCount && verb.utf8Start[length] == lower
+      maybeToken = maybeToken && length < token.utf8CodeUnitCount && token.utf8Start[length] == lower
+      length += 1
     }
+    return false
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
