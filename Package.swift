@@ -77,6 +77,10 @@ let package = Package(
     .target(name: "CSDBus", dependencies: ["CRuntimeLibrary"]),
     // What the desktop's media keys and player widgets see and ask of the player (MPRIS).
     .target(name: "MPRIS", dependencies: ["BlueCovers", "BluePlayback", "CSDBus"]),
+    // Listens sent to ListenBrainz (or a server of its API): what the player played, queued
+    // in the library file first (through a store the shell hands over), over BlueCovers'
+    // libcurl; it knows no library.
+    .target(name: "ListenBrainz", dependencies: ["BlueCovers", "BluePlayback", "BlueSystem"]),
     // A client of MPD of its own (see README, "Music on a server"): its albums, covers,
     // player and stickers behind the seams (MusicSource, CoverSource, AudioEngine); it knows
     // no library.
@@ -121,7 +125,7 @@ let package = Package(
       name: "BlueShell",
       dependencies: [
         "AlbumArchive", "AlbumModel", "BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem", "HorizontalScroller",
-        "CoverArt", "CEditLine", "CWindowSize", "MPRIS", "MusicFolder", "MusicSource",
+        "CoverArt", "CEditLine", "CWindowSize", "ListenBrainz", "MPRIS", "MusicFolder", "MusicSource",
       ]
     ),
     .executableTarget(
@@ -195,6 +199,12 @@ let package = Package(
       ]
     ),
     .testTarget(name: "BenchTests", dependencies: ["bluelib-bench"]),
+    .testTarget(
+      name: "ListenBrainzTests",
+      dependencies: [
+        "ListenBrainz", "BlueLibrary", "BluePlayback", "BlueSystem", "PlaybackTestSupport", "TestSupport",
+      ]
+    ),
     .testTarget(
       name: "MPDClientTests",
       dependencies: [

@@ -220,7 +220,10 @@ extension Library {
       Player.Track(
         albumID: album.id, album: album.title, artist: album.artist, discs: tracklist.discs, disc: track.disc,
         number: track.number, title: track.displayTitle, duration: track.duration, path: track.path,
-        trackArtist: track.artist, coverURL: album.coverURL)
+        trackArtist: track.artist, coverURL: album.coverURL,
+        musicBrainz: Player.MusicBrainzIDs(
+          recording: track.musicBrainzTrackID, release: tracklist.musicBrainzAlbumID,
+          releaseGroup: tracklist.musicBrainzReleaseGroupID))
     }
   }
 

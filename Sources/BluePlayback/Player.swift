@@ -28,14 +28,29 @@ package final class Player: Sendable {
     package var trackArtist: String?
     /// Its album's cover URL (empty: none), for the desktop's player widget (MPRIS).
     package var coverURL: String
+    /// Its MusicBrainz ids, where its tags give them (for ListenBrainz): the recording, and
+    /// its album's release and release group.
+    package var musicBrainz: MusicBrainzIDs
 
     package init(
       albumID: Int64?, album: String, artist: String, discs: Int = 1, disc: Int? = nil, number: Int?, title: String,
-      duration: Double, path: String, trackArtist: String? = nil, coverURL: String = ""
+      duration: Double, path: String, trackArtist: String? = nil, coverURL: String = "",
+      musicBrainz: MusicBrainzIDs = MusicBrainzIDs()
     ) {
       (self.albumID, self.album, self.artist, self.discs, self.disc) = (albumID, album, artist, discs, disc)
       (self.number, self.title, self.duration, self.path) = (number, title, duration, path)
-      (self.trackArtist, self.coverURL) = (trackArtist, coverURL)
+      (self.trackArtist, self.coverURL, self.musicBrainz) = (trackArtist, coverURL, musicBrainz)
+    }
+  }
+
+  /// A track's MusicBrainz ids (nil: its tags do not say).
+  package struct MusicBrainzIDs: Sendable, Equatable {
+    package var recording: String?
+    package var release: String?
+    package var releaseGroup: String?
+
+    package init(recording: String? = nil, release: String? = nil, releaseGroup: String? = nil) {
+      (self.recording, self.release, self.releaseGroup) = (recording, release, releaseGroup)
     }
   }
 
@@ -50,6 +65,17 @@ package final class Player: Sendable {
     /// The album `albumID` counted as played, at `time` (seconds since 1970): a track of
     /// it played past half, once per queue. The shell records it in the library.
     case played(albumID: Int64, at: Int64)
+    /// `track`, started at `startedAt` (seconds since 1970), was listened to: it played
+    /// half its length or four minutes, whichever came first (``listenMark(duration:)``),
+    /// once each time it started. ListenBrainz's listen.
+    case listened(Track, startedAt: Int64)
+  }
+
+  /// How long a track must play to count as listened to: half its length or four minutes,
+  /// whichever is less (ListenBrainz's and Last.fm's rule); four minutes for a track of no
+  /// known length.
+  package static func listenMark(duration: Double) -> Double {
+    duration > 0 && duration.isFinite ? min(duration / 2, 240) : 240
   }
 
   /// A track the engine refused before it was queued, and why.
@@ -93,6 +119,9 @@ package final class Player: Sendable {
     var queue: [Track] = []
     /// Albums counted as played since the queue was last loaded (once each).
     var counted: Set<Int64> = []
+    /// The track of the queue that plays, when it started, and whether it was told as
+    /// listened to (``Event/listened(_:startedAt:)``).
+    var listening: (index: Int, startedAt: Int64, told: Bool)?
     /// The album of the track that plays (the last one started), nil when nothing plays.
     var playingAlbumID: Int64?
     /// The album that was current when the queue was last made or added to (``madeQueue(whileSelected:)``).
@@ -296,11 +325,47 @@ package final class Player: Sendable {
     changed()
   }
 
-  /// Counts the track that plays when it is past half of it (before a skip or a stop).
+  /// Counts the track that plays when it is past half of it (before a skip or a stop),
+  /// and tells it listened to when it is past its mark.
   private func countIfPastHalf(_ engine: any AudioEngine) {
     guard let status = engine.status() else { return }
     let duration = status.duration ?? 0
     if duration > 0 && status.time >= duration / 2 { count(status.index) }
+    if status.other == nil && status.time >= Self.listenMark(duration: duration) { tellListened(status.index) }
+  }
+
+  /// Tells the track that plays listened to once it played its mark (``listenMark(duration:)``);
+  /// returns the seconds of play it still needs, or nil when there is nothing to wait for
+  /// (nothing plays, or it was told). For a thread that waits for the mark: it asks again
+  /// when that time has passed (later, if it was paused meanwhile). Never from the observer.
+  package func checkListened() -> Double? {
+    guard let engine = state.withLock({ $0.engine }), let status = engine.status(), status.other == nil else {
+      return nil
+    }
+    let pending = state.withLock { state -> Bool in
+      guard let listening = state.listening else { return false }
+      return listening.index == status.index && !listening.told
+    }
+    guard pending else { return nil }
+    let mark = Self.listenMark(duration: status.duration ?? 0)
+    if status.time >= mark {
+      tellListened(status.index)
+      return nil
+    }
+    return mark - status.time
+  }
+
+  /// Tells the observer the queue's `index`th track, which plays, was listened to, once.
+  private func tellListened(_ index: Int) {
+    let told = state.withLock { state -> (Event, (@Sendable (Event) -> Void)?)? in
+      guard let listening = state.listening, listening.index == index, !listening.told,
+        state.queue.indices.contains(index)
+      else { return nil }
+      state.listening?.told = true
+      return (.listened(state.queue[index], startedAt: listening.startedAt), state.observer)
+    }
+    guard let (event, observer) = told else { return }
+    observer?(event)
   }
 
   /// Counts the album of the queue's `index`th track as played, once per queue, and tells
@@ -483,10 +548,15 @@ package final class Player: Sendable {
     let translated: Event?
     switch event {
     case .started(let index):
-      state.withLock { $0.playingAlbumID = $0.queue.indices.contains(index) ? $0.queue[index].albumID : nil }
+      state.withLock {
+        $0.playingAlbumID = $0.queue.indices.contains(index) ? $0.queue[index].albumID : nil
+        $0.listening = $0.queue.indices.contains(index) ? (index, Int64(time(nil)), false) : nil
+      }
       translated = queue.indices.contains(index) ? .started(queue[index], place: index + 1, count: queue.count) : nil
     case .finished(let index):
       count(index)
+      // Played to its end: past any mark.
+      tellListened(index)
       translated = nil
     case .failed(let index, let reason):
       translated = queue.indices.contains(index) ? .failed(queue[index], reason: reason) : nil
@@ -494,7 +564,10 @@ package final class Player: Sendable {
       state.withLock { $0.playingAlbumID = nil }
       translated = .endOfQueue
     case .startedOther(let track, let index, let count):
-      state.withLock { $0.playingAlbumID = nil }
+      state.withLock {
+        $0.playingAlbumID = nil
+        $0.listening = nil
+      }
       translated = .started(Self.track(track), place: index + 1, count: count)
     }
     if let translated { state.withLock { $0.observer }?(translated) }

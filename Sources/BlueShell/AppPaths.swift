@@ -15,6 +15,8 @@ struct AppPaths: Sendable, Equatable {
   var history: String
   /// The cover cache directory.
   var coverCache: String
+  /// The file `listenbrainz token` keeps the ListenBrainz token in (mode 0600).
+  var listenBrainzToken: String
 
   /// Paths under one home directory (`--home`, `BLUELIB_HOME`).
   init(home: String) {
@@ -22,6 +24,7 @@ struct AppPaths: Sendable, Equatable {
     library = base + "/library.sqlite"
     history = base + "/history"
     coverCache = base + "/covers"
+    listenBrainzToken = base + "/listenbrainz-token"
   }
 
   /// Paths from the XDG variables in `environment`, defaulting under `$HOME`.
@@ -34,6 +37,7 @@ struct AppPaths: Sendable, Equatable {
     library = try directory("XDG_DATA_HOME", ".local/share") + "/library.sqlite"
     history = try directory("XDG_STATE_HOME", ".local/state") + "/history"
     coverCache = try directory("XDG_CACHE_HOME", ".cache") + "/covers"
+    listenBrainzToken = try directory("XDG_CONFIG_HOME", ".config") + "/listenbrainz-token"
   }
 
   /// The library file of the music server `name` (``MusicSource/libraryName``), beside the

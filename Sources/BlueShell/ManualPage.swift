@@ -36,6 +36,11 @@ package enum ManualPage {
     ("XDG_DATA_HOME", "The library file's directory is $XDG_DATA_HOME/bluelib (default ~/.local/share/bluelib)."),
     ("XDG_STATE_HOME", "The history's directory is $XDG_STATE_HOME/bluelib (default ~/.local/state/bluelib)."),
     ("XDG_CACHE_HOME", "The cover cache is $XDG_CACHE_HOME/bluelib/covers (default ~/.cache/bluelib/covers)."),
+    (
+      "XDG_CONFIG_HOME",
+      "The ListenBrainz token 'listenbrainz token' keeps is $XDG_CONFIG_HOME/bluelib/listenbrainz-token "
+        + "(default ~/.config/bluelib)."
+    ),
     ("NO_COLOR", "When set and not empty, print no colour, as --no-color does."),
     (
       "TERM",
@@ -82,6 +87,15 @@ package enum ManualPage {
     ("BLUELIB_SUBSONIC_API_KEY", "An OpenSubsonic API key for --subsonic, sent alone, without a user."),
     ("BLUELIB_SUBSONIC_TIMEOUT", "Seconds a request to the Subsonic server may take (default 30)."),
     (
+      "BLUELIB_LISTENBRAINZ_TOKEN",
+      "Your ListenBrainz user token: what you play is sent to ListenBrainz (playing now, and a listen at half "
+        + "a track or four minutes), queued in the library file first; wins over the one 'listenbrainz token' keeps."
+    ),
+    (
+      "BLUELIB_LISTENBRAINZ_URL",
+      "Another server of ListenBrainz's API to send listens to (default https://api.listenbrainz.org)."
+    ),
+    (
       "DBUS_SESSION_BUS_ADDRESS",
       "The session bus: where it is set, bluelib is on it as org.mpris.MediaPlayer2.bluelib from the first "
         + "play (media keys, the desktop's player widget, playerctl)."
@@ -104,6 +118,11 @@ package enum ManualPage {
       "~/.local/share/bluelib/servers/NAME.sqlite",
       "The library of a music server (--mpd, --subsonic), e.g. servers/mpd-HOST:PORT.sqlite or "
         + "servers/subsonic-USER@HOST.sqlite, beside the library file."
+    ),
+    (
+      "~/.config/bluelib/listenbrainz-token",
+      "The ListenBrainz token 'listenbrainz token' keeps, readable by you alone (mode 0600; "
+        + "$XDG_CONFIG_HOME/bluelib; DIR/listenbrainz-token under --home DIR)."
     ),
     (
       "~/.local/state/bluelib/history",

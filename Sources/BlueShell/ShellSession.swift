@@ -5,6 +5,7 @@ import BluePlayback
 import BlueSystem
 import CoverArt
 import Dispatch
+import ListenBrainz
 import MPRIS
 import MusicSource
 import Synchronization
@@ -81,7 +82,7 @@ final class ShellSession {
     isInteractive = reader is EditLineReader
     let environment = try Self.environment(
       options, library: library, terminal: terminal, editor: reader as? EditLineReader, delivery: delivery,
-      output: output)
+      output: output, tokenFile: paths.listenBrainzToken)
     interpreter = Interpreter(environment: environment, registry: .standard, history: history, style: style)
     connect()
     // A write (or its undo) that a crash or kill -9 left halfway is finished before anything.
@@ -92,6 +93,9 @@ final class ShellSession {
       errors.line("bluelib: \(error)")
     }
     if let server = options.server { follow(server) }
+    // Listens an earlier run left (offline, or killed) go now, at a prompt, when a token is
+    // set; a script sends once it plays (its start, `-c quit`, reads nothing more).
+    if isInteractive { interpreter.environment.listenBrainz?.start() }
   }
 
   /// Brings the server's library file in step with its database (a line on standard error
@@ -155,7 +159,7 @@ final class ShellSession {
   /// ways lines, status lines, progress, questions and pictures reach the terminal.
   private static func environment(
     _ options: ShellOptions, library: Library, terminal: TerminalFacts, editor: EditLineReader?,
-    delivery: MessageDelivery, output: OutputChannel
+    delivery: MessageDelivery, output: OutputChannel, tokenFile: String
   ) throws(StartFailure) -> CommandEnvironment {
     let messages = delivery.messages
     let setting: GraphicsSetting
@@ -168,11 +172,26 @@ final class ShellSession {
     // the answer comes back on standard input.
     let canAsk = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     var player: Player?
+    var listenBrainz: ListenBrainzSubmitter?
     if let makeEngine = options.audioEngine {
-      player = Player(engine: makeEngine, shared: options.playerOutlivesShell)
+      let made = Player(engine: makeEngine, shared: options.playerOutlivesShell)
+      player = made
+      // What plays here (not a music server's player, whose own scrobbler tells it) goes
+      // to ListenBrainz when a token is set: nothing is read or started before a track.
+      if !options.playerOutlivesShell {
+        listenBrainz = ListenBrainzSubmitter(
+          settings: .init(
+            environment: options.environment, tokenFile: tokenFile,
+            userAgent: ListenBrainzCommand.userAgent(options.environment), version: bluelibVersion),
+          store: LibraryListenStore(queue: library.listenQueue), player: made, say: { messages.post($0) })
+      }
       // On the engine's thread: the line, or the album played, is queued, and printed or
-      // recorded in the library by the terminal's owner.
-      player?.observe { event in messages.post(event) }
+      // recorded in the library by the terminal's owner; ListenBrainz's thread takes the
+      // tracks started and listened to.
+      made.observe { [listenBrainz] event in
+        messages.post(event)
+        listenBrainz?.handle(event)
+      }
       // The library's ReplayGain mode, applied when the engine is made (at the first play).
       player?.setReplayGain((try? library.replayGainMode()) ?? .album)
       // And its audio device and equalizer (a library file without them: the defaults).
@@ -217,7 +236,7 @@ final class ShellSession {
           output.flush()
           return Self.readAnswer()
         } : nil,
-      player: player,
+      player: player, listenBrainz: listenBrainz, listenBrainzTokenFile: tokenFile,
       graphics: { [environment = options.environment, colorMode = terminal.colorMode] in
         GraphicsCapabilities.decide(
           setting: setting, environment: environment, terminal: canAsk, colorMode: colorMode
@@ -446,7 +465,10 @@ final class ShellSession {
       }
       switch reader.readLine() {
       case .line(let line):
-        if history.add(line) && isInteractive { reader.remember(line) }
+        // A line that sets a token is neither in the history file nor in the reader's.
+        if !ListenBrainzCommand.keepsOutOfHistory(line) && history.add(line) && isInteractive {
+          reader.remember(line)
+        }
         let failures = interpreter.run(line: line, stopAtFirstFailure: bail)
         failures.forEach(report)
         if !failures.isEmpty && bail { return Shell.ExitCode.success }
@@ -490,6 +512,9 @@ final class ShellSession {
     if status == Shell.ExitCode.success && !output.isClosed && !isInteractive && !playerStays { playToTheEnd() }
     if !playerStays { interpreter.environment.player?.stop() }
     recordPlays()
+    // The listens of the last tracks are sent before we leave, while the server answers
+    // (a few seconds at most); what it does not take waits in the library file.
+    interpreter.environment.listenBrainz?.finish(within: Shell.ExitCode.isSignal(status) ? 0 : 5)
     // A signal that ended the last command, or the wait for downloads, decides the status.
     if status == Shell.ExitCode.success, let signalled = SignalMonitor.takeTermination() { status = signalled }
     if status == Shell.ExitCode.success, !isInteractive, SignalMonitor.take(.interrupt) {

@@ -42,7 +42,8 @@ struct AlbumStoreFileTests {
       names == [
         "album", "album_artist", "album_play", "album_position", "album_source_key", "change", "change_album",
         "change_album_change",
-        "change_tag", "change_track", "cover", "cover_none", "folder_album", "lookup_none", "source", "sqlite_sequence",
+        "change_tag", "change_track", "cover", "cover_none", "folder_album", "listen_queue", "lookup_none", "source",
+        "sqlite_sequence",
         "state", "track",
         "track_album", "track_edit", "view", "write_journal",
       ])
@@ -80,6 +81,45 @@ struct AlbumStoreFileTests {
     let added = try file.read { db in try Int.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'addedBefore'") }
     #expect(abs((added ?? 0) - Int(Date().timeIntervalSince1970)) < 600)
     #expect(try file.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == Schema.version)
+  }
+
+  /// A version-17 library gets the listen queue (version 18, issue 49 item 2) when opened,
+  /// its albums kept; listens queued there are claimed oldest first by this process, left
+  /// alone for another process that runs, taken over from one that is gone, and go only
+  /// when taken out.
+  @Test func aVersion17LibraryGetsTheListenQueueAndListensAreClaimedOnce() throws {
+    let path = directory.file("library.sqlite")
+    do {
+      let store = try AlbumStore.open(path: path)
+      try store.queue.write { db in
+        try Schema.downgrade(to: 17, db)
+        try db.execute(sql: "PRAGMA user_version = 17")
+      }
+    }
+    let store = try AlbumStore.open(path: path)
+    #expect(try store.queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == Schema.version)
+    #expect(try store.count() == DefaultCatalogue.albums.count)
+    let queue = try Library.open(path: path).listenQueue
+    try queue.add(#"{"listened_at":300}"#, listenedAt: 300)
+    try queue.add(#"{"listened_at":100}"#, listenedAt: 100)
+    try queue.add(#"{"listened_at":200}"#, listenedAt: 200)
+    #expect(try queue.count() == 3)
+    // Another process that runs (this test's parent) is sending the oldest: left alone.
+    let parent = try #require(ProcessIdentity.of(getppid()))
+    try store.queue.write { db in
+      try db.execute(sql: "UPDATE listen_queue SET sender = ? WHERE listened_at = 100", arguments: [parent.text])
+    }
+    #expect(try queue.claim(10).map(\.listen) == [#"{"listened_at":200}"#, #"{"listened_at":300}"#])
+    // One gone (a pid no process has): taken over.
+    try store.queue.write { db in
+      try db.execute(
+        sql: "UPDATE listen_queue SET sender = ? WHERE listened_at = 100",
+        arguments: [ProcessIdentity(pid: 0x7FFF_FFF0, start: 1, boot: parent.boot).text])
+    }
+    let claimed = try queue.claim(2)
+    #expect(claimed.map(\.listen) == [#"{"listened_at":100}"#, #"{"listened_at":200}"#])
+    try queue.remove(claimed.map(\.id))
+    #expect(try queue.count() == 1)
   }
 
   @Test func reopeningKeepsEveryChangeAndTheSelection() throws {

@@ -31,6 +31,54 @@ import Testing
     }
   }
 
+  /// The tracks told as listened to, with when each started.
+  var listened: [(title: String, startedAt: Int64)] {
+    told.value.withLock { events in
+      events.compactMap {
+        guard case .listened(let track, let startedAt) = $0 else { return nil }
+        return (track.title, startedAt)
+      }
+    }
+  }
+
+  /// A track is listened to (ListenBrainz's listen, issue 49 item 2) once it played half
+  /// its length or four minutes, whichever comes first: told once, with the time it
+  /// started; a track skipped before its mark is not; one played to its end is.
+  @Test func aTrackIsListenedToAtHalfItsLengthOrFourMinutesOnceWithItsStart() throws {
+    let start = Int64(time(nil))
+    var tracks = PlayerWaitTests.tracks(4, album: 7)
+    for (index, length) in [(1, 1_000.0), (2, 600.0)] {
+      tracks[index].duration = length
+      engine.setDuration(length, of: tracks[index].path)
+    }
+    try player.play(tracks)
+    // Track 1 (3:00): its mark is 1:30.
+    engine.advance(by: 60)
+    #expect(player.checkListened() == 30)
+    #expect(listened.isEmpty)
+    engine.advance(by: 31)
+    #expect(player.checkListened() == nil)
+    #expect(player.checkListened() == nil)
+    #expect(listened.map(\.title) == ["T1"])
+    let when = try #require(listened.first?.startedAt)
+    #expect(when >= start && when <= Int64(time(nil)))
+    // Track 2 (16:40): four minutes, not half; listened to at 4:00 while it plays on.
+    #expect(player.skip(by: 1))
+    engine.advance(by: 239)
+    #expect(player.checkListened() == 1)
+    engine.advance(by: 1)
+    #expect(player.checkListened() == nil)
+    #expect(listened.map(\.title) == ["T1", "T2"])
+    // Track 3 (10:00): skipped at 3:00, before its mark: not listened to.
+    #expect(player.skip(by: 1))
+    engine.advance(by: 180)
+    #expect(player.skip(by: 1))
+    #expect(listened.map(\.title) == ["T1", "T2"])
+    // Track 4: played to its end without anyone asking: listened to.
+    engine.finishCurrent()
+    #expect(listened.map(\.title) == ["T1", "T2", "T4"])
+  }
+
   /// An album counts once per queue when a track of it plays past half (to its end, or
   /// before a skip or a stop), told as an event that names it and the time: nobody asks
   /// the player what was played.

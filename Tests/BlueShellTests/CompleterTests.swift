@@ -41,7 +41,7 @@ struct CompleterTests {
     Case(line: "import exa", replacing: 3, insertion: "examples/"),
     Case(line: "export exp", replacing: 3, insertion: "export.json "),
     Case(line: "help; tap It", replacing: 2, insertion: "\"It's My Life\" "),
-    Case(line: "  LI", replacing: 2, insertion: "list "),
+    Case(line: "  FI", replacing: 2, insertion: "find "),
     Case(line: "download al", replacing: 2, insertion: "all "),
     Case(line: "download Am", replacing: 2, insertion: "\"American Pie\" "),
     Case(line: "ra", replacing: 2, insertion: "rate "),

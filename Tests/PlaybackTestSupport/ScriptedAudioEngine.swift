@@ -15,6 +15,8 @@ package final class ScriptedAudioEngine: AudioEngine {
     var paused = false
     var volume = 100
     var time = 0.0
+    /// Entries of another length than three minutes.
+    var durations: [String: Double] = [:]
     var calls: [String] = []
     var handler: (@Sendable (EngineEvent) -> Void)?
     var refused: [String: TrackProblem] = [:]
@@ -44,6 +46,11 @@ package final class ScriptedAudioEngine: AudioEngine {
   /// Gives `path` ReplayGain tags, as a file's would be read.
   package func tag(_ path: String, album: Double?, track: Double?) {
     state.withLock { $0.tags[path] = (album, track) }
+  }
+
+  /// Makes `path` `seconds` long (every entry is three minutes long until told).
+  package func setDuration(_ seconds: Double, of path: String) {
+    state.withLock { $0.durations[path] = seconds }
   }
 
   /// The playing entry plays `seconds` on.
@@ -143,7 +150,10 @@ package final class ScriptedAudioEngine: AudioEngine {
 
   package func status() -> EngineStatus? {
     state.withLock { state in
-      state.index.map { EngineStatus(index: $0, time: state.time, duration: 180, paused: state.paused) }
+      state.index.map { index in
+        let duration = state.playlist.indices.contains(index) ? state.durations[state.playlist[index]] : nil
+        return EngineStatus(index: index, time: state.time, duration: duration ?? 180, paused: state.paused)
+      }
     }
   }
 

@@ -3,7 +3,8 @@ internal import CCurl
 import Foundation
 import Synchronization
 
-/// One GET for ``CurlMulti``: no redirect followed, no proxy, no decompression.
+/// One GET (or, with a ``body``, POST) for ``CurlMulti``: no redirect followed, no proxy,
+/// no decompression.
 struct CurlRequest: Sendable {
   /// The absolute `http:` or `https:` URL.
   var url: String
@@ -17,6 +18,8 @@ struct CurlRequest: Sendable {
   var maxBytes: Int
   /// The longest the connection (TLS included) may take; nil: ``timeout``.
   var connectTimeout: Duration? = nil
+  /// What a POST sends (its `Content-Type` is among ``headers``); nil: a GET.
+  var body: Data? = nil
 }
 
 /// What a server answered: the status and headers, and the body of a 2xx answer.
@@ -267,7 +270,10 @@ private final class Transfer {
     self.done = done
     self.maxBytes = request.maxBytes
     errorText[0] = 0
-    for line in request.headers { headerLines = ccurl_slist_append(headerLines, line) }
+    // A POST sends no `Expect: 100-continue`: its body goes with the head, whatever its size.
+    for line in request.headers + (request.body == nil ? [] : ["Expect:"]) {
+      headerLines = ccurl_slist_append(headerLines, line)
+    }
     let context = Unmanaged.passUnretained(self).toOpaque()
     // The whole fetch's time, connecting included; at least a millisecond (0 is "none").
     let parts = request.timeout.components
@@ -302,6 +308,19 @@ private final class Transfer {
       (CURLOPT_HEADERDATA, .pointer(UnsafeRawPointer(context))),
       (CURLOPT_WRITEDATA, .pointer(UnsafeRawPointer(context))),
     ]
+    if let body = request.body {
+      // A POST of these bytes, copied by libcurl (the size first: the bytes may hold NULs).
+      if ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)) != CURLE_OK {
+        close()
+        throw .failed(CURLE_BAD_FUNCTION_ARGUMENT, osError: 0, message: "libcurl refused the size of a POST")
+      }
+      let bytes = body.isEmpty ? [0] : [UInt8](body)
+      let copied = bytes.withUnsafeBytes { ccurl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
+      if copied != CURLE_OK {
+        close()
+        throw .failed(copied, osError: 0, message: String(cString: ccurl_easy_strerror(copied)))
+      }
+    }
     for (option, setting) in settings {
       let code: CURLcode
       switch setting {

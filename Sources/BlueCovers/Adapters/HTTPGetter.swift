@@ -108,6 +108,30 @@ package final class HTTPGetter: Sendable {
     }
   }
 
+  /// The answer to a POST of `body` to `url` (`http:` or `https:`) with `headers`
+  /// (`Content-Type: …`, `Authorization: …`), within `limits`, on the calling thread, as
+  /// ``get(_:headers:limits:isCancelled:)`` waits; a redirect is not followed (its status is
+  /// the answer).
+  package func post(
+    _ url: String, body: Data, headers: [String] = [], limits: Limits, isCancelled: @escaping () -> Bool = { false }
+  ) throws(CoverFailure) -> Answer {
+    guard let target = HTTPTarget(url), target.scheme == "http" || target.scheme == "https" else {
+      throw .unsupportedURL(url)
+    }
+    if let reason = target.portProblem { throw .badURL(url, reason: reason) }
+    let multi = try client.started()
+    let request = CurlRequest(
+      url: target.url.absoluteString, headers: headers, userAgent: userAgent, timeout: limits.timeout,
+      maxBytes: limits.maxBytes, connectTimeout: limits.connectTimeout, body: body)
+    switch Self.wait(for: request, on: multi, cancelled: { isCancelled() || self.cancellation.stopsWaitOnThisThread() })
+    {
+    case .success(let answer): return Answer(status: answer.status, headers: answer.headers, body: answer.body)
+    case .failure(let failure):
+      throw HTTPCoverSource.failure(
+        for: failure, at: target, limits: CoverLimits(timeout: limits.timeout, maxBytes: limits.maxBytes))
+    }
+  }
+
   /// The outcome of `request`, waited for on this thread; `cancelled` is asked every 50 ms.
   private static func wait(
     for request: CurlRequest, on multi: CurlMulti, cancelled: () -> Bool

@@ -107,6 +107,14 @@ extension Schema {
     , missing INTEGER NOT NULL DEFAULT 0, rating INTEGER, fav INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID
     """,
     """
+    table 'listen_queue' on 'listen_queue': CREATE TABLE listen_queue (
+      id INTEGER PRIMARY KEY,
+      listened_at INTEGER NOT NULL,
+      listen TEXT NOT NULL,
+      sender TEXT
+    )
+    """,
+    """
     table 'lookup_none' on 'lookup_none': CREATE TABLE lookup_none (
       title TEXT NOT NULL,
       artist TEXT NOT NULL,

@@ -17,7 +17,7 @@ enum Schema {
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
     addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
-    foldArtistIndex, addKeptRatingTags, addLookupNone, addSources,
+    foldArtistIndex, addKeptRatingTags, addLookupNone, addSources, addListenQueue,
   ]
 
   /// The newest schema this build knows.
@@ -88,6 +88,7 @@ enum Schema {
     ("write_journal", ["cancelled"], 15),
     ("lookup_none", ["title", "artist", "checked"], 16),
     ("source", ["root", "kind", "fingerprint", "listed", "skipped_files", "skipped_digest"], 17),
+    ("listen_queue", ["id", "listened_at", "listen", "sender"], 18),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -611,6 +612,26 @@ enum Schema {
           SELECT substr(key, 9), 'folder', value FROM state WHERE substr(key, 1, 8) = 'skipped ' AND true
           ON CONFLICT (root) DO UPDATE SET skipped_digest = excluded.skipped_digest;
         DELETE FROM state WHERE substr(key, 1, 5) = 'scan ' OR substr(key, 1, 8) = 'skipped ';
+        """)
+  }
+
+  /// Listens waiting for ListenBrainz (version 18): each track played past half (or four
+  /// minutes), written here the moment it counts, before anything is sent, so that a crash,
+  /// `kill -9` or a stretch offline loses none; a row goes only once the server took it
+  /// (200). `listen` is the listen as ListenBrainz takes it (a JSON object, `listened_at`
+  /// the time the track started, also in `listened_at` for the order); `sender` the process
+  /// sending it now (`PID START BOOT`, as the write journal names its writer), NULL while it
+  /// waits: two shells on one library never send one listen twice, and one a killed sender
+  /// left is sent by the next. Not a change: no step, `undo` does not take a listen back.
+  private static func addListenQueue(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE listen_queue (
+          id INTEGER PRIMARY KEY,
+          listened_at INTEGER NOT NULL,
+          listen TEXT NOT NULL,
+          sender TEXT
+        );
         """)
   }
 }

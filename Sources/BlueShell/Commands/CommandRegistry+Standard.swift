@@ -36,6 +36,7 @@ extension CommandRegistry {
       VolumeCommand.self,
       RepeatCommand.self,
       AudioCommand.self,
+      ListenBrainzCommand.self,
       ReplayGainCommand.self,
       NowCommand.self,
       LyricsCommand.self,

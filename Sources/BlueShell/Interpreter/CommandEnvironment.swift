@@ -2,6 +2,7 @@ import BlueLibrary
 import BluePlayback
 import BlueSystem
 import CoverArt
+import ListenBrainz
 
 /// What a command may use, passed in explicitly and whole: the library, the output, the
 /// process environment, how it is cancelled, the player, and the few facts about the
@@ -45,6 +46,11 @@ final class CommandEnvironment {
   let confirm: ((String) -> Bool)?
   /// The play queue and its engine (`play`, `queue` …); nil where playback is off.
   let player: Player?
+  /// What sends the player's listens to ListenBrainz (`listenbrainz`); nil where playback
+  /// is off or a music server's (`--mpd`).
+  let listenBrainz: ListenBrainzSubmitter?
+  /// The file `listenbrainz token` keeps the token in.
+  let listenBrainzTokenFile: String?
 
   /// Creates an environment; what is left out is off (no player, nobody to ask, no
   /// progress line), empty (the process environment) or never (cancellation).
@@ -53,8 +59,8 @@ final class CommandEnvironment {
     cancellation: Cancellation = .never, isInteractive: Bool = false, outputIsTerminal: Bool? = nil,
     window: WindowSize = .standard, colorMode: ColorMode = .palette256, coverStatus: CoverStatusReporter? = nil,
     deliverMessages: @escaping () -> Void = {}, progressLine: ((String?) -> Void)? = nil,
-    confirm: ((String) -> Bool)? = nil, player: Player? = nil,
-    graphics: @escaping () -> GraphicsCapabilities = { .blocks }
+    confirm: ((String) -> Bool)? = nil, player: Player? = nil, listenBrainz: ListenBrainzSubmitter? = nil,
+    listenBrainzTokenFile: String? = nil, graphics: @escaping () -> GraphicsCapabilities = { .blocks }
   ) {
     self.library = library
     self.output = output
@@ -69,6 +75,8 @@ final class CommandEnvironment {
     self.progressLine = progressLine
     self.confirm = confirm
     self.player = player
+    self.listenBrainz = listenBrainz
+    self.listenBrainzTokenFile = listenBrainzTokenFile
     self.detectGraphics = graphics
     coverPainter = CoverPainter(library: library)
   }

@@ -14,7 +14,7 @@ enum NowPlaying {
     case .failed(let track, let reason):
       "✗ cannot play \(TextSanitizer.escaped(fileName(track.path))): \(TextSanitizer.escaped(reason)); skipped"
     case .endOfQueue: "■ end of the queue"
-    case .played: nil
+    case .played, .listened: nil
     }
   }
 
