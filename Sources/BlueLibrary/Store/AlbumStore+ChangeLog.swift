@@ -42,6 +42,7 @@ extension AlbumStore {
       sql: "INSERT INTO change (session, kind, summary, selection_before) VALUES (?, ?, ?, ?)",
       arguments: [origin.session, kind.rawValue, summary, selected])
     let step = db.lastInsertedRowID
+    if kind.movesAlbums { try countRenumbering(db) }
     if let cutoff = try Int64.fetchOne(
       db, sql: "SELECT id FROM change ORDER BY id DESC LIMIT 1 OFFSET ?", arguments: [keptSteps])
     {

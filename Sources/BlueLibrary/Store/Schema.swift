@@ -1,4 +1,5 @@
 import AlbumModel
+import BlueSystem
 internal import GRDB
 
 /// The library file's schema and its versions.
@@ -17,7 +18,7 @@ enum Schema {
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
     addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
-    foldArtistIndex, addKeptRatingTags, addLookupNone, addSources,
+    foldArtistIndex, addKeptRatingTags, addLookupNone, addSources, addSortKeys,
   ]
 
   /// The newest schema this build knows.
@@ -88,6 +89,7 @@ enum Schema {
     ("write_journal", ["cancelled"], 15),
     ("lookup_none", ["title", "artist", "checked"], 16),
     ("source", ["root", "kind", "fingerprint", "listed", "skipped_files", "skipped_digest"], 17),
+    ("album", ["title_key", "artist_key"], 18),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -282,9 +284,15 @@ enum Schema {
   /// case) lets `artist:Rad<Tab>` and `artist+` read a million albums in order without a
   /// scan; it is built once here for an existing library. `ADD COLUMN` rewrites
   /// nothing: a million-album library migrates at once.
-  /// The artist index, as ``foldArtistIndex(_:)`` makes it and an import into a new library
+  /// The artist index, as ``addSortKeys(_:)`` makes it and an import into a new library
   /// makes it again once its albums are in.
-  static let artistIndex = "CREATE INDEX album_artist ON album(lower(artist))"
+  static let artistIndex = "CREATE INDEX album_artist ON album(\(artistSortKey))"
+
+  /// What a sort by title or artist orders by, and the artist index holds (version 18): the
+  /// stored key (``CollationKey``), else — for the ASCII text of most albums, whose key is
+  /// not stored — the text in lower case, which is its key.
+  static let titleSortKey = "IFNULL(title_key, lower(title))"
+  static let artistSortKey = "IFNULL(artist_key, lower(artist))"
 
   private static func addViews(_ db: Database) throws {
     try db.execute(
@@ -545,7 +553,7 @@ enum Schema {
   /// work (docs/benchmarks.md, "Where the time went"). The queries that read it name
   /// `lower(artist)` (``QuerySQL``'s sort, completion's skip from artist to artist).
   private static func foldArtistIndex(_ db: Database) throws {
-    try db.execute(sql: "DROP INDEX album_artist; \(artistIndex)")
+    try db.execute(sql: "DROP INDEX album_artist; CREATE INDEX album_artist ON album(lower(artist))")
   }
 
   /// Rating tags as the files held them, and cancelled writes (version 15).
@@ -613,4 +621,46 @@ enum Schema {
         DELETE FROM state WHERE substr(key, 1, 5) = 'scan ' OR substr(key, 1, 8) = 'skipped ';
         """)
   }
+
+  /// Sort keys (version 18): `album.title_key` and `album.artist_key` hold the title's and
+  /// the artist's ``CollationKey`` where it is not the text in lower case (a text with a
+  /// letter beyond ASCII: `Émile` → `emile`, `Øystein` → `oystein`), NULL otherwise; a sort
+  /// orders by ``titleSortKey`` and ``artistSortKey``, and the artist index holds the
+  /// latter, so `artist+` and `artist:Bjö<Tab>` still read it in order. Two triggers keep the
+  /// keys in step with every writer (an insert, an edit, an undo copying a row back); only
+  /// a row with a byte beyond ASCII runs one, and it calls `bluelib_sortkey`, the store's
+  /// function: another program inserting such a row into `album` must register it too. The
+  /// albums already stored get their keys here (the function is not needed for that).
+  private static func addSortKeys(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE album ADD COLUMN title_key TEXT;
+        ALTER TABLE album ADD COLUMN artist_key TEXT;
+        """)
+    let rows = try Row.fetchAll(
+      db, sql: "SELECT id, title, artist FROM album WHERE title GLOB '*[^ -~]*' OR artist GLOB '*[^ -~]*'")
+    for row in rows {
+      let (id, title, artist): (Int64, String, String) = (row[0], row[1], row[2])
+      try db.execute(
+        sql: "UPDATE album SET title_key = ?, artist_key = ? WHERE id = ?",
+        arguments: [CollationKey.storedKey(title), CollationKey.storedKey(artist), id])
+    }
+    try db.execute(sql: "DROP INDEX album_artist; \(artistIndex); \(sortKeyTriggers)")
+  }
+
+  /// The triggers of version 18 that keep `title_key` and `artist_key` in step.
+  static let sortKeyTriggers = """
+    CREATE TRIGGER album_sort_key_insert AFTER INSERT ON album
+      WHEN NEW.title GLOB '*[^ -~]*' OR NEW.artist GLOB '*[^ -~]*'
+    BEGIN
+      UPDATE album SET title_key = bluelib_sortkey(NEW.title), artist_key = bluelib_sortkey(NEW.artist)
+      WHERE id = NEW.id;
+    END;
+    CREATE TRIGGER album_sort_key_update AFTER UPDATE OF title, artist ON album
+      WHEN NEW.title IS NOT OLD.title OR NEW.artist IS NOT OLD.artist
+    BEGIN
+      UPDATE album SET title_key = bluelib_sortkey(NEW.title), artist_key = bluelib_sortkey(NEW.artist)
+      WHERE id = NEW.id;
+    END
+    """
 }

@@ -32,8 +32,13 @@ struct ListCommand: Command {
 
   let query: TypedQuery
   let format: ListFormat?
+  /// The command as typed (`list sun`): where its numbers are said to come from.
+  let typed: String
 
   init(arguments: [Word]) throws(CommandError) {
+    typed =
+      (["list"] + arguments.map { Completer.needsQuoting($0.text) ? Completer.quoted($0.text, force: true) : $0.text })
+      .joined(separator: " ")
     var rest = arguments[...]
     var format: ListFormat?
     if let first = rest.first, Self.isFormatFlag(first) {
@@ -49,6 +54,8 @@ struct ListCommand: Command {
     let library = environment.library
     let query = try self.query.resolve(in: library)
     let total = try library.count()
+    // Its numbers are what a verb's numbers mean from now on, until the albums are renumbered.
+    if format?.parts.contains(.field("index")) ?? true { library.noteListing(typed) }
     if query == nil, format == nil, library.view == nil {
       return .lines(AlbumListing(library: library, query: nil, total: total, entries: nil, format: nil))
     }
