@@ -102,13 +102,16 @@ extension Library {
     }
   }
 
-  /// Why the album numbers `numbers` (1-based, as typed) cannot be taken to mean what the
-  /// current numbering gives them, or nil when they can (see ``NumberingState``).
-  package func refusal(ofNumbers numbers: some Sequence<Int>) -> String? {
+  /// Why the album numbers `numbers` (1-based, as typed: one, or a range) cannot be taken to
+  /// mean what the current numbering gives them, or nil when they can (see ``NumberingState``).
+  package func refusal(ofNumbers numbers: ClosedRange<Int>) -> String? {
     guard let listing = numberingState.listing, let numbering = try? numbering(), listing.numbering != numbering
     else { return nil }
-    let cards = numberingState.cards.flatMap { $0.numbering == numbering ? $0.shown : nil }
-    guard numbers.contains(where: { number in cards.map { !$0.contains(number - 1) } ?? true }) else { return nil }
+    if let cards = numberingState.cards, cards.numbering == numbering, numbers.lowerBound > Int.min,
+      cards.shown.contains(numbers.lowerBound - 1), cards.shown.contains(numbers.upperBound - 1)
+    {
+      return nil
+    }
     let source = "'" + TextSanitizer.escaped(listing.source) + "'"
     let since =
       numberingState.renumberedBy.map { " before '" + TextSanitizer.escaped($0) + "'" }

@@ -35,7 +35,10 @@ package enum CollationKey {
     return text.withUTF8 { bytes in
       guard bytes.contains(where: { $0 >= 0x80 }) else { return nil }
       let key = keyBytes(bytes)
-      if key.count == bytes.count, zip(key, bytes).allSatisfy({ $0 == asciiLower($1) }) { return nil }
+      // An empty key (a title of marks alone) would read as "not keyed yet": none is stored.
+      if key.isEmpty || key.count == bytes.count && zip(key, bytes).allSatisfy({ $0 == asciiLower($1) }) {
+        return nil
+      }
       return String(decoding: key, as: UTF8.self)
     }
   }

@@ -41,7 +41,7 @@ struct AlbumStoreFileTests {
     #expect(
       names == [
         "album", "album_artist", "album_play", "album_position", "album_sort_key_insert", "album_sort_key_update",
-        "album_source_key", "change", "change_album",
+        "album_source_key", "album_unkeyed", "change", "change_album",
         "change_album_change",
         "change_tag", "change_track", "cover", "cover_none", "folder_album", "lookup_none", "source", "sqlite_sequence",
         "state", "track",

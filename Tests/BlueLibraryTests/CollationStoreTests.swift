@@ -45,6 +45,21 @@ struct CollationStoreTests {
     #expect(stats.genres.count == 1, "Électro and electro are one genre: \(stats.genres)")
   }
 
+  /// Another program (sqlite3) can still write albums, whatever their titles: the triggers
+  /// are plain SQL; bluelib keys what it wrote at its next change.
+  @Test func anAlbumAnotherProgramWroteIsKeyedAtTheNextChange() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("library.sqlite")
+    _ = try AlbumStore.open(path: path, seed: Self.albums())
+    try DatabaseQueue(path: path).write { db in
+      try db.execute(sql: "INSERT INTO album (title, artist, position) VALUES ('Ærø', 'Ærø', 8)")
+    }
+    let library = try Library(store: AlbumStore.open(path: path))
+    try library.add(Album(title: "Other"))
+    let order = try Self.order(library, ["title+"])
+    #expect(order.prefix(4) == ["Ærø", "Åkesson", "Alfa", "Echo"], "\(order)")
+  }
+
   /// A library of schema 17 (before the sort keys) gets its albums' keys when it is opened.
   @Test func aVersion17LibraryMigratesWithItsAlbumsKeyed() throws {
     let directory = try TemporaryDirectory()

@@ -32,7 +32,7 @@ extension Schema {
     if version < 18 {
       try db.execute(
         sql: """
-          DROP TRIGGER album_sort_key_insert; DROP TRIGGER album_sort_key_update;
+          DROP TRIGGER album_sort_key_insert; DROP TRIGGER album_sort_key_update; DROP INDEX album_unkeyed;
           DROP INDEX album_artist; CREATE INDEX album_artist ON album(lower(artist));
           ALTER TABLE album DROP COLUMN title_key; ALTER TABLE album DROP COLUMN artist_key
           """)

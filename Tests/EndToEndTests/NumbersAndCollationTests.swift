@@ -154,6 +154,6 @@ struct NumbersAndCollationTests {
     let toT = try runner.run(["-c", "find genre:Test artist+", "-c", "scroll to t"])
     #expect(toT.stdout.contains(">3 Abbey Road<"), "\(toT.stdout)")
     let none = try runner.run(["-c", "find genre:Test", "-c", "scroll to X"])
-    #expect(none.stderr == "bluelib: -c:2: scroll: no album's title starts with 'X' in this view\n")
+    #expect(none.stderr == "bluelib: -c:2: scroll: no album's title starts with 'X' in this view (try 'list X')\n")
   }
 }

@@ -6,6 +6,7 @@ extension Schema {
     "index 'album_artist' on 'album': CREATE INDEX album_artist ON album(IFNULL(artist_key, lower(artist)))",
     "index 'album_position' on 'album': CREATE INDEX album_position ON album(position)",
     "index 'album_source_key' on 'album': CREATE INDEX album_source_key ON album(source_key) WHERE source_key IS NOT NULL",
+    "index 'album_unkeyed' on 'album': CREATE INDEX album_unkeyed ON album(id) WHERE title_key = ''",
     "index 'change_album_change' on 'change_album': CREATE INDEX change_album_change ON change_album(change_id, image, position)",
     "index 'track_album' on 'track': CREATE INDEX track_album ON track(album_key, position)",
     """
@@ -170,15 +171,15 @@ extension Schema {
     trigger 'album_sort_key_insert' on 'album': CREATE TRIGGER album_sort_key_insert AFTER INSERT ON album
       WHEN NEW.title GLOB '*[^ -~]*' OR NEW.artist GLOB '*[^ -~]*'
     BEGIN
-      UPDATE album SET title_key = bluelib_sortkey(NEW.title), artist_key = bluelib_sortkey(NEW.artist)
-      WHERE id = NEW.id;
+      UPDATE album SET title_key = '' WHERE id = NEW.id;
     END
     """,
     """
     trigger 'album_sort_key_update' on 'album': CREATE TRIGGER album_sort_key_update AFTER UPDATE OF title, artist ON album
       WHEN NEW.title IS NOT OLD.title OR NEW.artist IS NOT OLD.artist
     BEGIN
-      UPDATE album SET title_key = bluelib_sortkey(NEW.title), artist_key = bluelib_sortkey(NEW.artist)
+      UPDATE album SET title_key = CASE WHEN NEW.title GLOB '*[^ -~]*' OR NEW.artist GLOB '*[^ -~]*' THEN '' END,
+        artist_key = NULL
       WHERE id = NEW.id;
     END
     """,

@@ -128,6 +128,7 @@ enum Schema {
     try createCurrent(db)
     try db.execute(sql: "PRAGMA application_id = \(applicationID)")
     try AlbumStore.insertAll(seed, from: 0, db)
+    try AlbumStore.keyMarkedAlbums(db)
     try AlbumStore.writeSelection(seed.isEmpty ? nil : 0, db)
   }
 
@@ -290,8 +291,8 @@ enum Schema {
 
   /// What a sort by title or artist orders by, and the artist index holds (version 18): the
   /// stored key (``CollationKey``), else — for the ASCII text of most albums, whose key is
-  /// not stored — the text in lower case, which is its key.
-  static let titleSortKey = "IFNULL(title_key, lower(title))"
+  /// not stored, and a row not keyed yet (`title_key` empty) — the text in lower case.
+  static let titleSortKey = "IFNULL(NULLIF(title_key, ''), lower(title))"
   static let artistSortKey = "IFNULL(artist_key, lower(artist))"
 
   private static func addViews(_ db: Database) throws {
@@ -626,11 +627,16 @@ enum Schema {
   /// the artist's ``CollationKey`` where it is not the text in lower case (a text with a
   /// letter beyond ASCII: `Émile` → `emile`, `Øystein` → `oystein`), NULL otherwise; a sort
   /// orders by ``titleSortKey`` and ``artistSortKey``, and the artist index holds the
-  /// latter, so `artist+` and `artist:Bjö<Tab>` still read it in order. Two triggers keep the
-  /// keys in step with every writer (an insert, an edit, an undo copying a row back); only
-  /// a row with a byte beyond ASCII runs one, and it calls `bluelib_sortkey`, the store's
-  /// function: another program inserting such a row into `album` must register it too. The
-  /// albums already stored get their keys here (the function is not needed for that).
+  /// latter, so `artist+` and `artist:Bjö<Tab>` still read it in order.
+  ///
+  /// Every writer keeps them, whoever it is (an insert, an edit, an undo copying a row
+  /// back, another program): two triggers of plain SQL mark a row whose title or artist
+  /// has a byte beyond ASCII with an empty `title_key` (an ASCII row costs them one `GLOB`),
+  /// and each change of the store, before it commits, gives the marked rows their keys
+  /// (``AlbumStore/keyMarkedAlbums(_:)``, through the partial index `album_unkeyed`,
+  /// empty but for them). No trigger calls a function of bluelib's, so `sqlite3` can still
+  /// write the file; what it writes is keyed at bluelib's next change, and sorts by its
+  /// lower case until then. The albums already stored get their keys here.
   private static func addSortKeys(_ db: Database) throws {
     try db.execute(
       sql: """
@@ -645,21 +651,22 @@ enum Schema {
         sql: "UPDATE album SET title_key = ?, artist_key = ? WHERE id = ?",
         arguments: [CollationKey.storedKey(title), CollationKey.storedKey(artist), id])
     }
-    try db.execute(sql: "DROP INDEX album_artist; \(artistIndex); \(sortKeyTriggers)")
+    try db.execute(sql: "DROP INDEX album_artist; \(artistIndex); \(sortKeyObjects)")
   }
 
-  /// The triggers of version 18 that keep `title_key` and `artist_key` in step.
-  static let sortKeyTriggers = """
+  /// The triggers and the index of version 18 that keep `title_key` and `artist_key` in step.
+  static let sortKeyObjects = """
+    CREATE INDEX album_unkeyed ON album(id) WHERE title_key = '';
     CREATE TRIGGER album_sort_key_insert AFTER INSERT ON album
       WHEN NEW.title GLOB '*[^ -~]*' OR NEW.artist GLOB '*[^ -~]*'
     BEGIN
-      UPDATE album SET title_key = bluelib_sortkey(NEW.title), artist_key = bluelib_sortkey(NEW.artist)
-      WHERE id = NEW.id;
+      UPDATE album SET title_key = '' WHERE id = NEW.id;
     END;
     CREATE TRIGGER album_sort_key_update AFTER UPDATE OF title, artist ON album
       WHEN NEW.title IS NOT OLD.title OR NEW.artist IS NOT OLD.artist
     BEGIN
-      UPDATE album SET title_key = bluelib_sortkey(NEW.title), artist_key = bluelib_sortkey(NEW.artist)
+      UPDATE album SET title_key = CASE WHEN NEW.title GLOB '*[^ -~]*' OR NEW.artist GLOB '*[^ -~]*' THEN '' END,
+        artist_key = NULL
       WHERE id = NEW.id;
     END
     """

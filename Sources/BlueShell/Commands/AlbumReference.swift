@@ -15,7 +15,7 @@ struct AlbumReference: Equatable {
     let count = try library.count()
     if !word.isQuoted, let number = Self.number(word.text) {
       // A number means the album the last listing showed with it (issue 50, item 1).
-      if let refusal = library.refusal(ofNumbers: [number]) { throw CommandError(refusal) }
+      if let refusal = library.refusal(ofNumbers: number...number) { throw CommandError(refusal) }
       guard number >= 1, number <= count else {
         throw CommandError("no album \(TextSanitizer.escaped(word.text)) (\(library.extent(count)))")
       }

@@ -95,7 +95,7 @@ extension ScrollCommand {
       guard prefix.count > 1, let index = try? firstMatch(words, in: library) else {
         throw CommandError(
           "no album's \(field.rawValue) starts with \(TextSanitizer.quotedWord(prefix))"
-            + (library.view == nil ? "" : " in this view"))
+            + (library.view == nil ? "" : " in this view") + " (try 'list \(TextSanitizer.escaped(prefix))')")
       }
       return index
     }
