@@ -55,11 +55,13 @@ struct ListCommand: Command {
     let query = try self.query.resolve(in: library)
     let total = try library.count()
     // Its numbers are what a verb's numbers mean from now on, until the albums are renumbered.
-    if format?.parts.contains(.field("index")) ?? true { library.noteListing(typed) }
+    let numbered = format?.parts.contains(.field("index")) ?? true
     if query == nil, format == nil, library.view == nil {
+      if total > 0 { library.noteListing(typed) }
       return .lines(AlbumListing(library: library, query: nil, total: total, entries: nil, format: nil))
     }
     let entries = try library.listing(query)
+    if numbered, !entries.isEmpty { library.noteListing(typed) }
     return .lines(AlbumListing(library: library, query: query, total: total, entries: entries, format: format))
   }
 

@@ -37,7 +37,6 @@ struct MoveCommand: Command {
     let library = environment.library
     let count = try library.count()
     let from = try albums.resolve(in: library)
-    if let refusal = library.refusal(ofNumbers: target...target) { throw CommandError(refusal) }
     guard target <= count else {
       throw CommandError("no position \(target) (\(library.extent(count)))")
     }

@@ -94,8 +94,9 @@ final class Interpreter {
     defer { environment.library.endCommand() }
     do throws(CommandError) {
       let outcome = try execute(type, Array(words.dropFirst()))
-      // What renumbered the albums, for a number typed from a listing before it.
-      environment.library.noteRenumbering(by: words.map(\.text).joined(separator: " "))
+      // What renumbered the albums (`undo` does it as its outcome is rendered), for a
+      // number typed from a listing before it.
+      defer { environment.library.noteRenumbering(by: words.map(\.text).joined(separator: " ")) }
       try render(outcome)
       if let dropped = environment.library.takeDroppedView() { output.line(dropped) }
       printSourceNote()
