@@ -11,7 +11,10 @@ struct ListCommand: Command {
     verb: "list", aliases: ["ls"], group: .browse, synopsis: "[-f FORMAT] [QUERY]",
     summary: "one line per album, or per album QUERY matches (in the view, when there is one)",
     details: """
-      The current album is marked with '*'; the indices are those tap, show and delete take.
+      The current album is marked with '*'; the indices are those tap, show and delete take,
+      until the albums are numbered anew (another view, a delete, an add, an import, another
+      shell's change): a verb then refuses a number from this list rather than act on another
+      album, and says so; list again. The last list is kept for the next start.
       -f FORMAT prints each album as FORMAT, with $field or ${field} for a field ($index,
       $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added,
       $discs, $mb_albumid, $mb_releasegroupid, $format, $missing, $played, $last_played, $art,

@@ -9,7 +9,12 @@ struct ScrollCommand: Command {
   static let configuration = CommandConfiguration(
     verb: "scroll", group: .browse, synopsis: "left|right [N] | to ALBUM | home|end",
     summary: "move N cards (default 1), or to an album, and select it",
-    details: "The viewport snaps so one card is centred; the centred card is the current album.",
+    details: """
+      The viewport snaps so one card is centred; the centred card is the current album.
+      'scroll to' words that are no title go to the first album whose sort field (the view's
+      first sort key, else the title) starts with them, case and accents aside: 'scroll to R'
+      finds Røyksopp, not Greatest Hits.
+      """,
     examples: ["scroll right", "scroll left 2", "scroll to \"American Pie\"", "scroll end"],
     arguments: [.keyword(["left", "right", "to", "home", "end"]), .album])
 
