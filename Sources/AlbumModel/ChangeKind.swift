@@ -14,4 +14,8 @@ package enum ChangeKind: String, Sendable {
   case reset
   /// Albums' fields written into the tags of their files, as one step.
   case write
+
+  /// Whether the step may change which album stands at which index (an edit or a write of
+  /// tags leaves every album where it was).
+  package var movesAlbums: Bool { self != .edit && self != .write }
 }

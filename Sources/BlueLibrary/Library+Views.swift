@@ -75,6 +75,18 @@ extension Library {
     return ids.compactMap { id in indexOf[id].map { ListedAlbum(id: id, index: $0) } }
   }
 
+  /// The index of the first album of the view (or library) whose `field` (a text field)
+  /// sorts under `prefix`: its ``CollationKey`` starts with the prefix's, so `scroll to R`
+  /// lands on `Røyksopp` and never on `Greatest Hits`. Nil when none does.
+  package func firstIndex(of field: QueryField, sortingUnder prefix: String) throws(LibraryError) -> Int? {
+    guard let view else {
+      guard let id = try store.albumIDs(of: field, sortingUnder: prefix, limit: 1).first else { return nil }
+      return try store.album(id: id)?.position
+    }
+    let ids = Set(try store.albumIDs(of: field, sortingUnder: prefix, limit: nil))
+    return view.ids.firstIndex(where: ids.contains)
+  }
+
   /// The albums with `ids`, in that order (a page of a ``listing(_:)``).
   package func albums(ids: some Collection<Int64>) throws(LibraryError) -> [Album] {
     try store.albums(ids: ids)

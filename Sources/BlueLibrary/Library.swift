@@ -33,7 +33,10 @@ package final class Library {
   package internal(set) var view: AlbumView? {
     didSet { viewChanges &+= 1 }
   }
-  private var viewChanges = 0
+  /// How often the view was set: a new view, or the same one read again.
+  private(set) var viewChanges = 0
+  /// What the albums' numbers are and what the user saw them be (Library+Numbering.swift).
+  var numberingState = NumberingState()
   /// The albums the last ``albums(in:)`` read, while nothing changed since (no change
   /// through this store, no commit by another shell noticed — ``noticeChangesElsewhere()``,
   /// as for the count —, the same view): the row of cards after a `scroll right` reads the
@@ -53,7 +56,7 @@ package final class Library {
   var droppedView: String?
   private var cachedCount: Int?
   /// SQLite's `data_version` when this library last looked (see ``noticeChangesElsewhere()``).
-  private var dataVersion: Int?
+  private(set) var dataVersion: Int?
   /// This shell's name in the undo log: `undo` takes back its own changes first.
   package let session: String
   /// The subscription that records landed covers in the library.
@@ -121,6 +124,7 @@ package final class Library {
     savedSelection = saved
     try restoreView(selectedPosition: saved)
     dataVersion = try store.dataVersion()
+    restoreListing()
   }
 
   deinit {
@@ -273,6 +277,13 @@ package final class Library {
       if !found.isEmpty { return found }
     }
     return []
+  }
+
+  /// Whether an album of the whole library (whatever the view) is titled `title`, exactly
+  /// or ignoring case.
+  package func hasAlbum(titled title: String) throws(LibraryError) -> Bool {
+    let titled = try store.albumIDs(titled: title)
+    return !titled.exact.isEmpty || !titled.ignoringCase.isEmpty
   }
 
   /// Distinct titles starting with `prefix` (ignoring case), for tab completion.

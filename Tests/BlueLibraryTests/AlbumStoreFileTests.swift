@@ -40,7 +40,8 @@ struct AlbumStoreFileTests {
     #expect(journal == "delete")
     #expect(
       names == [
-        "album", "album_artist", "album_play", "album_position", "album_source_key", "change", "change_album",
+        "album", "album_artist", "album_play", "album_position", "album_sort_key_insert", "album_sort_key_update",
+        "album_source_key", "album_unkeyed", "change", "change_album",
         "change_album_change",
         "change_tag", "change_track", "cover", "cover_none", "folder_album", "listen_queue", "lookup_none", "source",
         "sqlite_sequence",

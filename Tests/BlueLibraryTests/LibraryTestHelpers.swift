@@ -29,6 +29,14 @@ extension Schema {
   /// the later migrations added, newest first, so the file is what that release made (SQLite
   /// gives the tables their old text back). For tests that open an older library.
   static func downgrade(to version: Int, _ db: Database) throws {
+    if version < 19 {
+      try db.execute(
+        sql: """
+          DROP TRIGGER album_sort_key_insert; DROP TRIGGER album_sort_key_update; DROP INDEX album_unkeyed;
+          DROP INDEX album_artist; CREATE INDEX album_artist ON album(lower(artist));
+          ALTER TABLE album DROP COLUMN title_key; ALTER TABLE album DROP COLUMN artist_key
+          """)
+    }
     if version < 18 {
       try db.execute(sql: "DROP TABLE listen_queue")
     }

@@ -41,7 +41,7 @@ import Testing
     ("scroll right x", "scroll: N must be a positive whole number, got 'x'"),
     ("scroll to", "scroll: missing ALBUM (usage: scroll to ALBUM)"),
     ("scroll to 9", "scroll: no album 9 (the library has 5)"),
-    ("scroll to zzz", "scroll: no album titled 'zzz' (try 'list zzz')"),
+    ("scroll to zzz", "scroll: no album's title starts with 'zzz' (try 'list zzz')"),
     ("scroll to artist:zzz", "scroll: no album matches 'artist:zzz'"),
     ("scroll home 2", "scroll: unexpected argument '2'"),
   ])

@@ -138,7 +138,8 @@ struct MementoTests {
     defer { runner.cleanUp() }
     let result = try runner.run(
       script: [
-        "tap 1", F.mark, "list", F.mark, "delete", "move 1 to 4", "edit 2 genre=Rock", F.mark, "list", F.mark,
+        "tap 1", F.mark, "list", F.mark, "delete", "move \"It's My Life\" to 4",
+        "edit \"Staring at the Sun\" genre=Rock", F.mark, "list", F.mark,
         "undo 2", F.mark, "list", F.mark, "undo", F.mark, "list", F.mark, "redo 2", F.mark, "list",
       ].joined(separator: "\n"))
     #expect(result.status == 0)

@@ -109,7 +109,7 @@ struct UndoAcrossShellsTests {
     let runner = BinaryRunner()
     defer { runner.cleanUp() }
     let ours = try LiveShell(runner)
-    try ours.send("list")
+    try ours.send("view")
     #expect(try runner.run(["-c", "tap 5; add Six; add Seven; add Eight"]).status == 0)
     let tap = try ours.send("tap 8")
     #expect(tap.stderr == "")

@@ -1,4 +1,5 @@
 import AlbumModel
+import BlueSystem
 import Foundation
 internal import GRDB
 import Synchronization
@@ -88,16 +89,18 @@ struct QuerySQL {
   /// that added it, kept in the `state` table.
   static let addedBefore = "(SELECT value FROM state WHERE key = 'addedBefore')"
 
-  /// What a sort key orders by; a track field, by the album's first track.
-  private static func sortExpression(_ field: QueryField) -> String {
+  /// What a sort key orders by; a track field, by the album's first track. Text is ordered
+  /// by its ``CollationKey`` (case and accents folded: `Émile` among the E's): the stored key
+  /// of a title or an artist (the artist's is what the artist index holds, so a sort by
+  /// artist reads it in order), the key made as the rows are read for the other fields.
+  static func sortExpression(_ field: QueryField) -> String {
     let column =
       field.isTrackField
       ? "(SELECT \(field == .track ? "title" : "format") FROM track WHERE album_key = album.source_key "
         + "ORDER BY position LIMIT 1)" : column(field)
-    // The artist index holds `lower(artist)`, the same order as NOCASE (both fold ASCII
-    // alone): named so, a sort by artist reads the index (Schema.foldArtistIndex).
-    if column == "artist" { return "lower(artist)" }
-    return field.kind == .text ? column + " COLLATE NOCASE" : column
+    if column == "title" { return Schema.titleSortKey }
+    if column == "artist" { return Schema.artistSortKey }
+    return field.kind == .text ? "IFNULL(bluelib_sortkey(\(column)), lower(\(column)))" : column
   }
 
   private static func term(_ term: QueryTerm, _ argument: (any DatabaseValueConvertible) -> String) -> String {
@@ -170,6 +173,11 @@ extension AlbumStore {
     db.add(
       function: DatabaseFunction("bluelib_fold", argumentCount: 1, pure: true) { values in
         String.fromDatabaseValue(values[0]).map(AlbumQuery.fold)
+      })
+    // A text's key where it is not its ASCII lower case, else NULL (Schema.addSortKeys).
+    db.add(
+      function: DatabaseFunction("bluelib_sortkey", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).flatMap(CollationKey.storedKey)
       })
     db.add(
       function: DatabaseFunction("bluelib_lower", argumentCount: 1, pure: true) { values in

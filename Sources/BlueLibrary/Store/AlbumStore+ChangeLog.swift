@@ -22,7 +22,23 @@ extension AlbumStore {
   /// Runs `body` in an immediate transaction: the write lock is taken first, so a step
   /// chosen or checked inside it cannot be changed by another shell before the commit.
   func changing<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
-    try transaction(.immediate, body)
+    try transaction(.immediate) { db in
+      let result = try body(db)
+      try Self.keyMarkedAlbums(db)
+      return result
+    }
+  }
+
+  /// Gives the albums the sort-key triggers marked (an empty `title_key`: a title or artist
+  /// beyond ASCII written since) their keys (Schema's `addSortKeys`); through the partial
+  /// index `album_unkeyed`, a change that marked none pays one probe of an empty index.
+  static func keyMarkedAlbums(_ db: Database) throws {
+    try db.cachedStatement(
+      sql: """
+        UPDATE album SET title_key = bluelib_sortkey(title), artist_key = bluelib_sortkey(artist)
+        WHERE title_key = ''
+        """
+    ).execute()
   }
 
   // MARK: - Steps
@@ -42,6 +58,7 @@ extension AlbumStore {
       sql: "INSERT INTO change (session, kind, summary, selection_before) VALUES (?, ?, ?, ?)",
       arguments: [origin.session, kind.rawValue, summary, selected])
     let step = db.lastInsertedRowID
+    if kind.movesAlbums { try countRenumbering(db) }
     if let cutoff = try Int64.fetchOne(
       db, sql: "SELECT id FROM change ORDER BY id DESC LIMIT 1 OFFSET ?", arguments: [keptSteps])
     {

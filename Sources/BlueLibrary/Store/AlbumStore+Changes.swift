@@ -256,6 +256,7 @@ extension AlbumStore {
         throw LibraryError.nothingToUndo
       }
       let restored = try Self.takeBack(row, db)
+      if try Self.kind(of: row).movesAlbums { try Self.countRenumbering(db) }
       let step: Int64 = row["id"]
       try db.execute(
         sql: "UPDATE change SET undone = (SELECT COALESCE(MAX(undone), 0) + 1 FROM change), undone_by = ? WHERE id = ?",
@@ -279,6 +280,7 @@ extension AlbumStore {
         throw LibraryError.nothingToRedo
       }
       let restored = try Self.makeAgain(row, db)
+      if try Self.kind(of: row).movesAlbums { try Self.countRenumbering(db) }
       let step: Int64 = row["id"]
       try db.execute(sql: "UPDATE change SET undone = NULL, undone_by = NULL WHERE id = ?", arguments: [step])
       let preferred: Int64? = try Int64.fetchOne(

@@ -1,4 +1,5 @@
 import AlbumModel
+import BlueSystem
 import Foundation
 internal import GRDB
 
@@ -112,11 +113,13 @@ extension AlbumStore {
   package func statistics(_ query: AlbumQuery) throws(LibraryError) -> LibraryStatistics {
     let sql = QuerySQL(query)
     let arguments = StatementArguments(sql.arguments)
+    // Genres grouped as a reader groups them: `Électronique` and `electronique` are one.
+    let genreKey = QuerySQL.sortExpression(.genre)
     return try reading { db in
       let row = try Row.fetchOne(
         db,
         sql: """
-          SELECT COUNT(*), IFNULL(SUM(tracks), 0), IFNULL(SUM(duration), 0), COUNT(DISTINCT artist COLLATE NOCASE),
+          SELECT COUNT(*), IFNULL(SUM(tracks), 0), IFNULL(SUM(duration), 0), COUNT(DISTINCT \(Schema.artistSortKey)),
             COUNT(tracks)
           FROM album WHERE \(sql.condition)
           """, arguments: arguments)
@@ -125,7 +128,7 @@ extension AlbumStore {
         db,
         sql: """
           SELECT genre, COUNT(*) FROM album WHERE \(sql.condition)
-          GROUP BY genre COLLATE NOCASE ORDER BY 2 DESC, genre COLLATE NOCASE LIMIT \(LibraryStatistics.genresShown)
+          GROUP BY \(genreKey) ORDER BY 2 DESC, \(genreKey) LIMIT \(LibraryStatistics.genresShown)
           """, arguments: arguments
       ).map { (name: $0[0] as String, count: $0[1] as Int) }
       let decades = try Row.fetchAll(
@@ -140,6 +143,20 @@ extension AlbumStore {
         albums: albums, tracks: row?[1] ?? 0, length: row?[2] ?? 0, artists: row?[3] ?? 0,
         albumsWithTracks: row?[4] ?? 0, genres: genres,
         albumsOfOtherGenres: albums - genres.reduce(0) { $0 + $1.count }, decades: decades)
+    }
+  }
+
+  /// The albums whose `field` (a text field) sorts under `prefix` — its ``CollationKey``
+  /// starts with the prefix's — in library order, at most `limit` (all when nil).
+  package func albumIDs(of field: QueryField, sortingUnder prefix: String, limit: Int?) throws(LibraryError)
+    -> [Int64]
+  {
+    let key = QuerySQL.sortExpression(field)
+    let folded = CollationKey.key(prefix)
+    return try reading { db in
+      try Int64.fetchAll(
+        db, sql: "SELECT id FROM album WHERE \(key) >= ?1 AND \(key) < ?2 ORDER BY position LIMIT ?3",
+        arguments: [folded, folded + "\u{10FFFF}", limit ?? -1])
     }
   }
 
@@ -167,26 +184,27 @@ extension AlbumStore {
     }
   }
 
-  /// The artists that start with `prefix` (ignoring ASCII case, as `LIKE` does), one per
-  /// folded spelling, in order, at most `limit`.
+  /// The artists whose ``CollationKey`` starts with `prefix`'s (case and accents ignored),
+  /// one per folded spelling, in order, at most `limit`.
   ///
-  /// The artist index holds `lower(artist)` alone (Schema's `foldArtistIndex`): the
+  /// The artist index holds the artists' keys alone (Schema's `addSortKeys`): the
   /// prefix folded as SQLite folds is a range of it, and each step seeks the next folded
   /// artist after the last one, reading one row of the table for its spelling. A million
   /// albums by a hundred artists take as many steps as artists offered, where reading
   /// every album of the range took 110,000 look-ups for `Artist 4`.
   private func artists(withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
-    // ASCII letters folded, the rest as it is: SQLite's `lower()` without ICU.
-    let folded = String(decoding: prefix.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    // Folded as the index is: `bjö` finds Björk and Bjork alike.
+    let folded = CollationKey.key(prefix)
     // Past every text that starts with the prefix (U+10FFFF is the greatest code point).
     let end = folded + "\u{10FFFF}"
+    let key = Schema.artistSortKey
     return try reading { db in
       // The first folded artist from `bound` on (`>=`) or after it (`>`); '' is no artist.
       func step(_ comparison: String) throws -> Statement {
         try db.cachedStatement(
           sql: """
-            SELECT lower(artist), artist FROM album WHERE lower(artist) \(comparison) ? AND lower(artist) > ''
-            AND lower(artist) < ? ORDER BY lower(artist) LIMIT 1
+            SELECT \(key), artist FROM album WHERE \(key) \(comparison) ? AND \(key) > ''
+            AND \(key) < ? ORDER BY \(key) LIMIT 1
             """)
       }
       var artists: [String] = []
@@ -251,6 +269,43 @@ extension AlbumStore {
         try db.execute(sql: "DELETE FROM state WHERE key = 'view'")
       }
       try Self.writeSelection(selection, db)
+    }
+  }
+}
+
+extension AlbumStore {
+  /// How many steps moved albums in this library (added, deleted, moved, imported, reset,
+  /// or one of those undone or made again): the library's numbering, with no view. Kept in
+  /// the library file, so every shell of it counts the same.
+  package func numberingCount() throws(LibraryError) -> Int {
+    try reading { db in try Self.fastInteger(db, sql: "SELECT value FROM state WHERE key = 'numbering'") ?? 0 }
+  }
+
+  /// Counts one step that moved albums (see ``numberingCount()``): call inside its transaction.
+  static func countRenumbering(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        INSERT OR REPLACE INTO state (key, value)
+        VALUES ('numbering', IFNULL((SELECT value FROM state WHERE key = 'numbering'), 0) + 1)
+        """)
+  }
+
+  /// The listing that last printed album numbers (`list`), and the numbering it showed.
+  package func listing() throws(LibraryError) -> (source: String, numbering: String)? {
+    try reading { db in
+      guard let source = try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'listing'"),
+        let numbering = try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'listingNumbering'")
+      else { return nil }
+      return (source, numbering)
+    }
+  }
+
+  /// Remembers the listing that printed album numbers last (see ``listing()``).
+  package func setListing(source: String, numbering: String) throws(LibraryError) {
+    try writing { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO state (key, value) VALUES ('listing', ?), ('listingNumbering', ?)",
+        arguments: [source, numbering])
     }
   }
 }

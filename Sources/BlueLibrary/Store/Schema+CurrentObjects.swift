@@ -3,9 +3,10 @@ extension Schema {
   /// checks its schema without building one in memory first (a fifth of start-up). A test
   /// compares it with what the migrations make and prints the list to paste when they differ.
   static let currentObjects: [String] = [
-    "index 'album_artist' on 'album': CREATE INDEX album_artist ON album(lower(artist))",
+    "index 'album_artist' on 'album': CREATE INDEX album_artist ON album(IFNULL(artist_key, lower(artist)))",
     "index 'album_position' on 'album': CREATE INDEX album_position ON album(position)",
     "index 'album_source_key' on 'album': CREATE INDEX album_source_key ON album(source_key) WHERE source_key IS NOT NULL",
+    "index 'album_unkeyed' on 'album': CREATE INDEX album_unkeyed ON album(id) WHERE title_key = ''",
     "index 'change_album_change' on 'change_album': CREATE INDEX change_album_change ON change_album(change_id, image, position)",
     "index 'track_album' on 'track': CREATE INDEX track_album ON track(album_key, position)",
     """
@@ -21,7 +22,7 @@ extension Schema {
       CONSTRAINT "tracks must not be negative" CHECK (tracks >= 0), duration REAL
       CONSTRAINT "duration must not be negative" CHECK (duration >= 0), folder TEXT, source_key TEXT, added INTEGER, rating INTEGER
       CONSTRAINT "rating must be between 1 and 5" CHECK (rating BETWEEN 1 AND 5), fav INTEGER NOT NULL DEFAULT 0
-      CONSTRAINT "fav must be 0 or 1" CHECK (fav IN (0, 1)))
+      CONSTRAINT "fav must be 0 or 1" CHECK (fav IN (0, 1)), title_key TEXT, artist_key TEXT)
     """,
     """
     table 'album_play' on 'album_play': CREATE TABLE album_play (
@@ -173,6 +174,22 @@ extension Schema {
       direction TEXT NOT NULL CHECK (direction IN ('write', 'undo', 'redo')),
       owner TEXT NOT NULL
     , cancelled INTEGER NOT NULL DEFAULT 0)
+    """,
+    """
+    trigger 'album_sort_key_insert' on 'album': CREATE TRIGGER album_sort_key_insert AFTER INSERT ON album
+      WHEN NEW.title GLOB '*[^ -~]*' OR NEW.artist GLOB '*[^ -~]*'
+    BEGIN
+      UPDATE album SET title_key = '' WHERE id = NEW.id;
+    END
+    """,
+    """
+    trigger 'album_sort_key_update' on 'album': CREATE TRIGGER album_sort_key_update AFTER UPDATE OF title, artist ON album
+      WHEN NEW.title IS NOT OLD.title OR NEW.artist IS NOT OLD.artist
+    BEGIN
+      UPDATE album SET title_key = CASE WHEN NEW.title GLOB '*[^ -~]*' OR NEW.artist GLOB '*[^ -~]*' THEN '' END,
+        artist_key = NULL
+      WHERE id = NEW.id;
+    END
     """,
   ]
 }

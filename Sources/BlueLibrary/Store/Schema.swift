@@ -1,4 +1,5 @@
 import AlbumModel
+import BlueSystem
 internal import GRDB
 
 /// The library file's schema and its versions.
@@ -18,6 +19,7 @@ enum Schema {
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
     addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
     foldArtistIndex, addKeptRatingTags, addLookupNone, addSources, addListenQueue,
+    addSortKeys,
   ]
 
   /// The newest schema this build knows.
@@ -89,6 +91,7 @@ enum Schema {
     ("lookup_none", ["title", "artist", "checked"], 16),
     ("source", ["root", "kind", "fingerprint", "listed", "skipped_files", "skipped_digest"], 17),
     ("listen_queue", ["id", "listened_at", "listen", "sender"], 18),
+    ("album", ["title_key", "artist_key"], 19),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -127,6 +130,7 @@ enum Schema {
     try createCurrent(db)
     try db.execute(sql: "PRAGMA application_id = \(applicationID)")
     try AlbumStore.insertAll(seed, from: 0, db)
+    try AlbumStore.keyMarkedAlbums(db)
     try AlbumStore.writeSelection(seed.isEmpty ? nil : 0, db)
   }
 
@@ -283,9 +287,15 @@ enum Schema {
   /// case) lets `artist:Rad<Tab>` and `artist+` read a million albums in order without a
   /// scan; it is built once here for an existing library. `ADD COLUMN` rewrites
   /// nothing: a million-album library migrates at once.
-  /// The artist index, as ``foldArtistIndex(_:)`` makes it and an import into a new library
+  /// The artist index, as ``addSortKeys(_:)`` makes it and an import into a new library
   /// makes it again once its albums are in.
-  static let artistIndex = "CREATE INDEX album_artist ON album(lower(artist))"
+  static let artistIndex = "CREATE INDEX album_artist ON album(\(artistSortKey))"
+
+  /// What a sort by title or artist orders by, and the artist index holds (version 18): the
+  /// stored key (``CollationKey``), else — for the ASCII text of most albums, whose key is
+  /// not stored, and a row not keyed yet (`title_key` empty) — the text in lower case.
+  static let titleSortKey = "IFNULL(NULLIF(title_key, ''), lower(title))"
+  static let artistSortKey = "IFNULL(artist_key, lower(artist))"
 
   private static func addViews(_ db: Database) throws {
     try db.execute(
@@ -546,7 +556,7 @@ enum Schema {
   /// work (docs/benchmarks.md, "Where the time went"). The queries that read it name
   /// `lower(artist)` (``QuerySQL``'s sort, completion's skip from artist to artist).
   private static func foldArtistIndex(_ db: Database) throws {
-    try db.execute(sql: "DROP INDEX album_artist; \(artistIndex)")
+    try db.execute(sql: "DROP INDEX album_artist; CREATE INDEX album_artist ON album(lower(artist))")
   }
 
   /// Rating tags as the files held them, and cancelled writes (version 15).
@@ -634,4 +644,52 @@ enum Schema {
         );
         """)
   }
+
+  /// Sort keys (version 19): `album.title_key` and `album.artist_key` hold the title's and
+  /// the artist's ``CollationKey`` where it is not the text in lower case (a text with a
+  /// letter beyond ASCII: `Émile` → `emile`, `Øystein` → `oystein`), NULL otherwise; a sort
+  /// orders by ``titleSortKey`` and ``artistSortKey``, and the artist index holds the
+  /// latter, so `artist+` and `artist:Bjö<Tab>` still read it in order.
+  ///
+  /// Every writer keeps them, whoever it is (an insert, an edit, an undo copying a row
+  /// back, another program): two triggers of plain SQL mark a row whose title or artist
+  /// has a byte beyond ASCII with an empty `title_key` (an ASCII row costs them one `GLOB`),
+  /// and each change of the store, before it commits, gives the marked rows their keys
+  /// (``AlbumStore/keyMarkedAlbums(_:)``, through the partial index `album_unkeyed`,
+  /// empty but for them). No trigger calls a function of bluelib's, so `sqlite3` can still
+  /// write the file; what it writes is keyed at bluelib's next change, and sorts by its
+  /// lower case until then. The albums already stored get their keys here.
+  private static func addSortKeys(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE album ADD COLUMN title_key TEXT;
+        ALTER TABLE album ADD COLUMN artist_key TEXT;
+        """)
+    let rows = try Row.fetchAll(
+      db, sql: "SELECT id, title, artist FROM album WHERE title GLOB '*[^ -~]*' OR artist GLOB '*[^ -~]*'")
+    for row in rows {
+      let (id, title, artist): (Int64, String, String) = (row[0], row[1], row[2])
+      try db.execute(
+        sql: "UPDATE album SET title_key = ?, artist_key = ? WHERE id = ?",
+        arguments: [CollationKey.storedKey(title), CollationKey.storedKey(artist), id])
+    }
+    try db.execute(sql: "DROP INDEX album_artist; \(artistIndex); \(sortKeyObjects)")
+  }
+
+  /// The triggers and the index of version 19 that keep `title_key` and `artist_key` in step.
+  static let sortKeyObjects = """
+    CREATE INDEX album_unkeyed ON album(id) WHERE title_key = '';
+    CREATE TRIGGER album_sort_key_insert AFTER INSERT ON album
+      WHEN NEW.title GLOB '*[^ -~]*' OR NEW.artist GLOB '*[^ -~]*'
+    BEGIN
+      UPDATE album SET title_key = '' WHERE id = NEW.id;
+    END;
+    CREATE TRIGGER album_sort_key_update AFTER UPDATE OF title, artist ON album
+      WHEN NEW.title IS NOT OLD.title OR NEW.artist IS NOT OLD.artist
+    BEGIN
+      UPDATE album SET title_key = CASE WHEN NEW.title GLOB '*[^ -~]*' OR NEW.artist GLOB '*[^ -~]*' THEN '' END,
+        artist_key = NULL
+      WHERE id = NEW.id;
+    END
+    """
 }

@@ -179,6 +179,8 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
         : "(no album in this view: 'find' alone shows the whole library)"
       return Drawing(lines: [empty], pictures: [])
     }
+    // The current album's number (`3 of 54`) is one a verb may take as it is now.
+    library.noteCardsShown(current...current)
     var lines: [String]
     var pictures: [CardPicture] = []
     let playing = playingAlbumID().flatMap { id in cards.first { self.album(at: $0.index)?.id == id }?.index }
@@ -239,6 +241,8 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
       return
     }
     let playing = playingAlbumID().flatMap { id in range.first { albumID(at: $0) == id } }
+    // The current album's number (`[3/54]`, `>3 …<`) is one a verb may take as it is now.
+    library.noteCardsShown(current...current)
     // `[4/9] 3 Title | >4 ▶ Title< | 5 Title`
     out.append("[")
     out.appendDecimal(current + 1)

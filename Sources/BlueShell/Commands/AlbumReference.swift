@@ -14,6 +14,8 @@ struct AlbumReference: Equatable {
   func resolve(in library: Library) throws -> Int {
     let count = try library.count()
     if !word.isQuoted, let number = Self.number(word.text) {
+      // A number means the album the last listing showed with it (issue 50, item 1).
+      if let refusal = library.refusal(ofNumbers: number...number) { throw CommandError(refusal) }
       guard number >= 1, number <= count else {
         throw CommandError("no album \(TextSanitizer.escaped(word.text)) (\(library.extent(count)))")
       }
@@ -21,6 +23,13 @@ struct AlbumReference: Equatable {
     }
     let found = try library.indices(ofTitle: word.text, limit: Self.listedMatches + 1)
     guard let first = found.first else {
+      // Outside the view is not nowhere: say where it is and how to reach it.
+      if let view = library.view, try library.hasAlbum(titled: word.text) {
+        let find = "find " + (Completer.needsQuoting(word.text) ? Completer.quoted(word.text, force: true) : word.text)
+        throw CommandError(
+          "\(TextSanitizer.quotedWord(word.text)) is not in the view \(TextSanitizer.quotedWord(view.query.text))"
+            + " (it is in the library: 'find' shows the whole library, '\(TextSanitizer.escaped(find))' that album)")
+      }
       throw CommandError(
         "no album titled \(TextSanitizer.quotedWord(word.text)) (try 'list \(TextSanitizer.escaped(word.text))')")
     }
@@ -105,6 +114,7 @@ struct AlbumReferences: Equatable {
       case .album(let reference):
         indices.insert(try reference.resolve(in: library))
       case .range(let low, let high):
+        if let refusal = library.refusal(ofNumbers: low...high) { throw CommandError(refusal) }
         let count = try library.count()
         for end in [low, high] where end > count {
           throw CommandError("no album \(end) (\(library.extent(count)))")

@@ -8,7 +8,8 @@ struct FindCommand: Command {
     verb: "find", group: .browse, synopsis: "[QUERY]",
     summary: "show only the albums QUERY matches, in its order (alone: the whole library)",
     details: """
-      Inside a view, indices are the view's (tap 2, delete 3, show 1), scroll stays in it,
+      Inside a view, indices are the view's (tap 2, delete 3, show 1; a number from a list
+      of another view is refused: list again), scroll stays in it,
       list lists it, export writes it and 'all' means its albums. The view follows changes
       (an album edited out of it leaves, a new match joins) and is restored at the next
       start. A query that matches nothing leaves the view as it was, and the rest of the line

@@ -11,7 +11,10 @@ struct ListCommand: Command {
     verb: "list", aliases: ["ls"], group: .browse, synopsis: "[-f FORMAT] [QUERY]",
     summary: "one line per album, or per album QUERY matches (in the view, when there is one)",
     details: """
-      The current album is marked with '*'; the indices are those tap, show and delete take.
+      The current album is marked with '*'; the indices are those tap, show and delete take,
+      until the albums are numbered anew (another view, a delete, an add, an import, another
+      shell's change): a verb then refuses a number from this list rather than act on another
+      album, and says so; list again. The last list is kept for the next start.
       -f FORMAT prints each album as FORMAT, with $field or ${field} for a field ($index,
       $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added,
       $discs, $mb_albumid, $mb_releasegroupid, $format, $missing, $played, $last_played, $art,
@@ -32,8 +35,13 @@ struct ListCommand: Command {
 
   let query: TypedQuery
   let format: ListFormat?
+  /// The command as typed (`list sun`): where its numbers are said to come from.
+  let typed: String
 
   init(arguments: [Word]) throws(CommandError) {
+    typed =
+      (["list"] + arguments.map { Completer.needsQuoting($0.text) ? Completer.quoted($0.text, force: true) : $0.text })
+      .joined(separator: " ")
     var rest = arguments[...]
     var format: ListFormat?
     if let first = rest.first, Self.isFormatFlag(first) {
@@ -49,10 +57,14 @@ struct ListCommand: Command {
     let library = environment.library
     let query = try self.query.resolve(in: library)
     let total = try library.count()
+    // Its numbers are what a verb's numbers mean from now on, until the albums are renumbered.
+    let numbered = format?.parts.contains(.field("index")) ?? true
     if query == nil, format == nil, library.view == nil {
+      if total > 0 { library.noteListing(typed) }
       return .lines(AlbumListing(library: library, query: nil, total: total, entries: nil, format: nil))
     }
     let entries = try library.listing(query)
+    if numbered, !entries.isEmpty { library.noteListing(typed) }
     return .lines(AlbumListing(library: library, query: query, total: total, entries: entries, format: format))
   }
 

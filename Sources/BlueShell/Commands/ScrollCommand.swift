@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueLibrary
 import BlueSystem
 import Foundation
@@ -8,7 +9,12 @@ struct ScrollCommand: Command {
   static let configuration = CommandConfiguration(
     verb: "scroll", group: .browse, synopsis: "left|right [N] | to ALBUM | home|end",
     summary: "move N cards (default 1), or to an album, and select it",
-    details: "The viewport snaps so one card is centred; the centred card is the current album.",
+    details: """
+      The viewport snaps so one card is centred; the centred card is the current album.
+      'scroll to' words that are no title go to the first album whose sort field (the view's
+      first sort key, else the title) starts with them, case and accents aside: 'scroll to R'
+      finds Røyksopp, not Greatest Hits.
+      """,
     examples: ["scroll right", "scroll left 2", "scroll to \"American Pie\"", "scroll end"],
     arguments: [.keyword(["left", "right", "to", "home", "end"]), .album])
 
@@ -68,25 +74,34 @@ struct ScrollCommand: Command {
 }
 
 extension ScrollCommand {
-  /// `scroll to`'s album: a query (a word with a field, `artist:R`) is its first match in
-  /// the view's order; else an index or title, and when no album has the title, the first
-  /// album the words match (`scroll to sun`).
+  /// `scroll to`'s album: an index, a title, a query (a word with a field, `artist:R`: its
+  /// first match in the view's order), or words where to jump in the view's order: the first
+  /// album whose sort field (the view's first sort key; the title in library order) starts
+  /// with them, case and accents aside (`scroll to R` lands on `Røyksopp`, never on
+  /// `Greatest Hits`). When no album's field starts with them, words longer than one letter
+  /// are the first album they match (`scroll to sun`).
   static func index(of album: AlbumReference, _ words: [Word], in library: Library) throws -> Int {
     // A title first (`scroll to Mission: Impossible`), then the words as a query.
     guard try album.namesAMissingTitle(in: library) else { return try album.resolve(in: library) }
     let isQuery = words.contains { !$0.isQuoted && $0.text.contains(":") }
-    // In a view sorted by a field, words are where to jump in that order: the first album
-    // whose field starts with them (`scroll to R` among artists sorted A to Z).
-    if !isQuery, let field = library.view?.query.sort.first?.field {
-      let prefix = words.map(\.text).joined(separator: " ")
-      let pattern = "(?i)^" + NSRegularExpression.escapedPattern(for: prefix)
-      let word = Word("\(field.rawValue)::\(pattern)")
-      // A field no pattern reads (a flag) is left to the words' own meaning.
-      if let index = try? firstMatch([word], in: library) { return index }
-    }
     if !isQuery {
-      // Words that are no query: the first album they match, else the title's own error.
-      guard let index = try? firstMatch(words, in: library) else { return try album.resolve(in: library) }
+      let prefix = words.map(\.text).joined(separator: " ")
+      let field = library.view?.query.sort.first?.field ?? .title
+      if field.kind == .text {
+        if let index = try library.firstIndex(of: field, sortingUnder: prefix) { return index }
+      } else {
+        // A number sorts under its digits (`scroll to 19` in a view by year).
+        let word = Word("\(field.rawValue)::^" + NSRegularExpression.escapedPattern(for: prefix))
+        // A field no pattern reads (a flag) is left to the words' own meaning.
+        if let index = try? firstMatch([word], in: library) { return index }
+      }
+      // Nothing sorts under them: the first album the words match, but never for one
+      // letter, which every other title holds somewhere.
+      guard prefix.count > 1, let index = try? firstMatch(words, in: library) else {
+        throw CommandError(
+          "no album's \(field.rawValue) starts with \(TextSanitizer.quotedWord(prefix))"
+            + (library.view == nil ? "" : " in this view") + " (try 'list \(TextSanitizer.escaped(prefix))')")
+      }
       return index
     }
     guard let index = try firstMatch(words, in: library) else {

@@ -93,7 +93,11 @@ final class Interpreter {
     environment.library.beginCommand()
     defer { environment.library.endCommand() }
     do throws(CommandError) {
-      try render(execute(type, Array(words.dropFirst())))
+      let outcome = try execute(type, Array(words.dropFirst()))
+      // What renumbered the albums (`undo` does it as its outcome is rendered), for a
+      // number typed from a listing before it.
+      defer { environment.library.noteRenumbering(by: words.map(\.text).joined(separator: " ")) }
+      try render(outcome)
       if let dropped = environment.library.takeDroppedView() { output.line(dropped) }
       printSourceNote()
       return nil
@@ -108,6 +112,7 @@ final class Interpreter {
       // Another shell may have changed the file since the last command: indices resolve
       // against what it holds now.
       try environment.library.noticeChangesElsewhere()
+      environment.library.noteRenumbering(by: nil)
       return try command.execute(in: environment)
     } catch {
       throw CommandError(wrapping: error)
