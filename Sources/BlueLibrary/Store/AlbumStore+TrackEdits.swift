@@ -11,9 +11,19 @@ extension AlbumStore {
   func trackEditState(
     path: String
   ) throws(LibraryError) -> (edit: TrackEdit, file: (title: String?, artist: String?, number: Int?)) {
+    try trackEditStates(paths: [path])[0]
+  }
+
+  /// ``trackEditState(path:)`` of each of `paths`, in one read.
+  func trackEditStates(
+    paths: [String]
+  ) throws(LibraryError) -> [(edit: TrackEdit, file: (title: String?, artist: String?, number: Int?))] {
     try reading { db in
-      let file = try Row.fetchOne(db, sql: "SELECT title, artist, number FROM track WHERE path = ?", arguments: [path])
-      return (try Self.trackEdit(path, db), (file?[0], file?[1], file?[2]))
+      try paths.map { path in
+        let file = try Row.fetchOne(
+          db.cachedStatement(sql: "SELECT title, artist, number FROM track WHERE path = ?"), arguments: [path])
+        return (try Self.trackEdit(path, db), (file?[0], file?[1], file?[2]))
+      }
     }
   }
 
@@ -26,21 +36,22 @@ extension AlbumStore {
     return TrackEdit(title: row[0], artist: row[1], number: row[2])
   }
 
-  /// Gives the track at `path`, of the album with `id`, the edit `edit` (an empty one: it is
-  /// as its file says), as one logged `edit` step named `summary`. The selection stays.
-  package func editTrack(
-    path: String, ofAlbum id: Int64, to edit: TrackEdit, summary: String, origin: ChangeOrigin
+  /// Gives the tracks at `edits`' paths, of the album with `id`, their edits (an empty one:
+  /// the track is as its file says), as one logged `edit` step named `summary`: one undo
+  /// takes them all back. The selection stays.
+  package func editTracks(
+    _ edits: [(path: String, edit: TrackEdit)], ofAlbum id: Int64, summary: String, origin: ChangeOrigin
   ) throws(LibraryError) -> ChangeStep {
     try changing { db in
       guard try Self.position(of: id, db) != nil else { throw LibraryError.noAlbumWithID(id) }
       let step = try Self.beginStep(.edit, summary: summary, origin: origin, db)
       try Self.appendImage(id, as: .before, of: step, db)
-      try Self.recordTrack(path, as: .before, of: step, db)
+      for (path, _) in edits { try Self.recordTrack(path, as: .before, of: step, db) }
       // The album carries the step: a later undo of an earlier step of it sees the change.
       try db.execute(sql: "UPDATE album SET step = ? WHERE id = ?", arguments: [step, id])
-      try Self.setTrackEdit(path, edit, db)
+      for (path, edit) in edits { try Self.setTrackEdit(path, edit, db) }
       try Self.appendImage(id, as: .after, of: step, db)
-      try Self.recordTrack(path, as: .after, of: step, db)
+      for (path, _) in edits { try Self.recordTrack(path, as: .after, of: step, db) }
       try Self.finishStep(step, selecting: origin.selection, db)
       return try Self.changeStep(step, db)
     }

@@ -3,7 +3,7 @@ import BlueLibrary
 import BlueSystem
 
 /// `edit [ALBUM…|all] FIELD=VALUE…`: change fields of an album, or of several as one step;
-/// `edit [ALBUM] track N FIELD=VALUE…`: change one track's title, artist or number.
+/// `edit [ALBUM] track N|RANGE|all FIELD=VALUE…`: change tracks' title, artist or number.
 struct EditCommand: Command {
   static let configuration = CommandConfiguration(
     verb: "edit", group: .change, synopsis: "[ALBUM…|all] FIELD=VALUE…",
@@ -15,25 +15,28 @@ struct EditCommand: Command {
       words before the first FIELD=VALUE that are not numbers name one title (edit Best of
       Bowie year=1993).
 
-      edit [ALBUM] track N FIELD=VALUE… edits the Nth track of an album from a music folder
-      (as 'show' lists them): title, artist (empty: none, the album's artist stands for it)
-      or number (1 to 9999). 'show' marks an edited track with what its file says, an
-      import keeps the edit, and 'write' puts it into the file.
+      edit [ALBUM] track N|RANGE|all FIELD=VALUE… edits tracks of an album from a music
+      folder (numbered as 'show' lists them: 3, 1-10, 1,4,7-9, or all of them), as one step
+      that one 'undo' takes back: title, artist (empty: none, the album's artist stands for
+      it) or number (1 to 9999, one track at a time). A number the album does not have is
+      refused, and nothing changes. 'show' marks an edited track with what its file says, an
+      import keeps the edit, and 'write' puts it into the files.
       """,
     examples: [
       "edit year=1993", "edit 2 artist=\"No Doubt\" genre=Rock", "edit 1-3 6 genre=Jazz",
       "edit 6 track 3 title=\"Subterranean Homesick Alien\"", "edit track 2 number=3 artist=\"Thom Yorke\"",
+      "edit 6 track 1-10 artist=Radiohead", "edit track all artist=",
     ],
     arguments: [.album, .assignments])
 
   static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
-    // After `track N`, a track's fields.
+    // After `track N|RANGE|all`, a track's fields.
     if let keyword = previous.lastIndex(where: { !$0.isQuoted && $0.text.lowercased() == "track" }),
-      keyword + 1 < previous.count, Int(previous[keyword + 1].text) != nil
+      keyword + 1 < previous.count, TrackNumbers.namesTracks(previous[keyword + 1].text)
     {
       return [.trackAssignments]
     }
-    if previous.last.map({ !$0.isQuoted && $0.text.lowercased() == "track" }) == true { return [] }
+    if previous.last.map({ !$0.isQuoted && $0.text.lowercased() == "track" }) == true { return [.keyword(["all"])] }
     // The albums are optional: any word up to the first FIELD=VALUE may already be one.
     if previous.contains(where: { !$0.isQuoted && $0.text.contains("=") }) { return [.assignments] }
     return (position == 0 ? [.keyword(["all"])] : []) + [.keyword(["track"]), .album, .assignments]
@@ -42,9 +45,10 @@ struct EditCommand: Command {
   /// The albums typed; nil for the current album.
   let albums: AlbumChoice?
   let assignments: [FieldAssignment]
-  /// `track N FIELD=VALUE…`: the album (nil: the current one), the track's place, and what
-  /// its fields become (the fields in the order typed, for the message).
-  let trackEdit: (album: AlbumReference?, place: Int, edit: TrackEdit, fields: [TrackField])?
+  /// `track N|RANGE|all FIELD=VALUE…`: the album (nil: the current one), the tracks' places
+  /// (nil: every track), and what their fields become (the fields in the order typed, for
+  /// the message).
+  let trackEdit: (album: AlbumReference?, places: [Int]?, edit: TrackEdit, fields: [TrackField])?
 
   init(arguments: [Word]) throws(CommandError) {
     if let track = try Self.trackEdit(arguments) {
@@ -100,22 +104,31 @@ struct EditCommand: Command {
         + "(narrow the view with 'find')")
   }
 
+  /// `track 3`, `tracks 1-10`, `every track`.
+  private static func named(_ places: [Int]?) -> String {
+    guard let places else { return "every track" }
+    return places.count == 1 ? "track \(places[0])" : "tracks " + LibraryError.ranges(places)
+  }
+
   /// The most albums one `edit` changes: each is read, checked and logged (before and after)
   /// on its own, some 2 KB each while the command runs.
   static let maximumAlbums = 10_000
 
-  /// `[ALBUM] track N FIELD=VALUE…` when `arguments` are that: an unquoted `track` followed
-  /// by a number and only assignments after it; nil for any other edit.
+  /// `[ALBUM] track N|RANGE|all FIELD=VALUE…` when `arguments` are that: an unquoted
+  /// `track` followed by track numbers (`3`, `1-10`, `1,4,7-9`, several such words) or
+  /// `all`, and only assignments after them; nil for any other edit.
   private static func trackEdit(
     _ arguments: [Word]
-  ) throws(CommandError) -> (album: AlbumReference?, place: Int, edit: TrackEdit, fields: [TrackField])? {
+  ) throws(CommandError) -> (album: AlbumReference?, places: [Int]?, edit: TrackEdit, fields: [TrackField])? {
     guard let keyword = arguments.firstIndex(where: { !$0.isQuoted && $0.text.lowercased() == "track" }),
-      keyword + 1 < arguments.count, !arguments[keyword + 1].isQuoted, let place = Int(arguments[keyword + 1].text),
-      arguments[(keyword + 2)...].allSatisfy({ $0.text.contains("=") })
+      keyword + 1 < arguments.count
     else { return nil }
-    guard place >= 1 else { throw CommandError("tracks are numbered from 1, got \(place)") }
-    let changes = arguments[(keyword + 2)...]
-    guard !changes.isEmpty else { throw .missing("FIELD=VALUE", usage: "edit [ALBUM] track N FIELD=VALUE…") }
+    var end = keyword + 1
+    while end < arguments.count, !arguments[end].isQuoted, TrackNumbers.namesTracks(arguments[end].text) { end += 1 }
+    guard end > keyword + 1, arguments[end...].allSatisfy({ $0.text.contains("=") }) else { return nil }
+    let places = try TrackNumbers.places(arguments[(keyword + 1)..<end].map(\.text), allowingAll: true)
+    let changes = arguments[end...]
+    guard !changes.isEmpty else { throw .missing("FIELD=VALUE", usage: "edit [ALBUM] track N|RANGE|all FIELD=VALUE…") }
     var edit = TrackEdit()
     var fields: [TrackField] = []
     do throws(LibraryError) {
@@ -128,19 +141,25 @@ struct EditCommand: Command {
     } catch {
       throw CommandError(error)
     }
+    if edit.number != nil, places.map({ Set($0).count != 1 }) ?? true {
+      throw CommandError("number= gives one track its number: edit [ALBUM] track N number=M")
+    }
     let album = keyword == 0 ? nil : try AlbumReference(restOfLine: arguments[..<keyword])
-    return (album, place, edit, fields)
+    return (album, places, edit, fields)
   }
 
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     if let trackEdit {
-      let change = try library.editTrack(
-        ofAlbumAt: try trackEdit.album.resolve(in: library), track: trackEdit.place, trackEdit.edit)
-      let name = "\(quotedTitle(change.album)) track \(trackEdit.place)"
-      guard change.changed else { return .lines(["\(name) already says that; nothing changed"]) }
+      let change = try library.editTracks(
+        ofAlbumAt: try trackEdit.album.resolve(in: library), places: trackEdit.places, trackEdit.edit)
+      let name = "\(quotedTitle(change.album)) " + Self.named(trackEdit.places)
+      guard change.changed else {
+        let plural = (trackEdit.places?.count ?? 1) > 1
+        return .lines(["\(name) already \(plural ? "say" : "says") that; nothing changed"])
+      }
       let tracklist = Tracklist(
-        tracks: [change.track], discs: 1, musicBrainzAlbumID: nil, musicBrainzReleaseGroupID: nil)
+        tracks: change.tracks, discs: 1, musicBrainzAlbumID: nil, musicBrainzReleaseGroupID: nil)
       return .lines(
         ["edited \(name): " + trackEdit.fields.map(\.rawValue).joined(separator: ", ")]
           + AlbumBrowser.trackLines(tracklist, albumArtist: change.album.artist, style: .plain))
