@@ -546,3 +546,22 @@ extension AlbumStore {
     return (pathRange(under: root), (folder + "\u{1F}", folder + "\u{20}"))
   }
 }
+
+extension AlbumStore {
+  /// The album (the first in library order) of the track at each of `paths` the library
+  /// holds; paths of no track are left out.
+  func albumsOfTracks(at paths: [String]) throws(LibraryError) -> [String: Album] {
+    try reading { db in
+      var albums: [String: Album] = [:]
+      var byKey: [String: Album?] = [:]
+      let key = try db.cachedStatement(sql: "SELECT album_key FROM track WHERE path = ?")
+      let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
+      for path in paths {
+        guard let found = try String.fetchOne(key, arguments: [path]) else { continue }
+        if byKey[found] == nil { byKey[found] = try Album.fetchOne(db, sql: find, arguments: [found]) }
+        if let stored = byKey[found] ?? nil { albums[path] = stored }
+      }
+      return albums
+    }
+  }
+}

@@ -7,7 +7,7 @@ import BlueSystem
 struct QueueCommand: Command {
   static let configuration = CommandConfiguration(
     verb: "queue", group: .playback,
-    synopsis: "[ALBUM…|all] | random N [QUERY] | clear | remove N… | move N to M | shuffle",
+    synopsis: "[ALBUM…|all] | random N [QUERY] | FILE | clear | remove N… | move N to M | shuffle",
     summary: "add albums to the end of the play queue, or change it; alone, list the queue",
     details: """
       Adds the tracks of each ALBUM (an index, a range like 2-4, or a title; 'all' is every
@@ -15,7 +15,8 @@ struct QueueCommand: Command {
       Nothing starts playing: 'play' starts the queue. Alone, lists the queue, the playing
       track marked. 'queue random N' adds N different albums picked at random among the
       view's (with QUERY, among those it matches in the view) that came from a music folder.
-      The queue's tracks are numbered as 'queue' lists them: 'queue remove N…' takes tracks
+      'queue FILE' adds the tracks a playlist lists (.m3u, .m3u8, .pls) that the library
+      holds, and names once those it lacks. The queue's tracks are numbered as 'queue' lists them: 'queue remove N…' takes tracks
       out (3, 2-5, 1,4,7-9; the one that plays gives way to the next), 'queue move N to M'
       puts track N at place M, 'queue shuffle' shuffles the tracks after the one that plays
       (all of them when none plays), and 'queue clear' stops and empties the queue. With
@@ -24,7 +25,7 @@ struct QueueCommand: Command {
       """,
     examples: [
       "queue", "queue 3", "queue 2-4", "find artist:bowie; queue all; play", "queue random 5 genre:jazz",
-      "queue remove 2 5-7", "queue move 9 to 2", "queue shuffle", "queue clear",
+      "queue ~/Music/road-trip.pls", "queue remove 2 5-7", "queue move 9 to 2", "queue shuffle", "queue clear",
     ],
     arguments: [.album])
 
@@ -50,11 +51,14 @@ struct QueueCommand: Command {
   /// `queue random N [QUERY]`: how many albums, and the query's words.
   let random: (count: Int, words: [Word])?
   let change: Change?
+  /// `queue FILE`: a playlist.
+  let playlist: PlaylistArgument?
 
   /// The most albums one `queue random` adds.
   static let maximumRandom = 1000
 
   init(arguments: [Word]) throws(CommandError) {
+    playlist = PlaylistArgument(arguments)
     if let first = arguments.first, !first.isQuoted, Self.subverbs.contains(first.text.lowercased()) {
       change = try Self.change(first.text.lowercased(), Array(arguments.dropFirst()))
       random = nil
@@ -62,6 +66,11 @@ struct QueueCommand: Command {
       return
     }
     change = nil
+    if playlist != nil {
+      random = nil
+      choice = try AlbumChoice(arguments: [])
+      return
+    }
     if let first = arguments.first, !first.isQuoted, first.text.lowercased() == "random" {
       guard arguments.count >= 2 else { throw CommandError("missing N: 'queue random N' adds N albums (like 5)") }
       let word = arguments[1]
@@ -159,6 +168,17 @@ struct QueueCommand: Command {
     let player = try environment.requiredPlayer()
     let library = environment.library
     if let change { return try execute(change, on: player) }
+    if let playlist {
+      let (tracks, missing) = try playlist.tracks(in: library)
+      let queued: Int
+      do throws(PlaybackError) { queued = try player.enqueue(tracks) } catch { throw CommandError(playback: error) }
+      player.madeQueue(whileSelected: try library.selectedAlbum()?.id)
+      return .lines(
+        [
+          "queued \(playlist.name) (\(Library.counted(queued, "track"))); "
+            + "\(Library.counted(player.queue.count, "track")) in the queue"
+        ] + (missing.map { [$0] } ?? []))
+    }
     guard !choice.isEmpty || random != nil else { return .lines(try Self.listing(player)) }
     var added: [Player.Track] = []
     var albums = 0
