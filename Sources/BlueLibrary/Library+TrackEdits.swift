@@ -36,6 +36,26 @@ extension Library {
   package func editTracks(
     ofAlbumAt index: Int, places: [Int]?, _ typed: TrackEdit
   ) throws(LibraryError) -> TrackChange {
+    try editTracks(ofAlbumAt: index, places: places, typed, album: nil)
+  }
+
+  /// Gives the album at `index` the album artist `artist`, and `album`'s other fields (it
+  /// is that album with more of `edit`'s fields set), as one undoable step: the album's
+  /// artist, and the album-artist tag each of its files is to say, which `write` puts into
+  /// them (even where it is what bluelib inferred: a compilation's "Various Artists").
+  /// Throws as ``editTracks(ofAlbumAt:places:_:)``, or ``LibraryError/noTrack(title:number:count:)``
+  /// for an album without tracks (not from a music folder: `artist=` is its album artist).
+  package func editAlbumArtist(
+    ofAlbumAt index: Int, to artist: String, with album: Album
+  ) throws(LibraryError) -> TrackChange {
+    var album = album
+    album.artist = artist
+    return try editTracks(ofAlbumAt: index, places: nil, TrackEdit(albumArtist: artist), album: album)
+  }
+
+  private func editTracks(
+    ofAlbumAt index: Int, places: [Int]?, _ typed: TrackEdit, album edited: Album?
+  ) throws(LibraryError) -> TrackChange {
     let album = try self.album(at: index)
     guard let id = album.id, let tracks = try tracklist(of: album)?.tracks, !tracks.isEmpty else {
       throw .noTrack(title: album.title, number: places?.first ?? 1, count: 0)
@@ -51,18 +71,24 @@ extension Library {
       if let title = typed.title { edit.title = title == file.title ? nil : title }
       if let artist = typed.artist { edit.artist = artist == (file.artist ?? "") ? nil : artist }
       if let number = typed.number { edit.number = number == file.number ? nil : number }
+      if let albumArtist = typed.albumArtist { edit.albumArtist = albumArtist == file.albumArtist ? nil : albumArtist }
       if edit != existing { edits.append((path, edit)) }
     }
-    guard !edits.isEmpty else {
+    let albumChanged = edited.map { $0 != album } ?? false
+    guard !edits.isEmpty || albumChanged else {
       return TrackChange(album: album, tracks: wanted.map { tracks[$0 - 1] }, changed: false)
     }
     let named =
-      places == nil
-      ? "every track" : wanted.count == 1 ? "track \(wanted[0])" : "tracks " + LibraryError.ranges(wanted)
+      edited != nil
+      ? ""
+      : places == nil
+        ? " every track" : wanted.count == 1 ? " track \(wanted[0])" : " tracks " + LibraryError.ranges(wanted)
     _ = try change { (origin) throws(LibraryError) in
-      try store.editTracks(edits, ofAlbum: id, summary: "edit \"\(album.title)\" \(named)", origin: origin)
+      try store.editTracks(
+        edits, ofAlbum: id, album: albumChanged ? edited : nil, summary: "edit \"\(album.title)\"\(named)",
+        origin: origin)
     }
-    let now = try self.album(at: index)
+    let now = try store.album(id: id) ?? album
     let after = try tracklist(of: now)?.tracks ?? tracks
     let shown = paths.map { path in after.first { $0.path == path } ?? tracks.first { $0.path == path }! }
     return TrackChange(album: now, tracks: shown, changed: true)

@@ -95,4 +95,63 @@ struct TrackRangeEditTests {
     let again = try runner.run(["-c", "edit track all artist=Radiohead"])
     #expect(again.stdout == "\"Kid A\" every track already says that; nothing changed\n", "\(again.stdout)")
   }
+
+  /// A compilation whose "Various Artists" bluelib inferred (its files have no album-artist
+  /// tag) gets it written: `edit ALBUM albumartist=…` is one step, undone in one, and
+  /// `write` puts the tag into every file; the next import finds nothing changed.
+  @Test func anInferredVariousArtistsIsWrittenAsTheAlbumArtist() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try MusicFolderFixture(in: runner.home)
+    let paths = try ["Blur", "Pulp", "Suede"].enumerated().map { (number: Int, artist: String) in
+      try music.track(
+        "Compilations/Britpop/0\(number + 1).\(["mp3", "flac", "ogg"][number])",
+        TagEdit(album: "Britpop", artist: artist, title: "Song \(number + 1)", trackNumber: "\(number + 1)"))
+    }
+    let edited = try runner.run([
+      "-c", "import '\(music.root)'", "-c", "edit 1 albumartist=\"Various Artists\"", "-c", "show 1", "-c", "undo",
+      "-c", "redo",
+    ])
+    #expect(edited.status == 0, "\(edited.stderr)")
+    #expect(edited.stdout.contains("edited \"Britpop\": albumartist\n"), "\(edited.stdout)")
+    #expect(
+      edited.stdout.contains("   1  0:01  Song 1 — Blur (edited; the file says no album artist)\n"), "\(edited.stdout)")
+    #expect(edited.stdout.contains("undid edit \"Britpop\"\n"), "\(edited.stdout)")
+    #expect(edited.stdout.contains("redid edit \"Britpop\"\n"), "\(edited.stdout)")
+
+    let written = try runner.run(["-c", "write 1", "-c", "import '\(music.root)'"])
+    #expect(written.stdout.hasPrefix("wrote \"Britpop\" to 3 files\n"), "\(written.stdout)\(written.stderr)")
+    #expect(try Self.artists(paths) == ["Blur|Various Artists", "Pulp|Various Artists", "Suede|Various Artists"])
+    #expect(written.stdout.contains("imported 1 album (3 tracks) from \(music.root): 1 unchanged\n"))
+
+    // The write undone, the files say no album artist again, and the edit is yours again.
+    let back = try runner.run(["-c", "undo", "-c", "show 1"])
+    #expect(back.stdout.hasPrefix("undid write \"Britpop\" to 3 files\n"), "\(back.stdout)\(back.stderr)")
+    #expect(try Self.artists(paths) == ["Blur|-", "Pulp|-", "Suede|-"])
+    #expect(back.stdout.contains("Song 3 — Suede (edited; the file says no album artist)"), "\(back.stdout)")
+  }
+
+  /// `albumartist=` with other fields renames the album's artist too; given to several
+  /// albums, or empty, it is refused in one line.
+  @Test func albumArtistChangesTheArtistAndIsForOneAlbum() throws {
+    let runner = BinaryRunner()
+    defer { runner.cleanUp() }
+    let music = try MusicFolderFixture(in: runner.home)
+    let paths = try Self.kidA(in: music)
+    try music.track("Other/One/1.mp3", TagEdit(album: "One", artist: "X", title: "One"))
+    let result = try runner.run([
+      "-c", "import '\(music.root)'", "-c", "edit 1-2 albumartist=Y", "-c", "edit 2 albumartist=", "-c",
+      "edit \"Kid A\" albumartist=Radiohead genre=Electronic", "-c", "list -f '$artist $genre $title'", "-c", "write 2",
+    ])
+    #expect(
+      result.stderr.contains("edit: albumartist= is given to one album at a time (it goes into each of its files)\n"),
+      "\(result.stderr)")
+    #expect(
+      result.stderr.contains("edit: albumartist must not be empty (it is written into the files)\n"), "\(result.stderr)"
+    )
+    // The files said Radiohead already: only the genre is the album's edit.
+    #expect(result.stdout.contains("edited \"Kid A\": genre, albumartist\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("Radiohead Electronic Kid A\n"), "\(result.stdout)")
+    #expect(try Self.artists([paths[0]]) == ["Radiohed|Radiohead"])
+  }
 }

@@ -499,7 +499,7 @@ extension AlbumStore {
         db.cachedStatement(
           sql: """
             SELECT t.disc, t.number, t.title, t.artist, t.length, t.path, t.format, t.bitrate, t.size, t.modified,
-              t.mb_trackid, e.title, e.artist, e.number
+              t.mb_trackid, e.title, e.artist, e.number, e.album_artist, t.album_artist
             FROM track t LEFT JOIN track_edit e ON e.path = t.path WHERE t.album_key = ? ORDER BY t.position
             """), arguments: [key]
       ).map { row in
@@ -518,6 +518,11 @@ extension AlbumStore {
         if let number: Int = row[13], number != track.number {
           track.fileSays[.number] = track.number.map(String.init) ?? ""
           track.number = number
+        }
+        let fileAlbumArtist: String? = row[15]
+        if let albumArtist: String = row[14], albumArtist != fileAlbumArtist {
+          track.fileSays[.albumartist] = fileAlbumArtist ?? ""
+          track.albumArtist = albumArtist
         }
         return track
       }

@@ -17,7 +17,7 @@ enum Schema {
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
     addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
-    foldArtistIndex, addKeptRatingTags, addLookupNone, addSources,
+    foldArtistIndex, addKeptRatingTags, addLookupNone, addSources, addTrackAlbumArtistEdits,
   ]
 
   /// The newest schema this build knows.
@@ -88,6 +88,8 @@ enum Schema {
     ("write_journal", ["cancelled"], 15),
     ("lookup_none", ["title", "artist", "checked"], 16),
     ("source", ["root", "kind", "fingerprint", "listed", "skipped_files", "skipped_digest"], 17),
+    ("track_edit", ["album_artist"], 18),
+    ("change_track", ["album_artist"], 18),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -611,6 +613,20 @@ enum Schema {
           SELECT substr(key, 9), 'folder', value FROM state WHERE substr(key, 1, 8) = 'skipped ' AND true
           ON CONFLICT (root) DO UPDATE SET skipped_digest = excluded.skipped_digest;
         DELETE FROM state WHERE substr(key, 1, 5) = 'scan ' OR substr(key, 1, 8) = 'skipped ';
+        """)
+  }
+
+  /// The album artist as an edit of tracks (version 18): `track_edit.album_artist` is the
+  /// album-artist tag you gave a track's file (`edit ALBUM albumartist=…`, which gives it to
+  /// every track of the album, or `edit ALBUM track N albumartist=…`), NULL for none, which
+  /// `write` puts into the file even where it is what bluelib inferred (a compilation's
+  /// "Various Artists"); `change_track.album_artist` keeps it before and after an `edit`
+  /// step, as the other fields.
+  private static func addTrackAlbumArtistEdits(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE track_edit ADD COLUMN album_artist TEXT;
+        ALTER TABLE change_track ADD COLUMN album_artist TEXT;
         """)
   }
 }

@@ -9,7 +9,10 @@ struct EditCommand: Command {
     verb: "edit", group: .change, synopsis: "[ALBUM…|all] FIELD=VALUE…",
     summary: "change fields of an album (the current one by default), of several at once, or of a track",
     details: """
-      Fields: title, artist, genre, year, cover. An empty value clears year or cover.
+      Fields: title, artist, genre, year, cover, albumartist. An empty value clears year or
+      cover. albumartist (one album at a time) is the artist too, and 'write' puts it into
+      the album-artist tag of every file of the album, even where bluelib inferred it (a
+      compilation's "Various Artists").
       Albums by index, range (2-4), title or 'all' (every album of the view, at most
       10,000): the same fields set on each, as one step that one 'undo' takes back. Several
       words before the first FIELD=VALUE that are not numbers name one title (edit Best of
@@ -18,14 +21,16 @@ struct EditCommand: Command {
       edit [ALBUM] track N|RANGE|all FIELD=VALUE… edits tracks of an album from a music
       folder (numbered as 'show' lists them: 3, 1-10, 1,4,7-9, or all of them), as one step
       that one 'undo' takes back: title, artist (empty: none, the album's artist stands for
-      it) or number (1 to 9999, one track at a time). A number the album does not have is
+      it), number (1 to 9999, one track at a time) or albumartist (the file's album-artist
+      tag: one that differs makes its track another album at the next import). A number
+      the album does not have is
       refused, and nothing changes. 'show' marks an edited track with what its file says, an
       import keeps the edit, and 'write' puts it into the files.
       """,
     examples: [
       "edit year=1993", "edit 2 artist=\"No Doubt\" genre=Rock", "edit 1-3 6 genre=Jazz",
       "edit 6 track 3 title=\"Subterranean Homesick Alien\"", "edit track 2 number=3 artist=\"Thom Yorke\"",
-      "edit 6 track 1-10 artist=Radiohead", "edit track all artist=",
+      "edit 6 track 1-10 artist=Radiohead", "edit track all artist=", "edit 4 albumartist=\"Various Artists\"",
     ],
     arguments: [.album, .assignments])
 
@@ -45,6 +50,8 @@ struct EditCommand: Command {
   /// The albums typed; nil for the current album.
   let albums: AlbumChoice?
   let assignments: [FieldAssignment]
+  /// `albumartist=X`, when typed (not for tracks).
+  let albumArtist: String?
   /// `track N|RANGE|all FIELD=VALUE…`: the album (nil: the current one), the tracks' places
   /// (nil: every track), and what their fields become (the fields in the order typed, for
   /// the message).
@@ -55,10 +62,20 @@ struct EditCommand: Command {
       trackEdit = track
       albums = nil
       assignments = []
+      albumArtist = nil
       return
     }
     trackEdit = nil
-    var words = arguments[...]
+    // `albumartist=X`: the album's artist, written into each of its files.
+    let isAlbumArtist = { (word: Word) in word.text.lowercased().hasPrefix("albumartist=") }
+    albumArtist = try arguments.last(where: isAlbumArtist).map { word throws(CommandError) in
+      let value = String(word.text.dropFirst("albumartist=".count))
+      do throws(LibraryError) { _ = try TrackEdit().setting(.albumartist, to: value) } catch {
+        throw CommandError(error)
+      }
+      return value
+    }
+    var words = arguments.filter { !isAlbumArtist($0) }[...]
     var albumWords: [Word] = []
     // Albums up to the first FIELD=VALUE (`title="Ray of Light"` is one, quotes and all; a
     // quoted title with an `=` that names no field is a title).
@@ -87,7 +104,7 @@ struct EditCommand: Command {
       }
       assignments.append(assignment)
     }
-    guard !assignments.isEmpty else {
+    guard !assignments.isEmpty || albumArtist != nil else {
       // `edit 2 oops`: the last word was meant as the change.
       if typed.count > 1, let last = typed.last {
         throw CommandError("expected FIELD=VALUE, got \(TextSanitizer.quotedWord(last.text))")
@@ -170,7 +187,28 @@ struct EditCommand: Command {
     let indices = try albums?.indices(in: library) ?? [Optional<AlbumReference>.none.resolve(in: library)]
     guard !indices.isEmpty else { throw CommandError("no albums to edit (\(library.extent(0)))") }
     guard indices.count <= Self.maximumAlbums else { throw Self.tooMany(indices.count) }
-    let fields = assignments.map(\.field.rawValue).joined(separator: ", ")
+    let fields = (assignments.map(\.field.rawValue) + (albumArtist != nil ? ["albumartist"] : []))
+      .joined(separator: ", ")
+    if let albumArtist {
+      guard indices.count == 1, let index = indices.first else {
+        throw CommandError("albumartist= is given to one album at a time (it goes into each of its files)")
+      }
+      let before = try library.album(at: index)
+      let edited = try FieldAssignment.apply(assignments, to: before)
+      guard try library.tracklist(of: before)?.tracks.isEmpty == false else {
+        // No files to write it into: it is the album's artist.
+        var album = edited
+        album.artist = albumArtist
+        let (_, after) = try library.edit(album)
+        return index == library.selection
+          ? .changed("edited \(quotedTitle(after)): " + fields)
+          : .changedAlbum("edited \(quotedTitle(after)): " + fields, after)
+      }
+      let change = try library.editAlbumArtist(ofAlbumAt: index, to: albumArtist, with: edited)
+      guard change.changed else { return .lines(["\(quotedTitle(change.album)) already says that; nothing changed"]) }
+      let message = "edited \(quotedTitle(change.album)): " + fields
+      return index == library.selection ? .changed(message) : .changedAlbum(message, change.album)
+    }
     guard indices.count == 1, let index = indices.first else {
       // Each album checked before any is written: a bad value changes nothing.
       let edited = try indices.map { index in try FieldAssignment.apply(assignments, to: library.album(at: index)) }
