@@ -30,6 +30,8 @@ package enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// An album with no track at place `number` (1-based) of its `count`; with `count` 0, one
   /// with no tracks at all (not from a music folder).
   case noTrack(title: String, number: Int, count: Int)
+  /// The album titled `title` has `count` tracks: none of `numbers` (more than one, 1-based).
+  case noTracks(title: String, numbers: [Int], count: Int)
   /// A year that is not a whole number.
   case invalidYear(String)
   /// A whole-number year outside 0...9999.
@@ -134,6 +136,8 @@ package enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       "\(Self.quoted(title, mark: "\"")) has no tracks (it did not come from a music folder)"
     case .noTrack(let title, let number, let count):
       "\(Self.quoted(title, mark: "\"")) has no track \(number) (it has \(count))"
+    case .noTracks(let title, let numbers, let count):
+      "\(Self.quoted(title, mark: "\"")) has no tracks \(Self.ranges(numbers)) (it has \(count))"
     case .invalidYear(let text):
       "year must be a whole number, got \(Self.quoted(text))"
     case .yearOutOfRange(let text):
@@ -222,6 +226,25 @@ package enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case 1: "\(scope) has 1 album"
     default: "\(scope) has \(Counting.grouped(count))"
     }
+  }
+
+  /// `11, 12, 14-20`: ascending numbers, each run of three or more as a range, at most ten
+  /// items (then `…`).
+  package static func ranges(_ numbers: [Int]) -> String {
+    var runs: [String] = []
+    var index = 0
+    let sorted = Array(Set(numbers)).sorted()
+    while index < sorted.count {
+      var end = index
+      while end + 1 < sorted.count && sorted[end + 1] == sorted[end] + 1 { end += 1 }
+      if end - index >= 2 {
+        runs.append("\(sorted[index])-\(sorted[end])")
+      } else {
+        runs += sorted[index...end].map(String.init)
+      }
+      index = end + 1
+    }
+    return runs.prefix(10).joined(separator: ", ") + (runs.count > 10 ? ", …" : "")
   }
 
   /// `'value'` (or quoted with `mark`) with control characters escaped (`\n`, `\u{1B}`) and anything past

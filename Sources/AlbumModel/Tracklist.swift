@@ -24,6 +24,9 @@ package struct Tracklist: Sendable, Equatable {
     package var modified: Int64
     /// Its MusicBrainz recording id.
     package var musicBrainzTrackID: String?
+    /// The album-artist tag you gave its file (``fileSays`` then says what the file has);
+    /// nil when you gave none.
+    package var albumArtist: String?
     /// For each field you edited (``title``, ``artist`` and ``number`` then hold your values)
     /// what the file says ("" for nothing); empty when the track is as its file says.
     package var fileSays: [TrackField: String] = [:]

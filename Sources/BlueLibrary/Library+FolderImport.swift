@@ -227,6 +227,52 @@ extension Library {
     }
   }
 
+  /// What a playlist file (M3U, M3U8, PLS: ``PlaylistFile``) lists that the library holds.
+  package struct PlaylistTracks: Sendable {
+    /// The tracks of the library it lists, in its order.
+    package var tracks: [Player.Track]
+    /// The entries that are no track of the library, as it lists them (resolved), in order.
+    package var missing: [String]
+    /// How many entries it lists.
+    package var count: Int
+  }
+
+  /// The tracks of the library the playlist at `path` lists, and the entries it does not
+  /// hold (found by the file's path as given, else with its symbolic links resolved).
+  ///
+  /// - Throws: ``LibraryError/cannotRead(path:reason:)`` for a playlist that cannot be read
+  ///   or lists nothing, or a store error.
+  package func playlistTracks(at path: String) throws(LibraryError) -> PlaylistTracks {
+    let entries = try PlaylistFile.entries(at: path)
+    var real: [String: String] = [:]
+    var albums = try store.albumsOfTracks(at: entries)
+    for entry in entries where albums[entry] == nil && entry.hasPrefix("/") {
+      guard let resolved = realpath(entry, nil) else { continue }
+      real[entry] = String(cString: resolved)
+      free(resolved)
+    }
+    if !real.isEmpty {
+      let found = try store.albumsOfTracks(at: Array(real.values))
+      for (entry, resolved) in real { albums[entry] = found[resolved] }
+    }
+    var tracksOf: [Int64: [Player.Track]] = [:]
+    var result = PlaylistTracks(tracks: [], missing: [], count: entries.count)
+    for entry in entries {
+      let file = real[entry] ?? entry
+      guard let album = albums[entry], let id = album.id else {
+        result.missing.append(entry)
+        continue
+      }
+      if tracksOf[id] == nil { tracksOf[id] = try playableTracks(of: album) }
+      guard let track = tracksOf[id]?.first(where: { $0.path == file }) else {
+        result.missing.append(entry)
+        continue
+      }
+      result.tracks.append(track)
+    }
+    return result
+  }
+
   /// `tracks` with each track whose file is gone found again in the library: a queue made
   /// before its albums' folders moved (and were imported again) plays from the new places.
   /// A track is matched by its album, disc, number and title; one not found stays as it was.

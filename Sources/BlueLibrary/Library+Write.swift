@@ -155,7 +155,7 @@ extension Library {
   /// compilation's) is kept unless you edited that field. The rating and favourite mark are
   /// written only when you changed them (they differ from what the files said `said`). A
   /// track whose artist was the album artist the files said gets the album's new one; a
-  /// track's title, artist and number you edited (`track`) go into its file.
+  /// track's title, artist, number and album artist you edited (`track`) go into its file.
   private static func edit(
     of tags: TrackTags, toSay album: Album, edited: Set<AlbumField>, filesSaid said: Album, track: Tracklist.Track
   ) -> AlbumStore.FileTags {
@@ -179,6 +179,11 @@ extension Library {
     }
     if (tags.albumArtist ?? "") != album.artist, edited.contains(.artist) || tags.albumArtist != nil {
       edit.albumArtist = album.artist
+    }
+    // The album artist you gave the track's file (`edit ALBUM albumartist=…`), wherever it
+    // says another, or none.
+    if track.fileSays[.albumartist] != nil, let albumArtist = track.albumArtist {
+      edit.albumArtist = tags.albumArtist == albumArtist ? nil : albumArtist
     }
     if (tags.genre ?? "") != album.genre, edited.contains(.genre) || tags.genre == nil {
       edit.genre = album.genre

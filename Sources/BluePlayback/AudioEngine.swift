@@ -53,6 +53,12 @@ package protocol AudioEngine: AnyObject, Sendable {
   /// Plays on `settings`' device, alone on it or not, through its equalizer; throws when
   /// it cannot (a device it does not list, outputs that are a server's).
   func setAudio(_ settings: AudioSettings) throws(PlaybackError)
+  /// Makes the playlist its entries at `order` (their indices now, each at most once), in
+  /// that order: an entry left out is removed, and none left stops and empties it. The
+  /// entry that plays plays on where it goes; when it is removed, the next one plays.
+  /// Throws when the playlist is not the one this process made (a music server's queue
+  /// another client changed), or the engine cannot change it.
+  func rearrange(_ order: [Int]) throws(PlaybackError)
   /// Throws why the player cannot be reached (a music server gone); asked when
   /// ``status()`` says nothing plays, or a skip found no track, so that is not said of a
   /// player that could not answer.
@@ -70,11 +76,37 @@ extension AudioEngine {
   package func setRepeat(_ on: Bool) {}
   package func setReplayGain(_ mode: ReplayGainMode, fallback: Double) {}
   package func appliedGain() -> AppliedGain? { nil }
+  // A test's still engine has no playlist to change.
+  package func rearrange(_ order: [Int]) throws(PlaybackError) {
+    throw PlaybackError("this player's queue cannot be changed")
+  }
   // A player in this process is always there.
   package func checkReachable() throws(PlaybackError) {}
   // A music server plays on outputs of its own, which its configuration chooses.
   package func audioDevices() -> [AudioDevice] { [] }
   package func setAudio(_ settings: AudioSettings) throws(PlaybackError) { throw .serverOutputs }
+}
+
+/// How a playlist becomes the entries at an order (``AudioEngine/rearrange(_:)``) by the
+/// two changes players have: removals, then moves.
+package enum PlaylistChanges {
+  /// The indices to remove, highest first (so each is still right when it comes), then the
+  /// moves, each `from` an index to the index `to` it has after the move (always lower:
+  /// what comes before `to` is in place already; mpv's `playlist-move from to` and MPD's
+  /// `move from to` both do this), that turn a playlist of `count` entries into `order`.
+  package static func of(_ order: [Int], count: Int) -> (removals: [Int], moves: [(from: Int, to: Int)]) {
+    let kept = Set(order)
+    let removals = (0..<count).reversed().filter { !kept.contains($0) }
+    var current = (0..<count).filter { kept.contains($0) }
+    var moves: [(from: Int, to: Int)] = []
+    for (place, entry) in order.enumerated() where current[place] != entry {
+      guard let from = current[place...].firstIndex(of: entry) else { continue }
+      current.remove(at: from)
+      current.insert(entry, at: place)
+      moves.append((from, place))
+    }
+    return (removals, moves)
+  }
 }
 
 extension PlaybackError {

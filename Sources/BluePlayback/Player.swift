@@ -189,6 +189,71 @@ package final class Player: Sendable {
     state.withLock { $0.queue = tracks }
   }
 
+  // MARK: - Changing the queue
+
+  /// Removes the tracks at `places` (1-based, as `queue` lists them) from the queue; the
+  /// track that plays plays on unless it is removed (then the next one plays). Throws,
+  /// changing nothing, when a place is not in the queue or the engine cannot change it.
+  package func removeFromQueue(_ places: [Int]) throws(PlaybackError) {
+    let count = queue.count
+    let gone = Set(places.map { $0 - 1 })
+    try rearrange((0..<count).filter { !gone.contains($0) })
+  }
+
+  /// Moves the track at place `from` to place `to` (1-based); the others keep their order.
+  package func moveInQueue(from: Int, to: Int) throws(PlaybackError) {
+    var order = Array(0..<queue.count)
+    let entry = order.remove(at: from - 1)
+    order.insert(entry, at: to - 1)
+    try rearrange(order)
+  }
+
+  /// Shuffles the tracks of the queue after the one that plays (all of them when none
+  /// plays), with `generator`; what has played and what plays keep their places.
+  package func shuffleQueue(using generator: inout some RandomNumberGenerator) throws(PlaybackError) {
+    let count = queue.count
+    let first = status().map { $0.place } ?? 0
+    guard first < count else { return }
+    var order = Array(0..<count)
+    order[first...].shuffle(using: &generator)
+    try rearrange(order)
+  }
+
+  /// Stops and empties the queue.
+  package func clearQueue() throws(PlaybackError) {
+    guard let engine = state.withLock({ $0.engine }) else {
+      state.withLock { $0.queue = [] }
+      return
+    }
+    countIfPastHalf(engine)
+    try rearrange([])
+    state.withLock { $0.playingAlbumID = nil }
+    setIdle(true)
+  }
+
+  /// Makes the queue its tracks at `order` (their indices now, each at most once), the
+  /// engine's playlist with it. The queue is changed first, so the events the change
+  /// brings (the next track started) name the tracks where they are now.
+  private func rearrange(_ order: [Int]) throws(PlaybackError) {
+    guard let engine = state.withLock({ $0.engine }) else {
+      let queue = self.queue
+      state.withLock { $0.queue = order.map { queue[$0] } }
+      return
+    }
+    let before = state.withLock { state in
+      let before = state.queue
+      state.queue = order.map { before[$0] }
+      return before
+    }
+    do {
+      try engine.rearrange(order)
+    } catch {
+      state.withLock { $0.queue = before }
+      throw error
+    }
+    changed()
+  }
+
   /// The album whose track plays (paused or not): its card is marked. Nil when nothing
   /// plays or the track is of no album of the library.
   package var playingAlbumID: Int64? { state.withLock { $0.playingAlbumID } }

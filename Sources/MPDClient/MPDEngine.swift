@@ -127,6 +127,27 @@ package final class MPDEngine: AudioEngine, Sendable {
     try change(commands)
   }
 
+  /// MPD's `delete` and `move`, as one command list; `clear` for none left. Refused once
+  /// another client changed the queue: the indices here are no longer the server's.
+  package func rearrange(_ order: [Int]) throws(PlaybackError) {
+    let now: PlayerState
+    do throws(MPDError) { now = PlayerState(try server.run("status")) } catch { throw PlaybackError(error.description) }
+    guard state.withLock({ $0.ownVersion == now.version }) else {
+      throw PlaybackError(
+        "the queue on \(server.name) is not the one bluelib made (another client changed it); "
+          + "'play ALBUM' makes one of bluelib's again")
+    }
+    guard !order.isEmpty else {
+      try change([MPDCommand("clear")])
+      return
+    }
+    let (removals, moves) = PlaylistChanges.of(order, count: now.length)
+    let commands =
+      removals.map { MPDCommand("delete", String($0)) }
+      + moves.map { MPDCommand("move", String($0.from), String($0.to)) }
+    if !commands.isEmpty { try change(commands) }
+  }
+
   package func setPaused(_ paused: Bool) {
     background("pause") { server throws(MPDError) in try server.run("pause", paused ? "1" : "0") }
   }

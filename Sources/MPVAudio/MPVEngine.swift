@@ -173,6 +173,19 @@ package final class MPVEngine: AudioEngine, Sendable {
     command(["stop"])
   }
 
+  package func rearrange(_ order: [Int]) throws(PlaybackError) {
+    guard !order.isEmpty else {
+      stop()
+      return
+    }
+    let (removals, moves) = PlaylistChanges.of(order, count: Int(integer("playlist-count") ?? 0))
+    for index in removals { command(["playlist-remove", String(index)]) }
+    for (from, to) in moves { command(["playlist-move", String(from), String(to)]) }
+    // The entry that plays is named by its index in the events: its index now.
+    let position = Int(integer("playlist-pos") ?? -1)
+    shared.tracking.withLock { if $0.index >= 0 && position >= 0 { $0.index = position } }
+  }
+
   /// Marks what follows as a stop, not the end of the playlist, until an entry added after
   /// it starts: events of the entries there were (a start mpv sent just before the stop and
   /// the event thread reads after it) neither end the stop nor say a track started.

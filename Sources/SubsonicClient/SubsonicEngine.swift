@@ -101,6 +101,17 @@ package final class SubsonicEngine: AudioEngine, Sendable {
     inner.stop()
   }
 
+  /// The queue is this process's, played by libmpv: it changes there, and the song ids with it.
+  package func rearrange(_ order: [Int]) throws(PlaybackError) {
+    if order.isEmpty { tellPlayedIfPastHalf() }
+    try inner.rearrange(order)
+    state.withLock { state in
+      let playing = state.playing
+      state.songs = order.compactMap { state.songs.indices.contains($0) ? state.songs[$0] : nil }
+      state.playing = playing.flatMap { order.firstIndex(of: $0) }
+    }
+  }
+
   package func seek(_ seconds: Double, relative: Bool) { inner.seek(seconds, relative: relative) }
   package func setVolume(_ percent: Int) { inner.setVolume(percent) }
   package func status() -> EngineStatus? { inner.status() }

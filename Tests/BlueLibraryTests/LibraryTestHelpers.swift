@@ -29,6 +29,10 @@ extension Schema {
   /// the later migrations added, newest first, so the file is what that release made (SQLite
   /// gives the tables their old text back). For tests that open an older library.
   static func downgrade(to version: Int, _ db: Database) throws {
+    if version < 20 {
+      try db.execute(
+        sql: "ALTER TABLE track_edit DROP COLUMN album_artist; ALTER TABLE change_track DROP COLUMN album_artist")
+    }
     if version < 19 {
       try db.execute(
         sql: """

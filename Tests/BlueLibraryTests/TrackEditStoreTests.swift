@@ -88,4 +88,20 @@ import Testing
     #expect(titles() == ["Song 1", "Song 2", "Song 3"])
     #expect(try next.tracklist(of: next.album(at: 0))?.tracks[2].fileSays == [.title: "Song 3"])
   }
+
+  /// A library of schema 17 (before an album artist was an edit of tracks) opens migrated:
+  /// its track edits stand and undo as before, and an album artist can be given.
+  @Test func aVersion17LibraryMigratesKeepingItsTrackEdits() throws {
+    let library = try shell()
+    _ = try library.editTracks(ofAlbumAt: 0, places: [1, 2], TrackEdit(artist: "B"))
+    try DatabaseQueue(path: path).write { db in try Schema.downgrade(to: 17, db) }
+    let migrated = try shell()
+    let version = try migrated.store.queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+    #expect(version == Schema.version)
+    #expect(try migrated.tracklist(of: migrated.album(at: 0))?.tracks.map(\.artist) == ["B", "B", "A"])
+    #expect(try migrated.undo() == "edit \"Three\" tracks 1, 2")
+    #expect(try migrated.tracklist(of: migrated.album(at: 0))?.tracks.map(\.artist) == ["A", "A", "A"])
+    let change = try migrated.editAlbumArtist(ofAlbumAt: 0, to: "A", with: migrated.album(at: 0))
+    #expect(change.changed && change.tracks.map(\.fileSays) == Array(repeating: [.albumartist: ""], count: 3))
+  }
 }

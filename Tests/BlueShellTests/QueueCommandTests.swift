@@ -54,4 +54,65 @@ import Testing
     // Quoted, the word is a title again.
     #expect(shell.run("queue \"random\"") == ["queue: no album titled 'random' (try 'list random')"])
   }
+
+  /// The queue's titles in order, as the player holds it, and the engine's playlist in step.
+  private func titles() throws -> [String] {
+    let queue = fixture.player.queue
+    #expect(queue.map(\.path) == fixture.engine.playlist)
+    return queue.map(\.title)
+  }
+
+  /// Issue 50, item 6: tracks removed (the one that plays gives way to the next), moved and
+  /// the queue cleared, the engine's playlist changed with it; numbers the queue lacks are
+  /// one line naming them, nothing changed.
+  @Test func queueRemoveMoveAndClearChangeTheQueueAndThePlaylist() throws {
+    #expect(shell.run("queue Alpha; queue Beta; queue Alpha; play") == [])
+    _ = shell.output()
+    #expect(try titles() == ["A1", "A2", "B1", "A1", "A2"])
+    #expect(shell.run("queue remove 2 4-5") == [])
+    #expect(shell.lines() == ["removed 3 tracks from the queue; 2 tracks in the queue"])
+    #expect(try titles() == ["A1", "B1"])
+    #expect(shell.run("queue move 2 to 1") == [])
+    #expect(shell.lines() == ["moved track 2 to 1: Y — Beta — 01 B1 (0:01)"])
+    #expect(try titles() == ["B1", "A1"])
+    // What played (A1) plays on, at its new place.
+    #expect(fixture.player.status()?.place == 2)
+    #expect(shell.run("queue remove 2") == [])
+    _ = shell.output()
+    #expect(try titles() == ["B1"])
+    #expect(
+      shell.run("queue remove 1,3 7-9") == ["queue: the queue has no tracks 3, 7-9 (it has 1 track)"])
+    #expect(shell.run("queue move 1 to 4") == ["queue: the queue has no track 4 (it has 1 track)"])
+    #expect(try titles() == ["B1"])
+    #expect(
+      shell.run("queue remove all") == [
+        "queue: expected a track number of the queue or a range like 2-5, got 'all' ('queue clear' empties it)"
+      ])
+    #expect(shell.run("queue move 1 2") == ["queue: expected 'queue move N to M' (as 'queue' numbers the tracks)"])
+    #expect(shell.run("queue clear") == [])
+    #expect(shell.lines() == ["cleared the queue (1 track)"])
+    #expect(fixture.player.queue.isEmpty && fixture.player.isIdle)
+    #expect(fixture.engine.calls.last == "rearrange []")
+    #expect(shell.run("queue clear") == [])
+    #expect(shell.lines() == ["the queue is empty already"])
+  }
+
+  /// `queue shuffle` shuffles tracks, not albums: those after the one that plays, which
+  /// plays on where it is.
+  @Test func queueShuffleShufflesTheTracksAfterTheOneThatPlays() throws {
+    for _ in 1...10 { #expect(shell.run("queue Alpha") == []) }
+    #expect(shell.run("queue Beta; play; next") == [])
+    _ = shell.output()
+    let before = try titles()
+    #expect(shell.run("queue shuffle") == [])
+    #expect(shell.lines() == ["shuffled 19 tracks after the one that plays (2 of 21)"])
+    let after = try titles()
+    #expect(after.prefix(2) == before.prefix(2))
+    #expect(after.sorted() == before.sorted())
+    // The engine was given a new order of the 19 (all of them in place: 1 in 19!).
+    let identity = "rearrange [" + (0..<21).map(String.init).joined(separator: ", ") + "]"
+    let call = try #require(fixture.engine.calls.last)
+    #expect(call.hasPrefix("rearrange [0, 1, ") && call != identity, "\(call)")
+    #expect(fixture.player.status()?.place == 2)
+  }
 }

@@ -342,13 +342,50 @@ struct ViewTests {
     ("filter genre:pop", "unknown command 'filter' (did you mean 'find genre:pop'?)"),
     ("genres", "unknown command 'genres' (did you mean 'stats'?)"),
     ("artists", "unknown command 'artists' (did you mean 'find artist+'?)"),
-    ("shuffle", "unknown command 'shuffle' (did you mean 'play random'?)"),
+    ("shuffle", "unknown command 'shuffle' (did you mean 'queue shuffle'?)"),
+    ("shuffle on", "unknown command 'shuffle' (did you mean 'queue shuffle'?)"),
+    ("random", "unknown command 'random' (did you mean 'play random'?)"),
     ("shuffle genre:jazz", "unknown command 'shuffle' (did you mean 'play random genre:jazz'?)"),
+    ("clear", "unknown command 'clear' (did you mean 'queue clear'?)"),
     ("loop", "unknown command 'loop' (did you mean 'repeat on'?)"),
   ])
   func firstWordsLeadSomewhere(line: String, failure: String) throws {
     let shell = try InProcessShell()
     #expect(shell.run(line) == [failure])
+  }
+
+  /// Every example `help` gives is commands of the table, with words they take.
+  @Test func everyExampleOfHelpIsACommandOfTheTable() throws {
+    let registry = CommandRegistry.standard
+    for type in registry.commands {
+      for example in type.configuration.examples {
+        for words in try Tokenizer.commands(in: example) {
+          let command = try #require(registry.command(named: words[0].text), "'\(example)'")
+          #expect(throws: Never.self, "'\(example)'") { _ = try command.init(arguments: Array(words.dropFirst())) }
+        }
+      }
+    }
+  }
+
+  /// Every hint names a command of the command table, with words it takes (issue 50, item
+  /// 6: `shuffle on` pointed to `play random on`, a query for "on").
+  @Test func everyHintIsACommandOfTheTable() throws {
+    let registry = CommandRegistry.standard
+    for verb in CommandRegistry.pointedVerbs {
+      #expect(registry.command(named: verb) == nil, "\(verb) is a verb of its own")
+      for arguments in [[], ["on"], ["off"], ["genre:jazz"], ["year", "desc"], ["2"]] {
+        let hint = try #require(CommandRegistry.pointer(for: verb, arguments: arguments), "\(verb)")
+        let words = try #require(try Tokenizer.commands(in: hint).first)
+        let command = try #require(registry.command(named: words[0].text), "\(verb) \(arguments): '\(hint)'")
+        #expect(throws: Never.self, "\(verb) \(arguments): '\(hint)'") {
+          _ = try command.init(arguments: Array(words.dropFirst()))
+        }
+        // A mode word is no query: `shuffle on` is not `play random on`.
+        if ["shuffle", "random"].contains(verb), arguments == ["on"] || arguments == ["off"] {
+          #expect(!hint.hasSuffix(arguments[0]), "\(verb): '\(hint)'")
+        }
+      }
+    }
   }
 
   @Test func theViewIsRestoredAtTheNextStartAndFollowsAnotherShell() throws {

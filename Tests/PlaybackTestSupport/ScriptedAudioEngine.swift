@@ -134,6 +134,26 @@ package final class ScriptedAudioEngine: AudioEngine {
     }
   }
 
+  /// Records `rearrange [2, 0, 1]`; as mpv, a removed playing entry gives way to the next.
+  package func rearrange(_ order: [Int]) throws(PlaybackError) {
+    let started = state.withLock { state -> (Int, (@Sendable (EngineEvent) -> Void)?)? in
+      state.calls.append("rearrange [\(order.map(String.init).joined(separator: ", "))]")
+      let playing = state.index
+      state.playlist = order.map { state.playlist[$0] }
+      guard let playing else { return nil }
+      if let place = order.firstIndex(of: playing) {
+        state.index = place
+        return nil
+      }
+      // The next one after it that stays.
+      let next = order.enumerated().first { $0.element > playing }?.offset
+      state.index = next
+      state.time = 0
+      return next.map { ($0, state.handler) }
+    }
+    if let (index, handler) = started { handler?(.started(index: index)) }
+  }
+
   package func seek(_ seconds: Double, relative: Bool) {
     state.withLock {
       $0.calls.append("seek \(relative ? "by " : "")\(seconds)")

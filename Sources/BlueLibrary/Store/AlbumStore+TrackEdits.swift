@@ -10,10 +10,24 @@ extension AlbumStore {
   /// edit you gave it, if any.
   func trackEditState(
     path: String
-  ) throws(LibraryError) -> (edit: TrackEdit, file: (title: String?, artist: String?, number: Int?)) {
+  ) throws(LibraryError) -> (edit: TrackEdit, file: FileSays) {
+    try trackEditStates(paths: [path])[0]
+  }
+
+  /// What a file says of the fields of a track you edit, at the last import.
+  typealias FileSays = (title: String?, artist: String?, number: Int?, albumArtist: String?)
+
+  /// ``trackEditState(path:)`` of each of `paths`, in one read.
+  func trackEditStates(
+    paths: [String]
+  ) throws(LibraryError) -> [(edit: TrackEdit, file: FileSays)] {
     try reading { db in
-      let file = try Row.fetchOne(db, sql: "SELECT title, artist, number FROM track WHERE path = ?", arguments: [path])
-      return (try Self.trackEdit(path, db), (file?[0], file?[1], file?[2]))
+      try paths.map { path in
+        let file = try Row.fetchOne(
+          db.cachedStatement(sql: "SELECT title, artist, number, album_artist FROM track WHERE path = ?"),
+          arguments: [path])
+        return (try Self.trackEdit(path, db), (file?[0], file?[1], file?[2], file?[3]))
+      }
     }
   }
 
@@ -21,26 +35,33 @@ extension AlbumStore {
   static func trackEdit(_ path: String, _ db: Database) throws -> TrackEdit {
     guard
       let row = try Row.fetchOne(
-        db, sql: "SELECT title, artist, number FROM track_edit WHERE path = ?", arguments: [path])
+        db, sql: "SELECT title, artist, number, album_artist FROM track_edit WHERE path = ?", arguments: [path])
     else { return TrackEdit() }
-    return TrackEdit(title: row[0], artist: row[1], number: row[2])
+    return TrackEdit(title: row[0], artist: row[1], number: row[2], albumArtist: row[3])
   }
 
-  /// Gives the track at `path`, of the album with `id`, the edit `edit` (an empty one: it is
-  /// as its file says), as one logged `edit` step named `summary`. The selection stays.
-  package func editTrack(
-    path: String, ofAlbum id: Int64, to edit: TrackEdit, summary: String, origin: ChangeOrigin
+  /// Gives the tracks at `edits`' paths, of the album with `id`, their edits (an empty one:
+  /// the track is as its file says), and the album `album`'s fields when given, as one
+  /// logged `edit` step named `summary`: one undo takes them all back. The selection stays.
+  package func editTracks(
+    _ edits: [(path: String, edit: TrackEdit)], ofAlbum id: Int64, album: Album? = nil, summary: String,
+    origin: ChangeOrigin
   ) throws(LibraryError) -> ChangeStep {
-    try changing { db in
+    let valid = try album?.validated()
+    return try changing { db in
       guard try Self.position(of: id, db) != nil else { throw LibraryError.noAlbumWithID(id) }
       let step = try Self.beginStep(.edit, summary: summary, origin: origin, db)
       try Self.appendImage(id, as: .before, of: step, db)
-      try Self.recordTrack(path, as: .before, of: step, db)
-      // The album carries the step: a later undo of an earlier step of it sees the change.
-      try db.execute(sql: "UPDATE album SET step = ? WHERE id = ?", arguments: [step, id])
-      try Self.setTrackEdit(path, edit, db)
+      for (path, _) in edits { try Self.recordTrack(path, as: .before, of: step, db) }
+      if let valid {
+        try Self.writeFields(of: valid, to: id, step: step, db)
+      } else {
+        // The album carries the step: a later undo of an earlier step of it sees the change.
+        try db.execute(sql: "UPDATE album SET step = ? WHERE id = ?", arguments: [step, id])
+      }
+      for (path, edit) in edits { try Self.setTrackEdit(path, edit, db) }
       try Self.appendImage(id, as: .after, of: step, db)
-      try Self.recordTrack(path, as: .after, of: step, db)
+      for (path, _) in edits { try Self.recordTrack(path, as: .after, of: step, db) }
       try Self.finishStep(step, selecting: origin.selection, db)
       return try Self.changeStep(step, db)
     }
@@ -51,8 +72,9 @@ extension AlbumStore {
     let edit = try trackEdit(path, db)
     try db.execute(
       sql: """
-        INSERT OR REPLACE INTO change_track (change_id, image, path, title, artist, number) VALUES (?, ?, ?, ?, ?, ?)
-        """, arguments: [step, side.rawValue, path, edit.title, edit.artist, edit.number])
+        INSERT OR REPLACE INTO change_track (change_id, image, path, title, artist, number, album_artist)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """, arguments: [step, side.rawValue, path, edit.title, edit.artist, edit.number, edit.albumArtist])
   }
 
   /// Stores `edit` as the edit of the track at `path` (an empty one removes it).
@@ -62,18 +84,18 @@ extension AlbumStore {
       return
     }
     try db.execute(
-      sql: "INSERT OR REPLACE INTO track_edit (path, title, artist, number) VALUES (?, ?, ?, ?)",
-      arguments: [path, edit.title, edit.artist, edit.number])
+      sql: "INSERT OR REPLACE INTO track_edit (path, title, artist, number, album_artist) VALUES (?, ?, ?, ?, ?)",
+      arguments: [path, edit.title, edit.artist, edit.number, edit.albumArtist])
   }
 
   /// Gives the tracks `side` of the `edit` step `step` recorded their edits back (none for an
   /// edit of albums' fields).
   static func applyTrackImages(_ side: AlbumImage.Side, of step: Int64, _ db: Database) throws {
     for row in try Row.fetchAll(
-      db, sql: "SELECT path, title, artist, number FROM change_track WHERE change_id = ? AND image = ?",
+      db, sql: "SELECT path, title, artist, number, album_artist FROM change_track WHERE change_id = ? AND image = ?",
       arguments: [step, side.rawValue])
     {
-      try setTrackEdit(row[0], TrackEdit(title: row[1], artist: row[2], number: row[3]), db)
+      try setTrackEdit(row[0], TrackEdit(title: row[1], artist: row[2], number: row[3], albumArtist: row[4]), db)
     }
   }
 
@@ -86,13 +108,17 @@ extension AlbumStore {
         UPDATE track_edit SET
           title = CASE WHEN track_edit.title IS t.title THEN NULL ELSE track_edit.title END,
           artist = CASE WHEN track_edit.artist IS IFNULL(t.artist, '') THEN NULL ELSE track_edit.artist END,
-          number = CASE WHEN track_edit.number IS t.number THEN NULL ELSE track_edit.number END
-        FROM (SELECT title, artist, number FROM track WHERE path = ?1) AS t
+          number = CASE WHEN track_edit.number IS t.number THEN NULL ELSE track_edit.number END,
+          album_artist = CASE WHEN track_edit.album_artist IS t.album_artist THEN NULL ELSE track_edit.album_artist END
+        FROM (SELECT title, artist, number, album_artist FROM track WHERE path = ?1) AS t
         WHERE track_edit.path = ?1
         """
     ).execute(arguments: [path])
     try db.cachedStatement(
-      sql: "DELETE FROM track_edit WHERE path = ? AND title IS NULL AND artist IS NULL AND number IS NULL"
+      sql: """
+        DELETE FROM track_edit
+        WHERE path = ? AND title IS NULL AND artist IS NULL AND number IS NULL AND album_artist IS NULL
+        """
     ).execute(arguments: [path])
   }
 

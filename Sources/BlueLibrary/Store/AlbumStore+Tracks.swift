@@ -499,7 +499,7 @@ extension AlbumStore {
         db.cachedStatement(
           sql: """
             SELECT t.disc, t.number, t.title, t.artist, t.length, t.path, t.format, t.bitrate, t.size, t.modified,
-              t.mb_trackid, e.title, e.artist, e.number
+              t.mb_trackid, e.title, e.artist, e.number, e.album_artist, t.album_artist
             FROM track t LEFT JOIN track_edit e ON e.path = t.path WHERE t.album_key = ? ORDER BY t.position
             """), arguments: [key]
       ).map { row in
@@ -518,6 +518,11 @@ extension AlbumStore {
         if let number: Int = row[13], number != track.number {
           track.fileSays[.number] = track.number.map(String.init) ?? ""
           track.number = number
+        }
+        let fileAlbumArtist: String? = row[15]
+        if let albumArtist: String = row[14], albumArtist != fileAlbumArtist {
+          track.fileSays[.albumartist] = fileAlbumArtist ?? ""
+          track.albumArtist = albumArtist
         }
         return track
       }
@@ -544,5 +549,24 @@ extension AlbumStore {
   static func keyRanges(under root: String) -> ((low: String, high: String), (low: String, high: String)) {
     let folder = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
     return (pathRange(under: root), (folder + "\u{1F}", folder + "\u{20}"))
+  }
+}
+
+extension AlbumStore {
+  /// The album (the first in library order) of the track at each of `paths` the library
+  /// holds; paths of no track are left out.
+  func albumsOfTracks(at paths: [String]) throws(LibraryError) -> [String: Album] {
+    try reading { db in
+      var albums: [String: Album] = [:]
+      var byKey: [String: Album?] = [:]
+      let key = try db.cachedStatement(sql: "SELECT album_key FROM track WHERE path = ?")
+      let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
+      for path in paths {
+        guard let found = try String.fetchOne(key, arguments: [path]) else { continue }
+        if byKey[found] == nil { byKey[found] = try Album.fetchOne(db, sql: find, arguments: [found]) }
+        if let stored = byKey[found] ?? nil { albums[path] = stored }
+      }
+      return albums
+    }
   }
 }

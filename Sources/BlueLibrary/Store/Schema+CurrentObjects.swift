@@ -83,7 +83,7 @@ extension Schema {
       path TEXT NOT NULL,
       title TEXT,
       artist TEXT,
-      number INTEGER,
+      number INTEGER, album_artist TEXT,
       PRIMARY KEY (change_id, image, path)
     ) WITHOUT ROWID
     """,
@@ -165,7 +165,7 @@ extension Schema {
       title TEXT CONSTRAINT "a track's title must not be empty" CHECK (title <> ''),
       artist TEXT,
       number INTEGER CONSTRAINT "a track's number must be between 1 and 9999" CHECK (number BETWEEN 1 AND 9999)
-    ) WITHOUT ROWID
+    , album_artist TEXT) WITHOUT ROWID
     """,
     "table 'view' on 'view': CREATE TABLE view (name TEXT PRIMARY KEY NOT NULL, query TEXT NOT NULL) WITHOUT ROWID",
     """

@@ -19,7 +19,7 @@ enum Schema {
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
     addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
     foldArtistIndex, addKeptRatingTags, addLookupNone, addSources, addListenQueue,
-    addSortKeys,
+    addSortKeys, addTrackAlbumArtistEdits,
   ]
 
   /// The newest schema this build knows.
@@ -92,6 +92,8 @@ enum Schema {
     ("source", ["root", "kind", "fingerprint", "listed", "skipped_files", "skipped_digest"], 17),
     ("listen_queue", ["id", "listened_at", "listen", "sender"], 18),
     ("album", ["title_key", "artist_key"], 19),
+    ("track_edit", ["album_artist"], 20),
+    ("change_track", ["album_artist"], 20),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -692,4 +694,18 @@ enum Schema {
       WHERE id = NEW.id;
     END
     """
+
+  /// The album artist as an edit of tracks (version 20): `track_edit.album_artist` is the
+  /// album-artist tag you gave a track's file (`edit ALBUM albumartist=…`, which gives it to
+  /// every track of the album, or `edit ALBUM track N albumartist=…`), NULL for none, which
+  /// `write` puts into the file even where it is what bluelib inferred (a compilation's
+  /// "Various Artists"); `change_track.album_artist` keeps it before and after an `edit`
+  /// step, as the other fields.
+  private static func addTrackAlbumArtistEdits(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE track_edit ADD COLUMN album_artist TEXT;
+        ALTER TABLE change_track ADD COLUMN album_artist TEXT;
+        """)
+  }
 }

@@ -40,6 +40,7 @@ extension AlbumBrowser {
       case .title: return value.isEmpty ? "no title" : "\"" + TextSanitizer.escaped(value) + "\""
       case .number: return value.isEmpty ? "no number" : "number " + value
       case .artist: return value.isEmpty ? "no artist" : "artist " + TextSanitizer.escaped(value)
+      case .albumartist: return value.isEmpty ? "no album artist" : "album artist " + TextSanitizer.escaped(value)
       }
     }.joined(separator: ", ")
   }

@@ -16,11 +16,11 @@ struct CoverCommand: Command {
       two pixel rows per character cell (▀/▄),
       24-bit colour when COLORTERM says so, 256 colours otherwise, a brightness ramp
       under --no-color/NO_COLOR/TERM=dumb. The default size is 40x20 cells (narrower on
-      a narrow window); on a terminal a larger box is fitted to the window, its shape kept. To a pipe or file the cover is drawn only with --force. A local
+      a narrow window); on a terminal a larger box is fitted to the window, its shape kept. To a pipe or file the cover is drawn only with --force (bluelib -c 'cover --force' > art.txt). A local
       cover (a file: URL, or a picture embedded in an audio file: albums from 'import DIR')
       is read when needed, without 'download'.
       """,
-    examples: ["download; wait; cover", "cover 3 --size 20x10", "cover --force > art.txt"],
+    examples: ["download; wait; cover", "cover 3 --size 20x10", "cover 3 --force"],
     arguments: [.album, .keyword(["--size", "--force"])])
 
   let album: AlbumReference?

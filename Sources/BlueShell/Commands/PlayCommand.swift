@@ -8,7 +8,7 @@ import BlueSystem
 /// an album of the view (or of QUERY) picked at random.
 struct PlayCommand: Command {
   static let configuration = CommandConfiguration(
-    verb: "play", group: .playback, synopsis: "[ALBUM] [TRACK] | random [QUERY]",
+    verb: "play", group: .playback, synopsis: "[ALBUM] [TRACK] | random [QUERY] | FILE",
     summary: "play an album from a music folder (the current one by default), from TRACK",
     details: """
       Replaces the queue with the album's tracks, in disc and track order, and plays them
@@ -25,16 +25,28 @@ struct PlayCommand: Command {
       'play random' plays an album picked at random among the view's (with QUERY, among
       those it matches in the view) that came from a music folder; 'play "Random"' plays
       the album titled Random. 'repeat on' plays the queue again after its end.
+      'play FILE' plays a playlist (FILE ends in .m3u, .m3u8 or .pls): the tracks it lists
+      that the library holds, in its order (M3U's relative paths are the playlist folder's;
+      file:// URLs are paths); one line names the tracks it lists that the library lacks.
       """,
-    examples: ["play", "play 3", "play \"The Wall\" 5", "play random", "play random genre:jazz"],
+    examples: [
+      "play", "play 3", "play \"The Wall\" 5", "play random", "play random genre:jazz", "play ~/Music/road-trip.m3u",
+    ],
     arguments: [.album])
 
   let album: AlbumReference?
   let track: Int?
   /// `play random [QUERY]`: the query's words (empty: the whole view).
   let random: [Word]?
+  /// `play FILE`: a playlist.
+  let playlist: PlaylistArgument?
 
   init(arguments: [Word]) throws(CommandError) {
+    playlist = PlaylistArgument(arguments)
+    if playlist != nil {
+      (album, track, random) = (nil, nil, nil)
+      return
+    }
     let words = arguments[...]
     if let first = words.first, !first.isQuoted, first.text.lowercased() == "random" {
       random = Array(words.dropFirst())
@@ -58,6 +70,13 @@ struct PlayCommand: Command {
     }
     let player = try environment.requiredPlayer()
     let selected = try library.selectedAlbum()?.id
+    if let playlist {
+      let (tracks, missing) = try playlist.tracks(in: library)
+      do throws(PlaybackError) { try player.play(tracks) } catch { throw CommandError(playback: error) }
+      player.madeQueue(whileSelected: selected)
+      return .lines(
+        ["playing \(playlist.name) (\(Library.counted(player.queue.count, "track")))"] + (missing.map { [$0] } ?? []))
+    }
     if let random {
       let pick = try RandomAlbums(count: 1, matching: random, in: library)
       let (found, tracks) = pick.picked[0]

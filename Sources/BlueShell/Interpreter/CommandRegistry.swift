@@ -27,6 +27,14 @@ struct CommandRegistry {
   var names: [String] { byName.keys.sorted() }
 
   /// The closest verb to a mistyped one, if any is close enough to suggest.
+  /// The verbs of other programs ``pointer(for:arguments:)`` answers.
+  static let pointedVerbs = [
+    "sort", "order", "orderby", "search", "filter", "query", "grep", "where", "select", "genres", "decades", "count",
+    "summary", "statistics", "artists", "shuffle", "random", "clear", "clear-queue", "clearqueue", "loop", "gain",
+    "normalize", "normalise", "albums", "ls-albums", "info", "details", "select-album", "goto", "go", "open",
+    "rm-album", "remove",
+  ]
+
   /// The command that does what a verb of another program means, with its words: the first
   /// words a newcomer types (`sort year` → `find year+`, `search bowie` → `find bowie`,
   /// `genres` → `stats`); nil for any other verb.
@@ -41,7 +49,15 @@ struct CommandRegistry {
       return rest.isEmpty ? "find QUERY" : "find \(rest)"
     case "genres", "decades", "count", "summary", "statistics": return "stats"
     case "artists": return "find artist+"
-    case "shuffle", "random": return rest.isEmpty ? "play random" : "play random \(rest)"
+    case "shuffle", "random":
+      // There is no shuffle mode: the queue's tracks are shuffled once, or an album is picked
+      // at random (with a query's words, among those it matches).
+      let mode = ["on", "off", "toggle", "true", "false", "1", "0", "yes", "no", "tracks"]
+      if arguments.allSatisfy({ mode.contains($0.lowercased()) }) {
+        return typed.lowercased() == "shuffle" ? "queue shuffle" : "play random"
+      }
+      return "play random \(rest)"
+    case "clear", "clear-queue", "clearqueue": return "queue clear"
     case "loop": return "repeat on"
     case "gain", "normalize", "normalise": return "replaygain"
     case "albums", "ls-albums": return "list"
