@@ -29,6 +29,13 @@ extension Schema {
   /// the later migrations added, newest first, so the file is what that release made (SQLite
   /// gives the tables their old text back). For tests that open an older library.
   static func downgrade(to version: Int, _ db: Database) throws {
+    if version < 18 {
+      try db.execute(
+        sql: """
+          DROP INDEX folder_album_mb_albumid;
+          ALTER TABLE track DROP COLUMN composer; ALTER TABLE track DROP COLUMN samplerate
+          """)
+    }
     if version < 17 {
       // The sources back in the state rows they were.
       try db.execute(

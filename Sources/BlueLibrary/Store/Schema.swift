@@ -17,7 +17,7 @@ enum Schema {
   static let migrations: [@Sendable (Database) throws -> Void] = [
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
     addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
-    foldArtistIndex, addKeptRatingTags, addLookupNone, addSources,
+    foldArtistIndex, addKeptRatingTags, addLookupNone, addSources, addTrackAudioFields,
   ]
 
   /// The newest schema this build knows.
@@ -88,6 +88,7 @@ enum Schema {
     ("write_journal", ["cancelled"], 15),
     ("lookup_none", ["title", "artist", "checked"], 16),
     ("source", ["root", "kind", "fingerprint", "listed", "skipped_files", "skipped_digest"], 17),
+    ("track", ["samplerate", "composer"], 18),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -611,6 +612,24 @@ enum Schema {
           SELECT substr(key, 9), 'folder', value FROM state WHERE substr(key, 1, 8) = 'skipped ' AND true
           ON CONFLICT (root) DO UPDATE SET skipped_digest = excluded.skipped_digest;
         DELETE FROM state WHERE substr(key, 1, 5) = 'scan ' OR substr(key, 1, 8) = 'skipped ';
+        """)
+  }
+
+  /// A track's sample rate and composer (version 18): `track.samplerate` in Hz (0 when the
+  /// file or server does not say), `track.composer` the tag (NULL without one), read with the
+  /// other tags at a scan (the TagLib plug-in's interface 3) or a sync. NULL `samplerate` marks
+  /// a row read before this version: the next import reads its file again (and only those),
+  /// for which every source's fingerprint is forgotten here, once; an unchanged folder is then
+  /// found unchanged again without a file opened. `ADD COLUMN` rewrites nothing. The index of
+  /// the albums' MusicBrainz ids lets `duplicate:true` (and `list -f '$duplicate'`) find
+  /// another album of the same release without reading every album's row.
+  private static func addTrackAudioFields(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE track ADD COLUMN samplerate INTEGER;
+        ALTER TABLE track ADD COLUMN composer TEXT;
+        CREATE INDEX folder_album_mb_albumid ON folder_album(mb_albumid) WHERE mb_albumid IS NOT NULL;
+        UPDATE source SET fingerprint = NULL, listed = NULL WHERE fingerprint IS NOT NULL OR listed IS NOT NULL;
         """)
   }
 }
