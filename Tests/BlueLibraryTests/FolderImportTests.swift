@@ -63,9 +63,10 @@ import Testing
   }
 
   /// The last scans of a version-16 library (its `scan ROOT` and `skipped ROOT` state rows)
-  /// become its `source` rows (version 17, issue 47): the folder, imported before the
-  /// migration, is found unchanged after it without a file opened, and its skipped file is
-  /// told as the one skipped before.
+  /// become its `source` rows (version 17, issue 47), and its skipped file is told as the one
+  /// skipped before. Version 18 forgets the fingerprint once (its files are read again for
+  /// their sample rates and composers, issue 50); the import after that finds the folder
+  /// unchanged without a file opened.
   @Test func aVersion16LibraryKeepsItsLastScansAsSources() throws {
     try makeTwoAlbums()
     try Data("not audio".utf8).write(to: URL(fileURLWithPath: music + "/A/Loud/3.mp3"))
@@ -82,11 +83,12 @@ import Testing
     let migrated = try shell("B")
     #expect(try migrated.store.queue.read { db in try String.fetchAll(db, sql: states) }.isEmpty)
     let source = try #require(try migrated.store.source(root))
-    #expect(source.kind == .folder && source.fingerprint != nil && source.skippedDigest != nil)
+    #expect(source.kind == .folder && source.fingerprint == nil && source.skippedDigest != nil)
     #expect(source.skippedFiles.map(\.path) == [root + "/A/Loud/3.mp3"])
-    // Version 18 reads each file once more for its sample rate and composer; then none.
+    // Version 18 reads each file once more for its sample rate and composer (the skipped one
+    // too: it is no track); then none.
     let again = try migrated.importFolder(music, named: "M")
-    #expect(again.unchanged == 2 && again.filesOpened == 3 && again.skippedAsBefore)
+    #expect(again.unchanged == 2 && again.filesOpened == 4 && again.skippedAsBefore, "\(again)")
     let third = try migrated.importFolder(music, named: "M")
     #expect(third.unchanged == 2 && third.filesOpened == 0 && third.skippedAsBefore)
   }
