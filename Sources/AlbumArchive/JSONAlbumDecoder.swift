@@ -247,8 +247,8 @@ struct JSONAlbumDecoder {
   /// The keys of a track object (``LibraryArchive/appendTracks(_:to:)``).
   private static let trackKeys: Set<String> = [
     "path", "disc", "discnumber", "number", "title", "artist", "albumartist", "album", "date", "genre", "length",
-    "format", "bitrate", "size", "modified", "changed", "inode", "picture", "mb_trackid", "mb_albumid",
-    "mb_releasegroupid",
+    "format", "bitrate", "samplerate", "composer", "size", "modified", "changed", "inode", "picture", "mb_trackid",
+    "mb_albumid", "mb_releasegroupid",
   ]
 
   /// An array of track objects, as `export` writes an album's `tracks`: each needs `path`
@@ -327,7 +327,8 @@ struct JSONAlbumDecoder {
         musicBrainzTrackID: try text("mb_trackid"), musicBrainzAlbumID: try text("mb_albumid"),
         musicBrainzReleaseGroupID: try text("mb_releasegroupid"), format: try text("format") ?? "",
         bitrate: Int(try integer("bitrate") ?? 0), duration: length, hasPicture: picture != nil,
-        pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 })
+        pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 },
+        sampleRate: Int(min(max(try integer("samplerate") ?? 0, 0), 10_000_000)), composer: try text("composer"))
       tracks.append(
         MusicTrack(
           path: path, size: try integer("size") ?? -1, modified: try integer("modified") ?? -1,

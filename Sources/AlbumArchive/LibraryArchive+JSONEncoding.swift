@@ -63,7 +63,7 @@ extension LibraryArchive {
   /// `tracks` as a JSON array of objects, one line each: `path`, `disc` (the track's disc,
   /// from its tag or its disc folder), `discnumber` (the tag), `number`, `title`, `artist`,
   /// `albumartist`, `album`, `date`, `genre`, `length` (seconds), `format`, `bitrate`
-  /// (kb/s), `size` (bytes), `modified` and `changed` (the file's modification and status-change
+  /// (kb/s), `samplerate` (Hz), `composer`, `size` (bytes), `modified` and `changed` (the file's modification and status-change
   /// times, nanoseconds since 1970), `inode`, `picture` (the embedded
   /// picture's MIME type, `""` when the file does not say; absent without one), and the
   /// MusicBrainz ids `mb_trackid`, `mb_albumid`, `mb_releasegroupid`; keys without a value
@@ -95,6 +95,8 @@ extension LibraryArchive {
       out.append(contentsOf: ", \"length\": \(tags.duration)".utf8)
       string("format", tags.format)
       number("bitrate", tags.bitrate)
+      number("samplerate", tags.sampleRate > 0 ? tags.sampleRate : nil)
+      string("composer", tags.composer)
       out.append(contentsOf: ", \"size\": \(track.size), \"modified\": \(track.modified)".utf8)
       if track.changed >= 0 {
         out.append(contentsOf: ", \"changed\": \(track.changed), \"inode\": \(track.inode)".utf8)

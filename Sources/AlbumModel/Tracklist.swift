@@ -27,6 +27,11 @@ package struct Tracklist: Sendable, Equatable {
     /// The album-artist tag you gave its file (``fileSays`` then says what the file has);
     /// nil when you gave none.
     package var albumArtist: String?
+    /// Its sample rate in Hz; 0 when unknown (a file read before bluelib read it, a server
+    /// that does not say).
+    package var sampleRate = 0
+    /// Its composer tag.
+    package var composer: String?
     /// For each field you edited (``title``, ``artist`` and ``number`` then hold your values)
     /// what the file says ("" for nothing); empty when the track is as its file says.
     package var fileSays: [TrackField: String] = [:]
@@ -66,6 +71,35 @@ package struct Tracklist: Sendable, Equatable {
   /// Whether the last scan of the album's folder found none of its files (the tracks are
   /// what it had when they were last seen).
   package var missing: Bool
+
+  /// The tracks' formats, each once, in the order of their names: `FLAC`, `FLAC+MP3`; "" when
+  /// none says.
+  package var format: String {
+    Set(tracks.map(\.format).filter { !$0.isEmpty }).sorted().joined(separator: "+")
+  }
+
+  /// The average bitrate in kb/s, each track weighed by its length (what the files hold in
+  /// all over the time they play); nil when no track says.
+  package var bitrate: Int? {
+    let known = tracks.filter { $0.bitrate > 0 }
+    guard !known.isEmpty else { return nil }
+    let seconds = known.reduce(0) { $0 + max($1.duration, 0) }
+    guard seconds > 0 else { return known.reduce(0) { $0 + $1.bitrate } / known.count }
+    return Int((known.reduce(0) { $0 + Double($1.bitrate) * max($1.duration, 0) } / seconds).rounded())
+  }
+
+  /// The lowest and highest sample rate in Hz of the tracks that say; nil when none does.
+  package var sampleRates: ClosedRange<Int>? {
+    let known = tracks.map(\.sampleRate).filter { $0 > 0 }
+    guard let low = known.min(), let high = known.max() else { return nil }
+    return low...high
+  }
+
+  /// The tracks' composers, each once, in album order, joined by "; "; "" when none says.
+  package var composer: String {
+    var seen: Set<String> = []
+    return tracks.compactMap(\.composer).filter { !$0.isEmpty && seen.insert($0).inserted }.joined(separator: "; ")
+  }
 
   /// A track list with every field given.
   package init(

@@ -361,10 +361,11 @@ struct SongFingerprint {
   mutating func mix(_ song: SourceTrack) {
     mix(song.uri)
     mix(
-      "\(song.modified) \(song.duration) \(song.track ?? -1) \(song.disc ?? -1) \(song.rating ?? 0) \(song.favourite)")
+      "\(song.modified) \(song.duration) \(song.track ?? -1) \(song.disc ?? -1) \(song.rating ?? 0) \(song.favourite)"
+        + " \(song.bitrate) \(song.sampleRate)")
     for tag in [
       song.album, song.artist, song.albumArtist, song.title, song.date, song.genre, song.musicBrainzTrackID,
-      song.musicBrainzAlbumID, song.musicBrainzReleaseGroupID,
+      song.musicBrainzAlbumID, song.musicBrainzReleaseGroupID, song.composer, song.format,
     ] {
       mix(tag)
     }
@@ -388,16 +389,20 @@ struct SongFingerprint {
 }
 
 extension SourceTrack {
-  /// The tags as a music-folder track has them; the format is the file's extension.
+  /// The tags as a music-folder track has them; the format is the one the server names, else
+  /// the file's extension (`FLAC`).
   var tags: TrackTags {
     let name = uri.split(separator: "/").last ?? ""
-    let format = name.contains(".") ? String(name.split(separator: ".").last ?? "").uppercased() : ""
+    let format =
+      self.format.map { $0.uppercased() }
+      ?? (name.contains(".") ? String(name.split(separator: ".").last ?? "").uppercased() : "")
     return TrackTags(
       album: Self.trimmed(album), artist: Self.trimmed(artist), albumArtist: Self.trimmed(albumArtist),
       title: Self.trimmed(title), trackNumber: track, date: Self.trimmed(date), genre: Self.trimmed(genre),
       discNumber: disc, musicBrainzTrackID: musicBrainzTrackID, musicBrainzAlbumID: musicBrainzAlbumID,
-      musicBrainzReleaseGroupID: musicBrainzReleaseGroupID, format: format, duration: duration, rating: rating,
-      favourite: favourite)
+      musicBrainzReleaseGroupID: musicBrainzReleaseGroupID, format: format, bitrate: max(bitrate, 0),
+      duration: duration, rating: rating, favourite: favourite, sampleRate: max(sampleRate, 0),
+      composer: Self.trimmed(composer))
   }
 
   /// `text` without blanks around it; nil when nothing is left (as TagLib's tags are read).

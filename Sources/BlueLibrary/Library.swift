@@ -286,9 +286,10 @@ package final class Library {
     return !titled.exact.isEmpty || !titled.ignoringCase.isEmpty
   }
 
-  /// Distinct titles starting with `prefix` (ignoring case), for tab completion.
+  /// Distinct titles starting with `prefix` (ignoring case), for tab completion: those of
+  /// the view, in its order when it sorts, else alphabetical.
   package func titles(withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
-    try store.titles(withPrefix: prefix, limit: limit)
+    try store.titles(withPrefix: prefix, limit: limit, in: view?.query)
   }
 
   // MARK: - Selection (memento)

@@ -129,13 +129,13 @@ class TagFields {
 public:
   enum Name {
     album, artist, albumArtist, albumArtistSpaced, title, trackNumber, date, originalDate, genre, discNumber,
-    musicBrainzTrackId, musicBrainzAlbumId, musicBrainzReleaseGroupId, count
+    musicBrainzTrackId, musicBrainzAlbumId, musicBrainzReleaseGroupId, composer, count
   };
 
   explicit TagFields(const TagLib::PropertyMap &map) {
     static const char *const names[count] = {
       "ALBUM", "ARTIST", "ALBUMARTIST", "ALBUM ARTIST", "TITLE", "TRACKNUMBER", "DATE", "ORIGINALDATE", "GENRE",
-      "DISCNUMBER", "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_RELEASEGROUPID"};
+      "DISCNUMBER", "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_RELEASEGROUPID", "COMPOSER"};
     for (const auto &entry : map) {
       for (int name = 0; name < count; ++name) {
         if (values[name] == nullptr && entry.first == names[name]) {
@@ -1128,11 +1128,13 @@ extern "C" int ctl_read_descriptor(int descriptor, const char *path, int flags, 
     track->musicBrainzTrackId = fields.value({TagFields::musicBrainzTrackId});
     track->musicBrainzAlbumId = fields.value({TagFields::musicBrainzAlbumId});
     track->musicBrainzReleaseGroupId = fields.value({TagFields::musicBrainzReleaseGroupId});
+    track->composer = fields.value({TagFields::composer});
     track->format = formatName(file);
 
     if (const TagLib::AudioProperties *audio = file->audioProperties()) {
       track->lengthMilliseconds = audio->lengthInMilliseconds();
       track->bitrate = audio->bitrate();
+      track->sampleRate = audio->sampleRate();
       // A tracker module has no length or bitrate: its channels say it holds music.
       const bool isModule = dynamic_cast<TagLib::Mod::FileBase *>(file) != nullptr;
       track->hasAudio = audio->lengthInMilliseconds() > 0 || audio->bitrate() > 0 || (isModule && audio->channels() > 0);
@@ -1179,7 +1181,8 @@ extern "C" void ctl_track_free(CTLTrack *track) {
                      track->trackNumber, track->date,
                      track->genre,       track->discNumber,
                      track->musicBrainzTrackId, track->musicBrainzAlbumId,
-                     track->musicBrainzReleaseGroupId, track->pictureMimeType};
+                     track->musicBrainzReleaseGroupId, track->pictureMimeType,
+                     track->composer};
   for (char *string : strings) std::free(string);
   std::free(track->picture);
   std::memset(track, 0, sizeof *track);

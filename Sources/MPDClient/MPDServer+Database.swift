@@ -27,7 +27,7 @@ extension MPDServer {
   /// The tags a sync reads (`tagtypes enable`): the others are left out of the answers.
   static let tagsRead = [
     "Artist", "AlbumArtist", "Album", "Title", "Track", "Date", "Genre", "Disc", "MUSICBRAINZ_TRACKID",
-    "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_RELEASEGROUPID",
+    "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_RELEASEGROUPID", "Composer",
   ]
 
   /// The database's version, and the stickers bluelib shares (a rating set by another
@@ -354,6 +354,9 @@ struct SongReader {
     case 5 where named("Track"): current!.track = current!.track ?? Self.leadingNumber(value)
     case 5 where named("Genre"): current!.genre = current!.genre ?? text()
     case 6 where named("Artist"): current!.artist = current!.artist ?? text()
+    // `44100:24:2` (rate, bits, channels; `dsd64:2`, `*` for what it does not know): the rate.
+    case 6 where named("Format"): current!.sampleRate = Self.leadingNumber(value) ?? 0
+    case 8 where named("Composer"): current!.composer = current!.composer ?? text()
     case 8 where named("duration"): current!.duration = Self.length(value) ?? current!.duration
     case 11 where named("AlbumArtist"): current!.albumArtist = current!.albumArtist ?? text()
     case 13 where named("Last-Modified"): current!.modified = Self.seconds(iso8601: value) ?? 0

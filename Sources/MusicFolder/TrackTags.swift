@@ -7,7 +7,7 @@ internal import CTagLib
 #endif
 
 /// What TagLib reads from one audio file: the tags an album is built from, the length,
-/// format and bitrate, and whether it embeds a picture.
+/// format, bitrate and sample rate, the composer, and whether it embeds a picture.
 package struct TrackTags: Sendable, Hashable {
   /// The album tag, trimmed; nil when absent or blank.
   package var album: String?
@@ -35,6 +35,10 @@ package struct TrackTags: Sendable, Hashable {
   package var format: String = ""
   /// The bitrate in kb/s; 0 when unknown.
   package var bitrate: Int = 0
+  /// The sample rate in Hz; 0 when unknown.
+  package var sampleRate: Int = 0
+  /// The composer tag (ID3v2 TCOM, Vorbis COMPOSER, MP4 ©wrt).
+  package var composer: String?
   /// The length in seconds, with millisecond precision where the format gives it.
   package var duration: Double
   /// Whether the file embeds a picture.
@@ -56,7 +60,8 @@ package struct TrackTags: Sendable, Hashable {
     trackNumber: Int? = nil, date: String? = nil, genre: String? = nil, discNumber: Int? = nil,
     musicBrainzTrackID: String? = nil, musicBrainzAlbumID: String? = nil, musicBrainzReleaseGroupID: String? = nil,
     format: String = "", bitrate: Int = 0, duration: Double = 0, hasPicture: Bool = false,
-    pictureMimeType: String? = nil, rating: Int? = nil, favourite: Bool = false
+    pictureMimeType: String? = nil, rating: Int? = nil, favourite: Bool = false, sampleRate: Int = 0,
+    composer: String? = nil
   ) {
     self.album = album
     self.artist = artist
@@ -76,6 +81,8 @@ package struct TrackTags: Sendable, Hashable {
     self.pictureMimeType = pictureMimeType
     self.rating = rating
     self.favourite = favourite
+    self.sampleRate = sampleRate
+    self.composer = composer
   }
 
   /// What reading a file gave.
@@ -121,7 +128,8 @@ package struct TrackTags: Sendable, Hashable {
         format: track.format.map { String(cString: $0) } ?? "", bitrate: Int(max(track.bitrate, 0)),
         duration: Double(track.lengthMilliseconds) / 1000, hasPicture: track.hasPicture != 0,
         pictureMimeType: track.hasPicture != 0 ? text(track.pictureMimeType) : nil,
-        rating: (1...5).contains(track.rating) ? Int(track.rating) : nil, favourite: track.favourite != 0))
+        rating: (1...5).contains(track.rating) ? Int(track.rating) : nil, favourite: track.favourite != 0,
+        sampleRate: Int(max(track.sampleRate, 0)), composer: text(track.composer)))
   }
 
   /// Opens `path` without blocking, checks it is a regular file TagLib may read, and reads

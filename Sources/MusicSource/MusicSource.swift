@@ -172,6 +172,15 @@ package struct SourceTrack: Sendable, Equatable {
   package var rating: Int?
   /// Whether the server keeps the song marked as a favourite.
   package var favourite = false
+  /// Its composer tag.
+  package var composer: String?
+  /// Its format's name as the server says it (Subsonic's `suffix`: `flac`); nil: the file
+  /// name's extension.
+  package var format: String?
+  /// Its bitrate in kb/s and sample rate in Hz, where the server says them (Subsonic's
+  /// `bitRate`, `samplingRate`; MPD's `Format`); 0 when it does not.
+  package var bitrate = 0
+  package var sampleRate = 0
 
   /// A song with its place, time and length; the tags are set one by one.
   package init(uri: String, modified: Int64 = 0, duration: Double = 0) {

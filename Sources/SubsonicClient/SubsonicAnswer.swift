@@ -88,6 +88,11 @@ struct SubsonicAnswer: Decodable {
     var starred: Bool
     var userRating: Int?
     var musicBrainzID: String?
+    /// Its bitrate in kb/s and sample rate in Hz (OpenSubsonic's `samplingRate`), when said.
+    var bitRate: Int?
+    var samplingRate: Int?
+    /// OpenSubsonic's `displayComposer`.
+    var composer: String?
   }
 
   private struct Envelope: Decodable {
@@ -211,6 +216,9 @@ extension SubsonicAnswer.Song {
     starred = item.text("starred").map { !$0.isEmpty } ?? false
     userRating = item.integer("userRating").flatMap { (1...5).contains($0) ? Int($0) : nil }
     musicBrainzID = item.text("musicBrainzId", cut: 64).flatMap { $0.isEmpty ? nil : $0 }
+    bitRate = item.integer("bitRate").flatMap { (1...100_000).contains($0) ? Int($0) : nil }
+    samplingRate = item.integer("samplingRate").flatMap { (1...10_000_000).contains($0) ? Int($0) : nil }
+    composer = item.text("displayComposer").flatMap { $0.isEmpty ? nil : $0 }
   }
 }
 

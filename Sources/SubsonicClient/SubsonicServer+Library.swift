@@ -195,6 +195,9 @@ extension SubsonicServer {
         track.musicBrainzAlbumID = found.musicBrainzID
         track.rating = song.userRating
         track.favourite = song.starred
+        track.bitrate = song.bitRate ?? 0
+        track.sampleRate = song.samplingRate ?? 0
+        track.composer = song.composer
         return track
       }
     } catch {

@@ -11,7 +11,7 @@ struct AlbumQueryParserTests {
     ("year:abc..", "'abc' is not a number"),
     (
       "yaer:1999",
-      "unknown field 'yaer' (fields: title, artist, albumartist, genre, year, tracks, length, folder, cover, added, discs, mb_albumid, mb_releasegroupid, track, format, missing, played, last_played, art, rating, fav, lookup)"
+      "unknown field 'yaer' (fields: title, artist, albumartist, genre, year, tracks, length, folder, cover, added, discs, mb_albumid, mb_releasegroupid, track, format, missing, played, last_played, art, rating, fav, lookup, composer, samplerate, bitrate, duplicate)"
     ),
     ("title::(", "'(' is not a valid regular expression"),
     (":[a-", "is not a valid regular expression"),

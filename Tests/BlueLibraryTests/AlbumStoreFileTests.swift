@@ -43,8 +43,8 @@ struct AlbumStoreFileTests {
         "album", "album_artist", "album_play", "album_position", "album_sort_key_insert", "album_sort_key_update",
         "album_source_key", "album_unkeyed", "change", "change_album",
         "change_album_change",
-        "change_tag", "change_track", "cover", "cover_none", "folder_album", "listen_queue", "lookup_none", "source",
-        "sqlite_sequence",
+        "change_tag", "change_track", "cover", "cover_none", "folder_album", "folder_album_mb_albumid", "listen_queue",
+        "lookup_none", "source", "sqlite_sequence",
         "state", "track",
         "track_album", "track_edit", "view", "write_journal",
       ])

@@ -63,9 +63,10 @@ import Testing
   }
 
   /// The last scans of a version-16 library (its `scan ROOT` and `skipped ROOT` state rows)
-  /// become its `source` rows (version 17, issue 47): the folder, imported before the
-  /// migration, is found unchanged after it without a file opened, and its skipped file is
-  /// told as the one skipped before.
+  /// become its `source` rows (version 17, issue 47), and its skipped file is told as the one
+  /// skipped before. Version 21 forgets the fingerprint once (its files are read again for
+  /// their sample rates and composers, issue 50); the import after that finds the folder
+  /// unchanged without a file opened.
   @Test func aVersion16LibraryKeepsItsLastScansAsSources() throws {
     try makeTwoAlbums()
     try Data("not audio".utf8).write(to: URL(fileURLWithPath: music + "/A/Loud/3.mp3"))
@@ -82,10 +83,46 @@ import Testing
     let migrated = try shell("B")
     #expect(try migrated.store.queue.read { db in try String.fetchAll(db, sql: states) }.isEmpty)
     let source = try #require(try migrated.store.source(root))
-    #expect(source.kind == .folder && source.fingerprint != nil && source.skippedDigest != nil)
+    #expect(source.kind == .folder && source.fingerprint == nil && source.skippedDigest != nil)
     #expect(source.skippedFiles.map(\.path) == [root + "/A/Loud/3.mp3"])
+    // Version 21 reads each file once more for its sample rate and composer (the skipped one
+    // too: it is no track); then none.
     let again = try migrated.importFolder(music, named: "M")
-    #expect(again.unchanged == 2 && again.filesOpened == 0 && again.skippedAsBefore)
+    #expect(again.unchanged == 2 && again.filesOpened == 4 && again.skippedAsBefore, "\(again)")
+    let third = try migrated.importFolder(music, named: "M")
+    #expect(third.unchanged == 2 && third.filesOpened == 0 && third.skippedAsBefore)
+  }
+
+  /// A library whose tracks were read before the sample rate and composer were (version 17)
+  /// gets them at the next import of the folder (issue 50, item 4), which reads those files
+  /// again and only those: a file added since is read once, as any new file; the import after
+  /// opens none.
+  @Test func aVersion17LibraryGetsTheSampleRatesAndComposersAtTheNextImport() throws {
+    try track("A/Loud/1.mp3", TagEdit(album: "Loud", artist: "A"))
+    try track("A/Loud/2.mp3", TagEdit(album: "Loud", artist: "A"))
+    let first = try shell("A").importFolder(music, named: "M")
+    #expect(first.added == 1 && first.filesOpened == 2)
+    let store = try AlbumStore.open(path: path)
+    try store.queue.write { db in
+      try Schema.downgrade(to: 17, db)
+      try db.execute(sql: "PRAGMA user_version = 17")
+    }
+    try track("B/Quiet/1.flac", TagEdit(album: "Quiet", artist: "B"))
+    _ = try Mutagen.run(
+      "import sys, mutagen\nf = mutagen.File(sys.argv[1], easy=True)\nf['composer'] = ['Bach']\nf.save()",
+      [folder.path("A/Loud/2.mp3")])
+    let migrated = try shell("B")
+    let rates = "SELECT path, samplerate, composer FROM track ORDER BY path"
+    #expect(try migrated.store.queue.read { db in try Row.fetchAll(db, sql: rates) }.allSatisfy { $0[1] == nil })
+    let again = try migrated.importFolder(music, named: "M")
+    #expect(again.added == 1 && again.filesOpened == 3)
+    let rows = try migrated.store.queue.read { db in try Row.fetchAll(db, sql: rates) }
+    #expect(rows.map { $0[1] as Int? } == [8_000, 8_000, 8_000])
+    #expect(rows.map { $0[2] as String? } == [nil, "Bach", nil])
+    let loud = try #require(try migrated.storedTracklist(of: try migrated.album(at: 0)))
+    #expect(loud.composer == "Bach" && loud.sampleRates != nil)
+    let third = try migrated.importFolder(music, named: "M")
+    #expect(third.filesOpened == 0)
   }
 
   /// A file dated after 2262-04-11 (past nanoseconds in 64 bits: a camera's bogus date,

@@ -29,6 +29,13 @@ extension Schema {
   /// the later migrations added, newest first, so the file is what that release made (SQLite
   /// gives the tables their old text back). For tests that open an older library.
   static func downgrade(to version: Int, _ db: Database) throws {
+    if version < 21 {
+      try db.execute(
+        sql: """
+          DROP INDEX folder_album_mb_albumid;
+          ALTER TABLE track DROP COLUMN composer; ALTER TABLE track DROP COLUMN samplerate
+          """)
+    }
     if version < 20 {
       try db.execute(
         sql: "ALTER TABLE track_edit DROP COLUMN album_artist; ALTER TABLE change_track DROP COLUMN album_artist")

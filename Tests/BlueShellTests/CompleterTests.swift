@@ -96,6 +96,45 @@ struct CompleterTests {
     #expect(completion.candidates == test.candidates)
   }
 
+  /// Values (issue 50, item 7): a field's after `FIELD=`, artists and titles after a query
+  /// word, a title of several words typed without quotes, `play random`.
+  let valueCompleter = Completer(
+    registry: .standard,
+    titles: { prefix, limit in
+      Array(CompleterTests.titles.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }.prefix(limit))
+    },
+    fieldValues: { field, prefix, _ in
+      let values: [String] =
+        switch field {
+        case .artist: ["Esbjörn Svensson Trio", "Midnight Oil", "Sting"]
+        case .genre: ["Jazz", "Jazz Fusion", "Rock"]
+        case .year: ["1987", "1999"]
+        default: []
+        }
+      return values.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
+    })
+
+  @Test(arguments: [
+    Case(line: "edit artist=Mid", replacing: 10, insertion: "artist=\"Midnight Oil\" "),
+    Case(line: "edit 2 artist=\"Mid", replacing: 11, insertion: "artist=\"Midnight Oil\" "),
+    Case(line: "edit 2 year=19", replacing: 7, insertion: "year=19", candidates: ["1987", "1999"]),
+    Case(line: "edit genre=Ja", replacing: 8, insertion: "genre=Jazz", candidates: ["Jazz", "Jazz Fusion"]),
+    Case(line: "list Esb", replacing: 3, insertion: "\"Esbjörn Svensson Trio\" "),
+    Case(line: "find -Mid", replacing: 4, insertion: "-\"Midnight Oil\" "),
+    Case(line: "list st", replacing: 2, insertion: "st", candidates: ["Sting", "Staring at the Sun"]),
+    Case(line: "tap Staring at", replacing: 10, insertion: "Staring at the Sun "),
+    Case(line: "show Nothing Like", replacing: 12, insertion: "Nothing Like The Sun "),
+    Case(line: "play Best", replacing: 4, insertion: "\"Best of Bowie\" "),
+    Case(line: "play rand", replacing: 4, insertion: "random "),
+    Case(line: "play random genre:R", replacing: 7, insertion: "genre:Rock "),
+  ])
+  func valuesAreCompleted(_ test: Case) throws {
+    let completion = try #require(valueCompleter.complete(test.line))
+    #expect(completion.replacing == test.replacing)
+    #expect(completion.insertion == test.insertion)
+    #expect(completion.candidates == test.candidates)
+  }
+
   @Test func indicesCompleteWhereAnAlbumIsExpected() throws {
     let completion = try #require(completer.complete("show 3"))
     #expect(completion.insertion == "3 ")

@@ -252,7 +252,7 @@ struct ViewTests {
     #expect(
       shell.run("list -f '$yaer'")
         == [
-          "list: unknown field '$yaer' in the format (fields: index, title, artist, albumartist, genre, year, tracks, length, folder, cover, added, discs, mb_albumid, mb_releasegroupid, format, missing, played, last_played, art, rating, fav, lookup)"
+          "list: unknown field '$yaer' in the format (fields: index, title, artist, albumartist, genre, year, tracks, length, folder, cover, added, discs, mb_albumid, mb_releasegroupid, format, missing, played, last_played, art, rating, fav, lookup, composer, samplerate, bitrate, duplicate)"
         ])
   }
 

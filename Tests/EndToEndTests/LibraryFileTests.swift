@@ -79,7 +79,7 @@ struct LibraryFileTests {
     // Schema.swift keeps the schema version in SQLite's user_version (this build: 1).
     try sqlite(libraryPath(runner), "PRAGMA user_version = 99;")
     try expectRefused(
-      runner, reason: "created by a newer version of bluelib (schema 99, this build knows 20)")
+      runner, reason: "created by a newer version of bluelib (schema 99, this build knows 21)")
   }
 
   @Test(

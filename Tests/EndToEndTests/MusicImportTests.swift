@@ -106,6 +106,9 @@ struct MusicImportTests {
         Length: 0:03
         Cover: embedded in 01.mp3 (local)
         Folder: \(music.root)/Radiohead/OK Computer
+        Format: FLAC+MP3
+        Bitrate: 7 kb/s
+        Sample rate: 8 kHz
 
            1  0:01  01.mp3
            2  0:01  02.mp3
@@ -121,6 +124,9 @@ struct MusicImportTests {
         Cover: (none)
         Folder: \(music.root)/Pink Floyd/The Wall
         Discs: 2
+        Format: FLAC+MP3
+        Bitrate: 6 kb/s
+        Sample rate: 8 kHz
 
         Disc 1
            1  0:01  1.mp3

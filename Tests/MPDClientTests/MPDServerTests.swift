@@ -45,6 +45,26 @@ extension RunsAlone {
       #expect(!again.listed && !again.changedAlbums)
     }
 
+    /// A song's sample rate (MPD's `Format`), composer (the `Composer` tag) and format (its
+    /// extension) reach the library (issue 50, item 4); MPD says no bitrate.
+    @Test func aSyncTakesTheSongsSampleRateComposerAndFormat() throws {
+      let mpd = try MPDFixture { music in
+        try TwinFolder.track(
+          music.path("Miles Davis/Kind of Blue/01.flac"), rate: 48_000,
+          tags: ["album": "Kind of Blue", "artist": "Miles Davis", "title": "So What", "composer": "Miles Davis"])
+      }
+      try mpd.start()
+      let server = server(mpd)
+      defer { server.stop() }
+      let library = Library.inMemory(seed: [], source: server)
+      #expect(try library.sync().added == 1)
+      let album = try #require(try library.allAlbums().first)
+      let tracklist = try #require(try library.tracklist(of: album))
+      #expect(tracklist.tracks.map(\.sampleRate) == [48_000])
+      #expect(tracklist.composer == "Miles Davis" && tracklist.format == "FLAC" && tracklist.bitrate == nil)
+      #expect(try library.listing(try library.query(["samplerate:48000", "composer:davis"])).count == 1)
+    }
+
     @Test func aSyncAfterAnUpdateWritesOnlyWhatChangedAndKeepsEdits() throws {
       let mpd = try MPDFixture(prepare: MPDFixture.sampleMusic)
       try mpd.start()

@@ -49,6 +49,10 @@ struct SubsonicAnswerTests {
     #expect(first.userRating == 5 && first.starred)
     #expect(first.musicBrainzID == "e1d2c3b4-a5f6-4789-8abc-def012345678")
     #expect(album.songs[1].userRating == nil && !album.songs[1].starred)
+    // What the library's fields take (issue 50, item 4): an empty composer is none; a song
+    // that does not say its rates has none.
+    #expect(first.bitRate == 1024 && first.samplingRate == 44_100 && first.composer == nil)
+    #expect(album.songs[1].bitRate == nil && album.songs[1].samplingRate == nil)
   }
 
   @Test func theExtensionsAreNamed() throws {

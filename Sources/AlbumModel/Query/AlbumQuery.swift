@@ -7,7 +7,8 @@ import Foundation
 ///   genre; words are ANDed; a word ending in a comma closes an OR group;
 /// - `field:value` (substring), `field:=Value` (exact), `field:=~value` (exact ignoring
 ///   case), `field::regex`; `=Value`, `=~value` and `:regex` alone look in every text field;
-/// - numbers and ranges on `year`, `tracks` and `length` (`1990..1999`, `..40:00`, `10..`);
+/// - numbers and ranges on `year`, `tracks`, `length`, `bitrate`, `samplerate`… (`1990..1999`,
+///   `..40:00`, `10..`), and comparisons (`bitrate:>256`, `year:<=1999`);
 /// - dates and date ranges on `added` (`2026-11`, `2026-11-01..2026-11-20`, `-1w..`);
 /// - `^` or `-` before a term negates it; a known field followed by `+` or `-` is a sort key.
 ///
@@ -268,6 +269,13 @@ package enum QueryField: String, Sendable, CaseIterable {
   /// What `lookup` last heard of it: `none` when MusicBrainz had nothing like its title
   /// and artist and it still has no cover.
   case lookup
+  /// What its files hold (a music folder's, a server's songs where it says): a track's
+  /// composer and sample rate in Hz (matched by any of its tracks), and the album's bitrate
+  /// in kb/s (its tracks' average, each weighed by its length).
+  case composer, samplerate, bitrate
+  /// Whether another album of the library is the same release (`duplicate:true`): the same
+  /// MusicBrainz album id, or the same artist, title and number of tracks, ignoring case.
+  case duplicate
 
   /// What a value of the field is compared as.
   package enum Kind { case text, number, date, flag }
@@ -275,16 +283,16 @@ package enum QueryField: String, Sendable, CaseIterable {
   package var kind: Kind {
     switch self {
     case .title, .artist, .albumartist, .genre, .folder, .cover, .musicBrainzAlbumID, .musicBrainzReleaseGroupID,
-      .track, .format, .art, .lookup:
+      .track, .format, .art, .lookup, .composer:
       .text
-    case .year, .tracks, .length, .discs, .played, .rating: .number
+    case .year, .tracks, .length, .discs, .played, .rating, .samplerate, .bitrate: .number
     case .added, .lastPlayed: .date
-    case .missing, .fav: .flag
+    case .missing, .fav, .duplicate: .flag
     }
   }
 
   /// Whether the field is one of a track's: an album matches when any of its tracks does.
-  package var isTrackField: Bool { self == .track || self == .format }
+  package var isTrackField: Bool { self == .track || self == .format || self == .composer || self == .samplerate }
 
   /// The fields a bare word (and `=value`, `:regex` without a field) looks in.
   package static let defaultFields: [QueryField] = [.title, .artist, .genre]
@@ -473,6 +481,18 @@ package struct QueryTerm: Sendable, Equatable {
       if let value = field == .length ? duration(part) : Int(part).map(Double.init) { return value }
       throw .badQuery(
         word: word, reason: "'\(part)' is not a number (\(field.rawValue) takes a number or a range like \(example))")
+    }
+    // `>256`, `>=256`, `<1990`, `<=40:00`: a range open on one side. Values are whole numbers
+    // (a length in whole seconds, as shown), so `>N` is `N+1..`.
+    if let sign = text.first, sign == ">" || sign == "<" {
+      let inclusive = text.dropFirst().hasPrefix("=")
+      let rest = text.dropFirst(inclusive ? 2 : 1)
+      guard !rest.isEmpty, let value = try number(rest) else {
+        let like = "\(field.rawValue):\(sign)\(field == .length ? "40:00" : field == .year ? "1990" : "10")"
+        throw .badQuery(word: word, reason: "'\(sign)' needs a number after it (like \(like))")
+      }
+      let step: Double = inclusive ? 0 : 1
+      return sign == ">" ? .number(lower: value + step, upper: nil) : .number(lower: nil, upper: value - step)
     }
     guard let dots = text.range(of: "..") else {
       let value = try number(text)

@@ -82,8 +82,31 @@ struct QuerySQL {
     // One of the album's tracks: `t` in the EXISTS a track term is wrapped in.
     case .track: "IFNULL(t.title, '')"
     case .format: "t.format"
+    case .composer: "IFNULL(t.composer, '')"
+    case .samplerate: "t.samplerate"
+    // The tracks' average weighed by their lengths (Tracklist.bitrate), of those that say.
+    case .bitrate:
+      """
+      (SELECT CASE WHEN sum(max(length, 0)) > 0 THEN round(sum(bitrate * max(length, 0)) / sum(max(length, 0))) \
+      ELSE round(avg(bitrate)) END FROM track WHERE album_key = album.source_key AND bitrate > 0)
+      """
+    case .duplicate: duplicateSQL
     }
   }
+
+  /// Whether another album is the same release: the same artist, title and number of tracks
+  /// (ignoring ASCII case), or the same MusicBrainz album id in its files. Each side is a
+  /// subquery that does not depend on the row, which SQLite runs once per statement (a
+  /// grouping of the library) and then probes: a million albums are grouped once, not
+  /// compared with one another.
+  static let duplicateSQL = """
+    (CASE WHEN (lower(album.artist), lower(album.title), IFNULL(album.tracks, -1)) IN (\
+    SELECT lower(artist), lower(title), IFNULL(tracks, -1) FROM album GROUP BY 1, 2, 3 HAVING count(*) > 1) \
+    OR album.source_key IN (SELECT f.key FROM folder_album f WHERE f.mb_albumid IN (\
+    SELECT g.mb_albumid FROM folder_album g JOIN album a ON a.source_key = g.key \
+    WHERE g.mb_albumid IS NOT NULL AND g.mb_albumid <> '' GROUP BY g.mb_albumid HAVING count(*) > 1)) \
+    THEN 1 ELSE 0 END)
+    """
 
   /// What `added` is for albums stored before the field existed: the time of the migration
   /// that added it, kept in the `state` table.
@@ -96,7 +119,7 @@ struct QuerySQL {
   static func sortExpression(_ field: QueryField) -> String {
     let column =
       field.isTrackField
-      ? "(SELECT \(field == .track ? "title" : "format") FROM track WHERE album_key = album.source_key "
+      ? "(SELECT \(field == .track ? "title" : field.rawValue) FROM track WHERE album_key = album.source_key "
         + "ORDER BY position LIMIT 1)" : column(field)
     if column == "title" { return Schema.titleSortKey }
     if column == "artist" { return Schema.artistSortKey }
@@ -130,8 +153,13 @@ struct QuerySQL {
       // A length is compared to the second it is shown as: `length:..40:00` takes 40:00.4.
       let slack = fields[0] == .length ? 1.0 : 0
       var bounds: [String] = []
-      if let lower { bounds.append("\(column) >= \(lower)") }
-      if let upper { bounds.append(slack > 0 ? "\(column) < \(upper + slack)" : "\(column) <= \(upper)") }
+      if let lower, let upper, lower == upper, slack == 0 {
+        // One value (a flag's 1 or 0): the column once; `duplicate`'s would be worked out twice.
+        bounds.append("\(column) = \(lower)")
+      } else {
+        if let lower { bounds.append("\(column) >= \(lower)") }
+        if let upper { bounds.append(slack > 0 ? "\(column) < \(upper + slack)" : "\(column) <= \(upper)") }
+      }
       sql = bounds.joined(separator: " AND ")
     case .date(let from, let until):
       let column = column(fields[0])

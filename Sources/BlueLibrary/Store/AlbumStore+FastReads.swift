@@ -170,6 +170,8 @@ package struct AlbumListRow {
   package var coverURL: UnsafeBufferPointer<UInt8>
   /// Whether the library records the cover as in the cover cache.
   package var coverCached: Bool
+  /// The album's id (0 for an album not stored).
+  package var id: Int64 = 0
 }
 
 extension Album {
@@ -183,7 +185,7 @@ extension Album {
             try body(
               AlbumListRow(
                 position: position, title: title, artist: artist, genre: genre, year: year, coverURL: coverURL,
-                coverCached: coverCached))
+                coverCached: coverCached, id: id ?? 0))
           }
         }
       }
@@ -200,7 +202,8 @@ extension AlbumStore {
       try Self.step(
         db,
         sql: """
-          SELECT position, title, artist, genre, year, coverUrl, EXISTS (SELECT 1 FROM cover WHERE url = album.coverUrl)
+          SELECT position, title, artist, genre, year, coverUrl, EXISTS (SELECT 1 FROM cover WHERE url = album.coverUrl),
+            id
           FROM album WHERE position >= ? ORDER BY position
           """, [Int64(max(start, 0))]
       ) { row in
@@ -208,7 +211,7 @@ extension AlbumStore {
           AlbumListRow(
             position: Int(sqlite3_column_int64(row, 0)), title: Self.bytes(row, 1), artist: Self.bytes(row, 2),
             genre: Self.bytes(row, 3), year: Self.integer(row, 4), coverURL: Self.bytes(row, 5),
-            coverCached: sqlite3_column_int64(row, 6) != 0))
+            coverCached: sqlite3_column_int64(row, 6) != 0, id: sqlite3_column_int64(row, 7)))
       }
     }
   }

@@ -32,7 +32,8 @@ extension AlbumStore {
             path TEXT NOT NULL UNIQUE, parent TEXT NOT NULL, title TEXT NOT NULL, folder TEXT NOT NULL,
             modified INTEGER NOT NULL, album TEXT, artist TEXT, album_artist TEXT, song_title TEXT, number INTEGER,
             date TEXT, genre TEXT, disc INTEGER, mb_trackid TEXT, mb_albumid TEXT, mb_releasegroupid TEXT,
-            format TEXT NOT NULL, length REAL NOT NULL, rating INTEGER, fav INTEGER NOT NULL);
+            format TEXT NOT NULL, length REAL NOT NULL, rating INTEGER, fav INTEGER NOT NULL, bitrate INTEGER NOT NULL,
+            samplerate INTEGER NOT NULL, composer TEXT);
           CREATE TEMP TABLE built (
             seq INTEGER PRIMARY KEY, key TEXT NOT NULL, sort TEXT NOT NULL, title TEXT NOT NULL, artist TEXT NOT NULL,
             year INTEGER, genre TEXT NOT NULL, tracks INTEGER NOT NULL, duration REAL NOT NULL, folder TEXT NOT NULL,
@@ -70,8 +71,8 @@ extension AlbumStore {
             sql: """
               INSERT OR IGNORE INTO temp.listed (path, parent, title, folder, modified, album, artist, album_artist,
                 song_title, number, date, genre, disc, mb_trackid, mb_albumid, mb_releasegroupid, format, length,
-                rating, fav)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                rating, fav, bitrate, samplerate, composer)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
               """)
           for track in tracks[start..<end] {
             let place = Self.place(of: track)
@@ -97,6 +98,9 @@ extension AlbumStore {
               row.bind(tags.duration)
               row.bind(tags.rating)
               row.bind(tags.favourite)
+              row.bind(tags.bitrate)
+              row.bind(tags.sampleRate)
+              row.bind(tags.composer)
             }
             staged += db.changesCount
           }
@@ -267,7 +271,7 @@ extension AlbumStore {
   /// The columns ``readListed(_:offset:_:)`` reads, in its order.
   private static let listedColumns =
     "path, modified, album, artist, album_artist, song_title, number, date, genre, disc, mb_trackid, mb_albumid, "
-    + "mb_releasegroupid, format, length, rating, fav"
+    + "mb_releasegroupid, format, length, rating, fav, bitrate, samplerate, composer"
 
   /// Steps `statement` (whose columns from `offset` on are ``listedColumns``, prefixed by
   /// the staging table's alias or not), handing each row and its track to `body`.
@@ -288,7 +292,8 @@ extension AlbumStore {
         album: string(2), artist: string(3), albumArtist: string(4), title: string(5), trackNumber: integer(6),
         date: string(7), genre: string(8), discNumber: integer(9), musicBrainzTrackID: string(10),
         musicBrainzAlbumID: string(11), musicBrainzReleaseGroupID: string(12), format: string(13) ?? "",
-        duration: sqlite3_column_double(row, offset + 14), rating: integer(15), favourite: integer(16) == 1)
+        bitrate: integer(17) ?? 0, duration: sqlite3_column_double(row, offset + 14), rating: integer(15),
+        favourite: integer(16) == 1, sampleRate: integer(18) ?? 0, composer: string(19))
       try body(
         row, ListedTrack(path: string(0) ?? "", modified: sqlite3_column_int64(row, offset + 1), tags: tags))
     }

@@ -165,6 +165,10 @@ extension AlbumStore {
   /// offered once however its albums spell it (`Abba`, `ABBA`): as the first of them
   /// stored spells it, since a query matches both.
   package func values(of field: QueryField, withPrefix prefix: String, limit: Int) throws(LibraryError) -> [String] {
+    // A flag is true or false; an album's bitrate is worked out from its tracks (no column
+    // to read values from).
+    if field == .duplicate { return ["false", "true"].filter { $0.hasPrefix(prefix.lowercased()) } }
+    if field == .bitrate { return [] }
     let stored = QuerySQL.column(field)
     // `artist` and `albumartist` both read the artist column, whose index is folded.
     if stored == "artist" && !field.isTrackField { return try artists(withPrefix: prefix, limit: limit) }

@@ -27,6 +27,9 @@ extension AlbumStore {
       var disc: Int?
       /// The track's length, to tell the same file from another one at its path.
       var length: Double
+      /// Whether the row holds the sample rate and composer (version 21): a row read before
+      /// does not, and its file is read again.
+      var hasAudioFields = true
 
       /// Whether the row stands where a scan puts the track: the same album, place and disc.
       func isAt(_ key: String, _ position: Int, disc: Int?) -> Bool {
@@ -46,7 +49,8 @@ extension AlbumStore {
       stored.tracks.reserveCapacity(count)
       stored.places.reserveCapacity(count)
       try Self.readTracks(where: "path > ? AND path < ?", [range.low, range.high], db) { track, place in
-        stored.tracks[track.path] = track
+        // A row from before the sample rate and composer were read is the scanner's to read again.
+        if place.hasAudioFields { stored.tracks[track.path] = track }
         stored.places[track.path] = place
       }
       return stored
@@ -320,8 +324,8 @@ extension AlbumStore {
       sql: """
         INSERT OR REPLACE INTO track (path, size, modified, disc, album_key, position, album, artist, album_artist,
           title, number, date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length,
-          picture, changed, inode, rating, fav)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          picture, changed, inode, rating, fav, samplerate, composer)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
     try run(statement, db) { row in
       row.bind(track.path)
@@ -349,6 +353,8 @@ extension AlbumStore {
       row.bind(track.changed < 0 ? nil : track.inode)
       row.bind(tags.rating)
       row.bind(tags.favourite)
+      row.bind(tags.sampleRate)
+      row.bind(tags.composer)
     }
   }
 
@@ -396,7 +402,7 @@ extension AlbumStore {
       sql: """
         SELECT path, size, modified, disc, album_key, position, album, artist, album_artist, title, number,
           date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length, picture,
-          changed, inode, rating, fav
+          changed, inode, rating, fav, samplerate, composer
         FROM track WHERE \(condition)
         """)
     try statement.setArguments(arguments)
@@ -421,14 +427,15 @@ extension AlbumStore {
         musicBrainzAlbumID: text(15), musicBrainzReleaseGroupID: text(16), format: text(17) ?? "",
         bitrate: integer(18) ?? 0, duration: sqlite3_column_double(row, 19), hasPicture: picture != nil,
         pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 }, rating: integer(23),
-        favourite: sqlite3_column_int64(row, 24) != 0)
+        favourite: sqlite3_column_int64(row, 24) != 0, sampleRate: integer(25) ?? 0, composer: text(26))
       body(
         MusicTrack(
           path: text(0) ?? "", size: sqlite3_column_int64(row, 1), modified: sqlite3_column_int64(row, 2),
           changed: integer(21).map(Int64.init) ?? -1, inode: integer(22).map(Int64.init) ?? -1, disc: integer(3),
           tags: tags),
         StoredTracks.Place(
-          key: text(4) ?? "", position: integer(5) ?? 0, disc: integer(3), length: sqlite3_column_double(row, 19)))
+          key: text(4) ?? "", position: integer(5) ?? 0, disc: integer(3), length: sqlite3_column_double(row, 19),
+          hasAudioFields: sqlite3_column_type(row, 25) != SQLITE_NULL))
     }
   }
 
@@ -499,13 +506,15 @@ extension AlbumStore {
         db.cachedStatement(
           sql: """
             SELECT t.disc, t.number, t.title, t.artist, t.length, t.path, t.format, t.bitrate, t.size, t.modified,
-              t.mb_trackid, e.title, e.artist, e.number, e.album_artist, t.album_artist
+              t.mb_trackid, e.title, e.artist, e.number, e.album_artist, t.album_artist, t.samplerate, t.composer
             FROM track t LEFT JOIN track_edit e ON e.path = t.path WHERE t.album_key = ? ORDER BY t.position
             """), arguments: [key]
       ).map { row in
         var track = Tracklist.Track(
           disc: row[0], number: row[1], title: row[2], artist: row[3], duration: row[4], path: row[5],
           format: row[6], bitrate: row[7], size: row[8], modified: row[9], musicBrainzTrackID: row[10])
+        track.sampleRate = row[16] ?? 0
+        track.composer = row[17]
         // Your edits over what the file says, and what it says where they differ.
         if let title: String = row[11], title != track.title {
           track.fileSays[.title] = track.title ?? ""

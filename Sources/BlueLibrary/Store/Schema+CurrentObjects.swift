@@ -8,6 +8,7 @@ extension Schema {
     "index 'album_source_key' on 'album': CREATE INDEX album_source_key ON album(source_key) WHERE source_key IS NOT NULL",
     "index 'album_unkeyed' on 'album': CREATE INDEX album_unkeyed ON album(id) WHERE title_key = ''",
     "index 'change_album_change' on 'change_album': CREATE INDEX change_album_change ON change_album(change_id, image, position)",
+    "index 'folder_album_mb_albumid' on 'folder_album': CREATE INDEX folder_album_mb_albumid ON folder_album(mb_albumid) WHERE mb_albumid IS NOT NULL",
     "index 'track_album' on 'track': CREATE INDEX track_album ON track(album_key, position)",
     """
     table 'album' on 'album': CREATE TABLE album (
@@ -157,7 +158,7 @@ extension Schema {
       picture TEXT,
       mb_albumid TEXT,
       mb_releasegroupid TEXT
-    , changed INTEGER, inode INTEGER, rating INTEGER, fav INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID
+    , changed INTEGER, inode INTEGER, rating INTEGER, fav INTEGER NOT NULL DEFAULT 0, samplerate INTEGER, composer TEXT) WITHOUT ROWID
     """,
     """
     table 'track_edit' on 'track_edit': CREATE TABLE track_edit (

@@ -19,7 +19,7 @@ enum Schema {
     createVersion1, addChangeLog, addCoverLedger, addMusicFields, addViews, addTracks, addMissingAndWrites,
     addFileIdentity, addWriteJournal, addCoverNone, addRatings, addTrackArtistTag, addTrackEdits,
     foldArtistIndex, addKeptRatingTags, addLookupNone, addSources, addListenQueue,
-    addSortKeys, addTrackAlbumArtistEdits,
+    addSortKeys, addTrackAlbumArtistEdits, addTrackAudioFields,
   ]
 
   /// The newest schema this build knows.
@@ -94,6 +94,7 @@ enum Schema {
     ("album", ["title_key", "artist_key"], 19),
     ("track_edit", ["album_artist"], 20),
     ("change_track", ["album_artist"], 20),
+    ("track", ["samplerate", "composer"], 21),
   ]
 
   /// The schema objects (tables, indexes, triggers, views) a file at `version` holds, as
@@ -706,6 +707,24 @@ enum Schema {
       sql: """
         ALTER TABLE track_edit ADD COLUMN album_artist TEXT;
         ALTER TABLE change_track ADD COLUMN album_artist TEXT;
+        """)
+  }
+
+  /// A track's sample rate and composer (version 21): `track.samplerate` in Hz (0 when the
+  /// file or server does not say), `track.composer` the tag (NULL without one), read with the
+  /// other tags at a scan (the TagLib plug-in's interface 3) or a sync. NULL `samplerate` marks
+  /// a row read before this version: the next import reads its file again (and only those),
+  /// for which every source's fingerprint is forgotten here, once; an unchanged folder is then
+  /// found unchanged again without a file opened. `ADD COLUMN` rewrites nothing. The index of
+  /// the albums' MusicBrainz ids lets `duplicate:true` (and `list -f '$duplicate'`) find
+  /// another album of the same release without reading every album's row.
+  private static func addTrackAudioFields(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        ALTER TABLE track ADD COLUMN samplerate INTEGER;
+        ALTER TABLE track ADD COLUMN composer TEXT;
+        CREATE INDEX folder_album_mb_albumid ON folder_album(mb_albumid) WHERE mb_albumid IS NOT NULL;
+        UPDATE source SET fingerprint = NULL, listed = NULL WHERE fingerprint IS NOT NULL OR listed IS NOT NULL;
         """)
   }
 }

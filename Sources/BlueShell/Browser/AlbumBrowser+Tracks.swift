@@ -22,6 +22,14 @@ extension AlbumBrowser {
       rows.append(("Files", "gone: the last import found none of them (import their folder when they are back)"))
     }
     if tracklist.discs > 1 { rows.append(("Discs", String(tracklist.discs))) }
+    if !tracklist.format.isEmpty { rows.append(("Format", tracklist.format)) }
+    if let bitrate = tracklist.bitrate { rows.append(("Bitrate", "\(bitrate) kb/s")) }
+    if let rates = tracklist.sampleRates { rows.append(("Sample rate", Self.sampleRates(rates))) }
+    if !tracklist.composer.isEmpty { rows.append(("Composer", tracklist.composer)) }
+    // Another album of the same artist and title: which one this is.
+    if let twin = try? library.twinLabel(of: album) {
+      rows.append(("Twin", "\(twin.text) (another album has its artist and title)"))
+    }
     if let release = tracklist.musicBrainzAlbumID { rows.append(("MusicBrainz release", release)) }
     if let group = tracklist.musicBrainzReleaseGroupID { rows.append(("MusicBrainz release group", group)) }
     lines += rows.map { style.bold($0.0 + ":") + " " + TextSanitizer.escaped($0.1) }
@@ -29,6 +37,17 @@ extension AlbumBrowser {
     lines.append("")
     lines += Self.trackLines(tracklist, albumArtist: album.artist, style: style)
     return lines
+  }
+
+  /// `44.1 kHz`, `44.1–96 kHz`: the lowest and highest sample rate of an album's tracks.
+  static func sampleRates(_ rates: ClosedRange<Int>) -> String {
+    func kilohertz(_ hertz: Int) -> String {
+      let tenths = (hertz + 50) / 100
+      return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(tenths % 10)"
+    }
+    let low = kilohertz(rates.lowerBound)
+    let high = kilohertz(rates.upperBound)
+    return (low == high ? low : low + "–" + high) + " kHz"
   }
 
   /// What a track's file says of the fields you edited: `"Airbg"`, `artist Radiohaed` (or

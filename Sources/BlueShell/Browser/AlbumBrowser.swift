@@ -425,7 +425,7 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
         } else {
           text = cardRow(
             row <= artRows ? row : row - artRows, card: card, inner: inner, playing: card.index == playing,
-            mark: album(at: card.index)?.cardMark ?? "")
+            mark: album(at: card.index).map(cardMark) ?? "")
         }
         line += styled(DisplayWidth.slice(text, from: clipStart, to: clipEnd))
       }
@@ -451,6 +451,14 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
     return lines.count == rows ? lines : nil
   }
 
+  /// What a card's bottom border says: the album's stars and ♥, and, when another album has
+  /// its artist and title, which one this is (`FLAC`, or `MP3 in Jazz/Kind of Blue (2)`). Only
+  /// an album from a source can have one: the others ask nothing.
+  private func cardMark(_ album: Album) -> String {
+    let twin = album.sourceKey == nil ? nil : (try? library.twinLabel(of: album))?.text
+    return [album.cardMark, twin.map(TextSanitizer.escaped) ?? ""].filter { !$0.isEmpty }.joined(separator: " · ")
+  }
+
   /// What a card shows where its art would be (see ``CoverState/placeholder(clipped:)``).
   private func placeholder(_ album: Album, clipped: Bool) -> String {
     guard !album.coverURL.isEmpty, library.fetchesCovers else { return "no cover" }
@@ -470,7 +478,16 @@ final class AlbumBrowser: HorizontalScrollerDelegate {
         + (heavy ? "┓" : "┐")
     case 4:
       // The bottom border (rows 1-3 are the text lines under the art), with the album's mark.
-      let label = mark.isEmpty ? "" : line + " " + mark + " "
+      var label = mark.isEmpty ? "" : line + " " + mark + " "
+      // Too long (a twin's folder): its end, which tells it apart, after an ellipsis.
+      if DisplayWidth.width(label) > inner, inner > 4 {
+        var tail = ""
+        for character in mark.reversed() {
+          if DisplayWidth.width(tail) + DisplayWidth.width(String(character)) > inner - 4 { break }
+          tail.insert(character, at: tail.startIndex)
+        }
+        label = line + " …" + tail + " "
+      }
       let fitted = DisplayWidth.width(label) > inner ? "" : label
       return (heavy ? "┗" : "└") + fitted + String(repeating: line, count: inner - DisplayWidth.width(fitted))
         + (heavy ? "┛" : "┘")

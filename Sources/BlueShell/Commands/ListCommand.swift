@@ -17,8 +17,8 @@ struct ListCommand: Command {
       album, and says so; list again. The last list is kept for the next start.
       -f FORMAT prints each album as FORMAT, with $field or ${field} for a field ($index,
       $title, $artist, $albumartist, $genre, $year, $tracks, $length, $folder, $cover, $added,
-      $discs, $mb_albumid, $mb_releasegroupid, $format, $missing, $played, $last_played, $art,
-      $rating, $fav), and no summary line.
+      $discs, $mb_albumid, $mb_releasegroupid, $format, $bitrate, $samplerate, $composer,
+      $duplicate, $missing, $played, $last_played, $art, $rating, $fav), and no summary line.
 
       """ + "\n" + querySyntaxHelp,
     examples: ["list", "list sun", "list bjork jazz", "ls year:2000", "list -f '$year  $artist — $title' year-"],
@@ -149,12 +149,17 @@ struct ListFormat: Equatable {
   }
 
   /// A field the album value does not hold, read from `library`: `added`, `discs`,
-  /// `mb_albumid`, `mb_releasegroupid` and `format` (its tracks' formats, each once).
+  /// `mb_albumid`, `mb_releasegroupid`, and what its tracks say: `format` (each once, `FLAC`
+  /// or `FLAC+MP3`), `bitrate` (their average in kb/s), `samplerate` (the highest, in Hz)
+  /// and `composer` (each once).
   static func storedValue(_ name: String, of album: Album, in library: Library) -> String {
     if name == "played" || name == "last_played" {
       let plays = (try? library.plays(of: album)) ?? (count: 0, last: nil)
       if name == "played" { return String(plays.count) }
       return plays.last.map { ListFormat.day(Date(timeIntervalSince1970: TimeInterval($0))) } ?? ""
+    }
+    if name == "duplicate" {
+      return (try? library.isDuplicate(album)) == true ? "true" : "false"
     }
     if name == "lookup" {
       return (try? library.lookupFoundNothing(for: album)) == true ? "none" : ""
@@ -175,9 +180,10 @@ struct ListFormat: Equatable {
     case "mb_albumid": return tracklist.musicBrainzAlbumID ?? ""
     case "mb_releasegroupid": return tracklist.musicBrainzReleaseGroupID ?? lookedUp
     case "missing": return tracklist.missing ? "true" : "false"
-    case "format":
-      var seen: Set<String> = []
-      return tracklist.tracks.map(\.format).filter { seen.insert($0).inserted }.joined(separator: ", ")
+    case "format": return tracklist.format
+    case "bitrate": return tracklist.bitrate.map(String.init) ?? ""
+    case "samplerate": return tracklist.sampleRates.map(\.upperBound).map(String.init) ?? ""
+    case "composer": return tracklist.composer
     default: return ""
     }
   }
@@ -206,6 +212,11 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
   /// The albums to list with their indices; nil: every album of the library, in order.
   let entries: [ListedAlbum]?
   let format: ListFormat?
+  /// What tells each album that shares its artist and title with another from the others
+  /// (``Library/twins()``), read once.
+  private let twins: [Int64: TwinLabel]
+  /// Whether the query lists duplicates (`duplicate:true`): a format twin says so.
+  private let marksFormatTwins: Bool
   /// Digits of the largest index: every index is padded to it.
   private let indexWidth: Int
   private var page: [(album: Album, index: Int)] = []
@@ -222,6 +233,11 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
     self.entries = entries
     self.format = format
     indexWidth = String(total).utf8.count
+    twins = format == nil ? (try? library.twins()) ?? [:] : [:]
+    marksFormatTwins =
+      query?.groups.contains { group in
+        group.contains { $0.field == .duplicate && !$0.negated && $0.match == .number(lower: 1, upper: 1) }
+      } ?? false
   }
 
   /// Reads the next page of albums; false at the end (or when the library cannot be read:
@@ -318,6 +334,12 @@ struct AlbumListing: Sequence, IteratorProtocol, DirectlyWritten {
       }
       TextSanitizer.appendEscaped(row.genre, to: &bytes)
       bytes.append(UInt8(ascii: ")"))
+    }
+    // Which of two albums of the same artist and title this is: its format, or its folder.
+    if !twins.isEmpty, let twin = twins[row.id] {
+      bytes.append(" · ")
+      bytes.append(contentsOf: TextSanitizer.escaped(twin.text).utf8)
+      if marksFormatTwins && twin.isFormatTwin { bytes.append(" (format twin)") }
     }
     // ``CoverState/label(url:)``, without a `String` for the common states.
     switch library.coverState(ofURL: row.coverURL, cached: row.coverCached) {

@@ -34,6 +34,12 @@ struct PlayCommand: Command {
     ],
     arguments: [.album])
 
+  static func completionKinds(at position: Int, after previous: [Word]) -> [CommandConfiguration.Argument] {
+    // `play random [QUERY]`: after `random`, a query.
+    if let first = previous.first, !first.isQuoted, first.text.lowercased() == "random" { return [.query] }
+    return position == 0 ? [.keyword(["random"]), .album] : []
+  }
+
   let album: AlbumReference?
   let track: Int?
   /// `play random [QUERY]`: the query's words (empty: the whole view).

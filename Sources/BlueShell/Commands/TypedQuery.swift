@@ -17,7 +17,11 @@ let querySyntaxHelp = """
     played:5..           played five times or more; ^last_played:-1y.. not for a year
     rating:4..           rated four stars or more ('rate'); fav:true your favourites
     track:wall           a track whose title or artist matches (format:flac:
-                         a track in FLAC)
+                         a track in FLAC; composer:bach, samplerate:96000 too)
+    bitrate:>256         the tracks' average bitrate in kb/s; > >= < <= on any
+                         number (year:<1980 is year:..1979)
+    duplicate:true       another album is the same release (same MusicBrainz id,
+                         or same artist, title and track count)
     artist:=Sting        the whole field (case counts); =~Sting ignores case
     =Sting               the whole title, artist or genre
     title::^The          a regular expression (case counts); :regex: any field

@@ -67,32 +67,111 @@ struct Completer {
     } else {
       guard let command = registry.command(named: words[0].text) else { return nil }
       let arguments = Array(words.dropFirst())
+      if let several = severalWords(
+        command: command, arguments: arguments, current: current, length: textBeforeCursor.unicodeScalars.count)
+      {
+        return several
+      }
       let kinds = command.completionKinds(at: arguments.count, after: arguments)
       candidates = kinds.flatMap { candidatesFor($0, prefix: prefix) }
     }
     guard !candidates.isEmpty else { return nil }
     if candidates.count == 1 {
       let only = candidates[0]
-      let text = Self.quoted(only.text, force: current.isQuoted) + (only.isFinal ? " " : "")
+      let text = only.head + Self.quoted(only.value, force: current.isQuoted) + (only.isFinal ? " " : "")
       return Completion(replacing: typedLength, insertion: text, candidates: [])
     }
     // As bash: the common prefix when it adds something (quoted only when that text needs
-    // it, or a quote is already open), else the word as typed: never a lone quote.
-    let common = Self.commonPrefix(candidates.map(\.text))
+    // it, or a quote is already open), else the word as typed: never a lone quote. A head
+    // all candidates share (`artist=`) stays out of the quotes.
+    let heads = Set(candidates.map(\.head))
+    let head = heads.count == 1 && prefix.hasPrefix(heads.first ?? "") ? heads.first ?? "" : ""
+    let common = Self.commonPrefix(candidates.map { String($0.text.dropFirst(head.count)) })
+    let typedValue = String(prefix.dropFirst(head.count))
     let insertion =
-      common.count > prefix.count
-      ? Self.quoted(common, force: current.isQuoted || Self.needsQuoting(common), close: false)
-      : Self.quoted(prefix, force: current.isQuoted, close: false)
+      common.count > typedValue.count
+      ? head + Self.quoted(common, force: current.isQuoted || Self.needsQuoting(common), close: false)
+      : head + Self.quoted(typedValue, force: current.isQuoted, close: false)
     return Completion(
       replacing: typedLength, insertion: insertion,
       candidates: candidates.map(\.display))
   }
 
   private struct Candidate {
-    var text: String
+    /// What goes before the value, never quoted: `artist=` of `artist="Midnight Oil"`.
+    var head = ""
+    /// The value, quoted when it needs it.
+    var value: String
     var display: String
     /// Whether a space follows (not after `year=` or a directory's `/`).
     var isFinal: Bool
+
+    init(text: String, display: String, isFinal: Bool) {
+      value = text
+      self.display = display
+      self.isFinal = isFinal
+    }
+
+    init(head: String, value: String, display: String, isFinal: Bool) {
+      self.head = head
+      self.value = value
+      self.display = display
+      self.isFinal = isFinal
+    }
+
+    /// The candidate as one text.
+    var text: String { head + value }
+  }
+
+  /// The most words before the one typed that a title typed without quotes is looked for
+  /// in (`tap The Gol` → `The Golden Age`): each is one more look-up.
+  static let wordsOfATitle = 6
+
+  /// A title (or, in a query, an artist) typed as several words without quotes: `tap The
+  /// Gol` completes to `tap The Golden Age`, `list Miles Da` to `list Miles Davis`. The
+  /// longest run of plain words before the cursor that starts where the verb takes an
+  /// album or a query and begins a title wins; nil when none does (the word alone is
+  /// completed then).
+  private func severalWords(command: any Command.Type, arguments: [Word], current: Word, length: Int) -> Completion? {
+    guard !arguments.isEmpty, current.text.isEmpty || Self.isPlain(current) else { return nil }
+    var start = arguments.count
+    while start > 0, arguments.count - start < Self.wordsOfATitle, Self.isPlain(arguments[start - 1]) { start -= 1 }
+    for first in start..<arguments.count {
+      let kinds = command.completionKinds(at: first, after: Array(arguments[..<first]))
+      let query = kinds.contains(.query)
+      guard query || kinds.contains(.album) else { continue }
+      let typed = (arguments[first...].map(\.text) + [current.text]).joined(separator: " ")
+      var texts = query ? fieldValues(.artist, typed, Self.listLimit) : []
+      for title in titles(typed, Self.listLimit) where !texts.contains(title) { texts.append(title) }
+      guard !texts.isEmpty else { continue }
+      let replacing = length - (arguments[first].column - 1)
+      let displays = texts.map(TextSanitizer.escaped)
+      if texts.count == 1 {
+        let text = texts[0]
+        return Completion(
+          replacing: replacing,
+          insertion: (Self.needsQuotingInWords(text) ? Self.quoted(text, force: true) : text) + " ",
+          candidates: [])
+      }
+      let common = Self.commonPrefix(texts)
+      let insertion =
+        common.count > typed.count
+        ? (Self.needsQuotingInWords(common) ? Self.quoted(common, force: true, close: false) : common) : typed
+      return Completion(replacing: replacing, insertion: insertion, candidates: displays)
+    }
+    return nil
+  }
+
+  /// A word that may be part of a title typed without quotes: not quoted, and not a query's
+  /// operator, a field, an assignment or a view.
+  private static func isPlain(_ word: Word) -> Bool {
+    guard !word.isQuoted, let first = word.text.first else { return false }
+    return !"-^@".contains(first) && !word.text.contains(":") && !word.text.contains("=") && !word.text.hasSuffix(",")
+  }
+
+  /// Whether `text` cannot be typed as words (it has a quote, a backslash, `;`, `#` or a tab).
+  static func needsQuotingInWords(_ text: String) -> Bool {
+    text.contains { "\t\"'\\;#".contains($0) }
   }
 
   private func verbs(_ prefix: String) -> [Candidate] {
@@ -109,6 +188,16 @@ struct Completer {
       return words.filter { $0.hasPrefix(prefix.lowercased()) }
         .map { Candidate(text: $0, display: $0, isFinal: true) }
     case .assignments:
+      // After `FIELD=`, the field's values in the library (`artist=Mid` → `artist="Midnight Oil"`).
+      if let equals = prefix.firstIndex(of: "="),
+        let field = try? AlbumField(parsing: String(prefix[..<equals])),
+        let queried = QueryField(rawValue: field.rawValue), field != .cover
+      {
+        let head = String(prefix[...equals])
+        return fieldValues(queried, String(prefix[prefix.index(after: equals)...]), Self.listLimit).map {
+          Candidate(head: head, value: $0, display: TextSanitizer.escaped($0), isFinal: true)
+        }
+      }
       return AlbumField.typed.map { $0.rawValue + "=" }.filter { $0.hasPrefix(prefix.lowercased()) }
         .map { Candidate(text: $0, display: $0, isFinal: false) }
     case .trackAssignments:
@@ -160,8 +249,14 @@ struct Completer {
     }
     guard let colon = prefix.firstIndex(of: ":") else {
       guard !prefix.isEmpty else { return [] }
-      return QueryField.allCases.map { $0.rawValue + ":" }.filter { $0.hasPrefix(prefix.lowercased()) }
+      let fields = QueryField.allCases.map { $0.rawValue + ":" }.filter { $0.hasPrefix(prefix.lowercased()) }
         .map { Candidate(text: negation + $0, display: $0, isFinal: false) }
+      // A bare word searches titles and artists: those that start with it (`Esb` →
+      // `"Esbjörn Svensson Trio"`), artists first.
+      var values = fieldValues(.artist, String(prefix), Self.listLimit)
+      for title in titles(String(prefix), Self.listLimit) where !values.contains(title) { values.append(title) }
+      return fields
+        + values.map { Candidate(head: negation, value: $0, display: TextSanitizer.escaped($0), isFinal: true) }
     }
     guard let field = QueryField(name: prefix[..<colon]) else { return [] }
     let value = prefix[prefix.index(after: colon)...]

@@ -101,6 +101,10 @@ typedef struct CTLTrack {
   int rating;
   /// 1 when the file marks the track a favourite (`LOVE RATING` = `L`), else 0.
   int favourite;
+  /// The sample rate in Hz (0 when unknown), from the audio properties.
+  int sampleRate;
+  /// The composer (ID3v2 TCOM, Vorbis COMPOSER, MP4 ©wrt: TagLib's COMPOSER property).
+  char *composer;
 } CTLTrack;
 
 /// Reads the tags, audio properties and embedded picture of the file at `path` into `track`
@@ -215,7 +219,7 @@ int ctl_copy_attributes(int source, int target);
 /// The version of this interface: a plug-in answers the one it was built with (`ctl_abi`), and
 /// one of another is refused, not called (a function whose structs changed would misread
 /// them). Raised whenever a function or struct above changes.
-#define CTL_ABI 2
+#define CTL_ABI 3
 
 #ifdef CTL_PLUGIN
 /// CTL_ABI as the plug-in was built.
