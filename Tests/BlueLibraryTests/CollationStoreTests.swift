@@ -26,6 +26,14 @@ struct CollationStoreTests {
     #expect(try Self.order(library, ["artist-"]) == Self.sorted.reversed())
   }
 
+  /// A bulk import inserts without the trigger and marks its rows in one pass.
+  @Test func importedAlbumsSortWithAccentsAmongTheirLetters() throws {
+    let library = Library.inMemory(seed: [])
+    try library.importAlbums(Self.albums())
+    #expect(try Self.order(library, ["title+"]) == Self.sorted)
+    #expect(try Self.order(library, ["artist+"]) == Self.sorted)
+  }
+
   @Test func anEditedTitleSortsByItsNewKeyAndUndoPutsTheOldOneBack() throws {
     let library = Library.inMemory(seed: Self.albums())
     var zappa = try library.album(at: 0)

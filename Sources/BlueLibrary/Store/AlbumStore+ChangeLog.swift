@@ -29,6 +29,17 @@ extension AlbumStore {
     }
   }
 
+  /// Marks the albums from id `first` on whose title or artist is beyond ASCII (its bytes
+  /// outnumber its characters), as the sort-key trigger would have: for a bulk insert that
+  /// ran without it.
+  static func markUnkeyedAlbums(from first: Int64, _ db: Database) throws {
+    try db.execute(
+      sql: """
+        UPDATE album SET title_key = '' WHERE id >= ? AND (length(CAST(title AS BLOB)) <> length(title)
+          OR length(CAST(artist AS BLOB)) <> length(artist))
+        """, arguments: [first])
+  }
+
   /// Gives the albums the sort-key triggers marked (an empty `title_key`: a title or artist
   /// beyond ASCII written since) their keys (Schema's `addSortKeys`); through the partial
   /// index `album_unkeyed`, a change that marked none pays one probe of an empty index.

@@ -679,14 +679,21 @@ enum Schema {
     try db.execute(sql: "DROP INDEX album_artist; \(artistIndex); \(sortKeyObjects)")
   }
 
-  /// The triggers and the index of version 19 that keep `title_key` and `artist_key` in step.
-  static let sortKeyObjects = """
-    CREATE INDEX album_unkeyed ON album(id) WHERE title_key = '';
+  /// The trigger of version 19 that marks an inserted row beyond ASCII; a bulk import drops
+  /// it while it inserts (a trigger runs a program per row: a quarter of an import's
+  /// instructions) and marks its rows in one pass (``AlbumStore/markUnkeyedAlbums(from:_:)``).
+  static let sortKeyInsertTrigger = """
     CREATE TRIGGER album_sort_key_insert AFTER INSERT ON album
       WHEN NEW.title GLOB '*[^ -~]*' OR NEW.artist GLOB '*[^ -~]*'
     BEGIN
       UPDATE album SET title_key = '' WHERE id = NEW.id;
-    END;
+    END
+    """
+
+  /// The triggers and the index of version 18 that keep `title_key` and `artist_key` in step.
+  static let sortKeyObjects = """
+    CREATE INDEX album_unkeyed ON album(id) WHERE title_key = '';
+    \(sortKeyInsertTrigger);
     CREATE TRIGGER album_sort_key_update AFTER UPDATE OF title, artist ON album
       WHEN NEW.title IS NOT OLD.title OR NEW.artist IS NOT OLD.artist
     BEGIN
