@@ -54,6 +54,11 @@ struct CompleterTests {
     Case(line: "edit 6 tr", replacing: 2, insertion: "track "),
     Case(line: "edit 6 track 3 nu", replacing: 2, insertion: "number="),
     Case(line: "edit track 3 ti", replacing: 2, insertion: "title="),
+    Case(line: "edit 6 track 1-10 al", replacing: 2, insertion: "albumartist="),
+    Case(line: "edit 6 track a", replacing: 1, insertion: "all "),
+    Case(line: "queue cl", replacing: 2, insertion: "clear "),
+    Case(line: "queue shu", replacing: 3, insertion: "shuffle "),
+    Case(line: "queue move 3 t", replacing: 1, insertion: "to "),
   ])
   func oneCandidateCompletesTheWord(_ test: Case) throws {
     let completion = try #require(completer.complete(test.line))
@@ -84,7 +89,8 @@ struct CompleterTests {
       line: "edit 2 ", replacing: 0, insertion: "",
       candidates: ["track"] + titles + ["title=", "artist=", "genre=", "year=", "cover="]),
     Case(
-      line: "edit 2 track 3 ", replacing: 0, insertion: "", candidates: ["title=", "artist=", "number="]),
+      line: "edit 2 track 3 ", replacing: 0, insertion: "",
+      candidates: ["title=", "artist=", "number=", "albumartist="]),
     Case(
       line: "edit 2 year=1 ", replacing: 0, insertion: "",
       candidates: ["title=", "artist=", "genre=", "year=", "cover="]),
