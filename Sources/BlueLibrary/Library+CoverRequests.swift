@@ -7,7 +7,7 @@ extension Library {
   /// What asking for covers did (``requestCovers(ofAlbumsAt:retry:shouldStop:expecting:)``),
   /// counted: counts, not titles (`download all` on a million albums without covers keeps no
   /// list).
-  package struct CoverRequests: Sendable, Equatable {
+  package struct CoverRequests: Sendable {
     /// Covers asked for, to download.
     package var started = 0
     /// Covers in the cover cache already.
@@ -21,13 +21,12 @@ extension Library {
     package var withoutArt = 0
     /// The last album without a cover URL (the album named alone: why it has none).
     package var lacking: Album?
-    /// Albums whose cover's source cannot ask (a bad BLUELIB_COVERART_URL), and why.
-    package var notAsked = 0
-    package var setupProblem: String?
     /// Covers the Cover Art Archive, or the music server, said it had none of in the last
     /// 30 days: not asked again.
-    package var noneInArchive = 0
-    package var noneOnServer = 0
+    package var none: (inArchive: Int, onServer: Int) = (0, 0)
+    /// Why the covers of some albums cannot be asked for as covers are set up (a bad
+    /// BLUELIB_COVERART_URL), and how many albums were not asked for.
+    package var setupProblem: (reason: String, albums: Int)?
     /// Whether a signal stopped the requests before the rest were asked for.
     package var stopped = false
   }
@@ -81,12 +80,11 @@ extension Library {
             continue
           }
           if let problem = coverSetupProblem(of: album) {
-            tally.notAsked += 1
-            tally.setupProblem = problem
+            tally.setupProblem = (problem, (tally.setupProblem?.albums ?? 0) + 1)
             continue
           }
           if noneInArchive.contains(album.coverURL) {
-            if album.coverURL.hasPrefix("caa:") { tally.noneInArchive += 1 } else { tally.noneOnServer += 1 }
+            if album.coverURL.hasPrefix("caa:") { tally.none.inArchive += 1 } else { tally.none.onServer += 1 }
             continue
           }
           // A picture in the album's files or folder is read, not downloaded (already, or

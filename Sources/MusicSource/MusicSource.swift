@@ -95,9 +95,7 @@ package struct SourceProgress: Sendable, Equatable {
 
   /// A progress report with every field given.
   package init(filesFound: Int, filesScanned: Int, albumsFound: Int) {
-    self.filesFound = filesFound
-    self.filesScanned = filesScanned
-    self.albumsFound = albumsFound
+    (self.filesFound, self.filesScanned, self.albumsFound) = (filesFound, filesScanned, albumsFound)
   }
 }
 

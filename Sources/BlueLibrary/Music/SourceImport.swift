@@ -29,6 +29,12 @@ package struct SourceImport: Sendable, Equatable {
   /// How many audio files the scan opened: the others had the size and modification time
   /// the last import of them recorded, and their tags were taken from the library.
   package var filesOpened = 0
+  /// Audio files (by their extension) with no readable audio, and folders that could not be
+  /// opened, ordered by path.
+  package var skipped: [Skipped] = []
+  /// Whether ``skipped`` are the very files (same paths, reasons, sizes and times) the last
+  /// import of this folder skipped: said once, not at every re-import.
+  package var skippedAsBefore = false
   /// Albums appended to the library.
   package var added = 0
   /// Albums imported before (the same folder, album artist and title) whose fields changed.
@@ -52,12 +58,6 @@ package struct SourceImport: Sendable, Equatable {
   package var samplesLeft = 0
   /// A few albums of each kind of change, in the library's words, for the summary.
   package var named: [Change] = []
-  /// Audio files (by their extension) with no readable audio, and folders that could not be
-  /// opened, ordered by path.
-  package var skipped: [Skipped] = []
-  /// Whether ``skipped`` are the very files (same paths, reasons, sizes and times) the last
-  /// import of this folder skipped: said once, not at every re-import.
-  package var skippedAsBefore = false
   /// The step `undo` takes back, or nil when nothing changed.
   package var step: ChangeStep?
   /// What that step says, or nil when nothing changed.

@@ -59,17 +59,17 @@ struct DownloadCommand: AlbumChoosingCommand {
     if tally.withoutArt > 0 {
       parts.append("\(albumCount(tally.withoutArt)) with no art and no MusicBrainz id to look it up by")
     }
-    for (count, place) in [(tally.noneInArchive, "in the Cover Art Archive"), (tally.noneOnServer, "on the server")]
+    for (count, place) in [(tally.none.inArchive, "in the Cover Art Archive"), (tally.none.onServer, "on the server")]
     where count > 0 {
       parts.append(
         "\(albumCount(count)) \(count == 1 ? "has" : "have") none \(place) (asked in the last 30 days; "
           + "'download --retry' asks again)")
     }
     if tally.stopped { parts.append("stopped by a signal before the rest were asked for") }
-    if let setupProblem = tally.setupProblem {
+    if let (setupProblem, notAsked) = tally.setupProblem {
       // Said once, as the command's failure; the other covers asked for go on.
       throw CommandError(
-        setupProblem + " (\(albumCount(tally.notAsked)) not asked for"
+        setupProblem + " (\(albumCount(notAsked)) not asked for"
           + (parts.isEmpty ? ")" : "; " + parts.joined(separator: ", ") + ")"))
     }
     return .lines([parts.isEmpty ? "nothing to download" : parts.joined(separator: ", ")])
