@@ -184,7 +184,7 @@ let package = Package(
       name: "BlueLibraryTests",
       dependencies: [
         "AlbumArchive", "AlbumModel", "BlueCovers", "BlueLibrary", "CoverArt", "CoverTestSupport", "LoopbackHTTPServer",
-        "MusicFolder", "TestSupport",
+        "MusicFolder", "MusicSource", "TestSupport",
       ]
     ),
     .testTarget(

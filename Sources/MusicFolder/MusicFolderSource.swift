@@ -6,29 +6,18 @@ import MusicSource
   import Darwin
 #endif
 
-/// A source of albums whose tracks are files a library may have read before: the library
-/// scans it rather than being told its tracks. It walks its files, reads those an earlier
-/// scan did not (``EarlierScan``: the library's record of the last one), groups them as its
-/// folders and pictures say (``AlbumGrouping``: what only the walk sees, a folder's cover
-/// image, a file's picture, decides an album's cover) and reports what it passed over. A
-/// library's importer asks a source for this where it offers it, and lists it otherwise
-/// (``MusicSource/listTracks(_:)``).
-package protocol ScannedSource: MusicSource {
-  /// How messages name it: the folder as it was given.
-  var location: String { get }
-
-  /// Scans it (``MusicFolderScanner/scan(_:progress:isCancelled:earlier:)``).
-  func scan(
-    progress: ((SourceProgress) -> Void)?, isCancelled: () -> Bool, earlier: (any EarlierScan)?
-  ) throws(MusicFolderError) -> MusicFolderScan
-}
-
 /// A music folder of this machine as a source of albums (`import DIR`): an adapter like a
-/// music server's (``MusicSource``), which the library scans (``ScannedSource``), its
-/// fingerprint the walk's (paths, sizes, times, cover images), its tracks listed with the
-/// tags TagLib reads. It keeps no marks of its own (a rating stays in the library), is not
-/// followed, and its covers are its albums' own (the scan's ``MusicAlbum/cover``).
-package final class MusicFolderSource: ScannedSource {
+/// music server's (``MusicSource``), its fingerprint the walk's (paths, sizes, times, cover
+/// images), its tracks listed with the tags TagLib reads. It keeps no marks of its own (a
+/// rating stays in the library), is not followed, and its covers are its albums' own (the
+/// scan's ``MusicAlbum/cover``).
+///
+/// A library's importer scans it rather than lists it (``scan(progress:isCancelled:earlier:)``):
+/// its files may have been read before (``EarlierScan``: the library's record of the last
+/// scan, so only the files changed since are read), what only its walk sees (a folder's
+/// cover image, a file's picture) makes its albums' covers, and it reports the files it
+/// passed over and how far it has got. A server's adapter has none of that, and is listed.
+package final class MusicFolderSource: MusicSource {
   /// The folder as it was given (`~/Music` expanded): what messages name.
   package let location: String
   private let scanner: MusicFolderScanner
@@ -53,6 +42,7 @@ package final class MusicFolderSource: ScannedSource {
     "folder" + root.map { $0 == "/" ? "-" : $0 }
   }
 
+  /// Scans it (``MusicFolderScanner/scan(_:progress:isCancelled:earlier:)``).
   package func scan(
     progress: ((SourceProgress) -> Void)?, isCancelled: () -> Bool, earlier: (any EarlierScan)?
   ) throws(MusicFolderError) -> MusicFolderScan {

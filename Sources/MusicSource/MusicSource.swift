@@ -6,7 +6,7 @@
 /// server (`SubsonicClient`) lists albums (``SourceListing/albums(_:)``): asking it for
 /// every album's tracks would cost a request an album; a music folder of this machine
 /// (`MusicFolderSource`, in MusicFolder) lists its files' tracks, and offers the library
-/// more (`ScannedSource`: a scan that reads only the files changed since the last one,
+/// more (a scan that reads only the files changed since the last one,
 /// groups them with its folders' cover images, and reports the files it skipped and how far
 /// it has got). The library imports every source through one importer (what the last import
 /// saw asked first; the tracks grouped into albums as a music folder's files are; keyed,
