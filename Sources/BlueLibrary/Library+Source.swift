@@ -16,8 +16,9 @@ extension Library {
   /// source's import.
   package typealias SourceSync = SourceImport
 
-  /// Brings the library in step with its ``source``, as one change (one step `undo`
-  /// takes back) when albums changed: albums not seen before are appended, albums seen before
+  /// Brings the library in step with its ``source`` through the one importer of every
+  /// source (``importSource(_:named:withDeleted:progress:isCancelled:)``), as one change
+  /// (one step `undo` takes back) when albums changed: albums not seen before are appended, albums seen before
   /// (the same folder on the server, album artist and title) are updated in place, and the
   /// fields you edited, and the albums you deleted, stay as you left them, as after an
   /// import of a music folder — but the rating and favourite mark, which are the server's
