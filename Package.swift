@@ -61,7 +61,7 @@ let package = Package(
     .target(name: "BlueTagLib", dependencies: ["CTagLibSystem"]),
     // System calls at the bottom: EINTR, errno text, atomic files, the wake-up pipe.
     .target(name: "BlueSystem"),
-    .target(name: "MusicFolder", dependencies: ["CTagLib", "BlueSystem"]),
+    .target(name: "MusicFolder", dependencies: ["CTagLib", "BlueSystem", "MusicSource"]),
     // The player, its engine protocol and a scripted test engine; knows no library (an
     // engine refuses a file that is not audio by MusicFolder's look at its first bytes).
     .target(name: "BluePlayback", dependencies: ["BlueSystem", "MusicFolder"]),
@@ -170,7 +170,7 @@ let package = Package(
       ]
     ),
     .testTarget(name: "CoverArtTests", dependencies: ["CoverArt", "TestSupport"]),
-    .testTarget(name: "MusicFolderTests", dependencies: ["MusicFolder", "CoverArt", "TestSupport"]),
+    .testTarget(name: "MusicFolderTests", dependencies: ["MusicFolder", "MusicSource", "CoverArt", "TestSupport"]),
     .testTarget(name: "HorizontalScrollerTests", dependencies: ["HorizontalScroller"]),
     .target(name: "TestSupport", dependencies: ["BlueSystem", "CoverArt", "MusicFolder"], path: "Tests/TestSupport"),
     .target(name: "CoverTestSupport", dependencies: ["BlueCovers", "TestSupport"], path: "Tests/CoverTestSupport"),
@@ -188,7 +188,7 @@ let package = Package(
       name: "BlueLibraryTests",
       dependencies: [
         "AlbumArchive", "AlbumModel", "BlueCovers", "BlueLibrary", "CoverArt", "CoverTestSupport", "LoopbackHTTPServer",
-        "MusicFolder", "TestSupport",
+        "MusicFolder", "MusicSource", "TestSupport",
       ]
     ),
     .testTarget(

@@ -18,112 +18,35 @@ extension Library {
   // MARK: - Import of a music folder
 
   /// Scans the music folder at `path` (tags read with TagLib, tracks grouped into albums:
-  /// see MusicFolder) and brings its albums into the library as one change: albums not
-  /// imported before are appended, albums imported before from the same folder (same
-  /// album artist and title) are updated in place when their tags changed. When nothing
-  /// changed, nothing is written and no step is logged. The selection stays.
+  /// see MusicFolder) and brings its albums into the library as one change, through the one
+  /// importer of every source (``importSource(_:named:withDeleted:progress:isCancelled:)``,
+  /// the folder as a ``MusicFolderSource``): albums not imported before are appended, albums
+  /// imported before from the same folder (same album artist and title) are updated in place
+  /// when their tags changed. When nothing changed, nothing is written and no step is
+  /// logged. The selection stays.
   ///
   /// - Parameters:
   ///   - name: how the step's summary names the folder (as the user typed it).
+  ///   - withDeleted: bring back the albums you deleted from the library, which an import
+  ///     otherwise leaves out (``SourceImport/leftOut``).
   ///   - progress: told how far the scan has got, about ten times a second, on this thread.
   ///   - isCancelled: asked between files; when it says true the scan stops and
   ///     ``LibraryError/cancelled`` is thrown, with nothing changed.
   /// - Throws: ``LibraryError/cannotScan(path:reason:)`` when `path` is not a folder that
   ///   can be listed, ``LibraryError/cancelled``, or a store error (nothing changed then).
   @discardableResult
-  ///   - withDeleted: bring back the albums you deleted from the library, which an import
-  ///     otherwise leaves out (``FolderImport/leftOut``).
   package func importFolder(
     _ path: String, named name: String, withDeleted: Bool = false, progress: ((MusicScanProgress) -> Void)? = nil,
     isCancelled: () -> Bool = { false }
   ) throws(LibraryError) -> FolderImport {
-    // No read transaction may stay open across a scan of seconds: it would keep other
-    // shells from committing for that long.
-    endCommand()
-    let scan: MusicFolderScan
-    // What the last scan of the folder found, as the library file has it.
-    let earlier = AlbumStore.StoredScan(store)
-    do {
-      scan = try MusicFolderScanner().scan(path, progress: progress, isCancelled: isCancelled, earlier: earlier)
-    } catch {
-      switch error {
-      case .cancelled: throw .cancelled
-      case .notADirectory: throw .cannotScan(path: path, reason: "not a directory")
-      case .cannotOpen(_, let code): throw .cannotScan(path: path, reason: SystemError.reason(code))
-      default: throw .cannotScan(path: path, reason: error.description)
-      }
-    }
-    if isCancelled() { throw .cancelled }
-    let albums: [Album]
-    let skipped: [FolderImport.Skipped]
-    let outcome: AlbumStore.FolderImportOutcome
-    let summary = { (outcome: AlbumStore.FolderImportOutcome) in
-      "import from \(name): "
-        + Self.counts(added: outcome.added, updated: outcome.updated, moved: outcome.moved, unchanged: 0)
-        + (outcome.samplesLeft > 0 ? ", " + AlbumStore.inPlaceOfSamples(outcome.samplesLeft) : "")
-    }
-    // What the files said at the last scan: a field that differs from it was edited since.
-    let scanned = try store.scannedAlbums(under: scan.folder)
-    let filesSaid = scanned.filesSaid
-    // The folders the scan could not list: among the skipped files, they may hide albums.
-    let unlistable = Set(scan.unreadableFolders)
-    if scan.isUnchanged {
-      // Nothing read: the albums and skipped files of the last scan, which saw these files.
-      albums = scanned.lastScan
-      skipped = earlier.unchangedSkipped.map {
-        FolderImport.Skipped(path: $0.path, reason: $0.reason, isFolder: unlistable.contains($0.path))
-      }
-      // Their sizes and times as the walk found them (the fingerprint says: as then).
-      let stamps = scan.stamps(of: skipped.map(\.path))
-      let remembered = AlbumStore.SkippedFiles(
-        root: scan.folder, files: skipped.map { ($0.path, $0.reason, stamps[$0.path]) })
-      outcome = try change { (origin) throws(LibraryError) in
-        try store.importFolder(
-          albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted,
-          skipped: remembered)
-      }
-    } else {
-      var keys: Set<String> = []
-      let keyed = scan.albums.map { album in
-        // Two albums of one scan never share a key (one title in two letter cases, loose in
-        // the folder that also holds a merged multi-disc album): the later one gets a
-        // suffix, the same on every scan.
-        var key = album.key
-        var copy = 1
-        while !keys.insert(key).inserted {
-          copy += 1
-          key = album.key + "\u{1F}\(copy)"
-        }
-        return (key: key, album: album)
-      }
-      albums = keyed.map { Album(music: $0.album, key: $0.key) }
-      skipped = scan.skipped.map {
-        FolderImport.Skipped(path: $0.path, reason: $0.reason.description, isFolder: unlistable.contains($0.path))
-      }
-      let remembered = AlbumStore.SkippedFiles(
-        root: scan.folder, files: scan.skipped.map { ($0.path, $0.reason.description, $0.stamp) })
-      let built = albums
-      outcome = try change { (origin) throws(LibraryError) in
-        try store.importFolder(
-          albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted,
-          tracks: AlbumStore.ScannedTracks(
-            albums: keyed, built: built, root: scan.folder, stored: earlier.stored, opened: scan.openedFiles,
-            unreadable: scan.unreadableFolders, seen: .folder(fingerprint: scan.fingerprint, skipped: skipped)),
-          skipped: remembered)
-      }
-    }
-    // Into an empty library: the first album becomes current, as the viewport shows it.
-    if selection == nil, (try? count()) ?? 0 > 0 { select(0) }
-    refreshLocalCovers(of: albums)
-    return FolderImport(
-      folder: scan.folder, albums: albums.count, tracks: albums.reduce(0) { $0 + ($1.tracks ?? 0) },
-      filesOpened: scan.filesOpened,
-      added: outcome.added,
-      updated: outcome.updated, unchanged: outcome.unchanged, leftOut: outcome.leftOut, moved: outcome.moved,
-      gone: outcome.gone, partlyGone: outcome.partlyGone, leftAsTheyWere: outcome.leftAsTheyWere,
-      samplesLeft: outcome.samplesLeft, named: outcome.named, skipped: skipped,
-      skippedAsBefore: outcome.skippedAsBefore,
-      summary: outcome.step?.summary)
+    try importSource(
+      MusicFolderSource(path), named: name, withDeleted: withDeleted, progress: progress, isCancelled: isCancelled)
+  }
+
+  /// The audio format the first bytes of the file at `path` announce (`FLAC`), or nil: an
+  /// audio file given to `import` is named as one rather than read as CSV.
+  package static func audioFormat(ofFileAt path: String) -> String? {
+    TrackTags.audioFormat(ofFileAt: path)
   }
 
   /// `2 added, 1 updated, 1 moved, 9 unchanged, 1 left out, 1 gone`, leaving out the counts
@@ -143,7 +66,7 @@ extension Library {
   /// Forgets the cached copy of each of `albums`' local covers whose file changed since it
   /// was read (a new `cover.jpg`, a retagged track), so the next card or `cover` reads it
   /// again. One `stat` per album, two for a cached cover.
-  private func refreshLocalCovers(of albums: [Album]) {
+  func refreshLocalCovers(of albums: [Album]) {
     guard let covers else { return }
     for album in albums where !album.coverURL.isEmpty {
       guard let cached = covers.cache.modificationTime(for: album.coverURL),

@@ -12,33 +12,13 @@ import Synchronization
 // `importFolder`), so the source's albums are albums like any other, whatever their number;
 // the source followed as it changes; the marks it shares kept there.
 extension Library {
-  /// What bringing the library in step with its source did.
-  package struct SourceSync: Sendable, Equatable {
-    /// Whether the songs were listed: false when the server's database had not changed
-    /// since the last sync (its version was the same), so nothing was asked or read.
-    package var listed = false
-    /// The server's albums and songs, when listed.
-    package var albums = 0
-    package var tracks = 0
-    package var added = 0
-    package var updated = 0
-    package var moved = 0
-    package var unchanged = 0
-    /// Albums none of whose songs the server has any more (they stay, `missing:true`).
-    package var gone = 0
-    /// Albums you deleted from the library, which a sync leaves out.
-    package var leftOut = 0
-    /// The step `undo` takes back, nil when no album changed.
-    package var summary: String?
-    /// Lines to tell the user: marks a stopped bluelib had not shared, sent now (or not).
-    package var notices: [String] = []
+  /// What bringing the library in step with its source did: the one result of every
+  /// source's import.
+  package typealias SourceSync = SourceImport
 
-    /// Whether any album was added, updated, moved or gone.
-    package var changedAlbums: Bool { added + updated + moved + gone > 0 }
-  }
-
-  /// Brings the library in step with its ``source``, as one change (one step `undo`
-  /// takes back) when albums changed: albums not seen before are appended, albums seen before
+  /// Brings the library in step with its ``source`` through the one importer of every
+  /// source (``importSource(_:named:withDeleted:progress:isCancelled:)``), as one change
+  /// (one step `undo` takes back) when albums changed: albums not seen before are appended, albums seen before
   /// (the same folder on the server, album artist and title) are updated in place, and the
   /// fields you edited, and the albums you deleted, stay as you left them, as after an
   /// import of a music folder — but the rating and favourite mark, which are the server's
@@ -64,111 +44,10 @@ extension Library {
   /// shell's own, on their way — the source told of the first of them, a `rate all` sends
   /// the rest — and the listing keeps them as the library has them).
   func sync(sendingWaitingMarks: Bool) throws(LibraryError) -> SourceSync {
-    guard let server = source else { return SourceSync() }
-    endCommand()
-    let root = server.root
-    // Marks this library changed that the server has not confirmed go first: the listing
-    // would take the server's instead.
-    let notices = sendingWaitingMarks ? try finishPendingShares() : []
-    let version: String
-    // What the last sync saw: nothing is listed while the source's fingerprint is the one
-    // it saw (and the source takes back what it learnt then).
-    let last = try store.source(root)
-    server.recall(lastFingerprint: last?.kind == .server ? last?.fingerprint : nil)
-    do throws(SourceError) {
-      version = try server.fingerprint()
-    } catch {
-      throw .server(error.description)
-    }
-    if let last, last.kind == .server, last.fingerprint == version {
-      var result = SourceSync()
-      result.notices = notices
-      return result
-    }
-
-    // The songs are staged as they come, a window at a time, in the library connection's
-    // temporary tables, and grouped and stored from there: what a sync holds in memory does
-    // not grow with the server's database.
-    try store.beginListing()
-    defer { store.endListing() }
-    var fingerprint = SongFingerprint()
-    var staged = 0
-    /// The tracks of the albums listed without them, as their lists count them.
-    var listedSongs = 0
-    var marksKept = true
-    var failure: LibraryError?
-    do throws(SourceError) {
-      try server.listTracks { listing in
-        do throws(LibraryError) {
-          switch listing {
-          case .withoutMarks:
-            marksKept = false
-          case .again:
-            fingerprint = SongFingerprint()
-            staged = 0
-            listedSongs = 0
-            try store.beginListing()
-          case .tracks(let songs):
-            for song in songs { fingerprint.mix(song) }
-            staged += try store.stage(
-              songs.map { song in
-                ListedTrack(path: root + "/" + song.path, modified: song.modified &* 1_000_000_000, tags: song.tags)
-              })
-          case .albums(let albums):
-            // Albums without their tracks: staged as they are, their tracks asked for when
-            // needed (``tracklist(of:)``).
-            for album in albums { fingerprint.mix(album) }
-            staged += try store.stageAlbums(albums, root: root)
-            listedSongs += albums.reduce(0) { $0 + max(0, min($1.trackCount, 1 << 20)) }
-          }
-          return true
-        } catch {
-          failure = error
-          return false
-        }
-      }
-    } catch {
-      throw .server(error.description)
-    }
-    if let failure { throw failure }
-    var result = SourceSync()
-    result.notices = notices
-    result.listed = true
-    result.tracks = staged + listedSongs
-    let listed = fingerprint.hex(songs: staged)
-    if let last, last.kind == .server, last.listed == listed {
-      // The very songs of the last sync: its albums stand.
-      try store.recordSync(of: root, fingerprint: version, listed: listed)
-      result.albums = try store.scannedAlbumCount(under: root)
-      result.unchanged = result.albums
-      return result
-    }
-
-    result.albums = try store.groupListing()
-    let name = server.name
-    let outcome = try change { (origin) throws(LibraryError) in
-      try store.importListing(
-        root: root,
-        summary: { outcome in
-          "sync with \(name): "
-            + Self.counts(added: outcome.added, updated: outcome.updated, moved: outcome.moved, unchanged: 0)
-        },
-        origin: origin, seen: .server(fingerprint: version, listed: listed), marksFollowSource: marksKept,
-        cover: { album in
-          // The server's cover for each album: its first song's picture, else its folder's.
-          guard let first = album.tracks.first?.path, first.hasPrefix(root + "/") else { return nil }
-          return server.coverURL(ofTrack: String(first.dropFirst(root.count + 1)))
-        })
-    }
-    if selection == nil, (try? count()) ?? 0 > 0 { select(0) }
-    result.added = outcome.added
-    result.updated = outcome.updated
-    result.moved = outcome.moved
-    result.unchanged = outcome.unchanged
-    result.gone = outcome.gone
-    result.leftOut = outcome.leftOut
-    result.summary = outcome.step?.summary
-    return result
+    guard let source else { return SourceSync() }
+    return try importSource(
+      source, named: source.name, withDeleted: false, sendingWaitingMarks: sendingWaitingMarks, progress: nil,
+      isCancelled: { false })
   }
 
   /// ``sync()`` with `source` on the library file at `path`, opened for it: for a thread of
@@ -208,7 +87,7 @@ extension Library {
           return "sync with \(name): " + Self.counts(added: 0, updated: count, moved: 0, unchanged: 0)
         }, origin: origin)
     }
-    result.summary = step?.summary
+    result.step = step
     return result
   }
 

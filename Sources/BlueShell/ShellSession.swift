@@ -131,9 +131,7 @@ final class ShellSession {
 
   /// `synced with MPD at 127.0.0.1:6600: 2 added, 1 updated`.
   private static func syncLine(_ synced: Library.SourceSync, server: any MusicSource) -> String {
-    "synced with \(TextSanitizer.escaped(server.name)): "
-      + Library.counts(
-        added: synced.added, updated: synced.updated, moved: synced.moved, unchanged: 0, gone: synced.gone)
+    ImportCommand.syncLine(synced, name: TextSanitizer.escaped(server.name))
   }
 
   /// What the session learns of its terminal at start.

@@ -81,11 +81,10 @@ package struct MusicFolderScanner: Sendable {
       lastReport = clock.now
       return true
     }
-    var walk = try FolderWalk.walk(root) { (filesFound: Int) throws(MusicFolderError) in
+    let walk = try self.walk(root) { (filesFound: Int) throws(MusicFolderError) in
       if isCancelled() || Task.isCancelled { throw .cancelled }
       if due() { progress?(MusicScanProgress(filesFound: filesFound, filesScanned: 0, albumsFound: 0)) }
     }
-    walk.readSizesAndTimes(workers: workers)
     if isCancelled() || Task.isCancelled { throw .cancelled }
     let fingerprint = walk.fingerprint
     if let earlier, earlier.sawFingerprint(fingerprint, of: root) {
@@ -159,6 +158,28 @@ package struct MusicFolderScanner: Sendable {
     scan.unreadableFolders = walk.unreadableFolders.map(\.path)
     scan.fingerprint = fingerprint
     return scan
+  }
+}
+
+extension MusicFolderScanner {
+  /// The fingerprint a scan of `folder` would have (``MusicFolderScan/fingerprint``): the
+  /// walk's, no file read.
+  ///
+  /// - Throws: ``MusicFolderError`` when `folder` is not a directory that can be listed.
+  package func fingerprint(of folder: String) throws(MusicFolderError) -> String {
+    guard let resolved = realpath(folder, nil) else { throw .cannotOpen(folder, errno: errno) }
+    let root = String(cString: resolved)
+    free(resolved)
+    return try walk(root) { (_: Int) throws(MusicFolderError) in }.fingerprint
+  }
+
+  /// The walk of the folder at `root` (its real path), with each file's size and times.
+  private func walk(
+    _ root: String, beforeFolder: (_ filesFound: Int) throws(MusicFolderError) -> Void
+  ) throws(MusicFolderError) -> FolderWalk {
+    var walk = try FolderWalk.walk(root, beforeFolder: beforeFolder)
+    walk.readSizesAndTimes(workers: workers)
+    return walk
   }
 }
 

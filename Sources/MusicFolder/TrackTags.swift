@@ -232,6 +232,37 @@ package struct TrackTags: Sendable, Hashable {
     }
   }
 
+  /// The audio format the first bytes of the regular file at `path` announce, whatever its
+  /// name: `MP3`, `FLAC`, `Ogg`, `MP4`, `WAV`, `AIFF`, `APE`, `Musepack`, `WavPack`, `TTA`,
+  /// `WMA` (FLAC, APE and Musepack after an ID3v2 tag too, as ``mayHoldAudio(_:)`` reads
+  /// them); nil for other files and files that cannot be read. An audio file given where a
+  /// JSON or CSV file is expected is named as one, not read as text.
+  package static func audioFormat(ofFileAt path: String) -> String? {
+    let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    let start = afterID3v2(fd)
+    for (magics, format) in [(["fLaC"], "FLAC"), (["MAC "], "APE"), (["MPCK", "MP+"], "Musepack")]
+    where starts(fd, at: start, with: magics) {
+      return format
+    }
+    var head = [UInt8](repeating: 0, count: 12)
+    guard pread(fd, &head, 12, 0) == 12 else { return nil }
+    if start > 0 || (head[0] == 0xFF && head[1] & 0xE0 == 0xE0) { return "MP3" }
+    func has(_ magic: String, at offset: Int = 0) -> Bool { head[offset...].starts(with: Array(magic.utf8)) }
+    if has("OggS") { return "Ogg" }
+    if has("ftyp", at: 4) { return "MP4" }
+    if has("RIFF") && has("WAVE", at: 8) { return "WAV" }
+    if has("FORM") && (has("AIFF", at: 8) || has("AIFC", at: 8)) { return "AIFF" }
+    if has("wvpk") { return "WavPack" }
+    if has("TTA1") { return "TTA" }
+    // The ASF header object's GUID.
+    if head.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return "WMA" }
+    return nil
+  }
+
   /// Whether `id` (the 4 bytes at 1080 of a module) names a tracker TagLib knows:
   /// `M.K.`, `M!K!`, `M&K!`, `N.T.`, `FLTn`, `TDZn`, `nCHN`, `CD81`, `OKTA`, `nnCH`, `nnCN`.
   static func isTrackerID(_ id: [UInt8]) -> Bool {

@@ -4,10 +4,14 @@
 /// can, that shares marks (ratings, favourites) with every other library of it, gives covers
 /// and plays. An MPD server (`MPDClient`, and Mopidy through it) lists tracks; a Subsonic
 /// server (`SubsonicClient`) lists albums (``SourceListing/albums(_:)``): asking it for
-/// every album's tracks would cost a request an album. The library imports what a source
-/// lists through one path (staged; tracks grouped into albums as a music folder's files are;
-/// keyed, stored: views, queries, sort, stats, completion and undo of local edits work as on
-/// local albums), and follows the source as it changes; the executable hands it the
+/// every album's tracks would cost a request an album; a music folder of this machine
+/// (`MusicFolderSource`, in MusicFolder) lists its files' tracks, and offers the library
+/// more (a scan that reads only the files changed since the last one,
+/// groups them with its folders' cover images, and reports the files it skipped and how far
+/// it has got). The library imports every source through one importer (what the last import
+/// saw asked first; the tracks grouped into albums as a music folder's files are; keyed,
+/// stored: views, queries, sort, stats, completion and undo of local edits work as on local
+/// albums; one result), and follows the source as it changes; the executable hands it the
 /// implementation, as it hands the player its audio engine.
 ///
 /// This module knows no library, no store and no terminal: a source depends on it (and on
@@ -75,6 +79,24 @@ extension MusicSource {
 
   /// A source that lists tracks: its albums are never without them.
   package func tracks(ofAlbum album: String) throws(SourceError) -> [SourceTrack] { [] }
+}
+
+/// How far an import of a source has got, as its progress callback is told: a music
+/// folder's scan (files found, files read, albums found so far), a server's listing (tracks
+/// listed, in both counts).
+package struct SourceProgress: Sendable, Equatable {
+  /// Audio files (by their extension) found so far; final once the folders are all listed.
+  package var filesFound: Int
+  /// Audio files read so far.
+  package var filesScanned: Int
+  /// Albums found so far: an estimate during the scan (discs that will be merged count
+  /// apart), exact in the last report.
+  package var albumsFound: Int
+
+  /// A progress report with every field given.
+  package init(filesFound: Int, filesScanned: Int, albumsFound: Int) {
+    (self.filesFound, self.filesScanned, self.albumsFound) = (filesFound, filesScanned, albumsFound)
+  }
 }
 
 /// The marks a source keeps for one track (``MusicSource/marks()``).

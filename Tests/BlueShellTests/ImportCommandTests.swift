@@ -1,5 +1,7 @@
 import AlbumModel
 import BlueLibrary
+import Foundation
+import TestSupport
 import Testing
 
 @testable import BlueShell
@@ -196,5 +198,38 @@ import Testing
     }
     #expect(try shell.titles() == Self.catalogueTitles)
     #expect(shell.run("undo") == ["undo: nothing to undo"])
+  }
+
+  /// An audio file given to `import` is named by its format, as the library's one sniffer
+  /// (the music folder's) reads it, with its folder to import instead: APE, Musepack,
+  /// WavPack, TTA and WMA files were read as CSV and failed on their bytes (issue 47, item 5).
+  @Test(arguments: [("ape", "APE"), ("mpc", "Musepack"), ("wv", "WavPack"), ("tta", "TTA"), ("wma", "WMA")])
+  func anAudioFileGivenToImportIsNamedByItsFormat(fileExtension: String, format: String) throws {
+    try withTemporaryDirectory { directory in
+      let path = directory + "/01." + fileExtension
+      try FileManager.default.copyItem(atPath: AudioFormat.fixtures + "/silence." + fileExtension, toPath: path)
+      let shell = try InProcessShell()
+      #expect(
+        shell.run("import \(path)") == [
+          "import: '\(path)' is an audio file (\(format)); import its folder: import \(directory)"
+        ])
+      #expect(try shell.titles() == Self.catalogueTitles)
+    }
+  }
+
+  /// A FLAC file behind an ID3v2 tag (as some taggers write it) is FLAC, not MP3: the
+  /// sniffer looks past the tag, as the scan does (issue 47, item 5).
+  @Test func aFLACFileBehindAnID3v2TagIsNamedFLAC() throws {
+    try withTemporaryDirectory { directory in
+      let path = directory + "/01.flac"
+      let flac = try Data(contentsOf: URL(fileURLWithPath: AudioFormat.fixtures + "/silence.flac"))
+      // An empty ID3v2.3 tag: "ID3", version 3.0, no flags, size 0.
+      try (Data([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 0]) + flac).write(to: URL(fileURLWithPath: path))
+      let shell = try InProcessShell()
+      #expect(
+        shell.run("import \(path)") == [
+          "import: '\(path)' is an audio file (FLAC); import its folder: import \(directory)"
+        ])
+    }
   }
 }

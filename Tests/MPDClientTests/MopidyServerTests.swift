@@ -74,23 +74,35 @@ extension RunsAlone {
       }.sorted()
     }
 
+    /// The three sources are three adapters of one seam (``MusicSource``: the folder a
+    /// ``MusicFolderSource``), each brought in by the library's one importer
+    /// (``Library/importSource(_:named:withDeleted:progress:isCancelled:)``), each with one
+    /// kind of result.
     @Test func theSameMusicImportsAsTheSameAlbumsFromAFolderAnMPDAndAMopidy() throws {
       let mpd = try MPDFixture(prepare: Self.music)
       try mpd.start()
       let mopidy = try MopidyFixture(prepare: Self.music)
       try mopidy.start()
-      let fromFolder = Library.inMemory(seed: [])
-      try fromFolder.importFolder(mopidy.music.root, named: "M")
+      let folder = MusicFolderSource(mopidy.music.root)
       let mpdServer = server(port: mpd.port)
       let mopidyServer = server(port: mopidy.port)
       defer {
         mpdServer.stop()
         mopidyServer.stop()
       }
+      let fromFolder = Library.inMemory(seed: [], source: folder)
       let fromMPD = Library.inMemory(seed: [], source: mpdServer)
       let fromMopidy = Library.inMemory(seed: [], source: mopidyServer)
-      let mpdSync = try fromMPD.sync()
-      let mopidySync = try fromMopidy.sync()
+      var results: [SourceImport] = []
+      for (library, source) in [(fromFolder, folder), (fromMPD, mpdServer), (fromMopidy, mopidyServer)]
+        as [(Library, any MusicSource)]
+      {
+        results.append(try library.importSource(source))
+      }
+      for result in results { #expect(result.added == 5 && result.tracks == 8 && result.summary != nil) }
+      #expect(results.map(\.folder) == [mopidy.music.root, mpdServer.root, mopidyServer.root])
+      let mpdSync = results[1]
+      let mopidySync = results[2]
       #expect(mpdSync.added == 5 && mpdSync.tracks == 8)
       #expect(mopidySync.added == 5 && mopidySync.tracks == 8)
 
@@ -110,8 +122,12 @@ extension RunsAlone {
       for (one, other) in zip(try fromMPD.allAlbums(), try fromMopidy.allAlbums()) {
         #expect(abs((one.duration ?? 0) - (other.duration ?? 0)) <= Double(one.tracks ?? 0))
       }
-      // Nothing changed: the MPD is not listed again; Mopidy, whose stats say nothing, is
-      // compared by its lists, and its songs are the very ones of the last sync.
+      // Nothing changed: the folder is not read again (its walk is the last scan's); the MPD
+      // is not listed again; Mopidy, whose stats say nothing, is compared by its lists, and
+      // its songs are the very ones of the last sync.
+      let folderAgain = try fromFolder.sync()
+      #expect(!folderAgain.listed && folderAgain.filesOpened == 0 && folderAgain.summary == nil)
+      #expect(folderAgain.unchanged == 5)
       #expect(!(try fromMPD.sync().listed))
       let again = try fromMopidy.sync()
       #expect(!again.changedAlbums && again.summary == nil)

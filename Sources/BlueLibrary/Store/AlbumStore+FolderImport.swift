@@ -5,33 +5,9 @@ internal import MusicFolder
 // `import DIR`: the albums of a music folder brought into the library as one logged step,
 // adding the albums it has not seen and updating in place those it imported before.
 extension AlbumStore {
-  /// What bringing a folder's albums into the library did: the counts and the few albums
-  /// of each kind ``FolderImport`` names.
-  struct FolderImportOutcome {
-    var added = 0
-    var updated = 0
-    var moved = 0
-    var unchanged = 0
-    var leftOut = 0
-    var gone = 0
-    var partlyGone = 0
-    var leftAsTheyWere = 0
-    /// The sample albums the import took out (``AlbumStore/retireSamples(_:from:_:)``).
-    var samplesLeft = 0
-    var named: [FolderImport.Change] = []
-    /// The logged step, nil when no album changed (no step is logged then).
-    var step: ChangeStep?
-    /// Whether the files the scan skipped are the very ones the last import of the folder
-    /// skipped (``SkippedFiles/record(_:)``).
-    var skippedAsBefore = false
-
-    /// Names `album` among the changes of `kind`, when fewer than a few are named.
-    mutating func name(_ kind: FolderImport.Change.Kind, _ album: Album, _ detail: String? = nil) {
-      guard named.lazy.filter({ $0.kind == kind }).count < FolderImport.namedPerKind else { return }
-      let name = album.artist.isEmpty ? album.title : album.title + " — " + album.artist
-      named.append(FolderImport.Change(kind: kind, album: name, detail: detail))
-    }
-  }
+  /// What bringing a source's albums into the library did: the counts and the few albums
+  /// of each kind it names, and the step logged (nil when no album changed).
+  typealias FolderImportOutcome = SourceImport
 
   /// Brings `albums` (from a music-folder scan, each with a source key) into the library
   /// in one transaction: an album whose source key a stored album has updates that album in
@@ -127,6 +103,15 @@ extension AlbumStore {
       outcome.step = try Self.changeStep(step, db)
       return outcome
     }
+  }
+}
+
+extension SourceImport {
+  /// Names `album` among the changes of `kind`, when fewer than a few are named.
+  mutating func name(_ kind: Change.Kind, _ album: Album, _ detail: String? = nil) {
+    guard named.lazy.filter({ $0.kind == kind }).count < Self.namedPerKind else { return }
+    let name = album.artist.isEmpty ? album.title : album.title + " — " + album.artist
+    named.append(Change(kind: kind, album: name, detail: detail))
   }
 }
 

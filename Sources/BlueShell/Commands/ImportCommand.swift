@@ -60,7 +60,7 @@ struct ImportCommand: Command {
     if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
       return try importFolder(path, in: environment)
     }
-    if let format = Self.audioFormat(of: path) {
+    if let format = Library.audioFormat(ofFileAt: path) {
       let folder = shownPath.contains("/") ? String(shownPath[..<shownPath.lastIndex(of: "/")!]) : "."
       throw CommandError(
         "'\(TextSanitizer.escaped(shownPath))' is an audio file (\(format)); import its folder: "
@@ -89,31 +89,6 @@ struct ImportCommand: Command {
     }
     // The samples the cards showed are gone: at a terminal, draw the library as it is now.
     return .changed(message, redraw: samplesLeft > 0 && environment.isInteractive)
-  }
-}
-
-extension ImportCommand {
-  /// The audio format the first bytes of the regular file at `path` announce (`MP3`,
-  /// `FLAC`, `Ogg`, `MP4`, `WAV`, `AIFF`), or nil: an audio file given to `import` would
-  /// otherwise be read as CSV and fail with a baffling `invalid UTF-8 on line 1`.
-  static func audioFormat(of path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-    var head = [UInt8](repeating: 0, count: 12)
-    guard read(fd, &head, 12) == 12 else { return nil }
-    func starts(_ text: String, at offset: Int = 0) -> Bool {
-      Array(head[offset..<(offset + text.utf8.count)]) == Array(text.utf8)
-    }
-    if starts("ID3") || (head[0] == 0xFF && head[1] & 0xE0 == 0xE0) { return "MP3" }
-    if starts("fLaC") { return "FLAC" }
-    if starts("OggS") { return "Ogg" }
-    if starts("ftyp", at: 4) { return "MP4" }
-    if starts("RIFF") && starts("WAVE", at: 8) { return "WAV" }
-    if starts("FORM") && (starts("AIFF", at: 8) || starts("AIFC", at: 8)) { return "AIFF" }
-    return nil
   }
 }
 
@@ -198,13 +173,26 @@ extension ImportCommand {
   }
 
   /// `imported 12 albums (140 tracks) from ~/Music: 2 added, 1 updated, 9 unchanged`.
-  static func summary(_ result: FolderImport, name: String) -> String {
+  static func summary(_ result: SourceImport, name: String) -> String {
     let tracks = Library.counted(result.tracks, "track")
-    let counts = Library.counts(
-      added: result.added, updated: result.updated, moved: result.moved, unchanged: result.unchanged,
-      leftOut: result.leftOut, gone: result.gone)
     return "imported \(albumCount(result.albums)) (\(tracks)) from \(name)"
-      + (result.albums == 0 ? " (no readable audio files)" : ": " + counts)
+      + (result.albums == 0
+        ? " (no readable audio files)" : ": " + counts(result, unchanged: result.unchanged, leftOut: result.leftOut))
+  }
+
+  /// What a sync with a music server did, as its line above the prompt says it (the same
+  /// result as an import's, ``SourceImport``): `synced with MPD at 127.0.0.1:6600: 2 added,
+  /// 1 updated` (`name` escaped).
+  static func syncLine(_ result: SourceImport, name: String) -> String {
+    "synced with \(name): " + counts(result, unchanged: 0, leftOut: 0)
+  }
+
+  /// `2 added, 1 updated, 9 unchanged`: the counts of `result` that are not 0 (a sync
+  /// says neither the albums unchanged nor those left out).
+  private static func counts(_ result: SourceImport, unchanged: Int, leftOut: Int) -> String {
+    Library.counts(
+      added: result.added, updated: result.updated, moved: result.moved, unchanged: unchanged, leftOut: leftOut,
+      gone: result.gone)
   }
 
   /// `the 5 sample albums left to make room; 'undo' brings them back (and takes back the import)`.

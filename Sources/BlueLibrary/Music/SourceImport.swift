@@ -1,5 +1,10 @@
-/// What `import DIR` did: the albums the folder holds and what became of them.
-package struct FolderImport: Sendable, Equatable {
+import AlbumModel
+
+/// What bringing a source's albums into the library did (`import DIR`, a sync with a music
+/// server): one result for every source (``Library/importSource(_:named:withDeleted:progress:isCancelled:)``),
+/// the albums it holds and what became of them; what a kind of source does not have (a
+/// server skips no file) is left empty.
+package struct SourceImport: Sendable, Equatable {
   /// A file (or folder) the scan passed over, and why.
   package struct Skipped: Sendable, Equatable {
     /// Its path.
@@ -11,28 +16,38 @@ package struct FolderImport: Sendable, Equatable {
     package var isFolder = false
   }
 
-  /// The scanned folder's real path (symbolic links resolved).
-  package var folder: String
-  /// The albums the folder holds.
-  package var albums: Int
+  /// The source's root: a scanned folder's real path (symbolic links resolved), a server's
+  /// root (`mpd://127.0.0.1:6600`).
+  package var folder = ""
+  /// Whether the source was read: false when it was as the last import found it (a server
+  /// whose database has the same version), so nothing was asked or read.
+  package var listed = false
+  /// The albums the source holds (a server's, when listed).
+  package var albums = 0
   /// Their tracks.
-  package var tracks: Int
+  package var tracks = 0
   /// How many audio files the scan opened: the others had the size and modification time
   /// the last import of them recorded, and their tags were taken from the library.
-  package var filesOpened: Int
+  package var filesOpened = 0
+  /// Audio files (by their extension) with no readable audio, and folders that could not be
+  /// opened, ordered by path.
+  package var skipped: [Skipped] = []
+  /// Whether ``skipped`` are the very files (same paths, reasons, sizes and times) the last
+  /// import of this folder skipped: said once, not at every re-import.
+  package var skippedAsBefore = false
   /// Albums appended to the library.
-  package var added: Int
+  package var added = 0
   /// Albums imported before (the same folder, album artist and title) whose fields changed.
-  package var updated: Int
+  package var updated = 0
   /// Albums imported before and unchanged.
-  package var unchanged: Int
-  /// Albums the folder holds that you deleted from the library: left out (an import with
+  package var unchanged = 0
+  /// Albums the source holds that you deleted from the library: left out (an import with
   /// `withDeleted` adds them again).
   package var leftOut = 0
   /// Albums found in another folder (or retagged) and updated in place.
   package var moved = 0
-  /// Albums of the folder none of whose files the scan found (newly so): they stay, and
-  /// `missing:true` finds them.
+  /// Albums none of whose files the source has (newly so): they stay, and `missing:true`
+  /// finds them.
   package var gone = 0
   /// Albums that lost some of their files (and were updated).
   package var partlyGone = 0
@@ -43,6 +58,15 @@ package struct FolderImport: Sendable, Equatable {
   package var samplesLeft = 0
   /// A few albums of each kind of change, in the library's words, for the summary.
   package var named: [Change] = []
+  /// The step `undo` takes back, or nil when nothing changed.
+  package var step: ChangeStep?
+  /// What that step says, or nil when nothing changed.
+  package var summary: String? { step?.summary }
+  /// Lines to tell the user: marks a stopped bluelib had not shared, sent now (or not).
+  package var notices: [String] = []
+
+  /// Whether any album was added, updated, moved or gone.
+  package var changedAlbums: Bool { added + updated + moved + gone > 0 }
 
   /// One album an import changed, for the summary.
   package struct Change: Sendable, Equatable {
@@ -73,12 +97,7 @@ package struct FolderImport: Sendable, Equatable {
     case .partlyGone: partlyGone
     }
   }
-  /// Audio files (by their extension) with no readable audio, and folders that could not be
-  /// opened, ordered by path.
-  package var skipped: [Skipped]
-  /// Whether ``skipped`` are the very files (same paths, reasons, sizes and times) the last
-  /// import of this folder skipped: said once, not at every re-import.
-  package var skippedAsBefore = false
-  /// The step `undo` takes back, or nil when nothing changed.
-  package var summary: String?
 }
+
+/// What `import DIR` did: the one result of every source's import.
+package typealias FolderImport = SourceImport
