@@ -42,7 +42,8 @@ struct AlbumStoreFileTests {
       names == [
         "album", "album_artist", "album_play", "album_position", "album_source_key", "change", "change_album",
         "change_album_change",
-        "change_tag", "change_track", "cover", "cover_none", "folder_album", "folder_album_mb_albumid", "lookup_none", "source", "sqlite_sequence",
+        "change_tag", "change_track", "cover", "cover_none", "folder_album", "folder_album_mb_albumid", "lookup_none",
+        "source", "sqlite_sequence",
         "state", "track",
         "track_album", "track_edit", "view", "write_journal",
       ])
