@@ -292,6 +292,14 @@ package final class Library {
     try store.titles(withPrefix: prefix, limit: limit, in: view?.query)
   }
 
+  /// The titles the first of `prefixes` starts (as ``titles(withPrefix:limit:)``) and its
+  /// place among them, in one read: a title typed as several words.
+  package func titles(withFirstOf prefixes: [String], limit: Int) throws(LibraryError) -> (
+    index: Int, titles: [String]
+  )? {
+    try store.titles(withFirstOf: prefixes, limit: limit, in: view?.query)
+  }
+
   // MARK: - Selection (memento)
 
   /// Selects the album at `index` (clamped); not a library change, not undoable.

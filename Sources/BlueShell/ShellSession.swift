@@ -376,7 +376,8 @@ final class ShellSession {
         paths: { PathCompletion.entries(matching: $0, home: home) },
         fieldValues: { field, prefix, limit in (try? library.values(of: field, withPrefix: prefix, limit: limit)) ?? []
         },
-        viewNames: { (try? library.savedViews().map(\.name)) ?? [] })
+        viewNames: { (try? library.savedViews().map(\.name)) ?? [] },
+        firstTitles: { prefixes, limit in try? library.titles(withFirstOf: prefixes, limit: limit) })
     }
     if let stream = reader as? StreamLineReader {
       stream.beforeBlocking = { [unowned self] in

@@ -86,7 +86,7 @@ struct TwinFieldsTests {
   @Test func duplicatesAreListedWithTheFormatTwinsMarked() throws {
     let (runner, _) = try imported()
     defer { runner.cleanUp() }
-    let result = try runner.run(["-c", "list duplicate:true", "-c", "list -f '$index $duplicate'"])
+    let result = try runner.run(["-c", "list duplicate:true", "-c", "list -f '$index $duplicate'", "-c", "list dupes"])
     #expect(
       result.stdout == """
         * 1. Kind of Blue — Miles Davis (1959, Jazz) · MP3 in Kind of Blue (format twin) · cover: no cover
@@ -97,6 +97,7 @@ struct TwinFieldsTests {
         2 false
         3 true
         4 true
+        0 of 4 albums match 'dupes' (did you mean 'duplicate:true'?)
 
         """)
   }

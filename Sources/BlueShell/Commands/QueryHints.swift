@@ -31,6 +31,8 @@ enum QueryHints {
         digits.count == 4 ? number : digits.count == 2 ? (number >= 30 ? 1900 + number : 2000 + number) : nil
       if let start { return "year:\(start)..\(start + 9)" }
     }
+    // Copies of a release are a field (beets' `duplicates` is a plug-in's verb).
+    if ["dupes", "dups", "duplicates", "duplicate", "twins"].contains(lowered) { return "duplicate:true" }
     // Where a cover stands is `art`, not `cover` (the URL).
     for state in ["none", "local", "downloaded", "url"]
     where lowered == "cover:" + state || lowered == "covers:" + state {

@@ -27,6 +27,9 @@ struct Completer {
   var fieldValues: (QueryField, String, Int) -> [String]
   /// The saved views' names.
   var viewNames: () -> [String]
+  /// The titles the first of several prefixes starts, and its place among them (one read of
+  /// the library for a title typed as several words); by default ``titles`` for each in turn.
+  var firstTitles: ([String], Int) -> (index: Int, titles: [String])?
 
   /// The most candidates listed.
   static let listLimit = 200
@@ -36,7 +39,8 @@ struct Completer {
     registry: CommandRegistry, titles: @escaping (String, Int) -> [String] = { _, _ in [] },
     albumCount: @escaping () -> Int = { 0 }, paths: @escaping (String) -> [String] = { _ in [] },
     fieldValues: @escaping (QueryField, String, Int) -> [String] = { _, _, _ in [] },
-    viewNames: @escaping () -> [String] = { [] }
+    viewNames: @escaping () -> [String] = { [] },
+    firstTitles: (([String], Int) -> (index: Int, titles: [String])?)? = nil
   ) {
     self.registry = registry
     self.titles = titles
@@ -44,6 +48,14 @@ struct Completer {
     self.paths = paths
     self.fieldValues = fieldValues
     self.viewNames = viewNames
+    self.firstTitles =
+      firstTitles ?? { prefixes, limit in
+        for (index, prefix) in prefixes.enumerated() {
+          let found = titles(prefix, limit)
+          if !found.isEmpty { return (index, found) }
+        }
+        return nil
+      }
   }
 
   /// Completes the word before the cursor in `textBeforeCursor`; nil when nothing fits.
@@ -136,15 +148,23 @@ struct Completer {
     guard !arguments.isEmpty, current.text.isEmpty || Self.isPlain(current) else { return nil }
     var start = arguments.count
     while start > 0, arguments.count - start < Self.wordsOfATitle, Self.isPlain(arguments[start - 1]) { start -= 1 }
-    for first in start..<arguments.count {
+    // Where a run may start (an album or a query goes there), longest first, and what it types.
+    let runs: [(first: Int, query: Bool, typed: String)] = (start..<arguments.count).compactMap { first in
       let kinds = command.completionKinds(at: first, after: Array(arguments[..<first]))
-      let query = kinds.contains(.query)
-      guard query || kinds.contains(.album) else { continue }
-      let typed = (arguments[first...].map(\.text) + [current.text]).joined(separator: " ")
-      var texts = query ? fieldValues(.artist, typed, Self.listLimit) : []
-      for title in titles(typed, Self.listLimit) where !texts.contains(title) { texts.append(title) }
+      guard kinds.contains(.query) || kinds.contains(.album) else { return nil }
+      return (first, kinds.contains(.query), (arguments[first...].map(\.text) + [current.text]).joined(separator: " "))
+    }
+    guard !runs.isEmpty else { return nil }
+    // One read of the titles for every run; an artist is one seek in its index.
+    let titled = firstTitles(runs.map(\.typed), Self.listLimit)
+    for (index, run) in runs.enumerated() {
+      let typed = run.typed
+      var texts = run.query ? fieldValues(.artist, typed, Self.listLimit) : []
+      if let titled, titled.index == index {
+        for title in titled.titles where !texts.contains(title) { texts.append(title) }
+      }
       guard !texts.isEmpty else { continue }
-      let replacing = length - (arguments[first].column - 1)
+      let replacing = length - (arguments[run.first].column - 1)
       let displays = texts.map(TextSanitizer.escaped)
       if texts.count == 1 {
         let text = texts[0]
