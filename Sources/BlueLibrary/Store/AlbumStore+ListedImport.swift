@@ -26,6 +26,10 @@ extension AlbumStore {
   func beginListing() throws(LibraryError) {
     try reading { db in
       try Self.dropListing(db)
+      // A cache of the temporary tables' pages larger than SQLite's 2 MB while they are
+      // filled and read: fewer of their pages go to and come back from the temporary file
+      // (a first sync of 20,000 songs wrote 17,000 pages). Bounded, whatever the songs.
+      try db.execute(sql: "PRAGMA temp.cache_size = -\(Self.listingCacheKiB)")
       try db.execute(
         sql: """
           CREATE TEMP TABLE listed (
@@ -48,8 +52,14 @@ extension AlbumStore {
 
   /// Drops the staging tables.
   func endListing() {
-    try? reading { db in try Self.dropListing(db) }
+    try? reading { db in
+      try Self.dropListing(db)
+      try db.execute(sql: "PRAGMA temp.cache_size = -2000")
+    }
   }
+
+  /// The cache of the temporary tables during a listing, KiB.
+  static let listingCacheKiB = 16 << 10
 
   private static func dropListing(_ db: Database) throws {
     try db.execute(
@@ -78,9 +88,9 @@ extension AlbumStore {
             let tags = track.tags
             try Self.run(insert, db) { row in
               row.bind(track.path)
-              row.bind(String(place.parent))
+              row.bind(place.parent)
               row.bind(place.title)
-              row.bind(String(place.folder))
+              row.bind(place.folder)
               row.bind(track.modified)
               row.bind(tags.album)
               row.bind(tags.artist)
@@ -439,6 +449,7 @@ extension AlbumStore {
           INSERT INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT (key) DO UPDATE SET \(assignments), missing = 0
           """)
+      let upsertTrack = try Self.upsertTrackStatement(db)
       var step: Int64?
       func beginStep() throws -> Int64 {
         if let step { return step }
@@ -510,7 +521,7 @@ extension AlbumStore {
             continue
           }
           if followEdits, known != nil, opened { try Self.followFile(track.path, db) }
-          try Self.upsertTrack(track, key: key, position: position, db)
+          try Self.upsertTrack(track, key: key, position: position, db, using: upsertTrack)
         }
         var values = Self.folderAlbumValues(ordinal: ordinal, album: album, music: music)
         if listed != nil, anyStored {
