@@ -173,8 +173,18 @@ extension AlbumStore {
   /// grouped on its own.
   private static func place(of track: ListedTrack) -> (folder: Substring, parent: Substring, title: String) {
     let path = track.path
-    let folder = path.lastIndex(of: "/").map { path[..<$0] } ?? ""
-    let parent = folder.lastIndex(of: "/").map { folder[..<$0] } ?? ""
+    let folder: Substring
+    let parent: Substring
+    if path.utf8.allSatisfy({ $0 < 0x80 }) {
+      // An ASCII path's slashes found from its bytes: walking its characters back from the
+      // end was a tenth of the staging.
+      let slash = UInt8(ascii: "/")
+      folder = path.utf8.lastIndex(of: slash).map { path[..<$0] } ?? ""
+      parent = folder.utf8.lastIndex(of: slash).map { folder[..<$0] } ?? ""
+    } else {
+      folder = path.lastIndex(of: "/").map { path[..<$0] } ?? ""
+      parent = folder.lastIndex(of: "/").map { folder[..<$0] } ?? ""
+    }
     let title = track.tags.album ?? Self.folderName(folder)
     return (folder, parent, title)
   }
