@@ -38,8 +38,10 @@ struct Measurement {
 }
 
 /// Why one run does not count.
-struct RunFailure: Error {
+struct RunFailure: Error, CustomStringConvertible {
   var message: String
+
+  var description: String { message }
 }
 
 /// A library scenario's measurement on one library size.
