@@ -237,17 +237,39 @@ struct SongFingerprint {
     hash = (hash ^ 0xFF) &* 0x100_0000_01b3
   }
 
+  /// Mixes the eight bytes of `number`.
+  private mutating func mix(number: UInt64) {
+    var rest = number
+    for _ in 0..<8 {
+      hash = (hash ^ (rest & 0xFF)) &* 0x100_0000_01b3
+      rest >>= 8
+    }
+  }
+
   mutating func mix(_ song: SourceTrack) {
     mix(song.uri)
-    mix(
-      "\(song.modified) \(song.duration) \(song.track ?? -1) \(song.disc ?? -1) \(song.rating ?? 0) \(song.favourite)"
-        + " \(song.bitrate) \(song.sampleRate)")
-    for tag in [
-      song.album, song.artist, song.albumArtist, song.title, song.date, song.genre, song.musicBrainzTrackID,
-      song.musicBrainzAlbumID, song.musicBrainzReleaseGroupID, song.composer, song.format,
-    ] {
-      mix(tag)
-    }
+    // The numbers as their bytes: a text of them (a Double's description above all) cost a
+    // tenth of a sync's listing.
+    mix(number: UInt64(bitPattern: song.modified))
+    mix(number: song.duration.bitPattern)
+    mix(number: UInt64(bitPattern: Int64(song.track ?? -1)))
+    mix(number: UInt64(bitPattern: Int64(song.disc ?? -1)))
+    mix(number: UInt64(bitPattern: Int64(song.rating ?? 0)))
+    mix(number: song.favourite ? 1 : 0)
+    mix(number: UInt64(bitPattern: Int64(song.bitrate)))
+    mix(number: UInt64(bitPattern: Int64(song.sampleRate)))
+    // One by one: an array of them was an allocation a song.
+    mix(song.album)
+    mix(song.artist)
+    mix(song.albumArtist)
+    mix(song.title)
+    mix(song.date)
+    mix(song.genre)
+    mix(song.musicBrainzTrackID)
+    mix(song.musicBrainzAlbumID)
+    mix(song.musicBrainzReleaseGroupID)
+    mix(song.composer)
+    mix(song.format)
   }
 
   mutating func mix(_ album: SourceAlbum) {
@@ -271,10 +293,7 @@ extension SourceTrack {
   /// The tags as a music-folder track has them; the format is the one the server names, else
   /// the file's extension (`FLAC`).
   var tags: TrackTags {
-    let name = uri.split(separator: "/").last ?? ""
-    let format =
-      self.format.map { $0.uppercased() }
-      ?? (name.contains(".") ? String(name.split(separator: ".").last ?? "").uppercased() : "")
+    let format = self.format.map { $0.uppercased() } ?? Self.format(ofURI: uri)
     return TrackTags(
       album: Self.trimmed(album), artist: Self.trimmed(artist), albumArtist: Self.trimmed(albumArtist),
       title: Self.trimmed(title), trackNumber: track, date: Self.trimmed(date), genre: Self.trimmed(genre),
@@ -284,9 +303,30 @@ extension SourceTrack {
       composer: Self.trimmed(composer))
   }
 
+  /// The extension of the last part of `uri` that is not empty, upper-cased (`FLAC`): the
+  /// last part of its name that is not empty, after a dot; empty without a dot. Read from
+  /// the bytes: splitting the URI made two arrays a song.
+  static func format(ofURI uri: String) -> String {
+    let slash = UInt8(ascii: "/")
+    let dot = UInt8(ascii: ".")
+    var name = uri.utf8[...]
+    while name.last == slash { name = name.dropLast() }
+    if let last = name.lastIndex(of: slash) { name = name[name.index(after: last)...] }
+    guard name.contains(dot) else { return "" }
+    while name.last == dot { name = name.dropLast() }
+    if let last = name.lastIndex(of: dot) { name = name[name.index(after: last)...] }
+    return String(Substring(name)).uppercased()
+  }
+
   /// `text` without blanks around it; nil when nothing is left (as TagLib's tags are read).
   private static func trimmed(_ text: String?) -> String? {
     guard let text else { return nil }
+    // Most tags start and end with an ASCII byte that is no blank: taken as they are.
+    if let first = text.utf8.first, let last = text.utf8.last, first < 0x80, last < 0x80, first != 0x20,
+      first != 0x09, last != 0x20, last != 0x09
+    {
+      return text
+    }
     // Most tags have no blank at either end: Foundation's trimming bridged each one (a
     // seventh of a sync's time).
     func isBlank(_ scalar: Unicode.Scalar?) -> Bool {

@@ -32,17 +32,8 @@ extension MusicFolderScanner {
   package static func albums(listed tracks: [ListedTrack]) -> [MusicAlbum] {
     // Folders in tree order (each before its subfolders, names sorted), as a walk lists
     // them, and each folder's tracks by name.
-    let split = tracks.map { track -> (folder: Substring, name: Substring) in
-      guard let slash = track.path.lastIndex(of: "/") else { return ("", track.path[...]) }
-      return (track.path[..<slash], track.path[track.path.index(after: slash)...])
-    }
-    let components = split.map { $0.folder.split(separator: "/", omittingEmptySubsequences: false) }
-    let order = tracks.indices.sorted { left, right in
-      if split[left].folder != split[right].folder {
-        return components[left].lexicographicallyPrecedes(components[right])
-      }
-      return split[left].name < split[right].name
-    }
+    let (split, order) =
+      tracks.allSatisfy { $0.path.utf8.allSatisfy { $0 < 0x80 } } ? asciiOrder(tracks) : textOrder(tracks)
     var folders: [FolderWalk.Folder] = []
     var grouped: [AlbumGrouping.Track] = []
     grouped.reserveCapacity(tracks.count)
@@ -55,5 +46,63 @@ extension MusicFolderScanner {
       grouped.append(AlbumGrouping.Track(file: file, tags: tracks[index].tags))
     }
     return AlbumGrouping.albums(folders: folders, tracks: grouped)
+  }
+
+  /// Each track's folder and name, and the tracks' order (``albums(listed:)``), the paths
+  /// compared as texts.
+  private static func textOrder(_ tracks: [ListedTrack]) -> ([(folder: Substring, name: Substring)], [Int]) {
+    let split = tracks.map { track -> (folder: Substring, name: Substring) in
+      guard let slash = track.path.lastIndex(of: "/") else { return ("", track.path[...]) }
+      return (track.path[..<slash], track.path[track.path.index(after: slash)...])
+    }
+    let components = split.map { $0.folder.split(separator: "/", omittingEmptySubsequences: false) }
+    let order = tracks.indices.sorted { left, right in
+      if split[left].folder != split[right].folder {
+        return components[left].lexicographicallyPrecedes(components[right])
+      }
+      return split[left].name < split[right].name
+    }
+    return (split, order)
+  }
+
+  /// ``textOrder(_:)`` of paths all ASCII, from their bytes: the same order (a text of
+  /// ASCII compares as its bytes; the folders' parts compare in turn as a slash that ranks
+  /// below every other byte, and the end of a folder below a slash, make them), without a
+  /// `Character` of them — walking a path's characters was most of a server's grouping.
+  private static func asciiOrder(_ tracks: [ListedTrack]) -> ([(folder: Substring, name: Substring)], [Int]) {
+    let slash = UInt8(ascii: "/")
+    var split: [(folder: Substring, name: Substring)] = []
+    var keys: [(folder: [UInt8], name: [UInt8])] = []
+    split.reserveCapacity(tracks.count)
+    keys.reserveCapacity(tracks.count)
+    for track in tracks {
+      let path = track.path
+      let bytes = Array(path.utf8)
+      guard let last = bytes.lastIndex(of: slash) else {
+        split.append(("", path[...]))
+        keys.append(([], bytes))
+        continue
+      }
+      let index = path.utf8.index(path.startIndex, offsetBy: last)
+      split.append((path[..<index], path[path.utf8.index(after: index)...]))
+      keys.append((Array(bytes[..<last]), Array(bytes[(last + 1)...])))
+    }
+    func rank(_ bytes: [UInt8], _ index: Int) -> Int {
+      guard index < bytes.count else { return 0 }
+      return bytes[index] == slash ? 1 : Int(bytes[index]) + 2
+    }
+    let order = tracks.indices.sorted { left, right in
+      let (one, other) = (keys[left].folder, keys[right].folder)
+      if one != other {
+        var index = 0
+        while true {
+          let (mine, theirs) = (rank(one, index), rank(other, index))
+          if mine != theirs { return mine < theirs }
+          index += 1
+        }
+      }
+      return keys[left].name.lexicographicallyPrecedes(keys[right].name)
+    }
+    return (split, order)
   }
 }

@@ -38,8 +38,10 @@ struct Measurement {
 }
 
 /// Why one run does not count.
-struct RunFailure: Error {
+struct RunFailure: Error, CustomStringConvertible {
   var message: String
+
+  var description: String { message }
 }
 
 /// A library scenario's measurement on one library size.
@@ -83,6 +85,8 @@ struct Results {
   var staticBinary: StaticBinaryResult?
   /// The music-folder import against mutagen and the TagLib floor (FolderBench.swift).
   var folder: FolderResult?
+  /// A start of bluelib with a Subsonic server unchanged, per size (SubsonicBench.swift).
+  var unchangedStarts: [UnchangedStart] = []
 
   func row(_ scenario: Scenario, size: Int) -> Measurement? {
     rows.first { $0.scenario == scenario && $0.size == size }?.measurement
@@ -200,6 +204,12 @@ final class Bench {
     if options.only.contains(.folder) {
       runFolder()
     }
+    if options.only.contains(.mpd) {
+      runMPD()
+    }
+    if options.only.contains(.subsonic) {
+      runSubsonic()
+    }
     if options.only.contains(.downloads) {
       runDownloads()
     }
@@ -262,7 +272,7 @@ final class Bench {
         throw RunFailure(message: "`undo` did not print '\(expected)'")
       }
       return child
-    case .import, .downloads, .art, .startup, .list, .query, .folder:
+    case .import, .downloads, .art, .startup, .list, .query, .folder, .mpd, .subsonic:
       preconditionFailure("\(scenario.rawValue) is not a library scenario")
     }
   }
@@ -406,7 +416,8 @@ final class Bench {
   /// Runs one child with its output in `directory` (stdout to /dev/null unless `keepOutput`);
   /// throws unless it exits 0.
   func invoke(
-    _ executable: String, _ arguments: [String], input: ChildInput, in directory: String, keepOutput: Bool
+    _ executable: String, _ arguments: [String], input: ChildInput, in directory: String, keepOutput: Bool,
+    adding variables: [String] = []
   ) throws(RunFailure) -> ChildRun {
     do {
       try DataSet.makeDirectory(directory)
@@ -417,7 +428,7 @@ final class Bench {
     let child: ChildRun
     do {
       child = try runChild(
-        executable: executable, arguments: arguments, environment: childEnvironment, input: input,
+        executable: executable, arguments: arguments, environment: childEnvironment + variables, input: input,
         stdoutPath: keepOutput ? directory + "/stdout" : "/dev/null", stderrPath: stderrPath,
         timeout: options.timeout)
     } catch {

@@ -45,6 +45,11 @@ enum Gate {
     Figure(
       name: "folder", title: "import of a \(grouped(GateRun.tracks))-track music folder",
       ours: "bluelib --home FRESH -c 'import DIR'", theirs: "taglib-floor DIR (C++, TagLib)"),
+    Figure(
+      name: "mpd",
+      title: "first sync of an MPD of \(grouped(GateRun.mpdDatabase.songs)) songs",
+      ours: "bluelib --home FRESH --mpd 127.0.0.1:PORT -c quit",
+      theirs: "mpc -f '…' search '(modified-since \"0\")' (the same songs, the same tags)"),
   ]
 
   /// The bars: the largest ratio each figure may have.

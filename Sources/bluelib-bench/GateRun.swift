@@ -20,7 +20,9 @@ struct GateCommand: ParsableCommand {
       \(grouped(GateRun.importRows))-row CSV import against sqlite3's .import; \
       \(grouped(GateRun.scrolls)) piped `scroll right`, `list` and a field query on \
       \(grouped(GateRun.albums)) albums against sqlite3 on the same file; a \
-      \(grouped(GateRun.tracks))-track music folder against a bare C++ TagLib reader. \
+      \(grouped(GateRun.tracks))-track music folder against a bare C++ TagLib reader; the \
+      first sync of an MPD of \(grouped(GateRun.mpdDatabase.songs)) songs (a real MPD on a \
+      generated database) against mpc fetching the same songs with the same tags. \
       Each ratio of instructions must not pass its bar in the bars file.
 
       Exit status: 0 when every ratio is within its bar; 3 when one is over (each named); \
@@ -53,6 +55,9 @@ struct GateRun {
   static let albums = 100_000
   static let scrolls = 10_000
   static let tracks = 200
+  /// The MPD of the `mpd` figure: a fifth of the bench's (``MPDDatabase/issue``), with the
+  /// same shape.
+  static let mpdDatabase = MPDDatabase(songs: 4_029, albums: 336)
   static let query = "list -f '$title' 'artist:\(Bench.queryArtist)' year:\(Bench.queryYears.0)..\(Bench.queryYears.1)"
 
   let valgrind: String
@@ -61,6 +66,9 @@ struct GateRun {
   let floor: String
   let work: String
   let environment: [String]
+  /// The MPD the `mpd` figure syncs from, and mpc.
+  let mpd: BenchMPD
+  let mpc: String
 
   static func main(barsPath: String, bluelib given: String?, sqlite3 givenSQLite: String?, keep: String?) -> Int32 {
     let processEnvironment = ProcessInfo.processInfo.environment
@@ -119,6 +127,7 @@ struct GateRun {
     }
     let counts: [Gate.Count]
     do {
+      defer { gate.mpd.stop() }
       counts = try gate.countAll()
     } catch {
       standardError("bluelib-bench: gate: \(error)")
@@ -145,11 +154,20 @@ struct GateRun {
 
   /// Makes what the figures need: a stripped copy of bluelib (valgrind cannot read Swift's
   /// DWARF), a CSV, libraries of 1,000 and ``albums`` albums, a music folder and the
-  /// TagLib floor.
+  /// TagLib floor, and starts an MPD on a generated database (``mpdDatabase``).
   static func prepare(
     bluelib: String, sqlite3: String, valgrind: String, strip: String, bench: String, work: String,
     environment: [String: String]
   ) throws -> GateRun {
+    let mpdProgram =
+      findInPath("mpd", environment: environment) ?? (access("/usr/sbin/mpd", X_OK) == 0 ? "/usr/sbin/mpd" : nil)
+    guard let mpdProgram, let mpc = findInPath("mpc", environment: environment) else {
+      throw GateError("mpd or mpc is not installed (Debian: apt install mpd mpc)")
+    }
+    let mpd = try BenchMPD(
+      mpd: mpdProgram, database: mpdDatabase, in: work + "/mpd-server",
+      environment: environment.map { "\($0.key)=\($0.value)" }.sorted())
+    try mpd.start()
     let stripped = work + "/bluelib"
     // Two halves at once, one per core: the libraries; the music folder and the floor.
     let floor = Mutex<Result<String, any Error>?>(nil)
@@ -186,7 +204,7 @@ struct GateRun {
     let floorProgram = try built.get()
     return GateRun(
       valgrind: valgrind, bluelib: stripped, sqlite3: sqlite3, floor: floorProgram, work: work,
-      environment: environment.map { "\($0.key)=\($0.value)" }.sorted())
+      environment: environment.map { "\($0.key)=\($0.value)" }.sorted(), mpd: mpd, mpc: mpc)
   }
 
   /// Runs `executable` to its end, outside callgrind; throws with its first line of errors.
@@ -223,9 +241,9 @@ struct GateRun {
       let (ours, theirs) = try programs(figure)
       runs += [Run(figure: index, ours: true, count: ours), Run(figure: index, ours: false, count: theirs)]
     }
-    // The longest first (both imports and bluelib's scrolls: a billion instructions or more
-    // each), so that the two cores end together.
-    let long: Set<String> = ["import", "scroll"]
+    // The longest first (both imports, bluelib's scrolls and its first sync of an MPD: a
+    // billion instructions or so each), so that the two cores end together.
+    let long: Set<String> = ["import", "scroll", "mpd"]
     runs.sort { long.contains(Gate.figures[$0.figure].name) && !long.contains(Gate.figures[$1.figure].name) }
     let next = Mutex(0)
     let counted = Mutex<[(figure: Int, ours: Bool, count: UInt64)]>([])
@@ -314,6 +332,26 @@ struct GateRun {
       return (
         { try instructions(bluelib, ["--home", home, "-c", "import \(shellQuoted(music))"], in: ours) },
         { try instructions(floor, [music], in: theirs) }
+      )
+    case "mpd":
+      // A fresh home for each count (the first sync), the server's own database.
+      let port = String(mpd.port)
+      let songs = Self.mpdDatabase.songs
+      let albums = Self.mpdDatabase.albums
+      let search = ["-h", "127.0.0.1", "-p", port, "-f", Bench.mpcFormat, "search", "(modified-since \"0\")"]
+      return (
+        {
+          let count = try instructions(
+            bluelib, ["--home", home, "--mpd", "127.0.0.1:" + port, "-c", "quit"], in: ours)
+          try Bench.expectServerAlbums(albums, in: home)
+          return count
+        },
+        {
+          let count = try instructions(mpc, search, in: theirs)
+          let lines = DataSet.contents(ofFileAt: theirs + "/stdout", limit: 64 << 20).utf8.count { $0 == 10 }
+          guard lines == songs else { throw GateError("mpc printed \(lines) songs, expected \(songs)") }
+          return count
+        }
       )
     default:
       throw GateError("no figure named \(figure.name)")

@@ -36,6 +36,18 @@ struct Options: ParsableCommand {
                    into a fresh home: bluelib --home H -c 'import DIR',
                    against python3 mutagen reading the same files and a bare
                    C++ TagLib reader (compiled with g++), in turn
+        mpd        the first sync of a real MPD serving a generated database
+                   of 20,145 songs in 1,679 albums (MPD's own text db, no
+                   audio files): bluelib --home FRESH --mpd 127.0.0.1:PORT
+                   -c quit, against mpc fetching the same songs with the same
+                   tags (search '(modified-since "0")'), in turn
+        subsonic   the first sync of a real supysonic of 1,000 and 10,000
+                   albums (1,000 with --quick; one tagged MP3 each, made and
+                   scanned once, kept with --keep):
+                   bluelib --home FRESH --subsonic http://admin@127.0.0.1:PORT
+                   -c quit, against curl paging the same getAlbumList2 with
+                   the same parameters, in turn; then a start with the
+                   server unchanged, its requests counted by a proxy (≤ 4)
         art        decode + draw a 600×600 JPEG at 40×20 cells in this process
                    (200 runs), and the same JPEG through
                    `chafa --size 40x20 -f symbols` (20 runs) when chafa is on
@@ -156,6 +168,8 @@ struct Options: ParsableCommand {
   var runsPerScenario: Int { runs ?? (quick ? 3 : 5) }
   /// Timed runs of each import (a million rows take a while).
   var importRuns: Int { min(runsPerScenario, 3) }
+  /// The sizes of the supysonic the subsonic scenario syncs, in albums.
+  var subsonicSizes: [Int] { quick ? [1_000] : [1_000, 10_000] }
   /// Covers the downloads scenario serves and downloads per run.
   var downloadCovers: Int { downloadCoversGiven ?? (quick ? 12 : 48) }
 }

@@ -15,6 +15,8 @@ struct ReferenceRow {
   var perCommand = 1
   /// The most bluelib's peak RSS may be, when checked (start-up).
   var peakGoalKiB: Int?
+  /// Why it was not measured (a server that is not installed), or nil.
+  var skipped: String?
 
   var ratio: Double? {
     guard let ours = bluelib.median, let theirs = reference.median, theirs > 0 else { return nil }
@@ -98,10 +100,16 @@ extension Report {
   /// The table of figures against their references.
   func referenceLines() -> [String] {
     guard !results.references.isEmpty else { return [] }
-    var lines = ["## against sqlite3, same files, same run", ""]
+    var lines = ["## against a reference tool (sqlite3, mpc, curl), same data, same run", ""]
     lines.append("| figure | bluelib | median | reference | median | ratio | goal |")
     lines.append("| --- | --- | ---: | --- | ---: | ---: | ---: |")
     for row in results.references {
+      if let skipped = row.skipped {
+        lines.append(
+          "| \(cell(row.title)) | `\(cell(row.bluelibCommand))` | \(cell(skipped)) | `\(cell(row.referenceCommand))` | – | – | ≤ \(formatRatio(row.goal)) |"
+        )
+        continue
+      }
       let ours = row.bluelib.failure ?? row.bluelib.median.map { perCommandTime($0, row.perCommand) } ?? "–"
       let theirs = row.reference.failure ?? row.reference.median.map { perCommandTime($0, row.perCommand) } ?? "–"
       lines.append(
@@ -115,6 +123,9 @@ extension Report {
   func referenceChecks() -> [Check] {
     results.references.flatMap { row in
       var checks: [Check] = []
+      if let skipped = row.skipped {
+        return [Check(status: .skip, text: "\(row.title) ≤ \(formatRatio(row.goal)) the reference: \(skipped)")]
+      }
       if let ratio = row.ratio {
         checks.append(
           Check(

@@ -27,6 +27,12 @@ extension Report {
     lines.append("| figure | bluelib | reference | ratio | goal |")
     lines.append("| --- | ---: | ---: | ---: | ---: |")
     for row in results.references {
+      if let skipped = row.skipped {
+        lines.append(
+          "| \(cell(row.title)), \(code(row.bluelibCommand)) | \(cell(skipped)) | \(code(row.referenceCommand)) | – "
+            + "| ≤ \(formatGoal(row.goal)) |")
+        continue
+      }
       var ours = figure(row.bluelib, perCommand: row.perCommand)
       if row.peakGoalKiB != nil, row.bluelib.succeeded { ours += ", peak \(formatKiB(row.bluelib.maxRSSKiB))" }
       let goal = "≤ \(formatGoal(row.goal))" + (row.peakGoalKiB.map { ", ≤ \(formatKiB($0))" } ?? "")
@@ -55,6 +61,13 @@ extension Report {
         "| the same, against the floor: a bare C++ program reading the files' tags with TagLib "
           + "| \(cell(figure(folder.bluelib))) | `taglib-floor DIR` \(cell(folder.floor.map { figure($0) } ?? folder.floorMissing ?? "–")) "
           + "| \(folder.ratio(to: folder.floor).map(formatRatio) ?? "–") | ≤ \(formatGoal(FolderResult.floorGoal)) |")
+    }
+    for start in results.unchangedStarts {
+      let asked =
+        start.failure ?? "\(plural(start.requests.count, "request")) (\(start.requests.joined(separator: ", ")))"
+      lines.append(
+        "| a start with the supysonic of \(grouped(start.albums)) albums unchanged, the same command again "
+          + "| \(cell(asked)) | – | – | ≤ \(UnchangedStart.mostRequests) requests |")
     }
     if let downloads = results.downloads {
       lines.append(

@@ -117,6 +117,8 @@ struct Report {
     case .list: "list"
     case .query: "queries and views"
     case .folder: "music folder"
+    case .mpd: "MPD"
+    case .subsonic: "Subsonic"
     }
   }
 
@@ -218,6 +220,7 @@ struct Report {
     checks += referenceChecks()
     checks += queryChecks()
     checks += folderChecks(results.folder)
+    checks += unchangedStartChecks()
     if let check = staticBinaryCheck(results.staticBinary) { checks.append(check) }
     checks += downloadChecks(results.downloads)
     checks.append(coverArtCheck(results.coverArt))

@@ -22,6 +22,10 @@ enum Scenario: String, CaseIterable, Sendable {
   case query
   /// `bluelib --home FRESH -c 'import DIR'` on a music folder against mutagen and a C++ TagLib reader
   case folder
+  /// `bluelib --home FRESH --mpd 127.0.0.1:PORT -c quit` on a real MPD against `mpc search`
+  case mpd
+  /// `bluelib --home FRESH --subsonic http://USER@127.0.0.1:PORT -c quit` on a real supysonic against curl
+  case subsonic
 
   /// The names `--only` accepts for it.
   var names: [String] {
@@ -37,6 +41,8 @@ enum Scenario: String, CaseIterable, Sendable {
     case .list: ["list"]
     case .query: ["query", "find", "views"]
     case .folder: ["folder", "music"]
+    case .mpd: ["mpd", "mpc"]
+    case .subsonic: ["subsonic", "supysonic"]
     }
   }
 

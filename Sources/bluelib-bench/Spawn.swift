@@ -61,6 +61,8 @@ struct ExecPlan {
   var stderrPath: UnsafeMutablePointer<CChar>
   /// The write end of a close-on-exec pipe: the child writes its errno there if it cannot exec.
   var errorFD: Int32
+  /// Whether the child leads a process group of its own (a server, ended with its children).
+  var ownGroup = false
 }
 
 /// In the forked child: set up the standard descriptors and signals, and exec.
@@ -69,6 +71,7 @@ func execInChild(_ plan: ExecPlan) -> Never {
   sigemptyset(&mask)
   sigprocmask(SIG_SETMASK, &mask, nil)
   signal(SIGPIPE, SIG_DFL)
+  if plan.ownGroup { setpgid(0, 0) }
   let input = plan.stdinFD >= 0 ? plan.stdinFD : open(plan.stdinPath, O_RDONLY)
   if input < 0 || dup2(input, 0) < 0 { childFailed(plan.errorFD) }
   let output = open(plan.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -221,4 +224,72 @@ func findInPath(_ name: String, environment: [String: String]) -> String? {
     if access(candidate, X_OK) == 0 { return candidate }
   }
   return nil
+}
+
+/// A child left running while the bench works (a music server): started as ``runChild``
+/// starts one, standard input from /dev/null, its output and errors into `logPath`, in a
+/// process group of its own; ``end()`` stops the group (SIGTERM, then SIGKILL after 10 s).
+final class BackgroundChild {
+  let pid: pid_t
+  private var ended = false
+
+  init(executable: String, arguments: [String], environment: [String], logPath: String) throws(SpawnError) {
+    var errorPipe: [Int32] = [-1, -1]
+    guard pipe(&errorPipe) == 0 else {
+      throw SpawnError(description: "cannot create a pipe: \(SystemError.reason(errno))")
+    }
+    defer { for fd in errorPipe where fd >= 0 { close(fd) } }
+    for fd in errorPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    let plan = ExecPlan(
+      path: cString(executable), argv: cStringArray([executable] + arguments), envp: cStringArray(environment),
+      stdinPath: cString("/dev/null"), stdinFD: -1, stdoutPath: cString(logPath), stderrPath: cString(logPath),
+      errorFD: errorPipe[1], ownGroup: true)
+    defer {
+      for pointer in [plan.path, plan.stdinPath, plan.stdoutPath, plan.stderrPath] { free(pointer) }
+      freeCStringArray(plan.argv)
+      freeCStringArray(plan.envp)
+    }
+    let pid = fork()
+    if pid == 0 { execInChild(plan) }
+    guard pid > 0 else { throw SpawnError(description: "cannot fork: \(SystemError.reason(errno))") }
+    close(errorPipe[1])
+    errorPipe[1] = -1
+    var childErrno: Int32 = 0
+    if (try? syscall("read") { read(errorPipe[0], &childErrno, MemoryLayout<Int32>.size) })
+      == MemoryLayout<Int32>.size
+    {
+      var status: Int32 = 0
+      _ = try? syscall("waitpid") { waitpid(pid, &status, 0) }
+      throw SpawnError(description: "cannot run \(executable): \(SystemError.reason(childErrno))")
+    }
+    self.pid = pid
+  }
+
+  deinit { end() }
+
+  /// Whether it has exited (it is reaped then).
+  var hasExited: Bool {
+    guard !ended else { return true }
+    var status: Int32 = 0
+    if waitpid(pid, &status, WNOHANG) == pid {
+      ended = true
+      return true
+    }
+    return false
+  }
+
+  /// Stops its process group and waits for it.
+  func end() {
+    guard !hasExited else { return }
+    kill(-pid, SIGTERM)
+    let deadline = monotonicSeconds() + 10
+    while monotonicSeconds() < deadline {
+      if hasExited { return }
+      usleep(20_000)
+    }
+    kill(-pid, SIGKILL)
+    var status: Int32 = 0
+    _ = waitpid(pid, &status, 0)
+    ended = true
+  }
 }

@@ -57,11 +57,11 @@ struct GateTests {
     ("startup 2\nstartup 3", "bars:2: startup has a bar already"),
     (
       "# comment\nstart-up 2",
-      "bars:2: unknown figure 'start-up' (figures: startup, import, scroll, list, query, folder)"
+      "bars:2: unknown figure 'start-up' (figures: startup, import, scroll, list, query, folder, mpd)"
     ),
     ("startup 2 3", "bars:1: expected a figure and its bar, got 'startup 2 3'"),
     ("startup 0", "bars:1: the bar of startup must be a positive number, got '0'"),
-    ("startup 2  # measured 1.7", "bars: no bar for import, scroll, list, query, folder"),
+    ("startup 2  # measured 1.7", "bars: no bar for import, scroll, list, query, folder, mpd"),
   ])
   func aBadBarsFileIsRefusedWithItsLine(text: String, message: String) {
     let error = #expect(throws: GateError.self) { _ = try Gate.Bars(parsing: text, source: "bars") }

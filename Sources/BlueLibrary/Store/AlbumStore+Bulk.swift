@@ -162,6 +162,22 @@ extension AlbumStore {
       bindOptionalText(text, handle, index)
     }
 
+    /// Binds a copy of the bytes of `text` (no `String` made of them first).
+    mutating func bind(_ text: Substring) {
+      index += 1
+      var copy = text
+      let index = index
+      copy.withUTF8 { bytes in
+        bytes.withMemoryRebound(to: CChar.self) { chars in
+          if let base = chars.baseAddress, !chars.isEmpty {
+            _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
+          } else {
+            _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+          }
+        }
+      }
+    }
+
     mutating func bind(_ number: Int64?) {
       index += 1
       if let number { sqlite3_bind_int64(handle, index, number) } else { sqlite3_bind_null(handle, index) }

@@ -26,6 +26,10 @@ extension AlbumStore {
   func beginListing() throws(LibraryError) {
     try reading { db in
       try Self.dropListing(db)
+      // A cache of the temporary tables' pages larger than SQLite's 2 MB while they are
+      // filled and read: fewer of their pages go to and come back from the temporary file
+      // (a first sync of 20,000 songs wrote 17,000 pages). Bounded, whatever the songs.
+      try db.execute(sql: "PRAGMA temp.cache_size = -\(Self.listingCacheKiB)")
       try db.execute(
         sql: """
           CREATE TEMP TABLE listed (
@@ -49,8 +53,14 @@ extension AlbumStore {
 
   /// Drops the staging tables.
   func endListing() {
-    try? reading { db in try Self.dropListing(db) }
+    try? reading { db in
+      try Self.dropListing(db)
+      try db.execute(sql: "PRAGMA temp.cache_size = -2000")
+    }
   }
+
+  /// The cache of the temporary tables during a listing, KiB.
+  static let listingCacheKiB = 16 << 10
 
   private static func dropListing(_ db: Database) throws {
     try db.execute(
@@ -79,9 +89,9 @@ extension AlbumStore {
             let tags = track.tags
             try Self.run(insert, db) { row in
               row.bind(track.path)
-              row.bind(String(place.parent))
+              row.bind(place.parent)
               row.bind(place.title)
-              row.bind(String(place.folder))
+              row.bind(place.folder)
               row.bind(track.modified)
               row.bind(tags.album)
               row.bind(tags.artist)
@@ -167,8 +177,18 @@ extension AlbumStore {
   /// grouped on its own.
   private static func place(of track: ListedTrack) -> (folder: Substring, parent: Substring, title: String) {
     let path = track.path
-    let folder = path.lastIndex(of: "/").map { path[..<$0] } ?? ""
-    let parent = folder.lastIndex(of: "/").map { folder[..<$0] } ?? ""
+    let folder: Substring
+    let parent: Substring
+    if path.utf8.allSatisfy({ $0 < 0x80 }) {
+      // An ASCII path's slashes found from its bytes: walking its characters back from the
+      // end was a tenth of the staging.
+      let slash = UInt8(ascii: "/")
+      folder = path.utf8.lastIndex(of: slash).map { path[..<$0] } ?? ""
+      parent = folder.utf8.lastIndex(of: slash).map { folder[..<$0] } ?? ""
+    } else {
+      folder = path.lastIndex(of: "/").map { path[..<$0] } ?? ""
+      parent = folder.lastIndex(of: "/").map { folder[..<$0] } ?? ""
+    }
     let title = track.tags.album ?? Self.folderName(folder)
     return (folder, parent, title)
   }
@@ -444,6 +464,7 @@ extension AlbumStore {
           INSERT INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT (key) DO UPDATE SET \(assignments), missing = 0
           """)
+      let upsertTrack = try Self.upsertTrackStatement(db)
       var step: Int64?
       func beginStep() throws -> Int64 {
         if let step { return step }
@@ -515,7 +536,7 @@ extension AlbumStore {
             continue
           }
           if followEdits, known != nil, opened { try Self.followFile(track.path, db) }
-          try Self.upsertTrack(track, key: key, position: position, db)
+          try Self.upsertTrack(track, key: key, position: position, db, using: upsertTrack)
         }
         var values = Self.folderAlbumValues(ordinal: ordinal, album: album, music: music)
         if listed != nil, anyStored {

@@ -316,17 +316,27 @@ extension AlbumStore {
     return moves
   }
 
-  /// Writes `track`'s row: the file at its path, the `position`th track of the album `key`.
-  static func upsertTrack(_ track: MusicTrack, key: String, position: Int, _ db: Database) throws {
-    let tags = track.tags
-    let picture = tags.hasPicture ? tags.pictureMimeType ?? "" : nil
-    let statement = try db.cachedStatement(
+  /// The statement of ``upsertTrack(_:key:position:_:using:)``, for a caller that writes
+  /// many tracks: found once, not by its text for each track (hashing the text of a cached
+  /// statement cost a few percent of a server's first sync).
+  static func upsertTrackStatement(_ db: Database) throws -> Statement {
+    try db.cachedStatement(
       sql: """
         INSERT OR REPLACE INTO track (path, size, modified, disc, album_key, position, album, artist, album_artist,
           title, number, date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length,
           picture, changed, inode, rating, fav, samplerate, composer)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
+  }
+
+  /// Writes `track`'s row: the file at its path, the `position`th track of the album `key`
+  /// (with `statement`, ``upsertTrackStatement(_:)``, when given).
+  static func upsertTrack(
+    _ track: MusicTrack, key: String, position: Int, _ db: Database, using statement: Statement? = nil
+  ) throws {
+    let tags = track.tags
+    let picture = tags.hasPicture ? tags.pictureMimeType ?? "" : nil
+    let statement = try statement ?? upsertTrackStatement(db)
     try run(statement, db) { row in
       row.bind(track.path)
       row.bind(track.size)
