@@ -207,7 +207,7 @@ struct RuntimeLibraryTests {
     #expect(
       result.stderr
         == "bluelib: -c:1: import: cannot scan '\(music.root)': cannot read tags: cannot load TagLib's plug-in: "
-        + "\(copy.plugIn) is of another bluelib (interface \(said); this one needs 2); reinstall bluelib\n")
+        + "\(copy.plugIn) is of another bluelib (interface \(said); this one needs 3); reinstall bluelib\n")
   }
 
   /// The functions bluelib calls in libmpv.
