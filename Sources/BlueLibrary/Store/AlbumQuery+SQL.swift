@@ -1,6 +1,6 @@
 import AlbumModel
+internal import BlueSQL
 import Foundation
-internal import GRDB
 import Synchronization
 
 /// A query as SQL over the `album` table: a `WHERE` condition with its arguments and an

@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 extension AlbumStore {
   /// Up to `limit` distinct titles starting with `prefix` (ASCII case-insensitively), in
