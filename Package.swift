@@ -24,8 +24,7 @@ let package = Package(
     .library(name: "bluelib-taglib", type: .dynamic, targets: ["BlueTagLib"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
   targets: [
     .systemLibrary(
@@ -59,6 +58,13 @@ let package = Package(
     .target(name: "CTagLib", dependencies: ["CRuntimeLibrary"]),
     // The plug-in, libbluelib-taglib.so: TagLib's C++ behind CTagLib's functions.
     .target(name: "BlueTagLib", dependencies: ["CTagLibSystem"]),
+    // SQLite's C interface (Debian libsqlite3-dev): the system's libsqlite3, which the release
+    // build links in (see `staticLibraries` above).
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    // The store's few needs of SQLite in Swift, in GRDB's names (a connection behind a lock,
+    // statements and their cache, rows, values, errors with their codes, transactions,
+    // functions): no Foundation.
+    .target(name: "BlueSQL", dependencies: ["CSQLite"]),
     // System calls at the bottom: EINTR, errno text, atomic files, the wake-up pipe.
     .target(name: "BlueSystem"),
     .target(name: "MusicFolder", dependencies: ["CTagLib", "BlueSystem", "MusicSource"]),
@@ -117,8 +123,7 @@ let package = Package(
         "BlueSystem",
         "MusicFolder",
         "MusicSource",
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        "BlueSQL",
       ]
     ),
     .target(
@@ -175,6 +180,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["BlueSystem", "CoverArt", "MusicFolder"], path: "Tests/TestSupport"),
     .target(name: "CoverTestSupport", dependencies: ["BlueCovers", "TestSupport"], path: "Tests/CoverTestSupport"),
     .testTarget(name: "BlueSystemTests", dependencies: ["BlueSystem", "TestSupport"]),
+    .testTarget(name: "BlueSQLTests", dependencies: ["BlueSQL", "TestSupport"]),
     .testTarget(name: "AlbumModelTests", dependencies: ["AlbumModel", "MusicFolder", "TestSupport"]),
     .testTarget(name: "AlbumArchiveTests", dependencies: ["AlbumArchive", "AlbumModel", "TestSupport"]),
     // The scripted engine the playback verbs are tested in process against: never shipped.

@@ -1,6 +1,6 @@
 import AlbumModel
+import BlueSQL
 import Foundation
-import GRDB
 import TestSupport
 import Testing
 

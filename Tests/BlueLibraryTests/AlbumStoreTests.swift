@@ -1,5 +1,5 @@
 import AlbumModel
-import GRDB
+import BlueSQL
 import Testing
 
 @testable import BlueLibrary

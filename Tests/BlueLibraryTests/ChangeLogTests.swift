@@ -1,6 +1,6 @@
 import AlbumModel
+import BlueSQL
 import Foundation
-import GRDB
 import Testing
 
 @testable import BlueLibrary

@@ -1,6 +1,6 @@
 import AlbumModel
+import BlueSQL
 import BlueSystem
-import GRDB
 import Testing
 
 @testable import BlueLibrary

@@ -1,8 +1,8 @@
 import AlbumModel
 import BlueCovers
+import BlueSQL
 import CoverTestSupport
 import Foundation
-import GRDB
 import LoopbackHTTPServer
 import TestSupport
 import Testing

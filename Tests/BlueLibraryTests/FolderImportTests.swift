@@ -1,9 +1,9 @@
 import AlbumArchive
 import AlbumModel
+import BlueSQL
 import CoverArt
 import CoverTestSupport
 import Foundation
-import GRDB
 import MusicFolder
 import TestSupport
 import Testing

@@ -1,5 +1,5 @@
 import AlbumModel
-import GRDB
+import BlueSQL
 // Every file of this target sees the shared helpers (TemporaryDirectory, FileSnapshot, …),
 // also the files that do not import TestSupport themselves.
 @_exported import TestSupport

@@ -1,5 +1,5 @@
+import BlueSQL
 import Foundation
-import GRDB
 import Testing
 
 @testable import BlueLibrary

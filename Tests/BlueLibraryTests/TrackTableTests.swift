@@ -1,7 +1,7 @@
 import AlbumArchive
 import AlbumModel
+import BlueSQL
 import Foundation
-import GRDB
 import MusicFolder
 import TestSupport
 import Testing

@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 /// An album as a row of the `album` table (see `Schema`): GRDB's record type, kept
 /// internal so that GRDB is not part of BlueLibrary's public API (`internal import`).

@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 /// An album as a logged step recorded it: a `change_album` row.
 struct AlbumImage {

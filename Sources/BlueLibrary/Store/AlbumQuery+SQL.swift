@@ -1,7 +1,7 @@
 import AlbumModel
+internal import BlueSQL
 import BlueSystem
 import Foundation
-internal import GRDB
 import Synchronization
 
 /// A query as SQL over the `album` table: a `WHERE` condition with its arguments and an

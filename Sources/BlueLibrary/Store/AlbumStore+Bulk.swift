@@ -1,11 +1,5 @@
 import AlbumModel
-internal import GRDB
-
-#if canImport(GRDBSQLite)
-  internal import GRDBSQLite
-#elseif canImport(SQLite3)
-  internal import SQLite3
-#endif
+internal import BlueSQL
 
 extension AlbumStore {
   /// Inserts `albums` at positions `start`, `start + 1`, … , each carrying `step` (the

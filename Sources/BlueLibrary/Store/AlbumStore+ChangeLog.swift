@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 // The undo log's bookkeeping and the id-based album moves it is built from; every
 // function here runs inside the caller's transaction.

@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 // The logged changes: each is one immediate transaction holding the albums it writes,
 // its step in the undo log (with the mementos undo and redo need) and the selection.

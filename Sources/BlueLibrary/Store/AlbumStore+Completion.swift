@@ -1,6 +1,6 @@
 import AlbumModel
+internal import BlueSQL
 import BlueSystem
-internal import GRDB
 
 extension AlbumStore {
   /// Up to `limit` distinct titles whose ``CollationKey`` starts with `prefix`'s (case and

@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 /// The cover ledger: which cover URLs this library has seen land in the cover cache
 /// (schema version 3). Not part of the undo log: a cached cover is a fact about the

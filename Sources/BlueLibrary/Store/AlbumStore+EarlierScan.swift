@@ -1,7 +1,7 @@
 import AlbumModel
 import BlueCovers
+internal import BlueSQL
 import BlueSystem
-internal import GRDB
 internal import MusicFolder
 
 // The last scan of a music folder as the library file keeps it: what a new scan of the folder

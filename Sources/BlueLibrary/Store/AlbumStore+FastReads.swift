@@ -1,11 +1,5 @@
 import AlbumModel
-internal import GRDB
-
-#if canImport(GRDBSQLite)
-  internal import GRDBSQLite
-#elseif canImport(SQLite3)
-  internal import SQLite3
-#endif
+internal import BlueSQL
 
 /// The reads every command makes — the data version, the count, a page of cards, one
 /// album, a page of `list`, and the `BEGIN`/`COMMIT` around them — stepped with SQLite's C API over GRDB's cached statements.

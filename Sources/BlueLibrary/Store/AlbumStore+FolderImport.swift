@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 internal import MusicFolder
 
 // `import DIR`: the albums of a music folder brought into the library as one logged step,

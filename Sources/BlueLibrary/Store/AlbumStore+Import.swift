@@ -1,13 +1,7 @@
 import AlbumArchive
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 internal import MusicFolder
-
-#if canImport(GRDBSQLite)
-  internal import GRDBSQLite
-#elseif canImport(SQLite3)
-  internal import SQLite3
-#endif
 
 extension AlbumStore {
   /// Appends the albums of the JSON or CSV file at `path` after the last one, all or

@@ -1,13 +1,7 @@
 import AlbumModel
+internal import BlueSQL
 import BlueSystem
-internal import GRDB
 import Synchronization
-
-#if canImport(GRDBSQLite)
-  internal import GRDBSQLite
-#elseif canImport(SQLite3)
-  internal import SQLite3
-#endif
 
 extension AlbumStore {
   /// What a store's statements stop for: the run's ``Cancellation`` token (a SIGTERM, say),

@@ -1,13 +1,7 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 internal import MusicFolder
 import MusicSource
-
-#if canImport(GRDBSQLite)
-  internal import GRDBSQLite
-#elseif canImport(SQLite3)
-  internal import SQLite3
-#endif
 
 // The import of tracks another program lists (a music server's songs) in memory that does
 // not grow with them. The tracks are staged as they come in temporary tables of the

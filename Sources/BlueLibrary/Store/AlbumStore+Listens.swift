@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 // Listens waiting for ListenBrainz (`listen_queue`, version 18), beside the albums and not in
 // the undo log: a listen is a fact about what was played, not a change to take back.

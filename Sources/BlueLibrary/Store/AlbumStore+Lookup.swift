@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 // What `lookup` keeps: the release group of each album it found, committed as it is found
 // into one undo step that grows, and the titles and artists MusicBrainz had nothing like

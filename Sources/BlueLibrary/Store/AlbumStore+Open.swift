@@ -1,7 +1,7 @@
 import AlbumModel
+internal import BlueSQL
 import BlueSystem
 import Foundation
-internal import GRDB
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 // Each album's play count and when it was last played (`album_play`), beside the albums,
 // not in the undo log: playing is not a change to undo.

@@ -1,13 +1,7 @@
 import AlbumModel
+internal import BlueSQL
 import BlueSystem
 import Foundation
-internal import GRDB
-
-#if canImport(GRDBSQLite)
-  internal import GRDBSQLite
-#elseif canImport(SQLite3)
-  internal import SQLite3
-#endif
 
 /// Queries (``AlbumQuery``) over the library, the saved views and the view memento.
 extension AlbumStore {

@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 // The sample albums a fresh library starts with (``DefaultCatalogue``) make room for the
 // user's own: the first import into a library that holds only them, as they came, takes

@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 // The marks (ratings, favourite marks) of a server's albums that the library changed and
 // the server has not yet confirmed: one state row each, `share KEY<US>rating` (KEY the

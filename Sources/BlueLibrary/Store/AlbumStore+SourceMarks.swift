@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 import MusicSource
 
 // The marks a source shares (ratings and favourite marks: MPD's stickers), taken from the

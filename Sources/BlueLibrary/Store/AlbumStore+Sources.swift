@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 // The sources of albums the library holds (the `source` table, schema version 17): what the
 // last scan of each music folder and the last sync of each server saw, so the next one reads

@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 // Tracks you edit (see `Schema.addTrackEdits`): a track's title, artist and number as you
 // gave them, by the file's path, beside what the file says (`track`). An edit of a track is

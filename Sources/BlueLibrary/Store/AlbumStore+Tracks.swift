@@ -1,13 +1,7 @@
 import AlbumModel
+internal import BlueSQL
 import Foundation
-internal import GRDB
 internal import MusicFolder
-
-#if canImport(GRDBSQLite)
-  internal import GRDBSQLite
-#elseif canImport(SQLite3)
-  internal import SQLite3
-#endif
 
 // The `track` and `folder_album` tables (see `Schema.addTracks`): what the last scan of a
 // music folder read from its files, so `show` lists an album's tracks, queries reach them,

@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 // Albums that share an artist and a title (a release as FLAC and as MP3 in two folders), and
 // what tells them apart (issue 50, item 4); and whether an album has a duplicate.

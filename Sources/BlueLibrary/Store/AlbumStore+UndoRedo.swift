@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 
 // Undo and redo of each kind of step, by album id: a step is acted on only while every
 // album it wrote still carries the `step` value it left (see `Schema`); otherwise the

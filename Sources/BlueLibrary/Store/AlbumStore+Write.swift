@@ -1,7 +1,7 @@
 import AlbumModel
+internal import BlueSQL
 import BlueSystem
 import Foundation
-internal import GRDB
 internal import MusicFolder
 
 #if canImport(Glibc)
@@ -249,7 +249,7 @@ extension AlbumStore {
         """,
       arguments: [
         step, side.rawValue, file, path, tags.album, tags.albumArtist, tags.date, tags.genre, tags.rating,
-        tags.favourite, tags.artist, tags.title, tags.number, ratingTags.map { Data($0) },
+        tags.favourite, tags.artist, tags.title, tags.number, ratingTags,
       ])
   }
 
@@ -310,7 +310,7 @@ extension AlbumStore {
       if files.last?.path != path { files.append(FileWrite(path: path, before: FileTags(), after: FileTags())) }
       if row[10] == "before" {
         files[files.count - 1].before = tags(row)
-        files[files.count - 1].ratingTags = (row[11] as Data?).map { [UInt8]($0) }
+        files[files.count - 1].ratingTags = row[11] as [UInt8]?
       } else {
         files[files.count - 1].after = tags(row)
       }

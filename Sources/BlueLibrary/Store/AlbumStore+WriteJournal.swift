@@ -1,5 +1,5 @@
 import AlbumModel
-internal import GRDB
+internal import BlueSQL
 internal import MusicFolder
 
 #if canImport(Glibc)

@@ -1,14 +1,8 @@
 import AlbumModel
+internal import BlueSQL
 import BlueSystem
 import Foundation
-internal import GRDB
 import Synchronization
-
-#if canImport(GRDBSQLite)
-  internal import GRDBSQLite
-#elseif canImport(SQLite3)
-  internal import SQLite3
-#endif
 
 /// The album library, stored in one SQLite file.
 ///

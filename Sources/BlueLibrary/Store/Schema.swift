@@ -1,6 +1,6 @@
 import AlbumModel
+internal import BlueSQL
 import BlueSystem
-internal import GRDB
 
 /// The library file's schema and its versions.
 ///
