@@ -113,7 +113,8 @@ import Testing
       [folder.path("A/Loud/2.mp3")])
     let migrated = try shell("B")
     let rates = "SELECT path, samplerate, composer FROM track ORDER BY path"
-    #expect(try migrated.store.queue.read { db in try Row.fetchAll(db, sql: rates) }.allSatisfy { ($0[1] as Int?) == nil })
+    #expect(
+      try migrated.store.queue.read { db in try Row.fetchAll(db, sql: rates) }.allSatisfy { ($0[1] as Int?) == nil })
     let again = try migrated.importFolder(music, named: "M")
     #expect(again.added == 1 && again.filesOpened == 3)
     let rows = try migrated.store.queue.read { db in try Row.fetchAll(db, sql: rates) }

@@ -22,7 +22,10 @@ struct ListenBrainzCommand: Command {
       'token' shows it masked; 'forget' removes it. BLUELIB_LISTENBRAINZ_URL sends to
       another server of ListenBrainz's API.
       """,
-    examples: ["listenbrainz", "listenbrainz token 0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d", "listenbrainz token", "listenbrainz forget"],
+    examples: [
+      "listenbrainz", "listenbrainz token 0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d", "listenbrainz token",
+      "listenbrainz forget",
+    ],
     arguments: [.keyword(["status", "token", "forget"]), .text])
 
   enum Action: Equatable {
