@@ -67,6 +67,11 @@ let package = Package(
     .target(name: "BlueSQL", dependencies: ["CSQLite"]),
     // System calls at the bottom: EINTR, errno text, atomic files, the wake-up pipe.
     .target(name: "BlueSystem"),
+    // ICU's regular expressions, loaded with dlopen at the first pattern (see cicu.h).
+    .target(name: "CICU", dependencies: ["CRuntimeLibrary"]),
+    // Text as Foundation compared it, without Foundation (issue 47): folding, the character
+    // sets bluelib used, ICU's regular expressions.
+    .target(name: "BlueText", dependencies: ["CICU"], exclude: ["make-tables.swift"]),
     .target(name: "MusicFolder", dependencies: ["CTagLib", "BlueSystem", "MusicSource"]),
     // The player, its engine protocol and a scripted test engine; knows no library (an
     // engine refuses a file that is not audio by MusicFolder's look at its first bytes).
@@ -104,12 +109,12 @@ let package = Package(
     // Art Archive, MusicBrainz, local files); libcurl enters here alone.
     .target(
       name: "BlueCovers",
-      dependencies: ["BlueSystem", "CCurl", "MusicFolder"],
+      dependencies: ["BlueSystem", "BlueText", "CCurl", "MusicFolder"],
       exclude: ["Bundled/make-covers.py", "Bundled/covers"]
     ),
     // The album as values: Album and its fields' rules, the errors, the query language (its
     // syntax tree and parser; the store compiles it to SQL), the steps of the undo log.
-    .target(name: "AlbumModel", dependencies: ["BlueCovers", "BlueSystem", "MusicFolder"]),
+    .target(name: "AlbumModel", dependencies: ["BlueCovers", "BlueSystem", "BlueText", "MusicFolder"]),
     // Import and export files: the CSV and JSON decoders streaming a file's albums, the
     // encoders, atomic writes; knows no store.
     .target(name: "AlbumArchive", dependencies: ["AlbumModel", "BlueSystem", "MusicFolder"]),
@@ -121,6 +126,7 @@ let package = Package(
         "BlueCovers",
         "BluePlayback",
         "BlueSystem",
+        "BlueText",
         "MusicFolder",
         "MusicSource",
         "BlueSQL",
@@ -129,8 +135,9 @@ let package = Package(
     .target(
       name: "BlueShell",
       dependencies: [
-        "AlbumArchive", "AlbumModel", "BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem", "HorizontalScroller",
-        "CoverArt", "CEditLine", "CWindowSize", "ListenBrainz", "MPRIS", "MusicFolder", "MusicSource",
+        "AlbumArchive", "AlbumModel", "BlueCovers", "BlueLibrary", "BluePlayback", "BlueSystem", "BlueText",
+        "HorizontalScroller", "CoverArt", "CEditLine", "CWindowSize", "ListenBrainz", "MPRIS", "MusicFolder",
+        "MusicSource",
       ]
     ),
     .executableTarget(
@@ -181,6 +188,7 @@ let package = Package(
     .target(name: "CoverTestSupport", dependencies: ["BlueCovers", "TestSupport"], path: "Tests/CoverTestSupport"),
     .testTarget(name: "BlueSystemTests", dependencies: ["BlueSystem", "TestSupport"]),
     .testTarget(name: "BlueSQLTests", dependencies: ["BlueSQL", "TestSupport"]),
+    .testTarget(name: "BlueTextTests", dependencies: ["BlueText"]),
     .testTarget(name: "AlbumModelTests", dependencies: ["AlbumModel", "MusicFolder", "TestSupport"]),
     .testTarget(name: "AlbumArchiveTests", dependencies: ["AlbumArchive", "AlbumModel", "TestSupport"]),
     // The scripted engine the playback verbs are tested in process against: never shipped.

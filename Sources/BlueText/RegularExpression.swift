@@ -1,0 +1,89 @@
+internal import CICU
+import Synchronization
+
+/// A compiled ICU regular expression: the engine (and so the syntax) of Foundation's
+/// `NSRegularExpression`, from the system's libicu loaded at the first pattern (CICU; issue 47).
+/// Immutable once made, and safe to use from any thread.
+package final class RegularExpression: Sendable {
+  /// Why a pattern cannot be used.
+  package enum Failure: Error, Equatable, Sendable {
+    /// ICU cannot be loaded: why not, one line.
+    case unavailable(String)
+    /// The pattern is none ICU compiles.
+    case invalid
+  }
+
+  /// The compiled pattern clones are made of; only read.
+  private let compiled: Handle
+  /// A clone no search is using, kept for the next one (ICU's object holds a search's state).
+  private let spare: Mutex<Handle?>
+
+  private struct Handle: @unchecked Sendable {
+    let pointer: OpaquePointer
+  }
+
+  /// Compiles `pattern` (`caseInsensitive`: ICU's UREGEX_CASE_INSENSITIVE, as `(?i)`).
+  package init(_ pattern: String, caseInsensitive: Bool = false) throws(Failure) {
+    if let why = cicu_unavailable() { throw .unavailable(String(cString: why)) }
+    let units = Array(pattern.utf16)
+    guard units.count < Int32.max,
+      let pointer = cicu_regex_open(units, Int32(units.count), caseInsensitive ? UInt32(CICU_CASE_INSENSITIVE) : 0)
+    else { throw .invalid }
+    compiled = Handle(pointer: pointer)
+    spare = Mutex(nil)
+  }
+
+  deinit {
+    if let spare = spare.withLock({ $0 }) { cicu_regex_close(spare.pointer) }
+    cicu_regex_close(compiled.pointer)
+  }
+
+  /// Whether the pattern matches somewhere in `text`; nil when `progress` stopped the search.
+  /// ICU asks `progress` as it works (every so many steps of a match, and at each place a
+  /// search starts from), as NSRegularExpression's `reportProgress` did; false stops it.
+  package func matches(in text: String, progress: () -> Bool) -> Bool? {
+    let units = Array(text.utf16)
+    guard units.count < Int32.max else { return nil }
+    guard let handle = spare.withLock({ $0.take() }) ?? cicu_regex_clone(compiled.pointer).map(Handle.init) else {
+      return nil
+    }
+    defer {
+      let unused = spare.withLock { slot -> Handle? in
+        guard slot == nil else { return handle }
+        slot = handle
+        return nil
+      }
+      if let unused { cicu_regex_close(unused.pointer) }
+    }
+    let result = withoutActuallyEscaping(progress) { progress in
+      var asker = Asker(ask: progress)
+      return withUnsafeMutablePointer(to: &asker) { asker in
+        cicu_regex_find(
+          handle.pointer, units, Int32(units.count),
+          { context in context!.assumingMemoryBound(to: Asker.self).pointee.ask() ? 1 : 0 },
+          asker)
+      }
+    }
+    switch Int(result) {
+    case Int(CICU_FOUND): return true
+    case Int(CICU_NOT_FOUND): return false
+    default: return nil
+    }
+  }
+
+  private struct Asker {
+    let ask: () -> Bool
+  }
+
+  /// `text` as a pattern that matches it literally: a backslash before each of
+  /// `*?+[(){}^$|\./`, as `NSRegularExpression.escapedPattern(for:)`.
+  package static func escapedPattern(for text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      if "*?+[(){}^$|\\./".unicodeScalars.contains(scalar) { out.unicodeScalars.append("\\") }
+      out.unicodeScalars.append(scalar)
+    }
+    return out
+  }
+}
