@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A thread of the system's running `body` to its end, nobody joining it: what Foundation's
+/// `Thread { … }.start()` and `Thread.detachNewThread` made, without Foundation (issue 47).
+package enum DetachedThread {
+  /// Starts `body` on a new thread named `name` (as `/proc/PID/task/TID/comm` shows it, at
+  /// most 15 bytes); a thread that cannot be made is a crash, as Foundation's was.
+  package static func start(name: String? = nil, _ body: @escaping @Sendable () -> Void) {
+    let box = Unmanaged.passRetained(Work(name: name, body: body)).toOpaque()
+    var thread = pthread_t()
+    let status = pthread_create(
+      &thread, nil,
+      { context in
+        let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
+        if let name = work.name { DetachedThread.name(name) }
+        work.body()
+        return nil
+      }, box)
+    guard status == 0 else {
+      Unmanaged<Work>.fromOpaque(box).release()
+      fatalError("cannot start a thread: \(SystemError.reason(status))")
+    }
+    pthread_detach(thread)
+  }
+
+  /// Names the calling thread (the kernel keeps 15 bytes): through /proc, as Swift's Glibc
+  /// has no `pthread_setname_np` (a GNU extension) and cannot call the variadic `prctl`.
+  private static func name(_ name: String) {
+    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    let bytes = Array(name.utf8.prefix(15))
+    try? bytes.withUnsafeBytes { try writeAll(fd, $0) }
+  }
+
+  private final class Work {
+    let name: String?
+    let body: @Sendable () -> Void
+
+    init(name: String?, body: @escaping @Sendable () -> Void) {
+      self.name = name
+      self.body = body
+    }
+  }
+}
