@@ -185,6 +185,18 @@ import Testing
   }
 }
 
+/// A song's format from its place: the extension of its name, upper-cased, read from the
+/// bytes (issue 47, item 6).
+@Suite struct SongFormatTests {
+  @Test func aSongsFormatIsItsNamesExtensionUpperCased() {
+    let formats = [
+      "a/b.flac": "FLAC", "a/b.tar.Gz": "GZ", "a/b": "", "a/b.flac/": "FLAC", "a/b...": "B", "a.d/b": "",
+      "a/.hidden": "HIDDEN", "a/b.fläc": "FLÄC", "x.Mp3": "MP3", "": "", "a/b.ogg..": "OGG", "/": "",
+    ]
+    for (uri, format) in formats { #expect(SourceTrack.format(ofURI: uri) == format, "\(uri)") }
+  }
+}
+
 /// A music server in process: it lists `songs`, two at a time.
 private final class ListedSource: MusicSource {
   let name = "Test at 127.0.0.1"

@@ -179,10 +179,9 @@ extension AlbumStore {
   private static func place(of path: String, album: String?) -> (folder: Substring, parent: Substring, title: String) {
     let folder: Substring
     let parent: Substring
-    var bytes = path
-    if bytes.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) {
-      // An ASCII path's slashes found from its bytes: walking its characters back from the
-      // end was a tenth of the staging.
+    if MusicFolderScanner.slashesStandAlone(path) {
+      // Slashes that are characters of their own found from the bytes: walking a path's
+      // characters back from the end was a tenth of the staging.
       let slash = UInt8(ascii: "/")
       folder = path.utf8.lastIndex(of: slash).map { path[..<$0] } ?? ""
       parent = folder.utf8.lastIndex(of: slash).map { folder[..<$0] } ?? ""
