@@ -226,7 +226,6 @@ extension AlbumStore {
         let insertTrack = try db.makeStatement(
           sql: "INSERT INTO temp.built_track (seq, position, disc, song) VALUES (?, ?, ?, ?)")
         var cluster: [ListedTrack] = []
-        var songs: [String: Int64] = [:]
         var current: (parent: String, title: String)?
         func flush() throws {
           for album in MusicFolderScanner.albums(listed: cluster) {
@@ -255,17 +254,19 @@ extension AlbumStore {
                 row.bind(seq)
                 row.bind(position)
                 row.bind(track.disc)
-                row.bind(songs[track.path])
+                // The song's row, read where its time would be (``groupingColumns``).
+                row.bind(track.modified)
               }
             }
             albums += 1
           }
           cluster.removeAll(keepingCapacity: true)
-          songs.removeAll(keepingCapacity: true)
         }
         let read = try db.makeStatement(
-          sql:
-            "SELECT rowid, parent, title, \(Self.listedColumns) FROM temp.listed ORDER BY parent, title, folder, path")
+          sql: """
+            SELECT rowid, parent, title, \(Self.groupingColumns) FROM temp.listed
+            ORDER BY parent, title, folder, path
+            """)
         try Self.readListed(read, offset: 3) { row, track in
           let parent = Self.text(row, 1) ?? ""
           let title = Self.text(row, 2) ?? ""
@@ -273,7 +274,6 @@ extension AlbumStore {
             try flush()
             current = (parent, title)
           }
-          songs[track.path] = sqlite3_column_int64(row, 0)
           cluster.append(track)
         }
         try flush()
@@ -300,6 +300,15 @@ extension AlbumStore {
   private static func sortKey(of folder: String) -> String {
     folder.split(separator: "/").joined(separator: "\u{1}")
   }
+
+  /// ``listedColumns`` as the grouping reads them: what plays no part in it (the MusicBrainz
+  /// track id, the format, the rates, the composer) left out, sorted and read for nothing,
+  /// and the song's row where its time would be: the time plays no part either, and the
+  /// grouping hands each track's back with it (a dictionary of the paths cost a twentieth
+  /// of the grouping).
+  private static let groupingColumns =
+    "path, rowid, album, artist, album_artist, song_title, number, date, genre, disc, NULL, mb_albumid, "
+    + "mb_releasegroupid, '', length, rating, fav, 0, 0, NULL"
 
   /// The columns ``readListed(_:offset:_:)`` reads, in its order.
   private static let listedColumns =
