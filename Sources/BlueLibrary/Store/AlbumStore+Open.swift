@@ -1,7 +1,7 @@
 import AlbumModel
 internal import BlueSQL
 import BlueSystem
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -32,7 +32,7 @@ extension AlbumStore {
   ) throws(LibraryError) -> AlbumStore {
     let state = try LibraryFile.inspect(path)
     if state == .missing {
-      let directory = (path as NSString).deletingLastPathComponent
+      let directory = LibraryFile.directory(of: path)
       if !directory.isEmpty {
         do {
           try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -152,7 +152,7 @@ enum LibraryFile: Equatable {
       throw refuse("file is not a database")
     }
     guard access(path, W_OK) == 0 else { throw refuse("permission denied (the file is read-only)") }
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = LibraryFile.directory(of: path)
     guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else {
       // SQLite keeps its journal next to the file.
       throw refuse("permission denied (cannot create files in '\(directory)')")
@@ -305,12 +305,20 @@ enum LibraryFile: Equatable {
 
   /// A Foundation error's reason, lowercase and without the path it names.
   static func describe(_ error: any Error) -> String {
-    if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain
-    {
-      return SystemError.reason(Int32(underlying.code))
+    if let underlying = (error as? CocoaError)?.underlying as? POSIXError {
+      return SystemError.reason(underlying.code.rawValue)
     }
-    let text = (error as NSError).localizedDescription
+    let text = String(describing: error)
     return text.prefix(1).lowercased() + text.dropFirst()
+  }
+
+  /// The folder of `path`, as NSString's `deletingLastPathComponent`: runs of slashes are one
+  /// and a trailing one goes; "" for a name alone, "/" for a name in the root.
+  static func directory(of path: String) -> String {
+    var fixed = String.UnicodeScalarView()
+    for scalar in path.unicodeScalars where !(scalar == "/" && fixed.last == "/") { fixed.append(scalar) }
+    if fixed.count > 1 && fixed.last == "/" { fixed.removeLast() }
+    guard fixed.count > 1, let slash = fixed.lastIndex(of: "/") else { return fixed.first == "/" ? "/" : "" }
+    return slash == fixed.startIndex ? "/" : String(fixed[..<slash])
   }
 }

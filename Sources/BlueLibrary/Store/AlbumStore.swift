@@ -1,7 +1,7 @@
 import AlbumModel
 internal import BlueSQL
 import BlueSystem
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The album library, stored in one SQLite file.

@@ -144,7 +144,7 @@ enum Schema {
   static func createCurrent(_ db: Database) throws {
     let kinds = ["table", "view", "index", "trigger"]
     let statements = currentObjects.compactMap { object -> (kind: Int, sql: String)? in
-      guard let space = object.firstIndex(of: " "), let colon = object.range(of: "': ") else { return nil }
+      guard let space = object.firstIndex(of: " "), let colon = object.firstRange(of: "': ") else { return nil }
       return (kinds.firstIndex(of: String(object[..<space])) ?? kinds.count, String(object[colon.upperBound...]))
     }
     try db.execute(sql: statements.sorted { $0.kind < $1.kind }.map(\.sql).joined(separator: ";\n"))
