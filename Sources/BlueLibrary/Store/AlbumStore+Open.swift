@@ -312,13 +312,5 @@ enum LibraryFile: Equatable {
     return text.prefix(1).lowercased() + text.dropFirst()
   }
 
-  /// The folder of `path`, as NSString's `deletingLastPathComponent`: runs of slashes are one
-  /// and a trailing one goes; "" for a name alone, "/" for a name in the root.
-  static func directory(of path: String) -> String {
-    var fixed = String.UnicodeScalarView()
-    for scalar in path.unicodeScalars where !(scalar == "/" && fixed.last == "/") { fixed.append(scalar) }
-    if fixed.count > 1 && fixed.last == "/" { fixed.removeLast() }
-    guard fixed.count > 1, let slash = fixed.lastIndex(of: "/") else { return fixed.first == "/" ? "/" : "" }
-    return slash == fixed.startIndex ? "/" : String(fixed[..<slash])
-  }
+  static func directory(of path: String) -> String { PathText.directory(of: path) }
 }
