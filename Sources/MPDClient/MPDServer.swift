@@ -1,8 +1,14 @@
 import BlueSystem
 import Dispatch
-import Foundation
+import FoundationEssentials
 import MusicSource
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// An MPD server as bluelib uses it: a source of albums (``MusicSource``), covers
 /// (``MPDCoverSource``), a player (``MPDEngine``) and stickers, over connections of its own.
@@ -262,9 +268,7 @@ package final class MPDServer: MusicSource, Sendable {
       return true
     }
     guard start else { return }
-    let thread = Thread { [self] in listen() }
-    thread.name = "mpd idle"
-    thread.start()
+    DetachedThread.start(name: "mpd idle") { [self] in listen() }
   }
 
   /// Stops the listener thread (for tests; a shell leaves it to the end of the process).
