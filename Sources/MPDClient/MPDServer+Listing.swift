@@ -1,5 +1,5 @@
 import BlueSystem
-import Foundation
+import FoundationEssentials
 import MusicSource
 
 /// What ``MPDServer`` keeps of the listing of a server whose `stats` say nothing (Mopidy):
@@ -185,9 +185,7 @@ extension MPDServer {
       return true
     }
     guard start else { return }
-    let thread = Thread { [self] in poll() }
-    thread.name = "mpd poll"
-    thread.start()
+    DetachedThread.start(name: "mpd poll") { [self] in poll() }
   }
 
   private func poll() {

@@ -2,10 +2,6 @@ import AlbumModel
 import BlueSystem
 import BlueText
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// A playlist file's entries, in order (`play FILE`, `queue FILE`): M3U and M3U8 (a path or
 /// URL a line; `#EXTM3U`, `#EXTINF` and other `#` lines are comments) and PLS (`[playlist]`
 /// with `FileN=` entries, in the order of N; `NumberOfEntries`, `TitleN`, `LengthN` are
@@ -84,12 +80,7 @@ package enum PlaylistFile {
     return PathText.standardized(absolute)
   }
 
-  /// `no such file`, `permission denied`: what stopped the read.
-  private static func reason(_ error: SystemError) -> String {
-    switch error.errno {
-    case ENOENT: return "no such file"
-    case EACCES, EPERM: return "permission denied"
-    default: return error.reason
-    }
-  }
+  /// `no such file or directory`, `permission denied`: what stopped the read, as the system
+  /// says it.
+  private static func reason(_ error: SystemError) -> String { error.reason }
 }
