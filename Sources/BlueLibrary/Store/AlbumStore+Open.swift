@@ -248,28 +248,33 @@ enum LibraryFile: Equatable {
     // Exactly the objects this build writes, with the same constraints and column types:
     // a trigger, a view, an extra index or a loosened NOT NULL would run or let in what
     // the shell is not made for (a trigger that never ends, a NULL title). O(schema).
-    let expected = try Schema.objects(atVersion: version)
-    let found = try Schema.objects(in: db)
-    if found != expected {
-      // Say what is wrong as precisely as possible: a missing table or column first.
-      for (table, columns, since) in Schema.requiredColumns where since <= version {
-        let present = Set(try db.columns(in: table).map(\.name))
-        if present.isEmpty { throw Refusal("damaged library: table '\(table)' is missing") }
-        if let missing = columns.first(where: { !present.contains($0) }) {
-          throw Refusal("damaged library: table '\(table)' has no column '\(missing)'")
+    // A file of this build's schema is checked in one read first (SQLite joins the objects'
+    // text); only a file that differs is compared object by object, to say what differs.
+    let current = try version == Schema.version && Schema.holdsTheCurrentObjects(db)
+    if !current {
+      let expected = try Schema.objects(atVersion: version)
+      let found = try Schema.objects(in: db)
+      if found != expected {
+        // Say what is wrong as precisely as possible: a missing table or column first.
+        for (table, columns, since) in Schema.requiredColumns where since <= version {
+          let present = Set(try db.columns(in: table).map(\.name))
+          if present.isEmpty { throw Refusal("damaged library: table '\(table)' is missing") }
+          if let missing = columns.first(where: { !present.contains($0) }) {
+            throw Refusal("damaged library: table '\(table)' has no column '\(missing)'")
+          }
         }
       }
-    }
-    if let extra = found.first(where: { !expected.contains($0) }) {
-      let name = extra.prefix { $0 != ":" }
-      let known = expected.contains { $0.hasPrefix(name + ":") }
-      throw Refusal(
-        known
-          ? "damaged library: \(name) is not as bluelib made it"
-          : "not a library this bluelib made: it has a \(name) that bluelib did not create")
-    }
-    if let missing = expected.first(where: { !found.contains($0) }) {
-      throw Refusal("damaged library: \(missing.prefix { $0 != ":" }) is missing")
+      if let extra = found.first(where: { !expected.contains($0) }) {
+        let name = extra.prefix { $0 != ":" }
+        let known = expected.contains { $0.hasPrefix(name + ":") }
+        throw Refusal(
+          known
+            ? "damaged library: \(name) is not as bluelib made it"
+            : "not a library this bluelib made: it has a \(name) that bluelib did not create")
+      }
+      if let missing = expected.first(where: { !found.contains($0) }) {
+        throw Refusal("damaged library: \(missing.prefix { $0 != ":" }) is missing")
+      }
     }
     // Positions are dense 0…n−1; reading the index's two ends is O(log n). A position far
     // past any real library would overflow the arithmetic that shifts positions.
