@@ -64,6 +64,42 @@ extension AlbumStore {
     return rows
   }
 
+  /// Whether the rows of `sql` are, in order, exactly `expected`, each row's text columns
+  /// written as `format` joins them (a column's bytes where `format` has a nil): compared as
+  /// bytes as SQLite hands them over, no text made (a start compares the schema so).
+  static func fastRowsMatch(
+    _ db: Database, sql: String, format: [String?], expected: [String]
+  ) throws -> Bool {
+    var index = 0
+    var matches = true
+    try step(db, sql: sql, []) { row in
+      guard index < expected.count else {
+        matches = false
+        return false
+      }
+      var rest = expected[index].utf8[...]
+      var column: Int32 = 0
+      for piece in format {
+        if let piece {
+          guard rest.starts(with: piece.utf8) else { break }
+          rest = rest.dropFirst(piece.utf8.count)
+        } else {
+          let value = bytes(row, column)
+          column += 1
+          guard rest.starts(with: value) else {
+            rest = "\u{0}".utf8[...]
+            break
+          }
+          rest = rest.dropFirst(value.count)
+        }
+      }
+      index += 1
+      matches = rest.isEmpty && column == Int32(format.count { $0 == nil })
+      return matches
+    }
+    return matches && index == expected.count
+  }
+
   /// Runs `sql` (a statement that returns no rows, such as `BEGIN`) to its end.
   static func fastExecute(_ db: Database, sql: String) throws {
     try fastExecute(db, statement: db.cachedStatement(sql: sql))
