@@ -1,6 +1,10 @@
 import AlbumModel
 internal import BlueSQL
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The reads every command makes — the data version, the count, a page of cards, one
 /// album, a page of `list`, and the `BEGIN`/`COMMIT` around them — stepped with SQLite's C API over GRDB's cached statements.
 ///
@@ -65,10 +69,10 @@ extension AlbumStore {
   }
 
   /// Whether the rows of `sql` are, in order, exactly `expected`, each row's text columns
-  /// written as `format` joins them (a column's bytes where `format` has a nil): compared as
+  /// written as `format` joins them (a column's bytes where `format` has nil): compared as
   /// bytes as SQLite hands them over, no text made (a start compares the schema so).
   static func fastRowsMatch(
-    _ db: Database, sql: String, format: [String?], expected: [String]
+    _ db: Database, sql: String, format: [[UInt8]?], expected: [[UInt8]]
   ) throws -> Bool {
     var index = 0
     var matches = true
@@ -77,24 +81,27 @@ extension AlbumStore {
         matches = false
         return false
       }
-      var rest = expected[index].utf8[...]
-      var column: Int32 = 0
-      for piece in format {
-        if let piece {
-          guard rest.starts(with: piece.utf8) else { break }
-          rest = rest.dropFirst(piece.utf8.count)
-        } else {
-          let value = bytes(row, column)
-          column += 1
-          guard rest.starts(with: value) else {
-            rest = "\u{0}".utf8[...]
-            break
-          }
-          rest = rest.dropFirst(value.count)
+      matches = expected[index].withUnsafeBufferPointer { line in
+        var offset = 0
+        var column: Int32 = 0
+        func follows(_ part: UnsafeBufferPointer<UInt8>) -> Bool {
+          guard offset + part.count <= line.count,
+            part.isEmpty || memcmp(line.baseAddress! + offset, part.baseAddress!, part.count) == 0
+          else { return false }
+          offset += part.count
+          return true
         }
+        for piece in format {
+          if let piece {
+            guard piece.withUnsafeBufferPointer(follows) else { return false }
+          } else {
+            guard follows(bytes(row, column)) else { return false }
+            column += 1
+          }
+        }
+        return offset == line.count
       }
       index += 1
-      matches = rest.isEmpty && column == Int32(format.count { $0 == nil })
       return matches
     }
     return matches && index == expected.count

@@ -138,8 +138,12 @@ enum Schema {
         SELECT type, name, tbl_name, sql FROM sqlite_master
         WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name
         """,
-      format: [nil, " '", nil, "' on '", nil, "': ", nil], expected: currentObjects)
+      format: [nil, Array(" '".utf8), nil, Array("' on '".utf8), nil, Array("': ".utf8), nil],
+      expected: currentObjectBytes)
   }
+
+  /// ``currentObjects`` as bytes, for ``holdsTheCurrentObjects(_:)``.
+  static let currentObjectBytes = currentObjects.map { Array($0.utf8) }
 
   /// Creates the schema in an empty database and seeds it: call inside a transaction.
   static func create(_ db: Database, seed: [Album]) throws {
