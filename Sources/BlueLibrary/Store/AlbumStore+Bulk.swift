@@ -25,48 +25,22 @@ extension AlbumStore {
       sqlite3_clear_bindings(handle)
     }
     // Bindings outlive `sqlite3_reset`: the step is bound once for every row.
-    if let step {
-      sqlite3_bind_int64(handle, 8, step)
-    } else {
-      sqlite3_bind_null(handle, 8)
-    }
+    bindNumber(step, handle, 8)
     var position = Int64(start)
     var nextID = firstID
     for album in albums {
       try album.validate()
       sqlite3_reset(handle)
-      if let id = nextID {
-        sqlite3_bind_int64(handle, 1, id)
-        nextID = id + 1
-      } else if let id = album.id {
-        sqlite3_bind_int64(handle, 1, id)
-      } else {
-        sqlite3_bind_null(handle, 1)
-      }
-      if let year = album.year {
-        sqlite3_bind_int64(handle, 5, Int64(year))
-      } else {
-        sqlite3_bind_null(handle, 5)
-      }
+      bindNumber(nextID ?? album.id, handle, 1)
+      nextID = nextID.map { $0 + 1 }
+      bindNumber(album.year.map(Int64.init), handle, 5)
       sqlite3_bind_int64(handle, 7, position)
       position += 1
-      if let tracks = album.tracks {
-        sqlite3_bind_int64(handle, 9, Int64(tracks))
-      } else {
-        sqlite3_bind_null(handle, 9)
-      }
-      if let duration = album.duration {
-        sqlite3_bind_double(handle, 10, duration)
-      } else {
-        sqlite3_bind_null(handle, 10)
-      }
+      bindNumber(album.tracks.map(Int64.init), handle, 9)
+      bindNumber(album.duration, handle, 10)
       // Albums from a music folder are few (thousands, not millions): their two optional
       // strings are bound as copies, keeping the fast path of the four fields every album has.
-      if let rating = album.rating {
-        sqlite3_bind_int64(handle, 13, Int64(rating))
-      } else {
-        sqlite3_bind_null(handle, 13)
-      }
+      bindNumber(album.rating.map(Int64.init), handle, 13)
       sqlite3_bind_int64(handle, 14, album.favourite ? 1 : 0)
       bindOptionalText(album.folder, handle, 11)
       bindOptionalText(album.sourceKey, handle, 12)
@@ -88,12 +62,16 @@ extension AlbumStore {
     }
   }
 
-  /// Binds `bytes` with their exact length (a NUL would not cut them short).
+  /// Binds `bytes` with their exact length (a NUL would not cut them short), as they are
+  /// (valid until the step returns) or a copy SQLite keeps until the next bind (`copying`).
   /// An empty buffer is bound as `""` explicitly: a nil pointer would bind NULL.
-  private static func bindText(_ bytes: UnsafeBufferPointer<UInt8>, _ handle: SQLiteStatement, _ index: Int32) {
+  @inline(__always)
+  private static func bindText(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ handle: SQLiteStatement, _ index: Int32, copying: Bool = false
+  ) {
     bytes.withMemoryRebound(to: CChar.self) { chars in
       if let base = chars.baseAddress, !chars.isEmpty {
-        _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), nil)
+        _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), copying ? sqliteTransient : nil)
       } else {
         _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
       }
@@ -107,15 +85,19 @@ extension AlbumStore {
       return
     }
     var copy = text
-    copy.withUTF8 { bytes in
-      bytes.withMemoryRebound(to: CChar.self) { chars in
-        if let base = chars.baseAddress, !chars.isEmpty {
-          _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
-        } else {
-          _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-        }
-      }
-    }
+    copy.withUTF8 { bindText($0, handle, index, copying: true) }
+  }
+
+  /// Binds `number`, or NULL when nil.
+  @inline(__always)
+  private static func bindNumber(_ number: Int64?, _ handle: SQLiteStatement, _ index: Int32) {
+    if let number { sqlite3_bind_int64(handle, index, number) } else { sqlite3_bind_null(handle, index) }
+  }
+
+  /// Binds `number`, or NULL when nil.
+  @inline(__always)
+  private static func bindNumber(_ number: Double?, _ handle: SQLiteStatement, _ index: Int32) {
+    if let number { sqlite3_bind_double(handle, index, number) } else { sqlite3_bind_null(handle, index) }
   }
 
   private static let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
@@ -160,21 +142,13 @@ extension AlbumStore {
     mutating func bind(_ text: Substring) {
       index += 1
       var copy = text
-      let index = index
-      copy.withUTF8 { bytes in
-        bytes.withMemoryRebound(to: CChar.self) { chars in
-          if let base = chars.baseAddress, !chars.isEmpty {
-            _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
-          } else {
-            _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-          }
-        }
-      }
+      let (handle, index) = (handle, index)
+      copy.withUTF8 { AlbumStore.bindText($0, handle, index, copying: true) }
     }
 
     mutating func bind(_ number: Int64?) {
       index += 1
-      if let number { sqlite3_bind_int64(handle, index, number) } else { sqlite3_bind_null(handle, index) }
+      bindNumber(number, handle, index)
     }
 
     mutating func bind(_ number: Int?) { bind(number.map(Int64.init)) }
@@ -183,7 +157,7 @@ extension AlbumStore {
 
     mutating func bind(_ number: Double?) {
       index += 1
-      if let number { sqlite3_bind_double(handle, index, number) } else { sqlite3_bind_null(handle, index) }
+      bindNumber(number, handle, index)
     }
   }
 }
