@@ -386,7 +386,8 @@ extension AlbumStore {
 
   /// Hands each track row `condition` selects to `body`, with every tag it was read with and
   /// where it stands. Read with SQLite's C API (as `AlbumStore+FastReads`): a re-import of
-  /// 20,000 unchanged files reads them all, and GRDB's generic rows cost three times as much.
+  /// 20,000 unchanged files reads them all, and generic rows (BlueSQL's ``Row``, read by
+  /// column, as GRDB's were when this was measured) cost three times as much.
   static func readTracks(
     where condition: String, _ arguments: StatementArguments, _ db: Database,
     _ body: (MusicTrack, StoredTracks.Place) -> Void
