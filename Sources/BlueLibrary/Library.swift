@@ -1,7 +1,7 @@
 import AlbumModel
 import BlueCovers
 import BlueSystem
-import Foundation
+import FoundationEssentials
 import MusicSource
 import Synchronization
 

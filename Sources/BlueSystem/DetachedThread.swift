@@ -18,7 +18,7 @@ package enum DetachedThread {
       &thread, nil,
       { context in
         let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
-        if let name = work.name { DetachedThread.name(name) }
+        if let name = work.name { ThreadName.set(name) }
         work.body()
         return nil
       }, box)
@@ -27,16 +27,6 @@ package enum DetachedThread {
       fatalError("cannot start a thread: \(SystemError.reason(status))")
     }
     pthread_detach(thread)
-  }
-
-  /// Names the calling thread (the kernel keeps 15 bytes): through /proc, as Swift's Glibc
-  /// has no `pthread_setname_np` (a GNU extension) and cannot call the variadic `prctl`.
-  private static func name(_ name: String) {
-    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-    guard fd >= 0 else { return }
-    defer { close(fd) }
-    let bytes = Array(name.utf8.prefix(15))
-    try? bytes.withUnsafeBytes { try writeAll(fd, $0) }
   }
 
   private final class Work {

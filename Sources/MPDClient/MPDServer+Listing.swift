@@ -1,5 +1,5 @@
 import BlueSystem
-import Foundation
+import FoundationEssentials
 import MusicSource
 
 /// What ``MPDServer`` keeps of the listing of a server whose `stats` say nothing (Mopidy):

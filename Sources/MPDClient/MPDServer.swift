@@ -1,8 +1,14 @@
 import BlueSystem
 import Dispatch
-import Foundation
+import FoundationEssentials
 import MusicSource
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// An MPD server as bluelib uses it: a source of albums (``MusicSource``), covers
 /// (``MPDCoverSource``), a player (``MPDEngine``) and stickers, over connections of its own.

@@ -1,7 +1,7 @@
 import BlueCovers
 import BlueSystem
 import Dispatch
-import Foundation
+import FoundationEssentials
 import MusicSource
 import Synchronization
 
@@ -133,7 +133,7 @@ package final class SubsonicServer: MusicSource, Sendable {
   /// `subsonic-admin@music.example.org:443` (a path's `/` written `%2F`); a name longer than
   /// 200 bytes keeps its first 183 and ends in a hash of the whole.
   package var libraryName: String {
-    let name = "subsonic-" + address.authority.replacingOccurrences(of: "/", with: "%2F")
+    let name = "subsonic-" + address.authority.replacing("/", with: "%2F")
     guard name.utf8.count > 200 else { return name }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }

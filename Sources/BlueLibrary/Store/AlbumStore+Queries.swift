@@ -1,7 +1,7 @@
 import AlbumModel
 internal import BlueSQL
 import BlueSystem
-import Foundation
+import FoundationEssentials
 
 /// Queries (``AlbumQuery``) over the library, the saved views and the view memento.
 extension AlbumStore {

@@ -1,7 +1,13 @@
 import AlbumModel
 internal import BlueSQL
-import Foundation
+import FoundationEssentials
 internal import MusicFolder
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 // The `track` and `folder_album` tables (see `Schema.addTracks`): what the last scan of a
 // music folder read from its files, so `show` lists an album's tracks, queries reach them,

@@ -1,7 +1,7 @@
 import BlueLibrary
 import BluePlayback
 import BlueSystem
-import Foundation
+import FoundationEssentials
 
 /// A playlist file (M3U, M3U8, PLS) typed to `play` or `queue`: one word ending in `.m3u`,
 /// `.m3u8` or `.pls`.
