@@ -17,11 +17,6 @@ package struct Lyrics: Sendable, Equatable {
   package struct Line: Sendable, Equatable {
     package var time: Double?
     package var text: String
-
-    package init(time: Double?, text: String) {
-      self.time = time
-      self.text = text
-    }
   }
 
   /// Where the lyrics were found.

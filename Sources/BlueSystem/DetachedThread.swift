@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -35,5 +37,18 @@ package enum DetachedThread {
       self.name = name
       self.body = body
     }
+  }
+}
+
+extension DetachedThread {
+  /// Starts `body` on a thread named `name` when `claim`, run under `lock`, marks it started
+  /// (returns true): a poller or a listener that runs at most once at a time. The look and
+  /// the mark are one step under the lock, so two callers at once start one thread.
+  package static func start<State: ~Copyable>(
+    name: String, in lock: borrowing Mutex<State>, claiming claim: (inout State) -> Bool,
+    running body: @escaping @Sendable () -> Void
+  ) {
+    guard lock.withLock({ claim(&$0) }) else { return }
+    start(name: name, body)
   }
 }

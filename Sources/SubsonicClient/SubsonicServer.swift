@@ -63,8 +63,7 @@ package final class SubsonicServer: MusicSource, Sendable {
   private struct State {
     var authentication: Authentication?
     var features: Features?
-    var handler: (@Sendable (SourceEvent) -> Void)?
-    var pending: [String] = []
+    var events = SourceEventOutlet()
     var following = false
     var polling = false
     var stopped = false
@@ -146,11 +145,7 @@ package final class SubsonicServer: MusicSource, Sendable {
   }
 
   package func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-    let pending = state.withLock { state in
-      state.handler = handler
-      defer { state.pending = [] }
-      return state.pending
-    }
+    let pending = state.withLock { $0.events.set(handler) }
     for line in pending { handler(.notice(line)) }
   }
 
@@ -335,10 +330,7 @@ package final class SubsonicServer: MusicSource, Sendable {
 
   /// Shows `line` above the shell's prompt; kept until a handler is set when none is yet.
   func notify(_ line: String) {
-    let handler = state.withLock { state -> (@Sendable (SourceEvent) -> Void)? in
-      if state.handler == nil && state.pending.count < 8 { state.pending.append(line) }
-      return state.handler
-    }
+    let handler = state.withLock { $0.events.handler(forNotice: line) }
     handler?(.notice(line))
   }
 
@@ -357,14 +349,15 @@ package final class SubsonicServer: MusicSource, Sendable {
   // MARK: - Following
 
   package func startFollowing() {
-    let start = state.withLock { state in
-      state.following = true
-      guard !state.polling, !state.stopped, pollInterval > 0 else { return false }
-      state.polling = true
-      return true
-    }
-    guard start else { return }
-    DetachedThread.start(name: "subsonic poll") { [self] in watch() }
+    DetachedThread.start(
+      name: "subsonic poll", in: state,
+      claiming: { state in
+        state.following = true
+        guard !state.polling, !state.stopped, pollInterval > 0 else { return false }
+        state.polling = true
+        return true
+      },
+      running: { [self] in watch() })
   }
 
   /// Stops the poller (tests; a shell leaves it to the end of the process).
@@ -393,7 +386,7 @@ package final class SubsonicServer: MusicSource, Sendable {
           state.lastFingerprint = now
           state.gone = false
         }
-        return (state.lastFingerprint, state.gone, state.handler)
+        return (state.lastFingerprint, state.gone, state.events.handler)
       }
       if back { handler?(.notice("\(name) is back")) }
       if before != nil && before != now { handler?(.databaseChanged) }

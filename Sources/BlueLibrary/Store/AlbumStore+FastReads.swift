@@ -6,12 +6,13 @@ internal import BlueSQL
 #endif
 
 /// The reads every command makes — the data version, the count, a page of cards, one
-/// album, a page of `list`, and the `BEGIN`/`COMMIT` around them — stepped with SQLite's C API over GRDB's cached statements.
+/// album, a page of `list`, and the `BEGIN`/`COMMIT` around them — stepped with SQLite's C
+/// API over BlueSQL's prepared statements.
 ///
-/// GRDB's generic row decoding (a `Row` and a column-name table per query, a dynamic cast
-/// per column) cost about five times what SQLite itself spends on these queries, and a
-/// piped `scroll right` runs two of them. Only these hot reads go this way; everything
-/// else uses GRDB as usual.
+/// Generic row decoding (a `Row` and a column-name table per query, a dynamic cast per
+/// column: GRDB's, measured before BlueSQL replaced it, which kept that shape) cost about
+/// five times what SQLite itself spends on these queries, and a piped `scroll right` runs
+/// two of them. Only these hot reads go this way; everything else uses BlueSQL's rows.
 extension AlbumStore {
   /// The albums `sql` (selecting ``Album/selection``) returns with `bindings` bound in order.
   static func fastAlbums(_ db: Database, sql: String, _ bindings: Int64...) throws -> [Album] {
@@ -118,7 +119,7 @@ extension AlbumStore {
   }
 
   /// Runs the cached statement for `sql` with `bindings`, calling `row` for each row until
-  /// it returns false; the statement is reset afterwards, ready for GRDB or the next call.
+  /// it returns false; the statement is reset afterwards, ready for BlueSQL or the next call.
   fileprivate static func step(
     _ db: Database, sql: String, _ bindings: [Int64], _ row: (OpaquePointer) throws -> Bool
   ) throws {
@@ -130,7 +131,7 @@ extension AlbumStore {
     _ db: Database, _ prepared: Statement, _ bindings: [Int64], _ row: (OpaquePointer) throws -> Bool
   ) throws {
     let statement = prepared.sqliteStatement
-    // Only for an error: GRDB makes it from SQLite's text, trimmed with Foundation, each time.
+    // The statement's SQL, for an error's message.
     var sql: String { prepared.sql }
     defer {
       sqlite3_reset(statement)
@@ -165,8 +166,9 @@ extension AlbumStore {
 }
 
 /// The statements every command runs (a `scroll right` all four), each prepared once per
-/// store and found by its number (``AlbumStore/hotStatement(_:_:)``): GRDB's cache finds a
-/// statement by hashing its SQL, a thousand instructions for the album query.
+/// store and found by its number (``AlbumStore/hotStatement(_:_:)``): the statement cache
+/// (``Database/cachedStatement(sql:)``) finds one by hashing its SQL, a thousand
+/// instructions for the album query.
 enum HotStatement: Int, CaseIterable {
   case begin
   case commit

@@ -219,7 +219,7 @@ enum LibraryFile: Equatable {
   }
 
   private static func classify(_ db: Database) throws -> LibraryFile {
-    // Through SQLite's C API: GRDB's generic fetchOne costs more than these reads.
+    // Through SQLite's C API: a generic `fetchOne` (a ``Row`` made) costs more than these reads.
     let applicationID = Int32(truncatingIfNeeded: try AlbumStore.fastInteger(db, sql: "PRAGMA application_id") ?? 0)
     let version = try AlbumStore.fastInteger(db, sql: "PRAGMA user_version") ?? 0
     let objects = try AlbumStore.fastInteger(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0

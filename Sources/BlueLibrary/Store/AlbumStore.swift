@@ -16,7 +16,7 @@ import Synchronization
 /// run and beside another shell on the same file.
 ///
 /// - Important: All methods are synchronous and may be called from any thread;
-///   GRDB's `DatabaseQueue` serialises them.
+///   BlueSQL's `DatabaseQueue` serialises them.
 package final class AlbumStore: Sendable {
   /// The library file, or nil for an in-memory store.
   package let path: String?
@@ -295,7 +295,7 @@ package final class AlbumStore: Sendable {
   // MARK: - Error mapping
 
   /// Runs `body` on the connection as it is, outside a transaction: each statement reads
-  /// a consistent snapshot on its own. Not GRDB's `read`, which switches `PRAGMA
+  /// a consistent snapshot on its own. Not `DatabaseQueue.read`, which switches `PRAGMA
   /// query_only` on and off around every call; SQLite expires every prepared statement on
   /// that, so each command would parse its SQL again. A body that needs several statements
   /// to agree must not assume the file unchanged between them.
@@ -355,7 +355,7 @@ package final class AlbumStore: Sendable {
   /// without a second trip through the queue.
   package func beginSnapshot() {
     try? queue.inDatabase { db in
-      // SQLite's own answer: GRDB's `isInsideTransaction` also checks the thread it runs on.
+      // SQLite's own answer: `Database.isInsideTransaction` also counts a transaction block.
       guard sqlite3_get_autocommit(db.sqliteConnection) != 0 else { return }
       try Self.fastExecute(db, statement: hotStatement(.begin, db))
       snapshotDataVersion.store(

@@ -5,9 +5,9 @@ import BlueSystem
 /// The library file's schema and its versions.
 ///
 /// Versions live in SQLite's own header: `application_id` marks a file as a
-/// bluelib library and `user_version` counts the migrations applied. Unlike
-/// GRDB's `DatabaseMigrator` (which creates its bookkeeping table outside the
-/// migration's transaction), this lets a new file be created, migrated and
+/// bluelib library and `user_version` counts the migrations applied. Unlike a
+/// bookkeeping table of migrations (GRDB's `DatabaseMigrator`, before BlueSQL, made one
+/// outside the migration's transaction), this lets a new file be created, migrated and
 /// seeded in one transaction, and lets a file be recognised with read-only
 /// `PRAGMA` queries before anything is written to it.
 enum Schema {
@@ -117,8 +117,8 @@ enum Schema {
 
   /// The schema objects in `db`, as ``objects(atVersion:)`` lists them.
   static func objects(in db: Database) throws -> [String] {
-    // Through SQLite's C API: every start reads this, and GRDB's rows by column name cost
-    // several times the reading.
+    // Through SQLite's C API: every start reads this, and generic rows read by column name
+    // (BlueSQL's ``Row``) cost several times the reading.
     try AlbumStore.fastTexts(
       db,
       sql: """
