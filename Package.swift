@@ -91,7 +91,7 @@ let package = Package(
     // Listens sent to ListenBrainz (or a server of its API): what the player played, queued
     // in the library file first (through a store the shell hands over), over BlueCovers'
     // libcurl; it knows no library.
-    .target(name: "ListenBrainz", dependencies: ["BlueCovers", "BluePlayback", "BlueSystem"]),
+    .target(name: "ListenBrainz", dependencies: ["BlueCovers", "BluePlayback", "BlueSystem", "BlueText"]),
     // A client of MPD of its own (see README, "Music on a server"): its albums, covers,
     // player and stickers behind the seams (MusicSource, CoverSource, AudioEngine); it knows
     // no library.
@@ -99,7 +99,8 @@ let package = Package(
     // A client of Subsonic's API (Navidrome, gonic, Airsonic, supysonic…; see README, "Music on a
     // server"): its albums, covers, streams, stars and ratings behind the same seams, over
     // BlueCovers' libcurl; it knows no library.
-    .target(name: "SubsonicClient", dependencies: ["BlueCovers", "BluePlayback", "BlueSystem", "MusicSource"]),
+    .target(
+      name: "SubsonicClient", dependencies: ["BlueCovers", "BluePlayback", "BlueSystem", "BlueText", "MusicSource"]),
     .target(name: "CoverArt", dependencies: ["CImageCodecs", "CImageDecoding", "CSixel"]),
     .target(name: "HorizontalScroller"),
     // libcurl, loaded with dlopen at the first download (see ccurl.h): its header (Debian

@@ -1,6 +1,6 @@
 import AlbumModel
 import BlueSystem
-import Foundation
+import FoundationEssentials
 package import MusicFolder
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import AlbumModel
-import Foundation
+import FoundationEssentials
 
 /// The file formats of `import` and `export`.
 ///

@@ -1,5 +1,5 @@
 import BlueSystem
-import Foundation
+import BlueText
 internal import MusicFolder
 
 #if canImport(Glibc)
@@ -17,11 +17,6 @@ package struct Lyrics: Sendable, Equatable {
   package struct Line: Sendable, Equatable {
     package var time: Double?
     package var text: String
-
-    package init(time: Double?, text: String) {
-      self.time = time
-      self.text = text
-    }
   }
 
   /// Where the lyrics were found.
@@ -100,7 +95,7 @@ package struct Lyrics: Sendable, Equatable {
         }
         rest = rest[rest.index(after: close)...]
       }
-      let text = Self.withoutWordStamps(rest).trimmingCharacters(in: .whitespaces)
+      let text = Self.withoutWordStamps(rest).trimming(.whitespaces)
       if times.isEmpty {
         if !tagged { plain.append(text) }
       } else {

@@ -1,5 +1,5 @@
 import BlueSystem
-import Foundation
+import FoundationEssentials
 
 /// The cover loader's bookkeeping: states, jobs, the FIFO queue and the event outbox.
 ///
@@ -160,7 +160,7 @@ struct CoverBook {
     if !tells {
       // Let go of on a thread of their own: freeing a million jobs took half a second
       // between SIGTERM and the exit.
-      Thread.detachNewThread { withExtendedLifetime(held) {} }
+      DetachedThread.start { withExtendedLifetime(held) {} }
     }
     for (url, job) in cancelled {
       settle(url, state: .failed(.cancelled), event: .failed(url: url, albums: job.albums, .cancelled))

@@ -1,5 +1,5 @@
 import BlueSystem
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -62,7 +62,7 @@ package struct CoverCache: Sendable {
     let path = path(for: url)
     guard let fd = Self.openRegularFile(path) else { return nil }
     defer { close(fd) }
-    let data = (try? FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd()) ?? Data()
+    let data = Data((try? readToEnd(fd)) ?? [])
     guard CoverImageFormat(sniffing: data) != nil else {
       removeDamaged(path, openAs: fd)
       return nil

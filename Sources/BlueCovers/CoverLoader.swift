@@ -1,5 +1,6 @@
 import BlueSystem
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a library fetches covers: where they are cached, how many downloads run at once,
 /// how long and how big each may be, who is asking, and what makes fetched bytes a cover.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An adapter that fetches cover bytes for the URLs of some schemes.
 ///

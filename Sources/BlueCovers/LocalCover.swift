@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The cover URLs of albums imported from a music folder: local files the cover sources
 /// read without a network, and that the shell reads into the cover cache when it first

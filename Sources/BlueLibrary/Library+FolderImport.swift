@@ -2,7 +2,7 @@ import AlbumModel
 import BlueCovers
 import BluePlayback
 import BlueSystem
-import Foundation
+import FoundationEssentials
 package import MusicFolder
 import MusicSource
 

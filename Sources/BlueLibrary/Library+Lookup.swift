@@ -1,6 +1,7 @@
 import AlbumModel
 import BlueCovers
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// The albums a `lookup` run asks about, chosen before the first request: their ids in the

@@ -91,14 +91,14 @@ extension Library {
 
   /// Notes, after a command (`command`, as typed) or before one (nil: another shell's
   /// change, noticed), whether the albums were numbered anew since the last look.
-  package func noteRenumbering(by command: String?) {
+  package func noteRenumbering(by command: @autoclosure () -> String?) {
     guard let listing = numberingState.listing, let numbering = try? numbering() else { return }
     defer { numberingState.known = numbering }
     guard let known = numberingState.known else { return }
     if numbering == listing.numbering {
       numberingState.renumberedBy = nil
     } else if numbering != known, numberingState.renumberedBy == nil {
-      numberingState.renumberedBy = command ?? "another shell's change"
+      numberingState.renumberedBy = command() ?? "another shell's change"
     }
   }
 

@@ -1,7 +1,9 @@
 import AlbumModel
 import BlueCovers
 import BlueSystem
-import Foundation
+import BlueText
+import Dispatch
+import FoundationEssentials
 internal import MusicFolder
 import MusicSource
 import Synchronization
@@ -213,11 +215,13 @@ extension Library {
   /// folder is not a path (`mpd://127.0.0.1:6600/Artist/Album`). The name of that server,
   /// as far as the folder says, or nil.
   static func server(of album: Album) -> String? {
-    guard let folder = album.folder, !folder.hasPrefix("/"), let scheme = folder.range(of: "://") else { return nil }
+    guard let folder = album.folder, !folder.hasPrefix("/"), let scheme = folder.firstRange(of: "://") else {
+      return nil
+    }
     let rest = folder[scheme.upperBound...]
     let authority = rest.prefix { $0 != "/" }
     let kind = folder[..<scheme.lowerBound].uppercased()
-    return "\(kind) at \(authority.removingPercentEncoding ?? String(authority))"
+    return "\(kind) at \(authority.percentDecoded ?? String(authority))"
   }
 
 }
@@ -354,7 +358,7 @@ extension SourceTrack {
       } ?? true
     }
     if !isBlank(text.unicodeScalars.first), !isBlank(text.unicodeScalars.last) { return text }
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimming(.whitespaces)
     return trimmed.isEmpty ? nil : trimmed
   }
 }

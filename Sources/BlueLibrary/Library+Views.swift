@@ -1,5 +1,5 @@
 import AlbumModel
-import Foundation
+import FoundationEssentials
 
 /// A view: the albums a query matches, in its order. The scroller, the indices every verb
 /// takes and `all` mean the view's albums while it is shown (the original app's adapter

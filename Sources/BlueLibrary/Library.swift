@@ -1,7 +1,7 @@
 import AlbumModel
 import BlueCovers
 import BlueSystem
-import Foundation
+import FoundationEssentials
 import MusicSource
 import Synchronization
 
@@ -357,15 +357,8 @@ package final class Library {
   /// each already had that rating: no step then).
   @discardableResult
   package func rate(at indices: [Int], stars: Int?) throws(LibraryError) -> [Album] {
-    var changed: [Album] = []
-    for index in indices {
-      var album = try self.album(at: index)
-      guard album.rating != stars else { continue }
-      album.rating = stars
-      changed.append(album)
-    }
-    guard let first = changed.first else { return [] }
-    let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
+    let changed = try albums(at: indices, setting: \.rating, to: stars)
+    guard let named = Self.named(changed) else { return [] }
     let summary = stars.map { "rate \(named) \(Self.counted($0, "star"))" } ?? "clear the rating of \(named)"
     let edited = try edit(changed, summary: summary, sharing: .rating(stars))
     share(.rating(stars), of: edited)
@@ -377,18 +370,32 @@ package final class Library {
   /// (none when each already was: no step then).
   @discardableResult
   package func setFavourite(at indices: [Int], _ favourite: Bool) throws(LibraryError) -> [Album] {
-    var changed: [Album] = []
-    for index in indices {
-      var album = try self.album(at: index)
-      guard album.favourite != favourite else { continue }
-      album.favourite = favourite
-      changed.append(album)
-    }
-    guard let first = changed.first else { return [] }
-    let named = changed.count == 1 ? "\"" + first.title + "\"" : Self.albumCount(changed.count)
+    let changed = try albums(at: indices, setting: \.favourite, to: favourite)
+    guard let named = Self.named(changed) else { return [] }
     let edited = try edit(changed, summary: (favourite ? "fav " : "unfav ") + named, sharing: .favourite(favourite))
     share(.favourite(favourite), of: edited)
     return edited
+  }
+
+  /// The albums at `indices` whose `field` is not `value` yet, with `value` set: the ones
+  /// a `rate` or `fav` changes.
+  private func albums<Value: Equatable>(
+    at indices: [Int], setting field: WritableKeyPath<Album, Value>, to value: Value
+  ) throws(LibraryError) -> [Album] {
+    var changed: [Album] = []
+    for index in indices {
+      var album = try self.album(at: index)
+      guard album[keyPath: field] != value else { continue }
+      album[keyPath: field] = value
+      changed.append(album)
+    }
+    return changed
+  }
+
+  /// `"Title"` of one album, `N albums` of more, as a step's summary names them; nil for none.
+  private static func named(_ albums: [Album]) -> String? {
+    guard let first = albums.first else { return nil }
+    return albums.count == 1 ? "\"" + first.title + "\"" : albumCount(albums.count)
   }
 
   /// Deletes the album at `index`. Deleting the current album leaves the selection at that
@@ -498,28 +505,28 @@ package final class Library {
   ///   ``LibraryError/deletedSince(title:undoing:)`` when an album the step touched was
   ///   changed since (by any shell); nothing is changed then.
   package func undo() throws(LibraryError) -> String? {
-    _ = try finishInterruptedWrites()
-    do {
-      let step = try change { (_) throws(LibraryError) in try store.undo(session: session).step }
-      // A write's files are written back after the step is committed with its journal.
-      if step.kind == .write { try finishJournal(of: step, undoing: true) }
-      if step.kind == .edit { try shareMarks(changedBy: step) }
-      return step.summary
-    } catch .nothingToUndo {
-      return nil
-    }
+    try replay(undoing: true)
   }
 
   /// Makes again the latest undone change (this shell's first), returning what it was;
   /// nil when there is nothing to redo.
   package func redo() throws(LibraryError) -> String? {
+    try replay(undoing: false)
+  }
+
+  /// Undoes (`undoing`) or redoes the step the log picks, then brings its files and shared
+  /// marks in step with it; returns what it was, nil when there is none.
+  private func replay(undoing: Bool) throws(LibraryError) -> String? {
     _ = try finishInterruptedWrites()
     do {
-      let step = try change { (_) throws(LibraryError) in try store.redo(session: session).step }
-      if step.kind == .write { try finishJournal(of: step, undoing: false) }
+      let step = try change { (_) throws(LibraryError) in
+        try (undoing ? store.undo(session: session) : store.redo(session: session)).step
+      }
+      // A write's files are written back after the step is committed with its journal.
+      if step.kind == .write { try finishJournal(of: step, undoing: undoing) }
       if step.kind == .edit { try shareMarks(changedBy: step) }
       return step.summary
-    } catch .nothingToRedo {
+    } catch .nothingToUndo, .nothingToRedo {
       return nil
     }
   }

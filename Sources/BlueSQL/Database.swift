@@ -311,12 +311,17 @@ private func isBlank(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
   bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0x3B || $0 == 0 }
 }
 
-/// `sql` without the blanks and semicolons around it.
+/// `sql` without the blanks and semicolons around it; `sql` itself (no copy) when it has
+/// none, as nearly every statement the store prepares.
 private func trimmed(_ sql: String) -> String {
-  let separators: Set<Character> = [" ", "\n", "\r", "\t", ";"]
-  guard let first = sql.firstIndex(where: { !separators.contains($0) }),
-    let last = sql.lastIndex(where: { !separators.contains($0) })
+  func isSeparator(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x3B
+  }
+  let bytes = sql.utf8
+  guard let first = bytes.firstIndex(where: { !isSeparator($0) }),
+    let last = bytes.lastIndex(where: { !isSeparator($0) })
   else { return "" }
+  if first == bytes.startIndex && bytes.index(after: last) == bytes.endIndex { return sql }
   return String(sql[first...last])
 }
 

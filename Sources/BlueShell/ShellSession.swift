@@ -3,6 +3,7 @@ import BlueCovers
 import BlueLibrary
 import BluePlayback
 import BlueSystem
+import BlueText
 import CoverArt
 import Dispatch
 import ListenBrainz
@@ -397,7 +398,7 @@ final class ShellSession {
       else { break }
       bytes.append(byte)
     }
-    let answer = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    let answer = String(decoding: bytes, as: UTF8.self).trimming(.whitespacesAndNewlines).lowercased()
     return answer == "y" || answer == "yes"
   }
 

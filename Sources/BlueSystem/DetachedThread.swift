@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -16,7 +18,7 @@ package enum DetachedThread {
       &thread, nil,
       { context in
         let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
-        if let name = work.name { DetachedThread.name(name) }
+        if let name = work.name { ThreadName.set(name) }
         work.body()
         return nil
       }, box)
@@ -27,16 +29,6 @@ package enum DetachedThread {
     pthread_detach(thread)
   }
 
-  /// Names the calling thread (the kernel keeps 15 bytes): through /proc, as Swift's Glibc
-  /// has no `pthread_setname_np` (a GNU extension) and cannot call the variadic `prctl`.
-  private static func name(_ name: String) {
-    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-    guard fd >= 0 else { return }
-    defer { close(fd) }
-    let bytes = Array(name.utf8.prefix(15))
-    try? bytes.withUnsafeBytes { try writeAll(fd, $0) }
-  }
-
   private final class Work {
     let name: String?
     let body: @Sendable () -> Void
@@ -45,5 +37,18 @@ package enum DetachedThread {
       self.name = name
       self.body = body
     }
+  }
+}
+
+extension DetachedThread {
+  /// Starts `body` on a thread named `name` when `claim`, run under `lock`, marks it started
+  /// (returns true): a poller or a listener that runs at most once at a time. The look and
+  /// the mark are one step under the lock, so two callers at once start one thread.
+  package static func start<State: ~Copyable>(
+    name: String, in lock: borrowing Mutex<State>, claiming claim: (inout State) -> Bool,
+    running body: @escaping @Sendable () -> Void
+  ) {
+    guard lock.withLock({ claim(&$0) }) else { return }
+    start(name: name, body)
   }
 }

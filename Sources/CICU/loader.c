@@ -127,20 +127,22 @@ struct progress {
   int stopped;
 };
 
-static UBool on_match_step(const void *context, int32_t steps) {
-  (void)steps;
+/// Whether the search goes on (the caller's `call` says so); a stop is remembered.
+static UBool goes_on(const void *context) {
   struct progress *progress = (struct progress *)context;
   if (progress->call(progress->context)) return 1;
   progress->stopped = 1;
   return 0;
 }
 
+static UBool on_match_step(const void *context, int32_t steps) {
+  (void)steps;
+  return goes_on(context);
+}
+
 static UBool on_find_progress(const void *context, int64_t index) {
   (void)index;
-  struct progress *progress = (struct progress *)context;
-  if (progress->call(progress->context)) return 1;
-  progress->stopped = 1;
-  return 0;
+  return goes_on(context);
 }
 
 int cicu_regex_find(

@@ -1,5 +1,6 @@
 import BluePlayback
-import Foundation
+import BlueText
+import FoundationEssentials
 
 /// One listen as ListenBrainz takes it (`POST /1/submit-listens`): what was played, from
 /// the library's track, and when it started.
@@ -93,7 +94,7 @@ package struct Listen: Sendable, Equatable, Encodable {
 
   /// `id` lowercased when it is a UUID (`8-4-4-4-12` hexadecimal digits), else nil.
   static func uuid(_ id: String?) -> String? {
-    guard let id = id?.trimmingCharacters(in: .whitespaces).lowercased(), id.utf8.count == 36 else { return nil }
+    guard let id = id?.trimming(.whitespaces).lowercased(), id.utf8.count == 36 else { return nil }
     for (offset, byte) in id.utf8.enumerated() {
       if [8, 13, 18, 23].contains(offset) {
         guard byte == UInt8(ascii: "-") else { return nil }

@@ -1,6 +1,7 @@
 import BlueCovers
 import BlueSystem
-import Foundation
+import BlueText
+import FoundationEssentials
 
 /// ListenBrainz's API as bluelib uses it (https://listenbrainz.readthedocs.io, "API"):
 /// `POST /1/submit-listens` and `GET /1/validate-token`, with `Authorization: Token …`,
@@ -49,8 +50,8 @@ package struct ListenBrainzClient: Sendable {
     package var resetIn: Double?
 
     init(_ headers: [String: String]) {
-      remaining = headers["x-ratelimit-remaining"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-      resetIn = headers["x-ratelimit-reset-in"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.map {
+      remaining = headers["x-ratelimit-remaining"].flatMap { Int($0.trimming(.whitespaces)) }
+      resetIn = headers["x-ratelimit-reset-in"].flatMap { Double($0.trimming(.whitespaces)) }.map {
         min(max($0, 0), 3_600)
       }
     }
@@ -77,16 +78,22 @@ package struct ListenBrainzClient: Sendable {
         isCancelled: isCancelled)
       switch answer.status {
       case 200:
-        let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
-        guard object?["valid"] as? Bool == true else { return .failure(.invalid) }
-        let name = (object?["user_name"] as? String).map { TextSanitizer.escaped($0) } ?? "?"
-        return .success(name)
+        let object = try? JSONDecoder().decode(TokenAnswer.self, from: answer.body)
+        guard object?.valid == true else { return .failure(.invalid) }
+        return .success(object?.user_name.map { TextSanitizer.escaped($0) } ?? "?")
       case 401: return .failure(.invalid)
       default: return .failure(.unreachable("the server answered \(answer.status)"))
       }
     } catch {
       return .failure(.unreachable(TextSanitizer.escaped(error.description)))
     }
+  }
+
+  /// `validate-token`'s answer: `{"valid": true, "user_name": "…", …}` (other keys ignored).
+  private struct TokenAnswer: Decodable {
+    var valid: Bool?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    var user_name: String?
   }
 
   /// Why a token could not be checked.

@@ -1,8 +1,12 @@
 import BluePlayback
 import BlueSystem
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Sends what the player plays to ListenBrainz: `playing_now` when a track starts, and a
 /// listen once it played half its length or four minutes (``Player/Event/listened(_:startedAt:)``),
@@ -220,9 +224,7 @@ package final class ListenBrainzSubmitter: Sendable {
   }
 
   private func startThread() {
-    let thread = Thread { [self] in run() }
-    thread.name = "bluelib.listenbrainz"
-    thread.start()
+    DetachedThread.start(name: "bluelib.listenbrainz") { [self] in run() }
   }
 
   private func run() {

@@ -1,5 +1,6 @@
 import BlueSystem
-import Foundation
+import BlueText
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -55,7 +56,7 @@ package enum ListenBrainzToken {
   /// `token` without the blanks around it when it can be a token (1 to 200 printable ASCII
   /// characters, no space); nil otherwise.
   package static func cleaned(_ token: String) -> String? {
-    let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = token.trimming(.whitespacesAndNewlines)
     guard (1...200).contains(trimmed.utf8.count), trimmed.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
       return nil
     }

@@ -155,13 +155,7 @@ final class MPDConnection: @unchecked Sendable {
   /// whose `ACK` is thrown) and returns the answers' lines, in order.
   @discardableResult
   func runList(_ commands: [MPDCommand]) throws(MPDError) -> [(name: String, value: String)] {
-    var pairs: [(name: String, value: String)] = []
-    var total = 0
-    try streamList(commands) { name, value throws(MPDError) in
-      try count(name.count + value.count, into: &total)
-      pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
-    }
-    return pairs
+    try collect { pair throws(MPDError) in try streamList(commands, pair: pair) }
   }
 
   /// Sends `commands` as one command list and hands each `NAME: VALUE` line of their
@@ -185,9 +179,19 @@ final class MPDConnection: @unchecked Sendable {
   /// Sends `command` and returns its answer's lines as names and values, in order.
   @discardableResult
   func run(_ command: MPDCommand) throws(MPDError) -> [(name: String, value: String)] {
+    try collect { pair throws(MPDError) in try stream(command, pair: pair) }
+  }
+
+  /// The lines `streaming` hands to the function it is given, as names and values, in order
+  /// (an answer longer than ``longestAnswer`` refused).
+  private func collect(
+    _ streaming: (
+      (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws(MPDError) -> Void
+    ) throws(MPDError) -> Void
+  ) throws(MPDError) -> [(name: String, value: String)] {
     var pairs: [(name: String, value: String)] = []
     var total = 0
-    try stream(command) { name, value throws(MPDError) in
+    try streaming { name, value throws(MPDError) in
       try count(name.count + value.count, into: &total)
       pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
     }

@@ -1,6 +1,6 @@
 import BlueCovers
 import Dispatch
-import Foundation
+import FoundationEssentials
 import MusicSource
 import Synchronization
 

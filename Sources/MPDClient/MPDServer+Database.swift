@@ -179,15 +179,7 @@ extension MPDServer {
           let listed: (finished: Bool, ignoredWindow: String?)
           do throws(MPDError) {
             listed = try Self.allSongs(connection, count: Self.songCount(of: before)) { window in
-              var songs = window
-              if !marks.isEmpty {
-                for index in songs.indices {
-                  guard let mark = marks[songs[index].uri] else { continue }
-                  songs[index].rating = mark.rating
-                  songs[index].favourite = mark.favourite
-                }
-              }
-              return receive(.tracks(songs))
+              receive(.tracks(Self.marked(window, by: marks)))
             }
           } catch  where attempt == 0 && error.refusesFilters {
             // A server whose version promised filter expressions, and that refuses them.

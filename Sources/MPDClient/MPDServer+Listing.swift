@@ -1,5 +1,5 @@
 import BlueSystem
-import Foundation
+import FoundationEssentials
 import MusicSource
 
 /// What ``MPDServer`` keeps of the listing of a server whose `stats` say nothing (Mopidy):
@@ -84,27 +84,24 @@ extension MPDServer {
     // A hash of each URI handed on: what `list file` names beside them is what is missing.
     var listed = Set<UInt64>()
     func hand(_ songs: [SourceTrack]) -> Bool {
-      var fresh = songs.filter { listed.insert(Self.hash($0.uri)).inserted }
-      guard !fresh.isEmpty else { return true }
-      if !marks.isEmpty {
-        for index in fresh.indices {
-          guard let mark = marks[fresh[index].uri] else { continue }
-          fresh[index].rating = mark.rating
-          fresh[index].favourite = mark.favourite
+      let fresh = songs.filter { listed.insert(Self.hash($0.uri)).inserted }
+      return fresh.isEmpty || receive(.tracks(Self.marked(fresh, by: marks)))
+    }
+    /// The songs `find TAG VALUE` finds for each of `values`, `perList` in a command list.
+    func find(_ tag: String, _ values: [String], perList: Int) throws(MPDError) -> Bool {
+      var start = 0
+      while start < values.count {
+        let batch = values[start..<min(start + perList, values.count)]
+        var reader = SongReader()
+        try connection.streamList(batch.map { MPDCommand("find", tag, $0) }) { name, value in
+          _ = reader.take(name, value)
         }
+        guard hand(reader.finish()) else { return false }
+        start += batch.count
       }
-      return receive(.tracks(fresh))
+      return true
     }
-    var start = 0
-    while start < albums.count {
-      let batch = albums[start..<min(start + Self.albumsPerRequest, albums.count)]
-      var reader = SongReader()
-      try connection.streamList(batch.map { MPDCommand("find", "album", $0) }) { name, value in
-        _ = reader.take(name, value)
-      }
-      guard hand(reader.finish()) else { return false }
-      start += batch.count
-    }
+    guard try find("album", albums, perList: Self.albumsPerRequest) else { return false }
     var missing: [String] = []
     do throws(MPDError) {
       try connection.stream(MPDCommand("list", "file")) { name, value in
@@ -117,17 +114,19 @@ extension MPDServer {
       notify("\(name): the songs without an album tag are not listed ('list file' refused)")
     }
     missing.sort()
-    start = 0
-    while start < missing.count {
-      let batch = missing[start..<min(start + Self.songsPerFind, missing.count)]
-      var reader = SongReader()
-      try connection.streamList(batch.map { MPDCommand("find", "file", $0) }) { name, value in
-        _ = reader.take(name, value)
-      }
-      guard hand(reader.finish()) else { return false }
-      start += batch.count
+    return try find("file", missing, perList: Self.songsPerFind)
+  }
+
+  /// `songs` with the rating and favourite mark `marks` keeps for each (by URI).
+  static func marked(_ songs: [SourceTrack], by marks: [String: (rating: Int?, favourite: Bool)]) -> [SourceTrack] {
+    guard !marks.isEmpty else { return songs }
+    var songs = songs
+    for index in songs.indices {
+      guard let mark = marks[songs[index].uri] else { continue }
+      songs[index].rating = mark.rating
+      songs[index].favourite = mark.favourite
     }
-    return true
+    return songs
   }
 
   /// 64 bits (FNV-1a) of `text`.
@@ -179,15 +178,14 @@ extension MPDServer {
   /// the poller ends as soon as it knows.
   func startPolling() {
     guard pollInterval > 0 else { return }
-    let start = listingState.withLock { state in
-      guard !state.polling, state.statsSayNothing != false else { return false }
-      state.polling = true
-      return true
-    }
-    guard start else { return }
-    let thread = Thread { [self] in poll() }
-    thread.name = "mpd poll"
-    thread.start()
+    DetachedThread.start(
+      name: "mpd poll", in: listingState,
+      claiming: { state in
+        guard !state.polling, state.statsSayNothing != false else { return false }
+        state.polling = true
+        return true
+      },
+      running: { [self] in poll() })
   }
 
   private func poll() {

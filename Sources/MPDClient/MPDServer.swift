@@ -1,8 +1,14 @@
 import BlueSystem
 import Dispatch
-import Foundation
+import FoundationEssentials
 import MusicSource
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// An MPD server as bluelib uses it: a source of albums (``MusicSource``), covers
 /// (``MPDCoverSource``), a player (``MPDEngine``) and stickers, over connections of its own.
@@ -41,7 +47,7 @@ package final class MPDServer: MusicSource, Sendable {
   let pollInterval: Double
 
   private struct State {
-    var handler: (@Sendable (SourceEvent) -> Void)?
+    var events = SourceEventOutlet()
     /// Whether database changes are reported (``startFollowing()``).
     var following = false
     /// Told of `player`, `mixer` and `playlist` changes, on the listener's thread.
@@ -55,8 +61,6 @@ package final class MPDServer: MusicSource, Sendable {
     /// The listener's connection, closed to stop it.
     var idleConnection: MPDConnection?
     var stopped = false
-    /// Lines to tell once a handler is set (a sync before the shell set its own).
-    var pending: [String] = []
     /// Whether a request was refused for want of a password (or for a wrong one): the
     /// shell said so; the listener need not say it again.
     var passwordRefused = false
@@ -120,11 +124,7 @@ package final class MPDServer: MusicSource, Sendable {
   }
 
   package func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-    let pending = state.withLock { state in
-      state.handler = handler
-      defer { state.pending = [] }
-      return state.pending
-    }
+    let pending = state.withLock { $0.events.set(handler) }
     for line in pending { handler(.notice(line)) }
   }
 
@@ -256,15 +256,14 @@ package final class MPDServer: MusicSource, Sendable {
 
   /// Starts the thread that waits in `idle`, unless it runs.
   private func startListening() {
-    let start = state.withLock { state in
-      guard !state.listening, !state.stopped else { return false }
-      state.listening = true
-      return true
-    }
-    guard start else { return }
-    let thread = Thread { [self] in listen() }
-    thread.name = "mpd idle"
-    thread.start()
+    DetachedThread.start(
+      name: "mpd idle", in: state,
+      claiming: { state in
+        guard !state.listening, !state.stopped else { return false }
+        state.listening = true
+        return true
+      },
+      running: { [self] in listen() })
   }
 
   /// Stops the listener thread (for tests; a shell leaves it to the end of the process).
@@ -296,7 +295,7 @@ package final class MPDServer: MusicSource, Sendable {
       let (passwordSaid, handler) = state.withLock { state in
         state.failures += 1
         state.wakeWaiters()
-        return (state.passwordRefused, state.handler)
+        return (state.passwordRefused, state.events.handler)
       }
       if said != error.description && !(error.isAboutThePassword && passwordSaid) {
         handler?(.notice(error.description))
@@ -334,7 +333,7 @@ package final class MPDServer: MusicSource, Sendable {
         state.idleConnection = connection
         state.wakeWaiters()
         defer { (state.lost, state.goneSaid) = (false, false) }
-        return (state.lost, state.handler, state.following)
+        return (state.lost, state.events.handler, state.following)
       }
       if back {
         forgetFeatures()
@@ -353,7 +352,7 @@ package final class MPDServer: MusicSource, Sendable {
           (pause, backOff, said) = (0.1, nil, nil)
           let subsystems = Set(changed)
           if subsystems.contains("database") || subsystems.contains("sticker") {
-            let (handler, following) = state.withLock { ($0.handler, $0.following) }
+            let (handler, following) = state.withLock { ($0.events.handler, $0.following) }
             // A sync after an update takes the marks too.
             if following { handler?(subsystems.contains("database") ? .databaseChanged : .marksChanged) }
           }
@@ -393,7 +392,7 @@ package final class MPDServer: MusicSource, Sendable {
     let handler = state.withLock { state -> (@Sendable (SourceEvent) -> Void)? in
       guard !state.goneSaid else { return nil }
       state.goneSaid = true
-      return state.handler
+      return state.events.handler
     }
     let said = error.description
     let why = said.hasPrefix(name + ": ") ? String(said.dropFirst(name.count + 2)) : said
@@ -403,16 +402,13 @@ package final class MPDServer: MusicSource, Sendable {
   /// Shows `line` above the shell's prompt (a request made in the background failed); kept
   /// until a handler is set when none is yet (a sync before the shell's).
   func notify(_ line: String) {
-    let handler = state.withLock { state -> (@Sendable (SourceEvent) -> Void)? in
-      if state.handler == nil && state.pending.count < 8 { state.pending.append(line) }
-      return state.handler
-    }
+    let handler = state.withLock { $0.events.handler(forNotice: line) }
     handler?(.notice(line))
   }
 
   /// Tells the handler what the server lists changed, when it is followed.
   func tellDatabaseChanged() {
-    let (handler, following) = state.withLock { ($0.handler, $0.following) }
+    let (handler, following) = state.withLock { ($0.events.handler, $0.following) }
     if following { handler?(.databaseChanged) }
   }
 

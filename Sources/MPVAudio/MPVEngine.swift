@@ -1,7 +1,15 @@
 import BluePlayback
+import BlueSystem
 import CMPV
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// An ``AudioEngine`` on libmpv: audio only (no video, no window, no terminal, no input
 /// bindings, no scripts, none of the user's mpv configuration), a playlist of files.
@@ -108,12 +116,10 @@ package final class MPVEngine: AudioEngine, Sendable {
     }
     // Each file's ReplayGain is decided before its audio starts (``applyGain``).
     mpv_hook_add(pointer, 0, Self.gainHook, 0)
-    let thread = Thread { [handle, shared, finished] in
+    DetachedThread.start(name: "mpv events") { [handle, shared, finished] in
       Self.readEvents(handle, shared)
       finished.signal()
     }
-    thread.name = "mpv events"
-    thread.start()
   }
 
   deinit {
@@ -376,7 +382,7 @@ package final class MPVEngine: AudioEngine, Sendable {
       if waiting {
         // Still opening the output (a sound server that does not answer): destroying the
         // core would wait for it.
-        Thread.detachNewThread { [probe = Handle(pointer: core)] in mpv_terminate_destroy(probe.pointer) }
+        DetachedThread.start { [probe = Handle(pointer: core)] in mpv_terminate_destroy(probe.pointer) }
       } else {
         // Stopped first: destroyed while it plays, the core waited for the silence to end.
         command(Handle(pointer: core), ["stop"])

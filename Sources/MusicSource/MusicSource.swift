@@ -147,6 +147,30 @@ package enum SourceEvent: Sendable, Equatable {
   case notice(String)
 }
 
+/// Where a source's events go, kept in its locked state: the handler the library sets, and
+/// the notices said before there was one (a sync before the shell set its own), handed to it
+/// when it is set.
+package struct SourceEventOutlet: Sendable {
+  /// The handler, once set.
+  package private(set) var handler: (@Sendable (SourceEvent) -> Void)?
+  private var pending: [String] = []
+
+  package init() {}
+
+  /// Sets `handler`; returns the notices kept for it, to hand it outside the lock.
+  package mutating func set(_ handler: @escaping @Sendable (SourceEvent) -> Void) -> [String] {
+    self.handler = handler
+    defer { pending = [] }
+    return pending
+  }
+
+  /// The handler to tell the notice `line`; without one, `line` is kept for it (eight at most).
+  package mutating func handler(forNotice line: String) -> (@Sendable (SourceEvent) -> Void)? {
+    if handler == nil && pending.count < 8 { pending.append(line) }
+    return handler
+  }
+}
+
 /// Why a server could not answer, as one line naming it: `MPD at 127.0.0.1:6601: connection
 /// refused`.
 package struct SourceError: Error, Equatable, Sendable, CustomStringConvertible {

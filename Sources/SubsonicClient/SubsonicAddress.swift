@@ -1,4 +1,5 @@
 import BlueSystem
+import BlueText
 
 /// Where a Subsonic server is and whose library is browsed: `https://USER@HOST[:PORT][/PATH]`,
 /// as `--subsonic` takes it. `http:` is taken only for this machine (`127.0.0.1`,
@@ -28,7 +29,9 @@ package struct SubsonicAddress: Sendable, Equatable, CustomStringConvertible {
   /// - Throws: ``SubsonicAddressError`` naming what is wrong with it.
   package init(_ text: String) throws(SubsonicAddressError) {
     func refuse(_ reason: String) -> SubsonicAddressError { SubsonicAddressError(value: text, reason: reason) }
-    guard let separator = text.range(of: "://") else { throw refuse("not a URL (https://USER@HOST[:PORT][/PATH])") }
+    guard let separator = text.firstRange(of: "://") else {
+      throw refuse("not a URL (https://USER@HOST[:PORT][/PATH])")
+    }
     let scheme = text[..<separator.lowerBound].lowercased()
     guard scheme == "https" || scheme == "http" else { throw refuse("only https (or http on this machine)") }
     var rest = Substring(text[separator.upperBound...])
@@ -45,7 +48,7 @@ package struct SubsonicAddress: Sendable, Equatable, CustomStringConvertible {
       guard !given.contains(":") else {
         throw refuse("the password goes in BLUELIB_SUBSONIC_PASSWORD (or is asked for), never in the URL")
       }
-      guard !given.isEmpty, given.utf8.count <= Self.longestPart, let decoded = given.removingPercentEncoding else {
+      guard !given.isEmpty, given.utf8.count <= Self.longestPart, let decoded = given.percentDecoded else {
         throw refuse("no user before '@'")
       }
       user = decoded

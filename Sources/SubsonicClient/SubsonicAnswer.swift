@@ -1,5 +1,5 @@
 import BlueSystem
-import Foundation
+import FoundationEssentials
 
 /// The parts of a Subsonic answer (`f=json`) bluelib reads: its envelope (`status`, the
 /// error, what the server is), and the payloads of the requests it makes. Nothing in it is

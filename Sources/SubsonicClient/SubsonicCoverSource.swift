@@ -1,6 +1,6 @@
 import BlueCovers
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The covers of a Subsonic server's albums (`subsonic://USER@HOST:PORT/cover:ID`), one

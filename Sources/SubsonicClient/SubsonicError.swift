@@ -1,6 +1,7 @@
 import BlueCovers
 import BlueSystem
-import Foundation
+import BlueText
+import FoundationEssentials
 import MusicSource
 
 /// Why a request to a Subsonic server failed, as one line naming the server and the cause:
@@ -102,7 +103,7 @@ package struct SubsonicError: Error, Equatable, Sendable, CustomStringConvertibl
   /// What a server said, escaped and cut.
   static func said(_ message: String) -> String {
     let cut = message.count > longestMessage ? String(message.prefix(longestMessage)) + "…" : message
-    return TextSanitizer.escaped(cut.trimmingCharacters(in: .whitespacesAndNewlines))
+    return TextSanitizer.escaped(cut.trimming(.whitespacesAndNewlines))
   }
 
   private static func seconds(_ value: Double) -> String {

@@ -1,5 +1,6 @@
 import BlueSystem
-import Foundation
+import BlueText
+import FoundationEssentials
 import MusicSource
 
 // The server's albums as a source of the library: its list of albums by pages of 500
@@ -30,7 +31,7 @@ extension SubsonicServer {
   /// The id filed as `text` (``filed(_:)`` undone); nil when it is not one.
   static func id(filed text: Substring) -> String? {
     guard !text.isEmpty else { return nil }
-    return text.removingPercentEncoding
+    return text.percentDecoded
   }
 
   /// The album and song ids of a track's path (`ALBUM/SONG.SUFFIX`), or the album's alone

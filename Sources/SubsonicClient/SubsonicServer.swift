@@ -1,7 +1,7 @@
 import BlueCovers
 import BlueSystem
 import Dispatch
-import Foundation
+import FoundationEssentials
 import MusicSource
 import Synchronization
 
@@ -63,8 +63,7 @@ package final class SubsonicServer: MusicSource, Sendable {
   private struct State {
     var authentication: Authentication?
     var features: Features?
-    var handler: (@Sendable (SourceEvent) -> Void)?
-    var pending: [String] = []
+    var events = SourceEventOutlet()
     var following = false
     var polling = false
     var stopped = false
@@ -134,7 +133,7 @@ package final class SubsonicServer: MusicSource, Sendable {
   /// `subsonic-admin@music.example.org:443` (a path's `/` written `%2F`); a name longer than
   /// 200 bytes keeps its first 183 and ends in a hash of the whole.
   package var libraryName: String {
-    let name = "subsonic-" + address.authority.replacingOccurrences(of: "/", with: "%2F")
+    let name = "subsonic-" + address.authority.replacing("/", with: "%2F")
     guard name.utf8.count > 200 else { return name }
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -146,11 +145,7 @@ package final class SubsonicServer: MusicSource, Sendable {
   }
 
   package func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {
-    let pending = state.withLock { state in
-      state.handler = handler
-      defer { state.pending = [] }
-      return state.pending
-    }
+    let pending = state.withLock { $0.events.set(handler) }
     for line in pending { handler(.notice(line)) }
   }
 
@@ -335,10 +330,7 @@ package final class SubsonicServer: MusicSource, Sendable {
 
   /// Shows `line` above the shell's prompt; kept until a handler is set when none is yet.
   func notify(_ line: String) {
-    let handler = state.withLock { state -> (@Sendable (SourceEvent) -> Void)? in
-      if state.handler == nil && state.pending.count < 8 { state.pending.append(line) }
-      return state.handler
-    }
+    let handler = state.withLock { $0.events.handler(forNotice: line) }
     handler?(.notice(line))
   }
 
@@ -357,16 +349,15 @@ package final class SubsonicServer: MusicSource, Sendable {
   // MARK: - Following
 
   package func startFollowing() {
-    let start = state.withLock { state in
-      state.following = true
-      guard !state.polling, !state.stopped, pollInterval > 0 else { return false }
-      state.polling = true
-      return true
-    }
-    guard start else { return }
-    let thread = Thread { [self] in watch() }
-    thread.name = "subsonic poll"
-    thread.start()
+    DetachedThread.start(
+      name: "subsonic poll", in: state,
+      claiming: { state in
+        state.following = true
+        guard !state.polling, !state.stopped, pollInterval > 0 else { return false }
+        state.polling = true
+        return true
+      },
+      running: { [self] in watch() })
   }
 
   /// Stops the poller (tests; a shell leaves it to the end of the process).
@@ -395,7 +386,7 @@ package final class SubsonicServer: MusicSource, Sendable {
           state.lastFingerprint = now
           state.gone = false
         }
-        return (state.lastFingerprint, state.gone, state.handler)
+        return (state.lastFingerprint, state.gone, state.events.handler)
       }
       if back { handler?(.notice("\(name) is back")) }
       if before != nil && before != now { handler?(.databaseChanged) }

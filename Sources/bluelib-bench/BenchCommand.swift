@@ -19,6 +19,12 @@ struct BenchCommand: ParsableCommand {
     defaultSubcommand: Options.self)
 }
 
+extension ArgumentHelp {
+  /// `--bluelib PATH`, which every scenario that runs the binary takes.
+  static let bluelibBinary = ArgumentHelp(
+    "The bluelib binary (default: `bluelib` next to this executable).", valueName: "PATH")
+}
+
 /// The `bluelib` binary next to this executable, unless `given`.
 private func bluelibBinary(_ given: String?) -> String {
   given.map(DataSet.absolute)
@@ -43,7 +49,7 @@ struct MusicCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Timed runs.", valueName: "N"))
   var runs = 5
 
-  @Option(help: ArgumentHelp("The bluelib binary (default: `bluelib` next to this executable).", valueName: "PATH"))
+  @Option(help: .bluelibBinary)
   var bluelib: String?
 
   func validate() throws {
@@ -71,7 +77,7 @@ struct PlayCommand: ParsableCommand {
   @Option(help: ArgumentHelp("Seconds of audio the shell plays for its CPU time, 2 to 3600.", valueName: "S"))
   var seconds = 20
 
-  @Option(help: ArgumentHelp("The bluelib binary (default: `bluelib` next to this executable).", valueName: "PATH"))
+  @Option(help: .bluelibBinary)
   var bluelib: String?
 
   func validate() throws {

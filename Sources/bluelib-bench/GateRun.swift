@@ -32,7 +32,7 @@ struct GateCommand: ParsableCommand {
   @Option(help: ArgumentHelp("The bars file.", valueName: "FILE"), completion: .file())
   var bars = ".ci/gate-bars"
 
-  @Option(help: ArgumentHelp("The bluelib binary (default: `bluelib` next to this executable).", valueName: "PATH"))
+  @Option(help: .bluelibBinary)
   var bluelib: String?
 
   @Option(help: ArgumentHelp("The sqlite3 shell (default: `sqlite3` on PATH).", valueName: "PATH"))

@@ -82,9 +82,7 @@ struct Options: ParsableCommand {
     transform: Scenario.list)
   var onlyGiven: [Set<Scenario>] = []
 
-  @Option(
-    help: ArgumentHelp("The bluelib binary (default: `bluelib` next to this executable).", valueName: "PATH"),
-    completion: .file())
+  @Option(help: .bluelibBinary, completion: .file())
   var bluelib: String?
 
   @Option(help: ArgumentHelp("The sqlite3 shell (default: `sqlite3` on PATH).", valueName: "PATH"), completion: .file())

@@ -158,20 +158,7 @@ func runChild(
   }
 
   let start = monotonicSeconds()
-  let pid = fork()
-  if pid == 0 { execInChild(plan) }
-  guard pid > 0 else { throw SpawnError(description: "cannot fork: \(SystemError.reason(errno))") }
-
-  // Did the exec work? The pipe closes at exec, or brings the child's errno.
-  close(errorPipe[1])
-  errorPipe[1] = -1
-  var childErrno: Int32 = 0
-  let got = try? syscall("read") { read(errorPipe[0], &childErrno, MemoryLayout<Int32>.size) }
-  if got == MemoryLayout<Int32>.size {
-    var status: Int32 = 0
-    _ = try? syscall("waitpid") { waitpid(pid, &status, 0) }
-    throw SpawnError(description: "cannot run \(executable): \(SystemError.reason(childErrno))")
-  }
+  let pid = try forkAndExec(plan, executable, errorPipe: &errorPipe)
 
   // The watchdog kills the child once the time is up, unless told it has ended.
   let finished = DispatchSemaphore(value: 0)
@@ -217,6 +204,25 @@ func runChild(
     userSeconds: inSeconds(usage.ru_utime), systemSeconds: inSeconds(usage.ru_stime))
 }
 
+/// Forks a child that runs `plan` (``execInChild(_:)``) and waits until it has run
+/// `executable`: the read end of `errorPipe` sees the pipe close at the exec, or brings the
+/// child's errno (then the child is reaped and the error says why).
+private func forkAndExec(_ plan: ExecPlan, _ executable: String, errorPipe: inout [Int32]) throws(SpawnError) -> pid_t {
+  let pid = fork()
+  if pid == 0 { execInChild(plan) }
+  guard pid > 0 else { throw SpawnError(description: "cannot fork: \(SystemError.reason(errno))") }
+  close(errorPipe[1])
+  errorPipe[1] = -1
+  var childErrno: Int32 = 0
+  let got = try? syscall("read") { read(errorPipe[0], &childErrno, MemoryLayout<Int32>.size) }
+  if got == MemoryLayout<Int32>.size {
+    var status: Int32 = 0
+    _ = try? syscall("waitpid") { waitpid(pid, &status, 0) }
+    throw SpawnError(description: "cannot run \(executable): \(SystemError.reason(childErrno))")
+  }
+  return pid
+}
+
 /// The first executable file named `name` in the directories of `PATH`.
 func findInPath(_ name: String, environment: [String: String]) -> String? {
   for directory in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
@@ -249,20 +255,7 @@ final class BackgroundChild {
       freeCStringArray(plan.argv)
       freeCStringArray(plan.envp)
     }
-    let pid = fork()
-    if pid == 0 { execInChild(plan) }
-    guard pid > 0 else { throw SpawnError(description: "cannot fork: \(SystemError.reason(errno))") }
-    close(errorPipe[1])
-    errorPipe[1] = -1
-    var childErrno: Int32 = 0
-    if (try? syscall("read") { read(errorPipe[0], &childErrno, MemoryLayout<Int32>.size) })
-      == MemoryLayout<Int32>.size
-    {
-      var status: Int32 = 0
-      _ = try? syscall("waitpid") { waitpid(pid, &status, 0) }
-      throw SpawnError(description: "cannot run \(executable): \(SystemError.reason(childErrno))")
-    }
-    self.pid = pid
+    pid = try forkAndExec(plan, executable, errorPipe: &errorPipe)
   }
 
   deinit { end() }

@@ -3,7 +3,7 @@ import BlueLibrary
 import BluePlayback
 import BlueShell
 import BlueSystem
-import Foundation
+import FoundationEssentials
 import MPDClient
 import MPVAudio
 import SubsonicClient

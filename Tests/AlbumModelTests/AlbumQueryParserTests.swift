@@ -47,7 +47,7 @@ struct AlbumQueryParserTests {
   @Test func aDateRangeCoversWholeUnitsAtBothEnds() throws {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!
-    let query = try AlbumQuery(words: ["added:2008-12..2009-10-11"], calendar: calendar)
+    let query = try AlbumQuery(words: ["added:2008-12..2009-10-11"], timeZone: .utc)
     let start = calendar.date(from: DateComponents(year: 2008, month: 12, day: 1))!
     let end = calendar.date(from: DateComponents(year: 2009, month: 10, day: 12))!
     #expect(
@@ -69,9 +69,9 @@ struct AlbumQueryParserTests {
     func day(_ month: Int, _ day: Int) -> Int64 {
       Int64(calendar.date(from: DateComponents(year: 2026, month: month, day: day))!.timeIntervalSince1970)
     }
-    let overlapping = try AlbumQuery(words: ["added:2026-11-15..2026-11"], calendar: calendar)
+    let overlapping = try AlbumQuery(words: ["added:2026-11-15..2026-11"], timeZone: .utc)
     #expect(overlapping.groups[0][0].match == .date(from: day(11, 15), until: day(12, 1)))
-    let backwards = try AlbumQuery(words: ["added:2026-12..2026-11"], calendar: calendar)
+    let backwards = try AlbumQuery(words: ["added:2026-12..2026-11"], timeZone: .utc)
     #expect(backwards.groups[0][0].match == .date(from: day(11, 1), until: day(2027 - 2026 + 12, 1)))
   }
 }

@@ -46,3 +46,46 @@ import Testing
     #expect(backoff.turn(of: "http://elsewhere:80") <= .now)
   }
 }
+
+/// An HTTP date is read by hand as DateFormatter read it (issue 47: no Foundation in bluelib),
+/// which the tests still link to compare.
+@Suite struct HTTPDateTests {
+  private static let formatter: DateFormatter = {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+    return formatter
+  }()
+
+  @Test(arguments: [
+    "Fri, 27 Nov 2026 12:00:10 GMT", "Sat, 27 Nov 2026 12:00:10 GMT", "fri, 27 nov 2026 12:00:10 gmt",
+    "Fri, 7 Nov 2026 12:00:10 GMT", "Fri, 27 Nov 2026 12:00:10 UTC", "Fri, 27 Nov 2026 12:00:10 +0100",
+    "Fri, 27 Nov 2026 12:00:10 GMT+01:00", "Fri, 27 Nov 2026 12:00:10 GMT-1", "Fri, 27 Nov 2026 12:00:10 Z",
+    "Fri,  27 Nov 2026 12:00:10 GMT", "Fri 27 Nov 2026 12:00:10 GMT", "Fri, 27 November 2026 12:00:10 GMT",
+    "Fri, 27 Nov 2026 12:0:10 GMT", "Thu, 29 Feb 2024 23:59:59 GMT", "Sun, 06 Nov 1994 08:49:37 GMT",
+    "Fri, 27 Nov 2026 12:00:10", "Friday, 27-Nov-26 12:00:10 GMT",
+    "Fri Nov 27 12:00:10 2026", "Fri, 27 Nov 2026 24:00:10 GMT", "Fri, 31 Nov 2026 12:00:10 GMT",
+    "Fri, 29 Feb 2026 12:00:10 GMT", "Fri, 27 Nov 2026 12:00:60 GMT", "Fri, 00 Nov 2026 12:00:10 GMT",
+    "Fri, 27 Nov 2026 12:00:10.5 GMT", "Fri, 27 Nov 2026 12:00:10 CET", "27 Nov 2026", "",
+  ])
+  func anHTTPDateIsReadAsDateFormatterReadIt(text: String) {
+    let expected = Self.formatter.date(from: text).map { Int64($0.timeIntervalSince1970) }
+    #expect(HostBackoff.httpDate(text) == expected)
+  }
+
+  /// Years before 1583 are Julian to DateFormatter and Gregorian here: either way long past,
+  /// so no wait.
+  @Test func aDateOfAnEarlyYearWaitsNothingAsBefore() throws {
+    let text = "Fri, 27 Nov 26 12:00:10 GMT"
+    #expect(Self.formatter.date(from: text) != nil)
+    #expect(HostBackoff.retryAfter(text) == .milliseconds(0))
+  }
+
+  /// US zone names (PST, EST…) DateFormatter took are no longer read (RFC 9110 dates are GMT).
+  @Test(arguments: ["Fri, 27 Nov 2026 12:00:10 PST", "Fri, 27 Nov 2026 12:00:10 EST"])
+  func aUSZoneNameIsNotRead(text: String) {
+    #expect(Self.formatter.date(from: text) != nil)
+    #expect(HostBackoff.httpDate(text) == nil)
+  }
+}

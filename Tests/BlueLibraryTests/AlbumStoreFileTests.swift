@@ -65,6 +65,26 @@ struct AlbumStoreFileTests {
     #expect(try DatabaseQueue(path: path).read { db in try Schema.objects(in: db) } == migrated)
   }
 
+  /// A start checks a file of this build's schema in one pass over SQLite's bytes: it must
+  /// say yes to the file `open` makes, and no to one with an object more, one less, or one
+  /// changed (those then go the long way, which names what differs).
+  @Test func theQuickSchemaCheckSeesAnObjectMoreLessOrChanged() throws {
+    let path = directory.file("library.sqlite")
+    _ = try AlbumStore.open(path: path)
+    let queue = try DatabaseQueue(path: path)
+    #expect(try queue.read { db in try Schema.holdsTheCurrentObjects(db) })
+    for change in [
+      "CREATE INDEX extra ON album(year)", "DROP INDEX album_position",
+      "DROP INDEX album_position; CREATE INDEX album_position ON album(position DESC)",
+    ] {
+      let copy = directory.file("copy-\(change.utf8.count).sqlite")
+      try FileManager.default.copyItem(atPath: path, toPath: copy)
+      let changed = try DatabaseQueue(path: copy)
+      try changed.write { db in try db.execute(sql: change) }
+      #expect(try changed.read { db in try Schema.holdsTheCurrentObjects(db) } == false, "\(change)")
+    }
+  }
+
   /// A new file gets the current schema at once, not by running every migration: it holds
   /// the rows the migrations leave in the state table too (the cover scan to do, the time
   /// before which albums have no `added`), and `user_version` says it is current.

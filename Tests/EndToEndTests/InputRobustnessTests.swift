@@ -46,9 +46,11 @@ extension RunsAlone {
     }
 
     /// Starts `bluelib --home HOME ARGUMENTS` with `input` as standard input, sends SIGTERM
-    /// after `delay` seconds; the status (nil: still running 3 s later) and the seconds taken.
+    /// after `delay` seconds; the status (nil: still running `ceiling` seconds later) and the
+    /// seconds taken.
     private func terminated(
-      _ runner: BinaryRunner, _ arguments: [String], input: FileHandle, after delay: Double = 0.5
+      _ runner: BinaryRunner, _ arguments: [String], input: FileHandle, after delay: Double = 0.5,
+      within ceiling: Double = 3
     ) throws -> (status: Int32?, seconds: Double) {
       let process = Process()
       process.executableURL = BinaryRunner.executable
@@ -61,7 +63,7 @@ extension RunsAlone {
       usleep(useconds_t(delay * 1_000_000))
       let sent = Date()
       kill(process.processIdentifier, SIGTERM)
-      let status = finished(process, within: 3)
+      let status = finished(process, within: ceiling)
       return (status, Date().timeIntervalSince(sent))
     }
 
@@ -97,11 +99,11 @@ extension RunsAlone {
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
       let zero = try #require(FileHandle(forReadingAtPath: "/dev/zero"))
-      let result = try terminated(runner, arguments, input: zero)
-      #expect(result.status == 143)
       // About 0.3 s alone (debug build); the reader spins a core, so beside other tests
-      // under load the exit takes longer. Before, it never ended.
-      #expect(result.seconds < 2.5)
+      // under load the exit takes longer: what counts is that SIGTERM ends it at all (before,
+      // it never ended), so the ceiling is generous.
+      let result = try terminated(runner, arguments, input: zero, within: 60)
+      #expect(result.status == 143, "still skipping \(Int(result.seconds)) s after SIGTERM")
     }
 
     // MARK: - F11: a FIFO as the script

@@ -54,6 +54,7 @@ package final class FakeMPD: Sendable {
   private struct State {
     var accepted: [Int32] = []
     var commands: [String] = []
+    var trickles: [(sent: Int, of: Int)] = []
     var stopped = false
   }
 
@@ -65,6 +66,10 @@ package final class FakeMPD: Sendable {
 
   /// Every command line it was sent so far, in order.
   package var commands: [String] { state.withLock { $0.commands } }
+
+  /// Each ``Answer/trickle(first:slowly:pause:)`` that ended, in order: how many of its slow
+  /// bytes it sent before it ended, and how many it had (fewer: the client hung up).
+  package var trickles: [(sent: Int, of: Int)] { state.withLock { $0.trickles } }
 
   /// Listens on a free port and serves each connection on a thread of its own.
   package init(_ behaviours: [Behaviour]) throws {
@@ -198,10 +203,14 @@ package final class FakeMPD: Sendable {
           return
         case .trickle(let first, let slowly, let pause):
           guard say(first) else { return }
-          for byte in slowly {
+          var sent = 0
+          while sent < slowly.count {
             usleep(useconds_t(pause * 1_000_000))
-            guard say([byte]) else { return }
+            guard say([slowly[sent]]) else { break }
+            sent += 1
           }
+          state.withLock { $0.trickles.append((sent, slowly.count)) }
+          if sent < slowly.count { return }
         case .hangUp:
           return
         }

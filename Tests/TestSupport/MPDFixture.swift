@@ -7,7 +7,7 @@ import MusicFolder
 
 /// A real MPD (Debian's `mpd`) for one test: on 127.0.0.1 at a free port, a null audio
 /// output, its music folder, database, state and sticker files in a temporary directory of
-/// its own; stopped (SIGTERM) when the fixture goes, or by ``stop()``.
+/// its own; run as a ``ServerProcess``, stopped when the fixture goes, or by ``stop()``.
 ///
 /// ```swift
 /// let mpd = try MPDFixture { music in
@@ -24,7 +24,7 @@ package final class MPDFixture {
   /// The password it asks for, if any (`password "SECRET@read,add,control,admin"`, and no
   /// permission without it).
   package let password: String?
-  private var process: Process?
+  private var process: ServerProcess?
 
   /// `127.0.0.1:PORT`, as `--mpd` takes it.
   package var address: String { "127.0.0.1:\(port)" }
@@ -65,28 +65,23 @@ package final class MPDFixture {
 
   /// Starts MPD and waits (up to 20 s) until it answers and its database holds the music.
   package func start() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/mpd")
-    process.arguments = ["--no-daemon", "--stderr", directory.file("mpd.conf")]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try process.run()
-    self.process = process
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline {
+    process = try ServerProcess.started(
+      "/usr/bin/mpd", ["--no-daemon", "--stderr", directory.file("mpd.conf")],
+      environment: ProcessInfo.processInfo.environment.map { $0 + "=" + $1 }, output: directory.file("mpd.out"),
+      name: "mpd on port \(port)", within: 20, log: log
+    ) {
       // A new database is built at start; `updating_db` is in the status until it is done.
-      if let status = try? request("status"), status.hasSuffix("OK\n"), !status.contains("updating_db") { return }
-      usleep(20_000)
+      guard let status = try? request("status") else { return false }
+      return status.hasSuffix("OK\n") && !status.contains("updating_db")
     }
-    throw FixtureError("mpd did not start on port \(port): \(log)")
   }
 
-  /// Stops MPD (SIGTERM) and waits for it to exit.
+  /// Stops MPD (SIGTERM to its process group, SIGKILL to what is left of it) and waits
+  /// until it is gone.
   package func stop() {
-    guard let process, process.isRunning else { return }
-    process.terminate()
-    process.waitUntilExit()
+    guard let process else { return }
     self.process = nil
+    process.end()
   }
 
   /// Stops MPD and starts it again on the same port, with the same files.
@@ -113,32 +108,8 @@ package final class MPDFixture {
   /// sent until it closed the connection, its greeting first: a conversation with any server
   /// that speaks MPD's protocol (MPD, Mopidy), waiting at most 10 s for each answer.
   package static func conversation(port: Int, _ lines: [String], close sayClose: Bool = true) throws -> String {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw FixtureError("socket: errno \(errno)") }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw FixtureError("connect to \(port): errno \(errno)") }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let text = (lines + (sayClose ? ["close"] : [])).map { $0 + "\n" }.joined()
-    _ = text.withCString { send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-    if !sayClose { shutdown(descriptor, Int32(SHUT_WR)) }
-    var answer: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = recv(descriptor, &buffer, buffer.count, 0)
-      if count <= 0 { break }
-      answer += buffer[..<count]
-    }
-    return String(decoding: answer, as: UTF8.self)
+    return String(decoding: try Loopback.exchange(port: port, text, endWriting: !sayClose), as: UTF8.self)
   }
 
   /// The value of `name` in the answer to `command` (`state` of `status`).

@@ -36,7 +36,7 @@ package final class MopidyFixture {
   package let music: MusicFolderFixture
   /// The TCP port its MPD frontend listens on.
   package let port: Int
-  private var process: Child?
+  private var process: ServerProcess?
 
   /// `127.0.0.1:PORT`, as `--mpd` takes it.
   package var address: String { "127.0.0.1:\(port)" }
@@ -129,19 +129,10 @@ package final class MopidyFixture {
   /// greets.
   package func start() throws {
     try scan()
-    let process = try launch([], logTo: "mopidy.log")
-    self.process = process
-    let deadline = Date().addingTimeInterval(60)
-    while Date() < deadline {
-      if let status = process.exitStatus {
-        self.process = nil
-        throw FixtureError("mopidy exited (wait status \(status)) before it greeted: \(log)")
-      }
-      if let greeting = try? greeting(), greeting.hasPrefix("OK MPD ") { return }
-      usleep(50_000)
-    }
-    stop()
-    throw FixtureError("mopidy did not greet on port \(port) within 60 s: \(log)")
+    process = try ServerProcess.started(
+      Self.executable, ["--config", directory.file("mopidy.conf")], environment: environment,
+      output: directory.file("mopidy.log"), name: "mopidy on port \(port)", within: 60, log: log
+    ) { (try? greeting())?.hasPrefix("OK MPD ") == true }
   }
 
   /// Stops Mopidy and every process it started (SIGTERM to its process group, SIGKILL to
@@ -163,25 +154,17 @@ package final class MopidyFixture {
   /// database`, no `update` event): Mopidy has no `update` of its own (it answers
   /// `updating_db: 0` and does nothing).
   package func scan() throws {
-    let scanner = try launch(["local", "scan"], logTo: "scan.log")
-    let deadline = Date().addingTimeInterval(120)
-    while scanner.exitStatus == nil && Date() < deadline { usleep(20_000) }
-    guard let status = scanner.exitStatus else {
-      scanner.end()
-      throw FixtureError("mopidy local scan did not end within 120 s: \(log)")
-    }
-    guard status == 0 else { throw FixtureError("mopidy local scan failed (wait status \(status)): \(log)") }
+    try ServerProcess.run(
+      Self.executable, ["--config", directory.file("mopidy.conf"), "local", "scan"], environment: environment,
+      output: directory.file("scan.log"), name: "mopidy local scan", within: 120, log: log)
   }
 
-  /// Starts `mopidy --config FILE arguments…`, its output appended to `log` in the directory,
-  /// its home the directory's.
-  private func launch(_ arguments: [String], logTo log: String) throws -> Child {
-    try Child(
-      Self.executable, ["--config", directory.file("mopidy.conf")] + arguments,
-      environment: [
-        "PATH=" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "HOME=" + directory.file("home"),
-        "LANG=C.UTF-8",
-      ], output: directory.file(log))
+  /// Mopidy's environment: its home the directory's.
+  private var environment: [String] {
+    [
+      "PATH=" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "HOME=" + directory.file("home"),
+      "LANG=C.UTF-8",
+    ]
   }
 
   /// What the scans and Mopidy logged.
@@ -203,89 +186,5 @@ package final class MopidyFixture {
     let answer = try MPDFixture.conversation(port: port, commands, close: false)
     guard let newline = answer.firstIndex(of: "\n") else { return "" }
     return String(answer[answer.index(after: newline)...])
-  }
-}
-
-/// A child process (of a fixture: Mopidy, supysonic) started with no signal blocked and
-/// every signal at its default action, in a process group of its own. Foundation's `Process` passes on the signal mask of the
-/// thread that starts it, and the test runner's threads (libdispatch's) block SIGTERM: a
-/// Mopidy started so never sees it.
-final class Child {
-  /// Its process id, and its process group's.
-  let pid: pid_t
-  /// Its wait status once it ended and was reaped.
-  private var status: Int32?
-
-  /// Starts `path` with `arguments` and `environment` (`NAME=VALUE`), standard input from
-  /// `/dev/null`, standard output and error appended to `output`.
-  init(_ path: String, _ arguments: [String], environment: [String], output: String) throws {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
-    defer { for pointer in argv + envp { free(pointer) } }
-    var pid: pid_t = 0
-    let failed = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-    guard failed == 0 else { throw FixtureError("cannot start \(path): errno \(failed)") }
-    self.pid = pid
-  }
-
-  deinit {
-    end()
-  }
-
-  /// Its wait status once it has ended (reaped now if it just did), else nil.
-  var exitStatus: Int32? {
-    if status == nil {
-      var raw: Int32 = 0
-      if waitpid(pid, &raw, WNOHANG) == pid { status = raw }
-    }
-    return status
-  }
-
-  /// Ends it and what it started: SIGTERM to its process group; once it has ended (or after
-  /// 20 s, with SIGKILL to the group), SIGKILL to the rest of the group, and it is reaped.
-  /// Until then its zombie keeps the group's id, which no other process can get: every
-  /// signal reaches only its group.
-  func end() {
-    guard status == nil else { return }
-    kill(-pid, SIGTERM)
-    if !ended(within: 20) {
-      kill(-pid, SIGKILL)
-      _ = ended(within: 10)
-    }
-    kill(-pid, SIGKILL)
-    var raw: Int32 = 0
-    while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-    status = raw
-  }
-
-  /// Whether it ended within `seconds`, left a zombie (not reaped).
-  private func ended(within seconds: Double) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-      var info = siginfo_t()
-      if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid {
-        return true
-      }
-      usleep(20_000)
-    }
-    return false
   }
 }

@@ -24,6 +24,17 @@ package enum Mutagen {
     return String(decoding: data, as: UTF8.self)
   }
 
+  /// Each file's `artist|albumartist` as mutagen's easy interface reads them (`-` for none).
+  package static func artists(_ paths: [String]) throws -> [String] {
+    let script = """
+      import sys, mutagen
+      for path in sys.argv[1:]:
+          tags = mutagen.File(path, easy=True).tags or {}
+          print("|".join(tags[k][0] if k in tags else "-" for k in ("artist", "albumartist")))
+      """
+    return try run(script, paths).split(separator: "\n").map(String.init)
+  }
+
   /// A script that failed.
   package struct Failure: Error, CustomStringConvertible {
     package var description: String

@@ -14,7 +14,7 @@ import Foundation
 /// in the foreground (`supysonic-cli folder scan -f`) before it starts, with the user
 /// ``user`` (password ``password``). Nothing outside the directory is read or written.
 /// Started with no signal blocked, in a process group of its own, and stopped by SIGTERM to
-/// that group (``Child``: the test runner's threads block SIGTERM, which a server started
+/// that group (``ServerProcess``: the test runner's threads block SIGTERM, which a server started
 /// through Foundation's `Process` would inherit and never see).
 ///
 /// ```swift
@@ -33,7 +33,7 @@ package final class SupysonicFixture {
   /// The user whose library it is, and the password.
   package let user = "admin"
   package let password = "secret"
-  private var process: Child?
+  private var process: ServerProcess?
 
   /// `http://admin@127.0.0.1:PORT`, as `--subsonic` takes it.
   package var url: String { "http://\(user)@127.0.0.1:\(port)" }
@@ -112,21 +112,10 @@ package final class SupysonicFixture {
 
   /// Starts the server on the port, with the files as they are.
   private func launch() throws {
-    let process = try Child(
+    process = try ServerProcess.started(
       Self.server, ["-S", "waitress", "-h", "127.0.0.1", "-p", String(port)], environment: environment,
-      output: directory.file("server.log"))
-    self.process = process
-    let deadline = Date().addingTimeInterval(60)
-    while Date() < deadline {
-      if let status = process.exitStatus {
-        self.process = nil
-        throw FixtureError("supysonic-server exited (wait status \(status)) before it answered: \(log)")
-      }
-      if let answer = try? get("ping"), answer.contains("\"ok\"") { return }
-      usleep(50_000)
-    }
-    stop()
-    throw FixtureError("supysonic did not answer on port \(port) within 60 s: \(log)")
+      output: directory.file("server.log"), name: "supysonic on port \(port)", within: 60, log: log
+    ) { (try? get("ping"))?.contains("\"ok\"") == true }
   }
 
   /// Stops the server (SIGTERM to its process group) and waits until it is gone.
@@ -151,16 +140,9 @@ package final class SupysonicFixture {
 
   /// Runs `supysonic-cli arguments…` (up to 120 s), its output appended to the log.
   private func runCLI(_ arguments: [String]) throws {
-    let child = try Child(Self.cli, arguments, environment: environment, output: directory.file("cli.log"))
-    let deadline = Date().addingTimeInterval(120)
-    while child.exitStatus == nil && Date() < deadline { usleep(20_000) }
-    guard let status = child.exitStatus else {
-      child.end()
-      throw FixtureError("supysonic-cli \(arguments.joined(separator: " ")) did not end within 120 s: \(log)")
-    }
-    guard status == 0 else {
-      throw FixtureError("supysonic-cli \(arguments.joined(separator: " ")) failed (wait status \(status)): \(log)")
-    }
+    try ServerProcess.run(
+      Self.cli, arguments, environment: environment, output: directory.file("cli.log"),
+      name: "supysonic-cli \(arguments.joined(separator: " "))", within: 120, log: log)
   }
 
   /// What the CLI and the server logged.
@@ -191,30 +173,7 @@ package final class SupysonicFixture {
   /// The body of an HTTP/1.0 GET of `path` on 127.0.0.1:`port` (the head left out): the
   /// request sent whole, the answer read until the server closes (within 10 s).
   package static func httpGet(port: Int, path: String) throws -> String {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw FixtureError("socket: errno \(errno)") }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw FixtureError("connect to \(port): errno \(errno)") }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    let request = "GET \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
-    _ = request.withCString { send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-    var answer: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = recv(descriptor, &buffer, buffer.count, 0)
-      if count <= 0 { break }
-      answer += buffer[..<count]
-    }
+    let answer = try Loopback.exchange(port: port, "GET \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
     let text = String(decoding: answer, as: UTF8.self)
     guard let end = text.range(of: "\r\n\r\n") else { throw FixtureError("no HTTP head: \(text.prefix(200))") }
     return String(text[end.upperBound...])

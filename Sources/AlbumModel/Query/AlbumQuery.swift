@@ -1,4 +1,11 @@
-import Foundation
+import BlueText
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A query in beets' syntax (its `docs/reference/query.rst`), for albums: what `find`,
 /// `list`, `stats` and `export` take.
@@ -75,9 +82,9 @@ package struct AlbumQuery: Sendable, Equatable {
 
   /// Reads a query stored as ``storedText``.
   package init(
-    storedText: String, now: Date = Date(), calendar: Calendar = .current, savedViews: SavedViews? = nil
+    storedText: String, now: Date = Date(), timeZone: QueryTimeZone = .local, savedViews: SavedViews? = nil
   ) throws(LibraryError) {
-    try self.init(words: Self.words(storedText: storedText), now: now, calendar: calendar, savedViews: savedViews)
+    try self.init(words: Self.words(storedText: storedText), now: now, timeZone: timeZone, savedViews: savedViews)
   }
 
   /// The words of a query stored as ``storedText``.
@@ -92,7 +99,7 @@ package struct AlbumQuery: Sendable, Equatable {
   package var isEverything: Bool { groups.isEmpty && sort.isEmpty }
 
   /// Parses `words` (shell quoting already resolved: `artist:="Dave Matthews"` is one word).
-  /// `now` anchors relative dates (`-1w`); `calendar` reads calendar dates (local time).
+  /// `now` anchors relative dates (`-1w`); `timeZone` reads calendar dates (local time).
   /// The words of the view saved as a name; throws ``LibraryError/noView(name:known:)``.
   package typealias SavedViews = (String) throws(LibraryError) -> [String]
 
@@ -112,8 +119,7 @@ package struct AlbumQuery: Sendable, Equatable {
   /// any number of combining marks, so characters are no limit).
   package static func isViewName(_ name: String) -> Bool {
     !name.isEmpty && name.utf8.count <= 64
-      && name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
-      )
+      && name.unicodeScalars.allSatisfy({ ScalarSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) })
   }
 
   /// The most terms a query may have once saved views are ANDed in, and the most a parse
@@ -137,13 +143,13 @@ package struct AlbumQuery: Sendable, Equatable {
   /// than ``maximumViewDepth`` deep or makes more than ``maximumTerms`` terms is refused
   /// before the work grows: the expansion counts as it goes.
   package init(
-    words: [String], now: Date = Date(), calendar: Calendar = .current, savedViews: SavedViews? = nil
+    words: [String], now: Date = Date(), timeZone: QueryTimeZone = .local, savedViews: SavedViews? = nil
   ) throws(LibraryError) {
-    try self.init(words: words, now: now, calendar: calendar, savedViews: savedViews, expansion: Expansion())
+    try self.init(words: words, now: now, timeZone: timeZone, savedViews: savedViews, expansion: Expansion())
   }
 
   private init(
-    words: [String], now: Date, calendar: Calendar, savedViews: SavedViews?, expansion: Expansion
+    words: [String], now: Date, timeZone: QueryTimeZone, savedViews: SavedViews?, expansion: Expansion
   ) throws(LibraryError) {
     var typed: [String] = []
     var saved: [AlbumQuery] = []
@@ -159,13 +165,13 @@ package struct AlbumQuery: Sendable, Equatable {
         expansion.chain.append(name)
         saved.append(
           try AlbumQuery(
-            words: try savedViews(name), now: now, calendar: calendar, savedViews: savedViews, expansion: expansion))
+            words: try savedViews(name), now: now, timeZone: timeZone, savedViews: savedViews, expansion: expansion))
         expansion.chain.removeLast()
       } else {
         typed.append(word)
       }
     }
-    var query = try AlbumQuery(parsing: typed, now: now, calendar: calendar)
+    var query = try AlbumQuery(parsing: typed, now: now, timeZone: timeZone)
     expansion.terms += query.groups.reduce(0) { $0 + $1.count }
     let firstView = "@" + (words.first { Self.viewName($0) != nil }?.dropFirst() ?? "")
     for view in saved.reversed() {
@@ -184,14 +190,14 @@ package struct AlbumQuery: Sendable, Equatable {
     self.init(groups: query.groups, sort: query.sort, words: words)
   }
 
-  private init(parsing words: [String], now: Date, calendar: Calendar) throws(LibraryError) {
+  private init(parsing words: [String], now: Date, timeZone: QueryTimeZone) throws(LibraryError) {
     if words.count > Self.maximumWords || words.contains(where: { $0.utf8.count > Self.maximumWordBytes }) {
       throw .queryTooLong(words: Self.maximumWords, bytes: Self.maximumWordBytes)
     }
     var groups: [[QueryTerm]] = []
     var sort: [SortKey] = []
     var current: [QueryTerm] = []
-    let context = QueryTerm.Context(now: now, calendar: calendar)
+    let context = QueryTerm.Context(now: now, timeZone: timeZone)
     for word in words + [","] {
       if word.hasSuffix(",") {
         let last = String(word.dropLast())
@@ -236,7 +242,7 @@ extension AlbumQuery {
 
   /// `text` without case or accents, as searches compare it.
   package static func fold(_ text: String) -> String {
-    text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    TextFolding.folded(text)
   }
 
   /// Whether the query's matches or order depend on `art` (which a cover landing changes).
@@ -359,7 +365,7 @@ package struct QueryTerm: Sendable, Equatable {
 
   struct Context {
     let now: Date
-    let calendar: Calendar
+    let timeZone: QueryTimeZone
   }
 
   init(field: QueryField?, match: Match, negated: Bool) {
@@ -446,7 +452,9 @@ package struct QueryTerm: Sendable, Equatable {
 
   private static func regex(_ pattern: Substring, _ word: String) throws(LibraryError) -> Match {
     do {
-      _ = try NSRegularExpression(pattern: String(pattern))
+      _ = try RegularExpression(String(pattern))
+    } catch .unavailable(let why) {
+      throw .badQuery(word: word, reason: "regular expressions need ICU: \(why)")
     } catch {
       throw .badQuery(word: word, reason: "'\(pattern)' is not a valid regular expression")
     }
@@ -494,7 +502,7 @@ package struct QueryTerm: Sendable, Equatable {
       let step: Double = inclusive ? 0 : 1
       return sign == ">" ? .number(lower: value + step, upper: nil) : .number(lower: nil, upper: value - step)
     }
-    guard let dots = text.range(of: "..") else {
+    guard let dots = text.firstRange(of: "..") else {
       let value = try number(text)
       return .number(lower: value, upper: value)
     }
@@ -529,7 +537,7 @@ package struct QueryTerm: Sendable, Equatable {
     guard !text.isEmpty else {
       throw .badQuery(word: word, reason: "added needs a date or a range (like 2026-11 or -1w..)")
     }
-    guard let dots = text.range(of: "..") else {
+    guard let dots = text.firstRange(of: "..") else {
       let span = try date(text, context, word)
       return .date(from: span.start, until: span.end)
     }
@@ -576,21 +584,11 @@ package struct QueryTerm: Sendable, Equatable {
     for (value, limit) in zip(numbers, limits) where !limit.range.contains(value) {
       throw .badQuery(word: word, reason: "there is no \(limit.name) \(value) in '\(text)'")
     }
-    var components = DateComponents(
-      year: numbers[0], month: numbers.count > 1 ? numbers[1] : 1, day: numbers.count > 2 ? numbers[2] : 1,
-      hour: numbers.count > 3 ? numbers[3] : 0, minute: numbers.count > 4 ? numbers[4] : 0,
-      second: numbers.count > 5 ? numbers[5] : 0)
-    let calendar = context.calendar
-    guard let start = calendar.date(from: components),
-      calendar.component(.day, from: start) == components.day
-    else {
-      throw .badQuery(word: word, reason: "there is no day \(components.day ?? 0) in '\(text)'")
+    let fields = [1, 1, 1, 0, 0, 0].enumerated().map { index, first in index < numbers.count ? numbers[index] : first }
+    guard let start = context.timeZone.span(of: fields, unit: numbers.count - 1) else {
+      throw .badQuery(word: word, reason: "there is no day \(fields[2]) in '\(text)'")
     }
-    let unit: Calendar.Component = [.year, .month, .day, .hour, .minute, .second][numbers.count - 1]
-    components = DateComponents()
-    components.setValue(1, for: unit)
-    let end = calendar.date(byAdding: components, to: start) ?? start.addingTimeInterval(1)
-    return (Int64(start.timeIntervalSince1970.rounded(.down)), Int64(end.timeIntervalSince1970.rounded(.down)))
+    return start
   }
 
   /// `-3w`, `+4d`, `1y` (no sign: the future) as seconds since 1970; nil for other text.
@@ -614,5 +612,48 @@ package struct QueryTerm: Sendable, Equatable {
     default: return nil
     }
     return Int64((now.timeIntervalSince1970 + sign * Double(count) * days * 86_400).rounded(.down))
+  }
+}
+
+/// How a query reads a calendar date (`added:2026-11-25`): in the machine's local time (the
+/// `TZ` variable, else /etc/localtime), as Foundation's `Calendar.current` did, or in UTC.
+/// The C library's calendar, not Foundation's: without Foundation's ICU data (issue 47) its
+/// `TimeZone.current` is GMT.
+public enum QueryTimeZone: Sendable {
+  case local
+  case utc
+
+  /// The span of the civil time `fields` (year, month, day, hour, minute, second) to the next
+  /// `unit` (0: a year … 5: a second), in seconds since 1970; nil when there is no such day
+  /// (the 31st of a month of 30). As Foundation's Gregorian calendar: a skipped local time
+  /// moves forward, a year, month or day later is the same local time then, an hour, minute
+  /// or second later that many seconds.
+  func span(of fields: [Int], unit: Int) -> (start: Int64, end: Int64)? {
+    var time = tm()
+    time.tm_year = Int32(fields[0] - 1900)
+    time.tm_mon = Int32(fields[1] - 1)
+    time.tm_mday = Int32(fields[2])
+    time.tm_hour = Int32(fields[3])
+    time.tm_min = Int32(fields[4])
+    time.tm_sec = Int32(fields[5])
+    time.tm_isdst = -1
+    let start = instant(&time)
+    guard time.tm_mday == Int32(fields[2]) else { return nil }
+    switch unit {
+    case 0...2:
+      // `time` is the local time `start` is (a skipped one moved forward): a unit later from it.
+      if unit == 0 { time.tm_year += 1 } else if unit == 1 { time.tm_mon += 1 } else { time.tm_mday += 1 }
+      time.tm_isdst = -1
+      return (start, instant(&time))
+    default:
+      return (start, start + [3600, 60, 1][unit - 3])
+    }
+  }
+
+  private func instant(_ time: inout tm) -> Int64 {
+    switch self {
+    case .local: Int64(mktime(&time))
+    case .utc: Int64(timegm(&time))
+    }
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Fetches the covers that ship with the program: `bluelib:covers/NAME.png`.
 ///

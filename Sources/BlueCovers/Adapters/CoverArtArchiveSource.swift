@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Fetches covers from the Cover Art Archive by MusicBrainz id: `caa:release/MBID`, with

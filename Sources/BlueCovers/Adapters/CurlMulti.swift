@@ -1,6 +1,8 @@
 import BlueSystem
+import BlueText
 internal import CCurl
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// One GET (or, with a ``body``, POST) for ``CurlMulti``: no redirect followed, no proxy,
@@ -93,14 +95,7 @@ final class CurlMulti: Sendable {
   init() throws(CoverFailure) {
     guard let multi = ccurl_multi_init() else { throw .downloadFailed("libcurl could not make a multi handle") }
     handle = Handle(multi: multi)
-    Thread { [self] in
-      // Named from the thread itself, by the system's call: Foundation's `Thread.name` names
-      // the system's thread only once the thread that started it has recorded it, which a
-      // busy machine can leave for after the first transfer.
-      Thread.current.name = Self.threadName
-      ThreadName.set(Self.threadName)
-      run()
-    }.start()
+    DetachedThread.start(name: Self.threadName) { [self] in run() }
   }
 
   /// Makes `request` and waits for the answer; cancelling the calling task ends the transfer
@@ -374,7 +369,7 @@ private final class Transfer {
   private func headerLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
     // Trailers after a chunked body change nothing.
     guard !headRead else { return true }
-    let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let line = String(decoding: bytes, as: UTF8.self).trimming(.whitespacesAndNewlines)
     if line.hasPrefix("HTTP/") {
       // A new head (after an informational one): `HTTP/1.1 200 OK`, `HTTP/2 200`.
       let words = line.split(separator: " ", maxSplits: 2)
@@ -384,9 +379,9 @@ private final class Transfer {
     }
     guard line.isEmpty else {
       if let colon = line.firstIndex(of: ":") {
-        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let name = line[..<colon].trimming(.whitespaces).lowercased()
         if headers[name] == nil {
-          headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+          headers[name] = line[line.index(after: colon)...].trimming(.whitespaces)
         }
       }
       return true

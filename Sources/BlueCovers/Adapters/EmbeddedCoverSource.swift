@@ -1,5 +1,12 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 internal import MusicFolder
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Fetches pictures embedded in audio files: `embedded:file:///path/track.mp3` (ID3 APIC,
 /// FLAC PICTURE, MP4 covr, Vorbis/Opus METADATA_BLOCK_PICTURE), read with TagLib through

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Fetches `file:` cover URLs (`file:///path/cover.png`, `file:/path/cover.png`) from disk.
 ///

@@ -1,7 +1,14 @@
 import BlueSystem
+import BlueText
 internal import CCurl
-import Foundation
+import FoundationEssentials
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Fetches `http:` and `https:` covers with libcurl, streaming the body so the size cap
 /// stops a download as soon as it is exceeded.
@@ -224,7 +231,7 @@ final class HTTPCoverSource: CoverSource {
     let text = message.lowercased()
     if text.contains("too large response headers") || text.contains("header") && text.contains("too large") {
       // `… 307264 > 307200`: the limit is the number after `>`.
-      let limit = message.split(separator: ">").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+      let limit = message.split(separator: ">").last.flatMap { Int($0.trimming(.whitespaces)) }
       return .headersTooLarge(host: host, port: port, limit: limit)
     }
     if text.contains("chunk") {

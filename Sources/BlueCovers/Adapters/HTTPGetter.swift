@@ -1,7 +1,7 @@
 import BlueSystem
 internal import CCurl
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// GETs with limits for another module of this package (a music server's API), on the same

@@ -1,5 +1,6 @@
 import BlueSystem
-import Foundation
+import BlueText
+import FoundationEssentials
 
 /// MusicBrainz's web service (https://musicbrainz.org/doc/MusicBrainz_API), searched for the
 /// release group of an album that has no MusicBrainz id: `GET {base}/ws/2/release-group?
@@ -102,7 +103,7 @@ package final class MusicBrainzSearch: Sendable {
 
   /// `text` without case, accents or width, as the library's searches compare it.
   private static func fold(_ text: String) -> String {
-    text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    TextFolding.folded(text)
   }
 
   /// The search URL for `title` by `artist` (Lucene syntax, each value quoted).
@@ -114,7 +115,7 @@ package final class MusicBrainzSearch: Sendable {
       URLQueryItem(name: "limit", value: "10"),
     ]
     // `+` means a space to a query parser: it must go as %2B.
-    components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+    components.percentEncodedQuery = components.percentEncodedQuery?.replacing("+", with: "%2B")
     return components.url?.absoluteString
   }
 
@@ -131,22 +132,20 @@ package final class MusicBrainzSearch: Sendable {
   /// The candidates of a `release-group` search answer (its JSON form), nil when it is not
   /// one: at most ``maximumCandidates``, each text escaped (``TextSanitizer``) and cut.
   static func candidates(fromJSON data: Data) -> [Candidate]? {
-    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let groups = object["release-groups"] as? [Any]
+    guard let object = try? JSONDecoder().decode(JSONValue.self, from: data),
+      let groups = object["release-groups"]?.elements
     else { return nil }
-    return groups.prefix(maximumCandidates).compactMap { element in
-      guard let group = element as? [String: Any], let id = group["id"] as? String,
-        CoverArtArchiveSource.isMBID(id), let title = group["title"] as? String
+    return groups.prefix(maximumCandidates).compactMap { group in
+      guard group.isObject, let id = group["id"]?.string, CoverArtArchiveSource.isMBID(id),
+        let title = group["title"]?.string
       else { return nil }
-      let credits = (group["artist-credit"] as? [Any] ?? []).prefix(maximumCandidates).compactMap {
-        $0 as? [String: Any]
-      }
-      let artist = credits.map { ($0["name"] as? String ?? "") + ($0["joinphrase"] as? String ?? "") }.joined()
-      let year = (group["first-release-date"] as? String).flatMap { Int($0.prefix(4)) }
-      let score = (group["score"] as? Int) ?? Int(group["score"] as? String ?? "") ?? 0
+      let credits = (group["artist-credit"]?.elements ?? []).prefix(maximumCandidates).filter(\.isObject)
+      let artist = credits.map { ($0["name"]?.string ?? "") + ($0["joinphrase"]?.string ?? "") }.joined()
+      let year = group["first-release-date"]?.string.flatMap { Int($0.prefix(4)) }
+      let score = group["score"]?.integer ?? Int(group["score"]?.string ?? "") ?? 0
       return Candidate(
         id: id.lowercased(), title: harmless(title), artist: harmless(artist), year: year, score: score,
-        type: (group["primary-type"] as? String).map(harmless))
+        type: group["primary-type"]?.string.map(harmless))
     }
   }
 
@@ -155,5 +154,53 @@ package final class MusicBrainzSearch: Sendable {
   static func harmless(_ text: String) -> String {
     let cut = text.count > maximumTextLength ? String(text.prefix(maximumTextLength)) + "…" : text
     return TextSanitizer.escaped(cut)
+  }
+}
+
+/// Any JSON value, read as JSONSerialization's objects were (`as? String`, `as? Int`, `as?
+/// [Any]`, `as? [String: Any]`): a value of another type than asked is nil, as a cast was.
+private enum JSONValue: Decodable {
+  case object([String: JSONValue])
+  case array([JSONValue])
+  case string(String)
+  case number(Double)
+  case other
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if let text = try? container.decode(String.self) {
+      self = .string(text)
+    } else if let number = try? container.decode(Double.self) {
+      self = .number(number)
+    } else if let object = try? container.decode([String: JSONValue].self) {
+      self = .object(object)
+    } else if let array = try? container.decode([JSONValue].self) {
+      self = .array(array)
+    } else {
+      self = .other
+    }
+  }
+
+  subscript(key: String) -> JSONValue? {
+    if case .object(let object) = self { object[key] } else { nil }
+  }
+
+  /// An array's elements (`as? [Any]`).
+  var elements: [JSONValue]? {
+    if case .array(let elements) = self { elements } else { nil }
+  }
+
+  /// Whether it is an object (`as? [String: Any]`).
+  var isObject: Bool {
+    if case .object = self { true } else { false }
+  }
+
+  var string: String? {
+    if case .string(let text) = self { text } else { nil }
+  }
+
+  /// A number that is a whole `Int` (`as? Int` of an NSNumber).
+  var integer: Int? {
+    if case .number(let number) = self { Int(exactly: number) } else { nil }
   }
 }

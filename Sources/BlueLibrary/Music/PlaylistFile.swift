@@ -1,5 +1,6 @@
 import AlbumModel
-import Foundation
+import BlueSystem
+import BlueText
 
 /// A playlist file's entries, in order (`play FILE`, `queue FILE`): M3U and M3U8 (a path or
 /// URL a line; `#EXTM3U`, `#EXTINF` and other `#` lines are comments) and PLS (`[playlist]`
@@ -21,11 +22,9 @@ package enum PlaylistFile {
   /// - Throws: ``LibraryError/cannotRead(path:reason:)`` for a file that cannot be read, is
   ///   too large or holds no entry.
   package static func entries(at path: String) throws(LibraryError) -> [String] {
-    let data: Data
+    let data: [UInt8]
     do {
-      let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-      defer { try? handle.close() }
-      data = try handle.read(upToCount: largest + 1) ?? Data()
+      data = try readFile(atPath: path, atMost: largest)
     } catch {
       throw .cannotRead(path: path, reason: Self.reason(error))
     }
@@ -33,11 +32,13 @@ package enum PlaylistFile {
       throw .cannotRead(path: path, reason: "a playlist of more than \(largest >> 20) MB is not read")
     }
     // M3U8 and PLS are UTF-8; an M3U of older players is Latin-1.
-    var text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) ?? ""
+    var text =
+      String(validating: data, as: UTF8.self)
+      ?? String(String.UnicodeScalarView(data.map { Unicode.Scalar($0) }))
     if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathText.directory(of: path)
     let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).map {
-      $0.trimmingCharacters(in: .whitespaces)
+      $0.trimming(.whitespaces)
     }
     let isPLS =
       path.lowercased().hasSuffix(".pls") || lines.first { !$0.isEmpty }?.lowercased() == "[playlist]"
@@ -55,7 +56,7 @@ package enum PlaylistFile {
     for line in lines {
       guard let equals = line.firstIndex(of: "="), line.lowercased().hasPrefix("file") else { continue }
       guard let number = Int(line[line.index(line.startIndex, offsetBy: 4)..<equals]) else { continue }
-      let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+      let value = line[line.index(after: equals)...].trimming(.whitespaces)
       if !value.isEmpty { files.append((number, value)) }
     }
     return files.sorted { $0.number < $1.number }.map(\.value)
@@ -65,8 +66,10 @@ package enum PlaylistFile {
   /// as it is.
   static func resolved(_ entry: String, in folder: String) -> String {
     if entry.lowercased().hasPrefix("file://") {
-      return URL(string: entry)?.standardizedFileURL.path ?? String(entry.dropFirst(7)).removingPercentEncoding
-        ?? entry
+      // file:///music/a%20b.flac, or file://localhost/music/… as some players write it.
+      var rest = entry.dropFirst(7)
+      if !rest.hasPrefix("/"), let slash = rest.firstIndex(of: "/") { rest = rest[slash...] }
+      return PathText.standardized(rest.percentDecoded ?? String(rest))
     }
     if let colon = entry.firstIndex(of: ":"), entry[..<colon].count > 1,
       entry[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
@@ -74,19 +77,10 @@ package enum PlaylistFile {
       return entry
     }
     let absolute = entry.hasPrefix("/") ? entry : folder + "/" + entry
-    return (absolute as NSString).standardizingPath
+    return PathText.standardized(absolute)
   }
 
-  /// `no such file`, `permission denied`: what stopped the read.
-  private static func reason(_ error: any Error) -> String {
-    let error = error as NSError
-    if let posix = error.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(posix.code))).lowercased()
-    }
-    switch error.code {
-    case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "no such file"
-    case NSFileReadNoPermissionError: return "permission denied"
-    default: return "it cannot be read"
-    }
-  }
+  /// `no such file or directory`, `permission denied`: what stopped the read, as the system
+  /// says it.
+  private static func reason(_ error: SystemError) -> String { error.reason }
 }

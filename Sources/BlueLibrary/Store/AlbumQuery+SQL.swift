@@ -1,7 +1,8 @@
 import AlbumModel
 internal import BlueSQL
 import BlueSystem
-import Foundation
+import BlueText
+import FoundationEssentials
 import Synchronization
 
 /// A query as SQL over the `album` table: a `WHERE` condition with its arguments and an
@@ -234,8 +235,8 @@ extension AlbumStore {
 
 /// A regular expression's match that cannot run without end: ICU backtracks exponentially
 /// on patterns such as `(a+)+$`, and one match is one step of SQLite's machine, which its
-/// progress handler never interrupts. ICU calls back as it works (NSRegularExpression's
-/// `reportProgress`), and there the match stops at the shell's stop check (a signal) or
+/// progress handler never interrupts. ICU calls back as it works (as NSRegularExpression's
+/// `reportProgress` did), and there the match stops at the shell's stop check (a signal) or
 /// after ``budget`` on one text.
 enum BoundedMatch {
   /// The longest one text may take, in milliseconds.
@@ -248,32 +249,26 @@ enum BoundedMatch {
   /// - Throws: A `DatabaseError` SQLite reports for the statement: `SQLITE_INTERRUPT` when
   ///   asked to stop, and one whose message starts with ``tooSlowMarker`` over the budget.
   static func matches(
-    _ regex: NSRegularExpression, pattern: String, in text: String, statementStop: AlbumStore.StatementStop
+    _ regex: RegularExpression, pattern: String, in text: String, statementStop: AlbumStore.StatementStop
   ) throws -> Bool {
-    var found = false
     var stopped = false
     var tooSlow = false
     var calls = 0
     let deadline = ContinuousClock.now + budget
-    regex.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)) {
-      result, _, stop in
-      if result != nil {
-        found = true
-        stop.pointee = true
-        return
-      }
+    let found = regex.matches(in: text) {
       calls += 1
       if statementStop.isRequested {
         stopped = true
-        stop.pointee = true
+        return false
       } else if calls & 15 == 0, ContinuousClock.now > deadline {
         tooSlow = true
-        stop.pointee = true
+        return false
       }
+      return true
     }
     if stopped { throw DatabaseError(resultCode: .SQLITE_INTERRUPT) }
-    if tooSlow && !found { throw DatabaseError(resultCode: .SQLITE_ERROR, message: tooSlowMarker + pattern) }
-    return found
+    if tooSlow && found != true { throw DatabaseError(resultCode: .SQLITE_ERROR, message: tooSlowMarker + pattern) }
+    return found ?? false
   }
 }
 
@@ -291,14 +286,14 @@ final class RegexCache: Sendable {
   static let shared = RegexCache()
   private let compiled = Mutex<[String: CompiledRegex]>([:])
 
-  /// `NSRegularExpression` is immutable once made, and safe to use from any thread.
-  struct CompiledRegex: @unchecked Sendable {
-    let regex: NSRegularExpression
+  /// A `RegularExpression` is immutable once made, and safe to use from any thread.
+  struct CompiledRegex: Sendable {
+    let regex: RegularExpression
   }
 
-  func regex(_ pattern: String) -> NSRegularExpression? {
+  func regex(_ pattern: String) -> RegularExpression? {
     if let found = compiled.withLock({ $0[pattern] }) { return found.regex }
-    guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+    guard let regex = try? RegularExpression(pattern) else { return nil }
     compiled.withLock { cache in
       if cache.count > 64 { cache.removeAll() }
       cache[pattern] = CompiledRegex(regex: regex)

@@ -6,9 +6,10 @@ extension AlbumStore {
   /// logged step that wrote them, see `Schema`): call inside a transaction.
   ///
   /// One prepared statement, bound through SQLite's C API with the strings'
-  /// own UTF-8 buffers (`SQLITE_STATIC`, valid until the step returns): GRDB's
-  /// `StatementArguments` allocate per row and copy every string, which made a
-  /// million-row import about twice as slow. Each album is validated as it
+  /// own UTF-8 buffers (`SQLITE_STATIC`, valid until the step returns):
+  /// `StatementArguments` (BlueSQL's, shaped as GRDB's were) make an array of values per
+  /// row and bind every string as a copy, which made a million-row import about twice as
+  /// slow. Each album is validated as it
   /// goes; the first bad one throws and the caller's transaction rolls back.
   /// With `firstID`, the albums get the ids `firstID`, `firstID + 1`, … (their own are
   /// ignored); without, each keeps its own id, or SQLite picks one if it has none.
@@ -25,48 +26,22 @@ extension AlbumStore {
       sqlite3_clear_bindings(handle)
     }
     // Bindings outlive `sqlite3_reset`: the step is bound once for every row.
-    if let step {
-      sqlite3_bind_int64(handle, 8, step)
-    } else {
-      sqlite3_bind_null(handle, 8)
-    }
+    bindNumber(step, handle, 8)
     var position = Int64(start)
     var nextID = firstID
     for album in albums {
       try album.validate()
       sqlite3_reset(handle)
-      if let id = nextID {
-        sqlite3_bind_int64(handle, 1, id)
-        nextID = id + 1
-      } else if let id = album.id {
-        sqlite3_bind_int64(handle, 1, id)
-      } else {
-        sqlite3_bind_null(handle, 1)
-      }
-      if let year = album.year {
-        sqlite3_bind_int64(handle, 5, Int64(year))
-      } else {
-        sqlite3_bind_null(handle, 5)
-      }
+      bindNumber(nextID ?? album.id, handle, 1)
+      nextID = nextID.map { $0 + 1 }
+      bindNumber(album.year.map(Int64.init), handle, 5)
       sqlite3_bind_int64(handle, 7, position)
       position += 1
-      if let tracks = album.tracks {
-        sqlite3_bind_int64(handle, 9, Int64(tracks))
-      } else {
-        sqlite3_bind_null(handle, 9)
-      }
-      if let duration = album.duration {
-        sqlite3_bind_double(handle, 10, duration)
-      } else {
-        sqlite3_bind_null(handle, 10)
-      }
+      bindNumber(album.tracks.map(Int64.init), handle, 9)
+      bindNumber(album.duration, handle, 10)
       // Albums from a music folder are few (thousands, not millions): their two optional
       // strings are bound as copies, keeping the fast path of the four fields every album has.
-      if let rating = album.rating {
-        sqlite3_bind_int64(handle, 13, Int64(rating))
-      } else {
-        sqlite3_bind_null(handle, 13)
-      }
+      bindNumber(album.rating.map(Int64.init), handle, 13)
       sqlite3_bind_int64(handle, 14, album.favourite ? 1 : 0)
       bindOptionalText(album.folder, handle, 11)
       bindOptionalText(album.sourceKey, handle, 12)
@@ -88,12 +63,16 @@ extension AlbumStore {
     }
   }
 
-  /// Binds `bytes` with their exact length (a NUL would not cut them short).
+  /// Binds `bytes` with their exact length (a NUL would not cut them short), as they are
+  /// (valid until the step returns) or a copy SQLite keeps until the next bind (`copying`).
   /// An empty buffer is bound as `""` explicitly: a nil pointer would bind NULL.
-  private static func bindText(_ bytes: UnsafeBufferPointer<UInt8>, _ handle: SQLiteStatement, _ index: Int32) {
+  @inline(__always)
+  private static func bindText(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ handle: SQLiteStatement, _ index: Int32, copying: Bool = false
+  ) {
     bytes.withMemoryRebound(to: CChar.self) { chars in
       if let base = chars.baseAddress, !chars.isEmpty {
-        _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), nil)
+        _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), copying ? sqliteTransient : nil)
       } else {
         _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
       }
@@ -107,24 +86,28 @@ extension AlbumStore {
       return
     }
     var copy = text
-    copy.withUTF8 { bytes in
-      bytes.withMemoryRebound(to: CChar.self) { chars in
-        if let base = chars.baseAddress, !chars.isEmpty {
-          _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
-        } else {
-          _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-        }
-      }
-    }
+    copy.withUTF8 { bindText($0, handle, index, copying: true) }
+  }
+
+  /// Binds `number`, or NULL when nil.
+  @inline(__always)
+  private static func bindNumber(_ number: Int64?, _ handle: SQLiteStatement, _ index: Int32) {
+    if let number { sqlite3_bind_int64(handle, index, number) } else { sqlite3_bind_null(handle, index) }
+  }
+
+  /// Binds `number`, or NULL when nil.
+  @inline(__always)
+  private static func bindNumber(_ number: Double?, _ handle: SQLiteStatement, _ index: Int32) {
+    if let number { sqlite3_bind_double(handle, index, number) } else { sqlite3_bind_null(handle, index) }
   }
 
   private static let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
   /// Runs `statement` (an INSERT, UPDATE or DELETE: no rows) once with the values `bind`
-  /// binds to its parameters in order, through SQLite's C API. GRDB's `StatementArguments`
-  /// box every value in an existential and check each against the statement: a folder
-  /// import's track rows cost some 35,000 instructions each that way, about a third of
-  /// what TagLib takes to read the file.
+  /// binds to its parameters in order, through SQLite's C API. `StatementArguments` take
+  /// every value as an existential and make an array of them per run: a folder import's
+  /// track rows cost some 35,000 instructions each that way (measured with GRDB's, which
+  /// BlueSQL's follow), about a third of what TagLib takes to read the file.
   static func run(_ statement: Statement, _ db: Database, binding bind: (inout Bindings) -> Void) throws {
     let handle = statement.sqliteStatement
     sqlite3_reset(handle)
@@ -136,7 +119,7 @@ extension AlbumStore {
     guard code == SQLITE_DONE else { throw stepFailure(code, statement, db) }
   }
 
-  /// The error of a step of `statement` that ended with `code`, as GRDB would throw it.
+  /// The error of a step of `statement` that ended with `code`, as BlueSQL throws it.
   private static func stepFailure(_ code: Int32, _ statement: Statement, _ db: Database) -> DatabaseError {
     DatabaseError(
       resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
@@ -144,7 +127,7 @@ extension AlbumStore {
   }
 
   /// The values of one run of a statement, bound to its parameters in the order given
-  /// (``run(_:_:binding:)``); nil binds NULL, a Bool 1 or 0 as GRDB does, a string a copy.
+  /// (``run(_:_:binding:)``); nil binds NULL, a Bool 1 or 0 as BlueSQL does, a string a copy.
   struct Bindings {
     fileprivate let handle: SQLiteStatement
     private var index: Int32 = 0
@@ -160,21 +143,13 @@ extension AlbumStore {
     mutating func bind(_ text: Substring) {
       index += 1
       var copy = text
-      let index = index
-      copy.withUTF8 { bytes in
-        bytes.withMemoryRebound(to: CChar.self) { chars in
-          if let base = chars.baseAddress, !chars.isEmpty {
-            _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
-          } else {
-            _ = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-          }
-        }
-      }
+      let (handle, index) = (handle, index)
+      copy.withUTF8 { AlbumStore.bindText($0, handle, index, copying: true) }
     }
 
     mutating func bind(_ number: Int64?) {
       index += 1
-      if let number { sqlite3_bind_int64(handle, index, number) } else { sqlite3_bind_null(handle, index) }
+      bindNumber(number, handle, index)
     }
 
     mutating func bind(_ number: Int?) { bind(number.map(Int64.init)) }
@@ -183,7 +158,7 @@ extension AlbumStore {
 
     mutating func bind(_ number: Double?) {
       index += 1
-      if let number { sqlite3_bind_double(handle, index, number) } else { sqlite3_bind_null(handle, index) }
+      bindNumber(number, handle, index)
     }
   }
 }

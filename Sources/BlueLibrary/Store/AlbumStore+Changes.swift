@@ -252,12 +252,7 @@ extension AlbumStore {
   /// (changing nothing) when an album the step wrote was changed or deleted since.
   package func undo(session: String) throws(LibraryError) -> StepResult {
     try changing { db in
-      guard let row = try Self.pickStep(undone: false, session: session, db) else {
-        throw LibraryError.nothingToUndo
-      }
-      let restored = try Self.takeBack(row, db)
-      if try Self.kind(of: row).movesAlbums { try Self.countRenumbering(db) }
-      let step: Int64 = row["id"]
+      let (row, restored, step) = try Self.replay(undoing: true, session: session, db)
       try db.execute(
         sql: "UPDATE change SET undone = (SELECT COALESCE(MAX(undone), 0) + 1 FROM change), undone_by = ? WHERE id = ?",
         arguments: [session, step])
@@ -276,18 +271,27 @@ extension AlbumStore {
   /// Throws ``LibraryError/nothingToRedo`` when there is none, and the same conflicts as ``undo(session:)``.
   package func redo(session: String) throws(LibraryError) -> StepResult {
     try changing { db in
-      guard let row = try Self.pickStep(undone: true, session: session, db) else {
-        throw LibraryError.nothingToRedo
-      }
-      let restored = try Self.makeAgain(row, db)
-      if try Self.kind(of: row).movesAlbums { try Self.countRenumbering(db) }
-      let step: Int64 = row["id"]
+      let (_, restored, step) = try Self.replay(undoing: false, session: session, db)
       try db.execute(sql: "UPDATE change SET undone = NULL, undone_by = NULL WHERE id = ?", arguments: [step])
       let preferred: Int64? = try Int64.fetchOne(
         db, sql: "SELECT selection_after FROM change WHERE id = ?", arguments: [step])
       let selection = try Self.selectFirstStored([preferred, restored], db)
       return StepResult(step: try Self.changeStep(step, db), selection: selection)
     }
+  }
+
+  /// Takes back (`undoing`) or makes again the step ``undo(session:)`` or ``redo(session:)``
+  /// picks, counting the renumbering of a step that moves albums: its row, the album it
+  /// brought back (if any) and its id.
+  private static func replay(
+    undoing: Bool, session: String, _ db: Database
+  ) throws -> (row: Row, restored: Int64?, step: Int64) {
+    guard let row = try pickStep(undone: !undoing, session: session, db) else {
+      throw undoing ? LibraryError.nothingToUndo : LibraryError.nothingToRedo
+    }
+    let restored = try undoing ? takeBack(row, db) : makeAgain(row, db)
+    if try kind(of: row).movesAlbums { try countRenumbering(db) }
+    return (row, restored, row["id"])
   }
 
   /// The latest `limit` steps of the log, newest first, standing and undone (`undo --list`).

@@ -22,7 +22,7 @@ extension AlbumStore {
   /// Whether the covers already in the cache still have to be recorded (see ``recordCoversInCache(_:)``).
   func coverScanPending() throws(LibraryError) -> Bool {
     try reading { db in
-      try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM state WHERE key = 'coverScan')") ?? false
+      try Self.stateText("coverScan", db) != nil
     }
   }
 

@@ -1,13 +1,18 @@
 import AlbumModel
 internal import BlueSQL
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The reads every command makes — the data version, the count, a page of cards, one
-/// album, a page of `list`, and the `BEGIN`/`COMMIT` around them — stepped with SQLite's C API over GRDB's cached statements.
+/// album, a page of `list`, and the `BEGIN`/`COMMIT` around them — stepped with SQLite's C
+/// API over BlueSQL's prepared statements.
 ///
-/// GRDB's generic row decoding (a `Row` and a column-name table per query, a dynamic cast
-/// per column) cost about five times what SQLite itself spends on these queries, and a
-/// piped `scroll right` runs two of them. Only these hot reads go this way; everything
-/// else uses GRDB as usual.
+/// Generic row decoding (a `Row` and a column-name table per query, a dynamic cast per
+/// column: GRDB's, measured before BlueSQL replaced it, which kept that shape) cost about
+/// five times what SQLite itself spends on these queries, and a piped `scroll right` runs
+/// two of them. Only these hot reads go this way; everything else uses BlueSQL's rows.
 extension AlbumStore {
   /// The albums `sql` (selecting ``Album/selection``) returns with `bindings` bound in order.
   static func fastAlbums(_ db: Database, sql: String, _ bindings: Int64...) throws -> [Album] {
@@ -64,6 +69,45 @@ extension AlbumStore {
     return rows
   }
 
+  /// Whether the rows of `sql` are, in order, exactly `expected`, each row's text columns
+  /// written as `format` joins them (a column's bytes where `format` has nil): compared as
+  /// bytes as SQLite hands them over, no text made (a start compares the schema so).
+  static func fastRowsMatch(
+    _ db: Database, sql: String, format: [[UInt8]?], expected: [[UInt8]]
+  ) throws -> Bool {
+    var index = 0
+    var matches = true
+    try step(db, sql: sql, []) { row in
+      guard index < expected.count else {
+        matches = false
+        return false
+      }
+      matches = expected[index].withUnsafeBufferPointer { line in
+        var offset = 0
+        var column: Int32 = 0
+        func follows(_ part: UnsafeBufferPointer<UInt8>) -> Bool {
+          guard offset + part.count <= line.count,
+            part.isEmpty || memcmp(line.baseAddress! + offset, part.baseAddress!, part.count) == 0
+          else { return false }
+          offset += part.count
+          return true
+        }
+        for piece in format {
+          if let piece {
+            guard piece.withUnsafeBufferPointer(follows) else { return false }
+          } else {
+            guard follows(bytes(row, column)) else { return false }
+            column += 1
+          }
+        }
+        return offset == line.count
+      }
+      index += 1
+      return matches
+    }
+    return matches && index == expected.count
+  }
+
   /// Runs `sql` (a statement that returns no rows, such as `BEGIN`) to its end.
   static func fastExecute(_ db: Database, sql: String) throws {
     try fastExecute(db, statement: db.cachedStatement(sql: sql))
@@ -75,7 +119,7 @@ extension AlbumStore {
   }
 
   /// Runs the cached statement for `sql` with `bindings`, calling `row` for each row until
-  /// it returns false; the statement is reset afterwards, ready for GRDB or the next call.
+  /// it returns false; the statement is reset afterwards, ready for BlueSQL or the next call.
   fileprivate static func step(
     _ db: Database, sql: String, _ bindings: [Int64], _ row: (OpaquePointer) throws -> Bool
   ) throws {
@@ -87,7 +131,7 @@ extension AlbumStore {
     _ db: Database, _ prepared: Statement, _ bindings: [Int64], _ row: (OpaquePointer) throws -> Bool
   ) throws {
     let statement = prepared.sqliteStatement
-    // Only for an error: GRDB makes it from SQLite's text, trimmed with Foundation, each time.
+    // The statement's SQL, for an error's message.
     var sql: String { prepared.sql }
     defer {
       sqlite3_reset(statement)
@@ -122,8 +166,9 @@ extension AlbumStore {
 }
 
 /// The statements every command runs (a `scroll right` all four), each prepared once per
-/// store and found by its number (``AlbumStore/hotStatement(_:_:)``): GRDB's cache finds a
-/// statement by hashing its SQL, a thousand instructions for the album query.
+/// store and found by its number (``AlbumStore/hotStatement(_:_:)``): the statement cache
+/// (``Database/cachedStatement(sql:)``) finds one by hashing its SQL, a thousand
+/// instructions for the album query.
 enum HotStatement: Int, CaseIterable {
   case begin
   case commit

@@ -90,8 +90,8 @@ extension AlbumStore {
 /// SQLite opens its cursors and runs the statement's set-up once per batch rather than
 /// once per row. A batch's text is copied into one buffer reused from batch to batch and
 /// bound from there with `SQLITE_STATIC` (SQLite copies it into the rows during the step):
-/// no allocation per row, where GRDB's `StatementArguments` would allocate and copy every
-/// string. SQLite numbers the rows itself (`id` is left out), which lets it append to the
+/// no allocation per row, where `StatementArguments` would make an array of values and bind
+/// a copy of every string. SQLite numbers the rows itself (`id` is left out), which lets it append to the
 /// table without searching it; the ids are checked to be contiguous at the end, as the undo
 /// log records them as a range. The step and the time added, the same for every row, are
 /// written into the statement; the music-folder columns are bound only in a batch that has

@@ -1,7 +1,7 @@
 import AlbumModel
 internal import BlueSQL
 import BlueSystem
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -32,7 +32,7 @@ extension AlbumStore {
   ) throws(LibraryError) -> AlbumStore {
     let state = try LibraryFile.inspect(path)
     if state == .missing {
-      let directory = (path as NSString).deletingLastPathComponent
+      let directory = LibraryFile.directory(of: path)
       if !directory.isEmpty {
         do {
           try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -152,7 +152,7 @@ enum LibraryFile: Equatable {
       throw refuse("file is not a database")
     }
     guard access(path, W_OK) == 0 else { throw refuse("permission denied (the file is read-only)") }
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = LibraryFile.directory(of: path)
     guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else {
       // SQLite keeps its journal next to the file.
       throw refuse("permission denied (cannot create files in '\(directory)')")
@@ -219,7 +219,7 @@ enum LibraryFile: Equatable {
   }
 
   private static func classify(_ db: Database) throws -> LibraryFile {
-    // Through SQLite's C API: GRDB's generic fetchOne costs more than these reads.
+    // Through SQLite's C API: a generic `fetchOne` (a ``Row`` made) costs more than these reads.
     let applicationID = Int32(truncatingIfNeeded: try AlbumStore.fastInteger(db, sql: "PRAGMA application_id") ?? 0)
     let version = try AlbumStore.fastInteger(db, sql: "PRAGMA user_version") ?? 0
     let objects = try AlbumStore.fastInteger(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0
@@ -248,28 +248,33 @@ enum LibraryFile: Equatable {
     // Exactly the objects this build writes, with the same constraints and column types:
     // a trigger, a view, an extra index or a loosened NOT NULL would run or let in what
     // the shell is not made for (a trigger that never ends, a NULL title). O(schema).
-    let expected = try Schema.objects(atVersion: version)
-    let found = try Schema.objects(in: db)
-    if found != expected {
-      // Say what is wrong as precisely as possible: a missing table or column first.
-      for (table, columns, since) in Schema.requiredColumns where since <= version {
-        let present = Set(try db.columns(in: table).map(\.name))
-        if present.isEmpty { throw Refusal("damaged library: table '\(table)' is missing") }
-        if let missing = columns.first(where: { !present.contains($0) }) {
-          throw Refusal("damaged library: table '\(table)' has no column '\(missing)'")
+    // A file of this build's schema is checked in one read first (SQLite joins the objects'
+    // text); only a file that differs is compared object by object, to say what differs.
+    let current = try version == Schema.version && Schema.holdsTheCurrentObjects(db)
+    if !current {
+      let expected = try Schema.objects(atVersion: version)
+      let found = try Schema.objects(in: db)
+      if found != expected {
+        // Say what is wrong as precisely as possible: a missing table or column first.
+        for (table, columns, since) in Schema.requiredColumns where since <= version {
+          let present = Set(try db.columns(in: table).map(\.name))
+          if present.isEmpty { throw Refusal("damaged library: table '\(table)' is missing") }
+          if let missing = columns.first(where: { !present.contains($0) }) {
+            throw Refusal("damaged library: table '\(table)' has no column '\(missing)'")
+          }
         }
       }
-    }
-    if let extra = found.first(where: { !expected.contains($0) }) {
-      let name = extra.prefix { $0 != ":" }
-      let known = expected.contains { $0.hasPrefix(name + ":") }
-      throw Refusal(
-        known
-          ? "damaged library: \(name) is not as bluelib made it"
-          : "not a library this bluelib made: it has a \(name) that bluelib did not create")
-    }
-    if let missing = expected.first(where: { !found.contains($0) }) {
-      throw Refusal("damaged library: \(missing.prefix { $0 != ":" }) is missing")
+      if let extra = found.first(where: { !expected.contains($0) }) {
+        let name = extra.prefix { $0 != ":" }
+        let known = expected.contains { $0.hasPrefix(name + ":") }
+        throw Refusal(
+          known
+            ? "damaged library: \(name) is not as bluelib made it"
+            : "not a library this bluelib made: it has a \(name) that bluelib did not create")
+      }
+      if let missing = expected.first(where: { !found.contains($0) }) {
+        throw Refusal("damaged library: \(missing.prefix { $0 != ":" }) is missing")
+      }
     }
     // Positions are dense 0…n−1; reading the index's two ends is O(log n). A position far
     // past any real library would overflow the arithmetic that shifts positions.
@@ -305,12 +310,12 @@ enum LibraryFile: Equatable {
 
   /// A Foundation error's reason, lowercase and without the path it names.
   static func describe(_ error: any Error) -> String {
-    if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain
-    {
-      return SystemError.reason(Int32(underlying.code))
+    if let underlying = (error as? CocoaError)?.underlying as? POSIXError {
+      return SystemError.reason(underlying.code.rawValue)
     }
-    let text = (error as NSError).localizedDescription
+    let text = String(describing: error)
     return text.prefix(1).lowercased() + text.dropFirst()
   }
+
+  static func directory(of path: String) -> String { PathText.directory(of: path) }
 }

@@ -1,7 +1,7 @@
 import AlbumModel
 internal import BlueSQL
 import BlueSystem
-import Foundation
+import FoundationEssentials
 
 /// Queries (``AlbumQuery``) over the library, the saved views and the view memento.
 extension AlbumStore {
@@ -254,7 +254,7 @@ extension AlbumStore {
 
   /// The query of the view the shell showed last, nil for the whole library.
   package func currentViewQuery() throws(LibraryError) -> String? {
-    try reading { db in try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'view'") }
+    try reading { db in try Self.stateText("view", db) }
   }
 
   /// Remembers the current view's query (nil: the whole library) and the selected album's
@@ -291,8 +291,7 @@ extension AlbumStore {
   /// The listing that last printed album numbers (`list`), and the numbering it showed.
   package func listing() throws(LibraryError) -> (source: String, numbering: String)? {
     try reading { db in
-      guard let source = try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'listing'"),
-        let numbering = try String.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'listingNumbering'")
+      guard let source = try Self.stateText("listing", db), let numbering = try Self.stateText("listingNumbering", db)
       else { return nil }
       return (source, numbering)
     }

@@ -1,7 +1,13 @@
 import AlbumModel
 internal import BlueSQL
-import Foundation
+import FoundationEssentials
 internal import MusicFolder
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 // The `track` and `folder_album` tables (see `Schema.addTracks`): what the last scan of a
 // music folder read from its files, so `show` lists an album's tracks, queries reach them,
@@ -344,18 +350,7 @@ extension AlbumStore {
       row.bind(track.disc)
       row.bind(key)
       row.bind(position)
-      row.bind(tags.album)
-      row.bind(tags.artist)
-      row.bind(tags.albumArtist)
-      row.bind(tags.title)
-      row.bind(tags.trackNumber)
-      row.bind(tags.date)
-      row.bind(tags.genre)
-      row.bind(tags.discNumber)
-      row.bind(tags.musicBrainzTrackID)
-      row.bind(tags.musicBrainzAlbumID)
-      row.bind(tags.musicBrainzReleaseGroupID)
-      row.bind(tags.format)
+      row.bindTags(of: tags)
       row.bind(tags.bitrate)
       row.bind(tags.duration)
       row.bind(picture)
@@ -403,7 +398,8 @@ extension AlbumStore {
 
   /// Hands each track row `condition` selects to `body`, with every tag it was read with and
   /// where it stands. Read with SQLite's C API (as `AlbumStore+FastReads`): a re-import of
-  /// 20,000 unchanged files reads them all, and GRDB's generic rows cost three times as much.
+  /// 20,000 unchanged files reads them all, and generic rows (BlueSQL's ``Row``, read by
+  /// column, as GRDB's were when this was measured) cost three times as much.
   static func readTracks(
     where condition: String, _ arguments: StatementArguments, _ db: Database,
     _ body: (MusicTrack, StoredTracks.Place) -> Void
@@ -587,5 +583,25 @@ extension AlbumStore {
       }
       return albums
     }
+  }
+}
+
+extension AlbumStore.Bindings {
+  /// Binds the tags a track's row and a listed track's row both hold, in this order: album,
+  /// artist, album artist, title, track number, date, genre, disc number, the three
+  /// MusicBrainz ids, format.
+  mutating func bindTags(of tags: TrackTags) {
+    bind(tags.album)
+    bind(tags.artist)
+    bind(tags.albumArtist)
+    bind(tags.title)
+    bind(tags.trackNumber)
+    bind(tags.date)
+    bind(tags.genre)
+    bind(tags.discNumber)
+    bind(tags.musicBrainzTrackID)
+    bind(tags.musicBrainzAlbumID)
+    bind(tags.musicBrainzReleaseGroupID)
+    bind(tags.format)
   }
 }

@@ -88,11 +88,6 @@ package struct TwinLabel: Sendable, Equatable {
   /// release as FLAC and as MP3, which a listing of duplicates marks.
   package var isFormatTwin: Bool
 
-  package init(text: String, isFormatTwin: Bool) {
-    self.text = text
-    self.isFormatTwin = isFormatTwin
-  }
-
   /// The label of each album of `rows` that shares its artist and title with another one.
   static func labels(of rows: [AlbumStore.TwinRow]) -> [Int64: TwinLabel] {
     var groups: [String: [AlbumStore.TwinRow]] = [:]

@@ -1,7 +1,7 @@
 import AlbumModel
 internal import BlueSQL
 import BlueSystem
-import Foundation
+import FoundationEssentials
 internal import MusicFolder
 
 #if canImport(Glibc)

@@ -5,9 +5,9 @@ import BlueSystem
 /// The library file's schema and its versions.
 ///
 /// Versions live in SQLite's own header: `application_id` marks a file as a
-/// bluelib library and `user_version` counts the migrations applied. Unlike
-/// GRDB's `DatabaseMigrator` (which creates its bookkeeping table outside the
-/// migration's transaction), this lets a new file be created, migrated and
+/// bluelib library and `user_version` counts the migrations applied. Unlike a
+/// bookkeeping table of migrations (GRDB's `DatabaseMigrator`, before BlueSQL, made one
+/// outside the migration's transaction), this lets a new file be created, migrated and
 /// seeded in one transaction, and lets a file be recognised with read-only
 /// `PRAGMA` queries before anything is written to it.
 enum Schema {
@@ -117,8 +117,8 @@ enum Schema {
 
   /// The schema objects in `db`, as ``objects(atVersion:)`` lists them.
   static func objects(in db: Database) throws -> [String] {
-    // Through SQLite's C API: every start reads this, and GRDB's rows by column name cost
-    // several times the reading.
+    // Through SQLite's C API: every start reads this, and generic rows read by column name
+    // (BlueSQL's ``Row``) cost several times the reading.
     try AlbumStore.fastTexts(
       db,
       sql: """
@@ -127,6 +127,23 @@ enum Schema {
         """
     ).map { row in row[0] + " '" + row[1] + "' on '" + row[2] + "': " + row[3] }
   }
+
+  /// Whether `db` holds exactly ``currentObjects``, in the order ``objects(in:)`` reads them,
+  /// compared as SQLite's bytes: every start checks this, and making each object's text
+  /// first cost a tenth of a start.
+  static func holdsTheCurrentObjects(_ db: Database) throws -> Bool {
+    try AlbumStore.fastRowsMatch(
+      db,
+      sql: """
+        SELECT type, name, tbl_name, sql FROM sqlite_master
+        WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name
+        """,
+      format: [nil, Array(" '".utf8), nil, Array("' on '".utf8), nil, Array("': ".utf8), nil],
+      expected: currentObjectBytes)
+  }
+
+  /// ``currentObjects`` as bytes, for ``holdsTheCurrentObjects(_:)``.
+  static let currentObjectBytes = currentObjects.map { Array($0.utf8) }
 
   /// Creates the schema in an empty database and seeds it: call inside a transaction.
   static func create(_ db: Database, seed: [Album]) throws {
@@ -144,7 +161,7 @@ enum Schema {
   static func createCurrent(_ db: Database) throws {
     let kinds = ["table", "view", "index", "trigger"]
     let statements = currentObjects.compactMap { object -> (kind: Int, sql: String)? in
-      guard let space = object.firstIndex(of: " "), let colon = object.range(of: "': ") else { return nil }
+      guard let space = object.firstIndex(of: " "), let colon = object.firstRange(of: "': ") else { return nil }
       return (kinds.firstIndex(of: String(object[..<space])) ?? kinds.count, String(object[colon.upperBound...]))
     }
     try db.execute(sql: statements.sorted { $0.kind < $1.kind }.map(\.sql).joined(separator: ";\n"))

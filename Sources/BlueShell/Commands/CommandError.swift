@@ -30,6 +30,7 @@ struct CommandError: Error, Equatable, CustomStringConvertible {
     switch error {
     case let error as CommandError: self = error
     case let error as LibraryError: self.init(error)
+    case PlayError.library(let error): self.init(error)
     default: self.init(String(describing: error))
     }
   }

@@ -1,6 +1,6 @@
 import BlueLibrary
 import BlueSystem
-import Foundation
+import FoundationEssentials
 
 /// `find [QUERY]`: show only the matching albums, in the query's order; alone, the whole library.
 struct FindCommand: Command {

@@ -26,7 +26,7 @@ struct HelpCommand: Command {
     guard line.count > width else { return [line] }
     let indent = String(line.prefix { $0 == " " })
     let body = line.dropFirst(indent.count)
-    if let gap = body.range(of: "  "), let text = body[gap.upperBound...].firstIndex(where: { $0 != " " }) {
+    if let gap = body.firstRange(of: "  "), let text = body[gap.upperBound...].firstIndex(where: { $0 != " " }) {
       let column = indent.count + body.distance(from: body.startIndex, to: text)
       if width - column >= 20 {
         return wrap(

@@ -2,7 +2,13 @@ import AlbumModel
 import BlueCovers
 import BlueLibrary
 import BlueSystem
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `list [-f FORMAT] [QUERY]` (`ls`): one line per album of the view (or library), or of
 /// those QUERY matches, in its order.
@@ -190,8 +196,15 @@ struct ListFormat: Equatable {
 
   /// `2026-11-25`, local time.
   static func day(_ date: Date) -> String {
-    let parts = Calendar.current.dateComponents([.year, .month, .day], from: date)
-    return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    // The C library's local time: Foundation's own needs its ICU data (issue 47).
+    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    var parts = tm()
+    guard localtime_r(&seconds, &parts) != nil else { return "0000-00-00" }
+    func padded(_ value: Int32, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))"
   }
 }
 

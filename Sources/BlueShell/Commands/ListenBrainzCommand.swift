@@ -194,7 +194,7 @@ struct ListenBrainzCommand: Command {
   /// `api.listenbrainz.org`: the server's host, for a line.
   private static func host(_ url: String) -> String {
     var rest = Substring(url)
-    if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
+    if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
     return TextSanitizer.escaped(String(rest.prefix { $0 != "/" }))
   }
 

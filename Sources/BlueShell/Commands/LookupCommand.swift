@@ -2,7 +2,7 @@ import AlbumModel
 import BlueCovers
 import BlueLibrary
 import BlueSystem
-import Foundation
+import BlueText
 import Synchronization
 
 /// `lookup [--retry] [ALBUM…|all]`: find the MusicBrainz release group of albums that have
@@ -47,7 +47,7 @@ struct LookupCommand: AlbumChoosingCommand {
     where scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value) {
       text.append(scalar)
     }
-    let contact = String(text).trimmingCharacters(in: .whitespaces)
+    let contact = String(text).trimming(.whitespaces)
     return contact.isEmpty ? nil : contact
   }
 

@@ -1,6 +1,7 @@
 import AlbumModel
 import BlueLibrary
 import BlueSystem
+import BlueText
 
 /// `lyrics [ALBUM] [TRACK]`: a track's lyrics, from an `.lrc` file beside it or embedded in
 /// it, without timestamps; long ones through the pager.
@@ -69,9 +70,9 @@ struct LyricsCommand: Command {
   /// The kind (`MPD`) and place of the server a track's path names (`mpd://HOST:PORT/…`),
   /// nil for a local file: no local path is ever made of a server's song (`../../etc/…`).
   static func server(of path: String) -> (kind: String, authority: String)? {
-    guard !path.hasPrefix("/"), let scheme = path.range(of: "://") else { return nil }
+    guard !path.hasPrefix("/"), let scheme = path.firstRange(of: "://") else { return nil }
     let authority = path[scheme.upperBound...].prefix { $0 != "/" }
-    return (path[..<scheme.lowerBound].uppercased(), authority.removingPercentEncoding ?? String(authority))
+    return (path[..<scheme.lowerBound].uppercased(), authority.percentDecoded ?? String(authority))
   }
 
   /// The playing track when nothing is named and something plays; else the album's track.

@@ -66,31 +66,32 @@ struct PlayCommand: Command {
   func execute(in environment: CommandEnvironment) throws -> CommandOutcome {
     let library = environment.library
     if let external = environment.processEnvironment["BLUELIB_PLAYER"], !external.allSatisfy(\.isWhitespace) {
-      let (found, tracks) = try library.tracksToPlay(ofAlbumAt: try album.resolve(in: library))
-      let start = try place(ofTrack: track, in: tracks, of: found)
+      let chosen = try library.tracksToPlay(.album(at: try album.resolve(in: library), fromTrack: track))
       let played = try ExternalPlayer(command: external, environment: environment.processEnvironment).play(
-        tracks[start...].map(\.path), isInteractive: environment.isInteractive)
+        chosen.tracks[chosen.start...].map(\.path), isInteractive: environment.isInteractive)
       // Stopped (Ctrl-C, or a signal that ends the run): nothing to say.
       guard played else { return .lines([]) }
-      return .lines(["played \(quotedTitle(found)) with '\(TextSanitizer.escaped(external))'"])
+      return .lines(["played \(quotedTitle(chosen.albums[0])) with '\(TextSanitizer.escaped(external))'"])
     }
     let player = try environment.requiredPlayer()
     let selected = try library.selectedAlbum()?.id
     if let playlist {
-      let (tracks, missing) = try playlist.tracks(in: library)
-      do throws(PlaybackError) { try player.play(tracks) } catch { throw CommandError(playback: error) }
+      let chosen = try library.tracksToPlay(.playlist(path: playlist.path))
+      do throws(PlaybackError) { try player.play(chosen.tracks) } catch { throw CommandError(playback: error) }
       player.madeQueue(whileSelected: selected)
       return .lines(
-        ["playing \(playlist.name) (\(Library.counted(player.queue.count, "track")))"] + (missing.map { [$0] } ?? []))
+        ["playing \(playlist.name) (\(Library.counted(player.queue.count, "track")))"]
+          + (playlist.missingLine(chosen).map { [$0] } ?? []))
     }
     if let random {
-      let pick = try RandomAlbums(count: 1, matching: random, in: library)
-      let (found, tracks) = pick.picked[0]
-      do throws(PlaybackError) { try player.play(tracks) } catch { throw CommandError(playback: error) }
+      let chosen = try library.tracksToPlay(
+        .random(count: 1, matching: try TypedQuery(words: random).resolve(in: library)))
+      let found = chosen.albums[0]
+      do throws(PlaybackError) { try player.play(chosen.tracks) } catch { throw CommandError(playback: error) }
       player.madeQueue(whileSelected: selected)
       return .lines([
         "playing \(quotedTitle(found)) by \(TextSanitizer.escaped(found.artist)) "
-          + "(\(Library.counted(player.queue.count, "track"))), picked at random of \(albumCount(pick.among))"
+          + "(\(Library.counted(player.queue.count, "track"))), picked at random of \(albumCount(chosen.pickedAmong ?? 0))"
       ])
     }
     // Alone: the waiting queue, unless another album was picked since it was made.
@@ -100,22 +101,12 @@ struct PlayCommand: Command {
       do throws(PlaybackError) { try player.playQueue() } catch { throw CommandError(playback: error) }
       return .lines(["playing the queue (\(Library.counted(player.queue.count, "track")))"])
     }
-    let (found, tracks) = try library.tracksToPlay(ofAlbumAt: try album.resolve(in: library))
-    let start = try place(ofTrack: track, in: tracks, of: found)
-    do throws(PlaybackError) { try player.play(tracks, from: start) } catch { throw CommandError(playback: error) }
+    let chosen = try library.tracksToPlay(.album(at: try album.resolve(in: library), fromTrack: track))
+    do throws(PlaybackError) { try player.play(chosen.tracks, from: chosen.start) } catch {
+      throw CommandError(playback: error)
+    }
     player.madeQueue(whileSelected: selected)
     // What is in the queue: a file the player refused is not.
-    return .lines(["playing \(quotedTitle(found)) (\(Library.counted(player.queue.count, "track")))"])
+    return .lines(["playing \(quotedTitle(chosen.albums[0])) (\(Library.counted(player.queue.count, "track")))"])
   }
-}
-
-/// Where in `tracks` TRACK is, its number in the album's track list (1-based, as `show` lists
-/// them): the first track without one, an error for a number the album does not have.
-private func place(ofTrack track: Int?, in tracks: [Player.Track], of album: Album) throws(CommandError) -> Int {
-  guard let track else { return 0 }
-  // Compared as typed, before any arithmetic: the number may be Int.min.
-  guard track >= 1 && track <= tracks.count else {
-    throw CommandError("\(quotedTitle(album)) has no track \(track) (it has \(tracks.count))")
-  }
-  return track - 1
 }

@@ -169,45 +169,39 @@ struct QueueCommand: Command {
     let library = environment.library
     if let change { return try execute(change, on: player) }
     if let playlist {
-      let (tracks, missing) = try playlist.tracks(in: library)
+      let chosen = try library.tracksToPlay(.playlist(path: playlist.path))
       let queued: Int
-      do throws(PlaybackError) { queued = try player.enqueue(tracks) } catch { throw CommandError(playback: error) }
+      do throws(PlaybackError) { queued = try player.enqueue(chosen.tracks) } catch {
+        throw CommandError(playback: error)
+      }
       player.madeQueue(whileSelected: try library.selectedAlbum()?.id)
       return .lines(
         [
           "queued \(playlist.name) (\(Library.counted(queued, "track"))); "
             + "\(Library.counted(player.queue.count, "track")) in the queue"
-        ] + (missing.map { [$0] } ?? []))
+        ] + (playlist.missingLine(chosen).map { [$0] } ?? []))
     }
     guard !choice.isEmpty || random != nil else { return .lines(try Self.listing(player)) }
-    var added: [Player.Track] = []
-    var albums = 0
+    let chosen: Library.TracksToPlay
     var picked: String?
     if let random {
-      let pick = try RandomAlbums(count: random.count, matching: random.words, in: library)
-      added = pick.picked.flatMap(\.tracks)
-      albums = pick.picked.count
+      chosen = try library.tracksToPlay(
+        .random(count: random.count, matching: try TypedQuery(words: random.words).resolve(in: library)))
       picked =
-        ", picked at random of \(albumCount(pick.among))"
-        + (albums < random.count ? " (only \(albums) came from a music folder)" : "")
+        ", picked at random of \(albumCount(chosen.pickedAmong ?? 0))"
+        + (chosen.albums.count < random.count ? " (only \(chosen.albums.count) came from a music folder)" : "")
     } else if choice.all {
-      for album in try library.albums(in: 0..<(try library.count())) {
-        let tracks = try library.playableTracks(of: album)
-        if !tracks.isEmpty { albums += 1 }
-        added += tracks
-      }
-      guard !added.isEmpty else { throw CommandError("no album of the view came from a music folder") }
+      chosen = try library.tracksToPlay(.view)
     } else {
-      for index in try choice.indices(in: library) {
-        added += try library.tracksToPlay(ofAlbumAt: index).tracks
-        albums += 1
-      }
+      chosen = try library.tracksToPlay(.albums(at: try choice.indices(in: library)))
     }
     let queued: Int
-    do throws(PlaybackError) { queued = try player.enqueue(added) } catch { throw CommandError(playback: error) }
+    do throws(PlaybackError) { queued = try player.enqueue(chosen.tracks) } catch {
+      throw CommandError(playback: error)
+    }
     player.madeQueue(whileSelected: try library.selectedAlbum()?.id)
     return .lines([
-      "queued \(albumCount(albums)) (\(Library.counted(queued, "track")))\(picked ?? ""); "
+      "queued \(albumCount(chosen.albums.count)) (\(Library.counted(queued, "track")))\(picked ?? ""); "
         + "\(Library.counted(player.queue.count, "track")) in the queue"
     ])
   }

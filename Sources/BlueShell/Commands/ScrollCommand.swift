@@ -1,7 +1,7 @@
 import AlbumModel
 import BlueLibrary
 import BlueSystem
-import Foundation
+import BlueText
 
 /// `scroll left|right [N]`, `scroll to ALBUM`, `scroll home|end`: move the viewport and
 /// select the card it snaps to (the original `centerCurrentView`).
@@ -91,7 +91,7 @@ extension ScrollCommand {
         if let index = try library.firstIndex(of: field, sortingUnder: prefix) { return index }
       } else {
         // A number sorts under its digits (`scroll to 19` in a view by year).
-        let word = Word("\(field.rawValue)::^" + NSRegularExpression.escapedPattern(for: prefix))
+        let word = Word("\(field.rawValue)::^" + RegularExpression.escapedPattern(for: prefix))
         // A field no pattern reads (a flag) is left to the words' own meaning.
         if let index = try? firstMatch([word], in: library) { return index }
       }

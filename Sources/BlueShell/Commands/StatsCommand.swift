@@ -1,7 +1,7 @@
 import AlbumModel
 import BlueLibrary
 import BlueSystem
-import Foundation
+import FoundationEssentials
 
 /// `stats [QUERY]`: albums, tracks, length and artists, then albums per genre and decade.
 struct StatsCommand: Command {

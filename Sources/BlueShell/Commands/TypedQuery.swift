@@ -1,6 +1,6 @@
 import AlbumModel
 import BlueLibrary
-import Foundation
+import FoundationEssentials
 
 /// The query syntax, for `help find`, `help list` and docs/finding.md.
 let querySyntaxHelp = """

@@ -1,7 +1,7 @@
 import AlbumModel
 import BlueLibrary
 import BlueSystem
-import Foundation
+import FoundationEssentials
 
 /// `view`: draw the viewport again; `view save NAME [QUERY]`, `view list`, `view delete NAME`.
 struct ViewCommand: Command {

@@ -308,7 +308,7 @@ final class EditLineReader: LineReader {
     if pasted.suffix(Self.pasteEnd.count).elementsEqual(Self.pasteEnd) { pasted.removeLast(Self.pasteEnd.count) }
     let text = String(decoding: pasted, as: UTF8.self)
     let lines = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-    let joined = lines.map { $0.replacingOccurrences(of: "\t", with: " ") }.joined(separator: "; ")
+    let joined = lines.map { $0.replacing("\t", with: " ") }.joined(separator: "; ")
     let scalars = Array(joined.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
     // An empty paste still needs a character to return: a space does no harm.
     return scalars.isEmpty ? [" "] : scalars

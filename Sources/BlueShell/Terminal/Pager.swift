@@ -1,5 +1,6 @@
 import BlueLibrary
 import BlueSystem
+import BlueText
 
 #if canImport(Glibc)
   import Glibc
@@ -21,7 +22,7 @@ struct Pager {
   static func fromEnvironment(_ environment: [String: String], disabled: Bool) -> Pager? {
     guard !disabled else { return nil }
     guard let command = environment["PAGER"] else { return Pager(command: "less -FRX") }
-    let trimmed = command.trimmingCharacters(in: .whitespaces)
+    let trimmed = command.trimming(.whitespaces)
     return trimmed.isEmpty ? nil : Pager(command: trimmed)
   }
 
