@@ -41,6 +41,9 @@ extension Album {
   /// `text` cut to ``maximumTextLength`` characters and ``maximumTextBytes`` bytes (at a
   /// scalar's end: one character may be longer than that), without NUL characters.
   static func cut(_ text: String) -> String {
+    // Most texts have no NUL and fewer bytes than either limit (a character has at least
+    // one): taken as they are, without counting their characters.
+    if text.utf8.count <= min(maximumTextLength, maximumTextBytes), !text.utf8.contains(0) { return text }
     let clean = text.contains("\0") ? text.filter { $0 != "\0" } : text
     var kept = clean.count > maximumTextLength ? String(clean.prefix(maximumTextLength)) : clean
     if kept.utf8.count > maximumTextBytes {

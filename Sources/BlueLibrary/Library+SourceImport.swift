@@ -218,10 +218,7 @@ extension Library {
             try store.beginListing()
           case .tracks(let songs):
             for song in songs { fingerprint.mix(song) }
-            staged += try store.stage(
-              songs.map { song in
-                ListedTrack(path: root + "/" + song.path, modified: song.modified &* 1_000_000_000, tags: song.tags)
-              })
+            staged += try store.stage(songs, root: root)
           case .albums(let albums):
             // Albums without their tracks: staged as they are, their tracks asked for when
             // needed (``tracklist(of:)``).
@@ -257,9 +254,9 @@ extension Library {
       try store.importListing(
         root: root, summary: summary, origin: origin, seen: .server(fingerprint: version, listed: listed),
         marksFollowSource: marksKept,
-        cover: { album in
+        cover: { first in
           // The server's cover for each album: its first song's picture, else its folder's.
-          guard let first = album.tracks.first?.path, first.hasPrefix(root + "/") else { return nil }
+          guard first.hasPrefix(root + "/") else { return nil }
           return source.coverURL(ofTrack: String(first.dropFirst(root.count + 1)))
         })
     }

@@ -97,6 +97,12 @@ package struct StatementArguments: ExpressibleByArrayLiteral {
     self.values = values.map(\.databaseValue)
   }
 
+  /// The values as they are: no generic walk of them (an import's album rows were bound
+  /// through the generic one, some 37,000 instructions a row).
+  package init(_ values: [DatabaseValue]) {
+    self.values = values
+  }
+
   package init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
     self.init(elements)
   }

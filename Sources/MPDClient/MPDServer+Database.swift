@@ -264,7 +264,10 @@ extension MPDServer {
   private static func placesHash(_ songs: [SourceTrack]) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for song in songs {
-      for byte in song.uri.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      var uri = song.uri
+      uri.withUTF8 { bytes in
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      }
       hash = (hash ^ 0) &* 0x100_0000_01b3
     }
     return hash
@@ -305,7 +308,10 @@ extension MPDServer {
 /// `directory:` or `playlist:` line ends it.
 struct SongReader {
   private(set) var songs: [SourceTrack] = []
-  private var current: SourceTrack?
+  /// The song being read (while ``reading``), edited in place: an optional one, set through
+  /// `current!`, was copied whole for each of its lines (two fifths of a listing's parse).
+  private var current = SourceTrack(uri: "")
+  private var reading = false
   /// The most songs taken.
   let limit: Int
 
@@ -320,42 +326,45 @@ struct SongReader {
     func text() -> String { String(decoding: value, as: UTF8.self) }
     func named(_ expected: StaticString) -> Bool { MPDConnection.equals(name, expected) }
     if named("file") {
-      if let current { songs.append(current) }
+      if reading { songs.append(current) }
       guard songs.count < limit else {
-        current = nil
+        reading = false
         return false
       }
       let uri = text()
       current = SourceTrack(uri: uri)
-      current!.path = MPDServer.place(ofURI: uri)
+      current.path = MPDServer.place(ofURI: uri)
+      reading = true
       return true
     }
     if named("directory") || named("playlist") {
-      if let current { songs.append(current) }
-      current = nil
+      if reading { songs.append(current) }
+      reading = false
       return true
     }
-    guard current != nil else { return true }
+    guard reading else { return true }
     // The first value of a tag given several times, as one tag.
     switch name.count {
-    case 4 where named("Date"): current!.date = current!.date ?? text()
-    case 4 where named("Disc"): current!.disc = current!.disc ?? Self.leadingNumber(value)
-    case 4 where named("Time"): if current!.duration == 0 { current!.duration = Self.length(value) ?? 0 }
-    case 5 where named("Album"): current!.album = current!.album ?? text()
-    case 5 where named("Title"): current!.title = current!.title ?? text()
-    case 5 where named("Track"): current!.track = current!.track ?? Self.leadingNumber(value)
-    case 5 where named("Genre"): current!.genre = current!.genre ?? text()
-    case 6 where named("Artist"): current!.artist = current!.artist ?? text()
+    case 4 where named("Date"): if current.date == nil { current.date = text() }
+    case 4 where named("Disc"): if current.disc == nil { current.disc = Self.leadingNumber(value) }
+    case 4 where named("Time"): if current.duration == 0 { current.duration = Self.length(value) ?? 0 }
+    case 5 where named("Album"): if current.album == nil { current.album = text() }
+    case 5 where named("Title"): if current.title == nil { current.title = text() }
+    case 5 where named("Track"): if current.track == nil { current.track = Self.leadingNumber(value) }
+    case 5 where named("Genre"): if current.genre == nil { current.genre = text() }
+    case 6 where named("Artist"): if current.artist == nil { current.artist = text() }
     // `44100:24:2` (rate, bits, channels; `dsd64:2`, `*` for what it does not know): the rate.
-    case 6 where named("Format"): current!.sampleRate = Self.leadingNumber(value) ?? 0
-    case 8 where named("Composer"): current!.composer = current!.composer ?? text()
-    case 8 where named("duration"): current!.duration = Self.length(value) ?? current!.duration
-    case 11 where named("AlbumArtist"): current!.albumArtist = current!.albumArtist ?? text()
-    case 13 where named("Last-Modified"): current!.modified = Self.seconds(iso8601: value) ?? 0
-    case 19 where named("MUSICBRAINZ_TRACKID"): current!.musicBrainzTrackID = current!.musicBrainzTrackID ?? text()
-    case 19 where named("MUSICBRAINZ_ALBUMID"): current!.musicBrainzAlbumID = current!.musicBrainzAlbumID ?? text()
+    case 6 where named("Format"): current.sampleRate = Self.leadingNumber(value) ?? 0
+    case 8 where named("Composer"): if current.composer == nil { current.composer = text() }
+    case 8 where named("duration"): current.duration = Self.length(value) ?? current.duration
+    case 11 where named("AlbumArtist"): if current.albumArtist == nil { current.albumArtist = text() }
+    case 13 where named("Last-Modified"): current.modified = Self.seconds(iso8601: value) ?? 0
+    case 19 where named("MUSICBRAINZ_TRACKID"):
+      if current.musicBrainzTrackID == nil { current.musicBrainzTrackID = text() }
+    case 19 where named("MUSICBRAINZ_ALBUMID"):
+      if current.musicBrainzAlbumID == nil { current.musicBrainzAlbumID = text() }
     case 26 where named("MUSICBRAINZ_RELEASEGROUPID"):
-      current!.musicBrainzReleaseGroupID = current!.musicBrainzReleaseGroupID ?? text()
+      if current.musicBrainzReleaseGroupID == nil { current.musicBrainzReleaseGroupID = text() }
     default: break
     }
     return true
@@ -372,8 +381,8 @@ struct SongReader {
 
   /// The songs read, the last one included.
   mutating func finish() -> [SourceTrack] {
-    if let current { songs.append(current) }
-    current = nil
+    if reading { songs.append(current) }
+    reading = false
     return songs
   }
 

@@ -70,7 +70,7 @@ enum AlbumGrouping {
         if byAlbum[album] == nil { albumOrder.append(album) }
         byAlbum[album, default: []].append(index)
       }
-      let folderName = String(folders[folder].path.split(separator: "/").last ?? "/")
+      let folderName = Self.lastPart(of: folders[folder].path)
       for album in albumOrder {
         let members = byAlbum[album]!
         let albumArtists = Set(members.compactMap { tracks[$0].tags.albumArtist })
@@ -97,6 +97,17 @@ enum AlbumGrouping {
       start = end
     }
     return groups
+  }
+
+  /// The last part of `path` that is not empty (its last of `split(separator: "/")`), `/`
+  /// when none is: found from its end, not by splitting all of it (a fifth of the grouping
+  /// of a server's songs).
+  static func lastPart(of path: String) -> String {
+    var end = path.endIndex
+    while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
+    guard end > path.startIndex else { return "/" }
+    let start = path[..<end].lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    return String(path[start..<end])
   }
 
   /// Rule 2.

@@ -51,11 +51,39 @@ extension MusicFolderScanner {
   /// Each track's folder and name, and the tracks' order (``albums(listed:)``), the paths
   /// compared as texts.
   private static func textOrder(_ tracks: [ListedTrack]) -> ([(folder: Substring, name: Substring)], [Int]) {
-    let split = tracks.map { track -> (folder: Substring, name: Substring) in
-      guard let slash = track.path.lastIndex(of: "/") else { return ("", track.path[...]) }
-      return (track.path[..<slash], track.path[track.path.index(after: slash)...])
+    let split: [(folder: Substring, name: Substring)]
+    let components: [[Substring]]
+    if tracks.allSatisfy({ slashesStandAlone($0.path) }) {
+      // Each slash a character of its own: the parts found from the bytes, as the
+      // characters would give them (walking a path's characters was two thirds of this).
+      let slash = UInt8(ascii: "/")
+      split = tracks.map { track -> (folder: Substring, name: Substring) in
+        let path = track.path
+        guard let index = path.utf8.lastIndex(of: slash) else { return ("", path[...]) }
+        return (path[..<index], path[path.utf8.index(after: index)...])
+      }
+      components = split.map { part in
+        var parts: [Substring] = []
+        var start = part.folder.startIndex
+        var index = start
+        let utf8 = part.folder.utf8
+        while index < utf8.endIndex {
+          if utf8[index] == slash {
+            parts.append(part.folder[start..<index])
+            start = utf8.index(after: index)
+          }
+          index = utf8.index(after: index)
+        }
+        parts.append(part.folder[start...])
+        return parts
+      }
+    } else {
+      split = tracks.map { track -> (folder: Substring, name: Substring) in
+        guard let slash = track.path.lastIndex(of: "/") else { return ("", track.path[...]) }
+        return (track.path[..<slash], track.path[track.path.index(after: slash)...])
+      }
+      components = split.map { $0.folder.split(separator: "/", omittingEmptySubsequences: false) }
     }
-    let components = split.map { $0.folder.split(separator: "/", omittingEmptySubsequences: false) }
     let order = tracks.indices.sorted { left, right in
       if split[left].folder != split[right].folder {
         return components[left].lexicographicallyPrecedes(components[right])
@@ -63,6 +91,25 @@ extension MusicFolderScanner {
       return split[left].name < split[right].name
     }
     return (split, order)
+  }
+
+  /// Whether every slash of `path` is a character of its own, so that its parts split at
+  /// its slash bytes are the parts split at its slash characters: the scalar before each
+  /// is below U+0600 (no prepended mark, U+0600 and above, holds on to what follows it)
+  /// and the one after below U+0300 (no combining mark, joiner or spacing mark, U+0300 and
+  /// above, extends it).
+  package static func slashesStandAlone(_ path: String) -> Bool {
+    var path = path
+    return path.withUTF8 { bytes in
+      for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+        if index + 1 < bytes.count, bytes[index + 1] >= 0xCC { return false }
+        // The lead byte of the scalar before (a two-byte one's below 0xD8 is below U+0600).
+        var lead = index - 1
+        while lead >= 0, bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+        if lead >= 0, bytes[lead] >= 0xD8 { return false }
+      }
+      return true
+    }
   }
 
   /// ``textOrder(_:)`` of paths all ASCII, from their bytes: the same order (a text of

@@ -49,18 +49,168 @@ import Testing
   }
 }
 
+/// A first sync, which stores the albums and then their tracks in one statement (issue 47,
+/// item 6), writes what a sync into a library that already holds songs of the source
+/// writes, song by song: the same albums, album rows and track rows, from a listing whose
+/// grouping has every turn a folder's has.
+@Suite struct FirstSyncTests {
+  private static func song(
+    _ uri: String, album: String?, artist: String?, albumArtist: String? = nil, title: String, track: Int?,
+    disc: Int? = nil, date: String? = nil, genre: String? = nil, rating: Int? = nil, favourite: Bool = false
+  ) -> SourceTrack {
+    var song = SourceTrack(uri: uri, modified: 1_700_000_000, duration: 61.5)
+    (song.album, song.artist, song.albumArtist, song.title) = (album, artist, albumArtist, title)
+    (song.track, song.disc, song.date, song.genre) = (track, disc, date, genre)
+    (song.rating, song.favourite) = (rating, favourite)
+    return song
+  }
+
+  /// A compilation; discs in sibling folders; one title by two album artists in one folder;
+  /// names beyond ASCII, all rated and favourites; songs without an album tag or a number;
+  /// discs by their tags in one folder; a tag in blanks; a song listed twice.
+  private static let songs: [SourceTrack] = {
+    var songs: [SourceTrack] = []
+    for number in 1...3 {
+      songs.append(
+        song(
+          "Various/Hits 2001/0\(number).flac", album: "Hits 2001", artist: "Singer \(number)", title: "Hit \(number)",
+          track: number, date: "2001", genre: number == 2 ? "Pop" : "Rock"))
+    }
+    for (disc, folder) in ["CD1", "CD2"].enumerated() {
+      for number in 1...2 {
+        songs.append(
+          song(
+            "Artist A/Double/\(folder)/0\(number).mp3", album: "Double", artist: "Artist A",
+            title: "Part \(disc * 2 + number)", track: number, date: "1999-03-01"))
+      }
+    }
+    for (index, artist) in ["Ørsted", "Björk", "Ørsted", "Björk"].enumerated() {
+      songs.append(
+        song(
+          "Mixed/Loose/0\(index + 1).ogg", album: "Greatest", artist: artist, albumArtist: artist,
+          title: "Track \(index + 1)", track: index / 2 + 1, genre: "Folk"))
+    }
+    for number in 1...3 {
+      songs.append(
+        song(
+          "Café Ñ/Album é/0\(number) Chanson à boire.flac", album: "Album é", artist: "Café Ñ",
+          title: "Chanson \(number) — à boire", track: number, date: "1968", rating: 4, favourite: true))
+    }
+    songs.append(song("NoTag/Folder Name/b.flac", album: nil, artist: "Someone", title: "Second", track: nil))
+    songs.append(song("NoTag/Folder Name/a.flac", album: nil, artist: "Someone", title: "First", track: 1))
+    for (index, disc) in [1, 1, 2, 2].enumerated() {
+      songs.append(
+        song(
+          "Artist B/Two/\(index + 1).flac", album: "Two", artist: "Artist B", title: "Song \(index + 1)",
+          track: index % 2 + 1, disc: disc, rating: index == 0 ? 5 : 3))
+    }
+    songs.append(song("Spaced/s.flac", album: "  Spaced  ", artist: " Blank ", title: "S", track: 1))
+    // Listed again in a later window: the first listing stands.
+    songs.append(song("Artist B/Two/1.flac", album: "Other", artist: "Nobody", title: "Again", track: 9))
+    return songs
+  }()
+
+  /// The albums' and tracks' rows of `library` not under `Other/`, ordered, each a line.
+  private static func rows(_ library: Library) throws -> [String] {
+    try library.store.queue.read { db in
+      let albums = try String.fetchAll(
+        db,
+        sql: """
+          SELECT quote(key) || ' ' || quote(ordinal) || ' ' || quote(title) || ' ' || quote(artist) || ' '
+            || quote(genre) || ' ' || quote(year) || ' ' || quote(tracks) || ' ' || quote(duration) || ' '
+            || quote(folder) || ' ' || quote(cover_url) || ' ' || quote(discs) || ' ' || quote(mb_albumid) || ' '
+            || quote(rating) || ' ' || quote(fav) || ' ' || quote(missing)
+          FROM folder_album WHERE key NOT LIKE '%/Other%' ORDER BY key
+          """)
+      let tracks = try String.fetchAll(
+        db,
+        sql: """
+          SELECT quote(path) || ' ' || quote(album_key) || ' ' || quote(position) || ' ' || quote(disc) || ' '
+            || quote(number) || ' ' || quote(title) || ' ' || quote(artist) || ' ' || quote(length) || ' '
+            || quote(format) || ' ' || quote(bitrate) || ' ' || quote(size) || ' ' || quote(modified) || ' '
+            || quote(mb_trackid) || ' ' || quote(album) || ' ' || quote(album_artist) || ' ' || quote(date) || ' '
+            || quote(genre) || ' ' || quote(disc_tag) || ' ' || quote(picture) || ' ' || quote(mb_albumid) || ' '
+            || quote(mb_releasegroupid) || ' ' || quote(changed) || ' ' || quote(inode) || ' ' || quote(rating)
+            || ' ' || quote(fav) || ' ' || quote(samplerate) || ' ' || quote(composer)
+          FROM track WHERE path NOT LIKE '%/Other/%' ORDER BY path
+          """)
+      let shown = try String.fetchAll(
+        db,
+        sql: """
+          SELECT quote(title) || ' ' || quote(artist) || ' ' || quote(year) || ' ' || quote(coverUrl) || ' '
+            || quote(tracks) || ' ' || quote(rating) || ' ' || quote(fav)
+          FROM album WHERE folder NOT LIKE '%/Other%' ORDER BY position
+          """)
+      return albums + tracks + shown
+    }
+  }
+
+  @Test func aFirstSyncStoresWhatASyncOverStoredSongsStores() throws {
+    let first = ListedSource(Self.songs, fingerprint: "2")
+    let fresh = Library.inMemory(seed: [], source: first)
+    let result = try fresh.importSource(first)
+    #expect(result.added == 8 && result.tracks == 21)
+
+    // The other library held a song of the source before: its sync compares each track.
+    let earlier = ListedSource([Self.song("Other/x.flac", album: "X", artist: "Y", title: "Z", track: 1)])
+    let synced = Library.inMemory(seed: [], source: earlier)
+    try synced.importSource(earlier)
+    try synced.importSource(first)
+
+    let rows = try Self.rows(fresh)
+    #expect(rows == (try Self.rows(synced)))
+    let albums = try fresh.allAlbums().map { "\($0.artist) – \($0.title) (\($0.tracks ?? 0))" }
+    #expect(
+      albums == [
+        "Artist A – Double (4)", "Artist B – Two (4)", "Café Ñ – Album é (3)", "Björk – Greatest (2)",
+        "Ørsted – Greatest (2)", "Someone – Folder Name (2)", "Blank – Spaced (1)", "Various Artists – Hits 2001 (3)",
+      ])
+    let byTitle = Dictionary(try fresh.allAlbums().map { ($0.title, $0) }, uniquingKeysWith: { one, _ in one })
+    #expect(byTitle["Album é"]?.rating == 4 && byTitle["Album é"]?.favourite == true)
+    #expect(byTitle["Two"]?.rating == nil && byTitle["Two"]?.favourite == false)
+    #expect(byTitle["Hits 2001"]?.genre == "Rock" && byTitle["Double"]?.year == 1999)
+    #expect(byTitle["Double"]?.coverURL == "http://127.0.0.1/cover/Artist%20A/Double/CD1/01.mp3")
+    // The discs: by folder (`CD1`, `CD2`) and by tag; the song without a number last.
+    #expect(
+      rows.contains {
+        $0.hasPrefix("'test://127.0.0.1/Artist A/Double/CD2/02.mp3' 'test://127.0.0.1/Artist A/Double")
+          && $0
+            .contains(" 3 2 2 'Part 4' ")
+      })
+    #expect(
+      rows.contains {
+        $0.hasPrefix("'test://127.0.0.1/NoTag/Folder Name/b.flac'") && $0.contains(" 1 NULL NULL 'Second'")
+      })
+    #expect(rows.contains { $0.hasPrefix("'test://127.0.0.1/Artist B/Two/1.flac'") && $0.contains(" 0 1 1 'Song 1' ") })
+  }
+}
+
+/// A song's format from its place: the extension of its name, upper-cased, read from the
+/// bytes (issue 47, item 6).
+@Suite struct SongFormatTests {
+  @Test func aSongsFormatIsItsNamesExtensionUpperCased() {
+    let formats = [
+      "a/b.flac": "FLAC", "a/b.tar.Gz": "GZ", "a/b": "", "a/b.flac/": "FLAC", "a/b...": "B", "a.d/b": "",
+      "a/.hidden": "HIDDEN", "a/b.fläc": "FLÄC", "x.Mp3": "MP3", "": "", "a/b.ogg..": "OGG", "/": "",
+    ]
+    for (uri, format) in formats { #expect(SourceTrack.format(ofURI: uri) == format, "\(uri)") }
+  }
+}
+
 /// A music server in process: it lists `songs`, two at a time.
 private final class ListedSource: MusicSource {
   let name = "Test at 127.0.0.1"
   let root = "test://127.0.0.1"
   let libraryName = "test-127.0.0.1"
   let songs: [SourceTrack]
+  let version: String
 
-  init(_ songs: [SourceTrack]) {
+  init(_ songs: [SourceTrack], fingerprint: String = "1") {
     self.songs = songs
+    version = fingerprint
   }
 
-  func fingerprint() throws(SourceError) -> String { "1" }
+  func fingerprint() throws(SourceError) -> String { version }
 
   func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError) {
     for start in stride(from: 0, to: songs.count, by: 2) {
@@ -68,7 +218,9 @@ private final class ListedSource: MusicSource {
     }
   }
 
-  func coverURL(ofTrack path: String) -> String { "" }
+  func coverURL(ofTrack path: String) -> String {
+    "http://127.0.0.1/cover/" + path.split(separator: " ", omittingEmptySubsequences: false).joined(separator: "%20")
+  }
   func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {}
   func startFollowing() {}
 

@@ -37,7 +37,8 @@ extension AlbumStore {
             year INTEGER, genre TEXT NOT NULL, tracks INTEGER NOT NULL, duration REAL NOT NULL, folder TEXT NOT NULL,
             mb_albumid TEXT, mb_releasegroupid TEXT, listed INTEGER NOT NULL DEFAULT 0, cover_url TEXT,
             rating INTEGER, rating_known INTEGER NOT NULL DEFAULT 0, fav INTEGER NOT NULL DEFAULT 0, plays INTEGER,
-            last_played INTEGER);
+            last_played INTEGER, first_path TEXT, discs INTEGER NOT NULL DEFAULT 1, track_rating INTEGER,
+            track_fav INTEGER NOT NULL DEFAULT 0);
           CREATE TEMP TABLE built_track (
             seq INTEGER NOT NULL, position INTEGER NOT NULL, disc INTEGER, song INTEGER NOT NULL,
             PRIMARY KEY (seq, position)) WITHOUT ROWID;
@@ -61,15 +62,19 @@ extension AlbumStore {
       sql: "DROP TABLE IF EXISTS temp.listed; DROP TABLE IF EXISTS temp.built; DROP TABLE IF EXISTS temp.built_track")
   }
 
-  /// Stages `tracks`; a path staged before is left as it was (the first listing of a song
-  /// wins). Returns how many were new.
+  /// Stages `songs` of the source whose root is `root`, each filed at `root/PATH` (its
+  /// ``SourceTrack/path``), with its tags as a music-folder track has them
+  /// (``SourceTrack/tags``); a path staged before is left as it was (the first listing of a
+  /// song wins). Returns how many were new. Bound from the songs as they came: a
+  /// `ListedTrack` of each, made first, copied its dozen tags twice more.
   @discardableResult
-  func stage(_ tracks: [ListedTrack]) throws(LibraryError) -> Int {
+  func stage(_ songs: [SourceTrack], root: String) throws(LibraryError) -> Int {
     try reading { db in
       var staged = 0
       var start = 0
-      while start < tracks.count {
-        let end = min(start + Self.stagedPerCommit, tracks.count)
+      let prefix = root + "/"
+      while start < songs.count {
+        let end = min(start + Self.stagedPerCommit, songs.count)
         try db.inTransaction(.deferred) {
           let insert = try db.cachedStatement(
             sql: """
@@ -78,15 +83,17 @@ extension AlbumStore {
                 rating, fav, bitrate, samplerate, composer)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
               """)
-          for track in tracks[start..<end] {
-            let place = Self.place(of: track)
-            let tags = track.tags
+          for index in start..<end {
+            let song = songs[index]
+            let path = prefix + song.path
+            let tags = song.tags
+            let place = Self.place(of: path, album: tags.album)
             try Self.run(insert, db) { row in
-              row.bind(track.path)
+              row.bind(path)
               row.bind(place.parent)
               row.bind(place.title)
               row.bind(place.folder)
-              row.bind(track.modified)
+              row.bind(song.modified &* 1_000_000_000)
               row.bindTags(of: tags)
               row.bind(tags.duration)
               row.bind(tags.rating)
@@ -154,17 +161,16 @@ extension AlbumStore {
     MusicAlbum.key(folder: folder, artist: "", title: "")
   }
 
-  /// Where the grouping puts `track`: its folder, the folder above (whose subfolders' albums
-  /// may merge as discs), and the title its album gets (the album tag, else the folder's
-  /// name). Tracks of different (parent, title) never end in one album, so each such set is
-  /// grouped on its own.
-  private static func place(of track: ListedTrack) -> (folder: Substring, parent: Substring, title: String) {
-    let path = track.path
+  /// Where the grouping puts the track at `path` whose album tag is `album`: its folder, the
+  /// folder above (whose subfolders' albums may merge as discs), and the title its album
+  /// gets (the album tag, else the folder's name). Tracks of different (parent, title) never
+  /// end in one album, so each such set is grouped on its own.
+  private static func place(of path: String, album: String?) -> (folder: Substring, parent: Substring, title: String) {
     let folder: Substring
     let parent: Substring
-    if path.utf8.allSatisfy({ $0 < 0x80 }) {
-      // An ASCII path's slashes found from its bytes: walking its characters back from the
-      // end was a tenth of the staging.
+    if MusicFolderScanner.slashesStandAlone(path) {
+      // Slashes that are characters of their own found from the bytes: walking a path's
+      // characters back from the end was a tenth of the staging.
       let slash = UInt8(ascii: "/")
       folder = path.utf8.lastIndex(of: slash).map { path[..<$0] } ?? ""
       parent = folder.utf8.lastIndex(of: slash).map { folder[..<$0] } ?? ""
@@ -172,7 +178,7 @@ extension AlbumStore {
       folder = path.lastIndex(of: "/").map { path[..<$0] } ?? ""
       parent = folder.lastIndex(of: "/").map { folder[..<$0] } ?? ""
     }
-    let title = track.tags.album ?? Self.folderName(folder)
+    let title = album ?? Self.folderName(folder)
     return (folder, parent, title)
   }
 
@@ -192,17 +198,23 @@ extension AlbumStore {
   func groupListing() throws(LibraryError) -> Int {
     try reading { db in
       var albums = 0
+      // SQLite sorts in memory up to the main database's cache size (2 MB by default), and
+      // the staged songs in order of their albums take some 7 MB for 20,000 songs: sorted
+      // in runs written to the temporary file and merged, a sixth of the grouping. The same
+      // bound as the staging tables' cache, whatever the songs; the library's own after.
+      let mainCache = try Int.fetchOne(db, sql: "PRAGMA main.cache_size") ?? -2000
+      try db.execute(sql: "PRAGMA main.cache_size = -\(Self.listingCacheKiB)")
+      defer { try? db.execute(sql: "PRAGMA main.cache_size = \(mainCache)") }
       try db.inTransaction(.deferred) {
         let insertAlbum = try db.makeStatement(
           sql: """
             INSERT INTO temp.built (key, sort, title, artist, year, genre, tracks, duration, folder, mb_albumid,
-              mb_releasegroupid)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              mb_releasegroupid, first_path, discs, track_rating, track_fav)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let insertTrack = try db.makeStatement(
           sql: "INSERT INTO temp.built_track (seq, position, disc, song) VALUES (?, ?, ?, ?)")
         var cluster: [ListedTrack] = []
-        var songs: [String: Int64] = [:]
         var current: (parent: String, title: String)?
         func flush() throws {
           for album in MusicFolderScanner.albums(listed: cluster) {
@@ -218,6 +230,12 @@ extension AlbumStore {
               row.bind(album.folder)
               row.bind(album.musicBrainzAlbumID)
               row.bind(album.musicBrainzReleaseGroupID)
+              // What its tracks say of it as a whole, kept beside it: the import of a first
+              // sync reads the albums without their tracks (``forEachListedAlbum``).
+              row.bind(album.tracks.first?.path)
+              row.bind(album.discs)
+              row.bind(album.rating)
+              row.bind(album.favourite)
             }
             let seq = db.lastInsertedRowID
             for (position, track) in album.tracks.enumerated() {
@@ -225,17 +243,19 @@ extension AlbumStore {
                 row.bind(seq)
                 row.bind(position)
                 row.bind(track.disc)
-                row.bind(songs[track.path])
+                // The song's row, read where its time would be (``groupingColumns``).
+                row.bind(track.modified)
               }
             }
             albums += 1
           }
           cluster.removeAll(keepingCapacity: true)
-          songs.removeAll(keepingCapacity: true)
         }
         let read = try db.makeStatement(
-          sql:
-            "SELECT rowid, parent, title, \(Self.listedColumns) FROM temp.listed ORDER BY parent, title, folder, path")
+          sql: """
+            SELECT rowid, parent, title, \(Self.groupingColumns) FROM temp.listed
+            ORDER BY parent, title, folder, path
+            """)
         try Self.readListed(read, offset: 3) { row, track in
           let parent = Self.text(row, 1) ?? ""
           let title = Self.text(row, 2) ?? ""
@@ -243,7 +263,6 @@ extension AlbumStore {
             try flush()
             current = (parent, title)
           }
-          songs[track.path] = sqlite3_column_int64(row, 0)
           cluster.append(track)
         }
         try flush()
@@ -270,6 +289,15 @@ extension AlbumStore {
   private static func sortKey(of folder: String) -> String {
     folder.split(separator: "/").joined(separator: "\u{1}")
   }
+
+  /// ``listedColumns`` as the grouping reads them: what plays no part in it (the MusicBrainz
+  /// track id, the format, the rates, the composer) left out, sorted and read for nothing,
+  /// and the song's row where its time would be: the time plays no part either, and the
+  /// grouping hands each track's back with it (a dictionary of the paths cost a twentieth
+  /// of the grouping).
+  private static let groupingColumns =
+    "path, rowid, album, artist, album_artist, song_title, number, date, genre, disc, NULL, mb_albumid, "
+    + "mb_releasegroupid, '', length, rating, fav, 0, 0, NULL"
 
   /// The columns ``readListed(_:offset:_:)`` reads, in its order.
   private static let listedColumns =
@@ -317,26 +345,47 @@ extension AlbumStore {
     var favourite: Bool
   }
 
+  /// What an album's tracks say of it as a whole (``groupListing()`` keeps it beside the
+  /// album): its first track's path, its number of discs, the rating all its tracks carry
+  /// and whether all are favourites (``MusicAlbum/discs``, ``MusicAlbum/rating``,
+  /// ``MusicAlbum/favourite``). For an album listed without its tracks: none, 1, nil, false.
+  struct BuiltTracks {
+    var firstPath: String?
+    var discs: Int
+    var rating: Int?
+    var favourite: Bool
+  }
+
   /// Hands each album ``groupListing()`` staged (those `condition` selects, of the table
   /// `b`) to `body`, in the order a folder import gives them (by folder, title and artist),
-  /// with its key and tracks, and, for an album listed without its tracks, what its list
-  /// said of it.
+  /// with its key, its tracks (none without `withTracks`: what they say of the album is in
+  /// ``BuiltTracks``), and, for an album listed without its tracks, what its list said of it.
   private static func forEachListedAlbum(
-    where condition: String = "1", _ db: Database, _ body: (String, MusicAlbum, ListedAlbumMarks?) throws -> Void
+    where condition: String = "1", withTracks: Bool = true, _ db: Database,
+    _ body: (String, MusicAlbum, ListedAlbumMarks?, BuiltTracks) throws -> Void
   ) throws {
+    let listed = listedColumns.split(separator: ",").map { "l." + $0.trimmed }.joined(separator: ", ")
+    let albumColumns = """
+      b.seq, b.key, b.title, b.artist, b.year, b.genre, b.tracks, b.duration, b.folder, b.mb_albumid,
+        b.mb_releasegroupid, b.listed, b.cover_url, b.rating, b.rating_known, b.fav, b.first_path, b.discs,
+        b.track_rating, b.track_fav
+      """
     let read = try db.makeStatement(
-      sql: """
-        SELECT b.seq, b.key, b.title, b.artist, b.year, b.genre, b.tracks, b.duration, b.folder, b.mb_albumid,
-          b.mb_releasegroupid, b.listed, b.cover_url, b.rating, b.rating_known, b.fav, t.disc,
-          \(listedColumns.split(separator: ",").map { "l." + $0.trimmed }.joined(separator: ", "))
+      sql: withTracks
+        ? """
+        SELECT \(albumColumns), t.disc, \(listed)
         FROM temp.built b LEFT JOIN temp.built_track t ON t.seq = b.seq LEFT JOIN temp.listed l ON l.rowid = t.song
         WHERE \(condition) ORDER BY b.sort, b.title, b.artist, b.seq, t.position
+        """
+        : """
+        SELECT \(albumColumns), NULL, \(listed.split(separator: ",").map { _ in "NULL" }.joined(separator: ", "))
+        FROM temp.built b WHERE \(condition) ORDER BY b.sort, b.title, b.artist, b.seq
         """)
-    var current: (seq: Int64, key: String, album: MusicAlbum, listed: ListedAlbumMarks?)?
-    try readListed(read, offset: 17) { row, track in
+    var current: (seq: Int64, key: String, album: MusicAlbum, listed: ListedAlbumMarks?, whole: BuiltTracks)?
+    try readListed(read, offset: 21) { row, track in
       let seq = sqlite3_column_int64(row, 0)
       if current?.seq != seq {
-        if let (_, key, album, listed) = current { try body(key, album, listed) }
+        if let (_, key, album, listed, whole) = current { try body(key, album, listed, whole) }
         var album = MusicAlbum(
           key: text(row, 1) ?? "", title: text(row, 2) ?? "", artist: text(row, 3) ?? "",
           year: sqlite3_column_type(row, 4) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 4)),
@@ -351,15 +400,37 @@ extension AlbumStore {
             coverURL: text(row, 12),
             rating: sqlite3_column_type(row, 13) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 13)),
             ratingKnown: sqlite3_column_int64(row, 14) != 0, favourite: sqlite3_column_int64(row, 15) != 0)
-        current = (seq, album.key, album, listed)
+        let whole = BuiltTracks(
+          firstPath: text(row, 16), discs: Int(sqlite3_column_int64(row, 17)),
+          rating: sqlite3_column_type(row, 18) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 18)),
+          favourite: sqlite3_column_int64(row, 19) != 0)
+        current = (seq, album.key, album, listed, whole)
       }
-      // An album listed without its tracks has none here (its row joined to nothing).
-      guard sqlite3_column_type(row, 17) != SQLITE_NULL else { return }
-      let disc = sqlite3_column_type(row, 16) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 16))
+      // An album listed without its tracks has none here (its row joined to nothing), nor
+      // has any album read without them.
+      guard sqlite3_column_type(row, 21) != SQLITE_NULL else { return }
+      let disc = sqlite3_column_type(row, 20) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 20))
       current!.album.tracks.append(
         MusicTrack(path: track.path, size: 0, modified: track.modified, disc: disc, tags: track.tags))
     }
-    if let (_, key, album, listed) = current { try body(key, album, listed) }
+    if let (_, key, album, listed, whole) = current { try body(key, album, listed, whole) }
+  }
+
+  /// Writes the tracks of every album ``groupListing()`` built as the library's, each the
+  /// `position`th of its album's key, in one statement: what ``upsertTrack(_:key:position:_:using:)``
+  /// writes for each, without a `MusicTrack` of them made and bound again (a first sync,
+  /// where no track of the source is stored to compare them with).
+  private static func storeBuiltTracks(_ db: Database) throws {
+    try db.execute(
+      sql: """
+        INSERT OR REPLACE INTO track (path, size, modified, disc, album_key, position, album, artist, album_artist,
+          title, number, date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length,
+          picture, changed, inode, rating, fav, samplerate, composer)
+        SELECT l.path, 0, l.modified, t.disc, b.key, t.position, l.album, l.artist, l.album_artist, l.song_title,
+          l.number, l.date, l.genre, l.disc, l.mb_trackid, l.mb_albumid, l.mb_releasegroupid, l.format, l.bitrate,
+          l.length, NULL, NULL, NULL, l.rating, l.fav, l.samplerate, l.composer
+        FROM temp.built b JOIN temp.built_track t ON t.seq = b.seq JOIN temp.listed l ON l.rowid = t.song
+        """)
   }
 
   // MARK: - Into the library
@@ -381,7 +452,7 @@ extension AlbumStore {
   /// albums new to the library only when an album of the library is not among those listed.
   func importListing(
     root: String, summary: (FolderImportOutcome) -> String, origin: ChangeOrigin, seen: Seen,
-    marksFollowSource: Bool, cover: (MusicAlbum) -> String?
+    marksFollowSource: Bool, cover: (_ firstTrack: String) -> String?
   ) throws(LibraryError) -> FolderImportOutcome {
     try changing { db in
       var outcome = FolderImportOutcome()
@@ -474,16 +545,22 @@ extension AlbumStore {
         added.removeAll(keepingCapacity: true)
       }
       var ordinal = 0
-      try Self.forEachListedAlbum(db) { key, music, listed in
+      // Into a library that holds nothing of the source (a first sync), the albums are read
+      // without their tracks, which go in at the end in one statement (``storeBuiltTracks``):
+      // there is no stored track to compare one with, nor a move to follow.
+      try Self.forEachListedAlbum(withTracks: anyStored, db) { key, music, listed, whole in
         defer { ordinal += 1 }
         var album = Album(music: music, key: key)
+        // What the tracks say, the same whether they were read or not.
+        album.rating = whole.rating
+        album.favourite = whole.favourite
         if let listed {
           // What the source's list of albums says: its cover (else the Cover Art Archive's,
           // by its MusicBrainz id), its marks.
           if let url = listed.coverURL, url.utf8.count <= Album.maximumLocalCoverBytes { album.coverURL = url }
           album.rating = listed.rating
           album.favourite = listed.favourite
-        } else if let url = cover(music) {
+        } else if let first = whole.firstPath, let url = cover(first) {
           album.coverURL = url
         }
         let old = moves[key]
@@ -521,7 +598,7 @@ extension AlbumStore {
           if followEdits, known != nil, opened { try Self.followFile(track.path, db) }
           try Self.upsertTrack(track, key: key, position: position, db, using: upsertTrack)
         }
-        var values = Self.folderAlbumValues(ordinal: ordinal, album: album, music: music)
+        var values = Self.folderAlbumValues(ordinal: ordinal, album: album, music: music, discs: whole.discs)
         if listed != nil, anyStored {
           try Self.keepOrForgetFetchedTracks(of: album, key: key, values: &values, db)
         }
@@ -552,6 +629,7 @@ extension AlbumStore {
         }
       }
       try flushAdded()
+      if !anyStored { try Self.storeBuiltTracks(db) }
 
       // Albums of this server the listing did not build: missing, unless their songs went to others.
       var gone: [String] = []
@@ -607,9 +685,8 @@ extension AlbumStore {
         db, sql: "SELECT key FROM folder_album WHERE \(notBuilt)", arguments: StatementArguments(range))
     )
     var newcomers: [(key: String, album: MusicAlbum)] = []
-    try forEachListedAlbum(where: "b.key NOT IN (SELECT key FROM folder_album)", db) {
-      newcomers.append(($0, $1))
-      _ = $2
+    try forEachListedAlbum(where: "b.key NOT IN (SELECT key FROM folder_album)", db) { key, album, _, _ in
+      newcomers.append((key, album))
     }
     // An album listed without its tracks keeps its key (its folder) when retagged: no move.
     newcomers.removeAll { $0.album.tracks.isEmpty }

@@ -209,10 +209,16 @@ extension AlbumStore {
   /// The values of an album's `folder_album` row after its key, as a scan built it (`album`
   /// from `music`), the `ordinal`th of the scan.
   static func folderAlbumValues(ordinal: Int, album: Album, music: MusicAlbum) -> [DatabaseValue] {
+    folderAlbumValues(ordinal: ordinal, album: album, music: music, discs: music.discs)
+  }
+
+  /// ``folderAlbumValues(ordinal:album:music:)`` with its number of discs given (`music`
+  /// read without its tracks).
+  static func folderAlbumValues(ordinal: Int, album: Album, music: MusicAlbum, discs: Int) -> [DatabaseValue] {
     [
       ordinal.databaseValue, album.title.databaseValue, album.artist.databaseValue, album.genre.databaseValue,
       album.year.databaseValue, album.tracks.databaseValue, album.duration.databaseValue,
-      album.folder.databaseValue, album.coverURL.databaseValue, music.discs.databaseValue,
+      album.folder.databaseValue, album.coverURL.databaseValue, discs.databaseValue,
       music.musicBrainzAlbumID.databaseValue, music.musicBrainzReleaseGroupID.databaseValue,
       album.rating.databaseValue, album.favourite.databaseValue,
     ]
