@@ -53,7 +53,7 @@ package struct CoverCache: Sendable {
   /// The names of the cache's entries (``fileName(for:)`` of each cached URL); empty when
   /// the directory is missing or unreadable. Partial downloads are not entries.
   package func entryNames() -> Set<String> {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+    guard let names = directoryEntries(atPath: directory) else { return [] }
     return Set(names.filter { $0.utf8.count == 64 && $0.utf8.allSatisfy(\.isHexDigit) })
   }
 
@@ -125,7 +125,7 @@ package struct CoverCache: Sendable {
   /// process is gone); returns how many.
   @discardableResult
   func removeAbandonedPartials() -> Int {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+    guard let names = directoryEntries(atPath: directory) else { return 0 }
     var removed = 0
     for name in names where name.hasPrefix(".partial.") && name.hasSuffix(".tmp") {
       let fields = name.split(separator: ".")

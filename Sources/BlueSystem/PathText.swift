@@ -43,5 +43,24 @@ package enum PathText {
 package func readFile(atPath path: String, atMost limit: Int = .max) throws(SystemError) -> [UInt8] {
   let descriptor = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC) }
   defer { close(descriptor) }
-  return try readToEnd(descriptor, atMost: limit == .max ? .max : limit + 1)
+  guard limit < .max else { return try readToEnd(descriptor) }
+  let bytes = try readToEnd(descriptor, atMost: limit + 1)
+  return bytes.count > limit + 1 ? Array(bytes.prefix(limit + 1)) : bytes
+}
+
+/// The names in the folder at `path` (not `.` and `..`), in the order the system lists them;
+/// nil when it cannot be read (missing, not a folder, no permission). What FileManager's
+/// `contentsOfDirectory` answered, without the cost of the error it makes for a missing
+/// folder (a start asks the cover cache, which a new home does not have yet).
+package func directoryEntries(atPath path: String) -> [String]? {
+  guard let directory = opendir(path) else { return nil }
+  defer { closedir(directory) }
+  var names: [String] = []
+  while let entry = readdir(directory) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    if name != "." && name != ".." { names.append(name) }
+  }
+  return names
 }
