@@ -395,7 +395,7 @@ package final class ListenBrainzSubmitter: Sendable {
           saidOutage = true
           let waiting = (try? owner.store.count()) ?? batch.count
           owner.tell(
-            "ListenBrainz cannot be reached (\(why)): \(Self.counted(waiting)) wait in the library, tried again in the background"
+            "ListenBrainz cannot be reached (\(why)): \(Self.counted(waiting, "wait")) in the library, tried again in the background"
           )
         }
         owner.state.withLock { $0.problem = "cannot reach the server: " + why }
@@ -429,12 +429,17 @@ package final class ListenBrainzSubmitter: Sendable {
       guard first else { return }
       let waiting = (try? owner.store.count()) ?? 0
       owner.tell(
-        "ListenBrainz refused the token (401): \(Self.counted(waiting)) wait in the library; nothing is sent until the token changes ('listenbrainz token TOKEN')"
+        "ListenBrainz refused the token (401): \(Self.counted(waiting, "wait")) in the library; nothing is sent until the token changes ('listenbrainz token TOKEN')"
       )
     }
 
     static func counted(_ count: Int) -> String {
       count == 1 ? "1 listen" : "\(count) listens"
+    }
+
+    /// `1 listen waits`, `3 listens wait`.
+    static func counted(_ count: Int, _ verb: String) -> String {
+      count == 1 ? "1 listen \(verb)s" : "\(count) listens \(verb)"
     }
   }
 

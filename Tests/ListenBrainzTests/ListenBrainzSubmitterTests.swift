@@ -123,7 +123,11 @@ struct ListenBrainzSubmitterTests {
     #expect(up.invalid.isEmpty)
     let lines = said.value
     #expect(lines.filter { $0.contains("cannot be reached") }.count == 1, "\(lines)")
-    #expect(lines.first?.contains("3 listens wait in the library") == true, "\(lines)")
+    // The line counts what waits when the first send fails: the thread may try after the
+    // first listen is kept and before the other two are (a count fixed at 3 failed so).
+    let waiting = ["1 listen waits", "2 listens wait", "3 listens wait"]
+    #expect(
+      lines.first.map { line in waiting.contains { line.contains($0 + " in the library") } } == true, "\(lines)")
   }
 
   @Test(.timeLimit(.minutes(1)))

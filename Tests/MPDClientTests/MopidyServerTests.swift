@@ -270,7 +270,10 @@ extension RunsAlone {
       await #expect(throws: CoverFailure.downloadFailed(covers.setupProblem ?? "")) {
         _ = try await covers.fetch(album.coverURL, limits: CoverLimits(timeout: .seconds(5), maxBytes: 1 << 20))
       }
-      #expect(proxy.lines.count == before, "\(proxy.lines.dropFirst(before))")
+      // No picture is asked for (the library's own poller may ask the server something else
+      // meanwhile: a line of it failed this once).
+      let asked = proxy.lines.dropFirst(before).filter { $0.hasPrefix("readpicture") || $0.hasPrefix("albumart") }
+      #expect(asked.isEmpty, "\(proxy.lines.dropFirst(before))")
 
       // Idle: never a subsystem the server does not name.
       #expect(try server.features().idleSubsystems(["database", "player", "sticker"]) == ["database", "player"])
