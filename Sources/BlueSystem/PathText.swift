@@ -57,8 +57,10 @@ package func directoryEntries(atPath path: String) -> [String]? {
   defer { closedir(directory) }
   var names: [String] = []
   while let entry = readdir(directory) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    // Read in place: the record may end before d_name's 256 bytes do (a copy of the whole
+    // field read past the system's buffer).
+    let name = withUnsafePointer(to: &entry.pointee.d_name) {
+      $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
     }
     if name != "." && name != ".." { names.append(name) }
   }

@@ -155,12 +155,7 @@ extension TagEdit {
     }
     var found: [String] = []
     for (folder, wanted) in names {
-      guard let directory = opendir(folder) else { continue }
-      defer { closedir(directory) }
-      while let entry = readdir(directory) {
-        let entryName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-          String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
+      for entryName in directoryEntries(atPath: folder) ?? [] {
         // `.NAME.bluelib-` + 6 characters + `.EXT`.
         let bytes = Array(entryName.utf8)
         let marker = Array(".bluelib-".utf8)

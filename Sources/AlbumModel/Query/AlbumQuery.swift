@@ -652,8 +652,43 @@ public enum QueryTimeZone: Sendable {
 
   private func instant(_ time: inout tm) -> Int64 {
     switch self {
-    case .local: Int64(mktime(&time))
+    case .local: Self.localInstant(&time)
     case .utc: Int64(timegm(&time))
     }
+  }
+
+  /// `time` read as local time, as Foundation's calendar read it: an hour that happens twice
+  /// (clocks going back) is its first occurrence; an hour that never happens (clocks going
+  /// forward) is read with the offset before the change, which moves it forward. `mktime`
+  /// with `tm_isdst = -1` guesses between the two readings of an hour that happens twice from
+  /// what the process asked it last, so each reading is tried and checked here. `time` is
+  /// left as the local time of the instant (normalized).
+  private static func localInstant(_ time: inout tm) -> Int64 {
+    // The fields as a calendar counts them first (the 32nd of October is the 1st of
+    // November): timegm normalizes without a zone's changes in the way.
+    // (A day the month does not have moves on too: the caller sees it is another day.)
+    _ = timegm(&time)
+    var readings: [(instant: Int64, fields: tm, exact: Bool)] = []
+    for dst: Int32 in [0, 1] {
+      var reading = time
+      reading.tm_isdst = dst
+      let instant = mktime(&reading)
+      var back = tm()
+      var seconds = instant
+      guard localtime_r(&seconds, &back) != nil else { continue }
+      let exact =
+        back.tm_year == time.tm_year && back.tm_mon == time.tm_mon && back.tm_mday == time.tm_mday
+        && back.tm_hour == time.tm_hour && back.tm_min == time.tm_min && back.tm_sec == time.tm_sec
+      readings.append((Int64(instant), back, exact))
+    }
+    let exact = readings.filter(\.exact)
+    let chosen =
+      exact.isEmpty ? readings.max { $0.instant < $1.instant } : exact.min { $0.instant < $1.instant }
+    guard let chosen else {
+      time.tm_isdst = -1
+      return Int64(mktime(&time))
+    }
+    time = chosen.fields
+    return chosen.instant
   }
 }

@@ -1,3 +1,5 @@
+import BlueSystem
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -11,14 +13,10 @@ enum PathCompletion {
     let namePrefix = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
     var directory = directoryPart.isEmpty ? "." : directoryPart
     if directory.hasPrefix("~/"), let home { directory = home + directory.dropFirst() }
-    guard let stream = opendir(directory) else { return [] }
-    defer { closedir(stream) }
+    guard let names = directoryEntries(atPath: directory) else { return [] }
     var result: [String] = []
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      guard name != ".", name != "..", name.hasPrefix(namePrefix) else { continue }
+    for name in names {
+      guard name.hasPrefix(namePrefix) else { continue }
       guard !name.hasPrefix(".") || namePrefix.hasPrefix(".") else { continue }
       var info = stat()
       let isDirectory =
