@@ -60,7 +60,8 @@ extension RunsAlone {
         _ = try Self.span(before)
         let twice = try #require(try Self.span("added:2026-10-25T02:30"))
         #expect(
-          twice.0 == Self.foundation("Europe/Berlin", DateComponents(year: 2026, month: 10, day: 25, hour: 2, minute: 30)))
+          twice.0
+            == Self.foundation("Europe/Berlin", DateComponents(year: 2026, month: 10, day: 25, hour: 2, minute: 30)))
         let skipped = try #require(try Self.span("added:2026-03-29T02:30"))
         #expect(
           skipped.0
