@@ -43,9 +43,7 @@ package enum PathText {
 package func readFile(atPath path: String, atMost limit: Int = .max) throws(SystemError) -> [UInt8] {
   let descriptor = try syscall("open") { open(path, O_RDONLY | O_CLOEXEC) }
   defer { close(descriptor) }
-  guard limit < .max else { return try readToEnd(descriptor) }
-  let bytes = try readToEnd(descriptor, atMost: limit + 1)
-  return bytes.count > limit + 1 ? Array(bytes.prefix(limit + 1)) : bytes
+  return try readToEnd(descriptor, atMost: limit == .max ? .max : limit + 1)
 }
 
 /// The names in the folder at `path` (not `.` and `..`), in the order the system lists them;

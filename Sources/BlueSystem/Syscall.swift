@@ -103,13 +103,14 @@ package func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Syste
   }
 }
 
-/// Reads `fd` to its end.
+/// Reads `fd` to its end, or to its first `limit` bytes.
 package func readToEnd(_ fd: Int32, sizeHint: Int = 0, atMost limit: Int = .max) throws(SystemError) -> [UInt8] {
   var bytes: [UInt8] = []
   bytes.reserveCapacity(min(sizeHint, limit))
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
   while bytes.count < limit {
-    let count = try syscall("read") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) } }
+    let wanted = min(chunk.count, limit - bytes.count)
+    let count = try syscall("read") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, wanted) } }
     if count == 0 { return bytes }
     bytes.append(contentsOf: chunk[..<count])
   }

@@ -26,7 +26,7 @@ package enum PlaylistFile {
     do {
       data = try readFile(atPath: path, atMost: largest)
     } catch {
-      throw .cannotRead(path: path, reason: Self.reason(error))
+      throw .cannotRead(path: path, reason: error.reason)
     }
     guard data.count <= largest else {
       throw .cannotRead(path: path, reason: "a playlist of more than \(largest >> 20) MB is not read")
@@ -79,8 +79,4 @@ package enum PlaylistFile {
     let absolute = entry.hasPrefix("/") ? entry : folder + "/" + entry
     return PathText.standardized(absolute)
   }
-
-  /// `no such file or directory`, `permission denied`: what stopped the read, as the system
-  /// says it.
-  private static func reason(_ error: SystemError) -> String { error.reason }
 }

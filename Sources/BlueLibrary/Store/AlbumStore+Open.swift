@@ -32,7 +32,7 @@ extension AlbumStore {
   ) throws(LibraryError) -> AlbumStore {
     let state = try LibraryFile.inspect(path)
     if state == .missing {
-      let directory = LibraryFile.directory(of: path)
+      let directory = PathText.directory(of: path)
       if !directory.isEmpty {
         do {
           try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -152,7 +152,7 @@ enum LibraryFile: Equatable {
       throw refuse("file is not a database")
     }
     guard access(path, W_OK) == 0 else { throw refuse("permission denied (the file is read-only)") }
-    let directory = LibraryFile.directory(of: path)
+    let directory = PathText.directory(of: path)
     guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else {
       // SQLite keeps its journal next to the file.
       throw refuse("permission denied (cannot create files in '\(directory)')")
@@ -316,6 +316,4 @@ enum LibraryFile: Equatable {
     let text = String(describing: error)
     return text.prefix(1).lowercased() + text.dropFirst()
   }
-
-  static func directory(of path: String) -> String { PathText.directory(of: path) }
 }

@@ -115,17 +115,20 @@ enum Schema {
     return try queue.read { db in try objects(in: db) }
   }
 
+  /// The schema's objects, `type`, `name`, `tbl_name`, `sql`, in the order both reads below
+  /// take them (one text, so both use one cached statement).
+  private static let objectsSQL = """
+    SELECT type, name, tbl_name, sql FROM sqlite_master
+    WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name
+    """
+
   /// The schema objects in `db`, as ``objects(atVersion:)`` lists them.
   static func objects(in db: Database) throws -> [String] {
-    // Through SQLite's C API: every start reads this, and generic rows read by column name
-    // (BlueSQL's ``Row``) cost several times the reading.
-    try AlbumStore.fastTexts(
-      db,
-      sql: """
-        SELECT type, name, tbl_name, sql FROM sqlite_master
-        WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name
-        """
-    ).map { row in row[0] + " '" + row[1] + "' on '" + row[2] + "': " + row[3] }
+    // Through SQLite's C API: generic rows read by column name (BlueSQL's ``Row``) cost
+    // several times the reading.
+    try AlbumStore.fastTexts(db, sql: objectsSQL).map { row in
+      row[0] + " '" + row[1] + "' on '" + row[2] + "': " + row[3]
+    }
   }
 
   /// Whether `db` holds exactly ``currentObjects``, in the order ``objects(in:)`` reads them,
@@ -133,11 +136,7 @@ enum Schema {
   /// first cost a tenth of a start.
   static func holdsTheCurrentObjects(_ db: Database) throws -> Bool {
     try AlbumStore.fastRowsMatch(
-      db,
-      sql: """
-        SELECT type, name, tbl_name, sql FROM sqlite_master
-        WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name
-        """,
+      db, sql: objectsSQL,
       format: [nil, Array(" '".utf8), nil, Array("' on '".utf8), nil, Array("': ".utf8), nil],
       expected: currentObjectBytes)
   }
