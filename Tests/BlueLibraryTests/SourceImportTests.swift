@@ -1,4 +1,6 @@
 import AlbumModel
+import Foundation
+import MusicFolder
 import MusicSource
 import Testing
 
@@ -182,6 +184,159 @@ import Testing
         $0.hasPrefix("'test://127.0.0.1/NoTag/Folder Name/b.flac'") && $0.contains(" 1 NULL NULL 'Second'")
       })
     #expect(rows.contains { $0.hasPrefix("'test://127.0.0.1/Artist B/Two/1.flac'") && $0.contains(" 0 1 1 'Song 1' ") })
+  }
+}
+
+/// The albums a listing of a server's songs is grouped into, from the staging tables (issue
+/// 47, item 6: the album of one folder, one album tag and one album artist grouped in SQL,
+/// the rest by the folder's rules in Swift), are those the folder's rules give all its
+/// songs at once (``MusicFolderScanner/albums(listed:)``): the same keys, fields, order,
+/// and tracks in the same places, for a listing with every turn of the rules, made at
+/// random from a fixed seed.
+@Suite struct ListedGroupingTests {
+  /// SplitMix64: the same songs on every run.
+  private struct Seeded: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  /// Albums in every shape the rules tell apart: plain ones (some with disc tags, numbers
+  /// missing or repeated, a second genre or year, MusicBrainz ids, shared or mixed
+  /// ratings), untagged folders, a folder of tagged and untagged songs, two album artists
+  /// of one title in one folder, compilations, discs in sibling folders (by name or by
+  /// tag), copies in sibling folders, names in letters beyond ASCII and in decomposed
+  /// form, lengths with fractions (their sum depends on its order).
+  private static func songs() -> [SourceTrack] {
+    var random = Seeded(state: 47)
+    var songs: [SourceTrack] = []
+    let artists = ["Artist", "Ørsted", "Café", "Cafe\u{301}", "Zoë — Live", "ABBA", "abba"]
+    let genres = ["Rock", "Jazz", "Pop", "Rock", "Ça"]
+    func song(_ uri: String, album: String?, artist: String?, number: Int?) -> SourceTrack {
+      var song = SourceTrack(
+        uri: uri, modified: 1_700_000_000, duration: Double(Int.random(in: 60_000...400_000, using: &random)) / 1000)
+      (song.album, song.artist, song.title, song.track) = (album, artist, "Song \(number ?? 0)", number)
+      return song
+    }
+    for index in 0..<400 {
+      let artist = artists[index % artists.count]
+      let title = index % 13 == 5 ? "Album \(index / 2)" : "Album \(index)" + (index % 11 == 3 ? " é" : "")
+      // A folder's name in one form (a server's paths are bytes: two forms are two folders).
+      let folder = "\(artist.precomposedStringWithCanonicalMapping)/\(title)"
+      let count = Int.random(in: 1...9, using: &random)
+      let shape = index % 10
+      for number in 1...count {
+        var one: SourceTrack
+        switch shape {
+        case 1:
+          // Untagged: titled by the folder.
+          one = song("\(folder)/\(number).flac", album: nil, artist: artist, number: number)
+        case 2:
+          // Tagged and untagged songs in one folder.
+          one = song("\(folder)/\(number).flac", album: number % 2 == 0 ? title : nil, artist: artist, number: number)
+        case 3:
+          // Two album artists of one title in one folder.
+          one = song("\(folder)/\(number).flac", album: title, artist: artist, number: number)
+          one.albumArtist = number % 2 == 0 ? "Duo A" : "Duo B"
+        case 4:
+          // A compilation, some with an album artist.
+          one = song("Compilations/\(title)/\(number).mp3", album: title, artist: "Singer \(number)", number: number)
+          if number == 1 && index % 20 == 4 { one.albumArtist = "Various" }
+        case 5:
+          // Discs in sibling folders, named or tagged; or copies of one album.
+          let place = number % 3 == 0 ? "Copy" : number <= count / 2 ? "CD1" : "CD2"
+          one = song("\(folder)/\(place)/\(number).flac", album: title, artist: artist, number: number)
+          if index % 20 == 15 { one.disc = place == "CD2" ? 2 : 1 }
+        default:
+          one = song(
+            "\(folder)/\(String(format: "%02d", number)) \(title).flac", album: title, artist: artist,
+            number: shape == 6 && number == 2 ? nil : shape == 7 ? (number + 1) / 2 : number)
+          if shape == 8 { one.disc = number <= count / 2 ? 1 : 2 }
+          if shape == 9 && number == 3 { one.artist = "Guest" }
+        }
+        one.genre = number == 2 && index % 3 == 0 ? genres[(index + 1) % 5] : genres[index % 5]
+        one.date = index % 4 == 0 && number == count ? "19\(60 + index % 40)-01-02" : "\(1960 + index % 40)"
+        if index % 5 == 0 { one.date = nil }
+        if index % 3 == 0 { one.musicBrainzAlbumID = "mb-\(index)" + (number == 1 && index % 9 == 0 ? "x" : "") }
+        if index % 6 == 1 { one.musicBrainzReleaseGroupID = "rg-\(index)" }
+        one.rating = index % 4 == 1 ? 4 : index % 4 == 2 && number == 1 ? 2 : nil
+        one.favourite = index % 7 == 2 || (index % 7 == 3 && number > 1)
+        if index % 17 == 6 { one.artist = nil }
+        songs.append(one)
+      }
+    }
+    return songs.shuffled(using: &random)
+  }
+
+  @Test func aListingIsGroupedAsTheFoldersRulesGroupAllItsSongsAtOnce() throws {
+    let songs = Self.songs()
+    let source = ListedSource(songs)
+    let library = Library.inMemory(seed: [], source: source)
+    try library.importSource(source)
+
+    // What the rules give every song at once, keyed as an import keys them.
+    var seen: Set<String> = []
+    let listed = songs.reduce(into: [ListedTrack]()) { tracks, song in
+      guard seen.insert(song.uri).inserted else { return }
+      tracks.append(
+        ListedTrack(path: source.root + "/" + song.uri, modified: song.modified * 1_000_000_000, tags: song.tags))
+    }
+    var keys: Set<String> = []
+    var expectedAlbums: [String] = []
+    var expectedTracks: [String] = []
+    for album in MusicFolderScanner.albums(listed: listed) {
+      var key = album.key
+      var copy = 1
+      while !keys.insert(key).inserted {
+        copy += 1
+        key = album.key + "\u{1F}\(copy)"
+      }
+      let fields: [String] = [
+        key, album.title, album.artist, album.genre, album.year.map { "\($0)" } ?? "-", "\(album.trackCount)",
+        "\(album.duration)", album.folder, "\(album.discs)", album.musicBrainzAlbumID ?? "-",
+        album.musicBrainzReleaseGroupID ?? "-", album.rating.map { "\($0)" } ?? "-", album.favourite ? "fav" : "-",
+      ]
+      expectedAlbums.append(fields.joined(separator: "|"))
+      for (position, track) in album.tracks.enumerated() {
+        expectedTracks.append("\(track.path)|\(key)|\(position)|\(track.disc.map { "\($0)" } ?? "-")")
+      }
+    }
+    let (albums, tracks) = try library.store.queue.read { db in
+      (
+        try String.fetchAll(
+          db,
+          sql: """
+            SELECT key || '|' || title || '|' || artist || '|' || genre || '|' || ifnull(year, '-') || '|' || tracks
+              || '|' || printf('%!.17g', duration) || '|' || folder || '|' || discs || '|' || ifnull(mb_albumid, '-')
+              || '|' || ifnull(mb_releasegroupid, '-') || '|' || ifnull(rating, '-') || '|'
+              || CASE fav WHEN 1 THEN 'fav' ELSE '-' END
+            FROM folder_album ORDER BY ordinal
+            """),
+        try String.fetchAll(
+          db,
+          sql: """
+            SELECT path || '|' || album_key || '|' || position || '|' || ifnull(disc, '-') FROM track
+            """)
+      )
+    }
+    // Durations as Swift writes a Double (the shortest text that reads back as it).
+    let storedAlbums = albums.map { line in
+      var parts = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+      parts[6] = "\(Double(parts[6])!)"
+      return parts.joined(separator: "|")
+    }
+    #expect(storedAlbums.count == expectedAlbums.count)
+    let albumDifference = zip(storedAlbums, expectedAlbums).first { $0 != $1 }
+    #expect(albumDifference == nil, "the first album that differs, and what the rules give")
+    #expect(storedAlbums.count > 400)
+    let (stored, expected) = (tracks.sorted(), expectedTracks.sorted())
+    #expect(stored.count == expected.count)
+    #expect(zip(stored, expected).first { $0 != $1 } == nil, "the first track that differs, and where it should be")
   }
 }
 

@@ -287,7 +287,24 @@ extension AlbumStore {
   /// A text that sorts as the grouping orders albums' folders (by their names, a folder
   /// before its subfolders): the names joined by U+0001, below every character a name has.
   private static func sortKey(of folder: String) -> String {
-    folder.split(separator: "/").joined(separator: "\u{1}")
+    guard MusicFolderScanner.slashesStandAlone(folder) else {
+      return folder.split(separator: "/").joined(separator: "\u{1}")
+    }
+    // Each slash a character of its own: the same from the bytes (splitting the
+    // characters cost a twentieth of the grouping of a server's songs).
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(folder.utf8.count)
+    var slash = false
+    for byte in folder.utf8 {
+      if byte == UInt8(ascii: "/") {
+        slash = !bytes.isEmpty
+        continue
+      }
+      if slash { bytes.append(1) }
+      slash = false
+      bytes.append(byte)
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// ``listedColumns`` as the grouping reads them: what plays no part in it (the MusicBrainz
