@@ -30,6 +30,7 @@ extension MusicFolderScanner {
   /// and no track a picture, as far as the grouping knows: the server has them, and the
   /// caller says where its covers come from.
   package static func albums(listed tracks: [ListedTrack]) -> [MusicAlbum] {
+    if let album = oneAlbum(listed: tracks) { return [album] }
     // Folders in tree order (each before its subfolders, names sorted), as a walk lists
     // them, and each folder's tracks by name.
     let (split, order) =
@@ -46,6 +47,53 @@ extension MusicFolderScanner {
       grouped.append(AlbumGrouping.Track(file: file, tags: tracks[index].tags))
     }
     return AlbumGrouping.albums(folders: folders, tracks: grouped)
+  }
+
+  /// The album of `tracks` when the rules can make only one of them: all in one folder (the
+  /// same bytes), all with one album tag or none, at most one album-artist tag among them.
+  /// Their one group of step 1, built as every group is
+  /// (``AlbumGrouping/album(of:tracks:folders:coverImages:)``), without the tables and the
+  /// sorting that tell several folders' groups apart: a server's songs are grouped one
+  /// (folder above, title) at a time, and most such clusters are one album. Nil otherwise.
+  private static func oneAlbum(listed tracks: [ListedTrack]) -> MusicAlbum? {
+    guard let first = tracks.first else { return nil }
+    let album = first.tags.album
+    var albumArtist = first.tags.albumArtist
+    for track in tracks.dropFirst() {
+      guard track.tags.album == album else { return nil }
+      guard let tagged = track.tags.albumArtist else { continue }
+      if albumArtist == nil {
+        albumArtist = tagged
+      } else if tagged != albumArtist {
+        return nil
+      }
+    }
+    let slash = UInt8(ascii: "/")
+    func split(_ path: String) -> (folder: Substring, name: Substring) {
+      if slashesStandAlone(path) {
+        guard let index = path.utf8.lastIndex(of: slash) else { return ("", path[...]) }
+        return (path[..<index], path[path.utf8.index(after: index)...])
+      }
+      guard let index = path.lastIndex(of: "/") else { return ("", path[...]) }
+      return (path[..<index], path[path.index(after: index)...])
+    }
+    let folder = split(first.path).folder
+    var grouped: [AlbumGrouping.Track] = []
+    grouped.reserveCapacity(tracks.count)
+    for track in tracks {
+      let place = split(track.path)
+      guard place.folder.utf8.elementsEqual(folder.utf8) else { return nil }
+      var file = FolderWalk.File(path: track.path, name: String(place.name), folder: 0)
+      file.size = 0
+      file.modified = track.modified
+      grouped.append(AlbumGrouping.Track(file: file, tags: track.tags))
+    }
+    let path = String(folder)
+    let group = AlbumGrouping.Group(
+      title: album ?? AlbumGrouping.lastPart(of: path), artist: AlbumGrouping.albumArtist(of: tracks.map(\.tags)),
+      folders: [0], tracks: Array(grouped.indices), year: nil)
+    return AlbumGrouping.album(
+      of: group, tracks: grouped, folders: [FolderWalk.Folder(path: path, coverImage: nil)], coverImages: [:])
   }
 
   /// Each track's folder and name, and the tracks' order (``albums(listed:)``), the paths
