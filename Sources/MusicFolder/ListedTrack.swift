@@ -82,7 +82,7 @@ extension MusicFolderScanner {
     grouped.reserveCapacity(tracks.count)
     for track in tracks {
       let place = split(track.path)
-      guard place.folder.utf8.elementsEqual(folder.utf8) else { return nil }
+      guard sameBytes(place.folder, folder) else { return nil }
       var file = FolderWalk.File(path: track.path, name: String(place.name), folder: 0)
       file.size = 0
       file.modified = track.modified
@@ -94,6 +94,16 @@ extension MusicFolderScanner {
       folders: [0], tracks: Array(grouped.indices), year: nil)
     return AlbumGrouping.album(
       of: group, tracks: grouped, folders: [FolderWalk.Folder(path: path, coverImage: nil)], coverImages: [:])
+  }
+
+  /// Whether `one` and `other` are the same bytes (not only canonically equivalent), compared
+  /// in place: the generic comparison of two UTF-8 views cost a fifth of ``oneAlbum(listed:)``.
+  private static func sameBytes(_ one: Substring, _ other: Substring) -> Bool {
+    guard one.utf8.count == other.utf8.count else { return false }
+    let compared = one.utf8.withContiguousStorageIfAvailable { mine in
+      other.utf8.withContiguousStorageIfAvailable { theirs in mine.elementsEqual(theirs) }
+    }
+    return (compared ?? nil) ?? one.utf8.elementsEqual(other.utf8)
   }
 
   /// Each track's folder and name, and the tracks' order (``albums(listed:)``), the paths

@@ -212,8 +212,28 @@ extension AlbumStore {
               mb_releasegroupid, first_path, discs, track_rating, track_fav)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let insertTrack = try db.makeStatement(
-          sql: "INSERT INTO temp.built_track (seq, position, disc, song) VALUES (?, ?, ?, ?)")
+        // The albums' tracks, `tracksPerInsert` rows a statement (a statement a row was a
+        // tenth of the grouping).
+        let tracksPerInsert = 128
+        func insertTracks(_ count: Int) throws -> Statement {
+          try db.makeStatement(
+            sql: "INSERT INTO temp.built_track (seq, position, disc, song) VALUES "
+              + repeatElement("(?, ?, ?, ?)", count: count).joined(separator: ", "))
+        }
+        let insertTrackRows = try insertTracks(tracksPerInsert)
+        var trackRows: [(seq: Int64, position: Int, disc: Int?, song: Int64)] = []
+        trackRows.reserveCapacity(tracksPerInsert)
+        func writeTrackRows(_ statement: Statement) throws {
+          try Self.run(statement, db) { row in
+            for track in trackRows {
+              row.bind(track.seq)
+              row.bind(track.position)
+              row.bind(track.disc)
+              row.bind(track.song)
+            }
+          }
+          trackRows.removeAll(keepingCapacity: true)
+        }
         var cluster: [ListedTrack] = []
         var current: (parent: String, title: String)?
         func flush() throws {
@@ -239,13 +259,9 @@ extension AlbumStore {
             }
             let seq = db.lastInsertedRowID
             for (position, track) in album.tracks.enumerated() {
-              try Self.run(insertTrack, db) { row in
-                row.bind(seq)
-                row.bind(position)
-                row.bind(track.disc)
-                // The song's row, read where its time would be (``groupingColumns``).
-                row.bind(track.modified)
-              }
+              // The song's row, read where its time would be (``groupingColumns``).
+              trackRows.append((seq, position, track.disc, track.modified))
+              if trackRows.count == tracksPerInsert { try writeTrackRows(insertTrackRows) }
             }
             albums += 1
           }
@@ -266,6 +282,7 @@ extension AlbumStore {
           cluster.append(track)
         }
         try flush()
+        if !trackRows.isEmpty { try writeTrackRows(insertTracks(trackRows.count)) }
         albums = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.built") ?? albums
         // One key for one album: the later ones of a key (in the import's order) get `US n`.
         try db.execute(sql: "CREATE INDEX temp.built_key ON built (key)")
