@@ -108,38 +108,52 @@ extension AlbumStore {
   /// every value as an existential and make an array of them per run: a folder import's
   /// track rows cost some 35,000 instructions each that way (measured with GRDB's, which
   /// BlueSQL's follow), about a third of what TagLib takes to read the file.
-  ///
-  /// With an `arena`, the texts are copied into it and bound from there, in place: for a
-  /// statement run thousands of times in a row (SQLite's own copy of each text, an
+  static func run(_ statement: Statement, _ db: Database, binding bind: (inout Bindings) -> Void) throws {
+    let handle = statement.sqliteStatement
+    sqlite3_reset(handle)
+    var bindings = Bindings(handle: handle)
+    bind(&bindings)
+    try finish(statement, code: sqlite3_step(handle), db)
+  }
+
+  /// ``run(_:_:binding:)``, the texts copied into `arena` and bound from there, in place:
+  /// for a statement run thousands of times in a row (SQLite's own copy of each text, an
   /// allocation and a free, was a sixth of the staging of a server's songs).
   static func run(
-    _ statement: Statement, _ db: Database, arena: TextArena? = nil, binding bind: (inout Bindings) -> Void
+    _ statement: Statement, _ db: Database, arena: inout TextArena, binding bind: (inout Bindings) -> Void
   ) throws {
     let handle = statement.sqliteStatement
     sqlite3_reset(handle)
-    var bindings = Bindings(handle: handle, arena: arena)
+    var bindings = Bindings(handle: handle)
+    bindings.hasArena = true
+    // The arena moves into the bindings and back (a class's, checked for exclusive access
+    // at each text, cost as much as the copies it saves).
+    swap(&bindings.arena, &arena)
     bind(&bindings)
-    let code: Int32
-    if let arena, !arena.texts.isEmpty {
-      // The arena grows no more: its bytes stay where they are until the step returns.
-      code = arena.bytes.withUnsafeBufferPointer { bytes in
-        for text in arena.texts {
-          bindText(UnsafeBufferPointer(rebasing: bytes[text.start..<text.end]), handle, text.index)
-        }
-        return sqlite3_step(handle)
+    swap(&bindings.arena, &arena)
+    // The arena grows no more: its bytes stay where they are until the step returns.
+    let code = arena.bytes.withUnsafeBufferPointer { bytes in
+      for text in arena.texts {
+        bindText(UnsafeBufferPointer(rebasing: bytes[text.start..<text.end]), handle, text.index)
       }
-      arena.bytes.removeAll(keepingCapacity: true)
-      arena.texts.removeAll(keepingCapacity: true)
-    } else {
-      code = sqlite3_step(handle)
+      return sqlite3_step(handle)
     }
+    arena.bytes.removeAll(keepingCapacity: true)
+    arena.texts.removeAll(keepingCapacity: true)
+    try finish(statement, code: code, db)
+  }
+
+  /// Resets `statement` after a step that ended with `code`, its parameters unbound, and
+  /// throws when the step failed.
+  private static func finish(_ statement: Statement, code: Int32, _ db: Database) throws {
+    let handle = statement.sqliteStatement
     sqlite3_reset(handle)
     sqlite3_clear_bindings(handle)
     guard code == SQLITE_DONE else { throw stepFailure(code, statement, db) }
   }
 
   /// The bytes of the texts of one run of ``run(_:_:arena:binding:)``, kept from run to run.
-  final class TextArena {
+  struct TextArena {
     fileprivate var bytes: [UInt8] = []
     fileprivate var texts: [(index: Int32, start: Int, end: Int)] = []
 
@@ -147,17 +161,17 @@ extension AlbumStore {
 
     /// Takes `text` for the parameter at `index` (bound when the run steps), its bytes
     /// copied at once (appended from its UTF-8 view, a substring's went a byte at a time).
-    fileprivate func take(_ text: String, at index: Int32) {
+    fileprivate mutating func take(_ text: String, at index: Int32) {
       var text = text
       text.withUTF8 { take($0, at: index) }
     }
 
-    fileprivate func take(_ text: Substring, at index: Int32) {
+    fileprivate mutating func take(_ text: Substring, at index: Int32) {
       var text = text
       text.withUTF8 { take($0, at: index) }
     }
 
-    private func take(_ text: UnsafeBufferPointer<UInt8>, at index: Int32) {
+    private mutating func take(_ text: UnsafeBufferPointer<UInt8>, at index: Int32) {
       let start = bytes.count
       bytes.append(contentsOf: text)
       texts.append((index, start, bytes.count))
@@ -175,17 +189,16 @@ extension AlbumStore {
   /// (``run(_:_:binding:)``); nil binds NULL, a Bool 1 or 0 as BlueSQL does, a string a copy.
   struct Bindings {
     fileprivate let handle: SQLiteStatement
-    fileprivate let arena: TextArena?
+    /// Where texts go when the run has an arena (its texts empty otherwise, and unused).
+    fileprivate var arena = TextArena()
+    fileprivate var hasArena = false
     private var index: Int32 = 0
 
-    fileprivate init(handle: SQLiteStatement, arena: TextArena?) {
-      self.handle = handle
-      self.arena = arena
-    }
+    fileprivate init(handle: SQLiteStatement) { self.handle = handle }
 
     mutating func bind(_ text: String?) {
       index += 1
-      if let arena, let text, !text.isEmpty {
+      if hasArena, let text, !text.isEmpty {
         arena.take(text, at: index)
         return
       }
@@ -195,7 +208,7 @@ extension AlbumStore {
     /// Binds a copy of the bytes of `text` (no `String` made of them first).
     mutating func bind(_ text: Substring) {
       index += 1
-      if let arena, !text.isEmpty {
+      if hasArena, !text.isEmpty {
         arena.take(text, at: index)
         return
       }

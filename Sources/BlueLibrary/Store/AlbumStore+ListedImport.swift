@@ -86,7 +86,7 @@ extension AlbumStore {
               .joined(separator: ", "))
             """)
       }
-      let arena = TextArena()
+      var arena = TextArena()
       while start < songs.count {
         let end = min(start + Self.stagedPerCommit, songs.count)
         try db.inTransaction(.deferred) {
@@ -94,7 +94,7 @@ extension AlbumStore {
           var index = start
           while index < end {
             let count = end - index >= songsPerInsert ? songsPerInsert : 1
-            try Self.run(count == 1 ? one : many, db, arena: arena) { row in
+            try Self.run(count == 1 ? one : many, db, arena: &arena) { row in
               for song in songs[index..<index + count] {
                 let path = prefix + song.path
                 let tags = song.tags
