@@ -2,12 +2,6 @@ internal import CEditLine
 internal import CWindowSize
 import CoverArt
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A window's size in character cells.
 struct WindowSize: Equatable, Sendable {
   /// Columns.
