@@ -1,11 +1,5 @@
 import MusicSource
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Where bluelib keeps its files (SPEC §1): everything under `--home DIR` when given,
 /// otherwise the XDG base directories.
 struct AppPaths: Sendable, Equatable {

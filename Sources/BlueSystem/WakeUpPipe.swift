@@ -43,6 +43,13 @@ package struct WakeUpPipe: Sendable {
     _ = write(writeEnd, &byte, 1)
   }
 
+  /// Waits until the pipe is woken (a byte in it, left there) or `seconds` have passed (a
+  /// day at most), whichever comes first.
+  package func wait(atMost seconds: Double) {
+    var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+    _ = poll(&descriptor, 1, Int32(min(seconds, 86_400) * 1000))
+  }
+
   /// Empties the pipe.
   package func drain() {
     var scratch = [UInt8](repeating: 0, count: 256)

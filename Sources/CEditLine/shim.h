@@ -140,32 +140,13 @@ static inline int CEditLine_stopTerminalEcho(int fd) {
   return tcsetattr(fd, TCSANOW, &t);
 }
 
-/// The terminal's width in columns (ioctl is variadic too), or 0 when `fd` is no terminal.
-static inline int CEditLine_terminalColumns(int fd) {
+/// The window's size behind `fd` (`TIOCGWINSZ`; ioctl is variadic too): its columns and rows,
+/// and its pixels where the terminal says (many leave them at 0); all 0 when `fd` is no
+/// terminal.
+static inline struct winsize CEditLine_windowSize(int fd) {
   struct winsize ws;
-  if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return 0;
-  return ws.ws_col;
-}
-
-/// The terminal's height in rows, or 0 when `fd` is no terminal.
-static inline int CEditLine_terminalRows(int fd) {
-  struct winsize ws;
-  if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return 0;
-  return ws.ws_row;
-}
-
-/// The window's width in pixels, or 0 when `fd` is no terminal or the terminal does not say.
-static inline int CEditLine_terminalPixelWidth(int fd) {
-  struct winsize ws;
-  if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return 0;
-  return ws.ws_xpixel;
-}
-
-/// The window's height in pixels, or 0 when `fd` is no terminal or the terminal does not say.
-static inline int CEditLine_terminalPixelHeight(int fd) {
-  struct winsize ws;
-  if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return 0;
-  return ws.ws_ypixel;
+  if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return (struct winsize){0};
+  return ws;
 }
 
 #endif

@@ -22,13 +22,6 @@ package struct Listen: Sendable, Equatable, Encodable {
     package var trackName: String
     package var releaseName: String?
     package var additionalInfo: AdditionalInfo
-
-    enum CodingKeys: String, CodingKey {
-      case artistName = "artist_name"
-      case trackName = "track_name"
-      case releaseName = "release_name"
-      case additionalInfo = "additional_info"
-    }
   }
 
   /// `additional_info`: the track's place and length, its MusicBrainz ids where the tags
@@ -43,21 +36,12 @@ package struct Listen: Sendable, Equatable, Encodable {
     package var submissionClient = "bluelib"
     package var submissionClientVersion: String
 
+    /// The one key that is not its name in snake case.
     enum CodingKeys: String, CodingKey {
       case trackNumber = "tracknumber"
-      case durationMs = "duration_ms"
-      case recordingMBID = "recording_mbid"
-      case releaseMBID = "release_mbid"
-      case releaseGroupMBID = "release_group_mbid"
-      case mediaPlayer = "media_player"
-      case submissionClient = "submission_client"
-      case submissionClientVersion = "submission_client_version"
+      case durationMs, recordingMBID, releaseMBID, releaseGroupMBID, mediaPlayer, submissionClient
+      case submissionClientVersion
     }
-  }
-
-  enum CodingKeys: String, CodingKey {
-    case listenedAt = "listened_at"
-    case trackMetadata = "track_metadata"
   }
 
   /// The most characters a text field keeps: a listen stays well under ListenBrainz's
@@ -81,10 +65,13 @@ package struct Listen: Sendable, Equatable, Encodable {
         releaseGroupMBID: Self.uuid(track.musicBrainz.releaseGroup), submissionClientVersion: version))
   }
 
-  /// The listen as JSON text (keys sorted, so one listen is always the same text).
+  /// The listen as JSON text (keys sorted, so one listen is always the same text), each
+  /// key its name in snake case (`listenedAt`: `listened_at`, `recordingMBID`:
+  /// `recording_mbid`), as ListenBrainz spells them.
   package var json: String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.keyEncodingStrategy = .convertToSnakeCase
     return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
   }
 

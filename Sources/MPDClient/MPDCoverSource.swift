@@ -1,5 +1,4 @@
 import BlueCovers
-import Dispatch
 import FoundationEssentials
 import MusicSource
 import Synchronization
@@ -17,9 +16,6 @@ package struct MPDCoverSource: CoverSource {
   }
 
   package var schemes: Set<String> { ["mpd"] }
-
-  /// Where the blocking reads run: a queue of its own, not Swift's cooperative pool.
-  private static let queue = DispatchQueue(label: "bluelib.mpd.covers", attributes: .concurrent)
 
   /// What a fetch's cancellation reaches from another thread: the connection reading, and
   /// a flag for a read that has not started.
@@ -47,16 +43,11 @@ package struct MPDCoverSource: CoverSource {
     let (seconds, attoseconds) = limits.timeout.components
     let timeout = Double(seconds) + Double(attoseconds) / 1e18
     let cancellation = Cancellation()
-    let result: Result<Data, CoverFailure> = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        Self.queue.async {
-          continuation.resume(
-            returning: Result { () throws(CoverFailure) -> Data in
-              try read(uri, maxBytes: limits.maxBytes, deadline: deadline, timeout: timeout) { connection in
-                cancellation.connection.withLock { $0 = connection }
-                return !cancellation.requested.load(ordering: .relaxed)
-              }
-            })
+    let result = await BlockingRead.run(on: BlockingRead.serverQueue) {
+      Result { () throws(CoverFailure) -> Data in
+        try read(uri, maxBytes: limits.maxBytes, deadline: deadline, timeout: timeout) { connection in
+          cancellation.connection.withLock { $0 = connection }
+          return !cancellation.requested.load(ordering: .relaxed)
         }
       }
     } onCancel: {

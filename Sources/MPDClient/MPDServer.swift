@@ -418,8 +418,7 @@ package final class MPDServer: MusicSource, Sendable {
 
   /// Sleeps `seconds`, or less when ``stop()`` is called; true when it was.
   func sleepUnlessStopped(_ seconds: Double) -> Bool {
-    var descriptor = pollfd(fd: stopListening.readEnd, events: Int16(POLLIN), revents: 0)
-    _ = poll(&descriptor, 1, Int32(seconds * 1000))
+    stopListening.wait(atMost: seconds)
     return state.withLock { $0.stopped }
   }
 }

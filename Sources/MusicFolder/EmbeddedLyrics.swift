@@ -1,11 +1,5 @@
 internal import CTagLib
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The lyrics an audio file embeds, as TagLib reads them: unsynchronised text (ID3v2 USLT,
 /// Vorbis LYRICS or UNSYNCEDLYRICS, MP4 ©lyr) and synchronised lines (ID3v2 SYLT).
 package struct EmbeddedLyrics: Sendable, Equatable {

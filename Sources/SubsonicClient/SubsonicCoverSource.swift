@@ -1,5 +1,4 @@
 import BlueCovers
-import Dispatch
 import FoundationEssentials
 import Synchronization
 
@@ -19,20 +18,12 @@ package struct SubsonicCoverSource: CoverSource {
 
   package var schemes: Set<String> { ["subsonic"] }
 
-  /// Where the blocking requests run: a queue of its own, not Swift's cooperative pool.
-  private static let queue = DispatchQueue(label: "bluelib.subsonic.covers", attributes: .concurrent)
-
   package func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let id = try cover(of: url)
     let cancelled = Atomic<Bool>(false)
-    let result: Result<Data, CoverFailure> = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        Self.queue.async {
-          continuation.resume(
-            returning: Result { () throws(CoverFailure) -> Data in
-              try read(id, limits: limits) { cancelled.load(ordering: .relaxed) }
-            })
-        }
+    let result = await BlockingRead.run(on: BlockingRead.serverQueue) {
+      Result { () throws(CoverFailure) -> Data in
+        try read(id, limits: limits) { cancelled.load(ordering: .relaxed) }
       }
     } onCancel: {
       cancelled.store(true, ordering: .relaxed)

@@ -5,12 +5,6 @@ import FoundationEssentials
 import MusicSource
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A Subsonic (or OpenSubsonic) server as bluelib uses it: a source of albums
 /// (``MusicSource``: its albums listed without their tracks, `getAlbumList2` by pages of
 /// 500, each album's tracks asked for when the library first needs them), covers
@@ -395,8 +389,7 @@ package final class SubsonicServer: MusicSource, Sendable {
 
   /// Sleeps `seconds`, or less when ``stop()`` is called; true when it was.
   private func sleepUnlessStopped(_ seconds: Double) -> Bool {
-    var descriptor = pollfd(fd: stopping.readEnd, events: Int16(POLLIN), revents: 0)
-    _ = poll(&descriptor, 1, Int32(min(seconds, 86_400) * 1000))
+    stopping.wait(atMost: seconds)
     return state.withLock { $0.stopped }
   }
 

@@ -1,12 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The downloads scenario: N covers, each answered L seconds late by a local server,
 /// fetched C at once by `bluelib --home H --downloads C -c 'download all; wait'`, and the
 /// same N URLs fetched by `curl --parallel --parallel-max C` as the reference, run for run.

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The music-folder import among the scenarios (issue 36): `bluelib --home FRESH -c 'import
 /// DIR'` on a folder of 20,000 tracks, against Python mutagen reading the same files (the
 /// script of ``MusicBench``) and against the floor of this path, a bare C++ program reading

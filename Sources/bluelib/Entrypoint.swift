@@ -304,17 +304,9 @@ extension Invocation {
   /// combination ``problem`` refuses — gives nil, and ArgumentParser reads the line and
   /// words any error exactly as before.
   init?(readingWithoutReflection arguments: [String]) {
-    var home: String?
-    var commands: [String] = []
-    var script: String?
-    var downloads: Int?
-    var downloadTimeout: Double?
-    var bail = false
-    var noColor = false
-    var noPager = false
-    var graphics: GraphicsSetting?
-    var mpd: String?
-    var subsonic: String?
+    self.init()
+    // Whether the two flags with a default were given (once is all they may be).
+    var (givenDownloads, givenDownloadTimeout) = (false, false)
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
@@ -341,11 +333,11 @@ extension Invocation {
         guard script == nil, let given = value() else { return nil }
         script = given
       case "--downloads":
-        guard downloads == nil, let given = value().flatMap({ Int($0) }) else { return nil }
-        downloads = given
+        guard !givenDownloads, let given = value().flatMap({ Int($0) }) else { return nil }
+        (downloads, givenDownloads) = (given, true)
       case "--download-timeout":
-        guard downloadTimeout == nil, let given = value().flatMap({ Double($0) }) else { return nil }
-        downloadTimeout = given
+        guard !givenDownloadTimeout, let given = value().flatMap({ Double($0) }) else { return nil }
+        (downloadTimeout, givenDownloadTimeout) = (given, true)
       case "--graphics":
         guard graphics == nil, let given = value().flatMap({ GraphicsSetting(rawValue: $0) }) else { return nil }
         graphics = given
@@ -369,10 +361,6 @@ extension Invocation {
       }
       index += 1
     }
-    self.init(
-      home: home, commands: commands, script: script, downloads: downloads ?? 6,
-      downloadTimeout: downloadTimeout ?? 15, graphics: graphics, mpd: mpd, subsonic: subsonic, bail: bail,
-      noColor: noColor, noPager: noPager)
     guard problem == nil else { return nil }
   }
 }

@@ -1,5 +1,4 @@
 import BlueSystem
-import Dispatch
 import FoundationEssentials
 import Synchronization
 
@@ -18,13 +17,8 @@ enum CoverFileReader {
   static func read(path: String, name: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let flag = CancellationFlag()
     let deadline = ContinuousClock.now.advanced(by: limits.timeout)
-    let result: Result<Data, CoverFailure> = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-          let result = readNow(path: path, name: name, limits: limits, deadline: deadline, flag: flag)
-          continuation.resume(returning: result)
-        }
-      }
+    let result = await BlockingRead.run {
+      readNow(path: path, name: name, limits: limits, deadline: deadline, flag: flag)
     } onCancel: {
       flag.cancel()
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 internal import MusicFolder
 
@@ -26,11 +25,7 @@ struct EmbeddedCoverSource: CoverSource {
   func fetch(_ url: String, limits: CoverLimits) async throws(CoverFailure) -> Data {
     let path = try Self.path(of: url)
     let deadline = ContinuousClock.now.advanced(by: limits.timeout)
-    let result: Result<Data, CoverFailure> = await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(returning: Self.read(path, limits: limits))
-      }
-    }
+    let result = await BlockingRead.run { Self.read(path, limits: limits) }
     if Task.isCancelled { throw .cancelled }
     if ContinuousClock.now >= deadline { throw limits.timedOut }
     return try result.get()

@@ -4,12 +4,6 @@ import BlueSystem
 import FoundationEssentials
 internal import MusicFolder
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 // `write`: albums' fields written into the tags of their files, as one step that undo and
 // redo write back (see `Schema.addMissingAndWrites` for `change_tag`).
 extension AlbumStore {

@@ -3,12 +3,6 @@ import AlbumModel
 import BlueLibrary
 import BlueSystem
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `export FILE [QUERY]`: write the whole library (or QUERY's matches) as JSON or CSV, atomically.
 struct ExportCommand: Command {
   static let configuration = CommandConfiguration(

@@ -361,7 +361,7 @@ final class EditLineReader: LineReader {
     if SignalMonitor.take(.windowChange) {
       // The terminal has re-flowed a line that wraps to the new width: clear from the row
       // the prompt now starts on and draw it again, so no stale piece of it stays behind.
-      let columns = Int(CEditLine_terminalColumns(STDOUT_FILENO))
+      let columns = Int(CEditLine_windowSize(STDOUT_FILENO).ws_col)
       let rowsUp = columns > 0 ? cursorColumn() / columns : 0
       writeToTerminal("\r" + (rowsUp > 0 ? "\u{1B}[\(rowsUp)A" : "") + "\u{1B}[J")
       el_resize(editLine)
@@ -418,7 +418,7 @@ final class EditLineReader: LineReader {
       if !completion.insertion.isEmpty { el_insertstr(editLine, completion.insertion) }
     }
     guard !completion.candidates.isEmpty else { return UInt8(CC_REFRESH) }
-    let reported = Int(CEditLine_terminalColumns(STDOUT_FILENO))
+    let reported = Int(CEditLine_windowSize(STDOUT_FILENO).ws_col)
     let columns = reported > 0 ? reported : 80
     var text = "\n" + Self.columnize(completion.candidates, width: columns)
     if completion.candidates.count >= Completer.listLimit { text += "(more: type more letters)\n" }
@@ -460,7 +460,7 @@ final class EditLineReader: LineReader {
     if redraw {
       // A terminal that reports no width (0) gets no cursor-up: clearing from the start of
       // the row is all we can do safely without erasing output above.
-      let columns = Int(CEditLine_terminalColumns(STDOUT_FILENO))
+      let columns = Int(CEditLine_windowSize(STDOUT_FILENO).ws_col)
       let rowsUp = columns > 0 ? cursorColumn() / columns : 0
       text += "\r"
       if rowsUp > 0 { text += "\u{1B}[\(rowsUp)A" }

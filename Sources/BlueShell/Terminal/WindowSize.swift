@@ -2,12 +2,6 @@ internal import CEditLine
 internal import CWindowSize
 import CoverArt
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A window's size in character cells.
 struct WindowSize: Equatable, Sendable {
   /// Columns.
@@ -31,8 +25,8 @@ extension WindowSize {
   static func ofTerminal(_ fileDescriptor: Int32 = 1) -> WindowSize {
     // The ioctl asked is the clamping one (CWindowSize), in this process.
     precondition(CWindowSize_isInstalled() == 1)
-    let columns = Int(CEditLine_terminalColumns(fileDescriptor))
-    let rows = Int(CEditLine_terminalRows(fileDescriptor))
+    let window = CEditLine_windowSize(fileDescriptor)
+    let (columns, rows) = (Int(window.ws_col), Int(window.ws_row))
     return WindowSize(
       columns: columns > 0 ? columns : standard.columns, rows: rows > 0 ? rows : standard.rows)
   }
@@ -42,9 +36,9 @@ extension CellPixelSize {
   /// The cell size the terminal behind `fileDescriptor` reports with its window size
   /// (`TIOCGWINSZ`'s pixels), or nil when it leaves them at 0 (many do, and pseudo-terminals).
   static func ofTerminal(_ fileDescriptor: Int32 = 1) -> CellPixelSize? {
-    of(
-      columns: Int(CEditLine_terminalColumns(fileDescriptor)), rows: Int(CEditLine_terminalRows(fileDescriptor)),
-      pixelWidth: Int(CEditLine_terminalPixelWidth(fileDescriptor)),
-      pixelHeight: Int(CEditLine_terminalPixelHeight(fileDescriptor)))
+    let window = CEditLine_windowSize(fileDescriptor)
+    return of(
+      columns: Int(window.ws_col), rows: Int(window.ws_row), pixelWidth: Int(window.ws_xpixel),
+      pixelHeight: Int(window.ws_ypixel))
   }
 }
