@@ -198,6 +198,10 @@ extension Library {
     // not grow with the server's database.
     try store.beginListing()
     defer { store.endListing() }
+    // A first sync groups the songs as they come where the source lists them in its
+    // folders' order (``AlbumStore/ListingGrouper``); a later one may find the very songs
+    // of the last, which need no grouping, and groups after the listing.
+    var grouper = AlbumStore.ListingGrouper(grouping: last == nil)
     var fingerprint = SongFingerprint()
     var staged = 0
     /// The tracks of the albums listed without them, as their lists count them.
@@ -216,9 +220,10 @@ extension Library {
             staged = 0
             listedSongs = 0
             try store.beginListing()
+            grouper = AlbumStore.ListingGrouper(grouping: last == nil)
           case .tracks(let songs):
             for song in songs { fingerprint.mix(song) }
-            staged += try store.stage(songs, root: root)
+            staged += try store.stage(songs, root: root, grouping: grouper)
           case .albums(let albums):
             // Albums without their tracks: staged as they are, their tracks asked for when
             // needed (``tracklist(of:)``).
@@ -249,7 +254,7 @@ extension Library {
       return result
     }
 
-    let albums = try store.groupListing()
+    let albums = try store.groupListing(grouper)
     var outcome = try change { (origin) throws(LibraryError) in
       try store.importListing(
         root: root, summary: summary, origin: origin, seen: .server(fingerprint: version, listed: listed),

@@ -270,11 +270,82 @@ import Testing
         songs.append(one)
       }
     }
-    return songs.shuffled(using: &random)
+    // Each place once (two albums' made-up folders may meet): a song listed twice is
+    // another test's.
+    var places: Set<String> = []
+    return songs.filter { places.insert($0.uri).inserted }.shuffled(using: &random)
   }
 
-  @Test func aListingIsGroupedAsTheFoldersRulesGroupAllItsSongsAtOnce() throws {
-    let songs = Self.songs()
+  /// `songs` in the order MPD lists them: a folder's songs by name, then each subfolder's
+  /// in turn (a depth-first walk of the folders' tree).
+  private static func inTreeOrder(_ songs: [SourceTrack]) -> [SourceTrack] {
+    func key(_ song: SourceTrack) -> [(Int, String)] {
+      let parts = song.uri.split(separator: "/").map(String.init)
+      return parts.dropLast().map { (1, $0) } + [(0, parts.last ?? "")]
+    }
+    return songs.sorted { left, right in
+      key(left).lexicographicallyPrecedes(key(right)) { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+    }
+  }
+
+  /// The albums and track places a listing of `songs`, `perWindow` at a time, stages
+  /// (``AlbumStore/groupListing(_:)``), in an import's order, grouped as they come
+  /// (`grouping`) or after; and whether the grouper still grouped at the end.
+  private static func built(_ songs: [SourceTrack], grouping: Bool, perWindow: Int = 500) throws -> (
+    albums: [String], tracks: [String], grouped: Bool
+  ) {
+    let store = AlbumStore.inMemory(seed: [])
+    try store.beginListing()
+    defer { store.endListing() }
+    let grouper = AlbumStore.ListingGrouper(grouping: grouping)
+    for start in stride(from: 0, to: songs.count, by: perWindow) {
+      try store.stage(Array(songs[start..<min(start + perWindow, songs.count)]), root: "test://h", grouping: grouper)
+    }
+    let count = try store.groupListing(grouper)
+    let rows = try store.queue.read { db in
+      (
+        try String.fetchAll(
+          db,
+          sql: """
+            SELECT key || '|' || title || '|' || artist || '|' || ifnull(year, '-') || '|' || genre || '|' || tracks
+              || '|' || printf('%!.17g', duration) || '|' || folder || '|' || discs || '|' || ifnull(first_path, '-')
+              || '|' || ifnull(track_rating, '-') || '|' || track_fav
+            FROM temp.built ORDER BY \(AlbumStore.builtOrder)
+            """),
+        try String.fetchAll(
+          db,
+          sql: """
+            SELECT l.path || '|' || b.key || '|' || t.position || '|' || ifnull(t.disc, '-')
+            FROM temp.built_track t JOIN temp.built b ON b.seq = t.seq JOIN temp.listed l ON l.rowid = t.song
+            ORDER BY l.path
+            """)
+      )
+    }
+    #expect(rows.0.count == count)
+    return (rows.0, rows.1, grouper.isGrouping)
+  }
+
+  @Test func songsGroupedAsTheyComeInTheFoldersOrderMakeTheAlbumsOfAGroupingAfterTheListing() throws {
+    let songs = Self.inTreeOrder(Self.songs())
+    let after = try Self.built(songs, grouping: false)
+    #expect(after.albums.count > 400 && after.tracks.count > 2000 && !after.grouped)
+    // In the folders' order: grouped as they came, the same albums, keys, order and places.
+    let streamed = try Self.built(songs, grouping: true)
+    #expect(streamed.grouped)
+    #expect(streamed.albums == after.albums)
+    #expect(streamed.tracks == after.tracks)
+    // In another order, or with a song listed twice: grouped after the listing all the same.
+    for other in [Self.songs(), songs + [songs[7]]] {
+      let given = try Self.built(other, grouping: true, perWindow: 97)
+      #expect(!given.grouped)
+      #expect(given.albums == after.albums)
+      #expect(given.tracks == after.tracks)
+    }
+  }
+
+  @Test(arguments: [false, true])
+  func aListingIsGroupedAsTheFoldersRulesGroupAllItsSongsAtOnce(inTreeOrder: Bool) throws {
+    let songs = inTreeOrder ? Self.inTreeOrder(Self.songs()) : Self.songs()
     let source = ListedSource(songs)
     let library = Library.inMemory(seed: [], source: source)
     try library.importSource(source)

@@ -38,7 +38,7 @@ extension AlbumStore {
             mb_albumid TEXT, mb_releasegroupid TEXT, listed INTEGER NOT NULL DEFAULT 0, cover_url TEXT,
             rating INTEGER, rating_known INTEGER NOT NULL DEFAULT 0, fav INTEGER NOT NULL DEFAULT 0, plays INTEGER,
             last_played INTEGER, first_path TEXT, discs INTEGER NOT NULL DEFAULT 1, track_rating INTEGER,
-            track_fav INTEGER NOT NULL DEFAULT 0);
+            track_fav INTEGER NOT NULL DEFAULT 0, parent TEXT, member INTEGER NOT NULL DEFAULT 0);
           CREATE TEMP TABLE built_track (
             seq INTEGER NOT NULL, position INTEGER NOT NULL, disc INTEGER, song INTEGER NOT NULL,
             PRIMARY KEY (seq, position)) WITHOUT ROWID;
@@ -68,7 +68,9 @@ extension AlbumStore {
   /// song wins). Returns how many were new. Bound from the songs as they came: a
   /// `ListedTrack` of each, made first, copied its dozen tags twice more.
   @discardableResult
-  func stage(_ songs: [SourceTrack], root: String) throws(LibraryError) -> Int {
+  func stage(_ songs: [SourceTrack], root: String, grouping grouper: ListingGrouper? = nil) throws(LibraryError)
+    -> Int
+  {
     try reading { db in
       var staged = 0
       var start = 0
@@ -94,16 +96,23 @@ extension AlbumStore {
           var index = start
           while index < end {
             let count = end - index >= songsPerInsert ? songsPerInsert : 1
+            // Each song as the grouping takes it, its time carried until its row is known.
+            var batch = songs[index..<index + count].map { song in
+              let path = prefix + song.path
+              let tags = song.tags
+              return (
+                place: Self.place(of: path, album: tags.album),
+                track: ListedTrack(path: path, modified: song.modified, tags: tags)
+              )
+            }
             try Self.run(count == 1 ? one : many, db, arena: &arena) { row in
-              for song in songs[index..<index + count] {
-                let path = prefix + song.path
-                let tags = song.tags
-                let place = Self.place(of: path, album: tags.album)
-                row.bind(path)
+              for (place, track) in batch {
+                let tags = track.tags
+                row.bind(track.path)
                 row.bind(place.parent)
                 row.bind(place.title)
                 row.bind(place.folder)
-                row.bind(song.modified &* 1_000_000_000)
+                row.bind(track.modified &* 1_000_000_000)
                 row.bindTags(of: tags)
                 row.bind(tags.duration)
                 row.bind(tags.rating)
@@ -114,8 +123,21 @@ extension AlbumStore {
               }
             }
             // A song listed twice (in one statement or two) counts once: the first stands.
-            staged += db.changesCount
+            let inserted = db.changesCount
+            staged += inserted
             index += count
+            if let grouper, grouper.isGrouping {
+              // Each song's staged row, for the grouping as the songs come, where its time
+              // was: the rows of one statement are consecutive (a song listed twice, and the
+              // grouper gives up).
+              guard inserted == count else {
+                try grouper.giveUp(db)
+                continue
+              }
+              let first = db.lastInsertedRowID - Int64(count) + 1
+              for offset in batch.indices { batch[offset].track.modified = first + Int64(offset) }
+              try grouper.take(batch, db)
+            }
           }
           return .commit
         }
@@ -207,10 +229,10 @@ extension AlbumStore {
 
   /// Groups the staged tracks into albums, one (parent folder, title) at a time, and stages
   /// the albums with their source keys: as an import keys them, the later of two albums
-  /// with one key (in the import's order) gets a suffix. Returns how many albums.
-  func groupListing() throws(LibraryError) -> Int {
+  /// with one key (in the import's order) gets a suffix. Returns how many albums. What
+  /// `grouper` grouped as the songs came (``ListingGrouper``) is not grouped again.
+  func groupListing(_ grouper: ListingGrouper? = nil) throws(LibraryError) -> Int {
     try reading { db in
-      var albums = 0
       // SQLite sorts in memory up to the main database's cache size (2 MB by default), and
       // the staged songs in order of their albums take some 7 MB for 20,000 songs: sorted
       // in runs written to the temporary file and merged, a sixth of the grouping. The same
@@ -219,90 +241,34 @@ extension AlbumStore {
       try db.execute(sql: "PRAGMA main.cache_size = -\(Self.listingCacheKiB)")
       defer { try? db.execute(sql: "PRAGMA main.cache_size = \(mainCache)") }
       try db.inTransaction(.deferred) {
-        let insertAlbum = try db.makeStatement(
-          sql: """
-            INSERT INTO temp.built (key, sort, title, artist, year, genre, tracks, duration, folder, mb_albumid,
-              mb_releasegroupid, first_path, discs, track_rating, track_fav)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        // The albums' tracks, `tracksPerInsert` rows a statement (a statement a row was a
-        // tenth of the grouping).
-        let tracksPerInsert = 128
-        func insertTracks(_ count: Int) throws -> Statement {
-          try db.makeStatement(
-            sql: "INSERT INTO temp.built_track (seq, position, disc, song) VALUES "
-              + repeatElement("(?, ?, ?, ?)", count: count).joined(separator: ", "))
-        }
-        let insertTrackRows = try insertTracks(tracksPerInsert)
-        var trackRows: [(seq: Int64, position: Int, disc: Int?, song: Int64)] = []
-        trackRows.reserveCapacity(tracksPerInsert)
-        func writeTrackRows(_ statement: Statement) throws {
-          try Self.run(statement, db) { row in
-            for track in trackRows {
-              row.bind(track.seq)
-              row.bind(track.position)
-              row.bind(track.disc)
-              row.bind(track.song)
+        if try grouper?.finish(db) != true {
+          var writer = try BuiltAlbumWriter(db)
+          var cluster: [ListedTrack] = []
+          var current: (parent: String, title: String)?
+          let read = try db.makeStatement(
+            sql: """
+              SELECT rowid, parent, title, \(Self.groupingColumns) FROM temp.listed
+              ORDER BY parent, title, folder, path
+              """)
+          try Self.readListed(read, offset: 3) { row, track in
+            let parent = Self.text(row, 1) ?? ""
+            let title = Self.text(row, 2) ?? ""
+            if current?.parent != parent || current?.title != title {
+              if let current { try writer.write(cluster, parent: current.parent) }
+              cluster.removeAll(keepingCapacity: true)
+              current = (parent, title)
             }
+            cluster.append(track)
           }
-          trackRows.removeAll(keepingCapacity: true)
+          if let current { try writer.write(cluster, parent: current.parent) }
+          try writer.finish()
         }
-        var cluster: [ListedTrack] = []
-        var current: (parent: String, title: String)?
-        func flush() throws {
-          for album in MusicFolderScanner.albums(listed: cluster) {
-            try Self.run(insertAlbum, db) { row in
-              row.bind(album.key)
-              row.bind(Self.sortKey(of: album.folder))
-              row.bind(album.title)
-              row.bind(album.artist)
-              row.bind(album.year)
-              row.bind(album.genre)
-              row.bind(album.trackCount)
-              row.bind(album.duration)
-              row.bind(album.folder)
-              row.bind(album.musicBrainzAlbumID)
-              row.bind(album.musicBrainzReleaseGroupID)
-              // What its tracks say of it as a whole, kept beside it: the import of a first
-              // sync reads the albums without their tracks (``forEachListedAlbum``).
-              row.bind(album.tracks.first?.path)
-              row.bind(album.discs)
-              row.bind(album.rating)
-              row.bind(album.favourite)
-            }
-            let seq = db.lastInsertedRowID
-            for (position, track) in album.tracks.enumerated() {
-              // The song's row, read where its time would be (``groupingColumns``).
-              trackRows.append((seq, position, track.disc, track.modified))
-              if trackRows.count == tracksPerInsert { try writeTrackRows(insertTrackRows) }
-            }
-            albums += 1
-          }
-          cluster.removeAll(keepingCapacity: true)
-        }
-        let read = try db.makeStatement(
-          sql: """
-            SELECT rowid, parent, title, \(Self.groupingColumns) FROM temp.listed
-            ORDER BY parent, title, folder, path
-            """)
-        try Self.readListed(read, offset: 3) { row, track in
-          let parent = Self.text(row, 1) ?? ""
-          let title = Self.text(row, 2) ?? ""
-          if current?.parent != parent || current?.title != title {
-            try flush()
-            current = (parent, title)
-          }
-          cluster.append(track)
-        }
-        try flush()
-        if !trackRows.isEmpty { try writeTrackRows(insertTracks(trackRows.count)) }
-        albums = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.built") ?? albums
         // One key for one album: the later ones of a key (in the import's order) get `US n`.
         try db.execute(sql: "CREATE INDEX temp.built_key ON built (key)")
-        try db.execute(sql: "CREATE INDEX temp.built_order ON built (sort, title, artist, seq)")
+        try db.execute(sql: "CREATE INDEX temp.built_order ON built (\(Self.builtOrder))")
         for key in try String.fetchAll(db, sql: "SELECT key FROM temp.built GROUP BY key HAVING count(*) > 1") {
           let seqs = try Int64.fetchAll(
-            db, sql: "SELECT seq FROM temp.built WHERE key = ? ORDER BY sort, title, artist, seq", arguments: [key])
+            db, sql: "SELECT seq FROM temp.built WHERE key = ? ORDER BY \(Self.builtOrder)", arguments: [key])
           for (index, seq) in seqs.enumerated().dropFirst() {
             try db.execute(
               sql: "UPDATE temp.built SET key = ? WHERE seq = ?", arguments: [key + "\u{1F}\(index + 1)", seq])
@@ -310,13 +276,19 @@ extension AlbumStore {
         }
         return .commit
       }
-      return albums
+      return try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.built") ?? 0
     }
   }
 
+  /// The order of the built albums, an import's: by folder (``sortKey(of:)``), title and
+  /// artist, then those of one folder, title and artist by their clusters' parent folders
+  /// and their places among their clusters' albums (the order a grouping of the songs
+  /// sorted by parent and title makes them in, whether they were grouped so or as they came).
+  static let builtOrder = "sort, title, artist, parent, member, seq"
+
   /// A text that sorts as the grouping orders albums' folders (by their names, a folder
   /// before its subfolders): the names joined by U+0001, below every character a name has.
-  private static func sortKey(of folder: String) -> String {
+  static func sortKey(of folder: String) -> String {
     guard MusicFolderScanner.slashesStandAlone(folder) else {
       return folder.split(separator: "/").joined(separator: "\u{1}")
     }
@@ -422,11 +394,11 @@ extension AlbumStore {
         ? """
         SELECT \(albumColumns), t.disc, \(listed)
         FROM temp.built b LEFT JOIN temp.built_track t ON t.seq = b.seq LEFT JOIN temp.listed l ON l.rowid = t.song
-        WHERE \(condition) ORDER BY b.sort, b.title, b.artist, b.seq, t.position
+        WHERE \(condition) ORDER BY b.sort, b.title, b.artist, b.parent, b.member, b.seq, t.position
         """
         : """
         SELECT \(albumColumns), NULL, \(listed.split(separator: ",").map { _ in "NULL" }.joined(separator: ", "))
-        FROM temp.built b WHERE \(condition) ORDER BY b.sort, b.title, b.artist, b.seq
+        FROM temp.built b WHERE \(condition) ORDER BY b.sort, b.title, b.artist, b.parent, b.member, b.seq
         """)
     var current: (seq: Int64, key: String, album: MusicAlbum, listed: ListedAlbumMarks?, whole: BuiltTracks)?
     try readListed(read, offset: 21) { row, track in
@@ -466,7 +438,9 @@ extension AlbumStore {
   /// Writes the tracks of every album ``groupListing()`` built as the library's, each the
   /// `position`th of its album's key, in one statement: what ``upsertTrack(_:key:position:_:using:)``
   /// writes for each, without a `MusicTrack` of them made and bound again (a first sync,
-  /// where no track of the source is stored to compare them with).
+  /// where no track of the source is stored to compare them with). In the order the albums
+  /// were built, which is nearly their paths' (the table's key): in another, the rows cost
+  /// two fifths more.
   private static func storeBuiltTracks(_ db: Database) throws {
     try db.execute(
       sql: """
@@ -476,7 +450,9 @@ extension AlbumStore {
         SELECT l.path, 0, l.modified, t.disc, b.key, t.position, l.album, l.artist, l.album_artist, l.song_title,
           l.number, l.date, l.genre, l.disc, l.mb_trackid, l.mb_albumid, l.mb_releasegroupid, l.format, l.bitrate,
           l.length, NULL, NULL, NULL, l.rating, l.fav, l.samplerate, l.composer
-        FROM temp.built b JOIN temp.built_track t ON t.seq = b.seq JOIN temp.listed l ON l.rowid = t.song
+        FROM temp.built b INDEXED BY built_order JOIN temp.built_track t ON t.seq = b.seq
+          JOIN temp.listed l ON l.rowid = t.song
+        ORDER BY \(builtOrder.split(separator: ", ").map { "b." + $0 }.joined(separator: ", ")), t.position
         """)
   }
 

@@ -1,0 +1,224 @@
+import AlbumModel
+internal import BlueSQL
+internal import MusicFolder
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// A first sync's songs grouped as they are staged, without reading them back. A server that
+// lists its songs in the order of its folders' tree (MPD walks its database a folder at a
+// time: a folder's songs, then each subfolder's in turn) has listed every song of a parent
+// folder — every song the grouping's (parent folder, title) clusters of it can hold — once
+// it lists a song outside that folder. Each parent's songs are held from its first song to
+// that moment, grouped and written then (``AlbumStore/BuiltAlbumWriter``), and let go: what
+// is held is the songs of the folders on the way down to the song being listed. A listing
+// in another order (a song whose parent was let go comes again), a song listed twice, or
+// more songs held at once than ``ListingGrouper/mostHeld``, and the grouper gives up: the
+// albums it wrote are dropped and ``AlbumStore/groupListing(_:)`` groups every staged song
+// after the listing, in the order it sorts them, as it did before. Either way the same
+// albums in the same order (a test lists the same songs both ways).
+extension AlbumStore {
+  /// The grouping of a listing as its songs come (the comment above).
+  final class ListingGrouper {
+    /// The parents whose songs are held (their bytes), each under the one before, with
+    /// their songs.
+    private var open: [(parent: [UInt8], songs: [(title: String, track: ListedTrack)])] = []
+    /// The parents let go (hashes of them: a collision only makes the grouper give up).
+    private var closed: Set<Int> = []
+    /// How many songs are held.
+    private var held = 0
+    /// Whether it still groups (false once it gave up, or was never asked to).
+    private(set) var isGrouping: Bool
+    /// The writer of its albums, made at the first song.
+    private var writer: BuiltAlbumWriter?
+
+    /// The most songs held at once: a flat folder of many albums would hold the whole
+    /// listing (the staged path sorts it on disk instead).
+    static let mostHeld = 8_192
+
+    /// A grouper that groups (`grouping`) or does nothing.
+    init(grouping: Bool) { isGrouping = grouping }
+
+    /// Where a song's parent folder is against the innermost parent held.
+    private enum Place { case same, inside, outside }
+
+    /// Takes the songs just staged, in the order listed, each with its place (its path's
+    /// parent folder and the title its album gets) and its staged row where its time would be.
+    func take(
+      _ songs: [(place: (folder: Substring, parent: Substring, title: String), track: ListedTrack)], _ db: Database
+    ) throws {
+      guard isGrouping else { return }
+      for song in songs {
+        var parent = song.place.parent
+        // Compared as bytes in place (a generic walk of two UTF-8 views was a tenth of a sync).
+        let taken = try parent.withUTF8 { bytes throws -> Bool in
+          // The parents the listing has left: each of them is complete.
+          var place = Place.outside
+          while let last = open.last {
+            place = Self.place(of: bytes, against: last.parent)
+            if place != .outside { break }
+            try close(db)
+          }
+          if place == .same {
+            open[open.count - 1].songs.append((song.place.title, song.track))
+          } else {
+            guard !closed.contains(Self.hash(bytes)) else { return false }
+            open.append((Array(bytes), [(song.place.title, song.track)]))
+          }
+          return true
+        }
+        guard taken else { return try giveUp(db) }
+        held += 1
+        if held > Self.mostHeld { return try giveUp(db) }
+      }
+    }
+
+    /// Groups and writes what is still held; returns whether it grouped every song (when
+    /// not, ``AlbumStore/groupListing(_:)`` groups them all).
+    func finish(_ db: Database) throws -> Bool {
+      guard isGrouping else { return false }
+      while !open.isEmpty { try close(db) }
+      try writer?.finish()
+      return true
+    }
+
+    /// Stops grouping and drops the albums written so far.
+    func giveUp(_ db: Database) throws {
+      guard isGrouping else { return }
+      isGrouping = false
+      open = []
+      closed = []
+      writer = nil
+      try db.execute(sql: "DELETE FROM temp.built WHERE listed = 0; DELETE FROM temp.built_track")
+    }
+
+    /// Groups and writes the songs of the innermost parent held, one title at a time.
+    private func close(_ db: Database) throws {
+      guard let last = open.popLast() else { return }
+      closed.insert(last.parent.withUnsafeBufferPointer(Self.hash))
+      held -= last.songs.count
+      if writer == nil { writer = try BuiltAlbumWriter(db) }
+      // By the titles' bytes, as the staged grouping tells clusters apart (not by their
+      // canonical equivalence, as a dictionary of strings would).
+      var clusters: [[UInt8]: [ListedTrack]] = [:]
+      for song in last.songs { clusters[Array(song.title.utf8), default: []].append(song.track) }
+      let parent = String(decoding: last.parent, as: UTF8.self)
+      // In the titles' order, as the staged grouping builds them: the track rows go into the
+      // library in the order the albums were built, and in their paths' order they cost less.
+      for title in clusters.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        try writer!.write(clusters[title]!, parent: parent)
+      }
+    }
+
+    /// Whether `folder` is `parent`, a folder inside it, or neither.
+    private static func place(of folder: UnsafeBufferPointer<UInt8>, against parent: [UInt8]) -> Place {
+      guard folder.count >= parent.count else { return .outside }
+      let starts = parent.withUnsafeBufferPointer { parent in
+        parent.isEmpty || memcmp(folder.baseAddress!, parent.baseAddress!, parent.count) == 0
+      }
+      guard starts else { return .outside }
+      if folder.count == parent.count { return .same }
+      return parent.isEmpty || folder[parent.count] == UInt8(ascii: "/") ? .inside : .outside
+    }
+
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+      var hasher = Hasher()
+      hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+      return hasher.finalize()
+    }
+  }
+
+  /// Writes the albums the grouping builds of a cluster of listed songs into the staging
+  /// tables: each album a row of `built` (with its cluster's parent folder and its place
+  /// among the cluster's albums, which order albums of one folder, title and artist as a
+  /// sorted grouping would), its tracks' places into `built_track`, `tracksPerInsert` rows
+  /// a statement (a statement a row was a tenth of the grouping).
+  struct BuiltAlbumWriter {
+    private let db: Database
+    private let insertAlbum: Statement
+    private let insertTracks: Statement
+    private static let tracksPerInsert = 128
+    private var trackRows: [(seq: Int64, position: Int, disc: Int?, song: Int64)] = []
+
+    init(_ db: Database) throws {
+      self.db = db
+      insertAlbum = try db.makeStatement(
+        sql: """
+          INSERT INTO temp.built (key, sort, title, artist, year, genre, tracks, duration, folder, mb_albumid,
+            mb_releasegroupid, first_path, discs, track_rating, track_fav, parent, member)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """)
+      insertTracks = try Self.insertTracks(Self.tracksPerInsert, db)
+      trackRows.reserveCapacity(Self.tracksPerInsert)
+    }
+
+    private static func insertTracks(_ count: Int, _ db: Database) throws -> Statement {
+      try db.makeStatement(
+        sql: "INSERT INTO temp.built_track (seq, position, disc, song) VALUES "
+          + repeatElement("(?, ?, ?, ?)", count: count).joined(separator: ", "))
+    }
+
+    /// Groups `cluster` (the songs of one parent folder and title, each with its staged
+    /// row where its time would be) and writes its albums; returns how many.
+    @discardableResult
+    mutating func write(_ cluster: [ListedTrack], parent: String) throws -> Int {
+      let albums = MusicFolderScanner.albums(listed: cluster)
+      for (member, album) in albums.enumerated() {
+        try AlbumStore.run(insertAlbum, db) { row in
+          row.bind(album.key)
+          row.bind(AlbumStore.sortKey(of: album.folder))
+          row.bind(album.title)
+          row.bind(album.artist)
+          row.bind(album.year)
+          row.bind(album.genre)
+          row.bind(album.trackCount)
+          row.bind(album.duration)
+          row.bind(album.folder)
+          row.bind(album.musicBrainzAlbumID)
+          row.bind(album.musicBrainzReleaseGroupID)
+          // What its tracks say of it as a whole, kept beside it: the import of a first
+          // sync reads the albums without their tracks (``forEachListedAlbum``).
+          row.bind(album.tracks.first?.path)
+          row.bind(album.discs)
+          row.bind(album.rating)
+          row.bind(album.favourite)
+          row.bind(parent)
+          row.bind(member)
+        }
+        let seq = db.lastInsertedRowID
+        for (position, track) in album.tracks.enumerated() {
+          // The song's row, carried where its time would be.
+          trackRows.append((seq, position, track.disc, track.modified))
+          if trackRows.count == Self.tracksPerInsert { try writeTrackRows(insertTracks) }
+        }
+      }
+      return albums.count
+    }
+
+    /// Writes the track rows still waiting.
+    mutating func finish() throws {
+      if !trackRows.isEmpty { try writeTrackRows(Self.insertTracks(trackRows.count, db)) }
+    }
+
+    private mutating func writeTrackRows(_ statement: Statement) throws {
+      try Self.write(trackRows, statement, db)
+      trackRows.removeAll(keepingCapacity: true)
+    }
+
+    private static func write(
+      _ rows: [(seq: Int64, position: Int, disc: Int?, song: Int64)], _ statement: Statement, _ db: Database
+    ) throws {
+      try AlbumStore.run(statement, db) { row in
+        for track in rows {
+          row.bind(track.seq)
+          row.bind(track.position)
+          row.bind(track.disc)
+          row.bind(track.song)
+        }
+      }
+    }
+  }
+}
