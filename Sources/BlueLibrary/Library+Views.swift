@@ -75,9 +75,10 @@ extension Library {
     return ids.compactMap { id in indexOf[id].map { ListedAlbum(id: id, index: $0) } }
   }
 
-  /// The index of the first album of the view (or library) whose `field` (a text field)
-  /// sorts under `prefix`: its ``CollationKey`` starts with the prefix's, so `scroll to R`
-  /// lands on `Røyksopp` and never on `Greatest Hits`. Nil when none does.
+  /// The index of the first album of the view (or library) whose `field` sorts under
+  /// `prefix`: a text's ``CollationKey`` starts with the prefix's, so `scroll to R` lands on
+  /// `Røyksopp` and never on `Greatest Hits`; a number's digits start with it (`scroll to
+  /// '19'` in a view by year). Nil when none does.
   package func firstIndex(of field: QueryField, sortingUnder prefix: String) throws(LibraryError) -> Int? {
     guard let view else {
       guard let id = try store.albumIDs(of: field, sortingUnder: prefix, limit: 1).first else { return nil }
