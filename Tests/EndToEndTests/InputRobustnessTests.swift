@@ -114,31 +114,46 @@ extension RunsAlone {
 
     // MARK: - F11: a FIFO as the script
 
-    /// Whether process `pid` catches SIGTERM (its handler is installed: the signal no longer
-    /// kills it outright) and has `path` open.
-    private static func catchesSIGTERM(_ pid: pid_t, holding path: String) -> Bool {
+    /// Whether process `pid` waits for a writer of the FIFO at `path`: it catches SIGTERM (its
+    /// handler is installed: the signal no longer kills it outright), has the FIFO open, and
+    /// is blocked in a poll of one descriptor without a timeout (`/proc/PID/syscall`; where
+    /// that cannot be read, the first two alone).
+    private static func waitsForAWriter(_ pid: pid_t, of path: String) -> Bool {
       guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
         let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
         let caught = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16),
         caught & (1 << (UInt64(SIGTERM) - 1)) != 0
       else { return false }
       let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-      return descriptors.contains {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path
-      }
+      guard
+        descriptors.contains(where: {
+          (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path
+        })
+      else { return false }
+      guard let call = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8) else { return true }
+      // poll(fds, 1, -1) (ppoll's fourth argument is a pointer, NULL for no timeout).
+      let fields = call.split(separator: " ").map(String.init)
+      #if arch(x86_64)
+        let polls =
+          fields.first == "7" && fields.count > 3 && ["0xffffffff", "0xffffffffffffffff"].contains(fields[3])
+          || fields.first == "271" && fields.count > 3 && fields[3] == "0x0"
+      #else
+        let polls = fields.first == "73" && fields.count > 3 && fields[3] == "0x0"
+      #endif
+      return polls && fields[2] == "0x1"
     }
 
     /// A script that is a FIFO no one writes to is waited on where a signal ends the wait: once
-    /// the shell catches SIGTERM and has the FIFO open, SIGTERM ends it with 143. What is
-    /// waited for is that state and then the exit, not a time: the ceiling (60 s) is reached
-    /// only by a hang (a blocking open of the FIFO, which no signal ends).
+    /// the shell waits for a writer, SIGTERM ends it with 143. What is waited for is that state
+    /// and then the exit, not a time: the ceiling (60 s) is reached only by a hang (a blocking
+    /// open of the FIFO, which no signal ends).
     @Test func sigtermEndsAScriptFIFOThatHasNoWriter() throws {
       let runner = BinaryRunner()
       defer { runner.cleanUp() }
       let fifo = runner.home.appendingPathComponent("script.fifo").path
       #expect(mkfifo(fifo, 0o600) == 0)
       let result = try terminated(
-        runner, ["--script", fifo], input: FileHandle.nullDevice, when: { Self.catchesSIGTERM($0, holding: fifo) },
+        runner, ["--script", fifo], input: FileHandle.nullDevice, when: { Self.waitsForAWriter($0, of: fifo) },
         within: 60)
       #expect(result.status == 143, "still running \(Int(result.seconds)) s after SIGTERM")
     }
