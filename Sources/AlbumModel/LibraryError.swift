@@ -80,6 +80,9 @@ package enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
   case importedSince(title: String)
   /// A query word that cannot be read (an unknown field, a bad number, date or pattern).
   case badQuery(word: String, reason: String)
+  /// A `::pattern` word while ICU, which reads regular expressions, cannot be loaded (`why`):
+  /// the word is sound, the machine lacks a library (a saved view with one is kept).
+  case patternsNeedICU(word: String, why: String)
   /// A move inside a view sorted by a query, whose order is not the library's.
   case sortedView(String)
   /// A regular expression that took longer than its budget on one album (`(a+)+$` on a
@@ -189,6 +192,8 @@ package enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       "\(Self.quoted(title, mark: "\"")) was imported again since; nothing redone"
     case .badQuery(let word, let reason):
       "bad query word \(Self.quoted(word)): \(reason)"
+    case .patternsNeedICU(let word, let why):
+      "bad query word \(Self.quoted(word)): \(Self.patternsNeedICU(why))"
     case .sortedView(let query):
       "this view is sorted (\(Self.quoted(query))), so there is no place to move to; 'find' alone shows the library order"
     case .noView(let name, let known):
@@ -245,6 +250,12 @@ package enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
       index = end + 1
     }
     return runs.prefix(10).joined(separator: ", ") + (runs.count > 10 ? ", …" : "")
+  }
+
+  /// Why a regular expression cannot be read now: `regular expressions need ICU: cannot
+  /// load ICU (…)`, where `why` is the loader's one line.
+  package static func patternsNeedICU(_ why: String) -> String {
+    "regular expressions need ICU: \(why)"
   }
 
   /// `'value'` (or quoted with `mark`) with control characters escaped (`\n`, `\u{1B}`) and anything past

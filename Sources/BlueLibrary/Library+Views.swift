@@ -18,6 +18,23 @@ package struct AlbumView: Sendable {
   package var count: Int { ids.count }
 }
 
+/// A view saved under a name (`view save`), as `view list` shows it.
+package struct SavedView: Sendable {
+  /// What can be done with it now.
+  package enum State: Sendable {
+    /// Its query, read.
+    case usable(AlbumQuery)
+    /// Its words as typed hold a regular expression while ICU cannot be loaded (`why`): the
+    /// view is kept, and can be used where ICU loads.
+    case needsICU(text: String, why: String)
+    /// A stored query this build does not read (a field a later build renamed).
+    case invalid
+  }
+
+  package let name: String
+  package let state: State
+}
+
 /// One album of a listing: its id and its index in the current view (or library).
 package struct ListedAlbum: Sendable, Equatable {
   package let id: Int64
@@ -75,9 +92,10 @@ extension Library {
     return ids.compactMap { id in indexOf[id].map { ListedAlbum(id: id, index: $0) } }
   }
 
-  /// The index of the first album of the view (or library) whose `field` (a text field)
-  /// sorts under `prefix`: its ``CollationKey`` starts with the prefix's, so `scroll to R`
-  /// lands on `Røyksopp` and never on `Greatest Hits`. Nil when none does.
+  /// The index of the first album of the view (or library) whose `field` sorts under
+  /// `prefix`: a text's ``CollationKey`` starts with the prefix's, so `scroll to R` lands on
+  /// `Røyksopp` and never on `Greatest Hits`; a number's digits start with it (`scroll to
+  /// '19'` in a view by year). Nil when none does.
   package func firstIndex(of field: QueryField, sortingUnder prefix: String) throws(LibraryError) -> Int? {
     guard let view else {
       guard let id = try store.albumIDs(of: field, sortingUnder: prefix, limit: 1).first else { return nil }
@@ -121,9 +139,23 @@ extension Library {
 
   // MARK: - Saved views
 
-  /// The saved views, by name, with their queries (nil for one that no longer parses).
-  package func savedViews() throws(LibraryError) -> [(name: String, query: AlbumQuery?)] {
-    try store.savedViews().map { ($0.name, try? AlbumQuery(storedText: $0.query, savedViews: savedViewWords)) }
+  /// The saved views, by name, each with its query, or why it cannot be used.
+  package func savedViews() throws(LibraryError) -> [SavedView] {
+    try store.savedViews().map { stored in
+      do throws(LibraryError) {
+        return SavedView(
+          name: stored.name, state: .usable(try AlbumQuery(storedText: stored.query, savedViews: savedViewWords)))
+      } catch .patternsNeedICU(_, let why) {
+        return SavedView(name: stored.name, state: .needsICU(text: Self.typed(stored.query), why: why))
+      } catch {
+        return SavedView(name: stored.name, state: .invalid)
+      }
+    }
+  }
+
+  /// A stored query's words as typed (`title::^The year+`), else the stored text.
+  private static func typed(_ stored: String) -> String {
+    (try? AlbumQuery.words(storedText: stored)).map { AlbumQuery.all.withWords($0).text } ?? stored
   }
 
   /// The query saved as `name`.
@@ -210,24 +242,34 @@ extension Library {
   /// Reads the view the last session showed (the memento) and selects the saved album in it.
   ///
   /// A view that no longer parses (a field a later build renamed) is dropped quietly. One
-  /// that fails to run — a regular expression too slow for an album that came in since, a
-  /// saved view it names that grew past the limits — is dropped too, with the library
-  /// shown whole and ``droppedView`` saying why: a start must never hang on the memento.
+  /// with a regular expression while ICU cannot be loaded is not shown but kept, for a start
+  /// where ICU loads, with ``droppedView`` saying so. One that fails to run — a regular
+  /// expression too slow for an album that came in since, a saved view it names that grew
+  /// past the limits — is dropped, with the library shown whole and ``droppedView`` saying
+  /// why: a start must never hang on the memento.
   func restoreView(selectedPosition position: Int?) throws(LibraryError) {
     guard let stored = try store.currentViewQuery() else { return }
     let query: AlbumQuery
     let ids: [Int64]
     do throws(LibraryError) {
-      guard let parsed = try? AlbumQuery(storedText: stored, savedViews: savedViewWords), !parsed.isEverything else {
+      let parsed: AlbumQuery
+      do throws(LibraryError) {
+        parsed = try AlbumQuery(storedText: stored, savedViews: savedViewWords)
+      } catch .patternsNeedICU(_, let why) {
+        droppedView =
+          "the view of the last session ('find \(Self.typed(stored))') is kept but not shown: "
+          + LibraryError.patternsNeedICU(why)
+        return
+      } catch {
         return
       }
+      guard !parsed.isEverything else { return }
       query = parsed
       ids = try store.albumIDs(matching: query)
     } catch .cancelled {
       throw .cancelled
     } catch {
-      let text = (try? AlbumQuery.words(storedText: stored)).map { AlbumQuery.all.withWords($0).text } ?? stored
-      droppedView = "the view of the last session ('find \(text)') was dropped: \(error)"
+      droppedView = "the view of the last session ('find \(Self.typed(stored))') was dropped: \(error)"
       try store.setCurrentView(nil, selection: position)
       return
     }

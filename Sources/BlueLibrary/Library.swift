@@ -51,8 +51,9 @@ package final class Library {
     var albums: [Album]
   }
   /// Why the view was dropped — the last session's at start, or the current one after a
-  /// change — because its query failed to run; for the shell to say once
-  /// (``takeDroppedView()``); nil when nothing was dropped.
+  /// change — because its query failed to run, or why the last session's is kept but not
+  /// shown (ICU missing); for the shell to say once (``takeDroppedView()``); nil when nothing
+  /// was dropped.
   var droppedView: String?
   private var cachedCount: Int?
   /// SQLite's `data_version` when this library last looked (see ``noticeChangesElsewhere()``).

@@ -112,16 +112,4 @@ package final class RegularExpression: Sendable {
   private struct Asker {
     let ask: () -> Bool
   }
-
-  /// `text` as a pattern that matches it literally: a backslash before each of
-  /// `*?+[(){}^$|\./`, as `NSRegularExpression.escapedPattern(for:)`.
-  package static func escapedPattern(for text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      if "*?+[(){}^$|\\./".unicodeScalars.contains(scalar) { out.unicodeScalars.append("\\") }
-      out.unicodeScalars.append(scalar)
-    }
-    return out
-  }
 }

@@ -64,14 +64,47 @@ import Testing
     "Fri, 27 Nov 2026 12:00:10 GMT+01:00", "Fri, 27 Nov 2026 12:00:10 GMT-1", "Fri, 27 Nov 2026 12:00:10 Z",
     "Fri,  27 Nov 2026 12:00:10 GMT", "Fri 27 Nov 2026 12:00:10 GMT", "Fri, 27 November 2026 12:00:10 GMT",
     "Fri, 27 Nov 2026 12:0:10 GMT", "Thu, 29 Feb 2024 23:59:59 GMT", "Sun, 06 Nov 1994 08:49:37 GMT",
-    "Fri, 27 Nov 2026 12:00:10", "Friday, 27-Nov-26 12:00:10 GMT",
-    "Fri Nov 27 12:00:10 2026", "Fri, 27 Nov 2026 24:00:10 GMT", "Fri, 31 Nov 2026 12:00:10 GMT",
+    "Fri, 27 Nov 2026 12:00:10", "Fri, 27 Nov 2026 24:00:10 GMT", "Fri, 31 Nov 2026 12:00:10 GMT",
     "Fri, 29 Feb 2026 12:00:10 GMT", "Fri, 27 Nov 2026 12:00:60 GMT", "Fri, 00 Nov 2026 12:00:10 GMT",
     "Fri, 27 Nov 2026 12:00:10.5 GMT", "Fri, 27 Nov 2026 12:00:10 CET", "27 Nov 2026", "",
   ])
   func anHTTPDateIsReadAsDateFormatterReadIt(text: String) {
     let expected = Self.formatter.date(from: text).map { Int64($0.timeIntervalSince1970) }
     #expect(HostBackoff.httpDate(text) == expected)
+  }
+
+  /// RFC 9110 §5.6.7: a recipient reads all three forms of an HTTP date — IMF-fixdate, the
+  /// obsolete RFC 850 form and ANSI C's asctime — as the same instant. DateFormatter read
+  /// the first only, and so did this until the review of issue 47.
+  @Test(arguments: [
+    "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+    "sunday, 06-nov-94 08:49:37 gmt", "Sun Nov 06 08:49:37 1994", "Sunday, 06-Nov-1994 08:49:37 GMT",
+  ])
+  func theThreeFormsOfAnHTTPDateAreRead(text: String) {
+    let now = Int64(1_796_083_200)  // 2026-12-01T00:00:00Z
+    #expect(HostBackoff.httpDate(text, now: now) == 784_111_777)
+  }
+
+  /// An RFC 850 date's two-digit year is this century's, unless that is more than 50 years
+  /// in the future: then it is the last century's (§5.6.7).
+  @Test(arguments: [
+    ("Friday, 27-Nov-26 12:00:10 GMT", Int64(1_795_780_810)), ("Monday, 27-Nov-00 12:00:10 GMT", 975_326_410),
+    ("Wednesday, 27-Nov-75 12:00:10 GMT", 3_342_081_610), ("Saturday, 27-Nov-77 12:00:10 GMT", 249_480_010),
+    ("Saturday, 27-Nov-99 12:00:10 GMT", 943_704_010),
+  ])
+  func anRFC850YearMoreThanFiftyYearsAheadIsOfTheLastCentury(text: String, seconds: Int64) {
+    let now = Int64(1_796_083_200)  // 2026-12-01T00:00:00Z
+    #expect(HostBackoff.httpDate(text, now: now) == seconds)
+  }
+
+  /// What is none of the three forms is not read.
+  @Test(arguments: [
+    "Sun Nov  6 08:49:37 1994 GMT", "Sun Nov 6 08:49:37", "Sun 6 Nov 08:49:37 1994", "Sun Nov 31 08:49:37 1994",
+    "Sunday, 06-Nov-94 08:49:37", "Sunday, 06-Nov-94 08:49:37 CET", "Sunday, 06-11-94 08:49:37 GMT",
+    "Sunday, 06-Nov-994 08:49:37 GMT", "Sunday, 06-Nov 08:49:37 GMT", "Sun Nov  6 25:49:37 1994",
+  ])
+  func textInNoneOfTheFormsIsNotRead(text: String) {
+    #expect(HostBackoff.httpDate(text) == nil)
   }
 
   /// Years before 1583 are Julian to DateFormatter and Gregorian here: either way long past,

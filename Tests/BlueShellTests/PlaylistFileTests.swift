@@ -66,6 +66,22 @@ import Testing
     #expect(fixture.player.isIdle)
   }
 
+  /// A Latin-1 M3U (older players) that starts with a UTF-8 byte-order mark: the mark is
+  /// no part of the first line, which stays a comment, and its entries are read as Latin-1
+  /// (`é` is one byte). The mark was decoded as Latin-1 too: `ï»¿#EXTM3U` became an entry,
+  /// named as not in the library.
+  @Test func aLatin1M3UThatStartsWithAByteOrderMarkReadsItsFirstLine() throws {
+    let text = "#EXTM3U\n#EXTINF:1,Caf\u{E9}\nX/Alpha/01.mp3\n/elsewhere/caf\u{E9}.flac\n"
+    let latin1 = text.unicodeScalars.map { UInt8($0.value) }
+    let path = try fixture.folder.file("old.m3u", [0xEF, 0xBB, 0xBF] + latin1)
+
+    #expect(
+      try PlaylistFile.entries(at: path) == [fixture.path("X/Alpha/01.mp3"), "/elsewhere/caf\u{E9}.flac"])
+    #expect(shell.run("play '\(path)'") == [])
+    #expect(
+      shell.lines() == ["playing old.m3u (1 track)", "1 of 2 tracks is not in the library: caf\u{E9}.flac"])
+  }
+
   @Test func aPlaylistOfNothingTheLibraryHoldsOrNoFileIsOneLine() throws {
     let path = try playlist("none.m3u", "#EXTM3U\n/elsewhere/a.flac\n/elsewhere/b.flac\n")
     #expect(

@@ -108,6 +108,39 @@ struct StreamLineReaderTests {
     #expect(next == .line("second"))
   }
 
+  /// A signal that comes after the reader last asked whether to stop, before its wait for
+  /// input blocks, ends the wait: the handler's byte on the wake-up pipe does (a read or poll
+  /// of the input alone missed it and waited for input that never came: a script FIFO without
+  /// a writer ran on after SIGTERM, 13 times in 100). Here the "signal" is what the second ask
+  /// does as it answers no; the input, a pipe, never gets a byte.
+  @Test func aSignalBetweenTheAskAndTheWaitEndsTheWait() throws {
+    let (readEnd, writeEnd) = try makePipe()
+    let wakeUp = WakeUpPipe()
+    defer { wakeUp.close() }
+    let event = LockedBox<LineEvent?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      var asked = 0
+      let reader = StreamLineReader(
+        fileDescriptor: readEnd, closeWhenDone: true, wakeUpPipe: wakeUp,
+        stopRequested: {
+          asked += 1
+          if asked == 2 { wakeUp.wake() }
+          return asked > 2 ? .terminated : nil
+        })
+      let read = reader.readLine()
+      reader.close()
+      event.update { $0 = read }
+      done.signal()
+    }
+    // Only a hang reaches the ceiling; then the input ends, which frees the reader.
+    let ended = done.wait(timeout: .now() + 60) == .success
+    close(writeEnd)
+    if !ended { done.wait() }
+    #expect(ended, "still waiting for input after the signal")
+    #expect(event.value == .terminated)
+  }
+
   // MARK: - Malformed input
 
   @Test(

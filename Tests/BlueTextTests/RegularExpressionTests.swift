@@ -53,11 +53,4 @@ import Testing
     }
     #expect(found == 32)
   }
-
-  @Test(arguments: ["plain", "a*b?c+[d](e){f}^g$h|i\\j.k/l", "R. E. M.", "(?i)", "日本"])
-  func anEscapedPatternIsNSRegularExpressions(text: String) throws {
-    #expect(RegularExpression.escapedPattern(for: text) == NSRegularExpression.escapedPattern(for: text))
-    #expect(
-      try RegularExpression(RegularExpression.escapedPattern(for: text)).matches(in: "x" + text + "y") { true } == true)
-  }
 }

@@ -231,6 +231,58 @@ extension RunsAlone {
       #expect(Set(asked.map(\.path)).count == 20)
     }
 
+    /// `seconds` since 1970 as an HTTP date in `format` (strftime's, in GMT).
+    private static func httpDate(_ seconds: Int, _ format: String) -> String {
+      var time = time_t(seconds)
+      var parts = tm()
+      gmtime_r(&time, &parts)
+      var buffer = [CChar](repeating: 0, count: 64)
+      let count = strftime(&buffer, buffer.count, format, &parts)
+      return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A busy answer whose `Retry-After` is a date four seconds ahead, in each of the three
+    /// forms RFC 9110 §5.6.7 says a recipient must read: the host is left alone until then
+    /// (three seconds at least), where only the first form was read and the others waited
+    /// the one second of a busy answer without a date (review of issue 47).
+    @Test(
+      .timeLimit(.minutes(1)),
+      arguments: [
+        ("%a, %d %b %Y %H:%M:%S GMT", 503), ("%A, %d-%b-%y %H:%M:%S GMT", 429), ("%a %b %e %H:%M:%S %Y", 503),
+      ])
+    func aRetryAfterDateInEachFormLeavesTheHostAloneUntilThen(format: String, status: Int) throws {
+      let server = try LoopbackHTTPServer()
+      defer { server.stop() }
+      server.route("/images/front.png", .ok(CoverFixture.png()))
+      let image = server.url("/images/front.png")
+      // The first answer is busy, with a date four seconds from when it is sent.
+      let told = LockedBox<String?>(nil)
+      server.route(startingWith: "/release/") { _, _ in
+        var date: String?
+        told.update {
+          if $0 == nil {
+            $0 = Self.httpDate(Int(Date().timeIntervalSince1970) + 4, format)
+            date = $0
+          }
+        }
+        guard let date else { return .redirect(to: image, status: 307) }
+        return LoopbackHTTPServer.Response(status: status, headers: ["Retry-After": date])
+      }
+      let runner = BinaryRunner()
+      defer { runner.cleanUp() }
+      try Self.archiveAlbums(1, in: runner)
+
+      let result = try runner.run(
+        ["-c", "download all", "-c", "wait"], environment: ["BLUELIB_COVERART_URL": server.url("/")])
+
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(Self.downloaded(result.stdout) == 1, "\(result.stdout)")
+      let asked = server.requests.filter { $0.path.hasPrefix("/release/") }
+      #expect(asked.count == 2, "\(asked.map(\.path))")
+      let gap = asked.count == 2 ? asked[0].time.duration(to: asked[1].time) : .zero
+      #expect(gap >= .seconds(3), "asked again \(gap) later, told '\(told.value ?? "")'")
+    }
+
     /// A mirror's address that is not an http(s) URL with a host is said once, as the
     /// command's failure, before anything is asked (round 4, G22: each album failed with a
     /// reason about another URL, such as `could not resolve host release`).

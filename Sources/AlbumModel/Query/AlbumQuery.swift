@@ -454,7 +454,7 @@ package struct QueryTerm: Sendable, Equatable {
     do {
       _ = try RegularExpression(String(pattern))
     } catch .unavailable(let why) {
-      throw .badQuery(word: word, reason: "regular expressions need ICU: \(why)")
+      throw .patternsNeedICU(word: word, why: why)
     } catch {
       throw .badQuery(word: word, reason: "'\(pattern)' is not a valid regular expression")
     }

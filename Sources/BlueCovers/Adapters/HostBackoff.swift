@@ -65,32 +65,78 @@ final class HostBackoff: Sendable {
   static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
     guard let value = value?.trimming(.whitespaces), !value.isEmpty else { return nil }
     if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-    guard let date = httpDate(value) else { return nil }
+    guard let date = httpDate(value, now: Int64(now.timeIntervalSince1970.rounded(.down))) else { return nil }
     return .milliseconds(max(0, Int((Double(date) - now.timeIntervalSince1970) * 1000)))
   }
 
-  /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`, RFC 9110 §5.6.7) in seconds since 1970, as
-  /// Foundation's `DateFormatter` read it with `EEE, dd MMM yyyy HH:mm:ss zzz`: names in any
-  /// case, the weekday unchecked (and its comma optional), one or two digits a field, the zone
-  /// GMT, UTC, Z or an offset (`+0100`, `GMT+01:00`); nil for other text.
-  static func httpDate(_ text: String) -> Int64? {
-    var words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map { $0.lowercased() }
-    let weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
-    guard words.count == 6, weekdays.contains(where: { words[0] == $0 || words[0] == Self.fullWeekday($0) }) else {
+  /// An HTTP date in seconds since 1970, in any of the three forms RFC 9110 §5.6.7 says a
+  /// recipient must read: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850
+  /// form (`Sunday, 06-Nov-94 08:49:37 GMT`, a two-digit year more than 50 years after `now`
+  /// being the last century's) and ANSI C's asctime (`Sun Nov  6 08:49:37 1994`, GMT). The
+  /// first is read as Foundation's `DateFormatter` read it with `EEE, dd MMM yyyy HH:mm:ss
+  /// zzz`: names in any case, the weekday unchecked (and its comma optional), one or two digits
+  /// a field, the zone GMT, UTC, Z or an offset (`+0100`, `GMT+01:00`); nil for other text.
+  static func httpDate(_ text: String, now: Int64 = Int64(Date().timeIntervalSince1970)) -> Int64? {
+    let words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map { $0.lowercased() }
+    guard let weekday = words.first, Self.weekdays.contains(where: { weekday == $0 || weekday == Self.fullWeekday($0) })
+    else { return nil }
+    switch words.count {
+    case 6:
+      // IMF-fixdate: day month year time zone.
+      guard let day = Self.digits(words[1], 1...2), let month = Self.month(words[2]),
+        let year = Self.digits(words[3], 1...4), let offset = Self.zoneOffset(words[5])
+      else { return nil }
+      return Self.seconds(year: year, month: month, day: day, time: words[4]).map { $0 - Int64(offset) }
+    case 4:
+      // RFC 850: day-month-year time GMT.
+      let date = words[1].split(separator: "-", omittingEmptySubsequences: false)
+      guard date.count == 3, let day = Self.digits(date[0], 1...2), let month = Self.month(date[1]),
+        let yearDigits = Self.digits(date[2], 2...4), date[2].utf8.count != 3, let offset = Self.zoneOffset(words[3])
+      else { return nil }
+      guard date[2].utf8.count == 2 else {
+        return Self.seconds(year: yearDigits, month: month, day: day, time: words[2]).map { $0 - Int64(offset) }
+      }
+      // This century's year, unless that is more than 50 years from now: the last century's.
+      let century = (Self.year(of: now) / 100) * 100
+      guard let thisCentury = Self.seconds(year: century + yearDigits, month: month, day: day, time: words[2]) else {
+        return nil
+      }
+      let fiftyYears = Int64(50 * 31_556_952)  // the Gregorian calendar's mean year
+      if thisCentury - Int64(offset) - now > fiftyYears {
+        return Self.seconds(year: century - 100 + yearDigits, month: month, day: day, time: words[2])
+          .map { $0 - Int64(offset) }
+      }
+      return thisCentury - Int64(offset)
+    case 5:
+      // asctime: month day time year, in GMT.
+      guard let month = Self.month(words[1]), let day = Self.digits(words[2], 1...2),
+        let year = Self.digits(words[4], 4...4)
+      else { return nil }
+      return Self.seconds(year: year, month: month, day: day, time: words[3])
+    default:
       return nil
     }
-    words.removeFirst()
+  }
+
+  private static let weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+
+  /// The number (1 to 12) of a month named in lower case, short or in full.
+  private static func month(_ name: some StringProtocol) -> Int? {
     let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     let fullMonths = [
       "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
       "december",
     ]
-    let time = words[3].split(separator: ":", omittingEmptySubsequences: false)
-    guard let day = Self.digits(words[0], 1...2), let year = Self.digits(words[2], 1...4),
-      let month = (months.firstIndex(of: words[1]) ?? fullMonths.firstIndex(of: words[1])).map({ $0 + 1 }),
-      time.count == 3, let hour = Self.digits(time[0], 1...2), let minute = Self.digits(time[1], 1...2),
+    let name = String(name)
+    return (months.firstIndex(of: name) ?? fullMonths.firstIndex(of: name)).map { $0 + 1 }
+  }
+
+  /// Seconds since 1970 of a day and a time (`08:49:37`) in GMT; nil for no such day or time.
+  private static func seconds(year: Int, month: Int, day: Int, time text: String) -> Int64? {
+    let time = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard time.count == 3, let hour = Self.digits(time[0], 1...2), let minute = Self.digits(time[1], 1...2),
       let second = Self.digits(time[2], 1...2), hour < 24, minute < 60, second < 60,
-      (1...Self.days(inMonth: month, of: year)).contains(day), let offset = Self.zoneOffset(words[4])
+      (1...Self.days(inMonth: month, of: year)).contains(day)
     else { return nil }
     // Days since 1970-01-01 of the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
     let y = Int64(month <= 2 ? year - 1 : year)
@@ -99,7 +145,19 @@ final class HostBackoff: Sendable {
     let dayOfYear = (153 * Int64(month > 2 ? month - 3 : month + 9) + 2) / 5 + Int64(day) - 1
     let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
     let days = era * 146_097 + dayOfEra - 719_468
-    return days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+    return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+  }
+
+  /// The Gregorian year of an instant (seconds since 1970, GMT): Howard Hinnant's
+  /// civil_from_days.
+  private static func year(of seconds: Int64) -> Int {
+    let days = (seconds >= 0 ? seconds : seconds - 86_399) / 86_400 + 719_468
+    let era = (days >= 0 ? days : days - 146_096) / 146_097
+    let dayOfEra = days - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    return Int(yearOfEra + era * 400 + (monthIndex >= 10 ? 1 : 0))
   }
 
   private static func fullWeekday(_ short: String) -> String {

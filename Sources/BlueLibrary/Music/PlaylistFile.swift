@@ -31,11 +31,12 @@ package enum PlaylistFile {
     guard data.count <= largest else {
       throw .cannotRead(path: path, reason: "a playlist of more than \(largest >> 20) MB is not read")
     }
-    // M3U8 and PLS are UTF-8; an M3U of older players is Latin-1.
-    var text =
-      String(validating: data, as: UTF8.self)
-      ?? String(String.UnicodeScalarView(data.map { Unicode.Scalar($0) }))
-    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+    // M3U8 and PLS are UTF-8; an M3U of older players is Latin-1. A UTF-8 byte-order mark is
+    // no part of the text, whichever it is: dropped before, or Latin-1 would read it `ï»¿`.
+    let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data[3...] : data[...]
+    let text =
+      String(validating: body, as: UTF8.self)
+      ?? String(String.UnicodeScalarView(body.map { Unicode.Scalar($0) }))
     let folder = PathText.directory(of: path)
     let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).map {
       $0.trimming(.whitespaces)

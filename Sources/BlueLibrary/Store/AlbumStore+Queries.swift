@@ -140,17 +140,20 @@ extension AlbumStore {
     }
   }
 
-  /// The albums whose `field` (a text field) sorts under `prefix` — its ``CollationKey``
-  /// starts with the prefix's — in library order, at most `limit` (all when nil).
+  /// The albums whose `field` sorts under `prefix` — a text field's ``CollationKey`` starts
+  /// with the prefix's, a number's digits (as `list` shows them) with the prefix itself — in
+  /// library order, at most `limit` (all when nil).
   package func albumIDs(of field: QueryField, sortingUnder prefix: String, limit: Int?) throws(LibraryError)
     -> [Int64]
   {
-    let key = QuerySQL.sortExpression(field)
-    let folded = CollationKey.key(prefix)
+    // A number as its text, compared byte by byte: `scroll to '19'` in a view by year, with
+    // no regular expression (and so no ICU) to read digits.
+    let sorted = QuerySQL.sortExpression(field)
+    let (key, start) = field.kind == .text ? (sorted, CollationKey.key(prefix)) : ("CAST(\(sorted) AS TEXT)", prefix)
     return try reading { db in
       try Int64.fetchAll(
         db, sql: "SELECT id FROM album WHERE \(key) >= ?1 AND \(key) < ?2 ORDER BY position LIMIT ?3",
-        arguments: [folded, folded + "\u{10FFFF}", limit ?? -1])
+        arguments: [start, start + "\u{10FFFF}", limit ?? -1])
     }
   }
 

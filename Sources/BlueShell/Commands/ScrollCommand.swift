@@ -1,7 +1,6 @@
 import AlbumModel
 import BlueLibrary
 import BlueSystem
-import BlueText
 
 /// `scroll left|right [N]`, `scroll to ALBUM`, `scroll home|end`: move the viewport and
 /// select the card it snaps to (the original `centerCurrentView`).
@@ -13,7 +12,8 @@ struct ScrollCommand: Command {
       The viewport snaps so one card is centred; the centred card is the current album.
       'scroll to' words that are no title go to the first album whose sort field (the view's
       first sort key, else the title) starts with them, case and accents aside: 'scroll to R'
-      finds Røyksopp, not Greatest Hits.
+      finds Røyksopp, not Greatest Hits. In a view sorted by a number, by its digits:
+      'scroll to "19"' in a view by year (quoted: a bare number is an index).
       """,
     examples: ["scroll right", "scroll left 2", "scroll to \"American Pie\"", "scroll end"],
     arguments: [.keyword(["left", "right", "to", "home", "end"]), .album])
@@ -87,14 +87,9 @@ extension ScrollCommand {
     if !isQuery {
       let prefix = words.map(\.text).joined(separator: " ")
       let field = library.view?.query.sort.first?.field ?? .title
-      if field.kind == .text {
-        if let index = try library.firstIndex(of: field, sortingUnder: prefix) { return index }
-      } else {
-        // A number sorts under its digits (`scroll to 19` in a view by year).
-        let word = Word("\(field.rawValue)::^" + RegularExpression.escapedPattern(for: prefix))
-        // A field no pattern reads (a flag) is left to the words' own meaning.
-        if let index = try? firstMatch([word], in: library) { return index }
-      }
+      // A number sorts under its digits (`scroll to '19'` in a view by year); a flag's 1 or 0
+      // is no place to go, and is left to the words' own meaning.
+      if field.kind != .flag, let index = try library.firstIndex(of: field, sortingUnder: prefix) { return index }
       // Nothing sorts under them: the first album the words match, but never for one
       // letter, which every other title holds somewhere.
       guard prefix.count > 1, let index = try? firstMatch(words, in: library) else {

@@ -82,11 +82,31 @@ struct ViewCommand: Command {
       let views = try library.savedViews()
       if views.isEmpty { return .lines(["no views saved ('view save NAME QUERY' saves one)"]) }
       let width = views.map { $0.name.count }.max() ?? 0
-      return .lines(
-        views.map { view in
-          let padding = String(repeating: " ", count: width - view.name.count)
-          return "@\(view.name)\(padding)  \(TextSanitizer.escaped(view.query?.text ?? "(no longer a valid query)"))"
-        })
+      var lines = views.map { view in
+        let padding = String(repeating: " ", count: width - view.name.count)
+        let text: String
+        switch view.state {
+        case .usable(let query): text = query.text
+        case .needsICU(let words, _): text = words
+        case .invalid: text = "(no longer a valid query)"
+        }
+        return "@\(view.name)\(padding)  \(TextSanitizer.escaped(text))"
+      }
+      // Kept, and said once, in one line: why they cannot be used on this machine now.
+      let waiting = views.compactMap { view -> (name: String, why: String)? in
+        guard case .needsICU(_, let why) = view.state else { return nil }
+        return ("@" + view.name, why)
+      }
+      if let why = waiting.first?.why {
+        let names = waiting.map(\.name)
+        let shown =
+          names.count == 1
+          ? names[0]
+          : names.prefix(min(names.count - 1, 10)).joined(separator: ", ")
+            + (names.count > 11 ? " and \(names.count - 10) more" : " and \(names[names.count - 1])")
+        lines.append(TextSanitizer.escaped("\(shown) cannot be used now: \(LibraryError.patternsNeedICU(why))"))
+      }
+      return .lines(lines)
     case .delete(let name):
       try library.deleteView(name)
       return .lines(["deleted view @\(name)"])

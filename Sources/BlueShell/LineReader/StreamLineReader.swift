@@ -25,6 +25,8 @@ final class StreamLineReader: LineReader {
   private var start = 0
   private var atEnd = false
   private let stopRequested: () -> LineEvent?
+  /// What a signal handler writes to, polled with the input.
+  private let wakeUpPipe: WakeUpPipe
   /// A FIFO opened without waiting for its writer: the first read would see end of input
   /// before the writer came, so the reader polls (stopping on a signal) before it.
   private var waitsForWriter: Bool
@@ -35,17 +37,19 @@ final class StreamLineReader: LineReader {
   /// so what was done is visible and kept while we wait for more input.
   var beforeBlocking: () -> Void = {}
 
-  /// Reads from `fileDescriptor`; `stopRequested` is asked after an interrupted read
-  /// whether a signal asks the shell to stop (nil means keep reading).
+  /// Reads from `fileDescriptor`; `stopRequested` is asked before a wait for input and
+  /// after each wake of it whether a signal asks the shell to stop (nil means keep reading).
   /// `waitForWriter` is for a FIFO opened with `O_NONBLOCK` (which does not wait for a
-  /// writer, unlike a blocking open, which no signal ends).
+  /// writer, unlike a blocking open, which no signal ends). `wakeUpPipe` is the one the
+  /// signal handlers write to.
   init(
     fileDescriptor: Int32, closeWhenDone: Bool = false, waitForWriter: Bool = false,
-    stopRequested: @escaping () -> LineEvent? = { nil }
+    wakeUpPipe: WakeUpPipe = .shared, stopRequested: @escaping () -> LineEvent? = { nil }
   ) {
     self.fileDescriptor = fileDescriptor
     self.ownsDescriptor = closeWhenDone
     self.waitsForWriter = waitForWriter
+    self.wakeUpPipe = wakeUpPipe
     self.stopRequested = stopRequested
   }
 
@@ -100,9 +104,16 @@ final class StreamLineReader: LineReader {
 
   /// Reads the next chunk; returns an event when a signal asks to stop.
   private func fill() -> LineEvent? {
-    // Only before a read that would wait: not per 64 KiB of a file or of `/dev/zero`.
+    // Only before a read that would wait: not per 64 KiB of a file or of `/dev/zero`. The wait
+    // is a poll that a signal ends whenever it came (a FIFO without a writer is waited for
+    // there too: its read would see the end of input at once).
     var ready = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-    if poll(&ready, 1, 0) != 1 { beforeBlocking() }
+    // (No descriptor, -1, is left to the read to say: a poll would wait on it for ever.)
+    if fileDescriptor >= 0 && (poll(&ready, 1, 0) != 1 || waitsForWriter) {
+      waitsForWriter = false
+      beforeBlocking()
+      if let stop = waitUntilReadable() { return stop }
+    }
     if start > 0 {
       buffer.removeFirst(start)
       start = 0
@@ -111,15 +122,6 @@ final class StreamLineReader: LineReader {
     let old = buffer.count
     buffer.reserveCapacity(old + chunk)
     buffer.append(contentsOf: repeatElement(0, count: chunk))
-    if waitsForWriter {
-      waitsForWriter = false
-      var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-      let waited = try? syscall("poll", stoppingOnSignal: stopRequested) { poll(&descriptor, 1, -1) }
-      if case .stopped(let stop) = waited {
-        buffer.removeLast(chunk)
-        return stop
-      }
-    }
     while true {
       do throws(SystemError) {
         // A signal interrupts the read: the moment to ask whether it means stop.
@@ -137,9 +139,7 @@ final class StreamLineReader: LineReader {
         }
       } catch  where error.wouldBlock {
         // A parent left the descriptor non-blocking: wait for data instead of ending.
-        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-        let waited = try? syscall("poll", stoppingOnSignal: stopRequested) { poll(&descriptor, 1, -1) }
-        if case .stopped(let stop) = waited {
+        if let stop = waitUntilReadable() {
           buffer.removeLast(chunk)
           return stop
         }
@@ -151,6 +151,28 @@ final class StreamLineReader: LineReader {
         readFailure = error.reason
         return nil
       }
+    }
+  }
+
+  /// Waits until the descriptor has something to read (data, its end, a FIFO's writer), or
+  /// returns what `stopRequested` says when a signal asks to stop. The signal handlers write
+  /// to the wake-up pipe, which is polled with the descriptor: a signal that comes
+  /// after the last ask and before the poll blocks ends the wait too. A poll of the
+  /// descriptor alone missed it, and waited for input that might never come (a script FIFO
+  /// that has no writer, a pipe whose writer waits).
+  private func waitUntilReadable() -> LineEvent? {
+    let wakeUp = wakeUpPipe
+    var descriptors = [
+      pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      // Emptied before the ask: a signal after it leaves a byte that ends the poll.
+      wakeUp.drain()
+      if let stop = stopRequested() { return stop }
+      // An error of the poll is left to the read to say.
+      guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return nil }
+      if descriptors[0].revents != 0 { return nil }
     }
   }
 
