@@ -65,8 +65,9 @@ extension AlbumStore {
   /// Stages `songs` of the source whose root is `root`, each filed at `root/PATH` (its
   /// ``SourceTrack/path``), with its tags as a music-folder track has them
   /// (``SourceTrack/tags``); a path staged before is left as it was (the first listing of a
-  /// song wins). Returns how many were new. Bound from the songs as they came: a
-  /// `ListedTrack` of each, made first, copied its dozen tags twice more.
+  /// song wins). Returns how many were new. With a `grouper` that groups, each song staged
+  /// is handed to it, with its staged row, to be grouped as the songs come
+  /// (``ListingGrouper``).
   @discardableResult
   func stage(_ songs: [SourceTrack], root: String, grouping grouper: ListingGrouper? = nil) throws(LibraryError)
     -> Int
