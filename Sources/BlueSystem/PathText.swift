@@ -64,3 +64,14 @@ package func directoryEntries(atPath path: String) -> [String]? {
   }
   return names
 }
+
+extension UnsafeBufferPointer<UInt8> {
+  /// Whether these bytes begin with those of `prefix` — byte for byte, not by canonical
+  /// equivalence as texts compare — with `memcmp`: a generic walk of two collections of
+  /// bytes cost a tenth of a server's first sync, where paths and folders are compared.
+  package func starts(withBytes prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard prefix.count <= count else { return false }
+    guard let base = baseAddress, let other = prefix.baseAddress, !prefix.isEmpty else { return true }
+    return memcmp(base, other, prefix.count) == 0
+  }
+}

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import BlueSystem
 
 /// A track another program listed rather than a walk found: a song of a music server's
 /// database, with the tags the server read and its path under a root of the caller's
@@ -107,9 +103,7 @@ extension MusicFolderScanner {
   private static func sameBytes(_ one: Substring, _ other: Substring) -> Bool {
     guard one.utf8.count == other.utf8.count else { return false }
     let compared = one.utf8.withContiguousStorageIfAvailable { mine in
-      other.utf8.withContiguousStorageIfAvailable { theirs in
-        mine.isEmpty || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0
-      }
+      other.utf8.withContiguousStorageIfAvailable { theirs in mine.starts(withBytes: theirs) }
     }
     return (compared ?? nil) ?? one.utf8.elementsEqual(other.utf8)
   }

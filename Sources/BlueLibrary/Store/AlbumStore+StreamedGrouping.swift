@@ -1,12 +1,7 @@
 import AlbumModel
 internal import BlueSQL
+import BlueSystem
 internal import MusicFolder
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 // A first sync's songs grouped as they are staged, without reading them back. A server that
 // lists its songs in the order of its folders' tree (MPD walks its database a folder at a
@@ -115,11 +110,7 @@ extension AlbumStore {
 
     /// Whether `folder` is `parent`, a folder inside it, or neither.
     private static func place(of folder: UnsafeBufferPointer<UInt8>, against parent: [UInt8]) -> Place {
-      guard folder.count >= parent.count else { return .outside }
-      let starts = parent.withUnsafeBufferPointer { parent in
-        parent.isEmpty || memcmp(folder.baseAddress!, parent.baseAddress!, parent.count) == 0
-      }
-      guard starts else { return .outside }
+      guard parent.withUnsafeBufferPointer({ folder.starts(withBytes: $0) }) else { return .outside }
       if folder.count == parent.count { return .same }
       return parent.isEmpty || folder[parent.count] == UInt8(ascii: "/") ? .inside : .outside
     }
