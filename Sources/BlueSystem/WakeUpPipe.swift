@@ -44,10 +44,11 @@ package struct WakeUpPipe: Sendable {
   }
 
   /// Waits until the pipe is woken (a byte in it, left there) or `seconds` have passed (a
-  /// day at most), whichever comes first.
+  /// day at most; none for a negative time, which poll would take as no end), whichever
+  /// comes first.
   package func wait(atMost seconds: Double) {
     var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-    _ = poll(&descriptor, 1, Int32(min(seconds, 86_400) * 1000))
+    _ = poll(&descriptor, 1, Int32(max(0, min(seconds, 86_400)) * 1000))
   }
 
   /// Empties the pipe.

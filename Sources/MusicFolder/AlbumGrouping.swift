@@ -102,7 +102,7 @@ enum AlbumGrouping {
   /// The last part of `path` that is not empty (its last of `split(separator: "/")`), `/`
   /// when none is: found from its end, not by splitting all of it (a fifth of the grouping
   /// of a server's songs).
-  static func lastPart(of path: String) -> String {
+  static func lastPart(of path: some StringProtocol) -> String {
     var end = path.endIndex
     while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
     guard end > path.startIndex else { return "/" }

@@ -70,20 +70,11 @@ extension MusicFolderScanner {
         return nil
       }
     }
-    let slash = UInt8(ascii: "/")
-    func split(_ path: String) -> (folder: Substring, name: Substring) {
-      if slashesStandAlone(path) {
-        guard let index = path.utf8.lastIndex(of: slash) else { return ("", path[...]) }
-        return (path[..<index], path[path.utf8.index(after: index)...])
-      }
-      guard let index = path.lastIndex(of: "/") else { return ("", path[...]) }
-      return (path[..<index], path[path.index(after: index)...])
-    }
-    let folder = split(first.path).folder
+    let folder = folderAndName(of: first.path).folder
     var grouped: [AlbumGrouping.Track] = []
     grouped.reserveCapacity(tracks.count)
     for track in tracks {
-      let place = split(track.path)
+      let place = folderAndName(of: track.path)
       guard sameBytes(place.folder, folder) else { return nil }
       var file = FolderWalk.File(path: track.path, name: String(place.name), folder: 0)
       file.size = 0
@@ -96,6 +87,24 @@ extension MusicFolderScanner {
       folders: [0], tracks: Array(grouped.indices), year: nil)
     return AlbumGrouping.album(
       of: group, tracks: grouped, folders: [FolderWalk.Folder(path: path, coverImage: nil)], coverImages: [:])
+  }
+
+  /// `path` up to its last slash, and what follows it (the folder `""` without one): found
+  /// from the bytes where every slash is a character of its own (``slashesStandAlone(_:)``),
+  /// as walking its characters would find it.
+  private static func folderAndName(of path: String) -> (folder: Substring, name: Substring) {
+    if slashesStandAlone(path) {
+      guard let index = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path[...]) }
+      return (path[..<index], path[path.utf8.index(after: index)...])
+    }
+    guard let index = path.lastIndex(of: "/") else { return ("", path[...]) }
+    return (path[..<index], path[path.index(after: index)...])
+  }
+
+  /// The name the grouping gives the folder `folder` (an album without an album tag is
+  /// titled so): its last part that is not empty, `/` when none is.
+  package static func folderName(_ folder: Substring) -> String {
+    AlbumGrouping.lastPart(of: folder)
   }
 
   /// Whether `one` and `other` are the same bytes (not only canonically equivalent), compared
@@ -111,17 +120,12 @@ extension MusicFolderScanner {
   /// Each track's folder and name, and the tracks' order (``albums(listed:)``), the paths
   /// compared as texts.
   private static func textOrder(_ tracks: [ListedTrack]) -> ([(folder: Substring, name: Substring)], [Int]) {
-    let split: [(folder: Substring, name: Substring)]
+    let split = tracks.map { folderAndName(of: $0.path) }
     let components: [[Substring]]
     if tracks.allSatisfy({ slashesStandAlone($0.path) }) {
       // Each slash a character of its own: the parts found from the bytes, as the
       // characters would give them (walking a path's characters was two thirds of this).
       let slash = UInt8(ascii: "/")
-      split = tracks.map { track -> (folder: Substring, name: Substring) in
-        let path = track.path
-        guard let index = path.utf8.lastIndex(of: slash) else { return ("", path[...]) }
-        return (path[..<index], path[path.utf8.index(after: index)...])
-      }
       components = split.map { part in
         var parts: [Substring] = []
         var start = part.folder.startIndex
@@ -138,10 +142,6 @@ extension MusicFolderScanner {
         return parts
       }
     } else {
-      split = tracks.map { track -> (folder: Substring, name: Substring) in
-        guard let slash = track.path.lastIndex(of: "/") else { return ("", track.path[...]) }
-        return (track.path[..<slash], track.path[track.path.index(after: slash)...])
-      }
       components = split.map { $0.folder.split(separator: "/", omittingEmptySubsequences: false) }
     }
     let order = tracks.indices.sorted { left, right in

@@ -214,18 +214,8 @@ extension AlbumStore {
       folder = path.lastIndex(of: "/").map { path[..<$0] } ?? ""
       parent = folder.lastIndex(of: "/").map { folder[..<$0] } ?? ""
     }
-    let title = album ?? Self.folderName(folder)
+    let title = album ?? MusicFolderScanner.folderName(folder)
     return (folder, parent, title)
-  }
-
-  /// The name the grouping gives a folder (``AlbumGrouping``): its last part that is not
-  /// empty, `/` when none is.
-  private static func folderName(_ folder: Substring) -> String {
-    var end = folder.endIndex
-    while end > folder.startIndex, folder[folder.index(before: end)] == "/" { end = folder.index(before: end) }
-    guard end > folder.startIndex else { return "/" }
-    let start = folder[..<end].lastIndex(of: "/").map { folder.index(after: $0) } ?? folder.startIndex
-    return String(folder[start..<end])
   }
 
   /// Groups the staged tracks into albums, one (parent folder, title) at a time, and stages

@@ -153,9 +153,8 @@ extension AlbumStore {
     }
 
     /// Groups `cluster` (the songs of one parent folder and title, each with its staged
-    /// row where its time would be) and writes its albums; returns how many.
-    @discardableResult
-    mutating func write(_ cluster: [ListedTrack], parent: String) throws -> Int {
+    /// row where its time would be) and writes its albums.
+    mutating func write(_ cluster: [ListedTrack], parent: String) throws {
       let albums = MusicFolderScanner.albums(listed: cluster)
       for (member, album) in albums.enumerated() {
         try AlbumStore.run(insertAlbum, db) { row in
@@ -186,7 +185,6 @@ extension AlbumStore {
           if trackRows.count == Self.tracksPerInsert { try writeTrackRows(insertTracks) }
         }
       }
-      return albums.count
     }
 
     /// Writes the track rows still waiting.
