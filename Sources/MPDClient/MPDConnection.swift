@@ -34,6 +34,8 @@ final class MPDConnection: @unchecked Sendable {
   /// The failure that left the connection out of step (the rest of an answer unread): every
   /// later request fails with it, rather than read that rest as its own answer.
   private var outOfStep: MPDError?
+  /// The commands sent ahead (``send(_:)``) whose answers are not read yet, oldest first.
+  private var unanswered: [MPDCommand] = []
 
   /// The longest line of an answer: MPD's own are bounded by its output buffer
   /// (`max_output_buffer_size`, 8 MiB by default); a tag is a few kilobytes.
@@ -86,7 +88,7 @@ final class MPDConnection: @unchecked Sendable {
   /// Whether the server closed its end (it stopped, or dropped an idle client) or sent
   /// something unasked since the last answer: the connection is not to be used again.
   var isStale: Bool {
-    guard descriptor >= 0 else { return true }
+    guard descriptor >= 0, unanswered.isEmpty else { return true }
     var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     return poll(&ready, 1, 0) > 0
   }
@@ -107,11 +109,37 @@ final class MPDConnection: @unchecked Sendable {
     pair: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws(MPDError) -> Void,
     binaryLimit: Int = 0, binary: ((_ bytes: UnsafeRawBufferPointer) -> Void)? = nil
   ) throws(MPDError) {
+    try expectNoAnswerAhead(command)
+    try send(command)
+    try streamAnswer(pair: pair, binaryLimit: binaryLimit, binary: binary)
+  }
+
+  /// Throws when an answer to a command sent ahead is unread: `command`'s would be taken for it.
+  private func expectNoAnswerAhead(_ command: MPDCommand) throws(MPDError) {
+    guard let ahead = unanswered.first else { return }
+    throw error(.badAnswer("'\(command.verb)' asked before the answer to '\(ahead.verb)' was read"))
+  }
+
+  /// Sends `command` and leaves its answer to be read later (``streamAnswer(pair:binaryLimit:binary:)``):
+  /// the server, which answers commands in the order they came, prepares it meanwhile (a
+  /// listing asks for its next window before it files the last). Answers sent ahead and
+  /// left unread make the connection stale (``isStale``): it is not used again.
+  func send(_ command: MPDCommand) throws(MPDError) {
     if let problem = command.problem { throw error(.badArgument(problem)) }
     // A server quick to answer each request never makes a wait time out.
     if let overall, ContinuousClock.now >= overall.instant { throw error(.timedOut(seconds: overall.seconds)) }
+    try inStep { () throws(MPDError) in try transmit(command.line) }
+    unanswered.append(command)
+  }
+
+  /// Reads the answer to the oldest command ``send(_:)`` sent, as ``stream(_:pair:binaryLimit:binary:)`` does.
+  func streamAnswer(
+    pair: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws(MPDError) -> Void,
+    binaryLimit: Int = 0, binary: ((_ bytes: UnsafeRawBufferPointer) -> Void)? = nil
+  ) throws(MPDError) {
+    guard !unanswered.isEmpty else { throw error(.badAnswer("an answer read for a command not sent")) }
+    let command = unanswered.removeFirst()
     try inStep { () throws(MPDError) in
-      try transmit(command.line)
       try readAnswer(to: command, pair: pair, binaryLimit: binary == nil ? 0 : binaryLimit, binary: binary)
     }
   }
@@ -170,6 +198,7 @@ final class MPDConnection: @unchecked Sendable {
     var line = Array("command_list_begin\n".utf8)
     for command in commands { line += command.line }
     line += Array("command_list_end\n".utf8)
+    try expectNoAnswerAhead(MPDCommand("command_list_begin"))
     try inStep { () throws(MPDError) in
       try transmit(line)
       try readAnswer(to: MPDCommand("command_list_begin"), pair: pair, binaryLimit: 0, binary: nil)
@@ -201,6 +230,7 @@ final class MPDConnection: @unchecked Sendable {
   /// Waits in `idle` for a change of one of `subsystems`: their names, or nil when
   /// ``cancel`` was written to (the connection is then left as it is: close it).
   func idle(_ subsystems: [String]) throws(MPDError) -> [String]? {
+    try expectNoAnswerAhead(MPDCommand("idle"))
     try transmit(MPDCommand("idle", subsystems).line)
     var changed: [String] = []
     do throws(MPDError) {
@@ -331,7 +361,7 @@ final class MPDConnection: @unchecked Sendable {
     var offset = 0
     while offset < line.count {
       let written = line.withUnsafeBytes { bytes in
-        send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+        Self.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       }
       if written > 0 {
         offset += written
@@ -449,6 +479,15 @@ final class MPDConnection: @unchecked Sendable {
     case .failed(let code):
       throw error(.broken(SystemError.reason(code)))
     }
+  }
+
+  /// `send(2)` without SIGPIPE (a closed server is an error of the write).
+  private static func send(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+      Glibc.send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
+    #else
+      Darwin.send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
+    #endif
   }
 
   // MARK: - Connecting

@@ -111,3 +111,60 @@ extension RunsAlone {
     }
   }
 }
+
+/// A listing asks for its next window before it hands the last over, so the server finds and
+/// writes it while the library files the last (issue 47, item 6); a listing stopped with
+/// an answer asked ahead leaves no answer behind for the next request.
+@Suite struct MPDListingAheadTests {
+  private static func server(_ mpd: GeneratedMPD) -> MPDServer {
+    MPDServer(address: MPDAddress(endpoint: .tcp(host: "127.0.0.1", port: mpd.port), password: nil), timeout: 30)
+  }
+
+  @Test func theNextWindowIsAskedForBeforeTheLastIsHandedOver() throws {
+    // Three windows of 4,000 songs and a last of 1,000: each but the last asks for the next.
+    let mpd = try GeneratedMPD(songs: 13_000)
+    let server = Self.server(mpd)
+    defer {
+      server.stop()
+      mpd.stop()
+    }
+    var windows: [(songs: Int, nextAsked: Bool)] = []
+    try server.listTracks { listing in
+      guard case .tracks(let songs) = listing else { return true }
+      // The server has the request for the next window while this one is being handed
+      // over (a listing that asked only after would never let it come).
+      let next = windows.count + 2
+      windows.append((songs.count, mpd.waitForRequests(startingWith: "find", count: next, seconds: next < 5 ? 20 : 0)))
+      return true
+    }
+    #expect(windows.map(\.songs) == [4000, 4000, 4000, 1000])
+    #expect(windows.map(\.nextAsked) == [true, true, true, false])
+    // The stats said 13,000 songs: no window is asked for past them.
+    #expect(mpd.requestCount(startingWith: "find") == 4)
+  }
+
+  @Test func aListingStoppedWithAWindowAskedAheadLeavesNoAnswerForTheNextRequest() throws {
+    let mpd = try GeneratedMPD(songs: 13_000)
+    let server = Self.server(mpd)
+    defer {
+      server.stop()
+      mpd.stop()
+    }
+    var handed = 0
+    try server.listTracks { listing in
+      guard case .tracks = listing else { return true }
+      handed += 1
+      return false
+    }
+    #expect(handed == 1)
+    #expect(mpd.waitForRequests(startingWith: "find", count: 2, seconds: 20))
+    // The answer to the second window, never read, is not taken for the stats' answer.
+    #expect(try server.fingerprint().hasPrefix("1700000000 13000"))
+    var songs = 0
+    try server.listTracks { listing in
+      if case .tracks(let window) = listing { songs += window.count }
+      return true
+    }
+    #expect(songs == 13_000)
+  }
+}

@@ -19,6 +19,9 @@ package final class GeneratedMPD: @unchecked Sendable {
   private let lock = NSLock()
   private var connections: [Int32] = []
   private var stopped = false
+  /// The requests read so far, in the order they came (one line each).
+  private var requests: [String] = []
+  private let requested = NSCondition()
 
   /// The `i`th song of a library of albums of four songs (`Artist 00001/Album 000012/03
   /// Song.flac`), ten albums an artist: the database the reliability notes sync.
@@ -75,6 +78,25 @@ package final class GeneratedMPD: @unchecked Sendable {
     for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
   }
 
+  /// Waits until `count` requests that start with `prefix` came (from any connection), or
+  /// `seconds` passed; whether they came.
+  package func waitForRequests(startingWith prefix: String, count: Int, seconds: Double) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    requested.lock()
+    defer { requested.unlock() }
+    while requests.count(where: { $0.hasPrefix(prefix) }) < count {
+      guard requested.wait(until: deadline) else { return false }
+    }
+    return true
+  }
+
+  /// How many requests that start with `prefix` came so far.
+  package func requestCount(startingWith prefix: String) -> Int {
+    requested.lock()
+    defer { requested.unlock() }
+    return requests.count(where: { $0.hasPrefix(prefix) })
+  }
+
   private func serve() {
     while true {
       let connection = accept(listener, nil, nil)
@@ -109,6 +131,10 @@ package final class GeneratedMPD: @unchecked Sendable {
       }
       let line = String(decoding: pending[..<newline], as: UTF8.self)
       pending.removeSubrange(...newline)
+      requested.lock()
+      requests.append(line)
+      requested.broadcast()
+      requested.unlock()
       if line == "close" { return }
       guard say(answer(line) + "OK\n") else { return }
     }
