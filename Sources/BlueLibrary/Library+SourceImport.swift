@@ -154,7 +154,7 @@ extension Library {
 
   /// `albums` with their keys: two albums of one scan never share a key (one title in two
   /// letter cases, loose in the folder that also holds a merged multi-disc album): the
-  /// later one gets a suffix, the same on every scan (as ``AlbumStore/groupListing()``
+  /// later one gets a suffix, the same on every scan (as ``AlbumStore/groupListing(grouped:)``
   /// keys a listing's).
   private static func keyed(_ albums: [MusicAlbum]) -> [(key: String, album: MusicAlbum)] {
     var keys: Set<String> = []
@@ -200,10 +200,13 @@ extension Library {
     defer { store.endListing() }
     // A first sync groups the songs as they come where the source lists them in its
     // folders' order (``AlbumStore/ListingGrouper``); a later one may find the very songs
-    // of the last, which need no grouping, and groups after the listing.
-    var grouper = AlbumStore.ListingGrouper(grouping: last == nil)
+    // of the last, which need no grouping, and groups after the listing. The staging runs
+    // on a thread of its own while the source reads the next window (``AlbumStore/ListingFiler``).
+    let filer = AlbumStore.ListingFiler(store: store, root: root, grouping: last == nil)
+    defer { filer.waitUntilDone() }
     var fingerprint = SongFingerprint()
-    var staged = 0
+    /// The songs listed so far (a song listed twice counts twice here, once when staged).
+    var listedSoFar = 0
     /// The tracks of the albums listed without them, as their lists count them.
     var listedSongs = 0
     var marksKept = true
@@ -212,27 +215,33 @@ extension Library {
       try source.listTracks { listing in
         do throws(LibraryError) {
           if isCancelled() { throw .cancelled }
+          let handed: Bool
           switch listing {
           case .withoutMarks:
             marksKept = false
+            handed = true
           case .again:
             fingerprint = SongFingerprint()
-            staged = 0
+            listedSoFar = 0
             listedSongs = 0
-            try store.beginListing()
-            grouper = AlbumStore.ListingGrouper(grouping: last == nil)
+            handed = filer.startAgain()
           case .tracks(let songs):
             for song in songs { fingerprint.mix(song) }
-            staged += try store.stage(songs, root: root, grouping: grouper)
+            listedSoFar += songs.count
+            handed = filer.file(songs)
           case .albums(let albums):
             // Albums without their tracks: staged as they are, their tracks asked for when
             // needed (``tracklist(of:)``).
             for album in albums { fingerprint.mix(album) }
-            staged += try store.stageAlbums(albums, root: root)
             listedSongs += albums.reduce(0) { $0 + max(0, min($1.trackCount, 1 << 20)) }
+            listedSoFar += albums.count
+            handed = filer.file(albums)
           }
-          progress?(
-            SourceProgress(filesFound: staged + listedSongs, filesScanned: staged + listedSongs, albumsFound: 0))
+          // A window that failed to be staged stops the listing (``finish()`` says why).
+          guard handed else { return false }
+          // How far the listing got (the staging, on its own thread, is a window or two behind).
+          let found = listedSoFar + listedSongs
+          progress?(SourceProgress(filesFound: found, filesScanned: found, albumsFound: 0))
           return true
         } catch {
           failure = error
@@ -243,6 +252,7 @@ extension Library {
       throw .server(error.description)
     }
     if let failure { throw failure }
+    let (staged, grouped) = try filer.finish()
     result.listed = true
     result.tracks = staged + listedSongs
     let listed = fingerprint.hex(songs: staged)
@@ -254,7 +264,7 @@ extension Library {
       return result
     }
 
-    let albums = try store.groupListing(grouper)
+    let albums = try store.groupListing(grouped: grouped)
     var outcome = try change { (origin) throws(LibraryError) in
       try store.importListing(
         root: root, summary: summary, origin: origin, seen: .server(fingerprint: version, listed: listed),

@@ -13,9 +13,6 @@ import MusicSource
 // step, with what the import of a folder does to each (`takeScanned`, `folderAlbumValues`,
 // `forgetAlbumsWithoutFiles`, `moves`: shared with `importFolder` and `writeTracks`).
 extension AlbumStore {
-  /// How many tracks ``stage(_:)`` takes before it commits them to the staging file.
-  private static let stagedPerCommit = 4096
-
   /// Makes the staging tables, empty (a listing that starts again forgets what it staged).
   func beginListing() throws(LibraryError) {
     try reading { db in
@@ -57,25 +54,74 @@ extension AlbumStore {
   /// The cache of the temporary tables during a listing, KiB.
   static let listingCacheKiB = 16 << 10
 
+  /// Drops the staging tables without overwriting their pages: SQLite as Debian builds it
+  /// deletes securely (`secure_delete`, zeros over every freed page, each page first copied
+  /// to the temporary file's journal), which for tables no other program sees, in a file
+  /// deleted when the connection closes, only doubled a first sync's writes (6,800 of them
+  /// for 20,000 songs) and their time. The library's own file keeps its secure deletes.
   private static func dropListing(_ db: Database) throws {
+    let secure = try Int.fetchOne(db, sql: "PRAGMA temp.secure_delete") ?? 1
+    try db.execute(sql: "PRAGMA temp.secure_delete = 0")
+    defer { try? db.execute(sql: "PRAGMA temp.secure_delete = \(secure)") }
     try db.execute(
       sql: "DROP TABLE IF EXISTS temp.listed; DROP TABLE IF EXISTS temp.built; DROP TABLE IF EXISTS temp.built_track")
   }
 
-  /// Stages `songs` of the source whose root is `root`, each filed at `root/PATH` (its
+  /// A listed song as the staging and the grouping take it: its place (its path's folder,
+  /// the folder above, the title its album gets) and its track, whose ``ListedTrack/modified``
+  /// is the staged row it is to get.
+  typealias ListedSong = (place: (folder: Substring, parent: Substring, title: String), track: ListedTrack)
+
+  /// A window of a listing made ready on the listing's thread (``window(of:root:firstRow:)``)
+  /// for ``stage(_:grouped:into:)`` on the staging's.
+  struct ListingWindow: Sendable {
+    /// The songs, in the order listed.
+    var songs: [ListedSong]
+    /// Each song's modification time, seconds since 1970.
+    var times: [Int64]
+    /// The staged row of the first song: the songs take the rows after it, in order,
+    /// unless a song was listed before.
+    var firstRow: Int64
+  }
+
+  /// `songs` of the source whose root is `root`, each filed at `root/PATH` (its
   /// ``SourceTrack/path``), with its tags as a music-folder track has them
-  /// (``SourceTrack/tags``); a path staged before is left as it was (the first listing of a
-  /// song wins). Returns how many were new. With a `grouper` that groups, each song staged
-  /// is handed to it, with its staged row, to be grouped as the songs come
-  /// (``ListingGrouper``).
+  /// (``SourceTrack/tags``), the first to be the staged row `firstRow`.
+  static func window(of songs: [SourceTrack], root: String, firstRow: Int64) -> ListingWindow {
+    let prefix = root + "/"
+    var window = ListingWindow(songs: [], times: [], firstRow: firstRow)
+    window.songs.reserveCapacity(songs.count)
+    window.times.reserveCapacity(songs.count)
+    for (offset, song) in songs.enumerated() {
+      let path = prefix + song.path
+      let tags = song.tags
+      window.songs.append(
+        (
+          Self.place(of: path, album: tags.album),
+          ListedTrack(path: path, modified: firstRow + Int64(offset), tags: tags)
+        ))
+      window.times.append(song.modified)
+    }
+    return window
+  }
+
+  /// Stages `songs` of the source whose root is `root` (``window(of:root:firstRow:)``, the
+  /// first the staging's first row: as a listing's first window). Returns how many were new.
   @discardableResult
-  func stage(_ songs: [SourceTrack], root: String, grouping grouper: ListingGrouper? = nil) throws(LibraryError)
+  func stage(_ songs: [SourceTrack], root: String) throws(LibraryError) -> Int {
+    var staging = BuiltStaging(grouping: false)
+    return try stage(Self.window(of: songs, root: root, firstRow: 1), grouped: nil, into: &staging)
+  }
+
+  /// Stages the songs of `window` (a path staged before is left as it was: the first listing
+  /// of a song wins), then, while `staging` writes, the albums the grouping built as the
+  /// songs came (`grouped`; nil: the grouper gave up). Returns how many songs were new. A
+  /// song that does not get the row foreseen (listed before) ends the writing.
+  func stage(_ window: ListingWindow, grouped: [GroupedCluster]?, into staging: inout BuiltStaging) throws(LibraryError)
     -> Int
   {
     try reading { db in
       var staged = 0
-      var start = 0
-      let prefix = root + "/"
       // The songs go in `songsPerInsert` rows a statement, their texts bound in place from
       // one arena: a statement a song, each text copied by SQLite, was a third of the staging.
       let songsPerInsert = 32
@@ -90,68 +136,66 @@ extension AlbumStore {
             """)
       }
       var arena = TextArena()
-      while start < songs.count {
-        let end = min(start + Self.stagedPerCommit, songs.count)
-        try db.inTransaction(.deferred) {
-          let (many, one) = (try insert(songsPerInsert), try insert(1))
-          var index = start
-          while index < end {
-            let count = end - index >= songsPerInsert ? songsPerInsert : 1
-            // Each song as the grouping takes it, its time carried until its row is known.
-            var batch = songs[index..<index + count].map { song in
-              let path = prefix + song.path
-              let tags = song.tags
-              return (
-                place: Self.place(of: path, album: tags.album),
-                track: ListedTrack(path: path, modified: song.modified, tags: tags)
-              )
-            }
-            try Self.run(count == 1 ? one : many, db, arena: &arena) { row in
-              for (place, track) in batch {
-                let tags = track.tags
-                row.bind(track.path)
-                row.bind(place.parent)
-                row.bind(place.title)
-                row.bind(place.folder)
-                row.bind(track.modified &* 1_000_000_000)
-                row.bindTags(of: tags)
-                row.bind(tags.duration)
-                row.bind(tags.rating)
-                row.bind(tags.favourite)
-                row.bind(tags.bitrate)
-                row.bind(tags.sampleRate)
-                row.bind(tags.composer)
-              }
-            }
-            // A song listed twice (in one statement or two) counts once: the first stands.
-            let inserted = db.changesCount
-            staged += inserted
-            index += count
-            if let grouper, grouper.isGrouping {
-              // Each song's staged row, for the grouping as the songs come, where its time
-              // was: the rows of one statement are consecutive (a song listed twice, and the
-              // grouper gives up).
-              guard inserted == count else {
-                try grouper.giveUp(db)
-                continue
-              }
-              let first = db.lastInsertedRowID - Int64(count) + 1
-              for offset in batch.indices { batch[offset].track.modified = first + Int64(offset) }
-              try grouper.take(batch, db)
+      try db.inTransaction(.deferred) {
+        let (many, one) = (try insert(songsPerInsert), try insert(1))
+        var index = 0
+        let songs = window.songs
+        while index < songs.count {
+          let count = songs.count - index >= songsPerInsert ? songsPerInsert : 1
+          try Self.run(count == 1 ? one : many, db, arena: &arena) { row in
+            for offset in index..<index + count {
+              let (place, track) = songs[offset]
+              let tags = track.tags
+              row.bind(track.path)
+              row.bind(place.parent)
+              row.bind(place.title)
+              row.bind(place.folder)
+              row.bind(window.times[offset] &* 1_000_000_000)
+              row.bindTags(of: tags)
+              row.bind(tags.duration)
+              row.bind(tags.rating)
+              row.bind(tags.favourite)
+              row.bind(tags.bitrate)
+              row.bind(tags.sampleRate)
+              row.bind(tags.composer)
             }
           }
-          return .commit
+          // A song listed twice (in one statement or two) counts once: the first stands.
+          let inserted = db.changesCount
+          staged += inserted
+          index += count
+          // The rows of one statement are consecutive; a song listed before takes none, and
+          // the rows after it are not the ones the grouping was told.
+          if staging.isWriting, inserted != count || db.lastInsertedRowID != window.firstRow + Int64(index) - 1 {
+            try staging.giveUp(db)
+          }
         }
-        start = end
+        if let grouped { try staging.write(grouped, db) } else { try staging.giveUp(db) }
+        return .commit
       }
       return staged
+    }
+  }
+
+  /// Writes the albums the grouping built of the songs it held at the end of the listing
+  /// (`grouped`; nil: it gave up) while `staging` writes; whether every album of the
+  /// listing was staged as the songs came.
+  func finishStaging(_ grouped: [GroupedCluster]?, _ staging: inout BuiltStaging) throws(LibraryError) -> Bool {
+    try reading { db in
+      var done = false
+      try db.inTransaction(.deferred) {
+        if let grouped { try staging.write(grouped, db) } else { try staging.giveUp(db) }
+        done = try staging.finish(db)
+        return .commit
+      }
+      return done
     }
   }
 
   /// Stages the albums of a source that lists albums without their tracks
   /// (``SourceListing/albums(_:)``), each as an album of its own, filed at `root/PATH`,
   /// keyed by its folder alone (a retagged album stays the same album), ordered by its
-  /// artist and title: not grouped (``groupListing()`` leaves them as they are). Returns how
+  /// artist and title: not grouped (``groupListing(grouped:)`` leaves them as they are). Returns how
   /// many.
   @discardableResult
   func stageAlbums(_ albums: [SourceAlbum], root: String) throws(LibraryError) -> Int {
@@ -221,8 +265,9 @@ extension AlbumStore {
   /// Groups the staged tracks into albums, one (parent folder, title) at a time, and stages
   /// the albums with their source keys: as an import keys them, the later of two albums
   /// with one key (in the import's order) gets a suffix. Returns how many albums. What
-  /// `grouper` grouped as the songs came (``ListingGrouper``) is not grouped again.
-  func groupListing(_ grouper: ListingGrouper? = nil) throws(LibraryError) -> Int {
+  /// When the listing was `grouped` as the songs came (``ListingGrouper``, its albums all
+  /// staged), they are not grouped again.
+  func groupListing(grouped: Bool = false) throws(LibraryError) -> Int {
     try reading { db in
       // SQLite sorts in memory up to the main database's cache size (2 MB by default), and
       // the staged songs in order of their albums take some 7 MB for 20,000 songs: sorted
@@ -232,7 +277,7 @@ extension AlbumStore {
       try db.execute(sql: "PRAGMA main.cache_size = -\(Self.listingCacheKiB)")
       defer { try? db.execute(sql: "PRAGMA main.cache_size = \(mainCache)") }
       try db.inTransaction(.deferred) {
-        if try grouper?.finish(db) != true {
+        if !grouped {
           var writer = try BuiltAlbumWriter(db)
           var cluster: [ListedTrack] = []
           var current: (parent: String, title: String)?
@@ -245,13 +290,13 @@ extension AlbumStore {
             let parent = Self.text(row, 1) ?? ""
             let title = Self.text(row, 2) ?? ""
             if current?.parent != parent || current?.title != title {
-              if let current { try writer.write(cluster, parent: current.parent) }
+              if let current { try writer.write(MusicFolderScanner.albums(listed: cluster), parent: current.parent) }
               cluster.removeAll(keepingCapacity: true)
               current = (parent, title)
             }
             cluster.append(track)
           }
-          if let current { try writer.write(cluster, parent: current.parent) }
+          if let current { try writer.write(MusicFolderScanner.albums(listed: cluster), parent: current.parent) }
           try writer.finish()
         }
         // One key for one album: the later ones of a key (in the import's order) get `US n`.
@@ -355,7 +400,7 @@ extension AlbumStore {
     var favourite: Bool
   }
 
-  /// What an album's tracks say of it as a whole (``groupListing()`` keeps it beside the
+  /// What an album's tracks say of it as a whole (``groupListing(grouped:)`` keeps it beside the
   /// album): its first track's path, its number of discs, the rating all its tracks carry
   /// and whether all are favourites (``MusicAlbum/discs``, ``MusicAlbum/rating``,
   /// ``MusicAlbum/favourite``). For an album listed without its tracks: none, 1, nil, false.
@@ -366,7 +411,7 @@ extension AlbumStore {
     var favourite: Bool
   }
 
-  /// Hands each album ``groupListing()`` staged (those `condition` selects, of the table
+  /// Hands each album ``groupListing(grouped:)`` staged (those `condition` selects, of the table
   /// `b`) to `body`, in the order a folder import gives them (by folder, title and artist),
   /// with its key, its tracks (none without `withTracks`: what they say of the album is in
   /// ``BuiltTracks``), and, for an album listed without its tracks, what its list said of it.
@@ -426,7 +471,7 @@ extension AlbumStore {
     if let (_, key, album, listed, whole) = current { try body(key, album, listed, whole) }
   }
 
-  /// Writes the tracks of every album ``groupListing()`` built as the library's, each the
+  /// Writes the tracks of every album ``groupListing(grouped:)`` built as the library's, each the
   /// `position`th of its album's key, in one statement: what ``upsertTrack(_:key:position:_:using:)``
   /// writes for each, without a `MusicTrack` of them made and bound again (a first sync,
   /// where no track of the source is stored to compare them with). In the order the albums
@@ -449,7 +494,7 @@ extension AlbumStore {
 
   // MARK: - Into the library
 
-  /// Brings the albums ``groupListing()`` staged from a listing of `root` into the library
+  /// Brings the albums ``groupListing(grouped:)`` staged from a listing of `root` into the library
   /// in one transaction, as ``importFolder(_:summary:origin:filesSaid:withDeleted:tracks:skipped:)``
   /// brings a scan's: the tracks written where they changed, albums seen before updated in
   /// place (their edits kept), new ones appended, albums whose tracks are all gone marked
@@ -662,7 +707,9 @@ extension AlbumStore {
           gone.append(key)
         }
       }
-      try Self.forgetAlbumsWithoutFiles(under: root, db)
+      // Into a library that held nothing of the source, every album was built with tracks
+      // now: none is left to forget (the look would read back every page just written).
+      if anyStored { try Self.forgetAlbumsWithoutFiles(under: root, db) }
       try Self.record(seen, of: root, db)
       try Self.takeListedPlays(db)
       for key in gone {

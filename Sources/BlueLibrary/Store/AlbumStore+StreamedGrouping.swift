@@ -3,20 +3,28 @@ internal import BlueSQL
 import BlueSystem
 internal import MusicFolder
 
-// A first sync's songs grouped as they are staged, without reading them back. A server that
+// A first sync's songs grouped as they are listed, without reading them back. A server that
 // lists its songs in the order of its folders' tree (MPD walks its database a folder at a
 // time: a folder's songs, then each subfolder's in turn) has listed every song of a parent
 // folder — every song the grouping's (parent folder, title) clusters of it can hold — once
 // it lists a song outside that folder. Each parent's songs are held from its first song to
-// that moment, grouped and written then (``AlbumStore/BuiltAlbumWriter``), and let go: what
-// is held is the songs of the folders on the way down to the song being listed. A listing
-// in another order (a song whose parent was let go comes again), a song listed twice, or
-// more songs held at once than ``ListingGrouper/mostHeld``, and the grouper gives up: the
-// albums it wrote are dropped and ``AlbumStore/groupListing(_:)`` groups every staged song
-// after the listing, in the order it sorts them, as it did before. Either way the same
-// albums in the same order (a test lists the same songs both ways).
+// that moment, grouped then, and let go: what is held is the songs of the folders on the
+// way down to the song being listed. The grouping runs on the thread that lists, the
+// writing of its albums (``AlbumStore/BuiltAlbumWriter``) on the staging's
+// (``AlbumStore/ListingFiler``), each song known by the staged row it is to get (the
+// listing's songs are staged in order, one row each). A listing in another order (a song
+// whose parent was let go comes again), a song listed twice (rows not as foreseen), or more
+// songs held at once than ``ListingGrouper/mostHeld``, and the grouping gives up: the albums
+// written are dropped and ``AlbumStore/groupListing(grouped:)`` groups every staged song
+// after the listing, in the order it sorts them. Either way the same albums in the same
+// order (a test lists the same songs both ways).
 extension AlbumStore {
-  /// The grouping of a listing as its songs come (the comment above).
+  /// The songs of one (parent folder, title) cluster, complete, each track's
+  /// ``ListedTrack/modified`` its staged row: the staging's thread builds its albums
+  /// (``MusicFolderScanner/albums(listed:)``), which balances the two threads' work.
+  typealias GroupedCluster = (parent: String, songs: [ListedTrack])
+
+  /// The grouping of a listing as its songs come (the comment above), on the listing's thread.
   final class ListingGrouper {
     /// The parents whose songs are held (their bytes), each under the one before, with
     /// their songs.
@@ -25,10 +33,10 @@ extension AlbumStore {
     private var closed: Set<Int> = []
     /// How many songs are held.
     private var held = 0
+    /// The clusters grouped and not yet taken (``takeGrouped()``).
+    private var grouped: [GroupedCluster] = []
     /// Whether it still groups (false once it gave up, or was never asked to).
     private(set) var isGrouping: Bool
-    /// The writer of its albums, made at the first song.
-    private var writer: BuiltAlbumWriter?
 
     /// The most songs held at once: a flat folder of many albums would hold the whole
     /// listing (the staged path sorts it on disk instead).
@@ -40,22 +48,20 @@ extension AlbumStore {
     /// Where a song's parent folder is against the innermost parent held.
     private enum Place { case same, inside, outside }
 
-    /// Takes the songs just staged, in the order listed, each with its place (its path's
-    /// parent folder and the title its album gets) and its staged row where its time would be.
-    func take(
-      _ songs: [(place: (folder: Substring, parent: Substring, title: String), track: ListedTrack)], _ db: Database
-    ) throws {
+    /// Takes the songs just listed, in order, each with its place (its path's parent folder
+    /// and the title its album gets) and its staged row where its time would be.
+    func take(_ songs: [ListedSong]) {
       guard isGrouping else { return }
       for song in songs {
         var parent = song.place.parent
         // Compared as bytes in place (a generic walk of two UTF-8 views was a tenth of a sync).
-        let taken = try parent.withUTF8 { bytes throws -> Bool in
+        let taken = parent.withUTF8 { bytes -> Bool in
           // The parents the listing has left: each of them is complete.
           var place = Place.outside
           while let last = open.last {
             place = Self.place(of: bytes, against: last.parent)
             if place != .outside { break }
-            try close(db)
+            close()
           }
           if place == .same {
             open[open.count - 1].songs.append((song.place.title, song.track))
@@ -65,37 +71,40 @@ extension AlbumStore {
           }
           return true
         }
-        guard taken else { return try giveUp(db) }
+        guard taken else { return giveUp() }
         held += 1
-        if held > Self.mostHeld { return try giveUp(db) }
+        if held > Self.mostHeld { return giveUp() }
       }
     }
 
-    /// Groups and writes what is still held; returns whether it grouped every song (when
-    /// not, ``AlbumStore/groupListing(_:)`` groups them all).
-    func finish(_ db: Database) throws -> Bool {
+    /// The clusters grouped since the last call, in the order grouped.
+    func takeGrouped() -> [GroupedCluster] {
+      defer { grouped = [] }
+      return grouped
+    }
+
+    /// Groups what is still held; whether it grouped every song (when not,
+    /// ``AlbumStore/groupListing(grouped:)`` groups them all).
+    func finish() -> Bool {
       guard isGrouping else { return false }
-      while !open.isEmpty { try close(db) }
-      try writer?.finish()
+      while !open.isEmpty { close() }
       return true
     }
 
-    /// Stops grouping and drops the albums written so far.
-    func giveUp(_ db: Database) throws {
-      guard isGrouping else { return }
+    /// Stops grouping and lets go of what it holds.
+    func giveUp() {
       isGrouping = false
       open = []
       closed = []
-      writer = nil
-      try db.execute(sql: "DELETE FROM temp.built WHERE listed = 0; DELETE FROM temp.built_track")
+      grouped = []
+      held = 0
     }
 
-    /// Groups and writes the songs of the innermost parent held, one title at a time.
-    private func close(_ db: Database) throws {
+    /// Groups the songs of the innermost parent held, one title at a time.
+    private func close() {
       guard let last = open.popLast() else { return }
       closed.insert(last.parent.withUnsafeBufferPointer(Self.hash))
       held -= last.songs.count
-      if writer == nil { writer = try BuiltAlbumWriter(db) }
       // By the titles' bytes, as the staged grouping tells clusters apart (not by their
       // canonical equivalence, as a dictionary of strings would).
       var clusters: [[UInt8]: [ListedTrack]] = [:]
@@ -104,7 +113,7 @@ extension AlbumStore {
       // In the titles' order, as the staged grouping builds them: the track rows go into the
       // library in the order the albums were built, and in their paths' order they cost less.
       for title in clusters.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-        try writer!.write(clusters[title]!, parent: parent)
+        grouped.append((parent, clusters[title]!))
       }
     }
 
@@ -119,6 +128,41 @@ extension AlbumStore {
       var hasher = Hasher()
       hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
       return hasher.finalize()
+    }
+  }
+
+  /// The albums grouped as the songs came, written into the staging tables on the staging's
+  /// thread: until a song's row is not the one foreseen, or the grouper gave up.
+  struct BuiltStaging {
+    private var writer: BuiltAlbumWriter?
+    /// Whether the albums written are all the grouping built so far.
+    private(set) var isWriting: Bool
+
+    /// Staging that writes grouped albums (`grouping`) or none.
+    init(grouping: Bool) { isWriting = grouping }
+
+    /// Writes `clusters`' albums.
+    mutating func write(_ clusters: [GroupedCluster], _ db: Database) throws {
+      guard isWriting, !clusters.isEmpty else { return }
+      if writer == nil { writer = try BuiltAlbumWriter(db) }
+      for cluster in clusters {
+        try writer!.write(MusicFolderScanner.albums(listed: cluster.songs), parent: cluster.parent)
+      }
+    }
+
+    /// Stops writing and drops the albums written so far.
+    mutating func giveUp(_ db: Database) throws {
+      guard isWriting else { return }
+      isWriting = false
+      writer = nil
+      try db.execute(sql: "DELETE FROM temp.built WHERE listed = 0; DELETE FROM temp.built_track")
+    }
+
+    /// Writes what waits; whether every album of the listing was written.
+    mutating func finish(_ db: Database) throws -> Bool {
+      guard isWriting else { return false }
+      try writer?.finish()
+      return true
     }
   }
 
@@ -152,10 +196,9 @@ extension AlbumStore {
           + repeatElement("(?, ?, ?, ?)", count: count).joined(separator: ", "))
     }
 
-    /// Groups `cluster` (the songs of one parent folder and title, each with its staged
-    /// row where its time would be) and writes its albums.
-    mutating func write(_ cluster: [ListedTrack], parent: String) throws {
-      let albums = MusicFolderScanner.albums(listed: cluster)
+    /// Writes `albums`, what the grouping built of one cluster (the songs of one parent
+    /// folder and title, each with its staged row where its time would be).
+    mutating func write(_ albums: [MusicAlbum], parent: String) throws {
       for (member, album) in albums.enumerated() {
         try AlbumStore.run(insertAlbum, db) { row in
           row.bind(album.key)
