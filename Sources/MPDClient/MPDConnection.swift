@@ -85,6 +85,9 @@ final class MPDConnection: @unchecked Sendable {
     }
   }
 
+  /// Whether an answer to a command sent ahead (``send(_:)``) is unread.
+  var hasUnanswered: Bool { !unanswered.isEmpty }
+
   /// Whether the server closed its end (it stopped, or dropped an idle client) or sent
   /// something unasked since the last answer: the connection is not to be used again.
   var isStale: Bool {

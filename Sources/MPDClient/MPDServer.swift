@@ -192,6 +192,9 @@ package final class MPDServer: MusicSource, Sendable {
   }
 
   private func giveBack(_ connection: MPDConnection) {
+    // One with an answer asked ahead and unread (a listing stopped) is not used again: the
+    // server holds that answer for it meanwhile.
+    guard !connection.hasUnanswered else { return connection.close() }
     let kept = pool.withLock { pool in
       guard pool.count < Self.pooled else { return false }
       pool.append(connection)

@@ -158,6 +158,8 @@ extension RunsAlone {
     }
     #expect(handed == 1)
     #expect(mpd.waitForRequests(startingWith: "find", count: 2, seconds: 20))
+    // Its connection is closed at once, not kept for the next request with an answer unread.
+    #expect(mpd.waitForClosedConnections(1, seconds: 20))
     // The answer to the second window, never read, is not taken for the stats' answer.
     #expect(try server.fingerprint().hasPrefix("1700000000 13000"))
     var songs = 0

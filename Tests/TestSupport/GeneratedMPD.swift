@@ -21,6 +21,8 @@ package final class GeneratedMPD: @unchecked Sendable {
   private var stopped = false
   /// The requests read so far, in the order they came (one line each).
   private var requests: [String] = []
+  /// How many connections the client closed (or this server dropped).
+  private var closedConnections = 0
   private let requested = NSCondition()
 
   /// The `i`th song of a library of albums of four songs (`Artist 00001/Album 000012/03
@@ -90,6 +92,17 @@ package final class GeneratedMPD: @unchecked Sendable {
     return true
   }
 
+  /// Waits until `count` connections were closed, or `seconds` passed; whether they were.
+  package func waitForClosedConnections(_ count: Int, seconds: Double) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    requested.lock()
+    defer { requested.unlock() }
+    while closedConnections < count {
+      guard requested.wait(until: deadline) else { return false }
+    }
+    return true
+  }
+
   /// How many requests that start with `prefix` came so far.
   package func requestCount(startingWith prefix: String) -> Int {
     requested.lock()
@@ -109,7 +122,13 @@ package final class GeneratedMPD: @unchecked Sendable {
   }
 
   private func talk(_ connection: Int32) {
-    defer { close(connection) }
+    defer {
+      close(connection)
+      requested.lock()
+      closedConnections += 1
+      requested.broadcast()
+      requested.unlock()
+    }
     func say(_ text: String) -> Bool {
       var bytes = Array(text.utf8)[...]
       while !bytes.isEmpty {

@@ -105,14 +105,6 @@ extension AlbumStore {
     return window
   }
 
-  /// Stages `songs` of the source whose root is `root` (``window(of:root:firstRow:)``, the
-  /// first the staging's first row: as a listing's first window). Returns how many were new.
-  @discardableResult
-  func stage(_ songs: [SourceTrack], root: String) throws(LibraryError) -> Int {
-    var staging = BuiltStaging(grouping: false)
-    return try stage(Self.window(of: songs, root: root, firstRow: 1), grouped: nil, into: &staging)
-  }
-
   /// Stages the songs of `window` (a path staged before is left as it was: the first listing
   /// of a song wins), then, while `staging` writes, the albums the grouping built as the
   /// songs came (`grouped`; nil: the grouper gave up). Returns how many songs were new. A

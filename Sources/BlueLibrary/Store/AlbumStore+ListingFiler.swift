@@ -83,7 +83,8 @@ extension AlbumStore {
       handed = 0
       return run { filer throws(LibraryError) in
         try filer.store.beginListing()
-        filer.staging = BuiltStaging(grouping: filer.grouping)
+        // The old writer's statements let go with the database's lock held.
+        try filer.store.reading { _ in filer.staging = BuiltStaging(grouping: filer.grouping) }
         filer.staged = 0
         filer.stoppedWriting.store(false, ordering: .relaxed)
       }
@@ -103,8 +104,13 @@ extension AlbumStore {
       return (staged, allWritten)
     }
 
-    /// Waits until every window handed over is staged, whatever happened.
-    func waitUntilDone() { pending.wait() }
+    /// Waits until every window handed over is staged, whatever happened, and lets go of the
+    /// staging's statements with the database's lock held (a failed or stopped listing
+    /// leaves its writer: the filer itself may be let go last by its queue's thread).
+    func waitUntilDone() {
+      pending.wait()
+      try? store.reading { _ in staging = BuiltStaging(grouping: false) }
+    }
 
     private func run(_ work: @escaping @Sendable (ListingFiler) throws(LibraryError) -> Void) -> Bool {
       if failed.load(ordering: .acquiring) { return false }

@@ -133,6 +133,10 @@ extension AlbumStore {
 
   /// The albums grouped as the songs came, written into the staging tables on the staging's
   /// thread: until a song's row is not the one foreseen, or the grouper gave up.
+  ///
+  /// - Important: Its writer holds statements of the library's connection, which is used
+  ///   without SQLite's own mutex: it is let go (or replaced) only with the database's lock
+  ///   held (in a ``AlbumStore/reading(_:)`` block), never by a thread that happens to drop it.
   struct BuiltStaging {
     private var writer: BuiltAlbumWriter?
     /// Whether the albums written are all the grouping built so far.
@@ -158,10 +162,12 @@ extension AlbumStore {
       try db.execute(sql: "DELETE FROM temp.built WHERE listed = 0; DELETE FROM temp.built_track")
     }
 
-    /// Writes what waits; whether every album of the listing was written.
+    /// Writes what waits; whether every album of the listing was written. Its statements
+    /// are let go here, with the database's lock held.
     mutating func finish(_ db: Database) throws -> Bool {
       guard isWriting else { return false }
       try writer?.finish()
+      writer = nil
       return true
     }
   }
