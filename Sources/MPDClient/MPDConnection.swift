@@ -91,7 +91,7 @@ final class MPDConnection: @unchecked Sendable {
   /// Whether the server closed its end (it stopped, or dropped an idle client) or sent
   /// something unasked since the last answer: the connection is not to be used again.
   var isStale: Bool {
-    guard descriptor >= 0, unanswered.isEmpty else { return true }
+    guard descriptor >= 0 else { return true }
     var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     return poll(&ready, 1, 0) > 0
   }
@@ -125,8 +125,8 @@ final class MPDConnection: @unchecked Sendable {
 
   /// Sends `command` and leaves its answer to be read later (``streamAnswer(pair:binaryLimit:binary:)``):
   /// the server, which answers commands in the order they came, prepares it meanwhile (a
-  /// listing asks for its next window before it files the last). Answers sent ahead and
-  /// left unread make the connection stale (``isStale``): it is not used again.
+  /// listing asks for its next window before it files the last). A connection with an
+  /// answer left unread (``hasUnanswered``) is closed when given back, not used again.
   func send(_ command: MPDCommand) throws(MPDError) {
     if let problem = command.problem { throw error(.badArgument(problem)) }
     // A server quick to answer each request never makes a wait time out.

@@ -23,7 +23,8 @@ package final class GeneratedMPD: @unchecked Sendable {
   private var requests: [String] = []
   /// How many connections the client closed (or this server dropped).
   private var closedConnections = 0
-  private let requested = NSCondition()
+  /// Locks ``requests`` and ``closedConnections``; signalled when either changes.
+  private let noticed = NSCondition()
 
   /// The `i`th song of a library of albums of four songs (`Artist 00001/Album 000012/03
   /// Song.flac`), ten albums an artist: the database the reliability notes sync.
@@ -83,30 +84,29 @@ package final class GeneratedMPD: @unchecked Sendable {
   /// Waits until `count` requests that start with `prefix` came (from any connection), or
   /// `seconds` passed; whether they came.
   package func waitForRequests(startingWith prefix: String, count: Int, seconds: Double) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: seconds)
-    requested.lock()
-    defer { requested.unlock() }
-    while requests.count(where: { $0.hasPrefix(prefix) }) < count {
-      guard requested.wait(until: deadline) else { return false }
-    }
-    return true
+    wait(seconds: seconds) { requests.count(where: { $0.hasPrefix(prefix) }) >= count }
   }
 
   /// Waits until `count` connections were closed, or `seconds` passed; whether they were.
   package func waitForClosedConnections(_ count: Int, seconds: Double) -> Bool {
+    wait(seconds: seconds) { closedConnections >= count }
+  }
+
+  /// Waits until `done` (asked with ``noticed`` locked), or `seconds` passed; whether it is.
+  private func wait(seconds: Double, until done: () -> Bool) -> Bool {
     let deadline = Date(timeIntervalSinceNow: seconds)
-    requested.lock()
-    defer { requested.unlock() }
-    while closedConnections < count {
-      guard requested.wait(until: deadline) else { return false }
+    noticed.lock()
+    defer { noticed.unlock() }
+    while !done() {
+      guard noticed.wait(until: deadline) else { return false }
     }
     return true
   }
 
   /// How many requests that start with `prefix` came so far.
   package func requestCount(startingWith prefix: String) -> Int {
-    requested.lock()
-    defer { requested.unlock() }
+    noticed.lock()
+    defer { noticed.unlock() }
     return requests.count(where: { $0.hasPrefix(prefix) })
   }
 
@@ -124,10 +124,10 @@ package final class GeneratedMPD: @unchecked Sendable {
   private func talk(_ connection: Int32) {
     defer {
       close(connection)
-      requested.lock()
+      noticed.lock()
       closedConnections += 1
-      requested.broadcast()
-      requested.unlock()
+      noticed.broadcast()
+      noticed.unlock()
     }
     func say(_ text: String) -> Bool {
       var bytes = Array(text.utf8)[...]
@@ -150,10 +150,10 @@ package final class GeneratedMPD: @unchecked Sendable {
       }
       let line = String(decoding: pending[..<newline], as: UTF8.self)
       pending.removeSubrange(...newline)
-      requested.lock()
+      noticed.lock()
       requests.append(line)
-      requested.broadcast()
-      requested.unlock()
+      noticed.broadcast()
+      noticed.unlock()
       if line == "close" { return }
       guard say(answer(line) + "OK\n") else { return }
     }

@@ -75,13 +75,11 @@ extension AlbumStore {
   /// A window of a listing made ready on the listing's thread (``window(of:root:firstRow:)``)
   /// for ``stage(_:grouped:into:)`` on the staging's.
   struct ListingWindow: Sendable {
-    /// The songs, in the order listed.
+    /// The songs, in the order listed, each with the staged row it is to get: the rows
+    /// after the last window's, in order, unless a song was listed before.
     var songs: [ListedSong]
     /// Each song's modification time, seconds since 1970.
     var times: [Int64]
-    /// The staged row of the first song: the songs take the rows after it, in order,
-    /// unless a song was listed before.
-    var firstRow: Int64
   }
 
   /// `songs` of the source whose root is `root`, each filed at `root/PATH` (its
@@ -89,7 +87,7 @@ extension AlbumStore {
   /// (``SourceTrack/tags``), the first to be the staged row `firstRow`.
   static func window(of songs: [SourceTrack], root: String, firstRow: Int64) -> ListingWindow {
     let prefix = root + "/"
-    var window = ListingWindow(songs: [], times: [], firstRow: firstRow)
+    var window = ListingWindow(songs: [], times: [])
     window.songs.reserveCapacity(songs.count)
     window.times.reserveCapacity(songs.count)
     for (offset, song) in songs.enumerated() {
@@ -158,11 +156,11 @@ extension AlbumStore {
           index += count
           // The rows of one statement are consecutive; a song listed before takes none, and
           // the rows after it are not the ones the grouping was told.
-          if staging.isWriting, inserted != count || db.lastInsertedRowID != window.firstRow + Int64(index) - 1 {
+          if staging.isWriting, inserted != count || db.lastInsertedRowID != songs[index - 1].track.modified {
             try staging.giveUp(db)
           }
         }
-        if let grouped { try staging.write(grouped, db) } else { try staging.giveUp(db) }
+        try staging.write(grouped, db)
         return .commit
       }
       return staged
@@ -176,7 +174,7 @@ extension AlbumStore {
     try reading { db in
       var done = false
       try db.inTransaction(.deferred) {
-        if let grouped { try staging.write(grouped, db) } else { try staging.giveUp(db) }
+        try staging.write(grouped, db)
         done = try staging.finish(db)
         return .commit
       }

@@ -63,7 +63,7 @@ extension AlbumStore {
       let window = AlbumStore.window(of: songs, root: root, firstRow: handed + 1)
       handed += Int64(songs.count)
       grouper.take(window.songs)
-      let grouped = grouper.isGrouping ? grouper.takeGrouped() : nil
+      let grouped = grouper.takeGrouped()
       return run { filer throws(LibraryError) in
         filer.staged += try filer.store.stage(window, grouped: grouped, into: &filer.staging)
         if !filer.staging.isWriting { filer.stoppedWriting.store(true, ordering: .relaxed) }
@@ -95,7 +95,8 @@ extension AlbumStore {
     /// (else ``AlbumStore/groupListing(grouped:)`` groups them), or the failure that stopped
     /// the staging.
     func finish() throws(LibraryError) -> (staged: Int, grouped: Bool) {
-      let grouped = grouper.finish() ? grouper.takeGrouped() : nil
+      grouper.finish()
+      let grouped = grouper.takeGrouped()
       _ = run { filer throws(LibraryError) in
         filer.allWritten = try filer.store.finishStaging(grouped, &filer.staging)
       }

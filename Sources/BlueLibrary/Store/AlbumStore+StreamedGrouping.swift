@@ -77,18 +77,18 @@ extension AlbumStore {
       }
     }
 
-    /// The clusters grouped since the last call, in the order grouped.
-    func takeGrouped() -> [GroupedCluster] {
+    /// The clusters grouped since the last call, in the order grouped; nil once it gave up
+    /// (``AlbumStore/groupListing(grouped:)`` then groups every song).
+    func takeGrouped() -> [GroupedCluster]? {
+      guard isGrouping else { return nil }
       defer { grouped = [] }
       return grouped
     }
 
-    /// Groups what is still held; whether it grouped every song (when not,
-    /// ``AlbumStore/groupListing(grouped:)`` groups them all).
-    func finish() -> Bool {
-      guard isGrouping else { return false }
+    /// Groups what is still held (the listing ended).
+    func finish() {
+      guard isGrouping else { return }
       while !open.isEmpty { close() }
-      return true
     }
 
     /// Stops grouping and lets go of what it holds.
@@ -145,8 +145,9 @@ extension AlbumStore {
     /// Staging that writes grouped albums (`grouping`) or none.
     init(grouping: Bool) { isWriting = grouping }
 
-    /// Writes `clusters`' albums.
-    mutating func write(_ clusters: [GroupedCluster], _ db: Database) throws {
+    /// Writes `clusters`' albums; nil: the grouper gave up, and so does the writing.
+    mutating func write(_ clusters: [GroupedCluster]?, _ db: Database) throws {
+      guard let clusters else { return try giveUp(db) }
       guard isWriting, !clusters.isEmpty else { return }
       if writer == nil { writer = try BuiltAlbumWriter(db) }
       for cluster in clusters {
