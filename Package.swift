@@ -223,7 +223,8 @@ let package = Package(
     .testTarget(
       name: "MPDClientTests",
       dependencies: [
-        "MPDClient", "BlueCovers", "BlueLibrary", "BluePlayback", "MusicFolder", "MusicSource", "TestSupport",
+        "MPDClient", "AlbumModel", "BlueCovers", "BlueLibrary", "BluePlayback", "MusicFolder", "MusicSource",
+        "TestSupport",
       ]
     ),
     .testTarget(

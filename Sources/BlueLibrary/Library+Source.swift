@@ -9,9 +9,10 @@ import MusicSource
 import Synchronization
 
 // A source of albums (MusicSource: an MPD server): its tracks, listed a window at a time,
-// staged in the library connection's temporary tables and grouped as a music folder's import
-// groups files (`AlbumStore.importListing`, which shares how an album is taken with
-// `importFolder`), so the source's albums are albums like any other, whatever their number;
+// staged in the library connection's temporary tables, grouped as a music folder's scan
+// groups files and brought in by the one importer of every source (`AlbumStore.importAlbums`,
+// a folder's scan staged there too), so the source's albums are albums like any other,
+// whatever their number;
 // the source followed as it changes; the marks it shares kept there.
 extension Library {
   /// What bringing the library in step with its source did: the one result of every

@@ -15,7 +15,8 @@ import MusicSource
 // import holds does not grow with them), or, where it offers it, is scanned
 // (a music folder, ``MusicFolderSource``: its files the library may have read before, whose
 // folders' cover images and files' pictures make its albums' covers, and which reports the
-// files it passed over and how far it has got).
+// files it passed over and how far it has got), its albums then staged as it grouped them.
+// Either way the store's one importer (``AlbumStore/importAlbums``) takes the staged albums.
 extension Library {
   /// Brings the albums of `source` into the library as one change (``SourceImport``):
   /// albums not seen before are appended, albums seen before (the same folder, album artist
@@ -104,14 +105,11 @@ extension Library {
     let albums: [Album]
     let skipped: [SourceImport.Skipped]
     var outcome: SourceImport
-    // What the files said at the last scan: a field that differs from it was edited since.
-    let scanned = try store.scannedAlbums(under: scan.folder)
-    let filesSaid = scanned.filesSaid
     // The folders the scan could not list: among the skipped files, they may hide albums.
     let unlistable = Set(scan.unreadableFolders)
     if scan.isUnchanged {
       // Nothing read: the albums and skipped files of the last scan, which saw these files.
-      albums = scanned.lastScan
+      albums = try store.lastScannedAlbums(under: scan.folder)
       skipped = earlier.unchangedSkipped.map {
         SourceImport.Skipped(path: $0.path, reason: $0.reason, isFolder: unlistable.contains($0.path))
       }
@@ -120,8 +118,8 @@ extension Library {
       let remembered = AlbumStore.SkippedFiles(
         root: scan.folder, files: skipped.map { ($0.path, $0.reason, stamps[$0.path]) })
       outcome = try change { (origin) throws(LibraryError) in
-        try store.importFolder(
-          albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted,
+        try store.importAlbums(
+          .asBefore(albums), root: scan.folder, summary: summary, origin: origin, withDeleted: withDeleted,
           skipped: remembered)
       }
     } else {
@@ -132,14 +130,18 @@ extension Library {
       }
       let remembered = AlbumStore.SkippedFiles(
         root: scan.folder, files: scan.skipped.map { ($0.path, $0.reason.description, $0.stamp) })
-      let built = albums
+      // Staged as a listing's albums are, and brought in as they are (the library
+      // connection's temporary tables, dropped after).
+      try store.beginListing()
+      defer { store.endListing() }
+      try store.stageScan(keyed, built: albums)
+      _ = try store.groupListing(grouped: true)
+      let files = AlbumStore.ScannedFiles(
+        stored: earlier.stored, opened: scan.openedFiles, unreadable: scan.unreadableFolders)
       outcome = try change { (origin) throws(LibraryError) in
-        try store.importFolder(
-          albums, summary: summary, origin: origin, filesSaid: filesSaid, withDeleted: withDeleted,
-          tracks: AlbumStore.ScannedTracks(
-            albums: keyed, built: built, root: scan.folder, stored: earlier.stored, opened: scan.openedFiles,
-            unreadable: scan.unreadableFolders, seen: .folder(fingerprint: scan.fingerprint, skipped: skipped)),
-          skipped: remembered)
+        try store.importAlbums(
+          .staged(seen: .folder(fingerprint: scan.fingerprint, skipped: skipped), files: files), root: scan.folder,
+          summary: summary, origin: origin, withDeleted: withDeleted, skipped: remembered)
       }
       outcome.listed = true
     }
@@ -266,8 +268,8 @@ extension Library {
 
     let albums = try store.groupListing(grouped: grouped)
     var outcome = try change { (origin) throws(LibraryError) in
-      try store.importListing(
-        root: root, summary: summary, origin: origin, seen: .server(fingerprint: version, listed: listed),
+      try store.importAlbums(
+        .staged(seen: .server(fingerprint: version, listed: listed)), root: root, summary: summary, origin: origin,
         marksFollowSource: marksKept,
         cover: { first in
           // The server's cover for each album: its first song's picture, else its folder's.

@@ -1,3 +1,4 @@
+import AlbumModel
 import BlueCovers
 import BlueLibrary
 import BluePlayback
@@ -77,7 +78,9 @@ extension RunsAlone {
     /// The three sources are three adapters of one seam (``MusicSource``: the folder a
     /// ``MusicFolderSource``), each brought in by the library's one importer
     /// (``Library/importSource(_:named:withDeleted:progress:isCancelled:)``), each with one
-    /// kind of result.
+    /// kind of result, by the same rules: into a library of the untouched sample albums,
+    /// the first albums of any source take their place in the same step, which one `undo`
+    /// takes back.
     @Test func theSameMusicImportsAsTheSameAlbumsFromAFolderAnMPDAndAMopidy() throws {
       let mpd = try MPDFixture(prepare: Self.music)
       try mpd.start()
@@ -90,16 +93,21 @@ extension RunsAlone {
         mpdServer.stop()
         mopidyServer.stop()
       }
-      let fromFolder = Library.inMemory(seed: [], source: folder)
-      let fromMPD = Library.inMemory(seed: [], source: mpdServer)
-      let fromMopidy = Library.inMemory(seed: [], source: mopidyServer)
+      let fromFolder = Library.inMemory(source: folder)
+      let fromMPD = Library.inMemory(source: mpdServer)
+      let fromMopidy = Library.inMemory(source: mopidyServer)
+      let samples = DefaultCatalogue.albums.map(\.title)
+      #expect(try fromMPD.allAlbums().map(\.title) == samples)
       var results: [SourceImport] = []
       for (library, source) in [(fromFolder, folder), (fromMPD, mpdServer), (fromMopidy, mopidyServer)]
         as [(Library, any MusicSource)]
       {
         results.append(try library.importSource(source))
       }
-      for result in results { #expect(result.added == 5 && result.tracks == 8 && result.summary != nil) }
+      for result in results {
+        #expect(result.added == 5 && result.tracks == 8 && result.samplesLeft == 5)
+        #expect(result.summary?.hasSuffix(": 5 added, in place of the 5 sample albums") == true)
+      }
       #expect(results.map(\.folder) == [mopidy.music.root, mpdServer.root, mopidyServer.root])
       let mpdSync = results[1]
       let mopidySync = results[2]
@@ -131,6 +139,9 @@ extension RunsAlone {
       #expect(!(try fromMPD.sync().listed))
       let again = try fromMopidy.sync()
       #expect(!again.changedAlbums && again.summary == nil)
+      // One undo: the samples back, the server's albums gone.
+      #expect(try fromMPD.undo() != nil)
+      #expect(try fromMPD.allAlbums().map(\.title) == samples)
     }
 
     @Test func anAlbumPastMopidysSearchCapIsListedWhole() throws {

@@ -2,106 +2,53 @@ import AlbumModel
 internal import BlueSQL
 internal import MusicFolder
 
-// `import DIR`: the albums of a music folder brought into the library as one logged step,
-// adding the albums it has not seen and updating in place those it imported before.
+// `import DIR`: the albums a scan of a music folder built, staged as a listing's are once
+// grouped, for the one importer of every source (``AlbumStore/importAlbums(_:root:summary:origin:withDeleted:marksFollowSource:skipped:cover:)``).
 extension AlbumStore {
-  /// What bringing a source's albums into the library did: the counts and the few albums
-  /// of each kind it names, and the step logged (nil when no album changed).
-  typealias FolderImportOutcome = SourceImport
-
-  /// Brings `albums` (from a music-folder scan, each with a source key) into the library
-  /// in one transaction: an album whose source key a stored album has updates that album in
-  /// place when any field differs (the first one in order, if several have it), and is
-  /// appended after the last album otherwise. All of it is one logged step, summed up by
-  /// `summary` (given the outcome's counts); when no album changes, no step is logged. The
-  /// selection stays `origin.selection`.
-  ///
-  /// The step is an `import`: the ids it appended are a range (as for a file import) and
-  /// each album it updated has a `before` and an `after` image (as for an edit), so undo
-  /// puts back the old fields and removes the new albums, and redo does both again.
-  ///
-  /// `tracks`, the scan's tracks, are written in the same transaction, whether or not an
-  /// album changed, with the scan's record (``ScannedTracks``), and so are the files it
-  /// `skipped` (``SkippedFiles``: the outcome says whether they are the same as the last
-  /// import's, which the user was told of), and `tracks` say what the scan found
-  /// besides the albums' fields (``ScanChanges``): an album that moved updates the album stored under its old
-  /// key (its id, place, edits and history kept); an album under a folder that could not be
-  /// read is left as it is; albums whose files are gone are counted and named.
-  ///
-  /// The sample albums make room: when the library holds only them, untouched, and the
-  /// import adds albums, they are taken out in the same step, which becomes a `reset`
-  /// (``retireSamples(_:from:_:)``), and the first album added is selected.
-  ///
-  /// Deletions stick: an album you deleted from the library (``removeMarkedAlbums(_:)``) is
-  /// left out and counted, unless `withDeleted`, which adds it again.
-  ///
-  /// Edits stick: `filesSaid` holds, by source key, the albums as the last scan of the folder
-  /// built them. A stored album's title, artist, genre, year, cover, rating or favourite mark
-  /// that differs from what the files said then was edited since, and is kept whatever the
-  /// files say now.
-  func importFolder(
-    _ albums: [Album], summary: (FolderImportOutcome) -> String, origin: ChangeOrigin,
-    filesSaid: [String: Album] = [:], withDeleted: Bool = false,
-    tracks: ScannedTracks? = nil, skipped: SkippedFiles? = nil
-  ) throws(LibraryError) -> FolderImportOutcome {
-    try changing { db in
-      let scan = try tracks.map { tracks in try tracks.write(db) } ?? ScanChanges()
-      var outcome = FolderImportOutcome()
-      outcome.skippedAsBefore = try skipped?.record(db) ?? false
-      var added: [Album] = []
-      var updates: [(id: Int64, album: Album)] = []
-      var matched: Set<Int64> = []
-      var returning: [String] = []
-      let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
-      for scanned in albums {
-        if let key = scanned.sourceKey, scan.frozen.contains(key) { continue }
-        let old = scanned.sourceKey.flatMap { scan.moved[$0] }
-        let key = scanned.sourceKey.map { old ?? $0 }
-        switch try Self.takeScanned(
-          scanned, key: scanned.sourceKey, old: old, filesSaid: key.flatMap { filesSaid[$0] },
-          partlyGone: scanned.sourceKey.flatMap { scan.partlyGone[$0] }, withDeleted: withDeleted,
-          matched: &matched, outcome: &outcome, db)
-        {
-        case .left, .unchanged: break
-        case .added(let returns):
-          if returns, let key = scanned.sourceKey { returning.append(key) }
-          added.append(scanned)
-        case .updated(let id, let album): updates.append((id, album))
+  /// Stages `albums`, what a scan of a music folder built (each with the key it is to be
+  /// stored under; `built`, the album each makes, gives its cover), with their tracks and
+  /// every field of their files, in the staging tables of ``beginListing()``: as a
+  /// listing's albums once grouped (``groupListing(grouped:)``, which then has nothing to
+  /// group), in the scan's order.
+  func stageScan(_ albums: [(key: String, album: MusicAlbum)], built: [Album]) throws(LibraryError) {
+    try reading { db in
+      try db.inTransaction(.deferred) {
+        let insertTrack = try db.makeStatement(
+          sql: """
+            INSERT INTO temp.listed (path, parent, title, folder, modified, album, artist, album_artist, song_title,
+              number, date, genre, disc, mb_trackid, mb_albumid, mb_releasegroupid, format, length, rating, fav,
+              bitrate, samplerate, composer, size, changed, inode, picture)
+            VALUES (?, '', '', '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        var writer = try BuiltAlbumWriter(db, tracksPerInsert: 1)
+        for (ordinal, ((key, music), album)) in zip(albums, built).enumerated() {
+          // The scan's order: its ordinal, in digits that sort as numbers.
+          let digits = String(ordinal)
+          let sort = String(repeating: "0", count: max(0, 12 - digits.count)) + digits
+          let seq = try writer.write(music, key: key, sort: sort, parent: "", member: 0, cover: album.coverURL)
+          for (position, track) in music.tracks.enumerated() {
+            let tags = track.tags
+            try Self.run(insertTrack, db) { row in
+              row.bind(track.path)
+              row.bind(track.modified)
+              row.bindTags(of: tags)
+              row.bind(tags.duration)
+              row.bind(tags.rating)
+              row.bind(tags.favourite)
+              row.bind(tags.bitrate)
+              row.bind(tags.sampleRate)
+              row.bind(tags.composer)
+              row.bind(track.size)
+              row.bind(track.changed < 0 ? nil : track.changed)
+              row.bind(track.changed < 0 ? nil : track.inode)
+              row.bind(tags.hasPicture ? tags.pictureMimeType ?? "" : nil)
+            }
+            try writer.add(seq: seq, position: position, disc: track.disc, song: db.lastInsertedRowID)
+          }
         }
+        try writer.finish()
+        return .commit
       }
-      for key in scan.gone {
-        guard let stored = try Album.fetchOne(db, sql: find, arguments: [key]) else { continue }
-        outcome.gone += 1
-        outcome.name(.gone, stored, stored.tracks.map { "all \(Library.counted($0, "file"))" })
-      }
-      for key in scan.frozen where try Album.fetchOne(db, sql: find, arguments: [key]) != nil {
-        outcome.leftAsTheyWere += 1
-      }
-      guard !added.isEmpty || !updates.isEmpty else { return outcome }
-      for key in returning {
-        try db.execute(sql: "UPDATE folder_album SET left_out = 0 WHERE key = ?", arguments: [key])
-      }
-      outcome.added = added.count
-      // Into a library of the untouched samples only: they make room, in this step.
-      let samples = updates.isEmpty && !added.isEmpty ? try Self.untouchedSampleIDs(db) : nil
-      outcome.samplesLeft = samples?.count ?? 0
-      let step = try Self.beginStep(.import, summary: summary(outcome), origin: origin, db)
-      for (id, album) in updates {
-        try Self.appendImage(id, as: .before, of: step, db)
-        try Self.writeFields(of: album, to: id, step: step, db)
-        try Self.appendImage(id, as: .after, of: step, db)
-      }
-      if !added.isEmpty {
-        let count = try Self.count(db)
-        let firstID = try Self.maxID(db) + 1
-        // From position 0 beside the samples, which leave (``retireSamples(_:from:_:)``).
-        try Self.insertAll(added, from: samples == nil ? count : 0, firstID: firstID, step: step, db)
-        if let samples { try Self.retireSamples(samples, from: step, db) }
-        try Self.recordInserted(firstID: firstID, count: added.count, removed: outcome.samplesLeft, of: step, db)
-      }
-      try Self.finishStep(step, selecting: samples == nil ? origin.selection : 0, db)
-      outcome.step = try Self.changeStep(step, db)
-      return outcome
     }
   }
 }
@@ -137,7 +84,7 @@ extension AlbumStore {
   static func takeScanned(
     _ scanned: Album, key: String?, old: String?, filesSaid: Album?, following: Set<AlbumField> = [],
     partlyGone: (gone: Int, before: Int)?, withDeleted: Bool, matched: inout Set<Int64>,
-    outcome: inout FolderImportOutcome, _ db: Database
+    outcome: inout SourceImport, _ db: Database
   ) throws -> ScannedAlbumTaking {
     try scanned.validate()
     // The first by position, without ordering them: `ORDER BY position LIMIT 1` made SQLite
@@ -252,28 +199,6 @@ extension Album {
 }
 
 extension AlbumStore {
-  /// What a scan read that is not the albums' fields: the tracks of each album (by the key
-  /// it is stored under), what the store held under the folder before, the files opened and
-  /// the folders that could not be read, and the scan's record (``recordScan(of:_:_:)``).
-  struct ScannedTracks {
-    var albums: [(key: String, album: MusicAlbum)]
-    var built: [Album]
-    var root: String
-    var stored: StoredTracks
-    var opened: Set<String>
-    var unreadable: [String]
-    /// What the scan saw, kept for the next one.
-    var seen: Seen
-
-    /// Writes the tracks and what the scan saw inside the import's transaction.
-    func write(_ db: Database) throws -> ScanChanges {
-      let changes = try AlbumStore.writeTracks(
-        of: albums, built: built, root: root, stored: stored, opened: opened, unreadable: unreadable, db)
-      try AlbumStore.record(seen, of: root, db)
-      return changes
-    }
-  }
-
   /// The tracks stored under the source key `key`, with every tag they were read with.
   func storedMusicTracks(forKey key: String) throws(LibraryError) -> [MusicTrack] {
     try reading { db in try Self.musicTracks(forKey: key, db) }

@@ -8,10 +8,9 @@ import MusicSource
 // library's connection (SQLite keeps those in a temporary file, with a few pages cached),
 // which no other shell sees and which take no lock on the library file; they are grouped
 // from there one album title at a time, exactly as a folder's files are
-// (``MusicFolderScanner/albums(listed:)``), and the albums are brought into the library one
-// by one, in the order a folder import gives them, in one transaction that is one logged
-// step, with what the import of a folder does to each (`takeScanned`, `folderAlbumValues`,
-// `forgetAlbumsWithoutFiles`, `moves`: shared with `importFolder` and `writeTracks`).
+// (``MusicFolderScanner/albums(listed:)``), and brought into the library by the one importer
+// of every source (``importAlbums(_:root:summary:origin:withDeleted:marksFollowSource:skipped:cover:)``),
+// which takes a music folder's scan staged in the same tables (``stageScan(_:built:)``).
 extension AlbumStore {
   /// Makes the staging tables, empty (a listing that starts again forgets what it staged).
   func beginListing() throws(LibraryError) {
@@ -28,7 +27,8 @@ extension AlbumStore {
             modified INTEGER NOT NULL, album TEXT, artist TEXT, album_artist TEXT, song_title TEXT, number INTEGER,
             date TEXT, genre TEXT, disc INTEGER, mb_trackid TEXT, mb_albumid TEXT, mb_releasegroupid TEXT,
             format TEXT NOT NULL, length REAL NOT NULL, rating INTEGER, fav INTEGER NOT NULL, bitrate INTEGER NOT NULL,
-            samplerate INTEGER NOT NULL, composer TEXT);
+            samplerate INTEGER NOT NULL, composer TEXT, size INTEGER NOT NULL DEFAULT 0, changed INTEGER,
+            inode INTEGER, picture TEXT);
           CREATE TEMP TABLE built (
             seq INTEGER PRIMARY KEY, key TEXT NOT NULL, sort TEXT NOT NULL, title TEXT NOT NULL, artist TEXT NOT NULL,
             year INTEGER, genre TEXT NOT NULL, tracks INTEGER NOT NULL, duration REAL NOT NULL, folder TEXT NOT NULL,
@@ -342,15 +342,17 @@ extension AlbumStore {
   /// of the grouping).
   private static let groupingColumns =
     "path, rowid, album, artist, album_artist, song_title, number, date, genre, disc, NULL, mb_albumid, "
-    + "mb_releasegroupid, '', length, rating, fav, 0, 0, NULL"
+    + "mb_releasegroupid, '', length, rating, fav, 0, 0, NULL, 0, NULL, NULL, NULL"
 
   /// The columns ``readListed(_:offset:_:)`` reads, in its order.
   private static let listedColumns =
     "path, modified, album, artist, album_artist, song_title, number, date, genre, disc, mb_trackid, mb_albumid, "
-    + "mb_releasegroupid, format, length, rating, fav, bitrate, samplerate, composer"
+    + "mb_releasegroupid, format, length, rating, fav, bitrate, samplerate, composer, size, changed, inode, picture"
 
   /// Steps `statement` (whose columns from `offset` on are ``listedColumns``, prefixed by
-  /// the staging table's alias or not), handing each row and its track to `body`.
+  /// the staging table's alias or not), handing each row and its track to `body` (the
+  /// file's size, change time and inode, a music folder's, are the row's columns 20–22
+  /// from `offset`).
   private static func readListed(
     _ statement: Statement, offset: Int32, _ body: (OpaquePointer, ListedTrack) throws -> Void
   ) throws {
@@ -364,12 +366,14 @@ extension AlbumStore {
       let code = sqlite3_step(row)
       if code == SQLITE_DONE { return }
       guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+      let picture = string(23)
       let tags = TrackTags(
         album: string(2), artist: string(3), albumArtist: string(4), title: string(5), trackNumber: integer(6),
         date: string(7), genre: string(8), discNumber: integer(9), musicBrainzTrackID: string(10),
         musicBrainzAlbumID: string(11), musicBrainzReleaseGroupID: string(12), format: string(13) ?? "",
-        bitrate: integer(17) ?? 0, duration: sqlite3_column_double(row, offset + 14), rating: integer(15),
-        favourite: integer(16) == 1, sampleRate: integer(18) ?? 0, composer: string(19))
+        bitrate: integer(17) ?? 0, duration: sqlite3_column_double(row, offset + 14), hasPicture: picture != nil,
+        pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 }, rating: integer(15), favourite: integer(16) == 1,
+        sampleRate: integer(18) ?? 0, composer: string(19))
       try body(
         row, ListedTrack(path: string(0) ?? "", modified: sqlite3_column_int64(row, offset + 1), tags: tags))
     }
@@ -391,11 +395,13 @@ extension AlbumStore {
   }
 
   /// What an album's tracks say of it as a whole (``groupListing(grouped:)`` keeps it beside the
-  /// album): its first track's path, its number of discs, the rating all its tracks carry
+  /// album): its first track's path, the cover its files give (a music folder's, found by
+  /// its scan: ``stageScan(_:built:)``), its number of discs, the rating all its tracks carry
   /// and whether all are favourites (``MusicAlbum/discs``, ``MusicAlbum/rating``,
-  /// ``MusicAlbum/favourite``). For an album listed without its tracks: none, 1, nil, false.
+  /// ``MusicAlbum/favourite``). For an album listed without its tracks: none, none, 1, nil, false.
   struct BuiltTracks {
     var firstPath: String?
+    var cover: String?
     var discs: Int
     var rating: Int?
     var favourite: Bool
@@ -405,7 +411,7 @@ extension AlbumStore {
   /// `b`) to `body`, in the order a folder import gives them (by folder, title and artist),
   /// with its key, its tracks (none without `withTracks`: what they say of the album is in
   /// ``BuiltTracks``), and, for an album listed without its tracks, what its list said of it.
-  private static func forEachListedAlbum(
+  static func forEachListedAlbum(
     where condition: String = "1", withTracks: Bool = true, _ db: Database,
     _ body: (String, MusicAlbum, ListedAlbumMarks?, BuiltTracks) throws -> Void
   ) throws {
@@ -446,7 +452,8 @@ extension AlbumStore {
             rating: sqlite3_column_type(row, 13) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 13)),
             ratingKnown: sqlite3_column_int64(row, 14) != 0, favourite: sqlite3_column_int64(row, 15) != 0)
         let whole = BuiltTracks(
-          firstPath: text(row, 16), discs: Int(sqlite3_column_int64(row, 17)),
+          firstPath: text(row, 16), cover: listed == nil ? text(row, 12) : nil,
+          discs: Int(sqlite3_column_int64(row, 17)),
           rating: sqlite3_column_type(row, 18) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 18)),
           favourite: sqlite3_column_int64(row, 19) != 0)
         current = (seq, album.key, album, listed, whole)
@@ -455,8 +462,13 @@ extension AlbumStore {
       // has any album read without them.
       guard sqlite3_column_type(row, 21) != SQLITE_NULL else { return }
       let disc = sqlite3_column_type(row, 20) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 20))
+      func stamp(_ column: Int32) -> Int64 {
+        sqlite3_column_type(row, column) == SQLITE_NULL ? -1 : sqlite3_column_int64(row, column)
+      }
       current!.album.tracks.append(
-        MusicTrack(path: track.path, size: 0, modified: track.modified, disc: disc, tags: track.tags))
+        MusicTrack(
+          path: track.path, size: sqlite3_column_int64(row, 41), modified: track.modified, changed: stamp(42),
+          inode: stamp(43), disc: disc, tags: track.tags))
     }
     if let (_, key, album, listed, whole) = current { try body(key, album, listed, whole) }
   }
@@ -467,262 +479,27 @@ extension AlbumStore {
   /// where no track of the source is stored to compare them with). In the order the albums
   /// were built, which is nearly their paths' (the table's key): in another, the rows cost
   /// two fifths more.
-  private static func storeBuiltTracks(_ db: Database) throws {
+  static func storeBuiltTracks(_ db: Database) throws {
     try db.execute(
       sql: """
         INSERT OR REPLACE INTO track (path, size, modified, disc, album_key, position, album, artist, album_artist,
           title, number, date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length,
           picture, changed, inode, rating, fav, samplerate, composer)
-        SELECT l.path, 0, l.modified, t.disc, b.key, t.position, l.album, l.artist, l.album_artist, l.song_title,
+        SELECT l.path, l.size, l.modified, t.disc, b.key, t.position, l.album, l.artist, l.album_artist, l.song_title,
           l.number, l.date, l.genre, l.disc, l.mb_trackid, l.mb_albumid, l.mb_releasegroupid, l.format, l.bitrate,
-          l.length, NULL, NULL, NULL, l.rating, l.fav, l.samplerate, l.composer
+          l.length, l.picture, l.changed, l.inode, l.rating, l.fav, l.samplerate, l.composer
         FROM temp.built b INDEXED BY built_order JOIN temp.built_track t ON t.seq = b.seq
           JOIN temp.listed l ON l.rowid = t.song
         ORDER BY \(builtOrder.split(separator: ", ").map { "b." + $0 }.joined(separator: ", ")), t.position
         """)
   }
 
-  // MARK: - Into the library
-
-  /// Brings the albums ``groupListing(grouped:)`` staged from a listing of `root` into the library
-  /// in one transaction, as ``importFolder(_:summary:origin:filesSaid:withDeleted:tracks:skipped:)``
-  /// brings a scan's: the tracks written where they changed, albums seen before updated in
-  /// place (their edits kept), new ones appended, albums whose tracks are all gone marked
-  /// missing, moved ones followed; one logged step when an album changed, summed up by
-  /// `summary`; `record` kept as the last scan of `root`. `cover` gives each album's cover
-  /// URL (nil: the one the album has). The selection stays `origin.selection`.
-  ///
-  /// With `marksFollowSource` (a server that keeps marks), an album's rating and favourite
-  /// mark are the listing's, whatever this library had, unless a mark of it the library
-  /// changed still waits for the server (``pendingMarks()``).
-  ///
-  /// Held in memory meanwhile: one album, the ids of the stored albums taken, and the keys
-  /// of the albums that moved, are gone, or lost tracks; the moves are looked for among the
-  /// albums new to the library only when an album of the library is not among those listed.
-  func importListing(
-    root: String, summary: (FolderImportOutcome) -> String, origin: ChangeOrigin, seen: Seen,
-    marksFollowSource: Bool, cover: (_ firstTrack: String) -> String?
-  ) throws(LibraryError) -> FolderImportOutcome {
-    try changing { db in
-      var outcome = FolderImportOutcome()
-      let pending = marksFollowSource ? try Self.pendingAlbumKeys(db) : []
-      let keys = Self.keyRanges(under: root)
-      let inRange = "((key > ? AND key < ?) OR (key > ? AND key < ?))"
-      let range: [String] = [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
-      let paths = Self.pathRange(under: root)
-      let anyStored =
-        try Bool.fetchOne(
-          db,
-          sql: """
-            SELECT EXISTS (SELECT 1 FROM track WHERE path > ? AND path < ?)
-              OR EXISTS (SELECT 1 FROM folder_album WHERE \(inRange))
-            """, arguments: StatementArguments([paths.low, paths.high] + range)) ?? false
-      let notBuilt = "\(inRange) AND key NOT IN (SELECT key FROM temp.built)"
-
-      // What the listing does not hold: albums not built (some of whose files went to others),
-      // and the rows of files gone from albums it built (deleted, counted).
-      var regrouped: Set<String> = []
-      var partlyGone: [String: (gone: Int, before: Int)] = [:]
-      var moves: [String: String] = [:]
-      if anyStored {
-        regrouped = Set(
-          try String.fetchAll(
-            db,
-            sql: """
-              SELECT DISTINCT t.album_key FROM track t JOIN temp.listed l ON l.path = t.path
-              WHERE t.album_key IN (SELECT key FROM folder_album WHERE \(notBuilt))
-              """, arguments: StatementArguments(range)))
-        let goneRows = try Row.fetchAll(
-          db,
-          sql: """
-            SELECT t.path, t.album_key FROM track t WHERE t.path > ? AND t.path < ?
-              AND t.album_key IN (SELECT key FROM temp.built WHERE listed = 0)
-              AND t.path NOT IN (SELECT path FROM temp.listed)
-            """, arguments: [paths.low, paths.high])
-        for row in goneRows {
-          let key: String = row[1]
-          if partlyGone[key] == nil {
-            let before =
-              try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM track WHERE album_key = ? AND path > ? AND path < ?",
-                arguments: [key, paths.low, paths.high]) ?? 0
-            partlyGone[key] = (0, before)
-          }
-          partlyGone[key]!.gone += 1
-          try db.execute(sql: "DELETE FROM track WHERE path = ?", arguments: [row[0] as String])
-        }
-        moves = try Self.listedMoves(root: root, notBuilt: notBuilt, range: range, db)
-      }
-      let movedFrom = Set(moves.values)
-      let followEdits = try Self.hasTrackEdits(db)
-
-      let find = "SELECT \(Album.selection) FROM album WHERE source_key = ? ORDER BY position LIMIT 1"
-      let columns =
-        "ordinal, title, artist, genre, year, tracks, duration, folder, cover_url, discs, mb_albumid, "
-        + "mb_releasegroupid, rating, fav"
-      let assignments = columns.split(separator: ",").map { $0.trimmed }.map { "\($0) = excluded.\($0)" }
-        .joined(separator: ", ")
-      let upsertAlbum = try db.makeStatement(
-        sql: """
-          INSERT INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          ON CONFLICT (key) DO UPDATE SET \(assignments), missing = 0
-          """)
-      let upsertTrack = try Self.upsertTrackStatement(db)
-      var step: Int64?
-      func beginStep() throws -> Int64 {
-        if let step { return step }
-        let begun = try Self.beginStep(.import, summary: "", origin: origin, db)
-        step = begun
-        return begun
-      }
-      var matched: Set<Int64> = []
-      var added: [Album] = []
-      var firstID: Int64?
-      var addedCount = 0
-      var position = 0
-      func flushAdded() throws {
-        guard !added.isEmpty else { return }
-        let step = try beginStep()
-        if firstID == nil {
-          firstID = try Self.maxID(db) + 1
-          position = try Self.count(db)
-        }
-        try Self.insertAll(
-          added, from: position, firstID: firstID! + Int64(addedCount), step: step, db)
-        position += added.count
-        addedCount += added.count
-        added.removeAll(keepingCapacity: true)
-      }
-      var ordinal = 0
-      // Into a library that holds nothing of the source (a first sync), the albums are read
-      // without their tracks, which go in at the end in one statement (``storeBuiltTracks``):
-      // there is no stored track to compare one with, nor a move to follow.
-      try Self.forEachListedAlbum(withTracks: anyStored, db) { key, music, listed, whole in
-        defer { ordinal += 1 }
-        var album = Album(music: music, key: key)
-        // What the tracks say, the same whether they were read or not.
-        album.rating = whole.rating
-        album.favourite = whole.favourite
-        if let listed {
-          // What the source's list of albums says: its cover (else the Cover Art Archive's,
-          // by its MusicBrainz id), its marks.
-          if let url = listed.coverURL, url.utf8.count <= Album.maximumLocalCoverBytes { album.coverURL = url }
-          album.rating = listed.rating
-          album.favourite = listed.favourite
-        } else if let first = whole.firstPath, let url = cover(first) {
-          album.coverURL = url
-        }
-        let old = moves[key]
-        // What the listing said of it last time, before this one's row is written.
-        let filesSaid =
-          try !anyStored
-          ? nil
-          : Row.fetchOne(
-            db.cachedStatement(
-              sql: """
-                SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav FROM folder_album
-                WHERE key = ? AND title IS NOT NULL AND \(inRange)
-                """), arguments: StatementArguments([old ?? key] + range)
-          ).map(Self.scannedAlbum)
-        // A rating its list does not say (a source that rates songs only): what the library
-        // last took stands, so it is not told as changed.
-        if listed?.ratingKnown == false { album.rating = filesSaid?.rating }
-        if let old {
-          try Self.moveTrackEdits(from: old, to: music.tracks.map(\.path), db)
-          try db.execute(sql: "DELETE FROM folder_album WHERE key = ?", arguments: [key])
-          try db.execute(sql: "UPDATE folder_album SET key = ?, missing = 0 WHERE key = ?", arguments: [key, old])
-          try db.execute(sql: "DELETE FROM track WHERE album_key = ?", arguments: [old])
-        }
-        for (position, track) in music.tracks.enumerated() {
-          var known: (track: MusicTrack, place: StoredTracks.Place)?
-          if anyStored {
-            try Self.readTracks(where: "path = ?", [track.path], db) { known = ($0, $1) }
-          }
-          let opened = known.map { $0.track.modified != track.modified || $0.track.tags != track.tags } ?? true
-          if !opened, let place = known?.place, !movedFrom.contains(place.key),
-            place.isAt(key, position, disc: track.disc)
-          {
-            continue
-          }
-          if followEdits, known != nil, opened { try Self.followFile(track.path, db) }
-          try Self.upsertTrack(track, key: key, position: position, db, using: upsertTrack)
-        }
-        var values = Self.folderAlbumValues(ordinal: ordinal, album: album, music: music, discs: whole.discs)
-        if listed != nil, anyStored {
-          try Self.keepOrForgetFetchedTracks(of: album, key: key, values: &values, db)
-        }
-        let stored =
-          try !anyStored
-          ? nil
-          : Row.fetchOne(
-            db.cachedStatement(sql: "SELECT missing, \(columns) FROM folder_album WHERE key = ?"), arguments: [key])
-        if stored.map({ $0[0] == false && Array($0.databaseValues.dropFirst()) == values }) != true {
-          try upsertAlbum.execute(arguments: StatementArguments([key.databaseValue] + values))
-        }
-
-        switch try Self.takeScanned(
-          album, key: key, old: old, filesSaid: filesSaid,
-          following: !marksFollowSource || pending.contains(old ?? key)
-            ? [] : listed?.ratingKnown == false ? [.fav] : [.rating, .fav],
-          partlyGone: partlyGone[key], withDeleted: false, matched: &matched, outcome: &outcome, db)
-        {
-        case .left, .unchanged: break
-        case .added:
-          added.append(album)
-          if added.count >= 512 { try flushAdded() }
-        case .updated(let id, let album):
-          let step = try beginStep()
-          try Self.appendImage(id, as: .before, of: step, db)
-          try Self.writeFields(of: album, to: id, step: step, db)
-          try Self.appendImage(id, as: .after, of: step, db)
-        }
-      }
-      try flushAdded()
-      if !anyStored { try Self.storeBuiltTracks(db) }
-
-      // Albums of this server the listing did not build: missing, unless their songs went to others.
-      var gone: [String] = []
-      for row in try Row.fetchAll(
-        db, sql: "SELECT key, ordinal IS NULL, missing FROM folder_album WHERE \(notBuilt)",
-        arguments: StatementArguments(range))
-      {
-        let key: String = row[0]
-        if regrouped.contains(key) {
-          if row[1] == false {
-            try db.execute(sql: "UPDATE folder_album SET ordinal = NULL WHERE key = ?", arguments: [key])
-          }
-        } else if row[2] == false {
-          try db.execute(
-            sql: "UPDATE folder_album SET ordinal = NULL, missing = 1 WHERE key = ?", arguments: [key])
-          gone.append(key)
-        }
-      }
-      // Into a library that held nothing of the source, every album was built with tracks
-      // now: none is left to forget (the look would read back every page just written).
-      if anyStored { try Self.forgetAlbumsWithoutFiles(under: root, db) }
-      try Self.record(seen, of: root, db)
-      try Self.takeListedPlays(db)
-      for key in gone {
-        guard let stored = try Album.fetchOne(db, sql: find, arguments: [key]) else { continue }
-        outcome.gone += 1
-        outcome.name(.gone, stored, stored.tracks.map { "all \(Library.counted($0, "file"))" })
-      }
-      guard let step else { return outcome }
-      outcome.added = addedCount
-      if let firstID { try Self.recordInserted(firstID: firstID, count: addedCount, removed: 0, of: step, db) }
-      try db.execute(sql: "UPDATE change SET summary = ? WHERE id = ?", arguments: [summary(outcome), step])
-      try Self.finishStep(step, selecting: origin.selection, db)
-      outcome.step = try Self.changeStep(step, db)
-      return outcome
-    }
-  }
-
   /// The moves among the albums of a listing of `root` new to the library
   /// (``moves(of:isBuilt:vanished:stored:frozen:_:)``): looked for only when an album a scan
   /// built before is not among the listing's, and then with the new albums and the stored
   /// tracks of those not listed read for it.
-  private static func listedMoves(
-    root: String, notBuilt: String, range: [String], _ db: Database
+  static func listedMoves(
+    root: String, notBuilt: String, range: [String], frozen: Set<String>, _ db: Database
   ) throws -> [String: String] {
     let candidates =
       try Bool.fetchOne(
@@ -734,7 +511,7 @@ extension AlbumStore {
     let vanished = Set(
       try String.fetchAll(
         db, sql: "SELECT key FROM folder_album WHERE \(notBuilt)", arguments: StatementArguments(range))
-    )
+    ).subtracting(frozen)
     var newcomers: [(key: String, album: MusicAlbum)] = []
     try forEachListedAlbum(where: "b.key NOT IN (SELECT key FROM folder_album)", db) { key, album, _, _ in
       newcomers.append((key, album))
@@ -754,7 +531,7 @@ extension AlbumStore {
     let isBuilt = try db.makeStatement(sql: "SELECT EXISTS (SELECT 1 FROM temp.built WHERE key = ?)")
     return try moves(
       of: newcomers, isBuilt: { try Bool.fetchOne(isBuilt, arguments: [$0]) ?? false }, vanished: vanished,
-      stored: stored, frozen: [], db)
+      stored: stored, frozen: frozen, db)
   }
 }
 
@@ -766,7 +543,7 @@ extension AlbumStore {
   /// said when they were (title, artist, genre, year, track count, length, cover), and then
   /// its number of discs too (`values`, ``folderAlbumValues(ordinal:album:music:)``, says
   /// one: the list says nothing of discs); otherwise forgets them, to be asked again.
-  fileprivate static func keepOrForgetFetchedTracks(
+  static func keepOrForgetFetchedTracks(
     of album: Album, key: String, values: inout [DatabaseValue], _ db: Database
   ) throws {
     guard
@@ -788,7 +565,7 @@ extension AlbumStore {
 
   /// The plays the source counted of each album it listed without its tracks, where it
   /// counts more than the library (its `played`, and when last, where it says).
-  fileprivate static func takeListedPlays(_ db: Database) throws {
+  static func takeListedPlays(_ db: Database) throws {
     try db.execute(
       sql: """
         INSERT INTO album_play (album_id, played, last_played)

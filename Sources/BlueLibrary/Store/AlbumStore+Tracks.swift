@@ -57,155 +57,6 @@ extension AlbumStore {
     }
   }
 
-  /// What a scan found besides the albums' fields, for the import to act on and report.
-  struct ScanChanges {
-    /// Albums that moved (or were retagged into a new key): by the key the scan gave them,
-    /// the key they were stored under. Their rows now carry the new key.
-    var moved: [String: String] = [:]
-    /// Albums none of whose files the scan found, newly so (their rows stay, marked missing).
-    var gone: [String] = []
-    /// Albums the scan built that lost files since the last scan: how many, by key.
-    var partlyGone: [String: (gone: Int, before: Int)] = [:]
-    /// Albums with files under a folder the scan could not list: left as they were.
-    var frozen: Set<String> = []
-  }
-
-  /// Writes what a scan of `root` read: each track of `albums` (each album with the key it
-  /// is stored under) that was `opened` or whose place changed (the others are `stored`'s
-  /// rows, taken as known), the rows of files under `root` that are gone, and each album as
-  /// the scan `built` it (the `Album` of each of `albums`, in order), with its discs and
-  /// MusicBrainz ids. Call inside the import's transaction.
-  ///
-  /// - An album the scan built under a key no scan built before, which is an album whose
-  ///   files the scan did not find where they were, moved: its rows take the new key
-  ///   (``ScanChanges/moved``). It is the same album when it holds most of the same files
-  ///   (retagged), has the same MusicBrainz album id, or has the same album artist and title
-  ///   and the same files' names and sizes; and none of the old album's files is left.
-  /// - An album none of whose files the scan found stays, marked missing, its track rows
-  ///   kept; an album that lost some of its files loses their rows.
-  /// - An album with a file under one of the `unreadable` folders (which the scan could not
-  ///   list) is left exactly as it was: not written, not missing, not moved.
-  static func writeTracks(
-    of albums: [(key: String, album: MusicAlbum)], built: [Album], root: String, stored: StoredTracks,
-    opened: Set<String>, unreadable: [String], _ db: Database
-  ) throws -> ScanChanges {
-    var changes = ScanChanges()
-    let unreadablePrefixes = unreadable.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-    func isUnreadable(_ path: String) -> Bool { unreadablePrefixes.contains(where: path.hasPrefix) }
-    if !unreadablePrefixes.isEmpty {
-      for (path, place) in stored.places where isUnreadable(path) { changes.frozen.insert(place.key) }
-    }
-
-    let keys = keyRanges(under: root)
-    let inRange = "(key > ? AND key < ?) OR (key > ? AND key < ?)"
-    let rangeArguments: StatementArguments = [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
-    let columns =
-      "ordinal, title, artist, genre, year, tracks, duration, folder, cover_url, discs, mb_albumid, "
-      + "mb_releasegroupid, rating, fav"
-    var storedAlbums: [String: [DatabaseValue]] = [:]
-    var wasMissing: Set<String> = []
-    for row in try Row.fetchAll(
-      db, sql: "SELECT key, missing, \(columns) FROM folder_album WHERE \(inRange)", arguments: rangeArguments)
-    {
-      let key: String = row[0]
-      if row[1] == true { wasMissing.insert(key) }
-      storedAlbums[key] = Array(row.databaseValues.dropFirst(2))
-    }
-
-    let builtKeys = Set(albums.map(\.key))
-    // Albums of this folder the scan did not build, and those of them some of whose files it
-    // found (in other albums: regrouped, not gone).
-    let vanished = Set(storedAlbums.keys.filter { !builtKeys.contains($0) && !changes.frozen.contains($0) })
-    var regrouped: Set<String> = []
-    if !vanished.isEmpty {
-      for (_, album) in albums {
-        for track in album.tracks {
-          if let key = stored.places[track.path]?.key, vanished.contains(key) { regrouped.insert(key) }
-        }
-      }
-    }
-    let newcomers = albums.filter { storedAlbums[$0.key] == nil }
-    if !newcomers.isEmpty {
-      changes.moved = try moves(
-        of: newcomers, isBuilt: builtKeys.contains, vanished: vanished, stored: stored, frozen: changes.frozen, db)
-    }
-    for (new, old) in changes.moved {
-      if let album = albums.first(where: { $0.key == new }) {
-        try moveTrackEdits(from: old, to: album.album.tracks.map(\.path), db)
-      }
-      try db.execute(sql: "DELETE FROM folder_album WHERE key = ?", arguments: [new])
-      try db.execute(sql: "UPDATE folder_album SET key = ?, missing = 0 WHERE key = ?", arguments: [new, old])
-      try db.execute(sql: "DELETE FROM track WHERE album_key = ?", arguments: [old])
-      if let values = storedAlbums.removeValue(forKey: old) { storedAlbums[new] = values }
-      wasMissing.remove(old)
-    }
-    let movedFrom = Set(changes.moved.values)
-    let followEdits = try hasTrackEdits(db)
-
-    var kept = 0  // stored rows the scan found again
-    for (key, album) in albums where !changes.frozen.contains(key) {
-      for (position, track) in album.tracks.enumerated() {
-        let place = stored.places[track.path]
-        if place != nil { kept += 1 }
-        if !opened.contains(track.path), !movedFrom.contains(place?.key ?? ""),
-          place?.isAt(key, position, disc: track.disc) == true
-        {
-          continue
-        }
-        // A file read again (changed since) says what it says now: an edit it said already follows it.
-        if followEdits, place != nil, opened.contains(track.path) { try followFile(track.path, db) }
-        try upsertTrack(track, key: key, position: position, db)
-      }
-    }
-    // Rows of files the scan did not find, when there are any: gone from an album it built;
-    // of an album it did not build, kept with the album (all its files are gone).
-    if kept < stored.places.count {
-      let found = Set(albums.lazy.flatMap { $0.album.tracks.lazy.map(\.path) })
-      let delete = try db.cachedStatement(sql: "DELETE FROM track WHERE path = ?")
-      var before: [String: Int] = [:]
-      for (path, place) in stored.places where !found.contains(path) && builtKeys.contains(place.key) {
-        guard !isUnreadable(path), !changes.frozen.contains(place.key) else { continue }
-        if before.isEmpty {
-          for place in stored.places.values where builtKeys.contains(place.key) { before[place.key, default: 0] += 1 }
-        }
-        changes.partlyGone[place.key, default: (0, before[place.key] ?? 0)].gone += 1
-        try delete.execute(arguments: [path])
-      }
-    }
-
-    // An upsert, not a replace: whether you deleted the album (`left_out`) stays.
-    // Split by hand: Foundation's trimming bridged each name through NSString (1.2 M
-    // instructions for the first import of a run).
-    let assignments = columns.split(separator: ",").map { $0.drop { $0 == " " } }
-      .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-    let upsertAlbum = try db.cachedStatement(
-      sql: """
-        INSERT INTO folder_album (key, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (key) DO UPDATE SET \(assignments), missing = 0
-        """)
-    for (ordinal, ((key, music), album)) in zip(albums, built).enumerated() where !changes.frozen.contains(key) {
-      let values = folderAlbumValues(ordinal: ordinal, album: album, music: music)
-      if storedAlbums.removeValue(forKey: key) == values && !wasMissing.contains(key) { continue }
-      try upsertAlbum.execute(arguments: StatementArguments([key.databaseValue] + values))
-    }
-    // Albums of this folder the scan did not build are no longer among its albums; those not
-    // under a folder it could not list are missing (their files gone, or all taken by others).
-    let unplace = try db.cachedStatement(sql: "UPDATE folder_album SET ordinal = NULL WHERE key = ?")
-    let markMissing = try db.cachedStatement(sql: "UPDATE folder_album SET ordinal = NULL, missing = 1 WHERE key = ?")
-    for (key, values) in storedAlbums where !builtKeys.contains(key) {
-      if changes.frozen.contains(key) || String.fromDatabaseValue(values[7]).map({ isUnreadable($0 + "/") }) == true {
-        if !values[0].isNull { try unplace.execute(arguments: [key]) }
-      } else if regrouped.contains(key) {
-        if !values[0].isNull { try unplace.execute(arguments: [key]) }
-      } else if !wasMissing.contains(key) {
-        try markMissing.execute(arguments: [key])
-        changes.gone.append(key)
-      }
-    }
-    try forgetAlbumsWithoutFiles(under: root, db)
-    return changes
-  }
-
   /// The values of an album's `folder_album` row after its key, as a scan built it (`album`
   /// from `music`), the `ordinal`th of the scan.
   static func folderAlbumValues(ordinal: Int, album: Album, music: MusicAlbum) -> [DatabaseValue] {
@@ -445,32 +296,24 @@ extension AlbumStore {
     }
   }
 
-  /// What the scans of `root` built, read once: the albums the last scan built
-  /// (``writeTracks(of:built:root:stored:opened:unreadable:_:)``), in its order, each with its
-  /// source key — what a scan that finds the folder unchanged (the same fingerprint) gives
-  /// again — and, by key, what the files said of every album a scan built, those of the
-  /// last one and those whose files are gone for now, so their edits are known.
-  func scannedAlbums(under root: String) throws(LibraryError) -> (lastScan: [Album], filesSaid: [String: Album]) {
+  /// The albums the last scan of `root` built, in its order, each with its source key, as
+  /// its files said then: what a scan that finds the folder as it was (the same
+  /// fingerprint) gives again.
+  func lastScannedAlbums(under root: String) throws(LibraryError) -> [Album] {
     let keys = Self.keyRanges(under: root)
     return try reading { db in
-      var lastScan: [Album] = []
-      var filesSaid: [String: Album] = [:]
-      for row in try Row.fetchAll(
+      try Row.fetchAll(
         db,
         sql: """
-          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav, ordinal FROM folder_album
-          WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?)) AND title IS NOT NULL ORDER BY ordinal
-          """, arguments: [keys.0.low, keys.0.high, keys.1.low, keys.1.high])
-      {
-        let album = Self.scannedAlbum(row)
-        filesSaid[row[0]] = album
-        if !row.hasNull(atIndex: 11) { lastScan.append(album) }
-      }
-      return (lastScan, filesSaid)
+          SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav FROM folder_album
+          WHERE ((key > ? AND key < ?) OR (key > ? AND key < ?)) AND title IS NOT NULL AND ordinal IS NOT NULL
+          ORDER BY ordinal
+          """, arguments: [keys.0.low, keys.0.high, keys.1.low, keys.1.high]
+      ).map(Self.scannedAlbum)
     }
   }
 
-  /// How many albums the last scan of `root` built (``scannedAlbums(under:)``'s `lastScan`).
+  /// How many albums the last scan of `root` built (``lastScannedAlbums(under:)``).
   func scannedAlbumCount(under root: String) throws(LibraryError) -> Int {
     let keys = Self.keyRanges(under: root)
     return try reading { db in
