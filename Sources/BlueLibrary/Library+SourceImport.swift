@@ -130,18 +130,13 @@ extension Library {
       }
       let remembered = AlbumStore.SkippedFiles(
         root: scan.folder, files: scan.skipped.map { ($0.path, $0.reason.description, $0.stamp) })
-      // Staged as a listing's albums are, and brought in as they are (the library
-      // connection's temporary tables, dropped after).
-      try store.beginListing()
-      defer { store.endListing() }
-      try store.stageScan(keyed, built: albums)
-      _ = try store.groupListing(grouped: true)
-      let files = AlbumStore.ScannedFiles(
-        stored: earlier.stored, opened: scan.openedFiles, unreadable: scan.unreadableFolders)
+      let scanned = AlbumStore.ScannedAlbums(
+        albums: keyed, stored: earlier.stored, opened: scan.openedFiles, unreadable: scan.unreadableFolders,
+        seen: .folder(fingerprint: scan.fingerprint, skipped: skipped))
       outcome = try change { (origin) throws(LibraryError) in
         try store.importAlbums(
-          .staged(seen: .folder(fingerprint: scan.fingerprint, skipped: skipped), files: files), root: scan.folder,
-          summary: summary, origin: origin, withDeleted: withDeleted, skipped: remembered)
+          .scanned(scanned), root: scan.folder, summary: summary, origin: origin, withDeleted: withDeleted,
+          skipped: remembered)
       }
       outcome.listed = true
     }
@@ -269,7 +264,7 @@ extension Library {
     let albums = try store.groupListing(grouped: grouped)
     var outcome = try change { (origin) throws(LibraryError) in
       try store.importAlbums(
-        .staged(seen: .server(fingerprint: version, listed: listed)), root: root, summary: summary, origin: origin,
+        .listed(seen: .server(fingerprint: version, listed: listed)), root: root, summary: summary, origin: origin,
         marksFollowSource: marksKept,
         cover: { first in
           // The server's cover for each album: its first song's picture, else its folder's.

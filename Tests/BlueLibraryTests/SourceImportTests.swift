@@ -491,3 +491,71 @@ private final class ListedSource: MusicSource, @unchecked Sendable {
     throw SourceError("keeps no marks", refused: true)
   }
 }
+
+/// What the one importer does after the albums are taken (forgetting albums without files,
+/// taking the source's play counts) sees every album it added (issue 47, item 1: a review
+/// of the importer found both ran before the last albums added were in the library).
+@Suite struct ListedAlbumsImportTests {
+  private func album(_ name: String, plays: Int? = nil) -> SourceAlbum {
+    var album = SourceAlbum(path: "Artist/" + name, title: name, artist: "Artist", trackCount: 2, duration: 60)
+    album.plays = plays
+    return album
+  }
+
+  @Test func anAlbumAddedByALaterSyncKeepsYourEditAndYourDeletion() throws {
+    let source = AlbumsSource([album("A")], fingerprint: "1")
+    let library = Library.inMemory(seed: [], source: source)
+    #expect(try library.importSource(source).added == 1)
+    source.albums = [album("A"), album("B"), album("C")]
+    source.version = "2"
+    #expect(try library.importSource(source).added == 2)
+
+    var edited = try #require(try library.allAlbums().first { $0.title == "B" })
+    edited.title = "B, as I call it"
+    _ = try library.edit(edited)
+    let c = try #require(try library.allAlbums().first { $0.title == "C" })
+    _ = try library.delete(at: c.position)
+
+    source.albums = [album("A"), album("B"), album("C"), album("D")]
+    source.version = "3"
+    let third = try library.importSource(source)
+    #expect(third.added == 1 && third.leftOut == 1, "\(third)")
+    #expect(try library.allAlbums().map(\.title) == ["A", "B, as I call it", "D"])
+  }
+
+  @Test func aFirstSyncTakesTheSourcesPlayCounts() throws {
+    let source = AlbumsSource([album("A", plays: 3), album("B", plays: 5), album("C")], fingerprint: "1")
+    let library = Library.inMemory(seed: [], source: source)
+    #expect(try library.importSource(source).added == 3)
+    let plays = try library.allAlbums().map { try library.plays(of: $0).count }
+    #expect(plays == [3, 5, 0])
+  }
+}
+
+/// A server in process that lists albums without their tracks (as a Subsonic server does).
+private final class AlbumsSource: MusicSource, @unchecked Sendable {
+  let name = "Albums at 127.0.0.1"
+  let root = "albums://127.0.0.1"
+  let libraryName = "albums-127.0.0.1"
+  var albums: [SourceAlbum]
+  var version: String
+
+  init(_ albums: [SourceAlbum], fingerprint: String) {
+    self.albums = albums
+    version = fingerprint
+  }
+
+  func fingerprint() throws(SourceError) -> String { version }
+
+  func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError) {
+    _ = receive(.albums(albums))
+  }
+
+  func coverURL(ofTrack path: String) -> String { "http://127.0.0.1/cover/" + path }
+  func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {}
+  func startFollowing() {}
+
+  func share(_ mark: SharedMark, onTracks paths: [String]) throws(SourceError) {
+    throw SourceError("keeps no marks", refused: true)
+  }
+}

@@ -2,87 +2,9 @@ import AlbumModel
 internal import BlueSQL
 internal import MusicFolder
 
-// `import DIR`: the albums a scan of a music folder built, staged as a listing's are once
-// grouped, for the one importer of every source (``AlbumStore/importAlbums(_:root:summary:origin:withDeleted:marksFollowSource:skipped:cover:)``).
-extension AlbumStore {
-  /// Stages `albums`, what a scan of a music folder built (each with the key it is to be
-  /// stored under; `built`, the album each makes, gives its cover), with their tracks and
-  /// every field of their files, in the staging tables of ``beginListing()``: as a
-  /// listing's albums once grouped (``groupListing(grouped:)``, which then has nothing to
-  /// group), in the scan's order.
-  func stageScan(_ albums: [(key: String, album: MusicAlbum)], built: [Album]) throws(LibraryError) {
-    try reading { db in
-      try db.inTransaction(.deferred) {
-        // The tracks of a large scan go `perInsert` rows a statement, their texts bound in
-        // place from one arena, as a listing's songs do; those of a few hundred, one a
-        // statement: a statement of many rows cost more to prepare than it saved them.
-        let many = albums.reduce(0) { $0 + $1.album.tracks.count } >= 1024
-        let perInsert = many ? 32 : 1
-        func insert(_ rows: Int) throws -> Statement {
-          try db.makeStatement(
-            sql: """
-              INSERT INTO temp.listed (path, parent, title, folder, modified, album, artist, album_artist, song_title,
-                number, date, genre, disc, mb_trackid, mb_albumid, mb_releasegroupid, format, length, rating, fav,
-                bitrate, samplerate, composer, size, changed, inode, picture)
-              VALUES \(repeatElement("(?, '', '', '', " + repeatElement("?", count: 23).joined(separator: ", ") + ")", count: rows)
-                .joined(separator: ", "))
-              """)
-        }
-        let (insertMany, insertOne) = (many ? try insert(perInsert) : nil, try insert(1))
-        var writer = try BuiltAlbumWriter(db, tracksPerInsert: many ? 128 : 1)
-        var arena = TextArena()
-        // The tracks waiting for their statement, each with its album's row and its place.
-        var waiting: [(seq: Int64, position: Int, track: MusicTrack)] = []
-        waiting.reserveCapacity(perInsert)
-        func stage(_ tracks: ArraySlice<(seq: Int64, position: Int, track: MusicTrack)>, with statement: Statement)
-          throws
-        {
-          try Self.run(statement, db, arena: &arena) { row in
-            for (_, _, track) in tracks {
-              let tags = track.tags
-              row.bind(track.path)
-              row.bind(track.modified)
-              row.bindTags(of: tags)
-              row.bind(tags.duration)
-              row.bind(tags.rating)
-              row.bind(tags.favourite)
-              row.bind(tags.bitrate)
-              row.bind(tags.sampleRate)
-              row.bind(tags.composer)
-              row.bind(track.size)
-              row.bind(track.changed < 0 ? nil : track.changed)
-              row.bind(track.changed < 0 ? nil : track.inode)
-              row.bind(tags.hasPicture ? tags.pictureMimeType ?? "" : nil)
-            }
-          }
-          // The rows of one statement are consecutive, into a table that starts empty.
-          var song = db.lastInsertedRowID - Int64(tracks.count)
-          for (seq, position, track) in tracks {
-            song += 1
-            try writer.add(seq: seq, position: position, disc: track.disc, song: song)
-          }
-        }
-        for (ordinal, ((key, music), album)) in zip(albums, built).enumerated() {
-          // The scan's order: its ordinal, in digits that sort as numbers.
-          let digits = String(ordinal)
-          let sort = String(repeating: "0", count: max(0, 12 - digits.count)) + digits
-          let seq = try writer.write(music, key: key, sort: sort, parent: "", member: 0, cover: album.coverURL)
-          for (position, track) in music.tracks.enumerated() {
-            waiting.append((seq, position, track))
-            if waiting.count == perInsert {
-              try stage(waiting[...], with: insertMany ?? insertOne)
-              waiting.removeAll(keepingCapacity: true)
-            }
-          }
-        }
-        for index in waiting.indices { try stage(waiting[index...index], with: insertOne) }
-        try writer.finish()
-        return .commit
-      }
-    }
-  }
-}
-
+// How an import takes each album a source built (a folder's scan, a server's listing):
+// the stored album with its key updated in place, your edits kept, your deletions left
+// out (``AlbumStore/importAlbums(_:root:summary:origin:withDeleted:marksFollowSource:skipped:cover:)``).
 extension SourceImport {
   /// Names `album` among the changes of `kind`, when fewer than a few are named.
   mutating func name(_ kind: Change.Kind, _ album: Album, _ detail: String? = nil) {

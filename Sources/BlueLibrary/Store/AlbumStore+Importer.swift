@@ -3,30 +3,36 @@ internal import BlueSQL
 internal import MusicFolder
 
 // The one importer of every source's albums, whatever the source (a music folder's scan, a
-// server's listing): the albums staged in the library connection's temporary tables, a
-// listing's grouped there (``groupListing(grouped:)``), a scan's as it grouped them
-// (``stageScan(_:built:)``), or, for a folder found as it was, the albums its last scan
-// built, are brought into the library one by one, in the order a scan gives them, in one
-// transaction that is one logged step (`takeScanned`, `folderAlbumValues`,
-// `forgetAlbumsWithoutFiles`, `moves`).
+// server's listing): the albums a scan grouped, those a listing staged in the library
+// connection's temporary tables and grouped there (``groupListing(grouped:)``), or, for a
+// folder found as it was, those its last scan built, are brought into the library one by
+// one, in the order a scan gives them, each as the same code takes it, in one transaction
+// that is one logged step (`takeScanned`, `folderAlbumValues`, `forgetAlbumsWithoutFiles`,
+// `moves`).
 extension AlbumStore {
   /// Where the albums of an import come from.
   enum ImportedAlbums {
-    /// The albums staged, with what the source was seen as (kept for the next import) and,
-    /// for a music folder, what its scan knows of its files.
-    case staged(seen: Seen, files: ScannedFiles? = nil)
+    /// The albums a listing staged and grouped (``groupListing(grouped:)``), with what the
+    /// source was seen as (kept for the next import).
+    case listed(seen: Seen)
+    /// The albums a scan of a music folder built, with what it knows of their files.
+    case scanned(ScannedAlbums)
     /// The albums the last scan of a folder built, in its order (a scan that found the
     /// folder as it was, each file as the library has it): their tracks stand as they are.
     case asBefore([Album])
   }
 
-  /// What the scan of a music folder knows of its files beside the albums it built: the
-  /// tracks stored under it before (``StoredTracks``), the files it opened (the others were
-  /// taken as stored), and the folders it could not list.
-  struct ScannedFiles {
+  /// The albums a scan of a music folder built, in its order, each with the key it is
+  /// stored under and its tracks as read, and what the scan knows of their files: the
+  /// tracks stored under the folder before (``StoredTracks``), the files it opened (the
+  /// others were taken as stored), and the folders it could not list; what it saw, kept
+  /// for the next scan.
+  struct ScannedAlbums {
+    var albums: [(key: String, album: MusicAlbum)]
     var stored: StoredTracks
     var opened: Set<String>
     var unreadable: [String]
+    var seen: Seen
   }
 
   /// Brings `albums` from the source whose root is `root` into the library in one
@@ -129,10 +135,17 @@ extension AlbumStore {
           guard let key = album.sourceKey else { continue }
           try take(album, key: key, old: nil, filesSaid: album, following: [], partlyGone: nil)
         }
-      case .staged(let seen, let files):
+      case .listed(let seen):
         let left: Int
-        (gone, left) = try Self.takeStaged(
-          root: root, seen: seen, files: files, marksFollowSource: marksFollowSource, cover: cover, db, take: take)
+        (gone, left) = try Self.takeSource(
+          root: root, seen: seen, scan: nil, marksFollowSource: marksFollowSource, cover: cover, db, take: take,
+          flush: flushAdded)
+        outcome.leftAsTheyWere += left
+      case .scanned(let scan):
+        let left: Int
+        (gone, left) = try Self.takeSource(
+          root: root, seen: scan.seen, scan: scan, marksFollowSource: false, cover: cover, db, take: take,
+          flush: flushAdded)
         outcome.leftAsTheyWere += left
       }
       try flushAdded()
@@ -162,18 +175,21 @@ extension AlbumStore {
     }
   }
 
-  /// Takes the staged albums of the source whose root is `root` (``importAlbums``), one by
-  /// one with `take`, after writing their tracks and `folder_album` rows, and what the
-  /// staging does not hold (files gone, albums not built, moved); records `seen`. Returns
-  /// the keys of the albums newly gone (none of their files found), and how many albums of
-  /// the library were left as they were (a file of theirs under a folder the scan could not list).
-  private static func takeStaged(
-    root: String, seen: Seen, files: ScannedFiles?, marksFollowSource: Bool,
+  /// Takes the albums of the source whose root is `root` (``importAlbums``): those `scan`
+  /// built, else those a listing staged, one by one with `take`, after writing their tracks
+  /// and `folder_album` rows; and what they do not hold (files gone, albums not built,
+  /// moved: found from the scan's files, or by SQL over the staging, whose songs may be
+  /// more than memory holds); records `seen`. Returns the keys of the albums newly gone
+  /// (none of their files found), and how many albums of the library were left as they were
+  /// (a file of theirs under a folder the scan could not list).
+  private static func takeSource(
+    root: String, seen: Seen, scan: ScannedAlbums?, marksFollowSource: Bool,
     cover: (_ firstTrack: String) -> String?, _ db: Database,
     take: (
       _ album: Album, _ key: String, _ old: String?, _ filesSaid: Album?, _ following: Set<AlbumField>,
       _ partlyGone: (gone: Int, before: Int)?
-    ) throws -> Void
+    ) throws -> Void,
+    flush: () throws -> Void
   ) throws -> (gone: [String], leftAsTheyWere: Int) {
     let pending = marksFollowSource ? try pendingAlbumKeys(db) : []
     let keys = keyRanges(under: root)
@@ -188,21 +204,57 @@ extension AlbumStore {
             OR EXISTS (SELECT 1 FROM folder_album WHERE \(inRange))
           """, arguments: StatementArguments([paths.low, paths.high] + range)) ?? false
     let notBuilt = "\(inRange) AND key NOT IN (SELECT key FROM temp.built)"
+    let builtKeys = Set(scan?.albums.map(\.key) ?? [])
 
     // The folders a scan could not list: an album with a file under one is left as it was.
-    let unreadable = (files?.unreadable ?? []).map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+    let unreadable = (scan?.unreadable ?? []).map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     func isUnreadable(_ path: String) -> Bool { unreadable.contains(where: path.hasPrefix) }
     var frozen: Set<String> = []
-    if let files, !unreadable.isEmpty {
-      for (path, place) in files.stored.places where isUnreadable(path) { frozen.insert(place.key) }
+    if let scan, !unreadable.isEmpty {
+      for (path, place) in scan.stored.places where isUnreadable(path) { frozen.insert(place.key) }
     }
 
-    // What the staging does not hold: albums not built (some of whose files went to others),
+    // What the source does not hold: albums not built (some of whose files went to others),
     // and the rows of files gone from albums it built (deleted, counted).
     var regrouped: Set<String> = []
     var partlyGone: [String: (gone: Int, before: Int)] = [:]
     var moves: [String: String] = [:]
-    if anyStored {
+    if let scan {
+      let storedKeys = Set(
+        try String.fetchAll(
+          db, sql: "SELECT key FROM folder_album WHERE \(inRange)", arguments: StatementArguments(range)))
+      let vanished = storedKeys.subtracting(builtKeys).subtracting(frozen)
+      if !vanished.isEmpty {
+        for (_, album) in scan.albums {
+          for track in album.tracks {
+            if let key = scan.stored.places[track.path]?.key, vanished.contains(key) { regrouped.insert(key) }
+          }
+        }
+      }
+      // Rows of files the scan did not find, when there are any: gone from an album it
+      // built; of an album it did not build, kept with the album (all its files are gone).
+      let found = Set(scan.albums.lazy.flatMap { $0.album.tracks.lazy.map(\.path) })
+      if found.lazy.filter({ scan.stored.places[$0] != nil }).count < scan.stored.places.count {
+        let delete = try db.cachedStatement(sql: "DELETE FROM track WHERE path = ?")
+        var before: [String: Int] = [:]
+        for (path, place) in scan.stored.places where !found.contains(path) && builtKeys.contains(place.key) {
+          guard !isUnreadable(path), !frozen.contains(place.key) else { continue }
+          if before.isEmpty {
+            for place in scan.stored.places.values where builtKeys.contains(place.key) {
+              before[place.key, default: 0] += 1
+            }
+          }
+          partlyGone[place.key, default: (0, before[place.key] ?? 0)].gone += 1
+          try delete.execute(arguments: [path])
+        }
+      }
+      // Looked for whether or not the folder was imported before: an album may come from another.
+      let newcomers = scan.albums.filter { !storedKeys.contains($0.key) }
+      if !newcomers.isEmpty {
+        moves = try Self.moves(
+          of: newcomers, isBuilt: builtKeys.contains, vanished: vanished, stored: scan.stored, frozen: frozen, db)
+      }
+    } else if anyStored {
       regrouped = Set(
         try String.fetchAll(
           db,
@@ -218,9 +270,7 @@ extension AlbumStore {
             AND t.path NOT IN (SELECT path FROM temp.listed)
           """, arguments: [paths.low, paths.high])
       for row in goneRows {
-        let path: String = row[0]
         let key: String = row[1]
-        guard !frozen.contains(key), !isUnreadable(path) else { continue }
         if partlyGone[key] == nil {
           let before =
             try Int.fetchOne(
@@ -229,9 +279,9 @@ extension AlbumStore {
           partlyGone[key] = (0, before)
         }
         partlyGone[key]!.gone += 1
-        try db.execute(sql: "DELETE FROM track WHERE path = ?", arguments: [path])
+        try db.execute(sql: "DELETE FROM track WHERE path = ?", arguments: [row[0] as String])
       }
-      moves = try listedMoves(root: root, notBuilt: notBuilt, range: range, frozen: frozen, db)
+      moves = try listedMoves(root: root, notBuilt: notBuilt, range: range, db)
     }
     let movedFrom = Set(moves.values)
     let followEdits = try hasTrackEdits(db)
@@ -250,10 +300,9 @@ extension AlbumStore {
         """)
     let upsertTrack = try upsertTrackStatement(db)
     var ordinal = 0
-    // Into a library that holds nothing of the source (a first import), the albums are read
-    // without their tracks, which go in at the end in one statement (``storeBuiltTracks``):
-    // there is no stored track to compare one with, nor a move to follow.
-    try forEachListedAlbum(withTracks: anyStored, db) { key, music, listed, whole in
+    /// Takes one album of the source: `music`, built under `key`, with what its source's
+    /// list said of it (`listed`) and what its tracks say of it (`whole`).
+    func takeAlbum(_ key: String, _ music: MusicAlbum, _ listed: ListedAlbumMarks?, _ whole: BuiltTracks) throws {
       defer { ordinal += 1 }
       // Under a folder the scan could not list: left as it was.
       guard !frozen.contains(key) else { return }
@@ -267,24 +316,25 @@ extension AlbumStore {
         if let url = listed.coverURL, url.utf8.count <= Album.maximumLocalCoverBytes { album.coverURL = url }
         album.rating = listed.rating
         album.favourite = listed.favourite
-      } else if let url = whole.cover {
-        // What its files give: a music folder's cover image, a file's picture.
-        album.coverURL = url
-      } else if let first = whole.firstPath, let url = cover(first) {
+      } else if music.cover == nil, let first = whole.firstPath, let url = cover(first) {
         album.coverURL = url
       }
       let old = moves[key]
-      // What the source said of it last time, before this one's row is written.
-      let filesSaid =
-        try !anyStored
-        ? nil
-        : Row.fetchOne(
-          db.cachedStatement(
-            sql: """
-              SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav FROM folder_album
-              WHERE key = ? AND title IS NOT NULL AND \(inRange)
-              """), arguments: StatementArguments([old ?? key] + range)
+      // What the source said of it last time, before this one's row is written (moved: under
+      // its old key, wherever that was, another folder imported too).
+      let said =
+        "SELECT key, title, artist, genre, year, tracks, duration, folder, cover_url, rating, fav FROM folder_album"
+      var filesSaid: Album?
+      if let old {
+        filesSaid = try Row.fetchOne(
+          db.cachedStatement(sql: said + " WHERE key = ? AND title IS NOT NULL"), arguments: [old]
         ).map(scannedAlbum)
+      } else if anyStored {
+        filesSaid = try Row.fetchOne(
+          db.cachedStatement(sql: said + " WHERE key = ? AND title IS NOT NULL AND \(inRange)"),
+          arguments: StatementArguments([key] + range)
+        ).map(scannedAlbum)
+      }
       // A rating its list does not say (a source that rates songs only): what the library
       // last took stands, so it is not told as changed.
       if listed?.ratingKnown == false { album.rating = filesSaid?.rating }
@@ -299,9 +349,9 @@ extension AlbumStore {
         // listing's song is, when it differs from the row).
         let place: StoredTracks.Place?
         let opened: Bool
-        if let files {
-          place = files.stored.places[track.path]
-          opened = files.opened.contains(track.path)
+        if let scan {
+          place = scan.stored.places[track.path]
+          opened = scan.opened.contains(track.path)
         } else {
           var known: (track: MusicTrack, place: StoredTracks.Place)?
           if anyStored { try readTracks(where: "path = ?", [track.path], db) { known = ($0, $1) } }
@@ -333,15 +383,39 @@ extension AlbumStore {
           ? [] : listed?.ratingKnown == false ? [.fav] : [.rating, .fav],
         partlyGone[key])
     }
-    if !anyStored { try storeBuiltTracks(db) }
+    if let scan {
+      // The scan's albums, with their tracks, as it built them.
+      for (key, music) in scan.albums {
+        try takeAlbum(
+          key, music, nil,
+          BuiltTracks(
+            firstPath: music.tracks.first?.path, discs: music.discs, rating: music.rating,
+            favourite: music.favourite))
+      }
+    } else {
+      // Into a library that holds nothing of the source (a first sync), the albums are read
+      // without their tracks, which go in at the end in one statement (``storeBuiltTracks``):
+      // there is no stored track to compare one with, nor a move to follow.
+      try forEachListedAlbum(withTracks: anyStored, db, takeAlbum)
+      if !anyStored { try storeBuiltTracks(db) }
+    }
+    // Every album taken is in the library before what follows looks at it (albums without
+    // files the library does not hold are forgotten; plays go to albums).
+    try flush()
 
-    // Albums of this source the staging does not hold: missing, unless their files went to
-    // others or are under a folder the scan could not list.
+    // Albums of this source it does not hold: missing, unless their files went to others or
+    // are under a folder the scan could not list.
     var gone: [String] = []
-    for row in try Row.fetchAll(
-      db, sql: "SELECT key, ordinal IS NULL, missing, folder FROM folder_album WHERE \(notBuilt)",
-      arguments: StatementArguments(range))
-    {
+    let notTaken =
+      scan == nil
+      ? try Row.fetchAll(
+        db, sql: "SELECT key, ordinal IS NULL, missing, folder FROM folder_album WHERE \(notBuilt)",
+        arguments: StatementArguments(range))
+      : try Row.fetchAll(
+        db, sql: "SELECT key, ordinal IS NULL, missing, folder FROM folder_album WHERE \(inRange)",
+        arguments: StatementArguments(range)
+      ).filter { !builtKeys.contains($0[0] as String) }
+    for row in notTaken {
       let key: String = row[0]
       let folder: String? = row[3]
       if regrouped.contains(key) || frozen.contains(key) || folder.map({ isUnreadable($0 + "/") }) == true {
@@ -364,7 +438,7 @@ extension AlbumStore {
     // now: none is left to forget (the look would read back every page just written).
     if anyStored { try forgetAlbumsWithoutFiles(under: root, db) }
     try record(seen, of: root, db)
-    try takeListedPlays(db)
+    if scan == nil { try takeListedPlays(db) }
     return (gone, left)
   }
 }

@@ -9,8 +9,7 @@ import MusicSource
 // which no other shell sees and which take no lock on the library file; they are grouped
 // from there one album title at a time, exactly as a folder's files are
 // (``MusicFolderScanner/albums(listed:)``), and brought into the library by the one importer
-// of every source (``importAlbums(_:root:summary:origin:withDeleted:marksFollowSource:skipped:cover:)``),
-// which takes a music folder's scan staged in the same tables (``stageScan(_:built:)``).
+// of every source (``importAlbums(_:root:summary:origin:withDeleted:marksFollowSource:skipped:cover:)``).
 extension AlbumStore {
   /// Makes the staging tables, empty (a listing that starts again forgets what it staged).
   func beginListing() throws(LibraryError) {
@@ -27,8 +26,7 @@ extension AlbumStore {
             modified INTEGER NOT NULL, album TEXT, artist TEXT, album_artist TEXT, song_title TEXT, number INTEGER,
             date TEXT, genre TEXT, disc INTEGER, mb_trackid TEXT, mb_albumid TEXT, mb_releasegroupid TEXT,
             format TEXT NOT NULL, length REAL NOT NULL, rating INTEGER, fav INTEGER NOT NULL, bitrate INTEGER NOT NULL,
-            samplerate INTEGER NOT NULL, composer TEXT, size INTEGER NOT NULL DEFAULT 0, changed INTEGER,
-            inode INTEGER, picture TEXT);
+            samplerate INTEGER NOT NULL, composer TEXT);
           CREATE TEMP TABLE built (
             seq INTEGER PRIMARY KEY, key TEXT NOT NULL, sort TEXT NOT NULL, title TEXT NOT NULL, artist TEXT NOT NULL,
             year INTEGER, genre TEXT NOT NULL, tracks INTEGER NOT NULL, duration REAL NOT NULL, folder TEXT NOT NULL,
@@ -342,17 +340,15 @@ extension AlbumStore {
   /// of the grouping).
   private static let groupingColumns =
     "path, rowid, album, artist, album_artist, song_title, number, date, genre, disc, NULL, mb_albumid, "
-    + "mb_releasegroupid, '', length, rating, fav, 0, 0, NULL, 0, NULL, NULL, NULL"
+    + "mb_releasegroupid, '', length, rating, fav, 0, 0, NULL"
 
   /// The columns ``readListed(_:offset:_:)`` reads, in its order.
   private static let listedColumns =
     "path, modified, album, artist, album_artist, song_title, number, date, genre, disc, mb_trackid, mb_albumid, "
-    + "mb_releasegroupid, format, length, rating, fav, bitrate, samplerate, composer, size, changed, inode, picture"
+    + "mb_releasegroupid, format, length, rating, fav, bitrate, samplerate, composer"
 
   /// Steps `statement` (whose columns from `offset` on are ``listedColumns``, prefixed by
-  /// the staging table's alias or not), handing each row and its track to `body` (the
-  /// file's size, change time and inode, a music folder's, are the row's columns 20–22
-  /// from `offset`).
+  /// the staging table's alias or not), handing each row and its track to `body`.
   private static func readListed(
     _ statement: Statement, offset: Int32, _ body: (OpaquePointer, ListedTrack) throws -> Void
   ) throws {
@@ -366,14 +362,12 @@ extension AlbumStore {
       let code = sqlite3_step(row)
       if code == SQLITE_DONE { return }
       guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
-      let picture = string(23)
       let tags = TrackTags(
         album: string(2), artist: string(3), albumArtist: string(4), title: string(5), trackNumber: integer(6),
         date: string(7), genre: string(8), discNumber: integer(9), musicBrainzTrackID: string(10),
         musicBrainzAlbumID: string(11), musicBrainzReleaseGroupID: string(12), format: string(13) ?? "",
-        bitrate: integer(17) ?? 0, duration: sqlite3_column_double(row, offset + 14), hasPicture: picture != nil,
-        pictureMimeType: picture.flatMap { $0.isEmpty ? nil : $0 }, rating: integer(15), favourite: integer(16) == 1,
-        sampleRate: integer(18) ?? 0, composer: string(19))
+        bitrate: integer(17) ?? 0, duration: sqlite3_column_double(row, offset + 14), rating: integer(15),
+        favourite: integer(16) == 1, sampleRate: integer(18) ?? 0, composer: string(19))
       try body(
         row, ListedTrack(path: string(0) ?? "", modified: sqlite3_column_int64(row, offset + 1), tags: tags))
     }
@@ -395,13 +389,11 @@ extension AlbumStore {
   }
 
   /// What an album's tracks say of it as a whole (``groupListing(grouped:)`` keeps it beside the
-  /// album): its first track's path, the cover its files give (a music folder's, found by
-  /// its scan: ``stageScan(_:built:)``), its number of discs, the rating all its tracks carry
+  /// album): its first track's path, its number of discs, the rating all its tracks carry
   /// and whether all are favourites (``MusicAlbum/discs``, ``MusicAlbum/rating``,
-  /// ``MusicAlbum/favourite``). For an album listed without its tracks: none, none, 1, nil, false.
+  /// ``MusicAlbum/favourite``). For an album listed without its tracks: none, 1, nil, false.
   struct BuiltTracks {
     var firstPath: String?
-    var cover: String?
     var discs: Int
     var rating: Int?
     var favourite: Bool
@@ -452,8 +444,7 @@ extension AlbumStore {
             rating: sqlite3_column_type(row, 13) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 13)),
             ratingKnown: sqlite3_column_int64(row, 14) != 0, favourite: sqlite3_column_int64(row, 15) != 0)
         let whole = BuiltTracks(
-          firstPath: text(row, 16), cover: listed == nil ? text(row, 12) : nil,
-          discs: Int(sqlite3_column_int64(row, 17)),
+          firstPath: text(row, 16), discs: Int(sqlite3_column_int64(row, 17)),
           rating: sqlite3_column_type(row, 18) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 18)),
           favourite: sqlite3_column_int64(row, 19) != 0)
         current = (seq, album.key, album, listed, whole)
@@ -462,13 +453,8 @@ extension AlbumStore {
       // has any album read without them.
       guard sqlite3_column_type(row, 21) != SQLITE_NULL else { return }
       let disc = sqlite3_column_type(row, 20) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, 20))
-      func stamp(_ column: Int32) -> Int64 {
-        sqlite3_column_type(row, column) == SQLITE_NULL ? -1 : sqlite3_column_int64(row, column)
-      }
       current!.album.tracks.append(
-        MusicTrack(
-          path: track.path, size: sqlite3_column_int64(row, 41), modified: track.modified, changed: stamp(42),
-          inode: stamp(43), disc: disc, tags: track.tags))
+        MusicTrack(path: track.path, size: 0, modified: track.modified, disc: disc, tags: track.tags))
     }
     if let (_, key, album, listed, whole) = current { try body(key, album, listed, whole) }
   }
@@ -485,9 +471,9 @@ extension AlbumStore {
         INSERT OR REPLACE INTO track (path, size, modified, disc, album_key, position, album, artist, album_artist,
           title, number, date, genre, disc_tag, mb_trackid, mb_albumid, mb_releasegroupid, format, bitrate, length,
           picture, changed, inode, rating, fav, samplerate, composer)
-        SELECT l.path, l.size, l.modified, t.disc, b.key, t.position, l.album, l.artist, l.album_artist, l.song_title,
+        SELECT l.path, 0, l.modified, t.disc, b.key, t.position, l.album, l.artist, l.album_artist, l.song_title,
           l.number, l.date, l.genre, l.disc, l.mb_trackid, l.mb_albumid, l.mb_releasegroupid, l.format, l.bitrate,
-          l.length, l.picture, l.changed, l.inode, l.rating, l.fav, l.samplerate, l.composer
+          l.length, NULL, NULL, NULL, l.rating, l.fav, l.samplerate, l.composer
         FROM temp.built b INDEXED BY built_order JOIN temp.built_track t ON t.seq = b.seq
           JOIN temp.listed l ON l.rowid = t.song
         ORDER BY \(builtOrder.split(separator: ", ").map { "b." + $0 }.joined(separator: ", ")), t.position
@@ -499,7 +485,7 @@ extension AlbumStore {
   /// built before is not among the listing's, and then with the new albums and the stored
   /// tracks of those not listed read for it.
   static func listedMoves(
-    root: String, notBuilt: String, range: [String], frozen: Set<String>, _ db: Database
+    root: String, notBuilt: String, range: [String], _ db: Database
   ) throws -> [String: String] {
     let candidates =
       try Bool.fetchOne(
@@ -511,7 +497,7 @@ extension AlbumStore {
     let vanished = Set(
       try String.fetchAll(
         db, sql: "SELECT key FROM folder_album WHERE \(notBuilt)", arguments: StatementArguments(range))
-    ).subtracting(frozen)
+    )
     var newcomers: [(key: String, album: MusicAlbum)] = []
     try forEachListedAlbum(where: "b.key NOT IN (SELECT key FROM folder_album)", db) { key, album, _, _ in
       newcomers.append((key, album))
@@ -531,7 +517,7 @@ extension AlbumStore {
     let isBuilt = try db.makeStatement(sql: "SELECT EXISTS (SELECT 1 FROM temp.built WHERE key = ?)")
     return try moves(
       of: newcomers, isBuilt: { try Bool.fetchOne(isBuilt, arguments: [$0]) ?? false }, vanished: vanished,
-      stored: stored, frozen: frozen, db)
+      stored: stored, frozen: [], db)
   }
 }
 

@@ -177,27 +177,24 @@ extension AlbumStore {
   /// tables: each album a row of `built` (with its cluster's parent folder and its place
   /// among the cluster's albums, which order albums of one folder, title and artist as a
   /// sorted grouping would), its tracks' places into `built_track`, `tracksPerInsert` rows
-  /// a statement (a statement a row was a tenth of the grouping of a server's songs; for
-  /// the few hundred tracks of a folder, preparing a statement of 128 rows cost more than
-  /// it saved).
+  /// a statement (a statement a row was a tenth of the grouping).
   struct BuiltAlbumWriter {
     private let db: Database
     private let insertAlbum: Statement
     private let insertTracks: Statement
-    private let tracksPerInsert: Int
+    private static let tracksPerInsert = 128
     private var trackRows: [(seq: Int64, position: Int, disc: Int?, song: Int64)] = []
 
-    init(_ db: Database, tracksPerInsert: Int = 128) throws {
-      self.tracksPerInsert = tracksPerInsert
+    init(_ db: Database) throws {
       self.db = db
       insertAlbum = try db.makeStatement(
         sql: """
           INSERT INTO temp.built (key, sort, title, artist, year, genre, tracks, duration, folder, mb_albumid,
-            mb_releasegroupid, first_path, discs, track_rating, track_fav, parent, member, cover_url)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            mb_releasegroupid, first_path, discs, track_rating, track_fav, parent, member)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """)
-      insertTracks = try Self.insertTracks(tracksPerInsert, db)
-      trackRows.reserveCapacity(tracksPerInsert)
+      insertTracks = try Self.insertTracks(Self.tracksPerInsert, db)
+      trackRows.reserveCapacity(Self.tracksPerInsert)
     }
 
     private static func insertTracks(_ count: Int, _ db: Database) throws -> Statement {
@@ -210,52 +207,34 @@ extension AlbumStore {
     /// folder and title, each with its staged row where its time would be).
     mutating func write(_ albums: [MusicAlbum], parent: String) throws {
       for (member, album) in albums.enumerated() {
-        let seq = try write(
-          album, key: album.key, sort: AlbumStore.sortKey(of: album.folder), parent: parent, member: member)
+        try AlbumStore.run(insertAlbum, db) { row in
+          row.bind(album.key)
+          row.bind(AlbumStore.sortKey(of: album.folder))
+          row.bind(album.title)
+          row.bind(album.artist)
+          row.bind(album.year)
+          row.bind(album.genre)
+          row.bind(album.trackCount)
+          row.bind(album.duration)
+          row.bind(album.folder)
+          row.bind(album.musicBrainzAlbumID)
+          row.bind(album.musicBrainzReleaseGroupID)
+          // What its tracks say of it as a whole, kept beside it: the import of a first
+          // sync reads the albums without their tracks (``forEachListedAlbum``).
+          row.bind(album.tracks.first?.path)
+          row.bind(album.discs)
+          row.bind(album.rating)
+          row.bind(album.favourite)
+          row.bind(parent)
+          row.bind(member)
+        }
+        let seq = db.lastInsertedRowID
         for (position, track) in album.tracks.enumerated() {
           // The song's row, carried where its time would be.
-          try add(seq: seq, position: position, disc: track.disc, song: track.modified)
+          trackRows.append((seq, position, track.disc, track.modified))
+          if trackRows.count == Self.tracksPerInsert { try writeTrackRows(insertTracks) }
         }
       }
-    }
-
-    /// Writes `album`'s row (not its tracks': ``add(seq:position:disc:song:)``) under `key`,
-    /// placed by `sort`, then `parent` and `member` among albums of one folder, title and
-    /// artist (``builtOrder``), with the `cover` its files give (a music folder's). Returns
-    /// its `seq`.
-    mutating func write(
-      _ album: MusicAlbum, key: String, sort: String, parent: String, member: Int, cover: String? = nil
-    ) throws -> Int64 {
-      try AlbumStore.run(insertAlbum, db) { row in
-        row.bind(key)
-        row.bind(sort)
-        row.bind(album.title)
-        row.bind(album.artist)
-        row.bind(album.year)
-        row.bind(album.genre)
-        row.bind(album.trackCount)
-        row.bind(album.duration)
-        row.bind(album.folder)
-        row.bind(album.musicBrainzAlbumID)
-        row.bind(album.musicBrainzReleaseGroupID)
-        // What its tracks say of it as a whole, kept beside it: the import of a first
-        // sync reads the albums without their tracks (``forEachListedAlbum``).
-        row.bind(album.tracks.first?.path)
-        row.bind(album.discs)
-        row.bind(album.rating)
-        row.bind(album.favourite)
-        row.bind(parent)
-        row.bind(member)
-        row.bind(cover)
-      }
-      return db.lastInsertedRowID
-    }
-
-    /// Places the staged song `song` (its row in `listed`) `position`th on the disc `disc`
-    /// of the album `seq` (the rows go `tracksPerInsert` a statement).
-    mutating func add(seq: Int64, position: Int, disc: Int?, song: Int64) throws {
-      trackRows.append((seq, position, disc, song))
-      if trackRows.count == tracksPerInsert { try writeTrackRows(insertTracks) }
     }
 
     /// Writes the track rows still waiting.

@@ -5,13 +5,12 @@ import Testing
 
 @testable import BlueLibrary
 
-/// A folder's scan goes into the library the way a server's listing does (issue 47, item 1:
-/// one importer): staged in the library connection's temporary tables, then taken from
-/// there. Every field of every file comes out of the staging as the scan read it, into the
-/// album the scan put it in, in the scan's order — for a scan of a few tracks (a row a
-/// statement) and for one of many (many rows a statement, each row's number worked out
-/// from the statement's last).
-@Suite struct ScanStagingTests {
+/// A folder's scan goes into the library through the one importer of every source (issue
+/// 47, item 1: ``AlbumStore/importAlbums``, which a server's listing goes through too):
+/// every field of every file is stored as the scan read it, in the album the scan put it
+/// in, the albums in the scan's order — on a first import and on one that reads every file
+/// again.
+@Suite struct ScannedImportTests {
   /// `albums` albums of `tracks` tracks each under `root`, every field of every file set,
   /// and set differently from file to file (pictures, change times and inodes known or not,
   /// discs, ratings, favourites, texts beyond ASCII).
@@ -47,21 +46,18 @@ import Testing
     }
   }
 
-  /// Stages `scanned` and imports it into `store` (the folder `root`), as `Library` does.
+  /// Imports `scanned` into `store` (the folder `root`, whose tracks the library held as
+  /// `stored`), as `Library` does.
   private func importScan(
     _ scanned: [(key: String, album: MusicAlbum)], root: String, into store: AlbumStore,
     stored: AlbumStore.StoredTracks = AlbumStore.StoredTracks()
   ) throws -> SourceImport {
-    let built = scanned.map { Album(music: $0.album, key: $0.key) }
-    try store.beginListing()
-    defer { store.endListing() }
-    try store.stageScan(scanned, built: built)
-    #expect(try store.groupListing(grouped: true) == scanned.count)
     let paths = Set(scanned.flatMap { $0.album.tracks.map(\.path) })
     return try store.importAlbums(
-      .staged(
-        seen: .folder(fingerprint: "walk \(paths.count)", skipped: []),
-        files: AlbumStore.ScannedFiles(stored: stored, opened: paths, unreadable: [])),
+      .scanned(
+        AlbumStore.ScannedAlbums(
+          albums: scanned, stored: stored, opened: paths, unreadable: [],
+          seen: .folder(fingerprint: "walk \(paths.count)", skipped: []))),
       root: root, summary: { "import: \($0.added) added, \($0.updated) updated" },
       origin: ChangeOrigin(session: "test", selection: nil))
   }
@@ -80,18 +76,17 @@ import Testing
   }
 
   @Test(arguments: [(3, 4), (103, 11)])
-  func everyFieldOfEveryFileComesOutOfTheStagingAsTheScanReadIt(albums: Int, tracks: Int) throws {
+  func everyFieldOfEveryFileIsStoredAsTheScanReadIt(albums: Int, tracks: Int) throws {
     let store = AlbumStore.inMemory(seed: [])
     let root = "/music/staged"
-    // A first import: the tracks go from the staging into the library in one statement.
+    // A first import.
     let scanned = Self.scan(albums: albums, tracks: tracks, root: root)
     let first = try importScan(scanned, root: root, into: store)
     #expect(first.added == albums && first.summary == "import: \(albums) added, 0 updated")
     try holds(scanned, store)
     #expect(try store.source(root)?.fingerprint == "walk \(albums * tracks)")
 
-    // Every file changed since and read again: each track read back from the staging and
-    // written over its row.
+    // Every file changed since and read again: each track written over its row.
     var again = scanned
     for album in again.indices {
       for track in again[album].album.tracks.indices {
