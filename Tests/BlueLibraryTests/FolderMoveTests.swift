@@ -1,6 +1,7 @@
 import AlbumModel
 import Foundation
 import MusicFolder
+import MusicSource
 import TestSupport
 import Testing
 
@@ -29,5 +30,59 @@ extension FolderImportTests {
     #expect(albums.first?.id == album.id && albums.first?.genre == "Modal jazz")
     #expect(albums.first?.folder == music + "/Two/Kind of Blue")
     #expect(try library.tracklist(of: try #require(albums.first))?.tracks.count == 2)
+  }
+}
+
+/// A music server's album is never taken for a folder's album that moved (its files are
+/// never where a folder's are, so it always looked "moved"): a folder imported into the
+/// library file of a server whose album has the same MusicBrainz id adds its own album.
+@Suite struct SourceMoveTests {
+  @Test func aFolderAlbumIsNotTakenForAServersAlbumWithItsMusicBrainzID() throws {
+    let directory = try TemporaryDirectory()
+    let folder = try MusicFolderFixture(in: URL(fileURLWithPath: directory.path))
+    let id = "f5093c06-23e3-404f-aeaa-40f72885ee3a"
+    var listed = SourceAlbum(
+      path: "Miles Davis/Kind of Blue", title: "Kind of Blue", artist: "Miles Davis", trackCount: 5)
+    listed.musicBrainzAlbumID = id
+    let server = OneAlbumServer(listed)
+    let library = Library.inMemory(seed: [], source: server)
+    #expect(try library.importSource(server).added == 1)
+
+    for number in 1...2 {
+      try folder.track(
+        "Kind of Blue/\(number).flac",
+        TagEdit(album: "Kind of Blue", artist: "Miles Davis", musicBrainzAlbumID: id))
+    }
+    let imported = try library.importFolder(folder.root, named: "Music")
+    #expect(imported.added == 1 && imported.moved == 0, "\(imported)")
+    #expect(
+      try library.allAlbums().map(\.folder) == [
+        server.root + "/Miles Davis/Kind of Blue", folder.root + "/Kind of Blue",
+      ])
+    // The server's album is still the server's: its next sync finds it as it was.
+    server.version = "2"
+    let synced = try library.importSource(server)
+    #expect(synced.added == 0 && synced.gone == 0, "\(synced)")
+    #expect(try library.allAlbums().count == 2)
+  }
+}
+
+/// A server in process that lists one album without its tracks (as a Subsonic server does).
+private final class OneAlbumServer: MusicSource, @unchecked Sendable {
+  let name = "One album at 127.0.0.1"
+  let root = "albums://127.0.0.1"
+  let libraryName = "one-album-127.0.0.1"
+  let album: SourceAlbum
+  var version = "1"
+
+  init(_ album: SourceAlbum) { self.album = album }
+
+  func fingerprint() throws(SourceError) -> String { version }
+  func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError) { _ = receive(.albums([album])) }
+  func coverURL(ofTrack path: String) -> String { "http://127.0.0.1/cover/" + path }
+  func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {}
+  func startFollowing() {}
+  func share(_ mark: SharedMark, onTracks paths: [String]) throws(SourceError) {
+    throw SourceError("keeps no marks", refused: true)
   }
 }

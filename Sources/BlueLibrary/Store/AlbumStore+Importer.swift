@@ -56,7 +56,7 @@ extension AlbumStore {
   /// - Deletions stick: an album you deleted (``removeMarkedAlbums(_:)``) is left out and
   ///   counted, unless `withDeleted`, which adds it again.
   /// - An album the import built under a key no import built before, whose files were
-  ///   another's, moved (``moves(of:isBuilt:vanished:stored:frozen:_:)``): the album stored
+  ///   another's, moved (``moves(of:sourcePrefix:isBuilt:vanished:stored:frozen:_:)``): the album stored
   ///   under the old key is updated (its id, place, edits and history kept).
   /// - An album none of whose files are found stays, marked missing, its track rows kept;
   ///   one that lost some loses their rows; one with a file under a folder the scan could
@@ -279,8 +279,10 @@ extension AlbumStore {
       // Looked for whether or not the folder was imported before: an album may come from another.
       let newcomers = scan.albums.filter { !storedKeys.contains($0.key) }
       if !newcomers.isEmpty {
+        // Among music folders' albums only (their keys, their paths: absolute).
         moves = try Self.moves(
-          of: newcomers, isBuilt: builtKeys.contains, vanished: vanished, stored: scan.stored, frozen: frozen, db)
+          of: newcomers, sourcePrefix: "/", isBuilt: builtKeys.contains, vanished: vanished, stored: scan.stored,
+          frozen: frozen, db)
       }
     } else if anyStored {
       regrouped = Set(

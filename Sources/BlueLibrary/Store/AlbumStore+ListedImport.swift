@@ -481,7 +481,7 @@ extension AlbumStore {
   }
 
   /// The moves among the albums of a listing of `root` new to the library
-  /// (``moves(of:isBuilt:vanished:stored:frozen:_:)``): looked for only when an album a scan
+  /// (``moves(of:sourcePrefix:isBuilt:vanished:stored:frozen:_:)``): looked for only when an album a scan
   /// built before is not among the listing's, and then with the new albums and the stored
   /// tracks of those not listed read for it.
   static func listedMoves(
@@ -516,8 +516,8 @@ extension AlbumStore {
     }
     let isBuilt = try db.makeStatement(sql: "SELECT EXISTS (SELECT 1 FROM temp.built WHERE key = ?)")
     return try moves(
-      of: newcomers, isBuilt: { try Bool.fetchOne(isBuilt, arguments: [$0]) ?? false }, vanished: vanished,
-      stored: stored, frozen: [], db)
+      of: newcomers, sourcePrefix: root + "/", isBuilt: { try Bool.fetchOne(isBuilt, arguments: [$0]) ?? false },
+      vanished: vanished, stored: stored, frozen: [], db)
   }
 }
 

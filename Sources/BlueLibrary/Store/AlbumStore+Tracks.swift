@@ -92,15 +92,18 @@ extension AlbumStore {
 
   /// The albums among `newcomers` (keys no scan built before) that are albums stored before
   /// under another key, moved or retagged: by the new key, the old one. A candidate is an
-  /// album a scan built before, which this scan did not build and which is not `frozen`:
+  /// album a scan built before from the same kind of source (its key starts with
+  /// `sourcePrefix`: `/` for music folders, a server's root for its own albums — a server's
+  /// files are never where a folder's are, so one would always look "moved"), which this
+  /// scan did not build and which is not `frozen`:
   /// - most of the newcomer's files were the candidate's, one of the `vanished` albums of
   ///   the scanned folder (retagged in place);
   /// - or the same MusicBrainz album id, none of the candidate's files left where they were;
   /// - or the same album artist and title (ignoring case) and the same files' names and
   ///   sizes, none of the candidate's files left where they were.
   static func moves(
-    of newcomers: [(key: String, album: MusicAlbum)], isBuilt: (String) throws -> Bool, vanished: Set<String>,
-    stored: StoredTracks, frozen: Set<String>, _ db: Database
+    of newcomers: [(key: String, album: MusicAlbum)], sourcePrefix: String, isBuilt: (String) throws -> Bool,
+    vanished: Set<String>, stored: StoredTracks, frozen: Set<String>, _ db: Database
   ) throws -> [String: String] {
     var byID: [String: [String]] = [:]
     var byName: [String: [String]] = [:]
@@ -109,7 +112,7 @@ extension AlbumStore {
       db, sql: "SELECT key, mb_albumid, artist, title FROM folder_album WHERE title IS NOT NULL")
     {
       let key: String = row[0]
-      guard !frozen.contains(key), try !isBuilt(key) else { continue }
+      guard key.hasPrefix(sourcePrefix), !frozen.contains(key), try !isBuilt(key) else { continue }
       if let id: String = row[1], !id.isEmpty { byID[id, default: []].append(key) }
       byName[name(row[2] ?? "", row[3] ?? ""), default: []].append(key)
     }
