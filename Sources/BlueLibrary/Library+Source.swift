@@ -11,9 +11,8 @@ import Synchronization
 // A source of albums (MusicSource: an MPD server): its tracks, listed a window at a time,
 // staged in the library connection's temporary tables, grouped as a music folder's scan
 // groups files and brought in by the one importer of every source (`AlbumStore.importAlbums`,
-// a folder's scan staged there too), so the source's albums are albums like any other,
-// whatever their number;
-// the source followed as it changes; the marks it shares kept there.
+// a folder's scan's too), so the source's albums are albums like any other, whatever their
+// number; the source followed as it changes; the marks it shares kept there.
 extension Library {
   /// What bringing the library in step with its source did: the one result of every
   /// source's import.

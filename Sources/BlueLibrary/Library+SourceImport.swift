@@ -15,8 +15,9 @@ import MusicSource
 // import holds does not grow with them), or, where it offers it, is scanned
 // (a music folder, ``MusicFolderSource``: its files the library may have read before, whose
 // folders' cover images and files' pictures make its albums' covers, and which reports the
-// files it passed over and how far it has got), its albums then staged as it grouped them.
-// Either way the store's one importer (``AlbumStore/importAlbums``) takes the staged albums.
+// files it passed over and how far it has got). Either way the store's one importer
+// (``AlbumStore/importAlbums``) takes the albums: a listing's from the staging, a scan's
+// from memory, each album by the same code.
 extension Library {
   /// Brings the albums of `source` into the library as one change (``SourceImport``):
   /// albums not seen before are appended, albums seen before (the same folder, album artist

@@ -65,9 +65,10 @@ extension AlbumStore {
   ///   import adds albums, they are taken out in the same step, which becomes a `reset`
   ///   (``retireSamples(_:from:_:)``), and the first album added is selected.
   ///
-  /// Held in memory meanwhile: one album, the ids of the stored albums taken, up to 512
-  /// albums to append, and the keys of the albums that moved, are gone, or lost tracks;
-  /// the moves are looked for only when an album of the library is not among those built.
+  /// Held in memory meanwhile, for a listing: one album, the ids of the stored albums
+  /// taken, up to 512 albums to append, and the keys of the albums that moved, are gone, or
+  /// lost tracks (its moves looked for only when an album of the library is not among those
+  /// built); for a scan, which holds its albums already, what the folder's rows say of them.
   func importAlbums(
     _ albums: ImportedAlbums, root: String, summary: (SourceImport) -> String, origin: ChangeOrigin,
     withDeleted: Bool = false, marksFollowSource: Bool = false, skipped: SkippedFiles? = nil,
