@@ -131,7 +131,8 @@ extension RunsAlone {
         })
       else { return false }
       guard let call = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8) else { return true }
-      // poll(fds, 1, -1) (ppoll's fourth argument is a pointer, NULL for no timeout).
+      // poll(fds, n, -1) (ppoll's fourth argument is a pointer, NULL for no timeout): the
+      // script's descriptor, with the wake-up pipe a signal writes to (n = 2) or alone.
       let fields = call.split(separator: " ").map(String.init)
       #if arch(x86_64)
         let polls =
@@ -140,7 +141,7 @@ extension RunsAlone {
       #else
         let polls = fields.first == "73" && fields.count > 3 && fields[3] == "0x0"
       #endif
-      return polls && fields[2] == "0x1"
+      return polls && ["0x1", "0x2"].contains(fields[2])
     }
 
     /// A script that is a FIFO no one writes to is waited on where a signal ends the wait: once
