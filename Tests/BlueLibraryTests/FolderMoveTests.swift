@@ -44,7 +44,7 @@ extension FolderImportTests {
     var listed = SourceAlbum(
       path: "Miles Davis/Kind of Blue", title: "Kind of Blue", artist: "Miles Davis", trackCount: 5)
     listed.musicBrainzAlbumID = id
-    let server = OneAlbumServer(listed)
+    let server = AlbumsSource([listed], fingerprint: "1")
     let library = Library.inMemory(seed: [], source: server)
     #expect(try library.importSource(server).added == 1)
 
@@ -64,25 +64,5 @@ extension FolderImportTests {
     let synced = try library.importSource(server)
     #expect(synced.added == 0 && synced.gone == 0, "\(synced)")
     #expect(try library.allAlbums().count == 2)
-  }
-}
-
-/// A server in process that lists one album without its tracks (as a Subsonic server does).
-private final class OneAlbumServer: MusicSource, @unchecked Sendable {
-  let name = "One album at 127.0.0.1"
-  let root = "albums://127.0.0.1"
-  let libraryName = "one-album-127.0.0.1"
-  let album: SourceAlbum
-  var version = "1"
-
-  init(_ album: SourceAlbum) { self.album = album }
-
-  func fingerprint() throws(SourceError) -> String { version }
-  func listTracks(_ receive: (SourceListing) -> Bool) throws(SourceError) { _ = receive(.albums([album])) }
-  func coverURL(ofTrack path: String) -> String { "http://127.0.0.1/cover/" + path }
-  func setEventHandler(_ handler: @escaping @Sendable (SourceEvent) -> Void) {}
-  func startFollowing() {}
-  func share(_ mark: SharedMark, onTracks paths: [String]) throws(SourceError) {
-    throw SourceError("keeps no marks", refused: true)
   }
 }

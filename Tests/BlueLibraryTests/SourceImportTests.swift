@@ -533,7 +533,7 @@ private final class ListedSource: MusicSource, @unchecked Sendable {
 }
 
 /// A server in process that lists albums without their tracks (as a Subsonic server does).
-private final class AlbumsSource: MusicSource, @unchecked Sendable {
+final class AlbumsSource: MusicSource, @unchecked Sendable {
   let name = "Albums at 127.0.0.1"
   let root = "albums://127.0.0.1"
   let libraryName = "albums-127.0.0.1"
